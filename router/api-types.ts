@@ -1,0 +1,202 @@
+/**
+ * The shapes of the router's HTTP API (`/api/*`, `/health`, `/v1/models`) and of its events. Defined once,
+ * imported by the server that produces them and, as types only, by the dashboard and the desktop shell.
+ * Times are epoch milliseconds or null. Nothing here ever holds prompt text, completion text, API keys or
+ * upstream URLs.
+ */
+import type { ConfigInput, ConfigIssue } from './config/schema.js';
+import type { FailureKind, RequestOutcome, SkipReason } from './gate/failure-kinds.js';
+
+export type { FailureKind, RequestOutcome, SkipReason, ConfigInput, ConfigIssue };
+
+export type BreakerStateName = 'CLOSED' | 'DEGRADED' | 'OPEN' | 'HALF_OPEN';
+
+/** Recent request results of one model, for the dashboard's latency and success columns. */
+export interface ModelStats {
+  /** Attempts dispatched to this model since start (a window of the most recent ones). */
+  attempts: number;
+  successes: number;
+  /** Share of successes among the recent attempts, 0..1, or null without data. */
+  successRate: number | null;
+  p50LatencyMs: number | null;
+  /** Latencies of the most recent attempts, oldest first (at most 20), for a sparkline. */
+  recentLatencyMs: number[];
+}
+
+/** One model's health as `GET /api/state` reports it. */
+export interface ModelStateView {
+  key: string;
+  provider: string;
+  modelId: string;
+  label: string | null;
+  state: BreakerStateName;
+  consecutiveFailures: number;
+  tripCount: number;
+  cooldownMs: number;
+  /** When an OPEN breaker becomes HALF_OPEN. */
+  openUntil: number | null;
+  quotaPausedUntil: number | null;
+  /** The provider's key was refused (401/403) and has not changed or passed since. */
+  authBlocked: boolean;
+  /** No key is configured for a provider that needs one. */
+  missingKey: boolean;
+  providerEnabled: boolean;
+  lastFailureKind: FailureKind | null;
+  lastFailureAt: number | null;
+  inActiveSet: boolean;
+  stats: ModelStats;
+}
+
+/** `GET /api/state`. `models` lists the active set first, in current routing order. */
+export interface StateResponse {
+  activeSet: string;
+  sets: Record<string, string[]>;
+  /** Routing paused from the tray: chat requests get 503 `router_paused`. */
+  paused: boolean;
+  failureThreshold: number;
+  models: ModelStateView[];
+}
+
+/** One dispatched upstream attempt. `kind` is null when the attempt served the request. */
+export interface AttemptView {
+  model: string;
+  status: number | null;
+  kind: FailureKind | null;
+  latencyMs: number;
+  breakerBefore: BreakerStateName;
+  /** A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, or the last-resort model. */
+  role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned';
+}
+
+export interface SkipView {
+  model: string;
+  reason: SkipReason;
+}
+
+export interface UsageView {
+  promptTokens: number | null;
+  completionTokens: number | null;
+}
+
+/** One request's decision trace, as history keeps it. */
+export interface HistoryEntry {
+  requestId: string;
+  at: number;
+  modelRequested: string;
+  set: string | null;
+  pinned: string | null;
+  servedModel: string | null;
+  outcome: RequestOutcome;
+  stream: boolean;
+  wallMs: number;
+  attempts: AttemptView[];
+  skipped: SkipView[];
+  /** The agent's User-Agent product token, e.g. `opencode/1.18.33`. */
+  client: string | null;
+  /** The HTTP status the client received. */
+  clientStatus: number;
+  lastResortUsed: boolean;
+  usage: UsageView | null;
+}
+
+export interface HistoryStats {
+  retained: number;
+  served: number;
+  partial: number;
+  allFailed: number;
+  noCandidates: number;
+  clientAborted: number;
+  rejected: number;
+  /** Share of served requests that needed more than one attempt. */
+  failoverRate: number;
+  /** Served over all requests except client aborts. */
+  successRate: number;
+  avgAttempts: number;
+  avgWallMs: number;
+  /** Since local midnight: served at the first attempt, served after failover, failed. */
+  today: { servedFirstTry: number; servedAfterFailover: number; failed: number };
+}
+
+/** `GET /api/history?limit=N`, newest first. */
+export interface HistoryResponse {
+  entries: HistoryEntry[];
+  stats: HistoryStats;
+}
+
+/** `GET /health`. */
+export interface HealthResponse {
+  ok: true;
+  name: 'fcm-router';
+  version: string;
+  uptimeMs: number;
+  pid: number;
+}
+
+export type KeyStatus = 'set' | 'env' | 'missing' | 'invalid' | 'not_required';
+
+export interface ProviderModelView {
+  key: string;
+  modelId: string;
+  label: string | null;
+  tier: string | null;
+  sweScore: number | null;
+  context: string | null;
+}
+
+/** One provider in `GET /api/providers`. */
+export interface ProviderView {
+  id: string;
+  name: string;
+  signupUrl: string | null;
+  keyStatus: KeyStatus;
+  /** Where the key comes from: the config file, or the name of the environment variable. */
+  keySource: string | null;
+  enabled: boolean;
+  /** Not in the built-in catalogue: added in the config. */
+  custom: boolean;
+  /** The base URL cannot be built (e.g. Cloudflare without CLOUDFLARE_ACCOUNT_ID). */
+  unresolvable: boolean;
+  models: ProviderModelView[];
+}
+
+export interface ProvidersResponse {
+  providers: ProviderView[];
+}
+
+/** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */
+export const MASKED_SECRET = '********';
+
+/** `GET /api/config`: the config file as written (secrets masked), the effective values and the defaults. */
+export interface ConfigResponse {
+  config: ConfigInput;
+  effective: ConfigInput;
+  defaults: ConfigInput;
+  path: string;
+}
+
+/** `PUT /api/config` success: what changed, as dotted paths. */
+export interface ConfigSaveResponse {
+  ok: true;
+  changed: string[];
+  config: ConfigInput;
+}
+
+/** Every error the router answers with, OpenAI-shaped. `issues` comes with config validation errors. */
+export interface ErrorResponse {
+  error: {
+    message: string;
+    type: string;
+    code: string | null;
+    param?: string | null;
+    issues?: ConfigIssue[];
+  };
+}
+
+/** Events on `GET /api/events` (SSE `event:` name = `type`, `data:` = the JSON of the object). */
+export type RouterEvent =
+  | { type: 'request'; entry: HistoryEntry }
+  | { type: 'breaker'; model: ModelStateView }
+  | { type: 'config'; activeSet: string; sets: Record<string, string[]>; changed: string[] }
+  | { type: 'router'; paused: boolean };
+
+export type RouterEventType = RouterEvent['type'];

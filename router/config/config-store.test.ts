@@ -1,0 +1,124 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { demoConfig } from '../demo/demo-config.js';
+import { loadConfigFile, saveConfigFile, validateConfig } from './config-store.js';
+import { DEFAULT_CONFIG } from './schema.js';
+import type { ConfigInput } from './schema.js';
+
+async function withTempDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-config-store-'));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a missing file loads as the defaults', async () => {
+  await withTempDir(async (dir) => {
+    const result = await loadConfigFile(path.join(dir, 'config.json'));
+    assert.deepEqual(result, { ok: true, raw: {}, config: DEFAULT_CONFIG, existed: false });
+  });
+});
+
+test('save writes pretty JSON with mode 0600 in a 0700 folder, and load reads it back', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'nested', 'config.json');
+    const raw: ConfigInput = {
+      providers: { groq: { apiKey: 'gsk-1' } },
+      router: { failover: { maxAttempts: 2 } },
+    };
+    await saveConfigFile(file, raw);
+    if (process.platform !== 'win32') {
+      assert.equal((await stat(file)).mode & 0o777, 0o600);
+      assert.equal((await stat(path.dirname(file))).mode & 0o777, 0o700);
+    }
+    const text = await readFile(file, 'utf8');
+    assert.equal(text, `${JSON.stringify(raw, null, 2)}\n`);
+    const loaded = await loadConfigFile(file);
+    assert.ok(loaded.ok);
+    assert.equal(loaded.existed, true);
+    assert.deepEqual(loaded.raw, raw);
+    assert.equal(loaded.config.router.failover.maxAttempts, 2);
+    assert.equal(loaded.config.router.failover.requestTimeoutMs, 15_000);
+  });
+});
+
+test('saving over a file replaces it whole and leaves no temp file; a loose mode is tightened', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(file, '{"activeSet": "old"}', { mode: 0o644 });
+    await saveConfigFile(file, { activeSet: 'new' });
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), { activeSet: 'new' });
+    assert.deepEqual(await readdir(dir), ['config.json']);
+    if (process.platform !== 'win32') assert.equal((await stat(file)).mode & 0o777, 0o600);
+  });
+});
+
+test('invalid JSON gives one (root) issue naming the line and column', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(file, '{\n  "activeSet": "x",\n}\n');
+    const result = await loadConfigFile(file);
+    assert.equal(result.ok, false);
+    if (result.ok) return;
+    assert.equal(result.path, file);
+    assert.equal(result.issues.length, 1);
+    assert.equal(result.issues[0]?.path, '(root)');
+    assert.match(result.issues[0]?.message ?? '', /line 3,? column 1/);
+  });
+});
+
+test('an unknown key is reported at its path; a custom provider without baseUrl too', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(file, JSON.stringify({ router: { failover: { maxAtempts: 3 } } }));
+    const typo = await loadConfigFile(file);
+    assert.ok(!typo.ok);
+    assert.deepEqual(typo.issues, [{ path: 'router.failover.maxAtempts', message: 'unknown key' }]);
+
+    await writeFile(file, JSON.stringify({ providers: { myhost: { models: ['m'] } } }));
+    const custom = await loadConfigFile(file);
+    assert.ok(!custom.ok);
+    assert.deepEqual(
+      custom.issues.map((issue) => issue.path),
+      ['providers.myhost.baseUrl'],
+    );
+  });
+});
+
+test('an empty file loads as the defaults; an unreadable path is an issue, not a throw', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(file, '\uFEFF  \n');
+    assert.deepEqual(await loadConfigFile(file), {
+      ok: true,
+      raw: {},
+      config: DEFAULT_CONFIG,
+      existed: true,
+    });
+    const folder = await loadConfigFile(dir);
+    assert.ok(!folder.ok);
+    assert.match(folder.issues[0]?.message ?? '', /cannot read/);
+  });
+});
+
+test('validateConfig runs the schema and the custom-provider checks', () => {
+  assert.ok(validateConfig({ providers: { groq: { apiKey: 'k' } } }).ok);
+  const bad = validateConfig({ providers: { mine: {} }, activeSet: 'nope', sets: { a: ['groq/x'] } });
+  assert.ok(!bad.ok);
+  assert.deepEqual(
+    bad.issues.map((issue) => issue.path),
+    ['activeSet'],
+  );
+  const custom = validateConfig({ providers: { mine: {} } });
+  assert.ok(!custom.ok);
+  assert.deepEqual(
+    custom.issues.map((issue) => issue.path),
+    ['providers.mine.baseUrl', 'providers.mine.models'],
+  );
+  assert.ok(validateConfig(demoConfig('http://127.0.0.1:40000')).ok, 'the demo config is valid');
+});

@@ -1,0 +1,91 @@
+import type { ConfigResponse } from '../api-types.js';
+import { diffPaths } from './config-diff.js';
+import { saveConfigFile, validateConfig } from './config-store.js';
+import { resolveConfig, type ResolvedConfig } from './resolve-config.js';
+import { DEFAULT_CONFIG, type Config, type ConfigInput, type ConfigIssue } from './schema.js';
+import { maskSecrets, restoreMaskedSecrets } from './secrets.js';
+
+export type UpdateResult = { ok: true; changed: string[] } | { ok: false; issues: ConfigIssue[] };
+
+export interface LiveConfigOptions {
+  path: string;
+  raw: ConfigInput;
+  config: Config;
+  env: Record<string, string | undefined>;
+  /** Called after a change was validated and saved; the engine routes with it from then on. */
+  onApply: (resolved: ResolvedConfig, changed: string[]) => void;
+  /** Write changes to `path` (off only for tests that want no file). @default true */
+  persist?: boolean;
+}
+
+/**
+ * The config the router runs on, and the one way to change it: validate the whole new config, save it
+ * atomically (0600), then apply it without a restart. Updates are serialised, so two editors saving at
+ * once cannot interleave a read and a write.
+ */
+export class LiveConfig {
+  #raw: ConfigInput;
+  #resolved: ResolvedConfig;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: LiveConfigOptions) {
+    this.#raw = options.raw;
+    this.#resolved = resolveConfig(options.config, options.env);
+  }
+
+  get resolved(): ResolvedConfig {
+    return this.#resolved;
+  }
+
+  get raw(): ConfigInput {
+    return this.#raw;
+  }
+
+  get path(): string {
+    return this.options.path;
+  }
+
+  /** `GET /api/config`: the file as written, the effective config and the defaults, secrets masked. */
+  response(): ConfigResponse {
+    return {
+      config: maskSecrets(this.#raw),
+      effective: maskSecrets(this.#resolved.config as ConfigInput),
+      defaults: DEFAULT_CONFIG as ConfigInput,
+      path: this.options.path,
+    };
+  }
+
+  /** Replaces the whole config (`PUT /api/config`); masked keys keep their current value. */
+  replace(incoming: unknown): Promise<UpdateResult> {
+    return this.#enqueue(() => {
+      if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) {
+        return { ok: false, issues: [{ path: '(root)', message: 'must be a JSON object' }] };
+      }
+      return { raw: restoreMaskedSecrets(incoming as ConfigInput, this.#raw) };
+    });
+  }
+
+  /** Changes part of the config through a function of the current raw config (sets, keys, toggles). */
+  update(change: (raw: ConfigInput, resolved: ResolvedConfig) => ConfigInput): Promise<UpdateResult> {
+    return this.#enqueue(() => ({ raw: change(structuredClone(this.#raw), this.#resolved) }));
+  }
+
+  #enqueue(next: () => { raw: ConfigInput } | UpdateResult): Promise<UpdateResult> {
+    const run = this.#queue.then(async (): Promise<UpdateResult> => {
+      const proposal = next();
+      if (!('raw' in proposal)) return proposal;
+      const candidate = proposal.raw;
+      const checked = validateConfig(candidate);
+      if (!checked.ok) return { ok: false, issues: checked.issues };
+      const changed = diffPaths(this.#raw, candidate);
+      if (changed.length === 0) return { ok: true, changed };
+      if (this.options.persist !== false) await saveConfigFile(this.options.path, candidate);
+      this.#raw = candidate;
+      this.#resolved = resolveConfig(checked.config, this.options.env);
+      this.options.onApply(this.#resolved, changed);
+      return { ok: true, changed };
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

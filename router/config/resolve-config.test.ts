@@ -1,0 +1,216 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CatalogueProvider } from '../catalogue/providers.js';
+import { checkProviders, resolveConfig, splitModelKey } from './resolve-config.js';
+import type { Catalogue } from './resolve-config.js';
+import { parseConfig } from './schema.js';
+import type { Config, ConfigInput } from './schema.js';
+
+function cfg(input: ConfigInput): Config {
+  const result = parseConfig(input);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.config;
+}
+
+const provider = (id: string, extra: Partial<CatalogueProvider> = {}): CatalogueProvider => ({
+  id,
+  name: id.toUpperCase(),
+  baseUrl: `https://${id}.example/v1`,
+  keyEnv: [`${id.toUpperCase()}_KEY`],
+  keyRequired: true,
+  signupUrl: null,
+  quotaScope: 'model',
+  ...extra,
+});
+
+const model = (p: string, id: string, tier: string | null, sweScore: number | null) => ({
+  provider: p,
+  id,
+  label: id,
+  tier,
+  sweScore,
+  context: null,
+});
+
+test('splitModelKey splits at the first slash only', () => {
+  assert.deepEqual(splitModelKey('groq/openai/gpt-oss-120b'), {
+    provider: 'groq',
+    modelId: 'openai/gpt-oss-120b',
+  });
+  assert.deepEqual(splitModelKey('zai/zai/glm-4.7'), { provider: 'zai', modelId: 'zai/glm-4.7' });
+  for (const bad of ['groq', '/x', 'groq/', '']) assert.equal(splitModelKey(bad), null, bad);
+});
+
+test('key precedence: config key, then apiKeyEnv, then the catalogue env list', () => {
+  const env = { GROQ_API_KEY: 'from-catalogue-env', MY_GROQ: ' from-own-env \n' };
+  const viaConfig = resolveConfig(
+    cfg({ providers: { groq: { apiKey: 'in-config', apiKeyEnv: 'MY_GROQ' } } }),
+    env,
+  );
+  assert.equal(viaConfig.providers.get('groq')?.apiKey, 'in-config');
+  assert.equal(viaConfig.providers.get('groq')?.keySource, 'config');
+
+  const viaOwnEnv = resolveConfig(cfg({ providers: { groq: { apiKey: '  ', apiKeyEnv: 'MY_GROQ' } } }), env);
+  assert.equal(viaOwnEnv.providers.get('groq')?.apiKey, 'from-own-env');
+  assert.equal(viaOwnEnv.providers.get('groq')?.keySource, 'env:MY_GROQ');
+
+  const viaCatalogue = resolveConfig(cfg({}), env);
+  assert.equal(viaCatalogue.providers.get('groq')?.apiKey, 'from-catalogue-env');
+  assert.equal(viaCatalogue.providers.get('groq')?.keySource, 'env:GROQ_API_KEY');
+
+  // apiKeyEnv names the one variable to use; an unset one does not fall back to the catalogue's list.
+  const unsetOwn = resolveConfig(cfg({ providers: { groq: { apiKeyEnv: 'UNSET_VAR' } } }), env);
+  assert.equal(unsetOwn.providers.get('groq')?.apiKey, null);
+  assert.equal(unsetOwn.providers.get('groq')?.keySource, null);
+});
+
+test('the first non-empty variable of the catalogue list wins', () => {
+  const resolved = resolveConfig(cfg({}), { MISTRAL_API_KEY: '', CODESTRAL_API_KEY: 'c-key' });
+  assert.equal(resolved.providers.get('codestral')?.keySource, 'env:CODESTRAL_API_KEY');
+  assert.equal(resolved.providers.get('mistral')?.apiKey, null);
+});
+
+test('kilo and llm7 need no key; others do', () => {
+  const resolved = resolveConfig(cfg({}), {});
+  assert.equal(resolved.providers.get('kilo')?.keyRequired, false);
+  assert.equal(resolved.providers.get('kilo')?.apiKey, null);
+  assert.equal(resolved.providers.get('llm7')?.keyRequired, false);
+  assert.equal(resolved.providers.get('groq')?.keyRequired, true);
+});
+
+test('cloudflare is unresolvable without CLOUDFLARE_ACCOUNT_ID and resolved with it', () => {
+  const without = resolveConfig(cfg({}), { CLOUDFLARE_API_TOKEN: 't' });
+  assert.equal(without.providers.get('cloudflare')?.baseUrl, null);
+  assert.equal(without.providers.get('cloudflare')?.apiKey, 't');
+  const withId = resolveConfig(cfg({}), { CLOUDFLARE_API_TOKEN: 't', CLOUDFLARE_ACCOUNT_ID: 'abc123' });
+  assert.equal(
+    withId.providers.get('cloudflare')?.baseUrl,
+    'https://api.cloudflare.com/client/v4/accounts/abc123/ai/v1',
+  );
+});
+
+test('zai ids lose their prefix upstream; catalogue facts are carried', () => {
+  const resolved = resolveConfig(cfg({}), {});
+  const glm = resolved.models.get('zai/zai/glm-4.7');
+  assert.equal(glm?.upstreamModelId, 'glm-4.7');
+  assert.equal(glm?.modelId, 'zai/glm-4.7');
+  assert.equal(glm?.tier, 'S+');
+  const gptOss = resolved.models.get('groq/openai/gpt-oss-120b');
+  assert.equal(gptOss?.upstreamModelId, 'openai/gpt-oss-120b');
+  assert.equal(gptOss?.sweScore, 62.4);
+  assert.equal(resolved.providers.get('openrouter')?.quotaScope, 'key');
+});
+
+test('config overrides merge over a catalogue provider', () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: {
+        openrouter: {
+          models: ['vendor/new:free', 'vendor/new:free'],
+          headers: { 'X-Title': 'mine' },
+          enabled: false,
+        },
+      },
+    }),
+    {},
+  );
+  const openrouter = resolved.providers.get('openrouter');
+  assert.equal(openrouter?.enabled, false);
+  assert.equal(openrouter?.custom, false);
+  assert.equal(openrouter?.headers['X-Title'], 'mine');
+  assert.ok(openrouter?.headers['HTTP-Referer']);
+  assert.equal(openrouter?.modelIds.at(-1), 'vendor/new:free');
+  assert.equal(openrouter?.modelIds.filter((id) => id === 'vendor/new:free').length, 1);
+  assert.equal(resolved.models.get('openrouter/vendor/new:free')?.label, null);
+});
+
+test('a custom provider is resolved from the config alone', () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: { myhost: { name: 'My box', baseUrl: 'http://127.0.0.1:8000/v1', models: ['qwen3-coder'] } },
+    }),
+    {},
+  );
+  const myhost = resolved.providers.get('myhost');
+  assert.equal(myhost?.custom, true);
+  assert.equal(myhost?.name, 'My box');
+  assert.equal(myhost?.baseUrl, 'http://127.0.0.1:8000/v1');
+  assert.equal(myhost?.keyRequired, false);
+  assert.equal(myhost?.bodyPreset, null);
+  assert.deepEqual(myhost?.modelIds, ['qwen3-coder']);
+  assert.deepEqual(resolved.sets['default'], ['myhost/qwen3-coder'], 'no catalogue provider has a key');
+});
+
+test('set models of known providers resolve even when not in the catalogue; unknown providers do not', () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: { groq: { apiKey: 'k' } },
+      sets: { work: ['groq/brand-new-model', 'nowhere/model', 'groq/openai/gpt-oss-120b'] },
+      activeSet: 'work',
+    }),
+    {},
+  );
+  assert.deepEqual(resolved.sets, {
+    work: ['groq/brand-new-model', 'nowhere/model', 'groq/openai/gpt-oss-120b'],
+  });
+  assert.equal(resolved.activeSet, 'work');
+  assert.equal(resolved.models.get('groq/brand-new-model')?.upstreamModelId, 'brand-new-model');
+  assert.ok(resolved.providers.get('groq')?.modelIds.includes('brand-new-model'));
+  assert.equal(resolved.models.has('nowhere/model'), false);
+  assert.equal(resolved.providers.has('nowhere'), false);
+});
+
+test('the default set: enabled providers with a key (or custom), by tier, then score, then catalogue order', () => {
+  const catalogue: Catalogue = {
+    providers: [provider('a'), provider('b'), provider('c'), provider('free', { keyRequired: false })],
+    models: [
+      model('a', 'unknown-tier', null, 90),
+      model('a', 'b-tier', 'B', 10),
+      model('b', 's-plus-low', 'S+', 40),
+      model('a', 's-plus-no-score', 'S+', null),
+      model('b', 's-plus-high', 'S+', 70),
+      model('a', 's-plus-high-too', 'S+', 70),
+      model('c', 'no-key', 'S+', 99),
+      model('free', 'keyless', 'S+', 99),
+      model('b', 'a-minus', 'A-', 50),
+      model('b', 'a-plus', 'A+', 1),
+    ],
+  };
+  const config = cfg({ providers: { b: { apiKey: 'kb' }, c: { apiKey: 'kc', enabled: false } } });
+  const resolved = resolveConfig(config, { A_KEY: 'ka' }, catalogue);
+  assert.deepEqual(resolved.sets, {
+    default: [
+      'b/s-plus-high',
+      'a/s-plus-high-too',
+      'b/s-plus-low',
+      'a/s-plus-no-score',
+      'b/a-plus',
+      'b/a-minus',
+      'a/b-tier',
+      'a/unknown-tier',
+    ],
+  });
+  assert.equal(resolved.activeSet, 'default');
+  assert.equal(resolved.models.size, 10, 'every model of every provider, usable or not');
+});
+
+test('an empty sets object means the default set; an unresolvable provider is left out of it', () => {
+  const resolved = resolveConfig(cfg({ sets: {} }), { CLOUDFLARE_API_TOKEN: 't', CEREBRAS_API_KEY: 'k' });
+  const providers = new Set(resolved.sets['default']?.map((key) => splitModelKey(key)?.provider));
+  assert.deepEqual([...providers], ['cerebras']);
+});
+
+test('activeSet falls back to default when it names no set', () => {
+  assert.equal(resolveConfig(cfg({ activeSet: 'missing' }), {}).activeSet, 'default');
+});
+
+test('checkProviders wants a baseUrl and models for custom providers only', () => {
+  const config = cfg({
+    providers: { groq: {}, mine: { name: 'Mine' }, empty: { baseUrl: 'https://x.example/v1', models: [] } },
+  });
+  assert.deepEqual(
+    checkProviders(config).map((issue) => issue.path),
+    ['providers.mine.baseUrl', 'providers.mine.models', 'providers.empty.models'],
+  );
+  assert.deepEqual(checkProviders(cfg({ providers: { groq: { apiKey: 'k' } } })), []);
+});

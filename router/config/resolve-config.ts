@@ -1,0 +1,248 @@
+/**
+ * From the validated config, the catalogue and the environment to what the engine routes over: one
+ * resolved entry per provider and per model, and the model sets. Pure: the environment is passed in.
+ */
+import { CATALOGUE_MODELS } from '../catalogue/models.js';
+import type { CatalogueModel } from '../catalogue/models.js';
+import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
+import type { CatalogueProvider } from '../catalogue/providers.js';
+import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface Catalogue {
+  providers: readonly CatalogueProvider[];
+  models: readonly CatalogueModel[];
+}
+
+/** The shipped catalogue. */
+export const BUILTIN_CATALOGUE: Catalogue = { providers: CATALOGUE_PROVIDERS, models: CATALOGUE_MODELS };
+
+export interface ResolvedProvider {
+  id: string;
+  name: string;
+  /** Null when the URL cannot be built (a placeholder's env var is missing, or a custom provider has none). */
+  baseUrl: string | null;
+  apiKey: string | null;
+  /** `config`, `env:NAME`, or null without a key. */
+  keySource: string | null;
+  keyRequired: boolean;
+  enabled: boolean;
+  /** Not in the catalogue: defined by the config alone. */
+  custom: boolean;
+  headers: Record<string, string>;
+  bodyPreset: 'mistral' | null;
+  stripModelPrefix: string | null;
+  quotaScope: 'model' | 'key';
+  signupUrl: string | null;
+  /** Catalogue ids, then config `models`, then ids only named in sets (deduplicated). */
+  modelIds: string[];
+}
+
+export interface ResolvedModel {
+  /** `provider/modelId` */
+  key: string;
+  provider: string;
+  modelId: string;
+  /** The id sent upstream (`stripModelPrefix` removed). */
+  upstreamModelId: string;
+  label: string | null;
+  tier: string | null;
+  sweScore: number | null;
+  context: string | null;
+}
+
+export interface ResolvedConfig {
+  config: Config;
+  providers: ReadonlyMap<string, ResolvedProvider>;
+  /** Every model of every provider, enabled or not, keyed by `provider/modelId`. */
+  models: ReadonlyMap<string, ResolvedModel>;
+  sets: Readonly<Record<string, readonly string[]>>;
+  activeSet: string;
+}
+
+/**
+ * Splits a model key at the first `/` (model ids may hold more: `groq/openai/gpt-oss-120b`).
+ * Null when either side is empty.
+ */
+export function splitModelKey(key: string): { provider: string; modelId: string } | null {
+  const slash = key.indexOf('/');
+  if (slash <= 0 || slash === key.length - 1) return null;
+  return { provider: key.slice(0, slash), modelId: key.slice(slash + 1) };
+}
+
+/** Problems the schema cannot see: a custom provider needs a base URL and at least one model. */
+export function checkProviders(config: Config, catalogue: Catalogue = BUILTIN_CATALOGUE): ConfigIssue[] {
+  const known = new Set(catalogue.providers.map((provider) => provider.id));
+  return Object.entries(config.providers).flatMap(([id, provider]) => {
+    if (known.has(id)) return [];
+    const issues: ConfigIssue[] = [];
+    if (provider.baseUrl === undefined) {
+      issues.push({
+        path: `providers.${id}.baseUrl`,
+        message: 'required for a provider not in the catalogue',
+      });
+    }
+    if (provider.models === undefined || provider.models.length === 0) {
+      issues.push({
+        path: `providers.${id}.models`,
+        message: 'list at least one model id for a custom provider',
+      });
+    }
+    return issues;
+  });
+}
+
+/** Fills `{placeholder}`s from the environment; null if any stays unfilled. */
+function fillUrl(baseUrl: string, params: Record<string, string> | undefined, env: Env): string | null {
+  let missing = false;
+  const filled = baseUrl.replace(/\{([A-Za-z0-9_]+)\}/g, (_match, name: string) => {
+    const envName = params?.[name];
+    const value = envName === undefined ? undefined : env[envName]?.trim();
+    if (!value) missing = true;
+    return encodeURIComponent(value ?? '');
+  });
+  return missing ? null : filled;
+}
+
+/** The config's key, else its `apiKeyEnv` (which replaces the catalogue's list), else the catalogue's list. */
+function resolveKey(
+  settings: ProviderConfig | undefined,
+  entry: CatalogueProvider | undefined,
+  env: Env,
+): { apiKey: string | null; keySource: string | null } {
+  const own = settings?.apiKey?.trim();
+  if (own) return { apiKey: own, keySource: 'config' };
+  const names = settings?.apiKeyEnv !== undefined ? [settings.apiKeyEnv] : (entry?.keyEnv ?? []);
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return { apiKey: value, keySource: `env:${name}` };
+  }
+  return { apiKey: null, keySource: null };
+}
+
+function resolveProvider(
+  id: string,
+  entry: CatalogueProvider | undefined,
+  settings: ProviderConfig | undefined,
+  modelIds: string[],
+  env: Env,
+): ResolvedProvider {
+  let baseUrl: string | null = null;
+  if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl;
+  else if (entry) baseUrl = fillUrl(entry.baseUrl, entry.urlParams, env);
+  return {
+    id,
+    name: settings?.name ?? entry?.name ?? id,
+    baseUrl,
+    ...resolveKey(settings, entry, env),
+    // A custom provider is often a local server without auth; a key is used when one is configured.
+    keyRequired: entry?.keyRequired ?? false,
+    enabled: settings?.enabled ?? true,
+    custom: entry === undefined,
+    headers: { ...entry?.headers, ...settings?.headers },
+    bodyPreset: entry?.bodyPreset ?? null,
+    stripModelPrefix: entry?.stripModelPrefix ?? null,
+    quotaScope: entry?.quotaScope ?? 'model',
+    signupUrl: entry?.signupUrl ?? null,
+    modelIds: [...new Set(modelIds)],
+  };
+}
+
+const TIER_ORDER = ['S+', 'S', 'A+', 'A', 'A-', 'B+', 'B', 'C'];
+
+function tierRank(tier: string | null): number {
+  const rank = tier === null ? -1 : TIER_ORDER.indexOf(tier);
+  return rank === -1 ? TIER_ORDER.length : rank;
+}
+
+/** Every routable model of every enabled provider with a key (custom providers need none), best first. */
+function defaultSet(
+  providers: ReadonlyMap<string, ResolvedProvider>,
+  models: ReadonlyMap<string, ResolvedModel>,
+  catalogueOrder: ReadonlyMap<string, number>,
+): string[] {
+  const order = (key: string, fallback: number): number =>
+    catalogueOrder.get(key) ?? catalogueOrder.size + fallback;
+  return [...models.values()]
+    .map((model, index) => ({ model, order: order(model.key, index) }))
+    .filter(({ model }) => {
+      const provider = providers.get(model.provider);
+      return (
+        provider !== undefined &&
+        provider.enabled &&
+        provider.baseUrl !== null &&
+        (provider.apiKey !== null || provider.custom)
+      );
+    })
+    .sort(
+      (a, b) =>
+        tierRank(a.model.tier) - tierRank(b.model.tier) ||
+        (b.model.sweScore ?? -1) - (a.model.sweScore ?? -1) ||
+        a.order - b.order,
+    )
+    .map(({ model }) => model.key);
+}
+
+/**
+ * Resolves providers (catalogue merged with config, keys from config or environment), models and sets.
+ * Never throws: problems show up as a null `baseUrl`, a null `apiKey` or keys the engine skips.
+ * Without configured sets, the set `default` holds every usable model ordered by tier, then SWE score.
+ */
+export function resolveConfig(
+  config: Config,
+  env: Env,
+  catalogue: Catalogue = BUILTIN_CATALOGUE,
+): ResolvedConfig {
+  const entries = new Map(catalogue.providers.map((entry) => [entry.id, entry]));
+  const ids = [...entries.keys(), ...Object.keys(config.providers).filter((id) => !entries.has(id))];
+  const modelIds = new Map<string, string[]>(ids.map((id) => [id, []]));
+  const catalogueModels = new Map<string, CatalogueModel>();
+  for (const model of catalogue.models) {
+    modelIds.get(model.provider)?.push(model.id);
+    catalogueModels.set(`${model.provider}/${model.id}`, model);
+  }
+  for (const [id, settings] of Object.entries(config.providers)) {
+    modelIds.get(id)?.push(...(settings.models ?? []));
+  }
+  // Model lists change faster than the catalogue: a named model of a known provider is taken as it is.
+  const named = [...Object.values(config.sets ?? {}).flat(), config.router.failover.lastResortModel ?? ''];
+  for (const key of named) {
+    const split = splitModelKey(key);
+    if (split) modelIds.get(split.provider)?.push(split.modelId);
+  }
+
+  const providers = new Map<string, ResolvedProvider>();
+  const models = new Map<string, ResolvedModel>();
+  for (const id of ids) {
+    const provider = resolveProvider(id, entries.get(id), config.providers[id], modelIds.get(id) ?? [], env);
+    providers.set(id, provider);
+    for (const modelId of provider.modelIds) {
+      const key = `${id}/${modelId}`;
+      const known = catalogueModels.get(key);
+      const prefix = provider.stripModelPrefix;
+      models.set(key, {
+        key,
+        provider: id,
+        modelId,
+        upstreamModelId:
+          prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId,
+        label: known?.label ?? null,
+        tier: known?.tier ?? null,
+        sweScore: known?.sweScore ?? null,
+        context: known?.context ?? null,
+      });
+    }
+  }
+
+  const configured = config.sets ?? {};
+  const catalogueOrder = new Map(
+    catalogue.models.map((model, index) => [`${model.provider}/${model.id}`, index]),
+  );
+  const sets: Record<string, readonly string[]> =
+    Object.keys(configured).length > 0
+      ? Object.fromEntries(Object.entries(configured).map(([name, keys]) => [name, [...keys]]))
+      : { default: defaultSet(providers, models, catalogueOrder) };
+  const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';
+  return { config, providers, models, sets, activeSet };
+}

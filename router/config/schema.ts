@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+/**
+ * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
+ * `PUT /api/config`, and the per-path errors the settings editor shows. Every key is optional and
+ * defaults as documented in the README's config reference. Unknown keys are errors (a typo must not
+ * silently fall back to a default).
+ */
+
+/** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
+export const modelKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
+
+const timeoutMs = z.number().int().min(500).max(3_600_000);
+const cooldownMs = z.number().int().min(1000).max(86_400_000);
+
+export const providerConfigSchema = z.strictObject({
+  /** Display name for a provider the catalogue does not know. */
+  name: z.string().min(1).max(100).optional(),
+  /** The key itself (stored 0600, never sent back by the API). */
+  apiKey: z.string().max(4096).optional(),
+  /** An environment variable holding the key, overriding the catalogue's list. */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
+  baseUrl: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional(),
+  /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
+  models: z.array(z.string().min(1).max(300)).max(1000).optional(),
+  enabled: z.boolean().optional(),
+  /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
+  headers: z.record(z.string(), z.string().max(1000)).optional(),
+});
+
+export const failoverSchema = z.strictObject({
+  maxAttempts: z.number().int().min(1).max(20).default(4),
+  requestTimeoutMs: timeoutMs.default(15_000),
+  bodyReadTimeoutMs: timeoutMs.default(30_000),
+  streamIdleTimeoutMs: timeoutMs.default(8000),
+  totalBudgetMs: timeoutMs.default(120_000),
+  contentValidation: z.enum(['strict', 'basic', 'off']).default('strict'),
+  holdBufferBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(262_144),
+  lastResortModel: modelKeySchema.nullable().default(null),
+});
+
+export const breakerSchema = z.strictObject({
+  failureThreshold: z.number().int().min(1).max(20).default(3),
+  degradedRatio: z.number().min(0.1).max(1).default(0.6),
+  initialCooldownMs: cooldownMs.default(30_000),
+  maxCooldownMs: cooldownMs.default(300_000),
+  backoffMultiplier: z.number().min(1).max(10).default(2),
+});
+
+export const configSchema = z
+  .strictObject({
+    providers: z
+      .record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'provider id: letters, digits, . _ -'), providerConfigSchema)
+      .default({}),
+    sets: z
+      .record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -'), z.array(modelKeySchema).max(500))
+      .optional(),
+    activeSet: z.string().min(1).default('default'),
+    router: z
+      .strictObject({
+        failover: failoverSchema.default(() => failoverSchema.parse({})),
+        breaker: breakerSchema.default(() => breakerSchema.parse({})),
+      })
+      .default(() => ({ failover: failoverSchema.parse({}), breaker: breakerSchema.parse({}) })),
+  })
+  .superRefine((config, ctx) => {
+    if (config.sets && Object.keys(config.sets).length > 0 && !(config.activeSet in config.sets)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['activeSet'],
+        message: `names no set (sets: ${Object.keys(config.sets).join(', ')})`,
+      });
+    }
+    const { breaker } = config.router;
+    if (breaker.maxCooldownMs < breaker.initialCooldownMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['router', 'breaker', 'maxCooldownMs'],
+        message: 'must be at least initialCooldownMs',
+      });
+    }
+  });
+
+/** The config as written by the user (every key optional). */
+export type ConfigInput = z.input<typeof configSchema>;
+/** The config with every default filled in. */
+export type Config = z.output<typeof configSchema>;
+export type ProviderConfig = z.output<typeof providerConfigSchema>;
+export type FailoverSettings = z.output<typeof failoverSchema>;
+export type BreakerSettings = z.output<typeof breakerSchema>;
+export type ContentValidation = FailoverSettings['contentValidation'];
+
+/** One validation problem, addressed by its JSON path (`router.breaker.failureThreshold`). */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** Turns zod issues into `{path, message}` pairs with dotted JSON paths. */
+export function toConfigIssues(error: z.ZodError): ConfigIssue[] {
+  const dotted = (path: readonly PropertyKey[]): string => path.map(String).join('.') || '(root)';
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: 'unknown key' }))
+      : [{ path: dotted(issue.path), message: issue.message }],
+  );
+}
+
+/** Validates an unknown value as a config. */
+export function parseConfig(
+  value: unknown,
+): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
+  const result = configSchema.safeParse(value);
+  return result.success ? { ok: true, config: result.data } : { ok: false, issues: toConfigIssues(result.error) };
+}
+
+/** The defaults of every knob, for the editor and for the README. */
+export const DEFAULT_CONFIG: Config = configSchema.parse({});

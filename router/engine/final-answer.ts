@@ -1,0 +1,78 @@
+import type { SkipView } from '../api-types.js';
+import type { Classification } from '../gate/failure-classifier.js';
+
+/** The error a client gets when no model served its request. */
+export interface ErrorAnswer {
+  status: number;
+  code: string;
+  type: string;
+  message: string;
+  /** Seconds, for the Retry-After header. */
+  retryAfterSec: number | null;
+}
+
+const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
+
+/**
+ * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused, 401 if every
+ * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
+ */
+export function noCandidatesAnswer(skips: readonly SkipView[], soonestRetryAt: number | null, now: number): ErrorAnswer {
+  const reasons = new Set(skips.map((skip) => skip.reason));
+  const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
+  const listed = [...reasons].join(', ') || 'the set is empty';
+  if (skips.length > 0 && reasons.size === 1 && reasons.has('quota_paused')) {
+    return {
+      status: 429,
+      code: 'insufficient_quota',
+      type: 'rate_limit_error',
+      message: 'fcm-router: every model of the set is quota-paused; retry later',
+      retryAfterSec: retryAfterSec ?? 60,
+    };
+  }
+  if (skips.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
+    return {
+      status: 401,
+      code: 'invalid_api_key',
+      type: 'authentication_error',
+      message: "fcm-router: every provider of the set refused its API key; fix the keys in the dashboard's Providers view",
+      retryAfterSec: null,
+    };
+  }
+  return {
+    status: 503,
+    code: 'all_models_unavailable',
+    type: 'service_unavailable',
+    message: `fcm-router: no model of the set can take a request now (${listed})`,
+    retryAfterSec: retryAfterSec ?? (skips.length > 0 ? 30 : null),
+  };
+}
+
+/**
+ * When every dispatched attempt failed: the shared client status if every failure has one kind, else 503;
+ * the message names the kinds seen (never upstream text). Pure.
+ */
+export function allFailedAnswer(failures: readonly Classification[], soonestRetryAt: number | null, now: number): ErrorAnswer {
+  const kinds = [...new Set(failures.map((failure) => failure.kind))];
+  const single = kinds.length === 1 ? failures[0] : undefined;
+  const status = single ? single.clientStatus : 503;
+  const code = single?.kind === 'rate_limit' ? 'insufficient_quota' : single?.kind === 'auth_error' ? 'invalid_api_key' : single ? single.kind : 'all_models_failed';
+  const retryable = status === 429 || status === 503;
+  return {
+    status,
+    code,
+    type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status < 500 ? 'invalid_request_error' : 'upstream_error',
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})`,
+    retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
+  };
+}
+
+/** The router's own SSE frame that ends a stream which broke after content reached the client. */
+export function midStreamErrorFrame(kind: string, model: string): string {
+  const error = {
+    message: `fcm-router: the stream from ${model} failed after part of the answer was sent (${kind}); this answer is incomplete`,
+    type: 'upstream_error',
+    code: kind,
+  };
+  return `data: ${JSON.stringify({ error })}\n\n`;
+}

@@ -1,0 +1,77 @@
+import type { SkipView } from '../api-types.js';
+import type { BreakerSettings } from '../config/schema.js';
+import type { SkipReason } from '../gate/failure-kinds.js';
+import { isTrialDue, openUntil, type BreakerRecord } from '../state/breaker.js';
+
+/** What ranking needs to know about one model, gathered by the engine from its stores. */
+export interface CandidateFacts {
+  /** Settled breaker (lazy OPEN → HALF_OPEN already applied). */
+  breaker: BreakerRecord;
+  trialBusy: boolean;
+  /** Why the model cannot be tried regardless of its breaker, or null. */
+  blocked: Exclude<SkipReason, 'circuit_open' | 'half_open_busy' | 'already_tried'> | null;
+}
+
+export type CandidateRole = 'normal' | 'trial';
+
+export interface RankedCandidate {
+  key: string;
+  role: CandidateRole;
+}
+
+export interface Ranking {
+  /** Models to try, in order. */
+  order: RankedCandidate[];
+  skips: SkipView[];
+  /** The OPEN model whose cooldown ends soonest: tried when nothing else could be dispatched. */
+  panic: string | null;
+}
+
+/**
+ * Orders a set for one request. The set's order is the user's priority: CLOSED models keep their place; a
+ * model whose trial is due (HALF_OPEN, or DEGRADED with no new failure for a cooldown) takes the request at
+ * its place when its one trial slot is free; other DEGRADED models go behind every CLOSED one; OPEN,
+ * paused, keyless and blocked models are skipped with a reason. Pure.
+ */
+export function rankCandidates(
+  set: readonly string[],
+  facts: (key: string) => CandidateFacts,
+  now: number,
+  settings: BreakerSettings,
+): Ranking {
+  const order: RankedCandidate[] = [];
+  const degraded: RankedCandidate[] = [];
+  const skips: SkipView[] = [];
+  let panic: { key: string; until: number } | null = null;
+  const seen = new Set<string>();
+
+  for (const key of set) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { breaker, trialBusy, blocked } = facts(key);
+    if (blocked) {
+      skips.push({ model: key, reason: blocked });
+      continue;
+    }
+    switch (breaker.state) {
+      case 'CLOSED':
+        order.push({ key, role: 'normal' });
+        break;
+      case 'OPEN': {
+        skips.push({ model: key, reason: 'circuit_open' });
+        const until = openUntil(breaker) ?? Number.POSITIVE_INFINITY;
+        if (!panic || until < panic.until) panic = { key, until };
+        break;
+      }
+      case 'HALF_OPEN':
+        if (trialBusy) skips.push({ model: key, reason: 'half_open_busy' });
+        else order.push({ key, role: 'trial' });
+        break;
+      case 'DEGRADED':
+        if (isTrialDue(breaker, now, settings) && !trialBusy) order.push({ key, role: 'trial' });
+        else degraded.push({ key, role: 'normal' });
+        break;
+    }
+  }
+  return { order: [...order, ...degraded], skips, panic: panic?.key ?? null };
+}

@@ -1,0 +1,323 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AttemptView, HistoryEntry, SkipView, UsageView } from '../api-types.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { Classification } from '../gate/failure-classifier.js';
+import type { RequestOutcome } from '../gate/failure-kinds.js';
+import { openUntil } from '../state/breaker.js';
+import type { BreakerStore } from '../state/breaker-store.js';
+import type { Clock } from '../state/clock.js';
+import type { ModelStatsBook } from '../state/model-stats.js';
+import type { QuotaBook } from '../state/quota-book.js';
+import { BodyTemplate } from '../upstream/body-template.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { runAttempt, type AttemptResult } from './attempt.js';
+import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { formatDecision } from './decision-header.js';
+import { allFailedAnswer, midStreamErrorFrame, noCandidatesAnswer, type ErrorAnswer } from './final-answer.js';
+import { parseModelName } from './model-names.js';
+import { rankCandidates, type RankedCandidate } from './ranking.js';
+
+/** The engine's stores and services one request uses. */
+export interface RouteContext {
+  resolved: ResolvedConfig;
+  breakers: BreakerStore;
+  quotas: QuotaBook;
+  modelStats: ModelStatsBook;
+  upstream: UpstreamClient;
+  clock: Clock;
+}
+
+export interface ChatRequest {
+  requestId: string;
+  modelRequested: string;
+  body: Record<string, unknown>;
+  stream: boolean;
+  clientHeaders: IncomingHttpHeaders;
+  client: string | null;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** How the route answers; implemented by the server over the client's ServerResponse. */
+export interface ChatResponder {
+  sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void;
+  commitStream(headers: Record<string, string>): void;
+  write(chunk: Uint8Array): Promise<void> | undefined;
+  endStream(trailer: string | null): void;
+  sendError(answer: ErrorAnswer, headers: Record<string, string>): void;
+}
+
+type Role = AttemptView['role'];
+
+/** What one request has done so far: its trace, and the bookkeeping deferred to its end. */
+class RequestTrace {
+  readonly attempts: AttemptView[] = [];
+  readonly skips: SkipView[] = [];
+  readonly failures: Classification[] = [];
+  readonly tried = new Set<string>();
+  readonly blockedProviders = new Set<string>();
+  /** Network errors are booked at the end: if every attempt failed that way across providers, the user is offline. */
+  readonly deferredNetwork: string[] = [];
+  /** The model that serves (set at commit for streams, so headers written then name it). */
+  served: string | null = null;
+  /** The served attempt completed cleanly. */
+  succeeded = false;
+  lastResortUsed = false;
+  usage: UsageView | null = null;
+
+  /** The decision headers as known now; `committing` is the attempt whose stream is being committed. */
+  headers(outcome: RequestOutcome, requestId: string, committing?: AttemptView): Record<string, string> {
+    const attempts = committing ? [...this.attempts, committing] : this.attempts;
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      'x-fcm-v2-model': this.served ?? attempts.at(-1)?.model ?? 'none',
+      'x-fcm-v2-attempts': String(attempts.length),
+      'x-fcm-v2-decision': formatDecision(this.served, outcome, attempts, this.skips.length),
+    };
+    if (this.lastResortUsed) headers['x-fcm-v2-last-resort'] = 'true';
+    return headers;
+  }
+}
+
+/**
+ * Routes one chat request: picks the set or pinned model, ranks candidates, runs attempts until one serves
+ * real content (or the attempt cap, the budget or the candidates run out), updates breakers, pauses and
+ * stats, answers the client with decision headers, and returns the history entry.
+ */
+export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: ChatResponder): Promise<HistoryEntry> {
+  const { resolved, clock } = ctx;
+  const started = clock();
+  const { failover, breaker: breakerSettings } = resolved.config.router;
+  const deadline = started + failover.totalBudgetMs;
+  const trace = new RequestTrace();
+  const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
+  const finish = (outcome: RequestOutcome, clientStatus: number, set: string | null, pinned: string | null): HistoryEntry => ({
+    requestId: req.requestId,
+    at: started,
+    modelRequested: req.modelRequested,
+    set,
+    pinned,
+    servedModel: trace.served,
+    outcome,
+    stream: req.stream,
+    wallMs: clock() - started,
+    attempts: trace.attempts,
+    skipped: trace.skips,
+    client: req.client,
+    clientStatus,
+    lastResortUsed: trace.lastResortUsed,
+    usage: trace.usage,
+  });
+
+  if (target.type === 'unknown_set') {
+    const answer: ErrorAnswer = {
+      status: 404,
+      code: 'model_not_found',
+      type: 'invalid_request_error',
+      message: `fcm-router: no set named "${target.set}" (sets: ${Object.keys(resolved.sets).join(', ') || 'none'})`,
+      retryAfterSec: null,
+    };
+    res.sendError(answer, trace.headers('rejected', req.requestId));
+    return finish('rejected', 404, null, null);
+  }
+  if (target.type === 'pinned' && !resolved.models.has(target.model)) {
+    const known = resolved.providers.has(target.model.split('/')[0] ?? '');
+    const answer: ErrorAnswer = {
+      status: 404,
+      code: 'model_not_found',
+      type: 'invalid_request_error',
+      message: known
+        ? `fcm-router: unknown model "${target.model}"`
+        : `fcm-router: unknown provider in "${target.model}" (expected provider/modelId)`,
+      retryAfterSec: null,
+    };
+    res.sendError(answer, trace.headers('rejected', req.requestId));
+    return finish('rejected', 404, null, target.model);
+  }
+
+  const body = new BodyTemplate(req.body);
+  const setName = target.type === 'set' ? target.set : null;
+  const pinned = target.type === 'pinned' ? target.model : null;
+  let committedFailure: { result: Extract<AttemptResult, { ok: false }>; model: string } | null = null;
+  let jsonAnswer: { body: Buffer | string } | null = null;
+
+  const dispatch = async (key: string, role: Role): Promise<'served' | 'failed' | 'stop'> => {
+    const model = resolved.models.get(key);
+    const provider = model ? resolved.providers.get(model.provider) : undefined;
+    if (!model || !provider || provider.baseUrl === null) {
+      trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
+      return 'failed';
+    }
+    const isTrial = role === 'trial' || role === 'panic';
+    if (isTrial && !ctx.breakers.tryAcquireTrial(key)) {
+      trace.skips.push({ model: key, reason: 'half_open_busy' });
+      return 'failed';
+    }
+    const breakerBefore = ctx.breakers.get(key).state;
+    trace.tried.add(key);
+    let result: AttemptResult;
+    try {
+      result = await runAttempt({
+        model,
+        provider,
+        body,
+        clientHeaders: req.clientHeaders,
+        requestId: req.requestId,
+        stream: req.stream,
+        failover,
+        deadline,
+        clock,
+        clientSignal: req.signal,
+        upstream: ctx.upstream,
+        sink: {
+          commit: () => {
+            trace.served = key;
+            const committing: AttemptView = { model: key, status: 200, kind: null, latencyMs: clock() - started, breakerBefore, role };
+            res.commitStream(trace.headers('served', req.requestId, committing));
+          },
+          write: (chunk) => res.write(chunk),
+        },
+      });
+    } finally {
+      if (isTrial) ctx.breakers.releaseTrial(key);
+    }
+    trace.attempts.push({
+      model: key,
+      status: result.status,
+      kind: result.ok ? null : result.failure.kind,
+      latencyMs: result.latencyMs,
+      breakerBefore,
+      role,
+    });
+    if (result.ok) {
+      trace.served = key;
+      trace.succeeded = true;
+      trace.usage = result.usage;
+      ctx.breakers.recordSuccess(key);
+      ctx.quotas.clearOnSuccess(key, provider.id);
+      ctx.modelStats.record(key, true, result.latencyMs);
+      if (result.json) jsonAnswer = { body: result.json.body };
+      return 'served';
+    }
+    const { failure } = result;
+    trace.failures.push(failure);
+    if (failure.kind === 'network_error') trace.deferredNetwork.push(key);
+    else if (failure.healthDamage && role === 'panic') ctx.breakers.recordTrialFailure(key, failure.kind);
+    else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
+    if (failure.blame !== 'none' && failure.blame !== 'client') ctx.modelStats.record(key, false, result.latencyMs);
+    if (failure.pause) {
+      if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
+        ctx.quotas.pauseProvider(provider.id, failure.pause.ms, failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit', failure.pause.authoritative);
+      } else {
+        ctx.quotas.pauseModel(key, failure.pause.ms, failure.pause.authoritative);
+      }
+    }
+    if (failure.blockProviderAuth) {
+      ctx.quotas.blockAuth(provider.id, providerFingerprint(provider));
+      trace.blockedProviders.add(provider.id);
+    }
+    if (result.committed) {
+      if (failure.kind !== 'client_aborted') committedFailure = { result, model: key };
+      return 'stop';
+    }
+    return failure.failover ? 'failed' : 'stop';
+  };
+
+  let outcome: RequestOutcome;
+  if (pinned) {
+    await dispatch(pinned, 'pinned');
+  } else {
+    const set = resolved.sets[setName ?? resolved.activeSet] ?? [];
+    const facts = (key: string) => candidateFacts(key, resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
+    const ranking = rankCandidates(set, facts, clock(), breakerSettings);
+    trace.skips.push(...ranking.skips);
+    await runChain(ranking.order, facts, trace, failover.maxAttempts, deadline, clock, dispatch);
+    const lastResort = failover.lastResortModel;
+    if (!trace.served && !committedFailure && !req.signal.aborted && lastResort && !trace.tried.has(lastResort) && clock() < deadline) {
+      const provider = resolved.providers.get(resolved.models.get(lastResort)?.provider ?? '');
+      if (provider && !trace.blockedProviders.has(provider.id)) {
+        trace.lastResortUsed = true;
+        await dispatch(lastResort, 'last_resort');
+      }
+    }
+    if (trace.attempts.length === 0 && ranking.panic && !req.signal.aborted && clock() < deadline) {
+      await dispatch(ranking.panic, 'panic');
+    }
+  }
+  settleDeferredNetwork(ctx, trace);
+
+  const soonest = soonestRetryAt(ctx, trace.skips);
+  if (trace.succeeded) {
+    outcome = 'served';
+    if (jsonAnswer !== null) res.sendJson(200, (jsonAnswer as { body: Buffer | string }).body, trace.headers(outcome, req.requestId));
+    else res.endStream(null);
+    return finish(outcome, 200, setName, pinned);
+  }
+  if (committedFailure) {
+    const { result, model } = committedFailure as { result: Extract<AttemptResult, { ok: false }>; model: string };
+    res.endStream(midStreamErrorFrame(result.failure.kind, model));
+    return finish('partial', 200, setName, pinned);
+  }
+  if (req.signal.aborted || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
+    res.endStream(null);
+    return finish('client_aborted', 499, setName, pinned);
+  }
+  outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
+  const answer =
+    outcome === 'no_candidates' ? noCandidatesAnswer(trace.skips, soonest, clock()) : allFailedAnswer(trace.failures, soonest, clock());
+  res.sendError(answer, trace.headers(outcome, req.requestId));
+  return finish(outcome, answer.status, setName, pinned);
+}
+
+/** Walks the ranked candidates until one serves, the attempt cap or the budget is reached. */
+async function runChain(
+  order: readonly RankedCandidate[],
+  facts: (key: string) => ReturnType<typeof candidateFacts>,
+  trace: RequestTrace,
+  maxAttempts: number,
+  deadline: number,
+  clock: Clock,
+  dispatch: (key: string, role: Role) => Promise<'served' | 'failed' | 'stop'>,
+): Promise<void> {
+  for (const candidate of order) {
+    if (trace.attempts.length >= maxAttempts || clock() >= deadline) return;
+    // State may have moved since ranking (a sibling 401'd, another request tripped this breaker).
+    const now = facts(candidate.key);
+    if (now.blocked) {
+      trace.skips.push({ model: candidate.key, reason: now.blocked });
+      continue;
+    }
+    if (now.breaker.state === 'OPEN') {
+      trace.skips.push({ model: candidate.key, reason: 'circuit_open' });
+      continue;
+    }
+    const role = now.breaker.state === 'HALF_OPEN' ? 'trial' : candidate.role;
+    const verdict = await dispatch(candidate.key, role);
+    if (verdict !== 'failed') return;
+  }
+}
+
+/** Books deferred network errors unless every attempt failed that way across two or more providers. */
+function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
+  if (trace.deferredNetwork.length === 0) return;
+  const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
+  const offline =
+    !trace.served && trace.attempts.every((attempt) => attempt.kind === 'network_error') && providers.size >= 2;
+  if (offline) return;
+  for (const key of trace.deferredNetwork) ctx.breakers.recordFailure(key, 'network_error');
+}
+
+/** The soonest moment a skipped model becomes usable again (cooldown or pause end), for Retry-After. */
+function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): number | null {
+  let soonest: number | null = null;
+  for (const skip of skips) {
+    let at: number | null = null;
+    if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
+    else if (skip.reason === 'quota_paused') {
+      const provider = ctx.resolved.models.get(skip.model)?.provider ?? '';
+      at = ctx.quotas.pausedUntil(skip.model, provider);
+    }
+    if (at !== null && (soonest === null || at < soonest)) soonest = at;
+  }
+  return soonest;
+}

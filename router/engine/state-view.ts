@@ -1,0 +1,81 @@
+import type { ModelStateView, StateResponse } from '../api-types.js';
+import type { ResolvedConfig } from '../config/resolve-config.js';
+import { openUntil } from '../state/breaker.js';
+import type { BreakerStore } from '../state/breaker-store.js';
+import type { ModelStatsBook } from '../state/model-stats.js';
+import type { QuotaBook } from '../state/quota-book.js';
+import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { rankCandidates } from './ranking.js';
+
+export interface StateSources {
+  resolved: ResolvedConfig;
+  breakers: BreakerStore;
+  quotas: QuotaBook;
+  modelStats: ModelStatsBook;
+  /** Models pinned by a request since start. */
+  pinned: ReadonlySet<string>;
+  paused: boolean;
+  now: number;
+}
+
+/** One model's view for `/api/state` and the `breaker` event. */
+export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'paused'>): ModelStateView {
+  const { resolved, breakers, quotas } = src;
+  const breaker = breakers.get(key);
+  const model = resolved.models.get(key);
+  const slash = key.indexOf('/');
+  const providerId = model?.provider ?? key.slice(0, Math.max(0, slash));
+  const provider = resolved.providers.get(providerId);
+  const activeSet = resolved.sets[resolved.activeSet] ?? [];
+  return {
+    key,
+    provider: providerId,
+    modelId: model?.modelId ?? key.slice(slash + 1),
+    label: model?.label ?? null,
+    state: breaker.state,
+    consecutiveFailures: breaker.consecutiveFailures,
+    tripCount: breaker.tripCount,
+    cooldownMs: breaker.cooldownMs,
+    openUntil: openUntil(breaker),
+    quotaPausedUntil: quotas.pausedUntil(key, providerId),
+    authBlocked: provider ? quotas.isAuthBlocked(provider.id, providerFingerprint(provider)) : false,
+    missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
+    providerEnabled: provider?.enabled ?? false,
+    lastFailureKind: breaker.lastFailureKind,
+    lastFailureAt: breaker.lastFailureAt,
+    inActiveSet: activeSet.includes(key),
+    stats: src.modelStats.get(key),
+  };
+}
+
+/**
+ * The `/api/state` snapshot: the active set first in the order the next request would try it (skipped
+ * models after, in set order), then every other set's models, then models pinned since start.
+ */
+export function buildState(src: StateSources): StateResponse {
+  const { resolved, breakers, quotas, now } = src;
+  const active = resolved.sets[resolved.activeSet] ?? [];
+  const ranking = rankCandidates(
+    active,
+    (key) => candidateFacts(key, resolved, breakers, quotas, new Set()),
+    now,
+    resolved.config.router.breaker,
+  );
+  const ordered: string[] = ranking.order.map((candidate) => candidate.key);
+  const seen = new Set(ordered);
+  const push = (key: string): void => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    ordered.push(key);
+  };
+  active.forEach(push);
+  Object.values(resolved.sets).forEach((set) => set.forEach(push));
+  src.pinned.forEach(push);
+  return {
+    activeSet: resolved.activeSet,
+    sets: Object.fromEntries(Object.entries(resolved.sets).map(([name, keys]) => [name, [...keys]])),
+    paused: src.paused,
+    failureThreshold: resolved.config.router.breaker.failureThreshold,
+    models: ordered.map((key) => modelView(key, src)),
+  };
+}

@@ -1,0 +1,189 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  classifyFailure,
+  PAYMENT_PAUSE_MS,
+  QUOTA_PAUSE_DEFAULT_MS,
+  QUOTA_PAUSE_MAX_MS,
+  type Classification,
+  type FailureInput,
+} from './failure-classifier.js';
+import { FAILURE_KINDS, type FailureKind } from './failure-kinds.js';
+
+const NOW = Date.UTC(2025, 5, 1, 10, 0, 0);
+const http = (status: number, retryAfter: string | null = null, bodySnippet = ''): FailureInput => ({
+  type: 'http',
+  status,
+  retryAfter,
+  bodySnippet,
+});
+const content = (
+  kind: Extract<FailureInput, { type: 'content' }>['kind'],
+  errorCode: number | string | null = null,
+  detail = '',
+): FailureInput => ({
+  type: 'content',
+  kind,
+  errorCode,
+  detail,
+});
+
+type Expect = Omit<Classification, 'pause' | 'blockProviderAuth'> &
+  Partial<Pick<Classification, 'pause' | 'blockProviderAuth'>>;
+const expect = (
+  kind: FailureKind,
+  blame: Classification['blame'],
+  failover: boolean,
+  healthDamage: boolean,
+  clientStatus: number,
+  extra: Partial<Classification> = {},
+): Expect => ({ kind, blame, failover, healthDamage, clientStatus, ...extra });
+
+function check(input: FailureInput, expected: Expect): void {
+  const full: Classification = { pause: null, blockProviderAuth: false, ...expected };
+  assert.deepEqual(classifyFailure(input, NOW), full, JSON.stringify(input));
+}
+
+const RATE_PAUSE = (ms: number, authoritative: boolean) => ({
+  pause: { scope: 'model' as const, ms, authoritative },
+});
+const AUTH = { blockProviderAuth: true };
+const PAYMENT = { pause: { scope: 'provider' as const, ms: PAYMENT_PAUSE_MS, authoritative: true } };
+
+test('HTTP status rows', () => {
+  const rows: Array<[number, Expect]> = [
+    [401, expect('auth_error', 'provider', true, false, 401, AUTH)],
+    [403, expect('auth_error', 'provider', true, false, 401, AUTH)],
+    [402, expect('payment_required', 'provider', true, false, 402, PAYMENT)],
+    [429, expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(QUOTA_PAUSE_DEFAULT_MS, false))],
+    [404, expect('model_not_found', 'model', true, true, 502)],
+    [410, expect('model_not_found', 'model', true, true, 502)],
+    [408, expect('timeout', 'provider', true, true, 504)],
+    [400, expect('invalid_request', 'client', true, false, 400)],
+    [413, expect('invalid_request', 'client', true, false, 413)],
+    [422, expect('invalid_request', 'client', true, false, 422)],
+    [409, expect('invalid_request', 'client', true, false, 409)],
+    [451, expect('invalid_request', 'client', true, false, 451)],
+    [529, expect('overloaded', 'model', true, true, 503)],
+    [500, expect('server_error', 'provider', true, true, 502)],
+    [502, expect('server_error', 'provider', true, true, 502)],
+    [503, expect('server_error', 'provider', true, true, 502)],
+    [504, expect('server_error', 'provider', true, true, 502)],
+    [599, expect('server_error', 'provider', true, true, 502)],
+    [302, expect('server_error', 'provider', true, true, 502)],
+  ];
+  for (const [status, expected] of rows) check(http(status), expected);
+});
+
+test('429 pause from Retry-After: seconds, HTTP date, absent, 0, unparseable, huge', () => {
+  const rate = (ms: number, authoritative: boolean) =>
+    expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(ms, authoritative));
+  check(http(429, '30'), rate(30_000, true));
+  check(http(429, '2.5'), rate(2500, true));
+  check(http(429, new Date(NOW + 90_000).toUTCString()), rate(90_000, true));
+  check(http(429, null), rate(QUOTA_PAUSE_DEFAULT_MS, false));
+  check(http(429, '0'), rate(QUOTA_PAUSE_DEFAULT_MS, false));
+  check(http(429, 'soon'), rate(QUOTA_PAUSE_DEFAULT_MS, false));
+  check(http(429, new Date(NOW - 5000).toUTCString()), rate(QUOTA_PAUSE_DEFAULT_MS, false));
+  check(http(429, '86400'), rate(QUOTA_PAUSE_MAX_MS, true));
+  check(http(429, new Date(NOW + 86_400_000).toUTCString()), rate(QUOTA_PAUSE_MAX_MS, true));
+});
+
+test('429 without a usable header takes the body hint, not authoritative and capped', () => {
+  const rate = (ms: number, authoritative: boolean) =>
+    expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(ms, authoritative));
+  const body = '{"error":{"message":"Rate limit exceeded: free-models-per-min. Try again 23 seconds later"}}';
+  check(http(429, null, body), rate(23_000, false));
+  check(http(429, '0', body), rate(23_000, false));
+  check(http(429, '5', body), rate(5000, true));
+  check(http(429, null, 'try again in 5 hours'), rate(QUOTA_PAUSE_MAX_MS, false));
+  check(http(429, null, 'try again in 0 seconds'), rate(QUOTA_PAUSE_DEFAULT_MS, false));
+});
+
+test('content kinds', () => {
+  check(content('html_maintenance'), expect('html_maintenance', 'provider', true, true, 503));
+  check(content('invalid_json'), expect('invalid_json', 'provider', true, true, 502));
+  check(content('empty_choices'), expect('empty_choices', 'model', true, true, 502));
+  check(content('empty_content'), expect('empty_content', 'model', true, true, 502));
+  check(content('empty_stream'), expect('empty_stream', 'provider', true, true, 502));
+  check(
+    content('error_payload', 500, 'Internal server error'),
+    expect('error_payload', 'provider', true, true, 502),
+  );
+  check(
+    content('error_payload', 'upstream_error', 'x'),
+    expect('error_payload', 'provider', true, true, 502),
+  );
+  check(content('error_payload', null, ''), expect('error_payload', 'provider', true, true, 502));
+});
+
+test('an error payload that is really a rate limit, a refused key or an empty wallet', () => {
+  const rate = (ms: number) => expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(ms, false));
+  check(content('error_payload', 429, 'Provider returned error'), rate(QUOTA_PAUSE_DEFAULT_MS));
+  check(content('error_payload', '429', ''), rate(QUOTA_PAUSE_DEFAULT_MS));
+  check(content('error_payload', null, 'Rate limit exceeded, try again in 12 seconds'), rate(12_000));
+  check(content('error_payload', null, 'You exceeded your current quota'), rate(QUOTA_PAUSE_DEFAULT_MS));
+  check(content('error_payload', 'x', 'Too Many Requests'), rate(QUOTA_PAUSE_DEFAULT_MS));
+  check(content('error_payload', 'rate_limit_exceeded', 'slow down'), rate(QUOTA_PAUSE_DEFAULT_MS));
+  check(content('error_payload', 401, 'bad key'), expect('auth_error', 'provider', true, false, 401, AUTH));
+  check(
+    content('error_payload', '403', 'forbidden'),
+    expect('auth_error', 'provider', true, false, 401, AUTH),
+  );
+  check(
+    content('error_payload', 402, 'no credit'),
+    expect('payment_required', 'provider', true, false, 402, PAYMENT),
+  );
+});
+
+test('transport kinds', () => {
+  const transport = (kind: Extract<FailureInput, { type: 'transport' }>['kind']): FailureInput => ({
+    type: 'transport',
+    kind,
+  });
+  check(transport('timeout'), expect('timeout', 'provider', true, true, 504));
+  check(transport('body_timeout'), expect('body_timeout', 'provider', true, true, 504));
+  check(transport('stream_stall'), expect('stream_stall', 'provider', true, true, 504));
+  check(transport('network_error'), expect('network_error', 'provider', true, true, 502));
+  check(transport('mid_stream_error'), expect('mid_stream_error', 'model', false, true, 502));
+  check(transport('client_aborted'), expect('client_aborted', 'none', false, false, 499));
+  check(transport('budget_exhausted'), expect('budget_exhausted', 'none', false, false, 504));
+});
+
+test('every failure kind is reachable from some input', () => {
+  const inputs: FailureInput[] = [
+    ...[401, 402, 404, 408, 400, 429, 500, 529].map((status) => http(status)),
+    ...(
+      [
+        'html_maintenance',
+        'invalid_json',
+        'empty_choices',
+        'empty_content',
+        'error_payload',
+        'empty_stream',
+      ] as const
+    ).map((kind) => content(kind)),
+    ...(
+      [
+        'timeout',
+        'body_timeout',
+        'stream_stall',
+        'network_error',
+        'mid_stream_error',
+        'client_aborted',
+        'budget_exhausted',
+      ] as const
+    ).map((kind): FailureInput => ({ type: 'transport', kind })),
+  ];
+  const seen = new Set(inputs.map((input) => classifyFailure(input, NOW).kind));
+  assert.deepEqual([...seen].sort(), [...FAILURE_KINDS].sort());
+});
+
+test('only rate limits and payment failures pause; only auth failures block the key', () => {
+  for (let status = 300; status < 600; status += 1) {
+    const result = classifyFailure(http(status, '10'), NOW);
+    assert.equal(result.pause !== null, status === 429 || status === 402, String(status));
+    assert.equal(result.blockProviderAuth, status === 401 || status === 403, String(status));
+    assert.equal(result.failover, true, String(status));
+  }
+});

@@ -1,0 +1,156 @@
+/**
+ * The failure classifier: one pure table from "how an attempt failed" to blame, failover, health damage,
+ * quota pause and the status the client sees. Fairness rules: a rate limit or a refused key is not the
+ * model's fault (no health damage); a request-shape error is the client's; a removed model (404/410) counts.
+ */
+import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
+import { parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
+
+export type FailureInput =
+  /** A non-2xx answer; `bodySnippet` is the first <= 2 KB of its body, possibly ''. */
+  | { type: 'http'; status: number; retryAfter: string | null; bodySnippet: string }
+  /** A 2xx that failed the response gate or the stream tracker. */
+  | { type: 'content'; kind: ContentFailureKind; errorCode: number | string | null; detail: string }
+  | { type: 'transport'; kind: TransportFailureKind };
+
+export type Blame = 'model' | 'provider' | 'client' | 'none';
+
+export interface QuotaPause {
+  scope: 'model' | 'provider';
+  ms: number;
+  /** Set by the upstream itself (Retry-After, 402): never probed early. */
+  authoritative: boolean;
+}
+
+export interface Classification {
+  kind: FailureKind;
+  blame: Blame;
+  /** Try the next model. */
+  failover: boolean;
+  /** Counts against the model's breaker. */
+  healthDamage: boolean;
+  /** Quota pause to apply, if any. */
+  pause: QuotaPause | null;
+  /** The provider's key was refused. */
+  blockProviderAuth: boolean;
+  /** Status to give the client if every attempt ends like this. */
+  clientStatus: number;
+}
+
+/** Pause after a rate limit that names no usable wait. */
+export const QUOTA_PAUSE_DEFAULT_MS = 60_000;
+/** Longest pause any Retry-After or hint can impose. */
+export const QUOTA_PAUSE_MAX_MS = 15 * 60_000;
+/** Pause of a provider whose key is out of credit (402). */
+export const PAYMENT_PAUSE_MS = 3_600_000;
+
+type Row = Pick<Classification, 'blame' | 'failover' | 'healthDamage' | 'clientStatus'>;
+
+const row = (blame: Blame, healthDamage: boolean, clientStatus: number, failover = true): Row => ({
+  blame,
+  failover,
+  healthDamage,
+  clientStatus,
+});
+
+/** Every kind's defaults. `invalid_request` echoes the upstream status instead of its 400. */
+const KIND_TABLE: Record<FailureKind, Row> = {
+  auth_error: row('provider', false, 401),
+  payment_required: row('provider', false, 402),
+  rate_limit: row('model', false, 429),
+  model_not_found: row('model', true, 502),
+  invalid_request: row('client', false, 400),
+  timeout: row('provider', true, 504),
+  body_timeout: row('provider', true, 504),
+  stream_stall: row('provider', true, 504),
+  network_error: row('provider', true, 502),
+  server_error: row('provider', true, 502),
+  overloaded: row('model', true, 503),
+  html_maintenance: row('provider', true, 503),
+  invalid_json: row('provider', true, 502),
+  empty_choices: row('model', true, 502),
+  empty_content: row('model', true, 502),
+  error_payload: row('provider', true, 502),
+  empty_stream: row('provider', true, 502),
+  // Content already reached the client: too late to fail over.
+  mid_stream_error: row('model', true, 502, false),
+  client_aborted: row('none', false, 499, false),
+  budget_exhausted: row('none', false, 504, false),
+};
+
+const STATUS_KINDS: Readonly<Record<number, FailureKind>> = {
+  401: 'auth_error',
+  402: 'payment_required',
+  403: 'auth_error',
+  404: 'model_not_found',
+  408: 'timeout',
+  410: 'model_not_found',
+  429: 'rate_limit',
+  529: 'overloaded',
+};
+
+function kindOfStatus(status: number): FailureKind {
+  const exact = STATUS_KINDS[status];
+  if (exact) return exact;
+  if (status >= 400 && status < 500) return 'invalid_request';
+  // Other 5xx, and anything a success-or-error answer should never be (1xx, 3xx, nonsense).
+  return 'server_error';
+}
+
+const RATE_LIMIT_TEXT = /rate[\s_-]?limit|quota|too many requests/i;
+
+/** The kind an error payload inside a 2xx really means: the code or text can reveal a quota or key problem. */
+function kindOfErrorPayload(errorCode: number | string | null, detail: string): FailureKind {
+  const code = typeof errorCode === 'string' ? errorCode.trim() : errorCode;
+  if (code === 429 || code === '429') return 'rate_limit';
+  if (code === 401 || code === 403 || code === '401' || code === '403') return 'auth_error';
+  if (code === 402 || code === '402') return 'payment_required';
+  if (RATE_LIMIT_TEXT.test(detail) || (typeof code === 'string' && RATE_LIMIT_TEXT.test(code)))
+    return 'rate_limit';
+  return 'error_payload';
+}
+
+/** A rate-limit pause: a usable Retry-After is authoritative; a text hint or the default is not. */
+function rateLimitPause(retryAfter: string | null, text: string, now: number): QuotaPause {
+  const header = parseRetryAfterMs(retryAfter, now);
+  if (header !== null && header > 0) {
+    return { scope: 'model', ms: Math.min(header, QUOTA_PAUSE_MAX_MS), authoritative: true };
+  }
+  const hint = parseRetryHintFromText(text);
+  const ms = hint !== null && hint > 0 ? Math.min(hint, QUOTA_PAUSE_MAX_MS) : QUOTA_PAUSE_DEFAULT_MS;
+  return { scope: 'model', ms, authoritative: false };
+}
+
+/**
+ * Classifies one failed attempt.
+ *
+ * @param now epoch ms, for a Retry-After given as an HTTP date.
+ * @example classifyFailure({ type: 'http', status: 429, retryAfter: '30', bodySnippet: '' }, now)
+ *   // { kind: 'rate_limit', blame: 'model', failover: true, healthDamage: false,
+ *   //   pause: { scope: 'model', ms: 30000, authoritative: true }, blockProviderAuth: false, clientStatus: 429 }
+ */
+export function classifyFailure(input: FailureInput, now: number): Classification {
+  let kind: FailureKind;
+  let retryAfter: string | null = null;
+  let text = '';
+  switch (input.type) {
+    case 'http':
+      kind = kindOfStatus(input.status);
+      retryAfter = input.retryAfter;
+      text = input.bodySnippet;
+      break;
+    case 'content':
+      kind = input.kind === 'error_payload' ? kindOfErrorPayload(input.errorCode, input.detail) : input.kind;
+      text = input.detail;
+      break;
+    case 'transport':
+      kind = input.kind;
+      break;
+  }
+  const base = KIND_TABLE[kind];
+  const clientStatus = kind === 'invalid_request' && input.type === 'http' ? input.status : base.clientStatus;
+  let pause: QuotaPause | null = null;
+  if (kind === 'rate_limit') pause = rateLimitPause(retryAfter, text, now);
+  if (kind === 'payment_required') pause = { scope: 'provider', ms: PAYMENT_PAUSE_MS, authoritative: true };
+  return { kind, ...base, clientStatus, pause, blockProviderAuth: kind === 'auth_error' };
+}

@@ -1,0 +1,66 @@
+/**
+ * Every way an attempt can fail, by name. The classifier maps each to blame, failover and health damage;
+ * traces, history, headers and the dashboard show these names as they are.
+ */
+export const FAILURE_KINDS = [
+  'auth_error',
+  'payment_required',
+  'rate_limit',
+  'model_not_found',
+  'invalid_request',
+  'timeout',
+  'body_timeout',
+  'stream_stall',
+  'network_error',
+  'server_error',
+  'overloaded',
+  'html_maintenance',
+  'invalid_json',
+  'empty_choices',
+  'empty_content',
+  'error_payload',
+  'empty_stream',
+  'mid_stream_error',
+  'client_aborted',
+  'budget_exhausted',
+] as const;
+
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** Failures a 2xx body or stream can show (the gate's and the stream tracker's verdicts). */
+export type ContentFailureKind = Extract<
+  FailureKind,
+  'html_maintenance' | 'invalid_json' | 'empty_choices' | 'empty_content' | 'error_payload' | 'empty_stream'
+>;
+
+/** Failures of the transport itself, with no HTTP status to classify. */
+export type TransportFailureKind = Extract<
+  FailureKind,
+  | 'timeout'
+  | 'body_timeout'
+  | 'stream_stall'
+  | 'network_error'
+  | 'client_aborted'
+  | 'budget_exhausted'
+  | 'mid_stream_error'
+>;
+
+/** Why a candidate model was not tried for a request. */
+export const SKIP_REASONS = [
+  'provider_blocked',
+  'provider_disabled',
+  'provider_unresolvable',
+  'auth_error',
+  'missing_key',
+  'quota_paused',
+  'circuit_open',
+  'half_open_busy',
+  'unknown_model',
+  'already_tried',
+] as const;
+
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** The outcome of one request as history and headers record it. */
+export type RequestOutcome =
+  'served' | 'partial' | 'all_failed' | 'no_candidates' | 'client_aborted' | 'rejected';

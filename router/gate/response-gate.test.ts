@@ -1,0 +1,174 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkResponseBody, describeUpstreamError, looksLikeHtml, readUsage } from './response-gate.js';
+
+const json = (value: unknown): string => JSON.stringify(value);
+const completion = (message: unknown, extra: Record<string, unknown> = {}): string =>
+  json({
+    id: 'c1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: 'stop' }],
+    ...extra,
+  });
+
+test('HTML by content-type or by the start of the body, in every mode', () => {
+  for (const mode of ['strict', 'basic', 'off'] as const) {
+    const byType = checkResponseBody(completion({ content: 'hi' }), 'text/html; charset=utf-8', mode);
+    assert.equal(byType.ok, false);
+    if (!byType.ok) assert.equal(byType.kind, 'html_maintenance');
+    for (const body of [
+      '<!DOCTYPE html><html>',
+      '\uFEFF  \n<html lang="en">',
+      '<HEAD><title>502',
+      ' <body>x',
+    ]) {
+      const verdict = checkResponseBody(body, 'application/json', mode);
+      assert.equal(verdict.ok ? 'ok' : verdict.kind, 'html_maintenance', body);
+    }
+  }
+  assert.equal(looksLikeHtml('<?xml version="1.0"?>'), false);
+  assert.equal(looksLikeHtml('{"a":"<html>"}'), false);
+});
+
+test('invalid_json for non-JSON and non-object bodies, even in mode off', () => {
+  for (const mode of ['strict', 'basic', 'off'] as const) {
+    for (const body of ['', 'upstream error', '{"choices":', '[]', '"text"', 'null', '42']) {
+      const verdict = checkResponseBody(body, 'application/json', mode);
+      assert.equal(verdict.ok ? 'ok' : verdict.kind, 'invalid_json', `${mode}: ${body}`);
+    }
+  }
+});
+
+test('mode off passes any JSON object', () => {
+  assert.deepEqual(checkResponseBody('{}', null, 'off'), { ok: true, rewritten: null, usage: null });
+  const withError = checkResponseBody(json({ error: { message: 'x' } }), null, 'off');
+  assert.equal(withError.ok, true);
+});
+
+test('error_payload: detail cut to 200 chars, code from error.code or error.status', () => {
+  const long = 'x'.repeat(500);
+  const verdict = checkResponseBody(json({ error: { message: long, code: 429 } }), null, 'basic');
+  assert.deepEqual(verdict, { ok: false, kind: 'error_payload', detail: 'x'.repeat(200), errorCode: 429 });
+
+  const stringError = checkResponseBody(json({ error: 'Provider returned error' }), null, 'strict');
+  assert.deepEqual(stringError, {
+    ok: false,
+    kind: 'error_payload',
+    detail: 'Provider returned error',
+    errorCode: null,
+  });
+
+  const statusOnly = checkResponseBody(
+    json({ error: { message: 'busy', status: 'UNAVAILABLE' } }),
+    null,
+    'basic',
+  );
+  assert.equal(!statusOnly.ok && statusOnly.errorCode, 'UNAVAILABLE');
+
+  // An error object next to choices still fails: the provider said it failed.
+  const both = checkResponseBody(
+    json({ error: { message: 'm' }, choices: [{ message: { content: 'x' } }] }),
+    null,
+    'basic',
+  );
+  assert.equal(both.ok ? 'ok' : both.kind, 'error_payload');
+
+  // `error: null` is not an error.
+  const nullError = checkResponseBody(completion({ content: 'fine' }, { error: null }), null, 'strict');
+  assert.equal(nullError.ok, true);
+});
+
+test('describeUpstreamError prefers a numeric code and strips control characters', () => {
+  assert.deepEqual(
+    describeUpstreamError({ code: 'rate_limit_exceeded', status: 429, message: 'slow\ndown' }),
+    {
+      errorCode: 429,
+      detail: 'slow down',
+    },
+  );
+  assert.deepEqual(describeUpstreamError({ code: '429' }), {
+    errorCode: '429',
+    detail: 'upstream error payload',
+  });
+  assert.deepEqual(describeUpstreamError({ type: 'overloaded_error', code: '' }), {
+    errorCode: null,
+    detail: 'overloaded_error',
+  });
+  assert.deepEqual(describeUpstreamError(7), { errorCode: null, detail: 'upstream error payload' });
+});
+
+test('empty_choices when choices is missing, not an array or empty (basic and strict)', () => {
+  for (const mode of ['basic', 'strict'] as const) {
+    for (const body of [{}, { choices: null }, { choices: {} }, { choices: [] }]) {
+      const verdict = checkResponseBody(json(body), null, mode);
+      assert.equal(verdict.ok ? 'ok' : verdict.kind, 'empty_choices', `${mode}: ${json(body)}`);
+    }
+  }
+});
+
+test('strict requires useful content in the first choice; basic does not', () => {
+  const empties = [
+    { role: 'assistant', content: '' },
+    { role: 'assistant', content: '   \n' },
+    { role: 'assistant', content: null, tool_calls: [] },
+  ];
+  for (const message of empties) {
+    const strict = checkResponseBody(completion(message), null, 'strict');
+    assert.equal(strict.ok ? 'ok' : strict.kind, 'empty_content', json(message));
+    assert.equal(checkResponseBody(completion(message), null, 'basic').ok, true);
+  }
+  const useful = [
+    { content: 'hello' },
+    { content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+    { content: '', reasoning_content: 'thinking only' },
+    { content: null, refusal: 'no' },
+  ];
+  for (const message of useful) assert.equal(checkResponseBody(completion(message), null, 'strict').ok, true);
+
+  // Only the first choice is judged.
+  const second = json({ choices: [{ message: { content: '' } }, { message: { content: 'late' } }] });
+  assert.equal(checkResponseBody(second, null, 'strict').ok, false);
+});
+
+test('finish_reason tool_calls without tool calls is rewritten to stop; otherwise the body is untouched', () => {
+  const phantom = json({
+    choices: [{ index: 0, message: { content: 'done' }, finish_reason: 'tool_calls' }],
+  });
+  const verdict = checkResponseBody(phantom, null, 'strict');
+  assert.equal(verdict.ok, true);
+  if (verdict.ok) {
+    assert.ok(verdict.rewritten);
+    assert.deepEqual(JSON.parse(verdict.rewritten), {
+      choices: [{ index: 0, message: { content: 'done' }, finish_reason: 'stop' }],
+    });
+  }
+  const real = json({
+    choices: [
+      { message: { tool_calls: [{ id: 't', function: { name: 'f' } }] }, finish_reason: 'tool_calls' },
+    ],
+  });
+  const kept = checkResponseBody(real, null, 'strict');
+  assert.equal(kept.ok && kept.rewritten, null);
+  const plain = checkResponseBody(completion({ content: 'x' }), null, 'strict');
+  assert.equal(plain.ok && plain.rewritten, null);
+});
+
+test('usage is read when its token counts are numbers', () => {
+  const body = completion(
+    { content: 'x' },
+    { usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } },
+  );
+  const verdict = checkResponseBody(body, 'application/json', 'strict');
+  assert.deepEqual(verdict.ok && verdict.usage, { promptTokens: 12, completionTokens: 3 });
+  assert.deepEqual(readUsage({ usage: { prompt_tokens: 4 } }), { promptTokens: 4, completionTokens: null });
+  assert.equal(readUsage({ usage: { prompt_tokens: '4' } }), null);
+  assert.equal(readUsage({ usage: null }), null);
+  assert.deepEqual(readUsage({ x_groq: { usage: { prompt_tokens: 1, completion_tokens: 2 } } }), {
+    promptTokens: 1,
+    completionTokens: 2,
+  });
+});
+
+test('a BOM before JSON is tolerated', () => {
+  assert.equal(checkResponseBody('\uFEFF' + completion({ content: 'x' }), null, 'strict').ok, true);
+});

@@ -1,0 +1,138 @@
+/**
+ * The response gate: judges a non-streaming 2xx body before the router commits to it. Pure; the caller
+ * sends the original bytes untouched unless the gate hands back a `rewritten` body.
+ */
+import type { ContentValidation } from '../config/schema.js';
+import { choiceHasUsefulContent } from './content-rule.js';
+import type { ContentFailureKind } from './failure-kinds.js';
+import { isRecord, parseJson } from './safe-json.js';
+
+export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
+
+export type GateFailure = {
+  ok: false;
+  kind: ContentFailureKind;
+  detail: string;
+  errorCode: number | string | null;
+};
+
+export type GateVerdict = { ok: true; rewritten: string | null; usage: TokenUsage | null } | GateFailure;
+
+const DETAIL_MAX_CHARS = 200;
+const HTML_PREFIXES = ['<!doctype html', '<html', '<head', '<body'];
+
+/** True when text starts, after a BOM and whitespace, like an HTML page. */
+export function looksLikeHtml(text: string): boolean {
+  const start = text
+    .replace(/^[\uFEFF\s]+/, '')
+    .slice(0, 16)
+    .toLowerCase();
+  return HTML_PREFIXES.some((prefix) => start.startsWith(prefix));
+}
+
+function isHtmlContentType(contentType: string | null): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'text/html';
+}
+
+function shortDetail(text: string): string {
+  // Control characters (anything outside printable ASCII and U+00A0 onwards) would break log lines.
+  return text.replace(/[^ -~\u00a0-\uffff]+/g, ' ').slice(0, DETAIL_MAX_CHARS);
+}
+
+function codeOf(value: unknown): number | string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  return null;
+}
+
+/**
+ * Reads an upstream `error` value (an OpenAI-style object or a bare string): a short detail and a code.
+ * A numeric `code` or `status` is preferred, since the classifier reads HTTP-like codes (429, 401, 402).
+ */
+export function describeUpstreamError(error: unknown): { errorCode: number | string | null; detail: string } {
+  if (typeof error === 'string') return { errorCode: null, detail: shortDetail(error) };
+  if (!isRecord(error)) return { errorCode: null, detail: 'upstream error payload' };
+  const code = codeOf(error.code);
+  const status = codeOf(error.status);
+  const errorCode = typeof code === 'number' ? code : typeof status === 'number' ? status : (code ?? status);
+  const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : null;
+  const type = typeof error.type === 'string' ? error.type : null;
+  return { errorCode, detail: shortDetail(message ?? type ?? 'upstream error payload') };
+}
+
+/** Token counts from a response's or frame's `usage` (or Groq's `x_groq.usage`); null without any number. */
+export function readUsage(payload: Record<string, unknown>): TokenUsage | null {
+  const usage = isRecord(payload.usage)
+    ? payload.usage
+    : isRecord(payload.x_groq)
+      ? payload.x_groq.usage
+      : null;
+  if (!isRecord(usage)) return null;
+  const promptTokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : null;
+  const completionTokens = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : null;
+  return promptTokens === null && completionTokens === null ? null : { promptTokens, completionTokens };
+}
+
+function fail(
+  kind: ContentFailureKind,
+  detail: string,
+  errorCode: number | string | null = null,
+): GateFailure {
+  return { ok: false, kind, detail, errorCode };
+}
+
+/**
+ * `finish_reason: "tool_calls"` with no tool call hangs agents waiting for one; it becomes `stop`.
+ * Returns whether anything changed.
+ */
+function fixPhantomToolCalls(choices: unknown[]): boolean {
+  let changed = false;
+  for (const choice of choices) {
+    if (!isRecord(choice) || choice.finish_reason !== 'tool_calls') continue;
+    const message = isRecord(choice.message) ? choice.message : null;
+    const hasToolCalls = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0;
+    if (!hasToolCalls) {
+      choice.finish_reason = 'stop';
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
+ * a JSON object (even in mode `off`), then per `mode`: `basic` rejects a non-null `error` and missing or
+ * empty `choices`; `strict` also requires the first choice to carry useful content.
+ *
+ * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
+ */
+export function checkResponseBody(
+  bodyText: string,
+  contentType: string | null,
+  mode: ContentValidation,
+): GateVerdict {
+  if (isHtmlContentType(contentType) || looksLikeHtml(bodyText)) {
+    return fail('html_maintenance', 'upstream answered with an HTML page');
+  }
+  const parsed = parseJson(bodyText.replace(/^\uFEFF/, ''));
+  if (!parsed.ok) return fail('invalid_json', shortDetail(`body is not JSON: ${parsed.error}`));
+  const body = parsed.value;
+  if (!isRecord(body)) return fail('invalid_json', 'body is not a JSON object');
+
+  if (mode !== 'off') {
+    if (body.error != null) {
+      const { errorCode, detail } = describeUpstreamError(body.error);
+      return fail('error_payload', detail, errorCode);
+    }
+    if (!Array.isArray(body.choices) || body.choices.length === 0) {
+      return fail('empty_choices', Array.isArray(body.choices) ? 'choices is empty' : 'choices is missing');
+    }
+    if (mode === 'strict' && !choiceHasUsefulContent(body.choices[0])) {
+      return fail('empty_content', 'first choice has no text, tool call, refusal or reasoning');
+    }
+  }
+
+  const rewritten =
+    Array.isArray(body.choices) && fixPhantomToolCalls(body.choices) ? JSON.stringify(body) : null;
+  return { ok: true, rewritten, usage: readUsage(body) };
+}

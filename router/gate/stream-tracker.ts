@@ -1,0 +1,444 @@
+/**
+ * The brain of the SSE hold buffer. Before commit every frame is examined and the client gets nothing, so a
+ * stream that is empty, errors or turns out to be an HTML page can still fail over unseen. After commit the
+ * bytes are piped through as they came, cut only at line ends, with a cheap byte search for an upstream error
+ * frame, which the router replaces with its own error frame.
+ *
+ * Lines are split on bytes (CR, LF, CRLF): a line terminator never occurs inside a UTF-8 sequence, so each
+ * complete line decodes on its own, a character split across chunks is whole by then, and byte offsets stay
+ * exact for cutting the stream before an error frame.
+ */
+import { Buffer } from 'node:buffer';
+import { TextDecoder } from 'node:util';
+import { choiceHasUsefulContent } from './content-rule.js';
+import { describeUpstreamError, readUsage, type TokenUsage } from './response-gate.js';
+import { isRecord, parseJson } from './safe-json.js';
+
+export type HoldSignal =
+  /** Nothing decisive yet: keep holding. */
+  | { type: 'pending' }
+  /** First useful content seen: commit now. */
+  | { type: 'content' }
+  /** More than `holdLimitBytes` held with no verdict: commit anyway (pass-through). */
+  | { type: 'overflow' }
+  | {
+      type: 'failure';
+      kind: 'error_payload' | 'html_maintenance';
+      errorCode: number | string | null;
+      detail: string;
+    };
+
+export type MidStreamFailure = {
+  kind: 'mid_stream_error';
+  errorCode: number | string | null;
+  detail: string;
+};
+
+export interface PassResult {
+  /** Bytes safe to write to the client now (null when there are none). */
+  forward: Uint8Array | null;
+  failure: MidStreamFailure | null;
+}
+
+export interface EndResult {
+  forward: Uint8Array | null;
+  /** Pre-commit: nothing useful arrived. */
+  failure: { kind: 'empty_stream' } | null;
+  /** Post-commit: the unterminated last line was an upstream error frame (it is not forwarded). */
+  midStreamFailure: MidStreamFailure | null;
+}
+
+type Phase = 'holding' | 'decided' | 'failed' | 'passing' | 'stopped';
+
+const CR = 0x0d;
+const LF = 0x0a;
+const HTML_PREFIXES = ['<!doctype', '<html', '<head', '<body'];
+const BOM_LATIN1 = '\u00ef\u00bb\u00bf';
+const LEADING_BLANK = /^(?:\u00ef\u00bb\u00bf|[ \t\r\n\f])+/;
+const NOTHING: PassResult = { forward: null, failure: null };
+
+const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);
+
+/** Examines an upstream SSE stream: holds it until a verdict, then passes it through. Never throws. */
+export class StreamTracker {
+  private readonly holdLimit: number;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
+  private phase: Phase = 'holding';
+  private failureSignal: HoldSignal | null = null;
+  private latestUsage: TokenUsage | null = null;
+  private unparsable = 0;
+
+  // Pre-commit: every held chunk, the pieces of the current partial line and the pending event's data lines.
+  private held: Uint8Array[] = [];
+  private heldLength = 0;
+  private linePieces: Uint8Array[] = [];
+  private afterCR = false;
+  private examinedEnd = 0;
+  private eventData: string[] = [];
+  private sniff: string | null = '';
+
+  // Post-commit: the partial last line, kept until its terminator arrives.
+  private tail: Uint8Array[] = [];
+  private tailLength = 0;
+
+  constructor(options: { holdLimitBytes: number }) {
+    this.holdLimit = Math.max(1, options.holdLimitBytes);
+  }
+
+  /** Pre-commit: feed one upstream chunk (its bytes are retained until commit). */
+  hold(chunk: Uint8Array): HoldSignal {
+    if (this.phase === 'failed' && this.failureSignal) return this.failureSignal;
+    if (this.phase === 'passing' || this.phase === 'stopped') {
+      // Called after commit: keep the bytes for the next pass() or end().
+      this.pushTail(chunk);
+      return { type: 'content' };
+    }
+    const base = this.heldLength;
+    this.held.push(chunk);
+    this.heldLength += chunk.length;
+    if (this.phase === 'decided') return { type: 'content' };
+    const signal = this.sniffHtml(chunk) ?? this.scan(chunk, base);
+    if (signal) return this.decide(signal);
+    return this.heldLength > this.holdLimit ? { type: 'overflow' } : { type: 'pending' };
+  }
+
+  /**
+   * Switches to pass mode. Returns the held bytes up to the end of the last complete line; the held lines
+   * after the first useful frame get the post-commit error check, and `forward` stops before an error frame.
+   */
+  commit(): PassResult {
+    if (this.phase !== 'holding' && this.phase !== 'decided') return NOTHING;
+    const all = Buffer.concat(this.held);
+    this.held = [];
+    this.linePieces = [];
+    this.eventData = [];
+    this.phase = 'passing';
+    const complete = lastLineEnd(all, 0, all.length);
+    const result = this.passRegion(all, Math.min(this.examinedEnd, complete), complete);
+    if (this.phase === 'passing') this.pushTail(all.subarray(complete));
+    return result;
+  }
+
+  /**
+   * Post-commit: feed one chunk. Forwards complete lines only (a partial line waits for its terminator,
+   * unless it grows past the hold limit). At an upstream error frame, forwards the bytes before its line,
+   * reports the failure once and forwards nothing more.
+   */
+  pass(chunk: Uint8Array): PassResult {
+    if (this.phase === 'holding' || this.phase === 'decided') {
+      const committed = this.commit();
+      if (committed.failure) return committed;
+      const passed = this.pass(chunk);
+      return { forward: concatOrNull(committed.forward, passed.forward), failure: passed.failure };
+    }
+    if (this.phase !== 'passing') return NOTHING;
+    const lastTerminator = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+    if (lastTerminator < 0) {
+      this.pushTail(chunk);
+      if (this.tailLength <= this.holdLimit) return NOTHING;
+      // A line this long is no SSE frame we can judge; forward it as it is.
+      return { forward: this.takeTail(), failure: null };
+    }
+    const complete = chunk.subarray(0, lastTerminator + 1);
+    const region = this.tailLength > 0 ? Buffer.concat([...this.tail, complete]) : complete;
+    this.tail = [];
+    this.tailLength = 0;
+    // Copy the partial line: the caller may reuse the chunk's memory.
+    this.pushTail(chunk.slice(lastTerminator + 1));
+    return this.passRegion(region, 0, region.length);
+  }
+
+  /**
+   * Upstream ended. Pre-commit with nothing useful: failure `empty_stream` (also for `[DONE]`-only or empty
+   * streams). Pre-commit with useful content in the unterminated last line: everything is forwarded, as if
+   * committed. Post-commit: the remaining tail, unless it is an error frame.
+   */
+  end(): EndResult {
+    if (this.phase === 'holding') {
+      const signal = this.finishHolding();
+      if (signal?.type !== 'content') {
+        this.phase = 'stopped';
+        this.held = [];
+        return { forward: null, failure: { kind: 'empty_stream' }, midStreamFailure: null };
+      }
+      this.phase = 'decided';
+    }
+    if (this.phase === 'decided') {
+      const committed = this.commit();
+      if (committed.failure)
+        return { forward: committed.forward, failure: null, midStreamFailure: committed.failure };
+      const rest = this.end();
+      return { ...rest, forward: concatOrNull(committed.forward, rest.forward) };
+    }
+    if (this.phase !== 'passing') return { forward: null, failure: null, midStreamFailure: null };
+    const tail = this.takeTail() ?? new Uint8Array(0);
+    const result = this.passRegion(tail, 0, tail.length);
+    this.phase = 'stopped';
+    return { forward: result.forward, failure: null, midStreamFailure: result.failure };
+  }
+
+  /** Latest `usage` seen in a frame (prompt/completion tokens), or null. */
+  usage(): TokenUsage | null {
+    return this.latestUsage;
+  }
+
+  /** Bytes currently held: the whole stream so far before commit, the partial last line after. */
+  heldBytes(): number {
+    return this.phase === 'holding' || this.phase === 'decided' ? this.heldLength : this.tailLength;
+  }
+
+  /** Data frames whose JSON could not be parsed (examined before commit only). */
+  unparsableFrames(): number {
+    return this.unparsable;
+  }
+
+  private decide(signal: HoldSignal): HoldSignal {
+    if (signal.type === 'failure') {
+      this.phase = 'failed';
+      this.failureSignal = signal;
+      this.held = [];
+    } else if (signal.type === 'content') {
+      this.phase = 'decided';
+    }
+    return signal;
+  }
+
+  /** Checks the stream's first non-blank bytes for an HTML page; the prefix may arrive over several chunks. */
+  private sniffHtml(chunk: Uint8Array): HoldSignal | null {
+    if (this.sniff === null) return null;
+    // Latin-1 maps bytes 1:1, enough to compare ASCII prefixes; leading keep-alive blanks may be long.
+    const start = (this.sniff + Buffer.from(chunk).toString('latin1'))
+      .replace(LEADING_BLANK, '')
+      .slice(0, 16);
+    if (start === '' || BOM_LATIN1.startsWith(start)) {
+      this.sniff = start;
+      return null;
+    }
+    const lower = start.toLowerCase();
+    if (HTML_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
+      this.sniff = null;
+      return {
+        type: 'failure',
+        kind: 'html_maintenance',
+        errorCode: null,
+        detail: 'upstream streamed an HTML page',
+      };
+    }
+    const undecided = HTML_PREFIXES.some((prefix) => prefix.startsWith(lower));
+    this.sniff = undecided ? start : null;
+    return null;
+  }
+
+  /** Splits a held chunk into lines and examines them until a verdict. `base` is the chunk's stream offset. */
+  private scan(chunk: Uint8Array, base: number): HoldSignal | null {
+    let lineStart = 0;
+    if (this.afterCR) {
+      this.afterCR = false;
+      // The LF of a CRLF split across chunks belongs to the line already ended.
+      if (chunk[0] === LF) lineStart = 1;
+    }
+    for (let i = lineStart; i < chunk.length; i += 1) {
+      const byte = chunk[i];
+      if (byte !== LF && byte !== CR) continue;
+      this.linePieces.push(chunk.subarray(lineStart, i));
+      const line = Buffer.concat(this.linePieces);
+      this.linePieces = [];
+      if (byte === CR && i + 1 < chunk.length && chunk[i + 1] === LF) i += 1;
+      else if (byte === CR && i + 1 === chunk.length) this.afterCR = true;
+      lineStart = i + 1;
+      this.examinedEnd = base + lineStart;
+      const signal = this.examineLine(line);
+      if (signal) return signal;
+    }
+    if (lineStart < chunk.length) this.linePieces.push(chunk.subarray(lineStart));
+    return null;
+  }
+
+  /** At the end of the stream: examines the unterminated last line and the pending event. */
+  private finishHolding(): HoldSignal | null {
+    const line = Buffer.concat(this.linePieces);
+    this.linePieces = [];
+    if (line.length > 0) {
+      this.examinedEnd = this.heldLength;
+      const signal = this.examineLine(line);
+      if (signal) return signal;
+    }
+    return this.flushEvent();
+  }
+
+  private examineLine(bytes: Uint8Array): HoldSignal | null {
+    const text = this.decoder.decode(bytes);
+    if (text === '') return this.flushEvent();
+    if (text.startsWith(':')) return null;
+    const colon = text.indexOf(':');
+    const field = colon < 0 ? text : text.slice(0, colon);
+    if (field !== 'data') return null;
+    const raw = colon < 0 ? '' : text.slice(colon + 1);
+    const value = raw.startsWith(' ') ? raw.slice(1) : raw;
+    const trimmed = value.trim();
+    if (trimmed === '[DONE]') return this.flushEvent();
+    if (trimmed.startsWith('{')) {
+      // Some providers send one JSON per data line with no blank lines between events.
+      const alone = parseJson(trimmed);
+      if (alone.ok && isRecord(alone.value)) return this.flushEvent() ?? this.examineFrame(alone.value);
+    }
+    this.eventData.push(value);
+    return null;
+  }
+
+  /** Ends the pending multi-line event: its data lines joined with `\n` form one JSON frame. */
+  private flushEvent(): HoldSignal | null {
+    if (this.eventData.length === 0) return null;
+    const data = this.eventData.join('\n');
+    this.eventData = [];
+    if (data.trim() === '') return null;
+    const parsed = parseJson(data);
+    if (!parsed.ok || !isRecord(parsed.value)) {
+      this.unparsable += 1;
+      return null;
+    }
+    return this.examineFrame(parsed.value);
+  }
+
+  private examineFrame(frame: Record<string, unknown>): HoldSignal | null {
+    this.latestUsage = readUsage(frame) ?? this.latestUsage;
+    if (frame.error != null) {
+      const { errorCode, detail } = describeUpstreamError(frame.error);
+      return { type: 'failure', kind: 'error_payload', errorCode, detail };
+    }
+    const choices = frame.choices;
+    return Array.isArray(choices) && choices.some(choiceHasUsefulContent) ? { type: 'content' } : null;
+  }
+
+  /** Post-commit: forwards `bytes[0, end)`, of which `[checkFrom, end)` is checked for error frames and usage. */
+  private passRegion(bytes: Uint8Array, checkFrom: number, end: number): PassResult {
+    if (!mayHoldErrorOrUsage(bytes, checkFrom, end))
+      return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
+    const found = inspectLines(bytes, checkFrom, end, this.decoder);
+    this.latestUsage = found.usage ?? this.latestUsage;
+    if (!found.error) return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
+    this.phase = 'stopped';
+    this.tail = [];
+    this.tailLength = 0;
+    const { errorCode, detail } = describeUpstreamError(found.error.value);
+    return {
+      forward: nonEmpty(bytes.subarray(0, found.error.lineStart)),
+      failure: { kind: 'mid_stream_error', errorCode, detail },
+    };
+  }
+
+  private pushTail(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.tail.push(bytes);
+    this.tailLength += bytes.length;
+  }
+
+  private takeTail(): Uint8Array | null {
+    const bytes = this.tail.length === 1 ? this.tail[0] : Buffer.concat(this.tail);
+    this.tail = [];
+    this.tailLength = 0;
+    return bytes && bytes.length > 0 ? bytes : null;
+  }
+}
+
+function concatOrNull(a: Uint8Array | null, b: Uint8Array | null): Uint8Array | null {
+  if (!a) return b;
+  if (!b) return a;
+  return Buffer.concat([a, b]);
+}
+
+const ERROR_KEY = Buffer.from('"error"');
+const USAGE_KEY = Buffer.from('"usage"');
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Index just past the last line terminator in `[from, to)`, or `from` when there is none. */
+function lastLineEnd(bytes: Uint8Array, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i -= 1) {
+    if (bytes[i] === LF || bytes[i] === CR) return i + 1;
+  }
+  return from;
+}
+
+/** Index of the first non-blank byte at or after `at` (spaces and tabs only: JSON on one line). */
+function skipBlanks(bytes: Uint8Array, at: number, to: number): number {
+  let i = at;
+  while (i < to && (bytes[i] === 0x20 || bytes[i] === 0x09)) i += 1;
+  return i;
+}
+
+/**
+ * True when `"key"` occurs as a JSON key in `[from, to)` with a value `accept` likes. Inside a JSON string
+ * the quotes are escaped (`\"error\"`), so text that merely talks about errors does not match.
+ */
+function hasKey(
+  buf: Buffer,
+  key: Buffer,
+  from: number,
+  to: number,
+  accept: (byte: number | undefined, at: number) => boolean,
+): boolean {
+  for (let at = buf.indexOf(key, from); at >= 0 && at + key.length <= to; at = buf.indexOf(key, at + 1)) {
+    const colon = skipBlanks(buf, at + key.length, to);
+    if (buf[colon] !== 0x3a) continue;
+    const value = skipBlanks(buf, colon + 1, to);
+    if (value < to && accept(buf[value], value)) return true;
+  }
+  return false;
+}
+
+/** The cheap post-commit test: could `[from, to)` hold a non-null `"error"` or an object `"usage"`? */
+function mayHoldErrorOrUsage(bytes: Uint8Array, from: number, to: number): boolean {
+  if (to <= from) return false;
+  const buf = asBuffer(bytes);
+  const isNull = (at: number): boolean => buf.subarray(at, at + 4).toString('latin1') === 'null';
+  return (
+    hasKey(buf, ERROR_KEY, from, to, (_byte, at) => !isNull(at)) ||
+    hasKey(buf, USAGE_KEY, from, to, (byte) => byte === 0x7b)
+  );
+}
+
+type Inspection = { error: { lineStart: number; value: unknown } | null; usage: TokenUsage | null };
+
+/**
+ * The slow path after a hit of {@link mayHoldErrorOrUsage}: reads the lines of `[from, to)` and finds the
+ * first data frame with a non-null top-level `error` (a single line, or the data lines of one event joined
+ * by `\n`), and the latest usage before it.
+ */
+function inspectLines(bytes: Uint8Array, from: number, to: number, decoder: TextDecoder): Inspection {
+  let usage: TokenUsage | null = null;
+  let group: { start: number; values: string[] } | null = null;
+  const judge = (json: string, lineStart: number): { lineStart: number; value: unknown } | null => {
+    if (!json.includes('"error"') && !json.includes('"usage"')) return null;
+    const parsed = parseJson(json);
+    if (!parsed.ok || !isRecord(parsed.value)) return null;
+    usage = readUsage(parsed.value) ?? usage;
+    return parsed.value.error != null ? { lineStart, value: parsed.value.error } : null;
+  };
+  const closeGroup = (): { lineStart: number; value: unknown } | null => {
+    const done = group;
+    group = null;
+    return done && done.values.length > 1 ? judge(done.values.join('\n'), done.start) : null;
+  };
+  let i = from;
+  while (i < to) {
+    let j = i;
+    while (j < to && bytes[j] !== LF && bytes[j] !== CR) j += 1;
+    const lineStart = i;
+    const text = decoder.decode(bytes.subarray(i, j));
+    i = bytes[j] === CR && j + 1 < to && bytes[j + 1] === LF ? j + 2 : j + 1;
+    if (text === '') {
+      const error = closeGroup();
+      if (error) return { error, usage };
+      continue;
+    }
+    const colon = text.indexOf(':');
+    if (colon < 0 ? text !== 'data' : text.slice(0, colon) !== 'data') continue;
+    const raw = colon < 0 ? '' : text.slice(colon + 1);
+    const value = raw.startsWith(' ') ? raw.slice(1) : raw;
+    const alone = value.trimStart().startsWith('{') ? judge(value, lineStart) : null;
+    if (alone) return { error: alone, usage };
+    group ??= { start: lineStart, values: [] };
+    group.values.push(value);
+  }
+  return { error: closeGroup(), usage };
+}

@@ -1,0 +1,57 @@
+/**
+ * The public face of the router library: what the CLI and the Electron main process use to run it
+ * in-process. Implemented by `startRouter` in `router/start-router.ts`, re-exported by `router/index.ts`.
+ */
+import type { HistoryResponse, RouterEvent, RouterEventType, StateResponse } from './api-types.js';
+import type { Clock } from './state/clock.js';
+
+/** Where a line of the router's log goes. Lines never carry prompts, completions, keys or upstream URLs. */
+export interface RouterLogger {
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+export interface StartRouterOptions {
+  /** @default 19280 (FCM_ROUTER_PORT overrides). 0 picks a free port. */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Folder for config, breaker state and history. @default the per-user app-data folder + `fcm-router` */
+  stateDir?: string;
+  /** @default `<stateDir>/config.json` */
+  configPath?: string;
+  /** Run over the built-in simulated providers (no keys needed). */
+  demo?: boolean;
+  /** Folder holding the built dashboard (`index.html`). @default `dist/renderer` of the package */
+  rendererDir?: string;
+  /** Environment used to find provider keys. @default process.env */
+  env?: Record<string, string | undefined>;
+  logger?: RouterLogger;
+  clock?: Clock;
+  /** Debounce of state writes. @default 2000 */
+  persistDebounceMs?: number;
+}
+
+export type RouterEventListener<T extends RouterEventType> = (event: Extract<RouterEvent, { type: T }>) => void;
+
+/** A running router. */
+export interface RouterHandle {
+  /** `http://<host>:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly stateDir: string;
+  readonly configPath: string;
+  readonly version: string;
+  /** The same snapshot `GET /api/state` returns. */
+  state(): StateResponse;
+  history(limit?: number): HistoryResponse;
+  /** Subscribe to router events; returns the unsubscribe function. */
+  on<T extends RouterEventType>(type: T, listener: RouterEventListener<T>): () => void;
+  /** Pause or resume routing (paused: chat requests get 503 `router_paused`). */
+  setPaused(paused: boolean): void;
+  isPaused(): boolean;
+  /** Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pickRequestId } from '../engine/decision-header.js';
+import type { ChatResponder } from '../engine/route-request.js';
+import type { RouterEngine } from '../engine/router-engine.js';
+import { parseJson } from '../gate/safe-json.js';
+import { clientToken, isJsonContentType } from './guards.js';
+import { readBody } from './read-body.js';
+import { sendError, sendJson } from './respond.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Waits for the socket to drain, or for the client to go away (then writing is pointless). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** The chat route's answers over one ServerResponse. */
+function responder(res: ServerResponse): ChatResponder {
+  return {
+    sendJson(status, body, headers) {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(status, {
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    },
+    commitStream(headers) {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      });
+    },
+    write(chunk) {
+      if (res.destroyed || res.writableEnded) return undefined;
+      return res.write(chunk) ? undefined : drained(res);
+    },
+    endStream(trailer) {
+      if (res.destroyed || res.writableEnded) return;
+      if (trailer !== null && res.headersSent) res.end(trailer);
+      else res.end();
+    },
+    sendError(answer, headers) {
+      if (res.headersSent || res.destroyed) return;
+      const extra: Record<string, string> = { ...headers };
+      if (answer.retryAfterSec !== null) extra['retry-after'] = String(answer.retryAfterSec);
+      sendError(res, answer.status, answer.code, answer.message, { type: answer.type, headers: extra });
+    },
+  };
+}
+
+/**
+ * `POST /v1/chat/completions`: checks the request's shape (415, 413, 400 with OpenAI-shaped errors), then
+ * hands it to the engine. The body is passed through as the agent sent it; only `model` is rewritten.
+ */
+export async function handleChat(engine: RouterEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  const idHeader = { 'x-request-id': requestId };
+  if (!isJsonContentType(req.headers['content-type'])) {
+    req.resume();
+    sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', { headers: idHeader });
+    return;
+  }
+  const read = await readBody(req);
+  if (!read.ok) {
+    if (read.reason === 'too_large') {
+      sendError(res, 413, 'request_too_large', 'fcm-router: request body is over 10 MiB', { headers: { ...idHeader, connection: 'close' } });
+    } else res.destroy();
+    return;
+  }
+  const parsed = parseJson(read.body.toString('utf8'));
+  if (!parsed.ok) {
+    sendError(res, 400, 'invalid_json', `fcm-router: request body is not valid JSON (${parsed.error})`, { headers: idHeader });
+    return;
+  }
+  const body = parsed.value;
+  if (!isRecord(body)) {
+    sendError(res, 400, 'invalid_request', 'fcm-router: request body must be a JSON object', { headers: idHeader });
+    return;
+  }
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    sendError(res, 400, 'invalid_request', 'fcm-router: "messages" must be a non-empty array', { headers: idHeader, extra: { param: 'messages' } });
+    return;
+  }
+  if (body.model !== undefined && typeof body.model !== 'string') {
+    sendError(res, 400, 'invalid_request', 'fcm-router: "model" must be a string', { headers: idHeader, extra: { param: 'model' } });
+    return;
+  }
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
+    sendError(res, 400, 'invalid_request', 'fcm-router: "stream" must be a boolean', { headers: idHeader, extra: { param: 'stream' } });
+    return;
+  }
+
+  const aborter = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableFinished) aborter.abort();
+  };
+  res.on('close', onClose);
+  try {
+    await engine.handleChat(
+      {
+        requestId,
+        modelRequested: typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm',
+        body,
+        stream: body.stream === true,
+        clientHeaders: req.headers,
+        client: clientToken(req.headers['user-agent']),
+        signal: aborter.signal,
+      },
+      responder(res),
+    );
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/** `GET /v1/models`: `fcm`, each `fcm:<set>` and each `fcm:@provider/model`. */
+export function handleModels(names: readonly string[], res: ServerResponse): void {
+  sendJson(res, 200, {
+    object: 'list',
+    data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fcm-router' })),
+  });
+}

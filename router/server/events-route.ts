@@ -1,0 +1,55 @@
+import type { ServerResponse } from 'node:http';
+import type { RouterEventType } from '../api-types.js';
+import type { EventBus } from '../engine/event-bus.js';
+
+const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router'];
+const HEARTBEAT_MS = 15_000;
+/** A dashboard that stops reading is dropped rather than buffered without bound. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const MAX_CLIENTS = 64;
+
+/** Serves `GET /api/events` (SSE) and closes every stream on shutdown. */
+export class EventsRoute {
+  readonly #clients = new Set<ServerResponse>();
+
+  constructor(private readonly bus: EventBus) {}
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  handle(res: ServerResponse): void {
+    if (this.#clients.size >= MAX_CLIENTS) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('too many event listeners');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    res.write(': fcm-router events\nretry: 2000\n\n');
+    this.#clients.add(res);
+    const send = (type: RouterEventType, data: unknown): void => {
+      if (res.writableLength > MAX_BUFFERED_BYTES) {
+        res.destroy();
+        return;
+      }
+      res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const unsubscribe = EVENT_TYPES.map((type) => this.bus.on(type, (event) => send(type, event)));
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe.forEach((off) => off());
+      this.#clients.delete(res);
+    });
+  }
+
+  /** Ends every open event stream (so shutdown is not held up by dashboards). */
+  closeAll(): void {
+    for (const res of this.#clients) res.end();
+    this.#clients.clear();
+  }
+}

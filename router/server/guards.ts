@@ -1,0 +1,60 @@
+import { timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/** The hostname of a Host header, without port or IPv6 brackets; null when malformed. */
+export function hostName(hostHeader: string | undefined): string | null {
+  if (!hostHeader) return null;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(hostHeader.trim());
+  if (!match || !match[1]) return null;
+  return match[1].replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/**
+ * DNS-rebinding guard: a page on a foreign domain that resolves to 127.0.0.1 still sends its own domain as
+ * Host. Loopback names and IP literals pass (an IP literal cannot be rebound); any other name is refused.
+ */
+export function isAllowedHost(hostHeader: string | undefined): boolean {
+  const name = hostName(hostHeader);
+  if (name === null) return false;
+  return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0;
+}
+
+/**
+ * Cross-site guard: browsers send Origin on cross-site requests. Our own dashboard (same origin as the Host
+ * the browser used) passes, as do editor webviews (vscode-webview:, vscode-file:) on the chat API; any other
+ * web origin is refused. No Origin (agents, curl) passes.
+ */
+export function isAllowedOrigin(origin: string | undefined, hostHeader: string | undefined, chatApi: boolean): boolean {
+  if (origin === undefined) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
+    return hostHeader !== undefined && parsed.host === hostHeader.toLowerCase() && isAllowedHost(parsed.host);
+  }
+  return chatApi && (parsed.protocol === 'vscode-webview:' || parsed.protocol === 'vscode-file:');
+}
+
+/** Constant-time comparison of the per-start dashboard token. */
+export function tokenMatches(sent: string | string[] | undefined, expected: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** True for `application/json` with any parameters. */
+export function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && /^application\/json\s*(;|$)/i.test(value.trim());
+}
+
+/** The agent's User-Agent product token (`opencode/1.18.33`), bounded; null when absent. */
+export function clientToken(userAgent: string | undefined): string | null {
+  if (!userAgent) return null;
+  const first = userAgent.trim().split(/\s+/)[0] ?? '';
+  const cleaned = first.replace(/[^\x21-\x7e]/g, '').slice(0, 60);
+  return cleaned.length > 0 ? cleaned : null;
+}

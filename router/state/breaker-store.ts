@@ -1,0 +1,185 @@
+/**
+ * Breakers by model key (`provider/modelId`): the pure transitions of `breaker.ts` with a clock, one trial
+ * slot per model and a persisted file, so an OPEN model stays OPEN across a restart.
+ */
+import { z } from 'zod';
+import type { BreakerSettings } from '../config/schema.js';
+import { FAILURE_KINDS, type FailureKind } from '../gate/failure-kinds.js';
+import type { RouterLogger } from '../public-types.js';
+import {
+  breakerChanged,
+  initialBreaker,
+  recordFailure,
+  recordSuccess,
+  settle,
+  type BreakerRecord,
+} from './breaker.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+/** Entries not updated for this long are dropped on load: their cooldowns and counters are stale. */
+export const BREAKER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+const timestamp = z.number().min(0);
+
+/** One persisted breaker; unknown fields or states make the entry invalid. */
+export const breakerRecordSchema = z
+  .strictObject({
+    state: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
+    consecutiveFailures: z.number().int().min(0),
+    tripCount: z.number().int().min(0),
+    cooldownMs: z.number().min(0),
+    openedAt: timestamp.nullable(),
+    lastFailureKind: z.enum(FAILURE_KINDS).nullable(),
+    lastFailureAt: timestamp.nullable(),
+    updatedAt: timestamp,
+  })
+  .refine((rec) => rec.openedAt !== null || (rec.state !== 'OPEN' && rec.state !== 'HALF_OPEN'), {
+    message: 'an OPEN or HALF_OPEN breaker needs openedAt',
+    path: ['openedAt'],
+  });
+
+/** Entries are checked one by one, so one bad entry does not cost the others. */
+const fileSchema = z.strictObject({ breakers: z.record(z.string().min(1), z.unknown()) });
+
+type BreakerFile = { breakers: Record<string, unknown> };
+
+export interface BreakerStoreOptions {
+  file: string;
+  clock: Clock;
+  /** Read on every transition, so a config change applies without a restart. */
+  settings: () => BreakerSettings;
+  debounceMs: number;
+  logger: RouterLogger;
+  /** Called after a record really changed (not for a mere `updatedAt`). */
+  onChange?: (key: string) => void;
+}
+
+export class BreakerStore {
+  private readonly options: BreakerStoreOptions;
+  private readonly records = new Map<string, BreakerRecord>();
+  /** Keys with a trial in flight: at most one per model, so a recovering model is not stampeded. */
+  private readonly trials = new Set<string>();
+  private readonly file: JsonStateFile<BreakerFile>;
+
+  constructor(options: BreakerStoreOptions) {
+    this.options = options;
+    this.file = new JsonStateFile<BreakerFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({ breakers: Object.fromEntries(this.records) }),
+    });
+  }
+
+  /**
+   * Restores the file. A HALF_OPEN entry loads as OPEN (its trial, if one was in flight, never reported),
+   * entries idle for 30 days are dropped, and an invalid entry is dropped with a warning.
+   */
+  async load(): Promise<void> {
+    const data = await this.file.load();
+    if (data === null) return;
+    const now = this.options.clock();
+    const settings = this.options.settings();
+    let dropped = 0;
+    for (const [key, value] of Object.entries(data.breakers)) {
+      const parsed = breakerRecordSchema.safeParse(value);
+      if (!parsed.success) {
+        this.options.logger.warn(`breaker state: dropped invalid entry for ${key}`);
+        dropped += 1;
+        continue;
+      }
+      const rec = parsed.data;
+      if (now - rec.updatedAt > BREAKER_TTL_MS) {
+        dropped += 1;
+        continue;
+      }
+      this.records.set(key, {
+        ...rec,
+        state: rec.state === 'HALF_OPEN' ? 'OPEN' : rec.state,
+        // A lowered maxCooldownMs applies at once, and a clock that went back cannot stretch a cooldown.
+        cooldownMs: Math.min(rec.cooldownMs, settings.maxCooldownMs),
+        openedAt: rec.openedAt === null ? null : Math.min(rec.openedAt, now),
+      });
+    }
+    if (dropped > 0) this.file.schedule();
+  }
+
+  /** The settled record (an OPEN breaker past its cooldown becomes HALF_OPEN); unknown → fresh CLOSED. */
+  get(key: string): BreakerRecord {
+    const rec = this.records.get(key);
+    if (rec === undefined) return initialBreaker(this.options.clock(), this.options.settings());
+    return this.commit(key, rec, settle(rec, this.options.clock()));
+  }
+
+  /** Takes the model's single trial slot; false when another request holds it. */
+  tryAcquireTrial(key: string): boolean {
+    if (this.trials.has(key)) return false;
+    this.trials.add(key);
+    return true;
+  }
+
+  /** Frees the trial slot; call it in a `finally` once the trial's result is recorded. */
+  releaseTrial(key: string): void {
+    this.trials.delete(key);
+  }
+
+  isTrialBusy(key: string): boolean {
+    return this.trials.has(key);
+  }
+
+  recordSuccess(key: string): void {
+    const rec = this.get(key);
+    this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings()));
+  }
+
+  /** Records a failure the classifier counts against the model. */
+  recordFailure(key: string, kind: FailureKind): void {
+    const rec = this.get(key);
+    this.commit(key, rec, recordFailure(rec, kind, this.options.clock(), this.options.settings()));
+  }
+
+  /**
+   * Records the failure of a try that counts like a HALF_OPEN trial's even though the breaker is OPEN (the
+   * soonest-cooldown try made when nothing else could be dispatched): it reopens with an escalated cooldown.
+   */
+  recordTrialFailure(key: string, kind: FailureKind): void {
+    const rec = this.get(key);
+    const asTrial: BreakerRecord = rec.state === 'OPEN' ? { ...rec, state: 'HALF_OPEN' } : rec;
+    this.commit(key, rec, recordFailure(asTrial, kind, this.options.clock(), this.options.settings()));
+  }
+
+  /** Manual reset: the model starts over as a fresh CLOSED breaker with no trip history. */
+  reset(key: string): void {
+    const rec = this.records.get(key);
+    if (rec === undefined) return;
+    this.records.delete(key);
+    this.file.schedule();
+    const fresh = initialBreaker(this.options.clock(), this.options.settings());
+    if (breakerChanged(rec, fresh)) this.options.onChange?.(key);
+  }
+
+  /** Keys with a stored record. */
+  keys(): string[] {
+    return [...this.records.keys()];
+  }
+
+  flush(): Promise<void> {
+    return this.file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  /** Stores `next` when it differs from `prev`, persists and notifies; returns the current record. */
+  private commit(key: string, prev: BreakerRecord, next: BreakerRecord): BreakerRecord {
+    if (next === prev) return prev;
+    this.records.set(key, next);
+    this.file.schedule();
+    if (breakerChanged(prev, next)) this.options.onChange?.(key);
+    return next;
+  }
+}

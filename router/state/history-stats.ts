@@ -1,0 +1,74 @@
+import type { HistoryEntry, HistoryStats } from '../api-types.js';
+
+/** Local midnight of the day holding `now`, in the process's time zone. */
+export function startOfLocalDay(now: number): number {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
+}
+
+/**
+ * Summarises the retained history. Client aborts are kept out of the success rate (the agent gave up; no
+ * model failed), and `today` counts entries at or after `startOfToday`.
+ */
+export function computeHistoryStats(
+  entries: readonly HistoryEntry[],
+  _now: number,
+  startOfToday: number,
+): HistoryStats {
+  const stats: HistoryStats = {
+    retained: entries.length,
+    served: 0,
+    partial: 0,
+    allFailed: 0,
+    noCandidates: 0,
+    clientAborted: 0,
+    rejected: 0,
+    failoverRate: 0,
+    successRate: 0,
+    avgAttempts: 0,
+    avgWallMs: 0,
+    today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0 },
+  };
+  let servedAfterFailover = 0;
+  let attempts = 0;
+  let wallMs = 0;
+  for (const entry of entries) {
+    attempts += entry.attempts.length;
+    wallMs += entry.wallMs;
+    const failedOver = entry.attempts.length > 1;
+    const today = entry.at >= startOfToday;
+    switch (entry.outcome) {
+      case 'served':
+        stats.served += 1;
+        if (failedOver) servedAfterFailover += 1;
+        if (today && failedOver) stats.today.servedAfterFailover += 1;
+        if (today && !failedOver) stats.today.servedFirstTry += 1;
+        break;
+      case 'partial':
+        stats.partial += 1;
+        if (today) stats.today.failed += 1;
+        break;
+      case 'all_failed':
+        stats.allFailed += 1;
+        if (today) stats.today.failed += 1;
+        break;
+      case 'no_candidates':
+        stats.noCandidates += 1;
+        if (today) stats.today.failed += 1;
+        break;
+      case 'client_aborted':
+        stats.clientAborted += 1;
+        break;
+      case 'rejected':
+        stats.rejected += 1;
+        break;
+    }
+  }
+  const counted = entries.length - stats.clientAborted;
+  stats.successRate = counted > 0 ? stats.served / counted : 0;
+  stats.failoverRate = stats.served > 0 ? servedAfterFailover / stats.served : 0;
+  stats.avgAttempts = entries.length > 0 ? attempts / entries.length : 0;
+  stats.avgWallMs = entries.length > 0 ? wallMs / entries.length : 0;
+  return stats;
+}

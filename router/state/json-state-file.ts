@@ -1,0 +1,154 @@
+/**
+ * The one way state reaches disk: a versioned JSON file, validated on load, written atomically (fsync +
+ * rename, mode 0600) after a debounce, with corrupt files kept aside rather than overwritten.
+ */
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+
+/** The format version every state file carries. */
+export const STATE_FILE_VERSION = 1;
+
+const envelopeSchema = z.looseObject({ version: z.literal(STATE_FILE_VERSION), savedAt: z.number() });
+
+export interface JsonStateFileOptions<T> {
+  path: string;
+  /** Validates the file's payload (everything but `version` and `savedAt`). */
+  schema: z.ZodType<T>;
+  debounceMs: number;
+  logger: RouterLogger;
+  clock: Clock;
+  /** The payload to write, taken when the write starts. */
+  snapshot: () => T;
+}
+
+export class JsonStateFile<T extends object> {
+  private readonly options: JsonStateFileOptions<T>;
+  private dirty = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  /** The tail of the write queue: each flush waits for the one before, so writes never overlap. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(options: JsonStateFileOptions<T>) {
+    this.options = options;
+  }
+
+  /**
+   * Reads and validates the file. Missing → null. Unreadable, unparsable or failing the schema → the file is
+   * renamed to `<path>.corrupt-<time>` with a warning and null is returned, so the daemon starts clean and
+   * nothing is silently overwritten.
+   */
+  async load(): Promise<T | null> {
+    const { path } = this.options;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return null;
+      await this.moveAside(`cannot be read (${errorCode(error) ?? 'error'})`);
+      return null;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // The parser's message quotes the file's text; the warning says only what is wrong.
+      await this.moveAside('is not valid JSON');
+      return null;
+    }
+    const envelope = envelopeSchema.safeParse(raw);
+    if (!envelope.success) {
+      await this.moveAside(`is not a version ${STATE_FILE_VERSION} state file`);
+      return null;
+    }
+    const payload: Record<string, unknown> = { ...envelope.data };
+    delete payload.version;
+    delete payload.savedAt;
+    const parsed = this.options.schema.safeParse(payload);
+    if (!parsed.success) {
+      await this.moveAside(`fails validation (${describeIssues(parsed.error)})`);
+      return null;
+    }
+    return parsed.data;
+  }
+
+  /** Marks the state dirty and schedules a write after the debounce; calls within the window coalesce. */
+  schedule(): void {
+    this.dirty = true;
+    if (this.timer !== null || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.options.debounceMs);
+    // A pending write must not keep the process alive; shutdown calls close(), which flushes.
+    this.timer.unref();
+  }
+
+  /** Writes now if dirty. Never rejects: a failed write is logged and leaves the state dirty. */
+  flush(): Promise<void> {
+    const run = this.queue.then(() => this.writeIfDirty());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Cancels the pending timer and flushes. Later changes are only written by an explicit flush. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    await this.flush();
+  }
+
+  private async writeIfDirty(): Promise<void> {
+    if (!this.dirty) return;
+    const { path, clock, logger, snapshot } = this.options;
+    // Cleared before the snapshot: a change made while the write is in flight marks it dirty again.
+    this.dirty = false;
+    try {
+      const body = { version: STATE_FILE_VERSION, savedAt: clock(), ...snapshot() };
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      // A fresh options object each time: write-file-atomic fills in missing fields of the one it gets.
+      await writeFileAtomic(path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, fsync: true });
+    } catch (error) {
+      this.dirty = true;
+      logger.error(`state file ${path}: write failed (${errorCode(error) ?? describeError(error)})`);
+    }
+  }
+
+  private async moveAside(problem: string): Promise<void> {
+    const { path, clock, logger } = this.options;
+    const aside = `${path}.corrupt-${new Date(clock()).toISOString().replace(/:/g, '-')}`;
+    try {
+      await rename(path, aside);
+      logger.warn(`state file ${path} ${problem}; moved to ${aside}, starting clean`);
+    } catch (error) {
+      logger.warn(`state file ${path} ${problem}; could not move it aside (${errorCode(error) ?? 'error'})`);
+    }
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return undefined;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The first few issues as `path: message`; zod's messages name expected types, not the values found. */
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  const more = error.issues.length > 3 ? `, +${error.issues.length - 3} more` : '';
+  return shown.join('; ') + more;
+}

@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HistoryEntry, RequestOutcome } from '../api-types.js';
+import type { RouterLogger } from '../public-types.js';
+import { startOfLocalDay } from './history-stats.js';
+import { RequestHistory } from './request-history.js';
+
+const T0 = 1_700_000_000_000;
+
+function recordingLogger(): RouterLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (line) => lines.push(`info ${line}`),
+    warn: (line) => lines.push(`warn ${line}`),
+    error: (line) => lines.push(`error ${line}`),
+  };
+}
+
+async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'fcm-history-'));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function entry(n: number, outcome: RequestOutcome = 'served', at = T0 + n): HistoryEntry {
+  return {
+    requestId: `req-${n}`,
+    at,
+    modelRequested: 'fcm',
+    set: 'default',
+    pinned: null,
+    servedModel: outcome === 'served' ? 'groq/llama' : null,
+    outcome,
+    stream: true,
+    wallMs: 1200,
+    attempts: [
+      {
+        model: 'groq/llama',
+        status: 200,
+        kind: null,
+        latencyMs: 1100,
+        breakerBefore: 'CLOSED',
+        role: 'normal',
+      },
+    ],
+    skipped: [{ model: 'cerebras/qwen', reason: 'circuit_open' }],
+    client: 'opencode/1.18.33',
+    clientStatus: 200,
+    lastResortUsed: false,
+    usage: { promptTokens: 12, completionTokens: null },
+  };
+}
+
+function makeHistory(file: string, capacity?: number) {
+  const time = { now: T0 };
+  const logger = recordingLogger();
+  const history = new RequestHistory({ file, capacity, clock: () => time.now, debounceMs: 60_000, logger });
+  return { history, time, logger };
+}
+
+const ids = (entries: HistoryEntry[]) => entries.map((e) => e.requestId);
+
+test('a ring of `capacity` entries, listed newest first', async () => {
+  await withDir(async (dir) => {
+    const { history } = makeHistory(join(dir, 'history.json'), 12);
+    for (let n = 1; n <= 20; n += 1) history.add(entry(n));
+    const all = history.list(100);
+    assert.equal(all.length, 12);
+    assert.deepEqual(ids(all.slice(0, 3)), ['req-20', 'req-19', 'req-18']);
+    assert.equal(all.at(-1)?.requestId, 'req-9');
+    assert.equal(history.stats().retained, 12);
+    await history.close();
+  });
+});
+
+test('the limit defaults to 50 and is clamped to 1..capacity', async () => {
+  await withDir(async (dir) => {
+    const { history } = makeHistory(join(dir, 'history.json'));
+    for (let n = 1; n <= 600; n += 1) history.add(entry(n));
+    assert.equal(history.list().length, 50);
+    assert.deepEqual(ids(history.list(0)), ['req-600']);
+    assert.deepEqual(ids(history.list(-7)), ['req-600']);
+    assert.equal(history.list(10_000).length, 500);
+    assert.equal(history.list(Number.NaN).length, 50);
+    assert.equal(history.list(2.9).length, 2);
+    await history.close();
+  });
+});
+
+test('capacity is at least 10', async () => {
+  await withDir(async (dir) => {
+    const { history } = makeHistory(join(dir, 'history.json'), 3);
+    for (let n = 1; n <= 15; n += 1) history.add(entry(n));
+    assert.equal(history.list(100).length, 10);
+    await history.close();
+  });
+});
+
+test('stats use the clock for today and keep client aborts out of the success rate', async () => {
+  await withDir(async (dir) => {
+    const { history, time } = makeHistory(join(dir, 'history.json'));
+    time.now = startOfLocalDay(T0) + 12 * 3600_000;
+    const midnight = startOfLocalDay(time.now);
+    history.add(entry(1, 'served', midnight - 1000));
+    history.add(entry(2, 'served', midnight + 1000));
+    history.add(entry(3, 'client_aborted', midnight + 2000));
+    history.add(entry(4, 'all_failed', midnight + 3000));
+    const stats = history.stats();
+    assert.equal(stats.successRate, 2 / 3);
+    assert.equal(stats.clientAborted, 1);
+    assert.deepEqual(stats.today, { servedFirstTry: 1, servedAfterFailover: 0, failed: 1 });
+    await history.close();
+  });
+});
+
+test('clear empties the history', async () => {
+  await withDir(async (dir) => {
+    const { history } = makeHistory(join(dir, 'history.json'));
+    history.add(entry(1));
+    history.clear();
+    assert.deepEqual(history.list(), []);
+    assert.equal(history.stats().retained, 0);
+    await history.close();
+  });
+});
+
+test('history survives a restart, oldest first on disk, mode 0600', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'history.json');
+    const a = makeHistory(file);
+    for (let n = 1; n <= 3; n += 1) a.history.add(entry(n));
+    await a.history.close();
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: HistoryEntry[] };
+    assert.equal(saved.version, 1);
+    assert.deepEqual(ids(saved.entries), ['req-1', 'req-2', 'req-3']);
+
+    const b = makeHistory(file);
+    await b.history.load();
+    assert.deepEqual(b.history.list(), [entry(3), entry(2), entry(1)]);
+    await b.history.close();
+  });
+});
+
+test('a file with more entries than the capacity keeps the newest', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'history.json');
+    const entries = Array.from({ length: 30 }, (_, i) => entry(i + 1));
+    await writeFile(file, JSON.stringify({ version: 1, savedAt: T0, entries }));
+    const { history } = makeHistory(file, 10);
+    await history.load();
+    assert.deepEqual(ids(history.list(3)), ['req-30', 'req-29', 'req-28']);
+    assert.equal(history.list(100).length, 10);
+    await history.close();
+  });
+});
+
+test('invalid entries are dropped on load with one warning', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'history.json');
+    const { requestId: _dropped, ...noId } = entry(2);
+    const entries = [
+      entry(1),
+      noId,
+      { ...entry(3), outcome: 'exploded' },
+      { ...entry(4), prompt: 'text that must never be in history' },
+      { ...entry(5), attempts: [{ ...entry(5).attempts[0], kind: 'gremlins' }] },
+      'not an object',
+      entry(6),
+    ];
+    await writeFile(file, JSON.stringify({ version: 1, savedAt: T0, entries }));
+    const { history, logger } = makeHistory(file);
+    await history.load();
+    assert.deepEqual(ids(history.list()), ['req-6', 'req-1']);
+    assert.deepEqual(logger.lines, ['warn request history: dropped 5 invalid entries']);
+    await history.close();
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * The last N decision traces, newest first for the dashboard, persisted so a restart keeps them. Entries hold
+ * model names, kinds and timings only, never prompt or completion text.
+ */
+import { z } from 'zod';
+import type { AttemptView, HistoryEntry, HistoryStats, RequestOutcome } from '../api-types.js';
+import { FAILURE_KINDS, SKIP_REASONS } from '../gate/failure-kinds.js';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+import { computeHistoryStats, startOfLocalDay } from './history-stats.js';
+import { JsonStateFile } from './json-state-file.js';
+
+export const DEFAULT_HISTORY_CAPACITY = 500;
+export const MIN_HISTORY_CAPACITY = 10;
+export const DEFAULT_HISTORY_LIMIT = 50;
+
+// `satisfies Record<…>` makes the compiler list every member of the union, so none is forgotten here.
+const OUTCOMES = {
+  served: true,
+  partial: true,
+  all_failed: true,
+  no_candidates: true,
+  client_aborted: true,
+  rejected: true,
+} satisfies Record<RequestOutcome, true>;
+const ROLES = {
+  normal: true,
+  trial: true,
+  panic: true,
+  last_resort: true,
+  pinned: true,
+} satisfies Record<AttemptView['role'], true>;
+
+const enumOf = <K extends string>(record: Record<K, true>) => z.enum(Object.keys(record) as [K, ...K[]]);
+const name = z.string().min(1).max(500);
+const ms = z.number().min(0);
+const count = z.number().int().min(0).nullable();
+
+/** One persisted history entry; unknown fields make it invalid. */
+export const historyEntrySchema: z.ZodType<HistoryEntry> = z.strictObject({
+  requestId: z.string().min(1).max(200),
+  at: z.number(),
+  modelRequested: z.string().max(500),
+  set: name.nullable(),
+  pinned: name.nullable(),
+  servedModel: name.nullable(),
+  outcome: enumOf(OUTCOMES),
+  stream: z.boolean(),
+  wallMs: ms,
+  attempts: z
+    .array(
+      z.strictObject({
+        model: name,
+        status: z.number().int().nullable(),
+        kind: z.enum(FAILURE_KINDS).nullable(),
+        latencyMs: ms,
+        breakerBefore: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
+        role: enumOf(ROLES),
+      }),
+    )
+    .max(100),
+  skipped: z.array(z.strictObject({ model: name, reason: z.enum(SKIP_REASONS) })).max(2000),
+  client: z.string().max(200).nullable(),
+  clientStatus: z.number().int(),
+  lastResortUsed: z.boolean(),
+  usage: z.strictObject({ promptTokens: count, completionTokens: count }).nullable(),
+});
+
+/** Entries are checked one by one, so one bad entry does not cost the others. */
+const fileSchema = z.strictObject({ entries: z.array(z.unknown()) });
+type HistoryFile = { entries: unknown[] };
+
+export interface RequestHistoryOptions {
+  file: string;
+  /** @default 500 (at least 10) */
+  capacity?: number;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+export class RequestHistory {
+  private readonly capacity: number;
+  private readonly clock: Clock;
+  private readonly logger: RouterLogger;
+  /** Oldest first; past capacity the oldest is dropped. */
+  private entries: HistoryEntry[] = [];
+  private readonly file: JsonStateFile<HistoryFile>;
+
+  constructor(options: RequestHistoryOptions) {
+    const capacity = options.capacity ?? DEFAULT_HISTORY_CAPACITY;
+    this.capacity = Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0);
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.file = new JsonStateFile<HistoryFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({ entries: this.entries }),
+    });
+  }
+
+  /** Restores the file; invalid entries are dropped (one warning with their count). */
+  async load(): Promise<void> {
+    const data = await this.file.load();
+    if (data === null) return;
+    const valid: HistoryEntry[] = [];
+    for (const raw of data.entries) {
+      const parsed = historyEntrySchema.safeParse(raw);
+      if (parsed.success) valid.push(parsed.data);
+    }
+    const dropped = data.entries.length - valid.length;
+    if (dropped > 0) this.logger.warn(`request history: dropped ${dropped} invalid entries`);
+    this.entries = valid.slice(-this.capacity);
+  }
+
+  /** Appends one request's trace, dropping the oldest past capacity. */
+  add(entry: HistoryEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.file.schedule();
+  }
+
+  /** Newest first; `limit` is clamped to 1..capacity. @default limit 50 */
+  list(limit: number = DEFAULT_HISTORY_LIMIT): HistoryEntry[] {
+    const wanted = Number.isFinite(limit) ? Math.floor(limit) : DEFAULT_HISTORY_LIMIT;
+    const n = Math.min(this.capacity, Math.max(1, wanted));
+    return this.entries.slice(-n).reverse();
+  }
+
+  stats(): HistoryStats {
+    const now = this.clock();
+    return computeHistoryStats(this.entries, now, startOfLocalDay(now));
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.file.schedule();
+  }
+
+  flush(): Promise<void> {
+    return this.file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}
