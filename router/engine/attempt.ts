@@ -189,5 +189,6 @@ async function pipeStream(
   const last = tracker.end();
   if (!committed) return fail({ type: 'content', kind: 'empty_stream', errorCode: null, detail: 'stream ended before content' });
   await forward(last.forward);
+  if (last.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
   return { ok: true, status: reply.status, latencyMs, usage: tracker.usage(), json: null };
 }
