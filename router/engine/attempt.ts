@@ -187,7 +187,15 @@ async function pipeStream(
     }
   }
   const last = tracker.end();
-  if (!committed) return fail({ type: 'content', kind: 'empty_stream', errorCode: null, detail: 'stream ended before content' });
+  if (!committed) {
+    if (last.failure || !last.forward) return fail({ type: 'content', kind: 'empty_stream', errorCode: null, detail: 'stream ended before content' });
+    // The only content sat in a last line with no newline after it: still a real answer.
+    guard.disarm('budget');
+    committed = true;
+    setCommitted(true);
+    latencyMs = input.clock() - started;
+    input.sink.commit();
+  }
   await forward(last.forward);
   if (last.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
   return { ok: true, status: reply.status, latencyMs, usage: tracker.usage(), json: null };

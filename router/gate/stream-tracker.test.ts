@@ -6,9 +6,15 @@ const enc = new TextEncoder();
 const bytes = (text: string): Uint8Array => enc.encode(text);
 const text = (data: Uint8Array | null): string => (data ? Buffer.from(data).toString('utf8') : '');
 
-const frame = (value: unknown, prefix = 'data: ', eol = '\n'): string => `${prefix}${JSON.stringify(value)}${eol}${eol}`;
+const frame = (value: unknown, prefix = 'data: ', eol = '\n'): string =>
+  `${prefix}${JSON.stringify(value)}${eol}${eol}`;
 const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
-  frame({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: d, finish_reason: null }], ...extra });
+  frame({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: d, finish_reason: null }],
+    ...extra,
+  });
 const errorFrame = (message = 'Upstream overloaded', code: number | string = 503): string =>
   frame({ error: { message, code } });
 const DONE = 'data: [DONE]\n\n';
@@ -91,13 +97,21 @@ test('reasoning first and tool calls first are useful', () => {
   const reasoningField = run([delta({ content: null, reasoning: 'hmm' })]);
   assert.equal(reasoningField.signal?.type, 'content');
   const tool = run([
-    delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 't1', function: { name: 'read' } }] }),
+    delta({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id: 't1', function: { name: 'read' } }],
+    }),
   ]);
   assert.equal(tool.signal?.type, 'content');
 });
 
 test('an error frame before content fails with nothing forwarded', () => {
-  const result = run([delta({ role: 'assistant' }), errorFrame('Rate limit exceeded', 429), delta({ content: 'x' })]);
+  const result = run([
+    delta({ role: 'assistant' }),
+    errorFrame('Rate limit exceeded', 429),
+    delta({ content: 'x' }),
+  ]);
   assert.deepEqual(result.signal, {
     type: 'failure',
     kind: 'error_payload',
@@ -110,9 +124,18 @@ test('an error frame before content fails with nothing forwarded', () => {
 
 test('an error frame after content: forward stops before it and the failure is set', () => {
   const before = delta({ content: 'Partial ' }) + delta({ content: 'answer' });
-  const result = run([before, errorFrame('connection reset', 'upstream_error'), delta({ content: 'never' }), DONE]);
+  const result = run([
+    before,
+    errorFrame('connection reset', 'upstream_error'),
+    delta({ content: 'never' }),
+    DONE,
+  ]);
   assert.equal(result.forwarded, before);
-  assert.deepEqual(result.midStream, { kind: 'mid_stream_error', errorCode: 'upstream_error', detail: 'connection reset' });
+  assert.deepEqual(result.midStream, {
+    kind: 'mid_stream_error',
+    errorCode: 'upstream_error',
+    detail: 'connection reset',
+  });
   assert.deepEqual(result.tracker.pass(bytes(delta({ content: 'more' }))), { forward: null, failure: null });
 });
 
@@ -172,7 +195,11 @@ test('an HTML page is html_maintenance, even behind blanks, a BOM or a split', (
     ['<', '!doc', 'type html>'],
   ]) {
     const result = run(chunks);
-    assert.equal(result.signal?.type === 'failure' && result.signal.kind, 'html_maintenance', chunks.join('|'));
+    assert.equal(
+      result.signal?.type === 'failure' && result.signal.kind,
+      'html_maintenance',
+      chunks.join('|'),
+    );
     assert.equal(result.forwarded, '');
   }
   assert.deepEqual(run(['<?xml version="1.0"?>\n']).endFailure, { kind: 'empty_stream' });
@@ -180,11 +207,19 @@ test('an HTML page is html_maintenance, even behind blanks, a BOM or a split', (
 });
 
 test('CRLF, lone CR and "data:" without a space', () => {
-  const crlf = delta({ role: 'assistant' }).replace(/\n/g, '\r\n') + frame({ choices: [{ delta: { content: 'x' } }] }, 'data: ', '\r\n');
+  const crlf =
+    delta({ role: 'assistant' }).replace(/\n/g, '\r\n') +
+    frame({ choices: [{ delta: { content: 'x' } }] }, 'data: ', '\r\n');
   assert.equal(run([crlf]).signal?.type, 'content');
-  const splitCrlf = run([frame({ choices: [{ delta: { content: 'x' } }] }, 'data:', '\r').slice(0, -1), '\r', '\n\r\n']);
+  const splitCrlf = run([
+    frame({ choices: [{ delta: { content: 'x' } }] }, 'data:', '\r').slice(0, -1),
+    '\r',
+    '\n\r\n',
+  ]);
   assert.equal(splitCrlf.signal?.type, 'content');
-  const loneCr = frame({ choices: [{ delta: { content: 'y' } }] }, 'data:', '\r') + frame({ error: { message: 'late' } }, 'data:', '\r');
+  const loneCr =
+    frame({ choices: [{ delta: { content: 'y' } }] }, 'data:', '\r') +
+    frame({ error: { message: 'late' } }, 'data:', '\r');
   const result = run([loneCr]);
   assert.equal(result.signal?.type, 'content');
   assert.equal(result.midStream?.detail, 'late');
@@ -201,12 +236,17 @@ test('multi-line data is joined; one JSON per line without blank lines is read t
     errorCode: 502,
     detail: 'split error',
   });
-  const noBlank = 'data: {"choices":[{"delta":{"role":"assistant"}}]}\ndata: {"choices":[{"delta":{"content":"a"}}]}\n';
+  const noBlank =
+    'data: {"choices":[{"delta":{"role":"assistant"}}]}\ndata: {"choices":[{"delta":{"content":"a"}}]}\n';
   assert.equal(run([noBlank]).signal?.type, 'content');
 });
 
 test('comments, event, id and retry lines are ignored', () => {
-  const stream = ': keep-alive\n\nevent: message\nid: 7\nretry: 1000\n' + delta({ content: 'ok' }) + 'event: done\n' + DONE;
+  const stream =
+    ': keep-alive\n\nevent: message\nid: 7\nretry: 1000\n' +
+    delta({ content: 'ok' }) +
+    'event: done\n' +
+    DONE;
   const result = run([stream]);
   assert.equal(result.signal?.type, 'content');
   assert.equal(result.forwarded, stream);
@@ -224,7 +264,9 @@ test('a multibyte character split across chunks decodes whole', () => {
 });
 
 test('invalid UTF-8 never throws and counts as unparsable', () => {
-  const garbage = new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0xfe, 0xc3, 0x0a, 0x0a, 0x80, 0x0d]);
+  const garbage = new Uint8Array([
+    0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0xfe, 0xc3, 0x0a, 0x0a, 0x80, 0x0d,
+  ]);
   const result = run([garbage, garbage]);
   assert.deepEqual(result.endFailure, { kind: 'empty_stream' });
   assert.equal(result.tracker.unparsableFrames(), 2);
@@ -290,4 +332,47 @@ test('after a failure the tracker stays failed and forwards nothing', () => {
   assert.deepEqual(tracker.commit(), { forward: null, failure: null });
   assert.deepEqual(tracker.end(), { forward: null, failure: null, midStreamFailure: null });
   assert.equal(tracker.heldBytes(), 0);
+});
+
+test('a multi-line error frame after content is caught when its lines arrive together', () => {
+  for (const eol of ['\n', '\r\n']) {
+    const content = delta({ content: 'partial' });
+    const error = `data: {"error":${eol}data: {"message":"joined","code":503}}${eol}${eol}`;
+    const result = run([content, error + DONE]);
+    assert.equal(result.forwarded, content, JSON.stringify(eol));
+    assert.deepEqual(result.midStream, { kind: 'mid_stream_error', errorCode: 503, detail: 'joined' });
+  }
+});
+
+test('an unparsable data line does not swallow the JSON lines after it', () => {
+  const stream = 'data: {oops\ndata: {"choices":[{"delta":{"content":"fine"}}]}\n';
+  const result = run([stream]);
+  assert.equal(result.signal?.type, 'content');
+  assert.equal(result.tracker.unparsableFrames(), 1);
+});
+
+test('an error line that ends a multi-line content event before commit is still caught', () => {
+  const content = 'data: {\ndata: "choices":[{"delta":{"content":"hi"}}]}\n';
+  const result = run([content + 'data: {"error":{"message":"after","code":500}}\n\n']);
+  assert.equal(result.signal?.type, 'content');
+  assert.equal(result.forwarded, content);
+  assert.deepEqual(result.midStream, { kind: 'mid_stream_error', errorCode: 500, detail: 'after' });
+});
+
+test('usage repeated in every frame is read lazily, the latest one wins', () => {
+  const stream = [1, 2, 3].map((n) =>
+    delta({ content: `t${n}` }, { usage: { prompt_tokens: 5, completion_tokens: n } }),
+  );
+  const result = run([stream[0]!, stream[1]! + stream[2]!]);
+  assert.equal(result.forwarded, stream.join(''));
+  assert.deepEqual(result.tracker.usage(), { promptTokens: 5, completionTokens: 3 });
+  assert.deepEqual(result.tracker.usage(), { promptTokens: 5, completionTokens: 3 });
+});
+
+test('one JSON per line after an unfinished event: the event does not swallow a later error line', () => {
+  const content = delta({ content: 'a' });
+  const stray = 'data: {"partial":\n';
+  const result = run([content, stray + 'data: {"error":{"message":"late","code":502}}\n\n']);
+  assert.equal(result.forwarded, content + stray);
+  assert.equal(result.midStream?.detail, 'late');
 });

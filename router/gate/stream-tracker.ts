@@ -53,8 +53,8 @@ type Phase = 'holding' | 'decided' | 'failed' | 'passing' | 'stopped';
 const CR = 0x0d;
 const LF = 0x0a;
 const HTML_PREFIXES = ['<!doctype', '<html', '<head', '<body'];
-const BOM_LATIN1 = '\u00ef\u00bb\u00bf';
-const LEADING_BLANK = /^(?:\u00ef\u00bb\u00bf|[ \t\r\n\f])+/;
+// Blanks and the bytes of a UTF-8 BOM, skipped before sniffing for HTML.
+const LEADING_BLANKS = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0c, 0xef, 0xbb, 0xbf]);
 const NOTHING: PassResult = { forward: null, failure: null };
 
 const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);
@@ -66,6 +66,7 @@ export class StreamTracker {
   private phase: Phase = 'holding';
   private failureSignal: HoldSignal | null = null;
   private latestUsage: TokenUsage | null = null;
+  private usageLine: string | null = null;
   private unparsable = 0;
 
   // Pre-commit: every held chunk, the pieces of the current partial line and the pending event's data lines.
@@ -73,6 +74,7 @@ export class StreamTracker {
   private heldLength = 0;
   private linePieces: Uint8Array[] = [];
   private afterCR = false;
+  private lineStartAt = 0;
   private examinedEnd = 0;
   private eventData: string[] = [];
   private sniff: string | null = '';
@@ -179,6 +181,11 @@ export class StreamTracker {
 
   /** Latest `usage` seen in a frame (prompt/completion tokens), or null. */
   usage(): TokenUsage | null {
+    const line = this.usageLine;
+    this.usageLine = null;
+    const value = line === null ? null : dataValue(line);
+    const parsed = value === null ? null : parseJson(value);
+    if (parsed?.ok && isRecord(parsed.value)) this.latestUsage = readUsage(parsed.value) ?? this.latestUsage;
     return this.latestUsage;
   }
 
@@ -206,14 +213,10 @@ export class StreamTracker {
   /** Checks the stream's first non-blank bytes for an HTML page; the prefix may arrive over several chunks. */
   private sniffHtml(chunk: Uint8Array): HoldSignal | null {
     if (this.sniff === null) return null;
-    // Latin-1 maps bytes 1:1, enough to compare ASCII prefixes; leading keep-alive blanks may be long.
-    const start = (this.sniff + Buffer.from(chunk).toString('latin1'))
-      .replace(LEADING_BLANK, '')
-      .slice(0, 16);
-    if (start === '' || BOM_LATIN1.startsWith(start)) {
-      this.sniff = start;
-      return null;
-    }
+    let from = 0;
+    while (this.sniff === '' && from < chunk.length && LEADING_BLANKS.has(chunk[from] ?? 0)) from += 1;
+    // Latin-1 maps bytes 1:1: enough to compare ASCII prefixes.
+    const start = (this.sniff + asBuffer(chunk).toString('latin1', from, from + 16)).slice(0, 16);
     const lower = start.toLowerCase();
     if (HTML_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
       this.sniff = null;
@@ -224,8 +227,7 @@ export class StreamTracker {
         detail: 'upstream streamed an HTML page',
       };
     }
-    const undecided = HTML_PREFIXES.some((prefix) => prefix.startsWith(lower));
-    this.sniff = undecided ? start : null;
+    this.sniff = HTML_PREFIXES.some((prefix) => prefix.startsWith(lower)) ? start : null;
     return null;
   }
 
@@ -235,7 +237,10 @@ export class StreamTracker {
     if (this.afterCR) {
       this.afterCR = false;
       // The LF of a CRLF split across chunks belongs to the line already ended.
-      if (chunk[0] === LF) lineStart = 1;
+      if (chunk[0] === LF) {
+        lineStart = 1;
+        this.lineStartAt = base + 1;
+      }
     }
     for (let i = lineStart; i < chunk.length; i += 1) {
       const byte = chunk[i];
@@ -245,9 +250,10 @@ export class StreamTracker {
       this.linePieces = [];
       if (byte === CR && i + 1 < chunk.length && chunk[i + 1] === LF) i += 1;
       else if (byte === CR && i + 1 === chunk.length) this.afterCR = true;
+      const startedAt = this.lineStartAt;
       lineStart = i + 1;
-      this.examinedEnd = base + lineStart;
-      const signal = this.examineLine(line);
+      this.lineStartAt = this.examinedEnd = base + lineStart;
+      const signal = this.examineLine(line, startedAt);
       if (signal) return signal;
     }
     if (lineStart < chunk.length) this.linePieces.push(chunk.subarray(lineStart));
@@ -260,27 +266,29 @@ export class StreamTracker {
     this.linePieces = [];
     if (line.length > 0) {
       this.examinedEnd = this.heldLength;
-      const signal = this.examineLine(line);
+      const signal = this.examineLine(line, this.lineStartAt);
       if (signal) return signal;
     }
     return this.flushEvent();
   }
 
-  private examineLine(bytes: Uint8Array): HoldSignal | null {
+  /** Examines one complete line; `startedAt` is its stream offset. */
+  private examineLine(bytes: Uint8Array, startedAt: number): HoldSignal | null {
     const text = this.decoder.decode(bytes);
     if (text === '') return this.flushEvent();
-    if (text.startsWith(':')) return null;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    if (field !== 'data') return null;
-    const raw = colon < 0 ? '' : text.slice(colon + 1);
-    const value = raw.startsWith(' ') ? raw.slice(1) : raw;
+    const value = dataValue(text);
+    if (value === null) return null;
     const trimmed = value.trim();
     if (trimmed === '[DONE]') return this.flushEvent();
     if (trimmed.startsWith('{')) {
       // Some providers send one JSON per data line with no blank lines between events.
       const alone = parseJson(trimmed);
-      if (alone.ok && isRecord(alone.value)) return this.flushEvent() ?? this.examineFrame(alone.value);
+      if (alone.ok && isRecord(alone.value)) {
+        const earlier = this.flushEvent();
+        // A verdict from the event before this line: the line itself is still unexamined.
+        if (earlier) this.examinedEnd = startedAt;
+        return earlier ?? this.examineFrame(alone.value);
+      }
     }
     this.eventData.push(value);
     return null;
@@ -312,17 +320,22 @@ export class StreamTracker {
 
   /** Post-commit: forwards `bytes[0, end)`, of which `[checkFrom, end)` is checked for error frames and usage. */
   private passRegion(bytes: Uint8Array, checkFrom: number, end: number): PassResult {
-    if (!mayHoldErrorOrUsage(bytes, checkFrom, end))
-      return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
-    const found = inspectLines(bytes, checkFrom, end, this.decoder);
-    this.latestUsage = found.usage ?? this.latestUsage;
-    if (!found.error) return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
+    const buf = asBuffer(bytes);
+    const error = hasKey(buf, ERROR_KEY, checkFrom, end, isNonNull)
+      ? findErrorFrame(buf, checkFrom, end, this.decoder)
+      : null;
+    const limit = error ? error.lineStart : end;
+    const usageAt = lastKey(buf, USAGE_KEY, checkFrom, limit, isObject);
+    // Parsed only when asked for: some providers repeat usage in every frame.
+    if (usageAt >= 0)
+      this.usageLine = buf.subarray(...lineAround(buf, usageAt, checkFrom, limit)).toString('utf8');
+    if (!error) return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
     this.phase = 'stopped';
     this.tail = [];
     this.tailLength = 0;
-    const { errorCode, detail } = describeUpstreamError(found.error.value);
+    const { errorCode, detail } = describeUpstreamError(error.value);
     return {
-      forward: nonEmpty(bytes.subarray(0, found.error.lineStart)),
+      forward: nonEmpty(bytes.subarray(0, limit)),
       failure: { kind: 'mid_stream_error', errorCode, detail },
     };
   }
@@ -350,6 +363,16 @@ function concatOrNull(a: Uint8Array | null, b: Uint8Array | null): Uint8Array | 
 const ERROR_KEY = Buffer.from('"error"');
 const USAGE_KEY = Buffer.from('"usage"');
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const isNonNull = (buf: Buffer, at: number): boolean => buf.toString('latin1', at, at + 4) !== 'null';
+const isObject = (buf: Buffer, at: number): boolean => buf[at] === 0x7b;
+
+/** The value of an SSE `data` line (one leading space dropped), or null for any other line. */
+function dataValue(line: string): string | null {
+  if (!line.startsWith('data')) return null;
+  if (line.length === 4) return '';
+  if (line[4] !== ':') return null;
+  return line[5] === ' ' ? line.slice(6) : line.slice(5);
+}
 
 /** Index just past the last line terminator in `[from, to)`, or `from` when there is none. */
 function lastLineEnd(bytes: Uint8Array, from: number, to: number): number {
@@ -359,86 +382,90 @@ function lastLineEnd(bytes: Uint8Array, from: number, to: number): number {
   return from;
 }
 
-/** Index of the first non-blank byte at or after `at` (spaces and tabs only: JSON on one line). */
-function skipBlanks(bytes: Uint8Array, at: number, to: number): number {
+/** Start and end (before its terminator) of the line holding byte `at`, within `[from, to)`. */
+function lineAround(buf: Buffer, at: number, from: number, to: number): [number, number] {
+  const start = Math.max(from, buf.lastIndexOf(LF, at) + 1, buf.lastIndexOf(CR, at) + 1);
+  let end = at;
+  while (end < to && buf[end] !== LF && buf[end] !== CR) end += 1;
+  return [start, end];
+}
+
+/** Where the value of the JSON key starting at `at` begins, or -1 when no `:` follows the key. */
+function valueAt(buf: Buffer, at: number, to: number): number {
   let i = at;
-  while (i < to && (bytes[i] === 0x20 || bytes[i] === 0x09)) i += 1;
-  return i;
+  while (i < to && (buf[i] === 0x20 || buf[i] === 0x09)) i += 1;
+  if (buf[i] !== 0x3a) return -1;
+  i += 1;
+  while (i < to && (buf[i] === 0x20 || buf[i] === 0x09)) i += 1;
+  return i < to ? i : -1;
+}
+
+type Accept = (buf: Buffer, valueAt: number) => boolean;
+
+/**
+ * Offsets of `"key":` occurrences in `[from, to)` whose value `accept` likes. Inside a JSON string the quotes
+ * are escaped (`\"error\"`), so a completion that merely talks about errors does not match.
+ */
+function* keys(buf: Buffer, key: Buffer, from: number, to: number, accept: Accept): Generator<number> {
+  for (let at = buf.indexOf(key, from); at >= 0 && at + key.length <= to; at = buf.indexOf(key, at + 1)) {
+    const value = valueAt(buf, at + key.length, to);
+    if (value >= 0 && accept(buf, value)) yield at;
+  }
+}
+
+function hasKey(buf: Buffer, key: Buffer, from: number, to: number, accept: Accept): boolean {
+  return !keys(buf, key, from, to, accept).next().done;
+}
+
+function lastKey(buf: Buffer, key: Buffer, from: number, to: number, accept: Accept): number {
+  let last = -1;
+  for (const at of keys(buf, key, from, to, accept)) last = at;
+  return last;
 }
 
 /**
- * True when `"key"` occurs as a JSON key in `[from, to)` with a value `accept` likes. Inside a JSON string
- * the quotes are escaped (`\"error\"`), so text that merely talks about errors does not match.
+ * The slow path after a possible error key: reads the lines of `[from, to)` and finds the first data frame
+ * with a non-null top-level `error`, as one JSON line or as the data lines of one event joined by `\n`.
  */
-function hasKey(
+function findErrorFrame(
   buf: Buffer,
-  key: Buffer,
   from: number,
   to: number,
-  accept: (byte: number | undefined, at: number) => boolean,
-): boolean {
-  for (let at = buf.indexOf(key, from); at >= 0 && at + key.length <= to; at = buf.indexOf(key, at + 1)) {
-    const colon = skipBlanks(buf, at + key.length, to);
-    if (buf[colon] !== 0x3a) continue;
-    const value = skipBlanks(buf, colon + 1, to);
-    if (value < to && accept(buf[value], value)) return true;
-  }
-  return false;
-}
-
-/** The cheap post-commit test: could `[from, to)` hold a non-null `"error"` or an object `"usage"`? */
-function mayHoldErrorOrUsage(bytes: Uint8Array, from: number, to: number): boolean {
-  if (to <= from) return false;
-  const buf = asBuffer(bytes);
-  const isNull = (at: number): boolean => buf.subarray(at, at + 4).toString('latin1') === 'null';
-  return (
-    hasKey(buf, ERROR_KEY, from, to, (_byte, at) => !isNull(at)) ||
-    hasKey(buf, USAGE_KEY, from, to, (byte) => byte === 0x7b)
-  );
-}
-
-type Inspection = { error: { lineStart: number; value: unknown } | null; usage: TokenUsage | null };
-
-/**
- * The slow path after a hit of {@link mayHoldErrorOrUsage}: reads the lines of `[from, to)` and finds the
- * first data frame with a non-null top-level `error` (a single line, or the data lines of one event joined
- * by `\n`), and the latest usage before it.
- */
-function inspectLines(bytes: Uint8Array, from: number, to: number, decoder: TextDecoder): Inspection {
-  let usage: TokenUsage | null = null;
+  decoder: TextDecoder,
+): { lineStart: number; value: unknown } | null {
   let group: { start: number; values: string[] } | null = null;
-  const judge = (json: string, lineStart: number): { lineStart: number; value: unknown } | null => {
-    if (!json.includes('"error"') && !json.includes('"usage"')) return null;
+  const errorOf = (json: string): unknown => {
     const parsed = parseJson(json);
-    if (!parsed.ok || !isRecord(parsed.value)) return null;
-    usage = readUsage(parsed.value) ?? usage;
-    return parsed.value.error != null ? { lineStart, value: parsed.value.error } : null;
+    return parsed.ok && isRecord(parsed.value) ? parsed.value.error : undefined;
   };
   const closeGroup = (): { lineStart: number; value: unknown } | null => {
     const done = group;
     group = null;
-    return done && done.values.length > 1 ? judge(done.values.join('\n'), done.start) : null;
+    const value = done && done.values.length > 1 ? errorOf(done.values.join('\n')) : null;
+    return done && value != null ? { lineStart: done.start, value } : null;
   };
-  let i = from;
-  while (i < to) {
-    let j = i;
-    while (j < to && bytes[j] !== LF && bytes[j] !== CR) j += 1;
+  for (let i = from; i < to;) {
     const lineStart = i;
-    const text = decoder.decode(bytes.subarray(i, j));
-    i = bytes[j] === CR && j + 1 < to && bytes[j + 1] === LF ? j + 2 : j + 1;
-    if (text === '') {
-      const error = closeGroup();
-      if (error) return { error, usage };
+    let lineEnd = i;
+    while (lineEnd < to && buf[lineEnd] !== LF && buf[lineEnd] !== CR) lineEnd += 1;
+    i = buf[lineEnd] === CR && buf[lineEnd + 1] === LF && lineEnd + 1 < to ? lineEnd + 2 : lineEnd + 1;
+    const text = decoder.decode(buf.subarray(lineStart, lineEnd));
+    const value = text === '' ? null : dataValue(text);
+    if (value === null) {
+      const done = text === '' ? closeGroup() : null;
+      if (done) return done;
       continue;
     }
-    const colon = text.indexOf(':');
-    if (colon < 0 ? text !== 'data' : text.slice(0, colon) !== 'data') continue;
-    const raw = colon < 0 ? '' : text.slice(colon + 1);
-    const value = raw.startsWith(' ') ? raw.slice(1) : raw;
-    const alone = value.trimStart().startsWith('{') ? judge(value, lineStart) : null;
-    if (alone) return { error: alone, usage };
+    const alone = value.trimStart().startsWith('{') ? parseJson(value) : null;
+    if (alone?.ok && isRecord(alone.value)) {
+      // One JSON per line: this line is a frame of its own and ends any event before it.
+      const done = closeGroup();
+      if (done) return done;
+      if (alone.value.error != null) return { lineStart, value: alone.value.error };
+      continue;
+    }
     group ??= { start: lineStart, values: [] };
     group.values.push(value);
   }
-  return { error: closeGroup(), usage };
+  return closeGroup();
 }
