@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isRoutable, nextTimedChange, readinessOf } from './model-readiness.js';
+import { model } from './testing/fixtures.js';
+
+const NOW = 1_000_000;
+
+test('readinessOf follows the router ranking: provider blocks first, then quota, then breaker', () => {
+  assert.equal(readinessOf(model('a/x'), NOW), 'ready');
+  assert.equal(readinessOf(model('a/x', { state: 'DEGRADED' }), NOW), 'degraded');
+  assert.equal(readinessOf(model('a/x', { state: 'HALF_OPEN' }), NOW), 'half_open');
+  assert.equal(readinessOf(model('a/x', { state: 'OPEN', openUntil: NOW + 1 }), NOW), 'open');
+  assert.equal(readinessOf(model('a/x', { state: 'OPEN', openUntil: null }), NOW), 'open');
+  assert.equal(readinessOf(model('a/x', { quotaPausedUntil: NOW + 5, state: 'OPEN' }), NOW), 'quota_paused');
+  assert.equal(
+    readinessOf(model('a/x', { authBlocked: true, quotaPausedUntil: NOW + 5 }), NOW),
+    'key_invalid',
+  );
+  assert.equal(readinessOf(model('a/x', { missingKey: true, authBlocked: true }), NOW), 'no_key');
+  assert.equal(readinessOf(model('a/x', { providerEnabled: false, missingKey: true }), NOW), 'disabled');
+});
+
+test('an OPEN breaker whose cooldown ran out counts as a trial, and an expired quota pause as ready', () => {
+  assert.equal(readinessOf(model('a/x', { state: 'OPEN', openUntil: NOW }), NOW), 'half_open');
+  assert.equal(readinessOf(model('a/x', { quotaPausedUntil: NOW - 1 }), NOW), 'ready');
+});
+
+test('isRoutable: ready, degraded and trials are routable, the rest is not', () => {
+  assert.deepEqual(
+    (
+      ['ready', 'degraded', 'half_open', 'open', 'quota_paused', 'key_invalid', 'no_key', 'disabled'] as const
+    ).map(isRoutable),
+    [true, true, true, false, false, false, false, false],
+  );
+});
+
+test('nextTimedChange is the earliest future cooldown or quota end, ignoring the past and closed breakers', () => {
+  const models = [
+    model('a/x', { state: 'OPEN', openUntil: NOW + 5000 }),
+    model('a/y', { quotaPausedUntil: NOW + 2000 }),
+    model('a/z', { state: 'OPEN', openUntil: NOW - 10 }),
+    model('a/w', { state: 'CLOSED', openUntil: NOW + 100 }),
+  ];
+  assert.equal(nextTimedChange(models, NOW), NOW + 2000);
+  assert.equal(nextTimedChange([model('a/x')], NOW), null);
+});

@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RouterEvent } from '../router/api-types.js';
+import { attachedSource, parseEvent } from './remote-router.js';
+import { startFakeRouter } from './testing/fake-router-server.js';
+import { entry, model, snapshot } from './testing/fixtures.js';
+
+/** Resolves when `check` holds, polling briefly; the stream is real, so its timing is too. */
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+test('reads state and the last history entry of the running daemon', async () => {
+  const fake = await startFakeRouter(snapshot([model('a/x')]));
+  try {
+    fake.history = [entry({ requestId: 'r2', servedModel: 'a/x' })];
+    const source = attachedSource(fake.url);
+    assert.equal(source.mode, 'attached');
+    const reading = await source.read();
+    assert.equal(reading?.state.models[0]?.key, 'a/x');
+    assert.equal(reading?.lastEntry?.requestId, 'r2');
+    assert.ok(fake.seen.includes('GET /api/history?limit=1'));
+  } finally {
+    await fake.close();
+  }
+});
+
+test('follows the event stream and reports a lost connection, then reconnects', async () => {
+  const fake = await startFakeRouter(snapshot([model('a/x')]));
+  const source = attachedSource(fake.url, { reconnectMs: 50 });
+  const seen: (RouterEvent | null)[] = [];
+  const off = source.subscribe((event) => seen.push(event));
+  try {
+    await eventually(() => fake.streams() === 1, 'the stream to open');
+    fake.push({ type: 'breaker', model: model('a/x', { state: 'OPEN' }) });
+    fake.push({ type: 'router', paused: true });
+    await eventually(() => seen.filter(Boolean).length === 2, 'two events');
+    assert.deepEqual(
+      seen.map((e) => e?.type ?? null),
+      [null, 'breaker', 'router'],
+    );
+    fake.dropStreams();
+    await eventually(() => fake.streams() === 1 && seen.length >= 5, 'the reconnect');
+    assert.deepEqual(seen.slice(3, 5), [null, null], 'lost, then connected again');
+  } finally {
+    off();
+    await fake.close();
+  }
+});
+
+test('pauses through the API with the dashboard token', async () => {
+  const fake = await startFakeRouter(snapshot([model('a/x')]));
+  try {
+    const source = attachedSource(fake.url);
+    await source.setPaused(true);
+    assert.equal(fake.state.paused, true);
+    assert.equal((await source.read())?.state.paused, true);
+    fake.token = 'rotated';
+    // The token is fetched fresh for each call, so a restarted daemon's new token is picked up.
+    await source.setPaused(false);
+    assert.equal(fake.state.paused, false);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('an unreachable daemon reads as null and close only disconnects', async () => {
+  const fake = await startFakeRouter(snapshot([]));
+  const url = fake.url;
+  const source = attachedSource(url, { reconnectMs: 20 });
+  source.subscribe(() => undefined);
+  await eventually(() => fake.streams() === 1, 'the stream to open');
+  await source.close();
+  await eventually(() => fake.streams() === 0, 'the stream to close');
+  await fake.close();
+  assert.equal(await source.read(), null);
+  await assert.rejects(source.setPaused(true));
+});
+
+test('parseEvent accepts only the four router events, with a matching type', () => {
+  assert.deepEqual(parseEvent('router', '{"type":"router","paused":true}'), { type: 'router', paused: true });
+  assert.equal(parseEvent('router', '{"type":"breaker"}'), null);
+  assert.equal(parseEvent('other', '{"type":"other"}'), null);
+  assert.equal(parseEvent(undefined, '{"type":"router"}'), null);
+  assert.equal(parseEvent('router', 'not json'), null);
+});

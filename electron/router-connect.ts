@@ -1,0 +1,62 @@
+import { decideAttachOrOwn, findNextFreePort, probeHealth, type HealthProbe } from './attach-or-own.js';
+import { attachedSource } from './remote-router.js';
+import type { RouterSource } from './router-source.js';
+
+export type ConnectResult =
+  | { kind: 'connected'; source: RouterSource }
+  | { kind: 'port-taken'; port: number; nextFreePort: number | null; reason: string };
+
+export interface ConnectOptions {
+  host: string;
+  /** 0 picks a free port: nothing to probe, the app runs its own router. */
+  port: number;
+  ownVersion: string;
+  /** Starts the in-process router on `port`. */
+  startOwned(port: number): Promise<RouterSource>;
+  probe?: (baseUrl: string) => Promise<HealthProbe>;
+  attach?: (url: string) => RouterSource;
+  findFreePort?: (host: string, taken: number) => Promise<number | null>;
+}
+
+/**
+ * Brings up the router the desktop shell shows: its own when the port is free, the compatible daemon that
+ * already serves it, or a "port taken" report with the next free port to offer.
+ */
+export async function connectRouter(options: ConnectOptions): Promise<ConnectResult> {
+  const { host, port } = options;
+  if (port === 0) return { kind: 'connected', source: await options.startOwned(0) };
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const probe = options.probe ?? probeHealth;
+  const findFree = options.findFreePort ?? findNextFreePort;
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const decision = decideAttachOrOwn(await probe(url), options.ownVersion);
+    if (decision.action === 'attach')
+      return { kind: 'connected', source: (options.attach ?? attachedSource)(url) };
+    if (decision.action === 'port-taken') {
+      return { kind: 'port-taken', port, nextFreePort: await findFree(host, port), reason: decision.reason };
+    }
+    try {
+      return { kind: 'connected', source: await options.startOwned(port) };
+    } catch (error) {
+      // Someone bound the port between the probe and our listen: look again once.
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  return { kind: 'port-taken', port, nextFreePort: await findFree(host, port), reason: 'the port is in use' };
+}
+
+/**
+ * The port the desktop app uses: the one picked from the tray after a clash, then `FCM_ROUTER_PORT`
+ * (0 = any free port, as tests use), then the default.
+ */
+export function desktopPort(
+  chosen: number | null,
+  env: Record<string, string | undefined>,
+  defaultPort: number,
+): number {
+  if (chosen !== null) return chosen;
+  const raw = env.FCM_ROUTER_PORT?.trim();
+  const fromEnv = raw ? Number(raw) : Number.NaN;
+  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv <= 65_535 ? fromEnv : defaultPort;
+}

@@ -1,0 +1,188 @@
+import type { HistoryEntry, ModelStateView, StateResponse } from '../router/api-types.js';
+import { isRoutable, readinessOf, type Readiness } from './model-readiness.js';
+
+/** The tray icon's colour: the aggregate health of the active set. */
+export type TrayColour = 'green' | 'amber' | 'red' | 'grey';
+
+/** What the desktop shell knows about its router. */
+export type RouterStatus =
+  | { kind: 'starting' }
+  | { kind: 'running'; state: StateResponse; lastEntry: HistoryEntry | null }
+  | { kind: 'stopped'; reason: string | null }
+  | { kind: 'port-taken'; port: number; nextFreePort: number | null };
+
+/** One model line of the tray menu. */
+export interface TrayModelLine {
+  key: string;
+  glyph: string;
+  label: string;
+}
+
+export interface TrayView {
+  colour: TrayColour;
+  tooltip: string;
+  statusLine: string;
+  /** The first models of the active set, in routing order. */
+  menuModels: TrayModelLine[];
+  /** Active-set models not listed in `menuModels`. */
+  moreModels: number;
+}
+
+export interface TrayViewOptions {
+  /** @default 6 */
+  maxMenuModels?: number;
+  /** Formats a wall-clock time for "until 14:05". @default local HH:MM */
+  formatTime?: (epochMs: number) => string;
+}
+
+/** Windows cuts tray tooltips at 127 characters; keep every platform the same. */
+export const TOOLTIP_MAX = 127;
+
+const GLYPHS: Record<Readiness, string> = {
+  ready: '●',
+  degraded: '◐',
+  half_open: '◔',
+  open: '○',
+  quota_paused: '◌',
+  key_invalid: '✕',
+  no_key: '✕',
+  disabled: '–',
+};
+
+const defaultFormatTime = (epochMs: number): string => {
+  const d = new Date(epochMs);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
+/**
+ * Turns the router's snapshot into what the tray shows. Green: every model of the active set is ready.
+ * Amber: some are degraded, open, quota-paused or without a usable key, but one is routable. Red: nothing
+ * is routable or the router is not running. Grey: starting or paused. Models of a disabled provider are
+ * left out of the count: switching a provider off is a choice, not a fault.
+ */
+export function computeTrayView(status: RouterStatus, now: number, options: TrayViewOptions = {}): TrayView {
+  const none = { menuModels: [], moreModels: 0 };
+  switch (status.kind) {
+    case 'starting':
+      return { colour: 'grey', tooltip: 'fcm-router — starting…', statusLine: 'Starting…', ...none };
+    case 'stopped': {
+      const why = status.reason ? ` (${status.reason})` : '';
+      return {
+        colour: 'red',
+        tooltip: clip(`fcm-router — router stopped${why}`),
+        statusLine: `Router stopped${why}`,
+        ...none,
+      };
+    }
+    case 'port-taken': {
+      const line = `Port ${status.port} is in use by another program`;
+      return {
+        colour: 'red',
+        tooltip: clip(`fcm-router — ${line.toLowerCase()}`),
+        statusLine: line,
+        ...none,
+      };
+    }
+    case 'running':
+      return runningView(status.state, status.lastEntry, now, options);
+  }
+}
+
+function runningView(
+  state: StateResponse,
+  lastEntry: HistoryEntry | null,
+  now: number,
+  options: TrayViewOptions,
+): TrayView {
+  const formatTime = options.formatTime ?? defaultFormatTime;
+  const active = state.models.filter((m) => m.inActiveSet);
+  const graded = active.map((model) => ({ model, readiness: readinessOf(model, now) }));
+  const counted = graded.filter((g) => g.readiness !== 'disabled');
+  const ready = counted.filter((g) => g.readiness === 'ready').length;
+  const routable = counted.filter((g) => isRoutable(g.readiness)).length;
+
+  const max = options.maxMenuModels ?? 6;
+  const menuModels = graded.slice(0, max).map(({ model, readiness }) => ({
+    key: model.key,
+    glyph: GLYPHS[readiness],
+    label: `${model.key} — ${detail(model, readiness, formatTime)}`,
+  }));
+  const moreModels = Math.max(0, graded.length - menuModels.length);
+
+  const last = lastEntry ? ` · last: ${describeLast(lastEntry)}` : '';
+  if (state.paused) {
+    return {
+      colour: 'grey',
+      tooltip: clip(`fcm-router — routing paused${last}`),
+      statusLine: 'Routing paused',
+      menuModels,
+      moreModels,
+    };
+  }
+  const colour: TrayColour = routable === 0 ? 'red' : ready === counted.length ? 'green' : 'amber';
+  const statusLine =
+    counted.length === 0
+      ? `No usable model in set "${state.activeSet}"`
+      : routable === 0
+        ? `Nothing routable: ${counted.length} of ${counted.length} models unavailable`
+        : ready === counted.length
+          ? `All ${ready} models ready`
+          : `${ready} of ${counted.length} models ready`;
+  return {
+    colour,
+    tooltip: clip(`fcm-router — ${ready}/${counted.length} models ready${last}`),
+    statusLine,
+    menuModels,
+    moreModels,
+  };
+}
+
+function detail(model: ModelStateView, readiness: Readiness, formatTime: (ms: number) => string): string {
+  switch (readiness) {
+    case 'ready':
+      return 'ready';
+    case 'degraded':
+      return 'degraded';
+    case 'half_open':
+      return 'on trial';
+    case 'open':
+      return model.openUntil !== null ? `open until ${formatTime(model.openUntil)}` : 'open';
+    case 'quota_paused':
+      return model.quotaPausedUntil !== null
+        ? `quota paused until ${formatTime(model.quotaPausedUntil)}`
+        : 'quota paused';
+    case 'key_invalid':
+      return 'key refused';
+    case 'no_key':
+      return 'no key';
+    case 'disabled':
+      return 'provider off';
+  }
+}
+
+/** `groq/llama-3.3-70b (1 failover)`, `failed after 3 attempts`, … — never any request content. */
+export function describeLast(entry: HistoryEntry): string {
+  const failed = entry.attempts.filter((a) => a.kind !== null).length;
+  switch (entry.outcome) {
+    case 'served':
+    case 'partial': {
+      const notes: string[] = [];
+      if (failed > 0) notes.push(`${failed} failover${failed === 1 ? '' : 's'}`);
+      if (entry.outcome === 'partial') notes.push('cut short');
+      const model = entry.servedModel ?? 'unknown model';
+      return notes.length > 0 ? `${model} (${notes.join(', ')})` : model;
+    }
+    case 'all_failed':
+      return `failed after ${entry.attempts.length} attempt${entry.attempts.length === 1 ? '' : 's'}`;
+    case 'no_candidates':
+      return 'no model available';
+    case 'client_aborted':
+      return 'cancelled by the client';
+    case 'rejected':
+      return `rejected (HTTP ${entry.clientStatus})`;
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
+}
