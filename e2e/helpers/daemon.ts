@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A router daemon running as a child process, as users run it. */
+export interface Daemon {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  stateDir: string;
+  configPath: string;
+  /** Everything the daemon printed so far (for failure messages). */
+  output(): string;
+  /** Stops it (SIGTERM, then SIGKILL after a grace period) and removes its folder. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Provider key variables from the developer's shell must not leak into the test's catalogue. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/(_API_KEY|_TOKEN|_ACCESS_TOKEN|_ACCOUNT_ID)$/.test(name) && name !== 'FCM_ROUTER_PORT',
+    ),
+  );
+}
+
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Starts `fcm-router daemon` on a free port with a temporary state folder and the given config file
+ * contents, and resolves once it prints its listening URL.
+ */
+export async function startDaemon(config: unknown, timeoutMs = 30_000): Promise<Daemon> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-e2e-'));
+  const stateDir = path.join(dir, 'state');
+  const configPath = path.join(dir, 'config.json');
+  await writeFile(configPath, JSON.stringify(config, null, 2), { mode: 0o600 });
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/fcm-router.js',
+      'daemon',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--state-dir',
+      stateDir,
+      '--config',
+      configPath,
+    ],
+    { cwd: repoRoot, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    child.kill('SIGTERM');
+    if (!(await exited(child, 12_000))) {
+      child.kill('SIGKILL');
+      await exited(child, 5000);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`daemon did not start in ${timeoutMs} ms:\n${log}`)),
+      timeoutMs,
+    );
+    const check = (): void => {
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      if (match && Number(match[1]) > 0) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`daemon exited with ${code} before listening:\n${log}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+
+  return { url, stateDir, configPath, output: () => log, stop };
+}

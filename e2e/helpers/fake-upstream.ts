@@ -1,0 +1,111 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the fake provider does with one chat request. */
+export type Behaviour = 'ok' | 'empty-200' | 'error-500' | 'unauthorized' | { rateLimitSeconds: number };
+
+/**
+ * A scripted OpenAI-compatible upstream on a real port: each model answers from its queue of behaviours,
+ * then with its default. The router under test talks to it over real HTTP, as it would to a provider.
+ */
+export class FakeUpstream {
+  private readonly queues = new Map<string, Behaviour[]>();
+  private readonly defaults = new Map<string, Behaviour>();
+  private readonly server: http.Server;
+  /** Requests seen per model id. */
+  readonly calls = new Map<string, number>();
+  port = 0;
+
+  constructor(private readonly latencyMs = 25) {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** Starts listening on a free loopback port. */
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** The base URL a provider config points at. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Queues behaviours for the next requests to `model`. */
+  script(model: string, ...behaviours: Behaviour[]): void {
+    this.queues.set(model, [...(this.queues.get(model) ?? []), ...behaviours]);
+  }
+
+  /** What `model` does once its queue is empty. @default 'ok' */
+  setDefault(model: string, behaviour: Behaviour): void {
+    this.defaults.set(model, behaviour);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    let body: { model?: unknown; stream?: unknown } = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+    } catch {
+      // An unparsable body is answered like any other request; the router never sends one.
+    }
+    const model = typeof body.model === 'string' ? body.model : '';
+    this.calls.set(model, (this.calls.get(model) ?? 0) + 1);
+    const behaviour = this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok';
+    await new Promise((resolve) => setTimeout(resolve, this.latencyMs + Math.random() * this.latencyMs));
+    respond(res, model, behaviour, body.stream === true);
+  }
+}
+
+function json(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+}
+
+function respond(res: http.ServerResponse, model: string, behaviour: Behaviour, stream: boolean): void {
+  const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+  if (behaviour === 'ok' && stream) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const frame = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.end(`${frame({ role: 'assistant', content: 'ok' }, null)}${frame({}, 'stop')}data: [DONE]\n\n`);
+    return;
+  }
+  if (behaviour === 'ok') {
+    json(res, 200, {
+      id,
+      object: 'chat.completion',
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 12, completion_tokens: 1, total_tokens: 13 },
+    });
+  } else if (behaviour === 'empty-200') {
+    json(res, 200, { id, object: 'chat.completion', model, choices: [] });
+  } else if (behaviour === 'error-500') {
+    json(res, 500, { error: { message: 'internal error', type: 'server_error' } });
+  } else if (behaviour === 'unauthorized') {
+    json(res, 401, { error: { message: 'invalid api key', type: 'authentication_error' } });
+  } else {
+    json(
+      res,
+      429,
+      { error: { message: 'rate limited' } },
+      { 'retry-after': String(behaviour.rateLimitSeconds) },
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
+import { Nav, VIEW_TITLES } from './components/Nav.js';
+import { PausedBanner } from './components/PausedBanner.js';
+import { useRoute } from './lib/use-route.js';
+import { ModelsView } from './views/models/ModelsView.js';
+import { OverviewView } from './views/overview/OverviewView.js';
+import { ProvidersView } from './views/providers/ProvidersView.js';
+import { RequestsView } from './views/requests/RequestsView.js';
+import { SettingsView } from './views/settings/SettingsView.js';
+
+/** The dashboard shell: header, view navigation and the current view. */
+export function App() {
+  const view = useRoute();
+  useEffect(() => {
+    document.title = `${VIEW_TITLES[view]} · fcm-router`;
+  }, [view]);
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <a className="brand" href="#/overview">
+          <img src="/favicon.svg" alt="" width="22" height="22" />
+          <span>fcm-router</span>
+        </a>
+        <ConnectionIndicator />
+      </header>
+      <Nav current={view} />
+      <main className="main" id="main" tabIndex={-1}>
+        <ConnectionBanner />
+        <PausedBanner />
+        <h1 className="view-title">{VIEW_TITLES[view]}</h1>
+        {view === 'overview' && <OverviewView />}
+        {view === 'models' && <ModelsView />}
+        {view === 'requests' && <RequestsView />}
+        {view === 'providers' && <ProvidersView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { ConfigIssue, ErrorResponse } from '../../../router/api-types.js';
+import { routerToken } from './token.js';
+
+/** A non-2xx answer from the router, with the config issues when it is a validation error. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null,
+    readonly issues: ConfigIssue[],
+  ) {
+    super(message);
+  }
+}
+
+/** Brand check that works across module copies. */
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && error.name === 'ApiError' && 'status' in error;
+}
+
+function isErrorResponse(body: unknown): body is ErrorResponse {
+  if (body === null || typeof body !== 'object' || !('error' in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return (
+    error !== null &&
+    typeof error === 'object' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') {
+    // The daemon refuses mutating calls without its token and a JSON content type (CSRF protection).
+    headers['content-type'] = 'application/json';
+    headers['x-fcm-token'] = routerToken();
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'The router is not reachable.', 'unreachable', []);
+  }
+  const parsed = await readBody(response);
+  if (!response.ok) {
+    if (isErrorResponse(parsed)) {
+      const { message, code, issues } = parsed.error;
+      throw new ApiError(response.status, message, code ?? null, issues ?? []);
+    }
+    throw new ApiError(response.status, `HTTP ${response.status}`, null, []);
+  }
+  return parsed as T;
+}
+
+/** `GET` a JSON resource of the router. */
+export function apiGet<T>(path: string): Promise<T> {
+  return request<T>('GET', path);
+}
+
+/** A mutating call (`POST`/`PUT`/`DELETE`) carrying the router token. */
+export function apiSend<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown): Promise<T> {
+  return request<T>(method, path, body);
+}

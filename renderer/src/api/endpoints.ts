@@ -1,0 +1,34 @@
+import type {
+  ConfigInput,
+  ConfigResponse,
+  ConfigSaveResponse,
+  HealthResponse,
+  HistoryResponse,
+  ProvidersResponse,
+  StateResponse,
+} from '../../../router/api-types.js';
+import { apiGet, apiSend } from './client.js';
+
+/** The most history the router keeps and the dashboard loads. */
+export const HISTORY_LIMIT = 500;
+
+type Ok = { ok: true };
+
+/** Every router endpoint the dashboard uses, typed by the shapes in router/api-types.ts. */
+export const api = {
+  health: () => apiGet<HealthResponse>('/health'),
+  state: () => apiGet<StateResponse>('/api/state'),
+  history: (limit = HISTORY_LIMIT) => apiGet<HistoryResponse>(`/api/history?limit=${limit}`),
+  config: () => apiGet<ConfigResponse>('/api/config'),
+  providers: () => apiGet<ProvidersResponse>('/api/providers'),
+
+  saveConfig: (config: ConfigInput) => apiSend<ConfigSaveResponse>('PUT', '/api/config', config),
+  resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),
+  /** Write-only: the key is never read back. An empty string removes it. */
+  setProviderKey: (provider: string, apiKey: string) =>
+    apiSend<Ok>('POST', '/api/providers/key', { provider, apiKey }),
+  saveSet: (name: string, models: string[]) =>
+    apiSend<Ok>('PUT', `/api/sets/${encodeURIComponent(name)}`, { models }),
+  activateSet: (set: string) => apiSend<Ok>('POST', '/api/sets/active', { set }),
+  setPaused: (paused: boolean) => apiSend<Ok>('POST', '/api/pause', { paused }),
+};

@@ -1,0 +1,126 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { seriesTotals, type OutcomeSeries } from '../lib/history-buckets.js';
+import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
+
+/**
+ * Stacked bars are drawn back to front: each series is the running total up to its outcome. Empty buckets
+ * are null, so no zero-height bar is stroked.
+ */
+function toAligned(series: OutcomeSeries): uPlot.AlignedData {
+  const okAndFailover = series.firstTry.map((v, i) => v + (series.afterFailover[i] ?? 0));
+  const total = okAndFailover.map((v, i) => v + (series.failed[i] ?? 0));
+  const bar = (values: number[]) => values.map((v) => (v === 0 ? null : v));
+  return [series.t, bar(total), bar(okAndFailover), bar(series.firstTry), series.failoverRate];
+}
+
+function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
+  const bars = uPlot.paths.bars?.({ size: [0.75, 24], gap: 1 });
+  const grid = { stroke: cssVar('--border'), width: 1 };
+  const axis = {
+    stroke: cssVar('--muted'),
+    grid,
+    ticks: { show: false },
+    font: '11px system-ui, sans-serif',
+  };
+  const raw = (key: 'firstTry' | 'afterFailover' | 'failed') => (_: uPlot, _v: number | null, idx: number) =>
+    String(rawSeries()[key][idx] ?? 0);
+  return {
+    width,
+    height: 180,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false }, points: { show: false } },
+    scales: {
+      x: { time: true },
+      n: { range: (_u, _min, max) => [0, Math.max(4, max)] },
+      '%': { range: [0, 100] },
+    },
+    axes: [
+      { ...axis, space: 60 },
+      { ...axis, scale: 'n', size: 36 },
+      {
+        ...axis,
+        scale: '%',
+        side: 1,
+        size: 40,
+        grid: { show: false },
+        values: (_u, ticks) => ticks.map((t) => `${t}%`),
+      },
+    ],
+    series: [
+      {},
+      {
+        label: 'failed',
+        scale: 'n',
+        fill: cssVar('--state-open'),
+        stroke: cssVar('--state-open'),
+        paths: bars,
+        points: { show: false },
+        value: raw('failed'),
+      },
+      {
+        label: 'served after failover',
+        scale: 'n',
+        fill: cssVar('--state-degraded'),
+        stroke: cssVar('--state-degraded'),
+        paths: bars,
+        points: { show: false },
+        value: raw('afterFailover'),
+      },
+      {
+        label: 'served first try',
+        scale: 'n',
+        fill: cssVar('--state-closed'),
+        stroke: cssVar('--state-closed'),
+        paths: bars,
+        points: { show: false },
+        value: raw('firstTry'),
+      },
+      {
+        label: 'failover rate',
+        scale: '%',
+        stroke: cssVar('--state-half-open'),
+        width: 2,
+        spanGaps: true,
+        points: { size: 4 },
+      },
+    ],
+  };
+}
+
+/** Requests of the last hour by outcome (stacked bars) with the failover rate (line, right axis). */
+export function RequestsChart({ series }: { series: OutcomeSeries }) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const latest = useRef(series);
+  const scheme = useColorScheme();
+
+  useEffect(() => {
+    latest.current = series;
+    plot.current?.setData(toAligned(series));
+  }, [series]);
+
+  // Rebuilt when the colour scheme flips: canvas colours are read from CSS once per build.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const made = new uPlot(
+      options(el.clientWidth || 600, () => latest.current),
+      toAligned(latest.current),
+      el,
+    );
+    plot.current = made;
+    const resize = new ResizeObserver(() => made.setSize({ width: el.clientWidth, height: 180 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      made.destroy();
+      plot.current = null;
+    };
+  }, [scheme]);
+
+  const totals = seriesTotals(series);
+  const summary = `Last hour: ${totals.firstTry} served first try, ${totals.afterFailover} after failover, ${totals.failed} failed`;
+  return <div className="chart" ref={box} role="img" aria-label={summary} />;
+}

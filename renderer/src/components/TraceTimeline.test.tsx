@@ -1,0 +1,105 @@
+import { render, screen, within } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import type { HistoryEntry } from '../../../router/api-types.js';
+import { TraceTimeline } from './TraceTimeline.js';
+
+const failover: HistoryEntry = {
+  requestId: 'req-1',
+  at: 0,
+  modelRequested: 'fcm',
+  set: 'default',
+  pinned: null,
+  servedModel: 'demo-fast/coder',
+  outcome: 'served',
+  stream: false,
+  wallMs: 400,
+  attempts: [
+    {
+      model: 'demo-flaky/empty-200',
+      status: 200,
+      kind: 'empty_choices',
+      latencyMs: 120,
+      breakerBefore: 'CLOSED',
+      role: 'normal',
+    },
+    {
+      model: 'demo-fast/coder',
+      status: 200,
+      kind: null,
+      latencyMs: 250,
+      breakerBefore: 'HALF_OPEN',
+      role: 'trial',
+    },
+  ],
+  skipped: [{ model: 'demo-limited/rate-limited', reason: 'quota_paused' }],
+  client: 'opencode/1.0',
+  clientStatus: 200,
+  lastResortUsed: false,
+  usage: null,
+};
+
+test('draws each skip, each attempt with status or kind and latency, then the result, in order', () => {
+  render(<TraceTimeline entry={failover} />);
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-1' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps).toHaveLength(4);
+
+  expect(steps[0]).toHaveTextContent('skipped');
+  expect(steps[0]).toHaveTextContent('demo-limited/rate-limited');
+  expect(steps[0]).toHaveTextContent('quota_paused');
+
+  expect(steps[1]).toHaveTextContent('attempt 1');
+  expect(steps[1]).toHaveTextContent('demo-flaky/empty-200');
+  expect(steps[1]).toHaveTextContent('empty_choices');
+  expect(steps[1]).toHaveTextContent('HTTP 200');
+  expect(steps[1]).toHaveTextContent('120 ms');
+  expect(steps[1]).toHaveClass('trace-fail');
+
+  expect(steps[2]).toHaveTextContent('attempt 2');
+  expect(steps[2]).toHaveTextContent('served');
+  expect(steps[2]).toHaveTextContent('250 ms');
+  expect(steps[2]).toHaveTextContent('breaker was HALF_OPEN');
+  expect(steps[2]).toHaveTextContent('trial');
+  expect(steps[2]).toHaveClass('trace-ok');
+
+  expect(steps[3]).toHaveTextContent('served by');
+  expect(steps[3]).toHaveTextContent('demo-fast/coder');
+  expect(steps[3]).toHaveTextContent('HTTP 200 to the agent');
+});
+
+test('a request that failed everywhere ends in its outcome, and a transport failure shows no status', () => {
+  render(
+    <TraceTimeline
+      entry={{
+        ...failover,
+        requestId: 'req-2',
+        outcome: 'all_failed',
+        servedModel: null,
+        clientStatus: 504,
+        skipped: [],
+        lastResortUsed: true,
+        attempts: [
+          {
+            model: 'demo-slow/hang',
+            status: null,
+            kind: 'timeout',
+            latencyMs: 15000,
+            breakerBefore: 'CLOSED',
+            role: 'last_resort',
+          },
+        ],
+      }}
+    />,
+  );
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-2' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps).toHaveLength(2);
+  expect(steps[0]).toHaveTextContent('timeout');
+  expect(steps[0]).toHaveTextContent('no response');
+  expect(steps[0]).toHaveTextContent('last resort');
+  expect(steps[1]).toHaveTextContent('all failed');
+  expect(steps[1]).toHaveTextContent('HTTP 504 to the agent');
+  expect(steps[1]).not.toHaveTextContent('served by');
+});

@@ -1,0 +1,85 @@
+import type { AttemptView, HistoryEntry, SkipView } from '../../../router/api-types.js';
+import { formatLatency } from '../lib/format.js';
+import { FAILURE_HINTS, OUTCOME_LABELS, SKIP_HINTS } from '../lib/labels.js';
+
+type TraceEntry = Pick<
+  HistoryEntry,
+  | 'requestId'
+  | 'attempts'
+  | 'skipped'
+  | 'outcome'
+  | 'servedModel'
+  | 'clientStatus'
+  | 'wallMs'
+  | 'lastResortUsed'
+>;
+
+function SkipStep({ skip }: { skip: SkipView }) {
+  return (
+    <li className="trace-step trace-skip">
+      <span className="trace-marker" aria-hidden="true" />
+      <span className="trace-what">skipped</span>
+      <code className="model-key">{skip.model}</code>
+      <span className="trace-detail">
+        <span className="mono">{skip.reason}</span> <span className="muted">— {SKIP_HINTS[skip.reason]}</span>
+      </span>
+    </li>
+  );
+}
+
+function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: number; wallMs: number }) {
+  const ok = attempt.kind === null;
+  const share = wallMs > 0 ? Math.min(100, Math.max(1, (100 * attempt.latencyMs) / wallMs)) : 0;
+  return (
+    <li className={`trace-step trace-attempt ${ok ? 'trace-ok' : 'trace-fail'}`}>
+      <span className="trace-marker" aria-hidden="true" />
+      <span className="trace-what">attempt {index + 1}</span>
+      <code className="model-key">{attempt.model}</code>
+      <span className="trace-detail">
+        {ok ? (
+          <span className="badge outcome-ok">served</span>
+        ) : (
+          <span className="badge outcome-bad" title={attempt.kind ? FAILURE_HINTS[attempt.kind] : undefined}>
+            {attempt.kind}
+          </span>
+        )}
+        <span className="mono">{attempt.status === null ? 'no response' : `HTTP ${attempt.status}`}</span>
+        <span className="trace-bar" aria-hidden="true">
+          <span style={{ width: `${share}%` }} />
+        </span>
+        <span className="mono">{formatLatency(attempt.latencyMs)}</span>
+        <span className="muted">breaker was {attempt.breakerBefore}</span>
+        {attempt.role !== 'normal' && <span className="tag">{attempt.role.replace('_', ' ')}</span>}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * A request's decision trace as a timeline: every skipped candidate with its reason, every attempt with
+ * model, status or failure kind and latency, then what the agent got. Routing metadata only — the history
+ * holds no prompt or completion text, so none can show here.
+ */
+export function TraceTimeline({ entry }: { entry: TraceEntry }) {
+  const served = entry.outcome === 'served' && entry.servedModel !== null;
+  return (
+    <ol className="trace" aria-label={`Decision trace of ${entry.requestId}`}>
+      {entry.skipped.map((skip, i) => (
+        <SkipStep key={`s${i}`} skip={skip} />
+      ))}
+      {entry.attempts.map((attempt, i) => (
+        <AttemptStep key={`a${i}`} attempt={attempt} index={i} wallMs={entry.wallMs} />
+      ))}
+      <li className={`trace-step trace-end ${served ? 'trace-ok' : 'trace-fail'}`}>
+        <span className="trace-marker" aria-hidden="true" />
+        <span className="trace-what">{served ? 'served by' : OUTCOME_LABELS[entry.outcome]}</span>
+        {served && <code className="model-key">{entry.servedModel}</code>}
+        <span className="trace-detail">
+          <span className="mono">HTTP {entry.clientStatus} to the agent</span>
+          <span className="mono">{formatLatency(entry.wallMs)} total</span>
+          {entry.lastResortUsed && <span className="tag">last resort</span>}
+        </span>
+      </li>
+    </ol>
+  );
+}

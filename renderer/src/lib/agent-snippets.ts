@@ -1,0 +1,69 @@
+/** Copy-ready setup for the coding agents people point at the router. */
+
+export interface AgentSnippet {
+  id: string;
+  name: string;
+  /** Where the text goes, e.g. the config file. */
+  where: string;
+  text: string;
+}
+
+/** Any value works as the key: the router ignores it unless a router token is configured. */
+export const PLACEHOLDER_KEY = 'fcm-local';
+
+/** Snippets for OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl` (ending in `/v1`). */
+export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
+  const opencode = {
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      fcm: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'fcm-router',
+        options: { baseURL: baseUrl, apiKey: PLACEHOLDER_KEY },
+        models: { [model]: { name: `${model} (fcm-router)` } },
+      },
+    },
+    model: `fcm/${model}`,
+  };
+  const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello' }] });
+  return [
+    { id: 'opencode', name: 'OpenCode', where: 'opencode.json', text: JSON.stringify(opencode, null, 2) },
+    {
+      id: 'cline',
+      name: 'Cline',
+      where: 'Cline settings → API Provider',
+      text: [
+        'API Provider: OpenAI Compatible',
+        `Base URL:     ${baseUrl}`,
+        `API Key:      ${PLACEHOLDER_KEY}`,
+        `Model ID:     ${model}`,
+      ].join('\n'),
+    },
+    {
+      id: 'aider',
+      name: 'Aider',
+      where: 'shell',
+      text: `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`,
+    },
+    {
+      id: 'continue',
+      name: 'Continue',
+      where: '~/.continue/config.yaml',
+      text: [
+        'models:',
+        '  - name: fcm-router',
+        '    provider: openai',
+        `    model: ${model}`,
+        `    apiBase: ${baseUrl}`,
+        `    apiKey: ${PLACEHOLDER_KEY}`,
+        '    roles: [chat, edit, apply]',
+      ].join('\n'),
+    },
+    {
+      id: 'curl',
+      name: 'curl',
+      where: 'shell',
+      text: `curl ${baseUrl}/chat/completions -H 'content-type: application/json' -H 'authorization: Bearer ${PLACEHOLDER_KEY}' -d '${body}'`,
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { formatDuration, formatLatency, formatPercent, humanizeUnit } from './format.js';
+
+describe('format', () => {
+  test('durations pick a readable unit and never go negative', () => {
+    expect(formatDuration(-5)).toBe('0 s');
+    expect(formatDuration(41_200)).toBe('42 s');
+    expect(formatDuration(187_000)).toBe('3:07');
+    expect(formatDuration(3_900_000)).toBe('1 h 05 m');
+    expect(formatDuration(2 * 86_400_000 + 4 * 3_600_000)).toBe('2 d 4 h');
+  });
+
+  test('latencies and percentages', () => {
+    expect(formatLatency(812.4)).toBe('812 ms');
+    expect(formatLatency(1240)).toBe('1.24 s');
+    expect(formatLatency(null)).toBe('–');
+    expect(formatPercent(0.126)).toBe('13%');
+    expect(formatPercent(null)).toBe('–');
+  });
+
+  test('config units', () => {
+    expect(humanizeUnit(30_000, 'ms')).toBe('30 s');
+    expect(humanizeUnit(300_000, 'ms')).toBe('5 min');
+    expect(humanizeUnit(262_144, 'bytes')).toBe('256 KiB');
+  });
+});

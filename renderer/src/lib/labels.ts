@@ -1,0 +1,52 @@
+import type { FailureKind, RequestOutcome, SkipReason } from '../../../router/api-types.js';
+
+/** One-line explanations of failure kinds, shown as tooltips next to the names the router uses. */
+export const FAILURE_HINTS: Record<FailureKind, string> = {
+  auth_error: 'The provider refused the key (401/403).',
+  payment_required: 'The key is out of credit (402).',
+  rate_limit: 'Rate limited (429); the model is paused.',
+  model_not_found: 'The provider does not know this model (404).',
+  invalid_request: 'The provider rejected the request shape (400/413/422).',
+  timeout: 'No response headers in time.',
+  body_timeout: 'The response body did not arrive in time.',
+  stream_stall: 'The stream went silent.',
+  network_error: 'Connection refused, reset or DNS failure.',
+  server_error: 'The provider answered 5xx.',
+  overloaded: 'The provider is overloaded (529/503).',
+  html_maintenance: 'An HTML page instead of JSON (maintenance or captive page).',
+  invalid_json: 'The body was not valid JSON.',
+  empty_choices: 'HTTP 200 with no choices.',
+  empty_content: 'HTTP 200 with an empty message.',
+  error_payload: 'HTTP 200 carrying an error object.',
+  empty_stream: 'The stream ended without content.',
+  mid_stream_error: 'The stream broke after content was sent.',
+  client_aborted: 'The agent hung up.',
+  budget_exhausted: 'The request ran out of its total time budget.',
+};
+
+export const SKIP_HINTS: Record<SkipReason, string> = {
+  provider_blocked: 'provider refused its key earlier in this request',
+  provider_disabled: 'provider disabled',
+  provider_unresolvable: 'provider URL cannot be built',
+  auth_error: 'key refused (401/403)',
+  missing_key: 'no API key configured',
+  quota_paused: 'quota pause running',
+  circuit_open: 'breaker OPEN',
+  half_open_busy: 'trial already running',
+  unknown_model: 'not in the catalogue',
+  already_tried: 'already tried in this request',
+};
+
+export const OUTCOME_LABELS: Record<RequestOutcome, string> = {
+  served: 'served',
+  partial: 'partial',
+  all_failed: 'all failed',
+  no_candidates: 'no candidates',
+  client_aborted: 'client aborted',
+  rejected: 'rejected',
+};
+
+/** Outcomes that count as a failure of the router (aborts and rejected requests do not). */
+export function isFailedOutcome(outcome: RequestOutcome): boolean {
+  return outcome === 'all_failed' || outcome === 'no_candidates' || outcome === 'partial';
+}

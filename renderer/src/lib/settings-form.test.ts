@@ -1,0 +1,71 @@
+import { describe, expect, test } from 'vitest';
+import type { ConfigInput } from '../../../router/api-types.js';
+import { SETTINGS_FIELDS } from './settings-fields.js';
+import { buildConfig, describeChanges, formFromConfig, splitIssues } from './settings-form.js';
+
+const defaults: ConfigInput = {
+  router: {
+    failover: {
+      maxAttempts: 4,
+      requestTimeoutMs: 15000,
+      bodyReadTimeoutMs: 30000,
+      streamIdleTimeoutMs: 8000,
+      totalBudgetMs: 120000,
+      contentValidation: 'strict',
+      holdBufferBytes: 262144,
+      lastResortModel: null,
+    },
+    breaker: {
+      failureThreshold: 3,
+      degradedRatio: 0.6,
+      initialCooldownMs: 30000,
+      maxCooldownMs: 300000,
+      backoffMultiplier: 2,
+    },
+  },
+};
+
+describe('settings form', () => {
+  test('covers every failover and breaker knob of the defaults', () => {
+    const values = formFromConfig(defaults);
+    expect(Object.keys(values).sort()).toEqual(SETTINGS_FIELDS.map((f) => f.path).sort());
+    expect(values['router.failover.maxAttempts']).toBe('4');
+    expect(values['router.failover.lastResortModel']).toBe('');
+  });
+
+  test('keeps the rest of the config, writes only values that differ from the default', () => {
+    const base: ConfigInput = {
+      providers: { groq: { apiKey: '********' } },
+      activeSet: 'default',
+      router: { failover: { maxAttempts: 6 } },
+    };
+    const values = { ...formFromConfig(defaults), 'router.breaker.failureThreshold': '5' };
+    expect(buildConfig(base, values, defaults)).toEqual({
+      providers: { groq: { apiKey: '********' } },
+      activeSet: 'default',
+      router: { breaker: { failureThreshold: 5 } },
+    });
+  });
+
+  test('sends unparsable numbers as typed, so the server names the problem', () => {
+    const values = { ...formFromConfig(defaults), 'router.failover.maxAttempts': 'lots' };
+    expect(buildConfig({}, values, defaults)).toEqual({ router: { failover: { maxAttempts: 'lots' } } });
+  });
+
+  test('describes changes and routes issues to their fields', () => {
+    const after: ConfigInput = { router: { breaker: { failureThreshold: 5 } } };
+    expect(describeChanges(['router.breaker.failureThreshold'], defaults, after, defaults)).toEqual([
+      { path: 'router.breaker.failureThreshold', label: 'Failure threshold', from: '3', to: '5' },
+    ]);
+    const before: ConfigInput = { router: { failover: { maxAttempts: 6 } } };
+    expect(describeChanges(['router.failover.maxAttempts'], before, {}, defaults)).toEqual([
+      { path: 'router.failover.maxAttempts', label: 'Max attempts', from: '6', to: '4' },
+    ]);
+    const { byPath, other } = splitIssues([
+      { path: 'router.failover.maxAttempts', message: 'too big' },
+      { path: 'activeSet', message: 'names no set' },
+    ]);
+    expect(byPath).toEqual({ 'router.failover.maxAttempts': ['too big'] });
+    expect(other).toEqual([{ path: 'activeSet', message: 'names no set' }]);
+  });
+});

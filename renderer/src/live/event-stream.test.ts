@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { RouterEvent } from '../../../router/api-types.js';
+import { openEventStream, type ConnectionStatus, type EventSourceLike } from './event-stream.js';
+
+class FakeSource implements EventSourceLike {
+  static made: FakeSource[] = [];
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  closed = false;
+  listeners = new Map<string, (event: MessageEvent<string>) => void>();
+  constructor(readonly url: string) {
+    FakeSource.made.push(this);
+  }
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void): void {
+    this.listeners.set(type, listener);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  emit(type: string, data: string): void {
+    this.listeners.get(type)?.(new MessageEvent(type, { data }));
+  }
+}
+
+describe('openEventStream', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSource.made = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  test('delivers parsed events, reconnects with growing delays and resyncs after a reconnect', () => {
+    const events: RouterEvent[] = [];
+    const statuses: ConnectionStatus[] = [];
+    let resyncs = 0;
+    const stop = openEventStream({
+      url: '/api/events',
+      onEvent: (e) => events.push(e),
+      onStatus: (s) => statuses.push(s),
+      onResync: () => (resyncs += 1),
+      createSource: (url) => new FakeSource(url),
+      now: () => 0,
+    });
+    const first = FakeSource.made[0];
+    first?.onopen?.(new Event('open'));
+    first?.emit('router', '{"type":"router","paused":true}');
+    first?.emit('router', '{broken');
+    expect(events).toEqual([{ type: 'router', paused: true }]);
+
+    first?.onerror?.(new Event('error'));
+    expect(first?.closed).toBe(true);
+    expect(statuses.at(-1)).toMatchObject({ state: 'retrying', attempt: 1 });
+    const firstDelay =
+      statuses.at(-1)?.state === 'retrying' ? (statuses.at(-1) as { retryAt: number }).retryAt : 0;
+    expect(firstDelay).toBeGreaterThanOrEqual(800);
+    expect(firstDelay).toBeLessThanOrEqual(1200);
+
+    vi.advanceTimersByTime(1200);
+    const second = FakeSource.made[1];
+    expect(second).toBeDefined();
+    second?.onerror?.(new Event('error'));
+    expect(statuses.at(-1)).toMatchObject({ state: 'retrying', attempt: 2 });
+
+    vi.advanceTimersByTime(2400);
+    FakeSource.made[2]?.onopen?.(new Event('open'));
+    expect(statuses.at(-1)).toMatchObject({ state: 'open' });
+    expect(resyncs).toBe(1);
+
+    stop();
+    expect(FakeSource.made[2]?.closed).toBe(true);
+  });
+});

@@ -1,0 +1,85 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ProviderView } from '../../../../router/api-types.js';
+import { api } from '../../api/endpoints.js';
+import { testThroughRouter } from '../../api/test-model.js';
+import { KeyStatusBadge } from '../../components/KeyStatusBadge.js';
+import { errorText } from '../../components/QueryStatus.js';
+import { TestResultView } from '../models/TestResultView.js';
+import { withProviderEnabled } from './provider-config.js';
+import { KeyForm } from './KeyForm.js';
+
+/** One provider: key status, enabled switch, models, signup link, key field and key test. */
+export function ProviderRow({
+  provider,
+  activeModels,
+}: {
+  provider: ProviderView;
+  activeModels: readonly string[];
+}) {
+  const client = useQueryClient();
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const toggle = useMutation({
+    // Read the config fresh so the toggle never writes back a stale copy of other settings.
+    mutationFn: async (enabled: boolean) => {
+      const current = await api.config();
+      return api.saveConfig(withProviderEnabled(current.config, provider.id, enabled));
+    },
+    onSettled: () => client.invalidateQueries(),
+  });
+  // A key test is a pinned request to one of the provider's models, preferably one the user routes to.
+  const testModel = provider.models.find((m) => activeModels.includes(m.key))?.key ?? provider.models[0]?.key;
+  const test = useMutation({
+    mutationFn: (model: string) => testThroughRouter(model),
+    onSettled: () => client.invalidateQueries({ queryKey: ['providers'] }),
+  });
+
+  return (
+    <li className="provider-row" aria-label={provider.name}>
+      <div className="provider-name">
+        <strong>{provider.name}</strong>
+        <code className="muted small">{provider.id}</code>
+        {provider.custom && <span className="tag">custom</span>}
+        {provider.unresolvable && <span className="tag tag-warn">URL incomplete</span>}
+      </div>
+      <div className="provider-status">
+        <KeyStatusBadge status={provider.keyStatus} source={provider.keySource} />
+        <span className="muted small mono">{provider.models.length} models</span>
+        {provider.signupUrl && (
+          <a href={provider.signupUrl} target="_blank" rel="noopener noreferrer" className="small">
+            get a key ↗
+          </a>
+        )}
+      </div>
+      <label className="switch">
+        <input
+          type="checkbox"
+          // Shows the requested state at once and until the router's answer has been reloaded.
+          checked={wanted ?? provider.enabled}
+          aria-label={`${provider.name} enabled`}
+          onChange={(e) => {
+            setWanted(e.target.checked);
+            toggle.mutate(e.target.checked, { onSettled: () => setWanted(null) });
+          }}
+          disabled={toggle.isPending}
+        />
+        <span>enabled</span>
+      </label>
+      <KeyForm provider={provider} />
+      <div className="provider-test">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!testModel || test.isPending || provider.keyStatus === 'missing'}
+          onClick={() => testModel && test.mutate(testModel)}
+          title={testModel ? `Sends one pinned request to ${testModel}` : 'No model to test with'}
+          aria-label={`Test ${provider.name} key`}
+        >
+          {test.isPending ? 'Testing…' : 'Test key'}
+        </button>
+        <span aria-live="polite">{test.data && <TestResultView result={test.data} />}</span>
+        {toggle.error && <span className="field-error">{errorText(toggle.error)}</span>}
+      </div>
+    </li>
+  );
+}

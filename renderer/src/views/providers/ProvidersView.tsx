@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { useProviders, useRouterState } from '../../api/queries.js';
+import { Panel } from '../../components/Panel.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
+import { isUsable, listProviders, type ProviderFilter } from './provider-filter.js';
+import { ProviderRow } from './ProviderRow.js';
+
+const FILTERS: { id: ProviderFilter; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'usable', label: 'Usable' },
+  { id: 'missing', label: 'Need a key' },
+];
+
+/** The provider catalogue: keys, switches and tests. */
+export function ProvidersView() {
+  const { data, isPending, error } = useProviders();
+  const state = useRouterState();
+  const [filter, setFilter] = useState<ProviderFilter>('all');
+  const active = state.data?.sets[state.data.activeSet] ?? [];
+  const providers = data?.providers ?? [];
+  const usable = providers.filter(isUsable).length;
+  return (
+    <Panel
+      title={
+        <>
+          Providers{' '}
+          <span className="muted small">{data ? `${usable} of ${providers.length} usable` : ''}</span>
+        </>
+      }
+      actions={
+        <div className="segmented" role="group" aria-label="Show providers">
+          {FILTERS.map((f) => (
+            <button key={f.id} type="button" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+              {f.label}
+            </button>
+          ))}
+        </div>
+      }
+      className="panel-wide"
+    >
+      <QueryStatus isPending={isPending} error={error} what="providers" />
+      <p className="muted small">
+        Keys are write-only: they go to the router’s config file (mode 0600) and are never shown again.
+      </p>
+      <ul className="provider-list">
+        {listProviders(providers, filter).map((provider) => (
+          <ProviderRow key={provider.id} provider={provider} activeModels={active} />
+        ))}
+      </ul>
+    </Panel>
+  );
+}

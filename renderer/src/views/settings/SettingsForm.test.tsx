@@ -1,0 +1,123 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import type { ConfigInput, ConfigResponse, ConfigSaveResponse } from '../../../../router/api-types.js';
+import { ApiError } from '../../api/client.js';
+import { SettingsForm } from './SettingsForm.js';
+
+const defaults: ConfigInput = {
+  providers: {},
+  activeSet: 'default',
+  router: {
+    failover: {
+      maxAttempts: 4,
+      requestTimeoutMs: 15000,
+      bodyReadTimeoutMs: 30000,
+      streamIdleTimeoutMs: 8000,
+      totalBudgetMs: 120000,
+      contentValidation: 'strict',
+      holdBufferBytes: 262144,
+      lastResortModel: null,
+    },
+    breaker: {
+      failureThreshold: 3,
+      degradedRatio: 0.6,
+      initialCooldownMs: 30000,
+      maxCooldownMs: 300000,
+      backoffMultiplier: 2,
+    },
+  },
+};
+
+const response: ConfigResponse = {
+  config: {
+    providers: { up: { apiKey: '********', baseUrl: 'http://127.0.0.1:1/v1' } },
+    sets: { default: ['up/m1'] },
+  },
+  effective: defaults,
+  defaults,
+  path: '/tmp/config.json',
+};
+
+/** A server stand-in that validates like the schema does for the one field under test. */
+function fakeServer() {
+  const sent: ConfigInput[] = [];
+  const onSave = async (config: ConfigInput): Promise<ConfigSaveResponse> => {
+    sent.push(config);
+    const attempts = config.router?.failover?.maxAttempts;
+    if (attempts !== undefined && (typeof attempts !== 'number' || attempts > 20)) {
+      throw new ApiError(400, 'invalid config', 'invalid_config', [
+        { path: 'router.failover.maxAttempts', message: 'Too big: expected number to be <=20' },
+        { path: 'activeSet', message: 'names no set' },
+      ]);
+    }
+    return { ok: true, changed: ['router.failover.maxAttempts'], config };
+  };
+  return { sent, onSave };
+}
+
+describe('SettingsForm', () => {
+  test('shows each knob with its default, unit and explanation', () => {
+    render(<SettingsForm config={response} onSave={fakeServer().onSave} />);
+    const field = screen.getByLabelText('Initial cooldown');
+    expect(field).toHaveValue('30000');
+    expect(field).toHaveAccessibleDescription(/stays OPEN the first time.*Default: 30000/);
+    expect(screen.getByLabelText('Content validation')).toHaveValue('strict');
+    expect(screen.getAllByRole('group')).toHaveLength(2);
+  });
+
+  test('puts the server’s validation errors next to their field, then applies a valid value', async () => {
+    const user = userEvent.setup();
+    const server = fakeServer();
+    render(<SettingsForm config={response} onSave={server.onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '99');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(maxAttempts).toHaveAttribute('aria-invalid', 'true');
+    expect(maxAttempts).toHaveAccessibleDescription(/Too big: expected number to be <=20/);
+    const field = maxAttempts.closest('.field') as HTMLElement;
+    expect(within(field).getByRole('alert')).toHaveTextContent('Too big: expected number to be <=20');
+    // An issue for a path the form has no field for is shown above the form, not lost.
+    expect(screen.getByText(/names no set/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Request timeout')).toHaveAttribute('aria-invalid', 'false');
+    // The rest of the config goes back as it was, masked secret included.
+    expect(server.sent[0]?.providers).toEqual(response.config.providers);
+    expect(server.sent[0]?.router).toEqual({ failover: { maxAttempts: 99 } });
+
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '6');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(maxAttempts).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.queryByText(/Too big/)).toBeNull();
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('Applied live');
+    expect(status).toHaveTextContent('Max attempts router.failover.maxAttempts: 4 → 6');
+  });
+
+  test('Reset to defaults fills in every default and marks what changed', async () => {
+    const user = userEvent.setup();
+    const tuned = {
+      ...response,
+      effective: { ...defaults, router: { ...defaults.router, breaker: { failureThreshold: 7 } } },
+    };
+    render(<SettingsForm config={tuned} onSave={fakeServer().onSave} />);
+    expect(screen.getByLabelText('Failure threshold')).toHaveValue('7');
+    await user.click(screen.getByRole('button', { name: 'Reset to defaults' }));
+    expect(screen.getByLabelText(/Failure threshold/)).toHaveValue('3');
+    expect(screen.getByText('unsaved changes')).toBeInTheDocument();
+  });
+
+  test('a save that fails without issues says why', async () => {
+    const user = userEvent.setup();
+    const onSave = async (): Promise<ConfigSaveResponse> => {
+      throw new ApiError(0, 'The router is not reachable.', 'unreachable', []);
+    };
+    render(<SettingsForm config={response} onSave={onSave} />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText(/Not saved: The router is not reachable/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,36 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ConfigInput } from '../../../../router/api-types.js';
+import { api } from '../../api/endpoints.js';
+import { useConfig } from '../../api/queries.js';
+import { Panel } from '../../components/Panel.js';
+import { QueryStatus } from '../../components/QueryStatus.js';
+import { desktopBridge } from '../../desktop/bridge.js';
+import { DesktopPrefs } from './DesktopPrefs.js';
+import { RawConfig } from './RawConfig.js';
+import { SettingsForm } from './SettingsForm.js';
+
+/** The failover config editor, the effective config, and desktop preferences when in the app. */
+export function SettingsView() {
+  const client = useQueryClient();
+  const { data, isPending, error } = useConfig();
+  const bridge = desktopBridge();
+  const save = async (config: ConfigInput) => {
+    const result = await api.saveConfig(config);
+    void client.invalidateQueries();
+    return result;
+  };
+  return (
+    <div className="grid">
+      <Panel title="Failover and breaker" className="panel-wide">
+        <QueryStatus isPending={isPending} error={error} what="the config" />
+        {data && <SettingsForm config={data} onSave={save} />}
+      </Panel>
+      {data && (
+        <Panel title="Config file" className="panel-wide">
+          <RawConfig config={data} />
+        </Panel>
+      )}
+      {bridge && <DesktopPrefs bridge={bridge} />}
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    // Only the renderer's component tests: node:test files elsewhere cannot run under vitest.
+    include: ['renderer/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    setupFiles: ['renderer/src/test-setup.ts'],
+  },
+});
