@@ -20,7 +20,8 @@ Agents: base URL http://127.0.0.1:19280/v1, model "fcm", any API key.`;
 /** Parses the command line; throws an Error with a user-facing message on bad input. */
 export function parseCli(argv: readonly string[]): CliCommand {
   const [first, ...rest] = argv;
-  if (first === undefined || first === 'help' || first === '--help' || first === '-h') return { command: 'help' };
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h')
+    return { command: 'help' };
   if (first === '--version' || first === '-v' || first === 'version') return { command: 'version' };
   if (first !== 'daemon' && first !== 'status' && first !== 'stop') {
     throw new Error(`unknown command "${first}" (expected daemon, status or stop)`);
@@ -39,7 +40,12 @@ export function parseCli(argv: readonly string[]): CliCommand {
   });
   const stateDir = values['state-dir'];
   if (first !== 'daemon') {
-    if (values.port !== undefined || values.host !== undefined || values.config !== undefined || values.demo) {
+    if (
+      values.port !== undefined ||
+      values.host !== undefined ||
+      values.config !== undefined ||
+      values.demo
+    ) {
       throw new Error(`"${first}" takes only --state-dir`);
     }
     return { command: first, stateDir };
@@ -47,7 +53,15 @@ export function parseCli(argv: readonly string[]): CliCommand {
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+    if (!/^\d+$/.test(values.port) || port > 65535)
+      throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   }
-  return { command: 'daemon', port, host: values.host, stateDir, configPath: values.config, demo: values.demo ?? false };
+  return {
+    command: 'daemon',
+    port,
+    host: values.host,
+    stateDir,
+    configPath: values.config,
+    demo: values.demo ?? false,
+  };
 }

@@ -18,7 +18,12 @@ const logger: RouterLogger = {
 async function health(info: DaemonFile): Promise<{ version: string; uptimeMs: number; pid: number } | null> {
   try {
     const res = await request(`${info.url}/health`, { signal: AbortSignal.timeout(2000) });
-    const body = (await res.body.json()) as { name?: string; version?: string; uptimeMs?: number; pid?: number };
+    const body = (await res.body.json()) as {
+      name?: string;
+      version?: string;
+      uptimeMs?: number;
+      pid?: number;
+    };
     if (res.statusCode !== 200 || body.name !== 'fcm-router') return null;
     return { version: String(body.version), uptimeMs: Number(body.uptimeMs), pid: Number(body.pid) };
   } catch {
@@ -29,7 +34,14 @@ async function health(info: DaemonFile): Promise<{ version: string; uptimeMs: nu
 async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'daemon' }>): Promise<number> {
   let router;
   try {
-    router = await startRouter({ port: cmd.port, host: cmd.host, stateDir: cmd.stateDir, configPath: cmd.configPath, demo: cmd.demo, logger });
+    router = await startRouter({
+      port: cmd.port,
+      host: cmd.host,
+      stateDir: cmd.stateDir,
+      configPath: cmd.configPath,
+      demo: cmd.demo,
+      logger,
+    });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`fcm-router: refusing to start: ${error.message}`);
@@ -37,18 +49,24 @@ async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'd
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      console.error(`fcm-router: port ${cmd.port ?? process.env.FCM_ROUTER_PORT ?? 19280} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`);
+      console.error(
+        `fcm-router: port ${cmd.port ?? process.env.FCM_ROUTER_PORT ?? 19280} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`,
+      );
       return 1;
     }
     throw error;
   }
-  console.log(`fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`);
+  console.log(
+    `fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`,
+  );
   console.log(`  dashboard: ${router.url}/`);
   console.log(`  agents:    base URL ${router.url}/v1, model "fcm", any API key`);
   console.log(`  state:     ${router.stateDir}`);
   const { activeSet, models } = router.state();
   const ready = models.filter((m) => m.inActiveSet && !m.missingKey && m.providerEnabled).length;
-  console.log(`  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`);
+  console.log(
+    `  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`,
+  );
   return new Promise((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -65,7 +83,9 @@ async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'd
           resolve(0);
         })
         .catch((error: unknown) => {
-          console.error(`fcm-router: error while stopping: ${error instanceof Error ? error.message : String(error)}`);
+          console.error(
+            `fcm-router: error while stopping: ${error instanceof Error ? error.message : String(error)}`,
+          );
           resolve(1);
         });
     };
@@ -82,7 +102,9 @@ async function runStatus(stateDir: string, stop: boolean): Promise<number> {
     return stop ? 0 : 3;
   }
   if (!stop) {
-    console.log(`fcm-router ${alive.version} running at ${info.url} (pid ${alive.pid}, up ${Math.round(alive.uptimeMs / 1000)} s${info.demo ? ', demo mode' : ''})`);
+    console.log(
+      `fcm-router ${alive.version} running at ${info.url} (pid ${alive.pid}, up ${Math.round(alive.uptimeMs / 1000)} s${info.demo ? ', demo mode' : ''})`,
+    );
     return 0;
   }
   process.kill(alive.pid, 'SIGTERM');
@@ -117,7 +139,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return runDaemon(cmd);
     case 'status':
     case 'stop': {
-      const stateDir = resolveStateDir({ stateDir: cmd.stateDir, env: process.env, platform: process.platform, homedir: os.homedir() });
+      const stateDir = resolveStateDir({
+        stateDir: cmd.stateDir,
+        env: process.env,
+        platform: process.platform,
+        homedir: os.homedir(),
+      });
       return runStatus(stateDir, cmd.command === 'stop');
     }
   }

@@ -33,7 +33,9 @@ export interface StartRouterOptions {
   persistDebounceMs?: number;
 }
 
-export type RouterEventListener<T extends RouterEventType> = (event: Extract<RouterEvent, { type: T }>) => void;
+export type RouterEventListener<T extends RouterEventType> = (
+  event: Extract<RouterEvent, { type: T }>,
+) => void;
 
 /** A running router. */
 export interface RouterHandle {

@@ -8,9 +8,7 @@ import { z } from 'zod';
  */
 
 /** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
-export const modelKeySchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
+export const modelKeySchema = z.string().regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
 
 const timeoutMs = z.number().int().min(500).max(3_600_000);
 const cooldownMs = z.number().int().min(1000).max(86_400_000);
@@ -26,9 +24,7 @@ export const providerConfigSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
     .optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
-  baseUrl: z
-    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
-    .optional(),
+  baseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
@@ -43,7 +39,12 @@ export const failoverSchema = z.strictObject({
   streamIdleTimeoutMs: timeoutMs.default(8000),
   totalBudgetMs: timeoutMs.default(120_000),
   contentValidation: z.enum(['strict', 'basic', 'off']).default('strict'),
-  holdBufferBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(262_144),
+  holdBufferBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(262_144),
   lastResortModel: modelKeySchema.nullable().default(null),
 });
 
@@ -58,10 +59,16 @@ export const breakerSchema = z.strictObject({
 export const configSchema = z
   .strictObject({
     providers: z
-      .record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'provider id: letters, digits, . _ -'), providerConfigSchema)
+      .record(
+        z.string().regex(/^[A-Za-z0-9._-]+$/, 'provider id: letters, digits, . _ -'),
+        providerConfigSchema,
+      )
       .default({}),
     sets: z
-      .record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -'), z.array(modelKeySchema).max(500))
+      .record(
+        z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -'),
+        z.array(modelKeySchema).max(500),
+      )
       .optional(),
     activeSet: z.string().min(1).default('default'),
     router: z
@@ -119,7 +126,9 @@ export function parseConfig(
   value: unknown,
 ): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
   const result = configSchema.safeParse(value);
-  return result.success ? { ok: true, config: result.data } : { ok: false, issues: toConfigIssues(result.error) };
+  return result.success
+    ? { ok: true, config: result.data }
+    : { ok: false, issues: toConfigIssues(result.error) };
 }
 
 /** The defaults of every knob, for the editor and for the README. */

@@ -102,7 +102,12 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     if (status < 200 || status >= 300) {
       guard.arm('body', failover.bodyReadTimeoutMs, 'body_timeout');
       const snippet = await readSnippet(reply.body, SNIPPET_BYTES);
-      return fail({ type: 'http', status, retryAfter: header(reply.headers, 'retry-after'), bodySnippet: snippet });
+      return fail({
+        type: 'http',
+        status,
+        retryAfter: header(reply.headers, 'retry-after'),
+        bodySnippet: snippet,
+      });
     }
     const contentType = header(reply.headers, 'content-type');
     if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
@@ -115,7 +120,13 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     }
     const verdict = checkResponseBody(body.toString('utf8'), contentType, failover.contentValidation);
-    if (!verdict.ok) return fail({ type: 'content', kind: verdict.kind, errorCode: verdict.errorCode, detail: verdict.detail });
+    if (!verdict.ok)
+      return fail({
+        type: 'content',
+        kind: verdict.kind,
+        errorCode: verdict.errorCode,
+        detail: verdict.detail,
+      });
     return {
       ok: true,
       status,
@@ -163,7 +174,12 @@ async function pipeStream(
       if (signal.type === 'pending') continue;
       if (signal.type === 'failure') {
         stop();
-        return fail({ type: 'content', kind: signal.kind, errorCode: signal.errorCode, detail: signal.detail });
+        return fail({
+          type: 'content',
+          kind: signal.kind,
+          errorCode: signal.errorCode,
+          detail: signal.detail,
+        });
       }
       // Real content (or a stream too strange to judge within the hold cap): commit to this model.
       guard.disarm('budget');
@@ -188,7 +204,13 @@ async function pipeStream(
   }
   const last = tracker.end();
   if (!committed) {
-    if (last.failure || !last.forward) return fail({ type: 'content', kind: 'empty_stream', errorCode: null, detail: 'stream ended before content' });
+    if (last.failure || !last.forward)
+      return fail({
+        type: 'content',
+        kind: 'empty_stream',
+        errorCode: null,
+        detail: 'stream ended before content',
+      });
     // The only content sat in a last line with no newline after it: still a real answer.
     guard.disarm('budget');
     committed = true;

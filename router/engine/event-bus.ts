@@ -15,7 +15,10 @@ export class EventBus {
   }
 
   /** Subscribes to one event type; returns the unsubscribe function. */
-  on<T extends RouterEventType>(type: T, listener: (event: Extract<RouterEvent, { type: T }>) => void): () => void {
+  on<T extends RouterEventType>(
+    type: T,
+    listener: (event: Extract<RouterEvent, { type: T }>) => void,
+  ): () => void {
     let set = this.#listeners.get(type);
     if (!set) {
       set = new Set();

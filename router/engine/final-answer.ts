@@ -17,7 +17,11 @@ const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(m
  * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused, 401 if every
  * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
  */
-export function noCandidatesAnswer(skips: readonly SkipView[], soonestRetryAt: number | null, now: number): ErrorAnswer {
+export function noCandidatesAnswer(
+  skips: readonly SkipView[],
+  soonestRetryAt: number | null,
+  now: number,
+): ErrorAnswer {
   const reasons = new Set(skips.map((skip) => skip.reason));
   const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
   const listed = [...reasons].join(', ') || 'the set is empty';
@@ -35,7 +39,8 @@ export function noCandidatesAnswer(skips: readonly SkipView[], soonestRetryAt: n
       status: 401,
       code: 'invalid_api_key',
       type: 'authentication_error',
-      message: "fcm-router: every provider of the set refused its API key; fix the keys in the dashboard's Providers view",
+      message:
+        "fcm-router: every provider of the set refused its API key; fix the keys in the dashboard's Providers view",
       retryAfterSec: null,
     };
   }
@@ -52,16 +57,34 @@ export function noCandidatesAnswer(skips: readonly SkipView[], soonestRetryAt: n
  * When every dispatched attempt failed: the shared client status if every failure has one kind, else 503;
  * the message names the kinds seen (never upstream text). Pure.
  */
-export function allFailedAnswer(failures: readonly Classification[], soonestRetryAt: number | null, now: number): ErrorAnswer {
+export function allFailedAnswer(
+  failures: readonly Classification[],
+  soonestRetryAt: number | null,
+  now: number,
+): ErrorAnswer {
   const kinds = [...new Set(failures.map((failure) => failure.kind))];
   const single = kinds.length === 1 ? failures[0] : undefined;
   const status = single ? single.clientStatus : 503;
-  const code = single?.kind === 'rate_limit' ? 'insufficient_quota' : single?.kind === 'auth_error' ? 'invalid_api_key' : single ? single.kind : 'all_models_failed';
+  const code =
+    single?.kind === 'rate_limit'
+      ? 'insufficient_quota'
+      : single?.kind === 'auth_error'
+        ? 'invalid_api_key'
+        : single
+          ? single.kind
+          : 'all_models_failed';
   const retryable = status === 429 || status === 503;
   return {
     status,
     code,
-    type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status < 500 ? 'invalid_request_error' : 'upstream_error',
+    type:
+      status === 429
+        ? 'rate_limit_error'
+        : status === 401
+          ? 'authentication_error'
+          : status < 500
+            ? 'invalid_request_error'
+            : 'upstream_error',
     message: `fcm-router: every model tried failed (${kinds.join(', ')})`,
     retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
   };

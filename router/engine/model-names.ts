@@ -4,9 +4,7 @@
  * `fcm:provider/model` → one pinned model; anything else → the active set (the name is kept in the trace).
  */
 export type ModelTarget =
-  | { type: 'set'; set: string }
-  | { type: 'pinned'; model: string }
-  | { type: 'unknown_set'; set: string };
+  { type: 'set'; set: string } | { type: 'pinned'; model: string } | { type: 'unknown_set'; set: string };
 
 /** Resolves an agent's model name against the configured sets. Pure. */
 export function parseModelName(

@@ -7,7 +7,10 @@ import type { HistoryEntry } from '../api-types.js';
 export function requestLogLine(entry: HistoryEntry): string {
   const failed = entry.attempts
     .filter((attempt) => attempt.kind !== null)
-    .map((attempt) => `${attempt.model}:${attempt.status !== null && attempt.status >= 300 ? attempt.status : attempt.kind}`);
+    .map(
+      (attempt) =>
+        `${attempt.model}:${attempt.status !== null && attempt.status >= 300 ? attempt.status : attempt.kind}`,
+    );
   const parts = [
     entry.requestId,
     entry.outcome,

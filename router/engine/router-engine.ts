@@ -51,7 +51,12 @@ export class RouterEngine {
   /** Applies a new config to the next requests (in-flight ones finish on the config they started with). */
   applyConfig(resolved: ResolvedConfig, changed: string[]): void {
     this.#resolved = resolved;
-    this.parts.events.emit({ type: 'config', activeSet: resolved.activeSet, sets: { ...resolved.sets } as Record<string, string[]>, changed });
+    this.parts.events.emit({
+      type: 'config',
+      activeSet: resolved.activeSet,
+      sets: { ...resolved.sets } as Record<string, string[]>,
+      changed,
+    });
   }
 
   isPaused(): boolean {
@@ -71,7 +76,9 @@ export class RouterEngine {
       const resolved = this.#resolved;
       const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
       if (target.type === 'pinned') this.#pinned.add(target.model);
-      const entry = this.#paused ? this.#rejectPaused(req, res) : await routeRequest({ ...this.parts, resolved }, req, res);
+      const entry = this.#paused
+        ? this.#rejectPaused(req, res)
+        : await routeRequest({ ...this.parts, resolved }, req, res);
       this.parts.history.add(entry);
       this.parts.events.emit({ type: 'request', entry });
       this.parts.logger.info(requestLogLine(entry));
@@ -90,7 +97,13 @@ export class RouterEngine {
       'x-fcm-v2-decision': 'none!rejected||skips=0',
     };
     res.sendError(
-      { status: 503, code: 'router_paused', type: 'service_unavailable', message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)', retryAfterSec: 30 },
+      {
+        status: 503,
+        code: 'router_paused',
+        type: 'service_unavailable',
+        message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)',
+        retryAfterSec: 30,
+      },
       headers,
     );
     return {
@@ -125,17 +138,27 @@ export class RouterEngine {
   }
 
   state(): StateResponse {
-    return buildState({ ...this.parts, resolved: this.#resolved, pinned: this.#pinned, paused: this.#paused, now: this.parts.clock() });
+    return buildState({
+      ...this.parts,
+      resolved: this.#resolved,
+      pinned: this.#pinned,
+      paused: this.#paused,
+      now: this.parts.clock(),
+    });
   }
 
   /** Emits the `breaker` event for one model. */
   emitModel(key: string): void {
-    this.parts.events.emit({ type: 'breaker', model: modelView(key, { ...this.parts, resolved: this.#resolved, now: this.parts.clock() }) });
+    this.parts.events.emit({
+      type: 'breaker',
+      model: modelView(key, { ...this.parts, resolved: this.#resolved, now: this.parts.clock() }),
+    });
   }
 
   /** Manual breaker reset (and its quota pause); false for a key nobody knows. */
   resetModel(key: string): boolean {
-    const known = this.#resolved.models.has(key) || this.#pinned.has(key) || this.parts.breakers.keys().includes(key);
+    const known =
+      this.#resolved.models.has(key) || this.#pinned.has(key) || this.parts.breakers.keys().includes(key);
     if (!known) return false;
     this.parts.breakers.reset(key);
     this.parts.quotas.clearModel(key);

@@ -24,7 +24,11 @@ const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
 const pauseBody = z.strictObject({ paused: z.boolean() });
 
 /** Reads and validates a small JSON body; answers 400 itself and returns null on bad input. */
-async function readJson<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | null> {
+async function readJson<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  schema: z.ZodType<T>,
+): Promise<T | null> {
   const read = await readBody(req, 1024 * 1024);
   if (!read.ok) {
     sendError(res, 413, 'request_too_large', 'fcm-router: body too large');
@@ -39,7 +43,9 @@ async function readJson<T>(req: IncomingMessage, res: ServerResponse, schema: z.
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue?.path.map(String).join('.') || 'body';
-    sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, { extra: { param: where } });
+    sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, {
+      extra: { param: where },
+    });
     return null;
   }
   return checked.data;
@@ -48,19 +54,37 @@ async function readJson<T>(req: IncomingMessage, res: ServerResponse, schema: z.
 function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
   if (result.ok) sendJson(res, 200, { ok: true, changed: result.changed, config: live.response().config });
   else {
-    sendError(res, 400, 'invalid_config', `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-      extra: { issues: result.issues },
-    });
+    sendError(
+      res,
+      400,
+      'invalid_config',
+      `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      {
+        extra: { issues: result.issues },
+      },
+    );
   }
 }
 
 /** Materialises the effective sets into the raw config (with no `sets`, the derived default set). */
-function withSets(raw: ConfigInput, sets: Readonly<Record<string, readonly string[]>>): Record<string, string[]> {
-  return raw.sets ? { ...raw.sets } : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
+function withSets(
+  raw: ConfigInput,
+  sets: Readonly<Record<string, readonly string[]>>,
+): Record<string, string[]> {
+  return raw.sets
+    ? { ...raw.sets }
+    : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
 }
 
 /** The `/api/*` routes. Returns false when no route matched. Mutating routes are guarded by the server. */
-export async function handleApi(deps: ApiDeps, method: string, pathname: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function handleApi(
+  deps: ApiDeps,
+  method: string,
+  pathname: string,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   const { engine, live } = deps;
   const route = `${method} ${pathname}`;
   switch (route) {
@@ -69,7 +93,10 @@ export async function handleApi(deps: ApiDeps, method: string, pathname: string,
       return true;
     case 'GET /api/history': {
       const limit = Number(url.searchParams.get('limit') ?? 50);
-      sendJson(res, 200, { entries: deps.history.list(Number.isFinite(limit) ? limit : 50), stats: deps.history.stats() });
+      sendJson(res, 200, {
+        entries: deps.history.list(Number.isFinite(limit) ? limit : 50),
+        stats: deps.history.stats(),
+      });
       return true;
     }
     case 'GET /api/config':
@@ -117,7 +144,11 @@ export async function handleApi(deps: ApiDeps, method: string, pathname: string,
         sendError(res, 404, 'set_not_found', `fcm-router: no set named "${body.set}"`);
         return true;
       }
-      const result = await live.update((raw, resolved) => ({ ...raw, sets: withSets(raw, resolved.sets), activeSet: body.set }));
+      const result = await live.update((raw, resolved) => ({
+        ...raw,
+        sets: withSets(raw, resolved.sets),
+        activeSet: body.set,
+      }));
       if (result.ok) sendJson(res, 200, { ok: true });
       else answerUpdate(res, result, live);
       return true;

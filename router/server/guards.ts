@@ -24,7 +24,11 @@ export function isAllowedHost(hostHeader: string | undefined): boolean {
  * the browser used) passes, as do editor webviews (vscode-webview:, vscode-file:) on the chat API; any other
  * web origin is refused. No Origin (agents, curl) passes.
  */
-export function isAllowedOrigin(origin: string | undefined, hostHeader: string | undefined, chatApi: boolean): boolean {
+export function isAllowedOrigin(
+  origin: string | undefined,
+  hostHeader: string | undefined,
+  chatApi: boolean,
+): boolean {
   if (origin === undefined) return true;
   let parsed: URL;
   try {

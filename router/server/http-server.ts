@@ -52,7 +52,12 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const isChat = pathname.startsWith('/v1/');
     if (!isAllowedHost(req.headers.host)) {
       req.resume();
-      sendError(res, 403, 'forbidden_host', 'fcm-router: Host header must be a loopback name or an IP address');
+      sendError(
+        res,
+        403,
+        'forbidden_host',
+        'fcm-router: Host header must be a loopback name or an IP address',
+      );
       return;
     }
     if (!isAllowedOrigin(req.headers.origin, req.headers.host, isChat)) {
@@ -61,7 +66,13 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (pathname === '/health') {
-      const health: HealthResponse = { ok: true, name: 'fcm-router', version: deps.version, uptimeMs: deps.clock() - deps.startedAt, pid: process.pid };
+      const health: HealthResponse = {
+        ok: true,
+        name: 'fcm-router',
+        version: deps.version,
+        uptimeMs: deps.clock() - deps.startedAt,
+        pid: process.pid,
+      };
       sendJson(res, 200, health);
       return;
     }
@@ -85,7 +96,12 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       if (MUTATING.has(method)) {
         if (!tokenMatches(req.headers['x-fcm-token'], deps.token)) {
           req.resume();
-          sendError(res, 403, 'forbidden_token', 'fcm-router: missing or wrong x-fcm-token (reload the dashboard)');
+          sendError(
+            res,
+            403,
+            'forbidden_token',
+            'fcm-router: missing or wrong x-fcm-token (reload the dashboard)',
+          );
           return;
         }
         if (!isJsonContentType(req.headers['content-type'])) {
@@ -109,7 +125,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
 
   const server = createServer({ requestTimeout: 0, keepAliveTimeout: 65_000 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      deps.logger.error(`internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`);
+      deps.logger.error(
+        `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
       else res.destroy();
     });

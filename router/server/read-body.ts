@@ -30,7 +30,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       }
       chunks.push(chunk);
     });
-    req.on('end', () => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) }));
+    req.on('end', () =>
+      finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) }),
+    );
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('aborted', () => finish({ ok: false, reason: 'aborted' }));
   });

@@ -2,7 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorResponse } from '../api-types.js';
 
 /** Writes a JSON answer with a content length. */
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
     ...headers,

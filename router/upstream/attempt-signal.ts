@@ -1,6 +1,9 @@
 import type { TransportFailureKind } from '../gate/failure-kinds.js';
 
-type AbortKind = Extract<TransportFailureKind, 'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted'>;
+type AbortKind = Extract<
+  TransportFailureKind,
+  'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted'
+>;
 
 /**
  * The one AbortSignal of an attempt and the reason it fired. The request's deadline, the header timeout,

@@ -4,7 +4,16 @@
  */
 export type BodyPreset = 'mistral';
 
-const MISTRAL_DROPPED = ['parallel_tool_calls', 'n', 'top_k', 'logprobs', 'echo', 'user', 'metadata', 'store'];
+const MISTRAL_DROPPED = [
+  'parallel_tool_calls',
+  'n',
+  'top_k',
+  'logprobs',
+  'echo',
+  'user',
+  'metadata',
+  'store',
+];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,7 +34,8 @@ export function dropOrphanToolResults(messages: readonly unknown[]): unknown[] {
   const kept: unknown[] = [];
   for (const message of messages) {
     if (isRecord(message) && message.role === 'assistant' && Array.isArray(message.tool_calls)) {
-      for (const call of message.tool_calls) if (isRecord(call) && typeof call.id === 'string') announced.add(call.id);
+      for (const call of message.tool_calls)
+        if (isRecord(call) && typeof call.id === 'string') announced.add(call.id);
     }
     if (isRecord(message) && message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || !announced.has(message.tool_call_id)) continue;

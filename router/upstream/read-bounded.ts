@@ -14,7 +14,10 @@ export async function readBounded(body: AsyncIterable<Uint8Array>, limit: number
 }
 
 /** Reads at most `limit` bytes of a body as text (for classifying error answers), then stops. */
-export async function readSnippet(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit: number): Promise<string> {
+export async function readSnippet(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  limit: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -36,11 +36,17 @@ const STRIPPED = new Set([
 /** Builds the headers of one upstream call from the client's, the provider's extras and its key. */
 export function buildUpstreamHeaders(
   client: IncomingHttpHeaders,
-  options: { apiKey: string | null; providerHeaders: Readonly<Record<string, string>>; requestId: string; stream: boolean },
+  options: {
+    apiKey: string | null;
+    providerHeaders: Readonly<Record<string, string>>;
+    requestId: string;
+    stream: boolean;
+  },
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(client)) {
-    if (value === undefined || STRIPPED.has(name) || name.startsWith('x-fcm-') || name.startsWith('sec-')) continue;
+    if (value === undefined || STRIPPED.has(name) || name.startsWith('x-fcm-') || name.startsWith('sec-'))
+      continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   for (const [name, value] of Object.entries(options.providerHeaders)) out[name.toLowerCase()] = value;
