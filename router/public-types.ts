@@ -23,6 +23,8 @@ export interface StartRouterOptions {
   configPath?: string;
   /** Run over the built-in simulated providers (no keys needed). */
   demo?: boolean;
+  /** In demo mode, send a trickle of simulated agent requests so the dashboard has data. @default true */
+  demoTraffic?: boolean;
   /** Folder holding the built dashboard (`index.html`). @default `dist/renderer` of the package */
   rendererDir?: string;
   /** Environment used to find provider keys. @default process.env */

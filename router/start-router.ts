@@ -8,6 +8,7 @@ import { LiveConfig } from './config/live-config.js';
 import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { prepareDemo } from './demo/demo-setup.js';
+import { startDemoTraffic } from './demo/demo-traffic.js';
 import { EventBus } from './engine/event-bus.js';
 import { RouterEngine } from './engine/router-engine.js';
 import { packageRoot, packageVersion } from './package-info.js';
@@ -30,7 +31,9 @@ export class ConfigError extends Error {
     readonly file: string,
     readonly issues: ConfigIssue[],
   ) {
-    super(`invalid config ${file}:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`);
+    super(
+      `invalid config ${file}:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -41,7 +44,9 @@ const silentLogger: RouterLogger = { info: () => {}, warn: () => {}, error: () =
 function choosePort(option: number | undefined, env: Record<string, string | undefined>): number {
   if (option !== undefined) return option;
   const fromEnv = Number(env.FCM_ROUTER_PORT);
-  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv < 65536 && env.FCM_ROUTER_PORT ? fromEnv : DEFAULT_PORT;
+  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv < 65536 && env.FCM_ROUTER_PORT
+    ? fromEnv
+    : DEFAULT_PORT;
 }
 
 /**
@@ -54,7 +59,12 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   const logger = options.logger ?? silentLogger;
   const debounceMs = options.persistDebounceMs ?? 2000;
   const host = options.host ?? '127.0.0.1';
-  const baseDir = resolveStateDir({ stateDir: options.stateDir, env, platform: process.platform, homedir: os.homedir() });
+  const baseDir = resolveStateDir({
+    stateDir: options.stateDir,
+    env,
+    platform: process.platform,
+    homedir: os.homedir(),
+  });
   const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
   const stateDir = demo?.stateDir ?? baseDir;
   const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
@@ -67,6 +77,20 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   }
 
   let engine: RouterEngine | null = null;
+  // Before the stores: restoring breakers reads the breaker settings from the live config.
+  const events = new EventBus((error) =>
+    logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const live = new LiveConfig({
+    path: configPath,
+    raw: loaded.raw,
+    config: loaded.config,
+    env,
+    onApply: (resolved, changed) => {
+      engine?.applyConfig(resolved, changed);
+      logger.info(`config applied: ${changed.join(', ')}`);
+    },
+  });
   const breakers = new BreakerStore({
     file: path.join(stateDir, 'breakers.json'),
     clock,
@@ -83,26 +107,31 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     onChange: (scope) => {
       if (scope.model) engine?.emitModel(scope.model);
       if (scope.provider) {
-        for (const model of live.resolved.models.values()) if (model.provider === scope.provider) engine?.emitModel(model.key);
+        for (const model of live.resolved.models.values())
+          if (model.provider === scope.provider) engine?.emitModel(model.key);
       }
     },
   });
-  const history = new RequestHistory({ file: path.join(stateDir, 'history.json'), clock, debounceMs, logger });
+  const history = new RequestHistory({
+    file: path.join(stateDir, 'history.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
   await Promise.all([breakers.load(), quotas.load(), history.load()]);
 
-  const events = new EventBus((error) => logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`));
-  const live = new LiveConfig({
-    path: configPath,
-    raw: loaded.raw,
-    config: loaded.config,
-    env,
-    onApply: (resolved, changed) => {
-      engine?.applyConfig(resolved, changed);
-      logger.info(`config applied: ${changed.join(', ')}`);
-    },
-  });
   const upstream = new UpstreamClient();
-  engine = new RouterEngine({ resolved: live.resolved, breakers, quotas, history, modelStats: new ModelStatsBook(), upstream, events, clock, logger });
+  engine = new RouterEngine({
+    resolved: live.resolved,
+    breakers,
+    quotas,
+    history,
+    modelStats: new ModelStatsBook(),
+    upstream,
+    events,
+    clock,
+    logger,
+  });
   const version = packageVersion();
   const startedAt = clock();
   const token = randomBytes(24).toString('base64url');
@@ -135,7 +164,16 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   }
   const actualPort = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  await writeDaemonFile(baseDir, { pid: process.pid, port: actualPort, host, url, version, startedAt, demo: Boolean(demo) });
+  await writeDaemonFile(baseDir, {
+    pid: process.pid,
+    port: actualPort,
+    host,
+    url,
+    version,
+    startedAt,
+    demo: Boolean(demo),
+  });
+  const traffic = demo && options.demoTraffic !== false ? startDemoTraffic(url) : null;
 
   let stopping: Promise<void> | null = null;
   const liveEngine = engine;
@@ -153,6 +191,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     isPaused: () => liveEngine.isPaused(),
     stop: (stopOptions = {}) => {
       stopping ??= (async () => {
+        traffic?.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         eventsRoute.closeAll();
