@@ -1,0 +1,236 @@
+/**
+ * The issue's performance bars as data: from the measured medians to one row per figure, with the relay's
+ * and the direct call's beside the router's, the ratio the bar compares, and PASS or MISS. Pure.
+ */
+
+export interface Row {
+  workload: string;
+  metric: string;
+  direct: number | null;
+  relay: number | null;
+  router: number;
+  /** Router over relay (or over the reference the bar names); null when there is none. */
+  ratio: number | null;
+  bar: string;
+  pass: boolean;
+}
+
+export interface Pair {
+  p50: number;
+  p99: number;
+}
+
+export interface Measured {
+  /** Medians over rounds of each target's own p50/p99, and of the per-round added latency over direct. */
+  latency: { direct: Pair; relay: Pair; router: Pair; relayAdded: Pair; routerAdded: Pair };
+  /** Requests per second, 64 clients. */
+  throughput: { direct: number; relay: number; router: number };
+  /** One client, 200-chunk streams: medians of time to first byte and total time, ms. */
+  stream: {
+    direct: { ttfb: number; total: number };
+    relay: { ttfb: number; total: number };
+    router: { ttfb: number; total: number };
+  };
+  /** SSE chunks per second, 64 streaming clients. */
+  streamRate: { direct: number; relay: number; router: number };
+  /** p50s: the router failing over from an empty 200, the router served by the first model, direct to the server. */
+  failover: { routerP50: number; servedFirstP50: number; directP50: number };
+  openStreams: {
+    count: number;
+    holdMs: number;
+    routerErrors: number;
+    routerPeakRssMb: number;
+    routerTtfbP99: number;
+    relayErrors: number;
+    relayPeakRssMb: number;
+    relayTtfbP99: number;
+  };
+  sequential: { total: number; checkpoint: number; rssAtCheckpointMb: number; rssAtEndMb: number };
+  ranking: { models: number; providers: number; usPerRanking: number };
+  flush: { entries: number; flushMs: number; loopBlockMs: number; p99Without: number; p99With: number };
+  idle: { routerMb: number; relayMb: number };
+  /** CPU time per non-stream request at 64 clients of the process in the middle (the upstream's for direct). */
+  cpuPerRequestUs: { direct: number; relay: number; router: number };
+}
+
+const ratio = (a: number, b: number): number | null =>
+  b > 0 && Number.isFinite(a) && Number.isFinite(b) ? a / b : null;
+
+/** Every bar of the issue, in the issue's order. */
+export function evaluateBars(m: Measured): Row[] {
+  const { latency: lat } = m;
+  const rows: Row[] = [
+    {
+      workload: 'non-stream 1 KB, 1 client',
+      metric: 'added latency p50 (ms)',
+      direct: 0,
+      relay: lat.relayAdded.p50,
+      router: lat.routerAdded.p50,
+      ratio: ratio(lat.routerAdded.p50, lat.relayAdded.p50),
+      bar: '<= 1.5x relay and <= 1 ms',
+      pass: lat.routerAdded.p50 <= Math.max(1.5 * lat.relayAdded.p50, 0) && lat.routerAdded.p50 <= 1,
+    },
+    {
+      workload: 'non-stream 1 KB, 1 client',
+      metric: 'added latency p99 (ms)',
+      direct: 0,
+      relay: lat.relayAdded.p99,
+      router: lat.routerAdded.p99,
+      ratio: ratio(lat.routerAdded.p99, lat.relayAdded.p99),
+      bar: '<= 1.5x relay',
+      pass: lat.routerAdded.p99 <= 1.5 * lat.relayAdded.p99,
+    },
+    {
+      workload: 'non-stream, 64 clients',
+      metric: 'throughput (req/s)',
+      direct: m.throughput.direct,
+      relay: m.throughput.relay,
+      router: m.throughput.router,
+      ratio: ratio(m.throughput.router, m.throughput.relay),
+      bar: '>= 0.7x relay',
+      pass: m.throughput.router >= 0.7 * m.throughput.relay,
+    },
+    {
+      workload: 'non-stream, 64 clients',
+      metric: 'CPU per request (us)',
+      direct: m.cpuPerRequestUs.direct,
+      relay: m.cpuPerRequestUs.relay,
+      router: m.cpuPerRequestUs.router,
+      ratio: ratio(m.cpuPerRequestUs.router, m.cpuPerRequestUs.relay),
+      bar: '(diagnostic, no bar)',
+      pass: true,
+    },
+    {
+      workload: 'stream 200 chunks, 1 client',
+      metric: 'TTFB added (ms)',
+      direct: 0,
+      relay: m.stream.relay.ttfb - m.stream.direct.ttfb,
+      router: m.stream.router.ttfb - m.stream.direct.ttfb,
+      ratio: ratio(m.stream.router.ttfb - m.stream.direct.ttfb, m.stream.relay.ttfb - m.stream.direct.ttfb),
+      bar: '<= relay + 1 ms',
+      pass: m.stream.router.ttfb <= m.stream.relay.ttfb + 1,
+    },
+    {
+      workload: 'stream 200 chunks, 1 client',
+      metric: 'total time (ms)',
+      direct: m.stream.direct.total,
+      relay: m.stream.relay.total,
+      router: m.stream.router.total,
+      ratio: ratio(m.stream.router.total, m.stream.relay.total),
+      bar: '<= 1.1x relay',
+      pass: m.stream.router.total <= 1.1 * m.stream.relay.total,
+    },
+    {
+      workload: 'stream, 64 clients',
+      metric: 'chunks/s',
+      direct: m.streamRate.direct,
+      relay: m.streamRate.relay,
+      router: m.streamRate.router,
+      ratio: ratio(m.streamRate.router, m.streamRate.relay),
+      bar: '>= 0.7x relay',
+      pass: m.streamRate.router >= 0.7 * m.streamRate.relay,
+    },
+    {
+      workload: 'failover: empty 200, then served',
+      metric: 'p50 added beyond 2nd model (ms)',
+      direct: m.failover.directP50,
+      relay: null,
+      router: m.failover.routerP50 - m.failover.directP50,
+      ratio: null,
+      bar: '<= 2 ms',
+      pass: m.failover.routerP50 - m.failover.directP50 <= 2,
+    },
+    {
+      workload: `${m.openStreams.count} open streams, ${m.openStreams.holdMs / 1000} s`,
+      metric: 'errors',
+      direct: null,
+      relay: m.openStreams.relayErrors,
+      router: m.openStreams.routerErrors,
+      ratio: null,
+      bar: '0',
+      pass: m.openStreams.routerErrors === 0,
+    },
+    {
+      workload: `${m.openStreams.count} open streams, ${m.openStreams.holdMs / 1000} s`,
+      metric: 'peak RSS (MB)',
+      direct: null,
+      relay: m.openStreams.relayPeakRssMb,
+      router: m.openStreams.routerPeakRssMb,
+      ratio: ratio(m.openStreams.routerPeakRssMb, m.openStreams.relayPeakRssMb),
+      bar: '<= 250 MB',
+      pass: m.openStreams.routerPeakRssMb <= 250,
+    },
+    {
+      workload: `${m.openStreams.count} open streams, ${m.openStreams.holdMs / 1000} s`,
+      metric: 'TTFB p99 (ms)',
+      direct: null,
+      relay: m.openStreams.relayTtfbP99,
+      router: m.openStreams.routerTtfbP99,
+      ratio: ratio(m.openStreams.routerTtfbP99, m.openStreams.relayTtfbP99),
+      bar: '(diagnostic, no bar)',
+      pass: true,
+    },
+    {
+      workload: `${m.sequential.total / 1000} k sequential requests`,
+      metric: `RSS growth ${m.sequential.checkpoint / 1000} k -> ${m.sequential.total / 1000} k (%)`,
+      direct: null,
+      relay: null,
+      router:
+        (100 * (m.sequential.rssAtEndMb - m.sequential.rssAtCheckpointMb)) / m.sequential.rssAtCheckpointMb,
+      ratio: null,
+      bar: '<= 10 %',
+      pass: m.sequential.rssAtEndMb <= 1.1 * m.sequential.rssAtCheckpointMb,
+    },
+    {
+      workload: `ranking ${m.ranking.models} models, ${m.ranking.providers} providers`,
+      metric: 'us per request',
+      direct: null,
+      relay: null,
+      router: m.ranking.usPerRanking,
+      ratio: null,
+      bar: '<= 50 us',
+      pass: m.ranking.usPerRanking <= 50,
+    },
+    {
+      workload: `breaker store, ${m.flush.entries} entries`,
+      metric: 'flush time (ms)',
+      direct: null,
+      relay: null,
+      router: m.flush.flushMs,
+      ratio: null,
+      bar: '<= 50 ms',
+      pass: m.flush.flushMs <= 50,
+    },
+    {
+      workload: `breaker store, ${m.flush.entries} entries`,
+      metric: 'event-loop stall per flush (ms)',
+      direct: null,
+      relay: null,
+      router: m.flush.loopBlockMs,
+      ratio: null,
+      bar: '<= 50 ms',
+      pass: m.flush.loopBlockMs <= 50,
+    },
+    {
+      workload: `breaker store, ${m.flush.entries} entries`,
+      metric: `request p99 with flushes (ms; ${m.flush.p99Without.toFixed(2)} without)`,
+      direct: null,
+      relay: null,
+      router: m.flush.p99With,
+      ratio: ratio(m.flush.p99With, m.flush.p99Without),
+      bar: 'unaffected: <= 1.2x without + 1 ms',
+      pass: m.flush.p99With <= 1.2 * m.flush.p99Without + 1,
+    },
+    {
+      workload: 'idle daemon',
+      metric: 'RSS (MB)',
+      direct: null,
+      relay: m.idle.relayMb,
+      router: m.idle.routerMb,
+      ratio: ratio(m.idle.routerMb, m.idle.relayMb),
+      bar: '<= 80 MB',
+      pass: m.idle.routerMb <= 80,
+    },
+  ];
+  return rows;
+}

@@ -1,0 +1,231 @@
+/**
+ * The chaos soak's fake providers: one real HTTP server on loopback; `/<provider>/v1/chat/completions`
+ * looks the request up by its `x-request-id` (`soak-<index>`) and the model it names, and behaves as the
+ * request's plan says: a good answer (fast, slow or reasoning first), or one of every failure the engine
+ * knows. It checks each request carries its provider's key, and counts what it did.
+ */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  answerText,
+  planRequest,
+  type Behaviour,
+  type RequestPlan,
+  type SoakModel,
+} from './soak-scenarios.js';
+
+export interface ChaosOptions {
+  seed: number;
+  models: readonly SoakModel[];
+  /** Provider id → the key its requests must carry. */
+  keys: Readonly<Record<string, string>>;
+  /** Text every good answer carries (the completion canary). */
+  canary: string;
+}
+
+export interface ChaosUpstream {
+  url: string;
+  /** Calls per behaviour so far. */
+  counts: Map<Behaviour, number>;
+  /** Requests that came without their provider's key, or for a model or request the plan does not know. */
+  strays: string[];
+  close(): Promise<void>;
+}
+
+const chunk = (delta: object, finish: string | null = null): string =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-chaos', object: 'chat.completion.chunk', created: 0, model: 'chaos', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const DONE = 'data: [DONE]\n\n';
+const USAGE = `data: ${JSON.stringify({ id: 'chatcmpl-chaos', object: 'chat.completion.chunk', created: 0, choices: [], usage: { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 } })}\n\n`;
+const ERROR = { error: { message: 'upstream exploded', type: 'server_error', code: 'boom' } };
+
+function completion(content: string, extra: object = {}): string {
+  return JSON.stringify({
+    id: 'chatcmpl-chaos',
+    object: 'chat.completion',
+    created: 0,
+    model: 'chaos',
+    choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 },
+  });
+}
+
+/** Cuts the answer into a few deltas. */
+function pieces(text: string): string[] {
+  const size = Math.ceil(text.length / 4);
+  return Array.from({ length: 4 }, (_, i) => text.slice(i * size, (i + 1) * size)).filter(Boolean);
+}
+
+const STATUS: Partial<Record<Behaviour, number>> = {
+  s429: 429,
+  s400: 400,
+  s404: 404,
+  s500: 500,
+  s503: 503,
+  s529: 529,
+  s401: 401,
+};
+
+/** Holds the response open until the router gives up on it (or the server closes). */
+const holdOpen = (res: http.ServerResponse): Promise<void> =>
+  new Promise((resolve) => res.once('close', () => resolve()));
+
+async function streamAnswer(
+  res: http.ServerResponse,
+  text: string,
+  options: { gapMs: number; reasoning: boolean },
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(chunk({ role: 'assistant' }));
+  if (options.reasoning)
+    for (const part of ['Thinking ', 'it over.']) res.write(chunk({ reasoning_content: part }));
+  for (const part of pieces(text)) {
+    if (options.gapMs > 0) await delay(options.gapMs);
+    if (res.destroyed) return;
+    res.write(chunk({ content: part }));
+  }
+  res.end(chunk({}, 'stop') + USAGE + DONE);
+}
+
+async function behave(
+  behaviour: Behaviour,
+  stream: boolean,
+  text: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  const status = STATUS[behaviour];
+  if (status !== undefined) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (status === 429) headers['retry-after'] = '1';
+    res.writeHead(status, headers).end(JSON.stringify(ERROR));
+    return;
+  }
+  const json = (body: string): void =>
+    void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  const partialJson = completion(text).slice(0, 40);
+  switch (behaviour) {
+    case 'good':
+    case 'reasoning_good':
+      if (stream) return streamAnswer(res, text, { gapMs: 0, reasoning: behaviour === 'reasoning_good' });
+      return json(
+        completion(text, behaviour === 'reasoning_good' ? { reasoning_content: 'Thinking it over.' } : {}),
+      );
+    case 'slow_good':
+      await delay(150);
+      if (stream) return streamAnswer(res, text, { gapMs: 20, reasoning: false });
+      return json(completion(text));
+    case 'empty':
+      if (stream) return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(DONE);
+      return json(JSON.stringify({ id: 'chatcmpl-chaos', object: 'chat.completion', choices: [] }));
+    case 'empty_content':
+      if (stream)
+        return void res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(chunk({ role: 'assistant' }) + chunk({}, 'stop') + DONE);
+      return json(completion(''));
+    case 'error_payload':
+      if (stream)
+        return void res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(`data: ${JSON.stringify(ERROR)}\n\n`);
+      return json(JSON.stringify(ERROR));
+    case 'html':
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><html><body>Down for maintenance</body></html>');
+    case 'invalid_json':
+      return json('{"choices": [{"message": ');
+    case 'stall_before':
+      res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+      if (stream) res.flushHeaders();
+      else res.write(partialJson);
+      return holdOpen(res);
+    case 'hang':
+      return holdOpen(res);
+    case 'reset':
+      return void req.socket.destroy();
+    case 'stall_after':
+    case 'reset_mid':
+    case 'error_after': {
+      if (!stream) {
+        if (behaviour === 'error_after') return json(JSON.stringify(ERROR));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(partialJson);
+        if (behaviour === 'stall_after') return holdOpen(res);
+        await delay(5);
+        return void req.socket.destroy();
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const [first, second] = pieces(text);
+      res.write(chunk({ role: 'assistant', content: first ?? '' }) + chunk({ content: second ?? '' }));
+      if (behaviour === 'stall_after') return holdOpen(res);
+      await delay(5);
+      if (behaviour === 'reset_mid') return void req.socket.destroy();
+      return void res.end(`data: ${JSON.stringify(ERROR)}\n\n`);
+    }
+    default:
+      return void res.writeHead(500).end();
+  }
+}
+
+/** Starts the chaos upstream on 127.0.0.1. */
+export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUpstream> {
+  const counts = new Map<Behaviour, number>();
+  const strays: string[] = [];
+  const column = new Map(options.models.map((model, i) => [model.key, i]));
+  const plans = new Map<number, RequestPlan>();
+  const planOf = (index: number): RequestPlan => {
+    let plan = plans.get(index);
+    if (!plan) {
+      plan = planRequest(options.seed, index, options.models);
+      plans.set(index, plan);
+    }
+    return plan;
+  };
+  const sockets = new Set<Socket>();
+
+  const server = http.createServer(async (req, res) => {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    const provider = /^\/([^/]+)\/v1\/chat\/completions$/.exec(req.url ?? '')?.[1] ?? '';
+    let body: { model?: unknown; stream?: unknown } = {};
+    try {
+      body = JSON.parse(Buffer.concat(parts).toString('utf8')) as typeof body;
+    } catch {
+      // Falls through to the stray check below.
+    }
+    const key = `${provider}/${String(body.model)}`;
+    const index = Number(/^soak-(\d+)$/.exec(String(req.headers['x-request-id']))?.[1] ?? Number.NaN);
+    const col = column.get(key);
+    if (
+      col === undefined ||
+      !Number.isInteger(index) ||
+      req.headers.authorization !== `Bearer ${options.keys[provider]}`
+    ) {
+      strays.push(
+        `${req.url} ${key} ${String(req.headers['x-request-id'])} key=${req.headers.authorization === `Bearer ${options.keys[provider]}`}`,
+      );
+      res.writeHead(418).end();
+      return;
+    }
+    const plan = planOf(index);
+    const behaviour = plan.behaviours[col] as Behaviour;
+    counts.set(behaviour, (counts.get(behaviour) ?? 0) + 1);
+    await behave(behaviour, body.stream === true, answerText(key, index, options.canary), req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    counts,
+    strays,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * `npm run bench [-- --quick] [-- --cpu-prof]`: the fast fake upstream, the bare relay and the real daemon on
+ * loopback, measured side by side in interleaved rounds (direct, relay, router, direct, …), medians over
+ * rounds, one row per bar of the issue with PASS or MISS, and bench/results.json. Always exits 0: it is a
+ * report; MISS rows are marked `>>`.
+ */
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { evaluateBars, type Measured, type Pair } from './bars.js';
+import { BENCH_SET, benchConfig, catalogueEnv, DIRECT_MODEL } from './bench-config.js';
+import { openPool, type Target, type TargetName } from './load-client.js';
+import { cpuMs, startChild, type ChildHandle } from './proc.js';
+import { markdownTable, machine, textTable, writeResults } from './report.js';
+import { median } from './stats.js';
+import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
+import { measureFailover } from './workloads/failover.js';
+import { idleRss } from './workloads/idle.js';
+import { measureLatency } from './workloads/latency.js';
+import { holdOpenStreams } from './workloads/open-streams.js';
+import { measureRanking } from './workloads/ranking.js';
+import { sequentialRequests } from './workloads/sequential.js';
+import { measureStream } from './workloads/stream.js';
+import { measureStreamThroughput, measureThroughput } from './workloads/throughput.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const cpuProf = args.includes('--cpu-prof');
+
+const PLAN = quick
+  ? {
+      rounds: 3,
+      latencyN: 200,
+      rateMs: 500,
+      streamN: 10,
+      failoverPairs: 150,
+      openCount: 500,
+      holdMs: 5000,
+      sequential: 20_000,
+      rankings: 20_000,
+      flushes: 10,
+      flushRequests: 1500,
+    }
+  : {
+      rounds: 7,
+      latencyN: 1000,
+      rateMs: 3000,
+      streamN: 50,
+      failoverPairs: 1000,
+      openCount: 500,
+      holdMs: 30_000,
+      sequential: 100_000,
+      rankings: 100_000,
+      flushes: 30,
+      flushRequests: 10_000,
+    };
+const CONCURRENCY = 64;
+const ORDER: TargetName[] = ['direct', 'relay', 'router'];
+
+const t0 = Date.now();
+const log = (line: string): void =>
+  console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(1)} s] ${line}`);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-'));
+  const children: ChildHandle[] = [];
+  const notes: string[] = [];
+  if (quick)
+    notes.push(
+      `quick mode: ${PLAN.rounds} rounds, ${PLAN.openCount} streams held ${PLAN.holdMs / 1000} s, ${PLAN.sequential / 1000} k sequential requests (full: 100 k)`,
+    );
+  try {
+    // In-process measures first, while this process is fresh and the machine quiet.
+    log('ranking');
+    const ranking = await measureRanking(PLAN.rankings);
+    log('breaker store flush');
+    const flush = await measureFlush(10_000, PLAN.flushes);
+    const upstream = await startChild([path.join(HERE, 'fake-upstream-fast.ts')]);
+    children.push(upstream);
+    const relay = await startChild([path.join(HERE, 'bare-relay.ts'), upstream.url]);
+    children.push(relay);
+    await writeFile(
+      path.join(dir, 'config.json'),
+      JSON.stringify(benchConfig(upstream.url, PLAN.holdMs), null, 2),
+    );
+    const profDir = path.join(dir, 'cpu-prof');
+    const daemon = await startChild(
+      [
+        ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+        path.join(ROOT, 'bin', 'fcm-router.js'),
+        'daemon',
+        '--port',
+        '0',
+        '--state-dir',
+        dir,
+        '--config',
+        path.join(dir, 'config.json'),
+      ],
+      { tsx: false, env: { PATH: process.env.PATH ?? '', HOME: dir, ...catalogueEnv() } },
+    );
+    children.push(daemon);
+    log(`upstream ${upstream.url}, relay ${relay.url}, router ${daemon.url} (pid ${daemon.pid})`);
+
+    const targets: Record<TargetName, Target> = {
+      direct: { name: 'direct', pool: openPool(upstream.url, CONCURRENCY), model: DIRECT_MODEL },
+      relay: { name: 'relay', pool: openPool(relay.url, CONCURRENCY), model: DIRECT_MODEL },
+      router: { name: 'router', pool: openPool(daemon.url, CONCURRENCY), model: `fcm:${BENCH_SET}` },
+    };
+
+    log('idle RSS');
+    const idleRouter = await idleRss(targets.router.pool, targets.router.model, daemon.pid, 1500);
+    const idleRelay = await idleRss(targets.relay.pool, targets.relay.model, relay.pid, 0);
+    if (idleRouter.childrenMb > 0) {
+      notes.push(
+        `idle router RSS excludes its child processes (tsx's esbuild service: ${idleRouter.childrenMb.toFixed(1)} MB)`,
+      );
+    }
+    notes.push(
+      'both the daemon and the relay run TypeScript through tsx, which alone costs about 30 MB of RSS',
+    );
+
+    const latency: Record<TargetName, Pair[]> = { direct: [], relay: [], router: [] };
+    const rate: Record<TargetName, number[]> = { direct: [], relay: [], router: [] };
+    const stream: Record<TargetName, { ttfb: number; total: number }[]> = {
+      direct: [],
+      relay: [],
+      router: [],
+    };
+    const streamRate: Record<TargetName, number[]> = { direct: [], relay: [], router: [] };
+    const errors: Record<TargetName, number> = { direct: 0, relay: 0, router: 0 };
+    // CPU time per request of the process in the middle (the upstream itself for direct).
+    const cpu: Record<TargetName, number[]> = { direct: [], relay: [], router: [] };
+    const pids: Record<TargetName, number> = { direct: upstream.pid, relay: relay.pid, router: daemon.pid };
+    for (let round = 1; round <= PLAN.rounds; round += 1) {
+      log(`round ${round}/${PLAN.rounds}`);
+      for (const name of ORDER) {
+        const sample = await measureLatency(targets[name], PLAN.latencyN);
+        latency[name].push(sample);
+        errors[name] += sample.errors;
+      }
+      for (const name of ORDER) {
+        const before = cpuMs(pids[name]);
+        const sample = await measureThroughput(targets[name], CONCURRENCY, PLAN.rateMs);
+        cpu[name].push(((cpuMs(pids[name]) - before) * 1000) / sample.requests);
+        rate[name].push(sample.rate);
+        errors[name] += sample.errors;
+      }
+      for (const name of ORDER) {
+        const sample = await measureStream(targets[name], PLAN.streamN);
+        stream[name].push(sample);
+        errors[name] += sample.errors;
+      }
+      for (const name of ORDER) {
+        const sample = await measureStreamThroughput(targets[name], CONCURRENCY, PLAN.rateMs);
+        streamRate[name].push(sample.rate);
+        errors[name] += sample.errors;
+      }
+    }
+    const pairMedian = (samples: Pair[]): Pair => ({
+      p50: median(samples.map((s) => s.p50)),
+      p99: median(samples.map((s) => s.p99)),
+    });
+    const added = (name: TargetName): Pair => ({
+      p50: median(latency[name].map((s, i) => s.p50 - (latency.direct[i]?.p50 ?? Number.NaN))),
+      p99: median(latency[name].map((s, i) => s.p99 - (latency.direct[i]?.p99 ?? Number.NaN))),
+    });
+    const streamMedian = (name: TargetName) => ({
+      ttfb: median(stream[name].map((s) => s.ttfb)),
+      total: median(stream[name].map((s) => s.total)),
+    });
+
+    log('failover');
+    const failover = await measureFailover(targets.router.pool, PLAN.failoverPairs);
+    const directForFailover = await measureLatency(targets.direct, PLAN.failoverPairs);
+    errors.router += failover.errors;
+
+    log(`${PLAN.openCount} open streams for ${PLAN.holdMs / 1000} s (router, then relay)`);
+    const openRouter = await holdOpenStreams(daemon.url, 'router', PLAN.openCount, PLAN.holdMs, daemon.pid);
+    const openRelay = await holdOpenStreams(relay.url, 'relay', PLAN.openCount, PLAN.holdMs, relay.pid);
+    if (openRouter.failedOver > 0)
+      notes.push(
+        `open streams: ${openRouter.failedOver} of ${PLAN.openCount} were served only after a failover (p99 TTFB ${openRouter.ttfbP99.toFixed(0)} ms)`,
+      );
+
+    log(`${PLAN.sequential} sequential requests`);
+    const sequential = await sequentialRequests(
+      targets.router.pool,
+      targets.router.model,
+      PLAN.sequential,
+      daemon.pid,
+    );
+    errors.router += sequential.errors;
+
+    log('breaker store: request p99 while flushing');
+    const flushP99 = await measureFlushP99(upstream.url, 10_000, PLAN.flushRequests);
+
+    await Promise.all(Object.values(targets).map((target) => target.pool.close()));
+    const measured: Measured = {
+      latency: {
+        direct: pairMedian(latency.direct),
+        relay: pairMedian(latency.relay),
+        router: pairMedian(latency.router),
+        relayAdded: added('relay'),
+        routerAdded: added('router'),
+      },
+      throughput: { direct: median(rate.direct), relay: median(rate.relay), router: median(rate.router) },
+      stream: {
+        direct: streamMedian('direct'),
+        relay: streamMedian('relay'),
+        router: streamMedian('router'),
+      },
+      streamRate: {
+        direct: median(streamRate.direct),
+        relay: median(streamRate.relay),
+        router: median(streamRate.router),
+      },
+      failover: {
+        routerP50: failover.failoverP50,
+        servedFirstP50: failover.servedFirstP50,
+        directP50: directForFailover.p50,
+      },
+      openStreams: {
+        count: PLAN.openCount,
+        holdMs: PLAN.holdMs,
+        routerErrors: openRouter.errors,
+        routerPeakRssMb: openRouter.peakRssMb,
+        routerTtfbP99: openRouter.ttfbP99,
+        relayErrors: openRelay.errors,
+        relayTtfbP99: openRelay.ttfbP99,
+        relayPeakRssMb: openRelay.peakRssMb,
+      },
+      sequential,
+      ranking,
+      flush: { ...flush, p99Without: flushP99.p99Without, p99With: flushP99.p99With },
+      idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb },
+      cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
+    };
+    for (const name of ORDER)
+      if (errors[name] > 0)
+        notes.push(`${name}: ${errors[name]} failed requests during the rate and latency workloads`);
+    const rows = evaluateBars(measured);
+    const m = machine();
+    console.log(
+      `\nfcm-router benchmark (${quick ? 'quick' : 'full'}), ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}`,
+    );
+    console.log(`medians over ${PLAN.rounds} interleaved rounds; ratios are router over relay\n`);
+    console.log(textTable(rows));
+    for (const note of notes) console.log(`note: ${note}`);
+    const missed = rows.filter((row) => !row.pass).length;
+    console.log(
+      `\n${rows.length - missed} PASS, ${missed} MISS; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+    if (args.includes('--markdown')) console.log(`\n${markdownTable(rows)}`);
+    await writeResults(path.join(HERE, 'results.json'), quick ? 'quick' : 'full', rows, measured, notes);
+    console.log('wrote bench/results.json');
+    if (cpuProf) {
+      await daemon.stop();
+      const kept = path.join(await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-prof-')), 'cpu-prof');
+      await rename(profDir, kept);
+      console.log(`daemon CPU profiles: ${kept} (open the .cpuprofile in Chrome DevTools or speedscope)`);
+    }
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

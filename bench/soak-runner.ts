@@ -1,0 +1,293 @@
+/**
+ * The chaos soak: a real router (in this process, on a temp state dir) over the chaos upstream, driven by
+ * `concurrency` clients through `requests` seeded requests, stream and non-stream. Every response is checked
+ * on the client side and against its decision trace and plan; at the end the state files, the privacy
+ * canaries, memory and leftover handles are checked too.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Pool } from 'undici';
+import type { HistoryEntry } from '../router/api-types.js';
+import type { ConfigInput } from '../router/config/schema.js';
+import { startRouter } from '../router/start-router.js';
+import { startChaosUpstream } from './chaos-upstream.js';
+import { checkClientView, type ClientView } from './soak-check.js';
+import {
+  answerText,
+  BEHAVIOURS,
+  judgeTrace,
+  planRequest,
+  type Behaviour,
+  type SoakModel,
+  type Verdict,
+} from './soak-scenarios.js';
+import { checkStateDir, findCanaries } from './soak-state.js';
+
+export interface SoakOptions {
+  seed: number;
+  requests: number;
+  concurrency: number;
+  /** @default 200 */
+  persistDebounceMs?: number;
+  /** Progress lines (never request content). */
+  log?: (line: string) => void;
+}
+
+type Category = Extract<Verdict, { ok: true }>['category'];
+
+export interface SoakReport {
+  requests: number;
+  durationMs: number;
+  categories: Record<Category, number>;
+  /** For requests nobody served although a model was good: why the good models were skipped, by reason. */
+  heldBy: Record<string, number>;
+  violations: { index: number; problem: string }[];
+  behaviourCounts: Record<Behaviour, number>;
+  /** Upstream calls the plan did not expect (wrong key, unknown model or request). */
+  strays: string[];
+  stateProblems: string[];
+  privacyLeaks: string[];
+  memory: { rssMidMb: number; rssEndMb: number; heapMidMb: number; heapEndMb: number };
+  /** Handles still open after everything was closed, beyond those open before the run. */
+  leakedHandles: string[];
+}
+
+const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
+const DEAD_KEY_PROVIDER = 'chaos-deadkey';
+export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
+/** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
+const HEAD_SLACK_MS = 1500;
+
+/** 20 models over four providers, interleaved, with the dead-key model fifth. */
+export function soakModels(): SoakModel[] {
+  const models: SoakModel[] = [];
+  for (let i = 1; i <= 5; i += 1)
+    for (const provider of PROVIDERS)
+      models.push({ key: `${provider}/${provider.slice(-1)}${i}`, deadKey: false });
+  models.splice(4, 0, { key: `${DEAD_KEY_PROVIDER}/dk1`, deadKey: true });
+  return models;
+}
+
+function soakConfig(upstream: string, models: readonly SoakModel[]): ConfigInput {
+  const providers: NonNullable<ConfigInput['providers']> = {};
+  for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
+    const ids = models
+      .filter((model) => model.key.startsWith(`${id}/`))
+      .map((model) => model.key.slice(id.length + 1));
+    providers[id] = { baseUrl: `${upstream}/${id}/v1`, models: ids, apiKeyEnv: `SOAK_KEY_${i}` };
+  }
+  return {
+    providers,
+    sets: { chaos: models.map((model) => model.key) },
+    activeSet: 'chaos',
+    router: {
+      failover: { ...SOAK_LIMITS, requestTimeoutMs: 800, bodyReadTimeoutMs: 800, streamIdleTimeoutMs: 800 },
+      breaker: { failureThreshold: 3, initialCooldownMs: 1000, maxCooldownMs: 4000 },
+    },
+  };
+}
+
+/** A `gc()` for memory checkpoints (a V8 flag switched on at run time). */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as unknown;
+  return typeof gc === 'function' ? (gc as () => void) : () => {};
+}
+
+function handleCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const name of process.getActiveResourcesInfo()) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return counts;
+}
+
+async function send(
+  pool: Pool,
+  index: number,
+  stream: boolean,
+  prompt: string,
+  budgetMs: number,
+): Promise<ClientView> {
+  const started = performance.now();
+  const aborter = new AbortController();
+  const timer = setTimeout(() => aborter.abort(), budgetMs + 5000);
+  let headMs = Number.NaN;
+  try {
+    const res = await pool.request({
+      path: '/v1/chat/completions',
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Bearer fcm-local',
+        'x-request-id': `soak-${index}`,
+      },
+      body: JSON.stringify({ model: 'fcm', stream, messages: [{ role: 'user', content: prompt }] }),
+      signal: aborter.signal,
+    });
+    headMs = performance.now() - started;
+    const body = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body, stream, headMs, timedOut: false };
+  } catch {
+    return { status: 0, headers: {}, body: '', stream, headMs, timedOut: true };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs one soak and reports; never throws for a violation (the caller decides). */
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const log = options.log ?? (() => {});
+  const baseline = handleCounts();
+  const gc = collector();
+  const started = Date.now();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-soak-'));
+  const canary = randomBytes(6).toString('hex');
+  const prompt = `PROMPT-CANARY-${canary} please answer`;
+  const completionCanary = `COMPLETION-CANARY-${canary}`;
+  const keys: Record<string, string> = {};
+  const env: Record<string, string> = {};
+  for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
+    keys[id] = `sk-KEY-CANARY-${i}-${canary}`;
+    env[`SOAK_KEY_${i}`] = keys[id];
+  }
+  const models = soakModels();
+  const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
+  await writeFile(path.join(dir, 'config.json'), JSON.stringify(soakConfig(upstream.url, models)));
+  const logLines: string[] = [];
+  const capture = (line: string): void => void logLines.push(line);
+  const router = await startRouter({
+    port: 0,
+    stateDir: dir,
+    env,
+    persistDebounceMs: options.persistDebounceMs ?? 200,
+    logger: { info: capture, warn: capture, error: capture },
+  });
+  const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys)];
+  const entries = new Map<string, HistoryEntry>();
+  // Events are scanned as they come rather than kept, so the memory check measures the router, not this.
+  const eventLeaks = new Set<string>();
+  const scanEvent = (event: object): void => {
+    const text = JSON.stringify(event);
+    for (const secret of secrets)
+      if (text.includes(secret)) eventLeaks.add(`events: ${secret.slice(0, 12)}…`);
+  };
+  const unsubscribe = [
+    router.on('request', (event) => {
+      entries.set(event.entry.requestId, event.entry);
+      scanEvent(event);
+    }),
+    router.on('breaker', scanEvent),
+  ];
+  const pool = new Pool(router.url, { connections: options.concurrency, pipelining: 1 });
+  // Each response is checked as it arrives; only the small verdict is kept.
+  const seen = new Map<number, ReturnType<typeof checkClientView>>();
+  const memory = { rssMidMb: 0, rssEndMb: 0, heapMidMb: 0, heapEndMb: 0 };
+  const mb = (bytes: number): number => bytes / 2 ** 20;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < options.requests) {
+      const index = next;
+      next += 1;
+      if (index === Math.floor(options.requests / 2)) {
+        gc();
+        memory.rssMidMb = mb(process.memoryUsage.rss());
+        memory.heapMidMb = mb(process.memoryUsage().heapUsed);
+      }
+      const plan = planRequest(options.seed, index, models);
+      const view = await send(pool, index, plan.stream, prompt, SOAK_LIMITS.totalBudgetMs);
+      const answerOf = (model: string): string => answerText(model, index, completionCanary);
+      seen.set(index, checkClientView(view, answerOf, SOAK_LIMITS.totalBudgetMs + HEAD_SLACK_MS));
+      if ((index + 1) % 500 === 0) log(`${index + 1}/${options.requests} requests`);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  for (let wait = 0; entries.size < options.requests && wait < 40; wait += 1) await delay(50);
+  gc();
+  memory.rssEndMb = mb(process.memoryUsage.rss());
+  memory.heapEndMb = mb(process.memoryUsage().heapUsed);
+
+  const categories: Record<Category, number> = {
+    served_first: 0,
+    served_after_failover: 0,
+    partial: 0,
+    doomed: 0,
+    held_back: 0,
+    budget: 0,
+    attempt_cap: 0,
+  };
+  const violations: { index: number; problem: string }[] = [];
+  const heldBy: Record<string, number> = {};
+  for (let index = 0; index < options.requests; index += 1) {
+    const plan = planRequest(options.seed, index, models);
+    const client = seen.get(index) as ReturnType<typeof checkClientView>;
+    for (const problem of client.violations) violations.push({ index, problem });
+    const entry = entries.get(`soak-${index}`);
+    if (!entry) {
+      violations.push({ index, problem: 'no decision trace' });
+      continue;
+    }
+    const verdict = judgeTrace(plan, models, entry, SOAK_LIMITS);
+    if (!verdict.ok) violations.push({ index, problem: verdict.problem });
+    else {
+      categories[verdict.category] += 1;
+      for (const reason of verdict.heldBy ?? []) heldBy[reason] = (heldBy[reason] ?? 0) + 1;
+    }
+    const result = client.result;
+    const agrees =
+      result === null ||
+      (entry.outcome === 'served' && result.kind === 'complete' && result.model === entry.servedModel) ||
+      (entry.outcome === 'partial' && result.kind === 'partial') ||
+      ((entry.outcome === 'all_failed' || entry.outcome === 'no_candidates') &&
+        result.kind === 'error' &&
+        result.status === entry.clientStatus);
+    if (!agrees)
+      violations.push({ index, problem: `client saw ${result?.kind} but the trace says ${entry.outcome}` });
+  }
+
+  for (const stop of unsubscribe) stop();
+  await pool.close();
+  await router.stop({ graceMs: 2000 });
+  await upstream.close();
+
+  const state = await checkStateDir(dir);
+  if (state.historyIds !== null && state.historyIds.length !== Math.min(options.requests, 500)) {
+    state.problems.push(
+      `history.json holds ${state.historyIds.length} entries, expected ${Math.min(options.requests, 500)}`,
+    );
+  }
+  const privacyLeaks = [...(await findCanaries(dir, secrets)), ...eventLeaks];
+  for (const secret of secrets) {
+    if (logLines.some((line) => line.includes(secret))) privacyLeaks.push(`log: ${secret.slice(0, 12)}…`);
+  }
+  await rm(dir, { recursive: true, force: true });
+
+  // Closed sockets and timers leave the handle list a tick or two later.
+  let leakedHandles: string[] = [];
+  for (let wait = 0; wait < 20; wait += 1) {
+    await delay(50);
+    leakedHandles = [...handleCounts()]
+      .filter(([name, count]) => count > (baseline.get(name) ?? 0))
+      .map(([name, count]) => `${name} x${count - (baseline.get(name) ?? 0)}`);
+    if (leakedHandles.length === 0) break;
+  }
+  const behaviourCounts = Object.fromEntries(
+    BEHAVIOURS.map((b) => [b, upstream.counts.get(b) ?? 0]),
+  ) as Record<Behaviour, number>;
+  return {
+    requests: options.requests,
+    durationMs: Date.now() - started,
+    categories,
+    heldBy,
+    violations,
+    behaviourCounts,
+    strays: upstream.strays,
+    stateProblems: state.problems,
+    privacyLeaks,
+    memory,
+    leakedHandles,
+  };
+}

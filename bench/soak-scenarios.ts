@@ -1,0 +1,237 @@
+/**
+ * What the chaos soak's fake models do, request by request, and what the router may legitimately make of
+ * it. A scenario is a pure function of (seed, request index, model index), so the fake upstream and the
+ * checker agree on it without sharing state, and a run replays from its seed. Pure.
+ */
+import type { FailureKind, HistoryEntry } from '../router/api-types.js';
+import { cellRandom, pickWeighted } from './prng.js';
+
+export const BEHAVIOURS = [
+  'good',
+  'slow_good',
+  'reasoning_good',
+  'empty',
+  'empty_content',
+  'error_payload',
+  'html',
+  'invalid_json',
+  'stall_before',
+  'hang',
+  'reset',
+  'stall_after',
+  'reset_mid',
+  'error_after',
+  's429',
+  's400',
+  's404',
+  's500',
+  's503',
+  's529',
+  's401',
+] as const;
+export type Behaviour = (typeof BEHAVIOURS)[number];
+
+const GOOD: ReadonlySet<Behaviour> = new Set(['good', 'slow_good', 'reasoning_good']);
+/** Behaviours that send real content and then break: a stream ends partial, a JSON body never parses. */
+const MID_STREAM: ReadonlySet<Behaviour> = new Set(['stall_after', 'reset_mid', 'error_after']);
+
+const GOOD_WEIGHTS = { good: 110, slow_good: 15, reasoning_good: 12 } as const;
+const FAIL_WEIGHTS = {
+  empty: 4,
+  empty_content: 4,
+  error_payload: 4,
+  html: 3,
+  invalid_json: 3,
+  stall_before: 2,
+  hang: 2,
+  reset: 3,
+  stall_after: 2,
+  reset_mid: 2,
+  error_after: 3,
+  s429: 4,
+  s400: 3,
+  s404: 3,
+  s500: 4,
+  s503: 3,
+  s529: 3,
+} as const;
+
+export interface SoakModel {
+  /** `provider/modelId` */
+  key: string;
+  /** Always answers 401: the dead key of the set (a 401 blocks the whole key, so it lives on its own provider). */
+  deadKey: boolean;
+}
+
+export interface RequestPlan {
+  index: number;
+  stream: boolean;
+  /** Every model of the set fails this request (by design, a few percent of requests). */
+  doomed: boolean;
+  /** Behaviour per model, in set order. */
+  behaviours: Behaviour[];
+}
+
+/** The share of requests for which every model fails. */
+export const DOOMED_SHARE = 0.03;
+
+/** The plan of request `index`: stream or not, doomed or not, and each model's behaviour. */
+export function planRequest(seed: number, index: number, models: readonly SoakModel[]): RequestPlan {
+  const head = cellRandom(seed, index, -1);
+  const stream = head() < 0.5;
+  const doomed = head() < DOOMED_SHARE;
+  const weights = doomed ? FAIL_WEIGHTS : { ...GOOD_WEIGHTS, ...FAIL_WEIGHTS };
+  const behaviours = models.map((model, column): Behaviour =>
+    model.deadKey ? 's401' : pickWeighted<Behaviour>(cellRandom(seed, index, column), weights),
+  );
+  if (!doomed && !behaviours.some((b) => GOOD.has(b))) {
+    // A request that is not doomed always has a model that could serve it.
+    const column = models.findIndex((model, i) => !model.deadKey && i >= index % models.length);
+    behaviours[column === -1 ? 0 : column] = 'good';
+  }
+  return { index, stream, doomed, behaviours };
+}
+
+export const isGood = (behaviour: Behaviour): boolean => GOOD.has(behaviour);
+export const breaksMidStream = (behaviour: Behaviour, stream: boolean): boolean =>
+  stream && MID_STREAM.has(behaviour);
+
+/** The failure kinds a fair classifier may give an attempt that met `behaviour`; empty for a good one. */
+export function expectedKinds(behaviour: Behaviour, stream: boolean): FailureKind[] {
+  switch (behaviour) {
+    case 'good':
+    case 'slow_good':
+    case 'reasoning_good':
+      return [];
+    case 'empty':
+      return [stream ? 'empty_stream' : 'empty_choices'];
+    case 'empty_content':
+      return [stream ? 'empty_stream' : 'empty_content'];
+    case 'error_payload':
+      return ['error_payload'];
+    case 'html':
+      return ['html_maintenance'];
+    case 'invalid_json':
+      return ['invalid_json'];
+    case 'stall_before':
+    case 'stall_after':
+      return [stream ? 'stream_stall' : 'body_timeout'];
+    case 'hang':
+      return ['timeout'];
+    case 'reset':
+    case 'reset_mid':
+      return ['network_error'];
+    case 'error_after':
+      return [stream ? 'mid_stream_error' : 'error_payload'];
+    case 's429':
+      return ['rate_limit'];
+    case 's400':
+      return ['invalid_request'];
+    case 's404':
+      return ['model_not_found'];
+    case 's500':
+    case 's503':
+      return ['server_error'];
+    case 's529':
+      return ['overloaded'];
+    case 's401':
+      return ['auth_error'];
+  }
+}
+
+/** The text a good model answers with (the checker compares what the client got against it). */
+export function answerText(model: string, index: number, canary: string): string {
+  return `answer from ${model} for request ${index}: ${canary} the end.`;
+}
+
+/** Why a request ended as it did, or the violation it shows. */
+export type Verdict =
+  | {
+      ok: true;
+      category:
+        | 'served_first'
+        | 'served_after_failover'
+        | 'partial'
+        | 'doomed'
+        | 'held_back'
+        | 'budget'
+        | 'attempt_cap';
+      /** For `held_back`: why each good model was skipped. */
+      heldBy?: string[];
+    }
+  | { ok: false; problem: string };
+
+/** Skip reasons that come from router state the scenario built up earlier (breakers, pauses, a dead key). */
+const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'auth_error']);
+
+/**
+ * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met, a
+ * served model really was good (a partial one really broke mid-stream), and a request nobody served is
+ * explained (doomed, its good models held back by breakers or pauses, the budget or the attempt cap).
+ */
+export function judgeTrace(
+  plan: RequestPlan,
+  models: readonly SoakModel[],
+  entry: HistoryEntry,
+  limits: { maxAttempts: number; totalBudgetMs: number },
+): Verdict {
+  const column = new Map(models.map((model, i) => [model.key, i]));
+  const behaviourOf = (key: string): Behaviour | undefined => plan.behaviours[column.get(key) ?? -1];
+  for (const attempt of entry.attempts) {
+    const behaviour = behaviourOf(attempt.model);
+    if (behaviour === undefined) return { ok: false, problem: `attempt on unknown model ${attempt.model}` };
+    if (attempt.kind === 'budget_exhausted') continue;
+    const expected = expectedKinds(behaviour, plan.stream);
+    if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind)) {
+      // A mid-stream break of a committed stream ends the request; its kind is the break's.
+      return {
+        ok: false,
+        problem: `${attempt.model} met ${behaviour} but the attempt says ${attempt.kind ?? 'served'}`,
+      };
+    }
+  }
+  const served = entry.servedModel === null ? undefined : behaviourOf(entry.servedModel);
+  if (entry.outcome === 'served') {
+    if (served === undefined || !isGood(served))
+      return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
+    return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
+  }
+  if (entry.outcome === 'partial') {
+    const last = entry.attempts.at(-1);
+    const broke = last ? behaviourOf(last.model) : undefined;
+    if (broke === undefined || !breaksMidStream(broke, plan.stream))
+      return { ok: false, problem: `partial answer from ${last?.model} which met ${broke}` };
+    return { ok: true, category: 'partial' };
+  }
+  if (entry.outcome !== 'all_failed' && entry.outcome !== 'no_candidates')
+    return { ok: false, problem: `unexpected outcome ${entry.outcome}` };
+  if (plan.doomed) return { ok: true, category: 'doomed' };
+  const attempted = new Set(entry.attempts.map((attempt) => attempt.model));
+  const skipped = new Map(entry.skipped.map((skip) => [skip.model, skip.reason]));
+  const last = entry.attempts.at(-1);
+  const budgetSpent = last?.kind === 'budget_exhausted' || entry.wallMs >= limits.totalBudgetMs - 50;
+  const capped = entry.attempts.length >= limits.maxAttempts;
+  const heldBy: string[] = [];
+  for (const [i, model] of models.entries()) {
+    const behaviour = plan.behaviours[i] as Behaviour;
+    if (!isGood(behaviour)) continue;
+    if (attempted.has(model.key)) {
+      const attempt = entry.attempts.find((a) => a.model === model.key);
+      if (attempt?.kind === 'budget_exhausted') continue;
+      return { ok: false, problem: `${model.key} was good but its attempt failed (${attempt?.kind})` };
+    }
+    const reason = skipped.get(model.key);
+    if (reason !== undefined && STATE_SKIPS.has(reason)) {
+      heldBy.push(reason);
+      continue;
+    }
+    if (!budgetSpent && !capped)
+      return {
+        ok: false,
+        problem: `${model.key} was good, yet neither tried nor skipped by state (${reason ?? 'no skip'})`,
+      };
+  }
+  if (budgetSpent) return { ok: true, category: 'budget' };
+  if (heldBy.length > 0) return { ok: true, category: 'held_back', heldBy };
+  return { ok: true, category: 'attempt_cap' };
+}

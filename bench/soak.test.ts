@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { HistoryEntry } from '../router/api-types.js';
+import { checkClientView, readSse, type ClientView } from './soak-check.js';
+import { runSoak } from './soak-runner.js';
+import { BEHAVIOURS, judgeTrace, planRequest, type RequestPlan, type SoakModel } from './soak-scenarios.js';
+
+const models: SoakModel[] = [
+  { key: 'p/a', deadKey: false },
+  { key: 'p/b', deadKey: false },
+  { key: 'q/dead', deadKey: true },
+];
+const limits = { maxAttempts: 20, totalBudgetMs: 5000 };
+
+function entry(over: Partial<HistoryEntry>): HistoryEntry {
+  return {
+    requestId: 'soak-0',
+    at: 0,
+    modelRequested: 'fcm',
+    set: 'chaos',
+    pinned: null,
+    servedModel: null,
+    outcome: 'all_failed',
+    stream: false,
+    wallMs: 10,
+    attempts: [],
+    skipped: [],
+    client: null,
+    clientStatus: 502,
+    lastResortUsed: false,
+    usage: null,
+    ...over,
+  };
+}
+
+const attempt = (
+  model: string,
+  kind: HistoryEntry['attempts'][number]['kind'],
+): HistoryEntry['attempts'][number] => ({
+  model,
+  status: kind === null ? 200 : null,
+  kind,
+  latencyMs: 1,
+  breakerBefore: 'CLOSED',
+  role: 'normal',
+});
+
+test('plans replay from their seed and keep a servable model unless doomed', () => {
+  for (let index = 0; index < 300; index += 1) {
+    const plan = planRequest(42, index, models);
+    assert.deepEqual(plan, planRequest(42, index, models));
+    assert.equal(plan.behaviours[2], 's401');
+    if (!plan.doomed)
+      assert.ok(plan.behaviours.some((b) => b === 'good' || b === 'slow_good' || b === 'reasoning_good'));
+  }
+});
+
+test('judgeTrace accepts a fair failover and flags an unfair one', () => {
+  const plan: RequestPlan = { index: 0, stream: false, doomed: false, behaviours: ['empty', 'good', 's401'] };
+  const fair = entry({
+    outcome: 'served',
+    servedModel: 'p/b',
+    attempts: [attempt('p/a', 'empty_choices'), attempt('p/b', null)],
+    clientStatus: 200,
+  });
+  assert.deepEqual(judgeTrace(plan, models, fair, limits), { ok: true, category: 'served_after_failover' });
+  const misread = entry({
+    attempts: [attempt('p/a', 'empty_choices'), attempt('p/b', 'empty_content')],
+    skipped: [{ model: 'q/dead', reason: 'auth_error' }],
+  });
+  assert.equal(judgeTrace(plan, models, misread, limits).ok, false);
+  const forgotten = entry({
+    attempts: [attempt('p/a', 'empty_choices')],
+    skipped: [{ model: 'q/dead', reason: 'auth_error' }],
+  });
+  assert.equal(judgeTrace(plan, models, forgotten, limits).ok, false);
+  const heldBack = entry({
+    attempts: [attempt('p/a', 'empty_choices')],
+    skipped: [
+      { model: 'p/b', reason: 'circuit_open' },
+      { model: 'q/dead', reason: 'auth_error' },
+    ],
+  });
+  assert.deepEqual(judgeTrace(plan, models, heldBack, limits), {
+    ok: true,
+    category: 'held_back',
+    heldBy: ['circuit_open'],
+  });
+  const servedBad = entry({
+    outcome: 'served',
+    servedModel: 'p/a',
+    attempts: [attempt('p/a', null)],
+    clientStatus: 200,
+  });
+  assert.equal(judgeTrace(plan, models, servedBad, limits).ok, false);
+});
+
+test('checkClientView catches empty 200s, early error frames and splices', () => {
+  const view = (over: Partial<ClientView>): ClientView => ({
+    status: 200,
+    headers: {
+      'x-request-id': 'soak-0',
+      'x-fcm-v2-model': 'p/a',
+      'x-fcm-v2-attempts': '1',
+      'x-fcm-v2-decision': 'p/a!served|p/a:200|skips=0',
+    },
+    body: '',
+    stream: true,
+    headMs: 5,
+    timedOut: false,
+    ...over,
+  });
+  const answer = (): string => 'hello world';
+  const frame = (data: object | string): string =>
+    `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+  const delta = (content: string): object => ({ choices: [{ index: 0, delta: { content } }] });
+  const good = frame(delta('hello ')) + frame(delta('world')) + frame('[DONE]');
+  assert.deepEqual(checkClientView(view({ body: good }), answer, 5000).violations, []);
+  const earlyError = frame({ error: { message: 'x' } }) + frame(delta('hello world')) + frame('[DONE]');
+  assert.ok(
+    checkClientView(view({ body: earlyError }), answer, 5000).violations.includes(
+      'error frame before content',
+    ),
+  );
+  assert.ok(
+    checkClientView(view({ body: frame('[DONE]') }), answer, 5000).violations.includes('empty 200 stream'),
+  );
+  const spliced = frame(delta('hello ')) + frame(delta('other')) + frame('[DONE]');
+  assert.ok(checkClientView(view({ body: spliced }), answer, 5000).violations.length > 0);
+  const partial = frame(delta('hello ')) + frame({ error: { message: 'incomplete' } });
+  assert.deepEqual(checkClientView(view({ body: partial }), answer, 5000), {
+    result: { kind: 'partial', model: 'p/a', content: 'hello ' },
+    violations: [],
+  });
+  const empty200 = JSON.stringify({ choices: [{ message: { role: 'assistant', content: '' } }] });
+  assert.ok(
+    checkClientView(view({ stream: false, body: empty200 }), answer, 5000).violations.includes('empty 200'),
+  );
+  assert.ok(
+    checkClientView(
+      view({ headers: {}, status: 502, body: '{"error":{"message":"x"}}' }),
+      answer,
+      5000,
+    ).violations.some((v) => v.startsWith('missing header')),
+  );
+  assert.equal(readSse(good).content, 'hello world');
+});
+
+test('chaos soak: every invariant holds over 3000 requests at concurrency 32', async () => {
+  const report = await runSoak({ seed: 20_260_529, requests: 3000, concurrency: 32 });
+  assert.deepEqual(report.violations.slice(0, 10), []);
+  assert.deepEqual(report.strays, []);
+  assert.deepEqual(report.stateProblems, []);
+  assert.deepEqual(report.privacyLeaks, []);
+  assert.deepEqual(report.leakedHandles, []);
+  const c = report.categories;
+  assert.equal(
+    c.served_first + c.served_after_failover + c.partial + c.doomed + c.held_back + c.budget + c.attempt_cap,
+    3000,
+  );
+  // The run really exercised failover, mid-stream breaks, doomed requests and every behaviour.
+  assert.ok(c.served_first > 0 && c.served_after_failover > 0 && c.partial > 0 && c.doomed > 0);
+  for (const behaviour of BEHAVIOURS)
+    assert.ok(report.behaviourCounts[behaviour] > 0, `${behaviour} never happened`);
+  // Flat memory: over the second half the heap after GC grows by less than 16 MB (the harness itself keeps
+  // every decision trace, about 1 KB each, so 1 500 requests account for a few MB of that).
+  assert.ok(
+    report.memory.heapEndMb < report.memory.heapMidMb + 16,
+    `heap ${report.memory.heapMidMb} -> ${report.memory.heapEndMb} MB`,
+  );
+});

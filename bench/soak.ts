@@ -1,0 +1,66 @@
+/**
+ * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C]`: the chaos soak at full length. Prints
+ * the counts and every violation; exits 1 when any invariant broke. It does not call process.exit: a
+ * leaked socket or timer would keep it alive, and a watchdog says so.
+ */
+import { runSoak, type SoakReport } from './soak-runner.js';
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at === -1 ? Number.NaN : Number(process.argv[at + 1]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** The counts as printed lines. */
+export function describeSoak(report: SoakReport): string[] {
+  const c = report.categories;
+  const failed = c.doomed + c.held_back + c.budget + c.attempt_cap;
+  const m = report.memory;
+  return [
+    `requests:               ${report.requests} in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `served first try:       ${c.served_first}`,
+    `served after failover:  ${c.served_after_failover}`,
+    `partial (broke mid-stream after content, marked with an error frame): ${c.partial}`,
+    `all failed:             ${failed} (every model failed by scenario: ${c.doomed}; good models held back by breaker, pause or dead key: ${c.held_back}; budget spent: ${c.budget}; attempt cap: ${c.attempt_cap})`,
+    `  good models held back: ${
+      Object.entries(report.heldBy)
+        .map(([reason, n]) => `${reason} ${n}`)
+        .join(', ') || 'none'
+    }`,
+    `invariant violations:   ${report.violations.length}`,
+    `upstream behaviours:    ${Object.entries(report.behaviourCounts)
+      .map(([b, n]) => `${b} ${n}`)
+      .join(', ')}`,
+    `state files:            ${report.stateProblems.length === 0 ? 'ok' : report.stateProblems.join('; ')}`,
+    `privacy canaries:       ${report.privacyLeaks.length === 0 ? 'found nowhere' : report.privacyLeaks.join('; ')}`,
+    `memory (after gc):      rss ${m.rssMidMb.toFixed(0)} -> ${m.rssEndMb.toFixed(0)} MB, heap ${m.heapMidMb.toFixed(1)} -> ${m.heapEndMb.toFixed(1)} MB (mid -> end)`,
+    `leaked handles:         ${report.leakedHandles.length === 0 ? 'none' : report.leakedHandles.join(', ')}`,
+    `stray upstream calls:   ${report.strays.length}`,
+  ];
+}
+
+const isMain = process.argv[1]?.endsWith('soak.ts') ?? false;
+if (isMain) {
+  const seed = option('seed', 20_260_529);
+  const requests = option('requests', 6000);
+  const concurrency = option('concurrency', 32);
+  console.log(`chaos soak: ${requests} requests, concurrency ${concurrency}, seed ${seed}`);
+  const report = await runSoak({ seed, requests, concurrency, log: (line) => console.log(`  ${line}`) });
+  for (const line of describeSoak(report)) console.log(line);
+  for (const v of report.violations.slice(0, 50))
+    console.log(`  violation: request ${v.index}: ${v.problem}`);
+  const broken =
+    report.violations.length +
+    report.stateProblems.length +
+    report.privacyLeaks.length +
+    report.leakedHandles.length +
+    report.strays.length;
+  process.exitCode = broken > 0 ? 1 : 0;
+  // Fires only if something still holds the event loop open: a leak the handle check did not name.
+  setTimeout(() => {
+    console.error(
+      `soak: process still alive 5 s after the end: ${process.getActiveResourcesInfo().join(', ')}`,
+    );
+    process.exit(1);
+  }, 5000).unref();
+}

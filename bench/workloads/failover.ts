@@ -1,0 +1,39 @@
+import type { Pool } from 'undici';
+import { FAILOVER_SET } from '../bench-config.js';
+import { chatBody, timedRequest } from '../load-client.js';
+import { median } from '../stats.js';
+
+export interface FailoverSample {
+  /** Router p50 when the first model answers an empty 200 and the second serves. */
+  failoverP50: number;
+  /** Router p50 of the same set when the first model serves. */
+  servedFirstP50: number;
+  /** Requests that did not fail over exactly once, or failed. */
+  errors: number;
+}
+
+/**
+ * Pairs of requests to the failover set: one where the flaky first model serves (which also keeps its
+ * breaker CLOSED, so it is tried every time), then one where it answers an empty 200 and the router fails
+ * over to the second. Both are timed.
+ */
+export async function measureFailover(router: Pool, pairs: number): Promise<FailoverSample> {
+  const body = chatBody(`fcm:${FAILOVER_SET}`, false);
+  const empty = { 'x-bench-empty': '1' };
+  for (let i = 0; i < 10; i += 1) {
+    await timedRequest(router, body);
+    await timedRequest(router, body, empty);
+  }
+  const failover: number[] = [];
+  const first: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < pairs; i += 1) {
+    const served = await timedRequest(router, body);
+    const failed = await timedRequest(router, body, empty);
+    if (!served.ok || served.headers['x-fcm-v2-attempts'] !== '1') errors += 1;
+    if (!failed.ok || failed.headers['x-fcm-v2-attempts'] !== '2') errors += 1;
+    first.push(served.ms);
+    failover.push(failed.ms);
+  }
+  return { failoverP50: median(failover), servedFirstP50: median(first), errors };
+}

@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { catalogueEnv, RANKING_KEYLESS } from '../bench-config.js';
+import { resolveConfig } from '../../router/config/resolve-config.js';
+import { DEFAULT_CONFIG } from '../../router/config/schema.js';
+import { candidateFacts } from '../../router/engine/candidate-facts.js';
+import { rankCandidates } from '../../router/engine/ranking.js';
+import { BreakerStore } from '../../router/state/breaker-store.js';
+import { QuotaBook } from '../../router/state/quota-book.js';
+import { elapsedMs } from '../stats.js';
+
+export interface RankingSample {
+  models: number;
+  providers: number;
+  usPerRanking: number;
+}
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * Ranks the default set of the whole catalogue (a key for every provider) `iterations` times, with a
+ * realistic mix of breaker states and pauses, through the same fact-gathering the engine uses per request.
+ */
+export async function measureRanking(iterations: number): Promise<RankingSample> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-rank-'));
+  try {
+    const resolved = resolveConfig(DEFAULT_CONFIG, catalogueEnv(RANKING_KEYLESS));
+    const set = resolved.sets[resolved.activeSet] ?? [];
+    const settings = DEFAULT_CONFIG.router.breaker;
+    const common = { clock: Date.now, debounceMs: 3_600_000, logger: silent };
+    const breakers = new BreakerStore({
+      ...common,
+      file: path.join(dir, 'breakers.json'),
+      settings: () => settings,
+    });
+    const quotas = new QuotaBook({ ...common, file: path.join(dir, 'quotas.json') });
+    set.forEach((key, index) => {
+      if (index % 10 === 1) for (let i = 0; i < 3; i += 1) breakers.recordFailure(key, 'server_error');
+      if (index % 10 === 2) for (let i = 0; i < 2; i += 1) breakers.recordFailure(key, 'empty_content');
+      if (index % 10 === 3) quotas.pauseModel(key, 60_000, true);
+    });
+    const blocked = new Set<string>();
+    const rank = (): number =>
+      rankCandidates(
+        set,
+        (key) => candidateFacts(key, resolved, breakers, quotas, blocked),
+        Date.now(),
+        settings,
+      ).order.length;
+    let sink = 0;
+    for (let i = 0; i < 500; i += 1) sink += rank();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i += 1) sink += rank();
+    const us = (elapsedMs(start) * 1000) / iterations;
+    if (sink < 0) throw new Error('unreachable');
+    const providers = new Set(set.map((key) => key.split('/')[0])).size;
+    await Promise.all([breakers.close(), quotas.close()]);
+    return { models: set.length, providers, usPerRanking: us };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
