@@ -13,7 +13,12 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { runAttempt, type AttemptResult } from './attempt.js';
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
 import { formatDecision } from './decision-header.js';
-import { allFailedAnswer, midStreamErrorFrame, noCandidatesAnswer, type ErrorAnswer } from './final-answer.js';
+import {
+  allFailedAnswer,
+  midStreamErrorFrame,
+  noCandidatesAnswer,
+  type ErrorAnswer,
+} from './final-answer.js';
 import { parseModelName } from './model-names.js';
 import { rankCandidates, type RankedCandidate } from './ranking.js';
 
@@ -84,14 +89,23 @@ class RequestTrace {
  * real content (or the attempt cap, the budget or the candidates run out), updates breakers, pauses and
  * stats, answers the client with decision headers, and returns the history entry.
  */
-export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: ChatResponder): Promise<HistoryEntry> {
+export async function routeRequest(
+  ctx: RouteContext,
+  req: ChatRequest,
+  res: ChatResponder,
+): Promise<HistoryEntry> {
   const { resolved, clock } = ctx;
   const started = clock();
   const { failover, breaker: breakerSettings } = resolved.config.router;
   const deadline = started + failover.totalBudgetMs;
   const trace = new RequestTrace();
   const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-  const finish = (outcome: RequestOutcome, clientStatus: number, set: string | null, pinned: string | null): HistoryEntry => ({
+  const finish = (
+    outcome: RequestOutcome,
+    clientStatus: number,
+    set: string | null,
+    pinned: string | null,
+  ): HistoryEntry => ({
     requestId: req.requestId,
     at: started,
     modelRequested: req.modelRequested,
@@ -172,7 +186,14 @@ export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: Cha
         sink: {
           commit: () => {
             trace.served = key;
-            const committing: AttemptView = { model: key, status: 200, kind: null, latencyMs: clock() - started, breakerBefore, role };
+            const committing: AttemptView = {
+              model: key,
+              status: 200,
+              kind: null,
+              latencyMs: clock() - started,
+              breakerBefore,
+              role,
+            };
             res.commitStream(trace.headers('served', req.requestId, committing));
           },
           write: (chunk) => res.write(chunk),
@@ -204,10 +225,16 @@ export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: Cha
     if (failure.kind === 'network_error') trace.deferredNetwork.push(key);
     else if (failure.healthDamage && role === 'panic') ctx.breakers.recordTrialFailure(key, failure.kind);
     else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
-    if (failure.blame !== 'none' && failure.blame !== 'client') ctx.modelStats.record(key, false, result.latencyMs);
+    if (failure.blame !== 'none' && failure.blame !== 'client')
+      ctx.modelStats.record(key, false, result.latencyMs);
     if (failure.pause) {
       if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
-        ctx.quotas.pauseProvider(provider.id, failure.pause.ms, failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit', failure.pause.authoritative);
+        ctx.quotas.pauseProvider(
+          provider.id,
+          failure.pause.ms,
+          failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit',
+          failure.pause.authoritative,
+        );
       } else {
         ctx.quotas.pauseModel(key, failure.pause.ms, failure.pause.authoritative);
       }
@@ -228,14 +255,28 @@ export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: Cha
     await dispatch(pinned, 'pinned');
   } else {
     const set = resolved.sets[setName ?? resolved.activeSet] ?? [];
-    const facts = (key: string) => candidateFacts(key, resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
+    const facts = (key: string) =>
+      candidateFacts(key, resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
     const ranking = rankCandidates(set, facts, clock(), breakerSettings);
     trace.skips.push(...ranking.skips);
     await runChain(ranking.order, facts, trace, failover.maxAttempts, deadline, clock, dispatch);
     const lastResort = failover.lastResortModel;
-    if (!trace.served && !committedFailure && !req.signal.aborted && lastResort && !trace.tried.has(lastResort) && clock() < deadline) {
+    if (
+      !trace.served &&
+      !committedFailure &&
+      !req.signal.aborted &&
+      lastResort &&
+      !trace.tried.has(lastResort) &&
+      clock() < deadline
+    ) {
       const provider = resolved.providers.get(resolved.models.get(lastResort)?.provider ?? '');
-      if (provider && !trace.blockedProviders.has(provider.id)) {
+      // Breaker and quota state are ignored, but a refused key is not: it would only refuse again.
+      const refused =
+        provider !== undefined &&
+        (trace.blockedProviders.has(provider.id) ||
+          ctx.quotas.isAuthBlocked(provider.id, providerFingerprint(provider)));
+      if (refused) trace.skips.push({ model: lastResort, reason: 'auth_error' });
+      else if (provider) {
         trace.lastResortUsed = true;
         await dispatch(lastResort, 'last_resort');
       }
@@ -249,12 +290,20 @@ export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: Cha
   const soonest = soonestRetryAt(ctx, trace.skips);
   if (trace.succeeded) {
     outcome = 'served';
-    if (jsonAnswer !== null) res.sendJson(200, (jsonAnswer as { body: Buffer | string }).body, trace.headers(outcome, req.requestId));
+    if (jsonAnswer !== null)
+      res.sendJson(
+        200,
+        (jsonAnswer as { body: Buffer | string }).body,
+        trace.headers(outcome, req.requestId),
+      );
     else res.endStream(null);
     return finish(outcome, 200, setName, pinned);
   }
   if (committedFailure) {
-    const { result, model } = committedFailure as { result: Extract<AttemptResult, { ok: false }>; model: string };
+    const { result, model } = committedFailure as {
+      result: Extract<AttemptResult, { ok: false }>;
+      model: string;
+    };
     res.endStream(midStreamErrorFrame(result.failure.kind, model));
     return finish('partial', 200, setName, pinned);
   }
@@ -264,7 +313,9 @@ export async function routeRequest(ctx: RouteContext, req: ChatRequest, res: Cha
   }
   outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
   const answer =
-    outcome === 'no_candidates' ? noCandidatesAnswer(trace.skips, soonest, clock()) : allFailedAnswer(trace.failures, soonest, clock());
+    outcome === 'no_candidates'
+      ? noCandidatesAnswer(trace.skips, soonest, clock())
+      : allFailedAnswer(trace.failures, soonest, clock());
   res.sendError(answer, trace.headers(outcome, req.requestId));
   return finish(outcome, answer.status, setName, pinned);
 }
@@ -302,7 +353,9 @@ function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
   if (trace.deferredNetwork.length === 0) return;
   const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
   const offline =
-    !trace.served && trace.attempts.every((attempt) => attempt.kind === 'network_error') && providers.size >= 2;
+    !trace.served &&
+    trace.attempts.every((attempt) => attempt.kind === 'network_error') &&
+    providers.size >= 2;
   if (offline) return;
   for (const key of trace.deferredNetwork) ctx.breakers.recordFailure(key, 'network_error');
 }

@@ -8,6 +8,9 @@ import { clientToken, isJsonContentType } from './guards.js';
 import { readBody } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 
+/** Longest accepted `model` name (history entries allow 500 characters per name). */
+const MAX_MODEL_NAME = 300;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -69,41 +72,79 @@ function responder(res: ServerResponse): ChatResponder {
  * `POST /v1/chat/completions`: checks the request's shape (415, 413, 400 with OpenAI-shaped errors), then
  * hands it to the engine. The body is passed through as the agent sent it; only `model` is rewritten.
  */
-export async function handleChat(engine: RouterEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleChat(
+  engine: RouterEngine,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
-  const idHeader = { 'x-request-id': requestId };
+  // A request refused before routing still says so in the decision headers, like every chat answer.
+  const idHeader = {
+    'x-request-id': requestId,
+    'x-fcm-v2-model': 'none',
+    'x-fcm-v2-attempts': '0',
+    'x-fcm-v2-decision': 'none!rejected||skips=0',
+  };
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
-    sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', { headers: idHeader });
+    sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', {
+      headers: idHeader,
+    });
     return;
   }
   const read = await readBody(req);
   if (!read.ok) {
     if (read.reason === 'too_large') {
-      sendError(res, 413, 'request_too_large', 'fcm-router: request body is over 10 MiB', { headers: { ...idHeader, connection: 'close' } });
+      sendError(res, 413, 'request_too_large', 'fcm-router: request body is over 10 MiB', {
+        headers: { ...idHeader, connection: 'close' },
+      });
     } else res.destroy();
     return;
   }
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok) {
-    sendError(res, 400, 'invalid_json', `fcm-router: request body is not valid JSON (${parsed.error})`, { headers: idHeader });
+    sendError(res, 400, 'invalid_json', `fcm-router: request body is not valid JSON (${parsed.error})`, {
+      headers: idHeader,
+    });
     return;
   }
   const body = parsed.value;
   if (!isRecord(body)) {
-    sendError(res, 400, 'invalid_request', 'fcm-router: request body must be a JSON object', { headers: idHeader });
+    sendError(res, 400, 'invalid_request', 'fcm-router: request body must be a JSON object', {
+      headers: idHeader,
+    });
     return;
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "messages" must be a non-empty array', { headers: idHeader, extra: { param: 'messages' } });
+    sendError(res, 400, 'invalid_request', 'fcm-router: "messages" must be a non-empty array', {
+      headers: idHeader,
+      extra: { param: 'messages' },
+    });
     return;
   }
   if (body.model !== undefined && typeof body.model !== 'string') {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "model" must be a string', { headers: idHeader, extra: { param: 'model' } });
+    sendError(res, 400, 'invalid_request', 'fcm-router: "model" must be a string', {
+      headers: idHeader,
+      extra: { param: 'model' },
+    });
+    return;
+  }
+  // History keeps the name; a longer one would make its entry invalid when the history is loaded again.
+  if (typeof body.model === 'string' && body.model.length > MAX_MODEL_NAME) {
+    sendError(
+      res,
+      400,
+      'invalid_request',
+      `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`,
+      { headers: idHeader, extra: { param: 'model' } },
+    );
     return;
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "stream" must be a boolean', { headers: idHeader, extra: { param: 'stream' } });
+    sendError(res, 400, 'invalid_request', 'fcm-router: "stream" must be a boolean', {
+      headers: idHeader,
+      extra: { param: 'stream' },
+    });
     return;
   }
 

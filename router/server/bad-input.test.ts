@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ErrorResponse } from '../api-types.js';
+import { json } from '../test-support/upstream-behaviours.js';
+import { httpRequest, parseReply, type HttpReply } from '../test-support/http-client.js';
+import { withScenario } from '../test-support/scenario.js';
+
+const ONE = { providers: { alpha: ['m1'] } };
+const CHAT_BODY = JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] });
+
+function assertOpenAiError(reply: HttpReply, status: number, code: string): void {
+  assert.equal(reply.status, status, reply.text);
+  assert.equal(reply.headers['access-control-allow-origin'], undefined, 'no CORS headers');
+  assert.match(String(reply.headers['content-type']), /application\/json/);
+  const body = parseReply<ErrorResponse>(reply);
+  assert.equal(typeof body.error.message, 'string');
+  assert.equal(typeof body.error.type, 'string');
+  assert.equal(body.error.code, code);
+}
+
+test('bad chat requests get OpenAI-shaped errors and never reach an upstream', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const chatUrl = `${router.url}/v1/chat/completions`;
+    const post = (
+      body: string | Buffer,
+      headers: Record<string, string> = { 'content-type': 'application/json' },
+    ) => httpRequest(chatUrl, { method: 'POST', headers, body });
+
+    const malformed = await post('{"model": "fcm", "messages": [');
+    assertOpenAiError(malformed, 400, 'invalid_json');
+    assert.ok(malformed.headers['x-request-id']);
+    assert.equal(malformed.headers['x-fcm-v2-decision'], 'none!rejected||skips=0');
+    assert.equal(malformed.headers['x-fcm-v2-attempts'], '0');
+    assertOpenAiError(await post('[1, 2]'), 400, 'invalid_request');
+    assertOpenAiError(await post('{"model": "fcm", "messages": []}'), 400, 'invalid_request');
+    assertOpenAiError(
+      await post('{"model": 42, "messages": [{"role": "user", "content": "hi"}]}'),
+      400,
+      'invalid_request',
+    );
+    assertOpenAiError(
+      await post('{"stream": "yes", "messages": [{"role": "user", "content": "hi"}]}'),
+      400,
+      'invalid_request',
+    );
+    // History keeps the requested name; an absurd one is refused rather than stored.
+    const longName = await post(
+      JSON.stringify({ model: 'x'.repeat(301), messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    assertOpenAiError(longName, 400, 'invalid_request');
+    assert.equal(parseReply<ErrorResponse>(longName).error.param, 'model');
+    assertOpenAiError(await post(CHAT_BODY, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    assertOpenAiError(await httpRequest(chatUrl), 405, 'method_not_allowed');
+
+    const huge = Buffer.alloc(10 * 1024 * 1024 + 16, 0x20);
+    assertOpenAiError(await post(huge), 413, 'request_too_large');
+    assertOpenAiError(
+      await post(huge, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }),
+      413,
+      'request_too_large',
+    );
+    assert.equal(upstream.calls.length, 0);
+  });
+});
+
+test('a foreign Origin, a non-loopback Host and a mutating call without the token are refused with 403', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const chatUrl = `${router.url}/v1/chat/completions`;
+    const headers = { 'content-type': 'application/json' };
+
+    const foreign = await httpRequest(chatUrl, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://evil.example' },
+      body: CHAT_BODY,
+    });
+    assertOpenAiError(foreign, 403, 'forbidden_origin');
+    const rebinding = await httpRequest(chatUrl, {
+      method: 'POST',
+      headers: { ...headers, host: 'evil.example' },
+      body: CHAT_BODY,
+    });
+    assertOpenAiError(rebinding, 403, 'forbidden_host');
+    const stateViaEvilHost = await httpRequest(`${router.url}/api/state`, {
+      headers: { host: 'evil.example:19280' },
+    });
+    assertOpenAiError(stateViaEvilHost, 403, 'forbidden_host');
+
+    const noToken = await router.api('POST', '/api/models/reset', { model: 'alpha/m1' }, false);
+    assertOpenAiError(noToken, 403, 'forbidden_token');
+    const wrongToken = await httpRequest(`${router.url}/api/config`, {
+      method: 'PUT',
+      headers: { ...headers, 'x-fcm-token': 'guess' },
+      body: '{}',
+    });
+    assertOpenAiError(wrongToken, 403, 'forbidden_token');
+    assert.equal(upstream.calls.length, 0);
+
+    const own = await httpRequest(chatUrl, {
+      method: 'POST',
+      headers: { ...headers, origin: router.url, host: new URL(router.url).host },
+      body: CHAT_BODY,
+    });
+    assert.equal(own.status, 200, 'the dashboard’s own origin passes');
+  });
+});

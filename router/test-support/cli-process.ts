@@ -1,0 +1,94 @@
+/**
+ * Runs `bin/fcm-router.js` as a child process for CLI tests: collects its output by line, waits for a line
+ * matching a pattern, and for the exit code. The environment holds no provider keys.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { within } from './deferred.js';
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'fcm-router.js');
+
+/** A minimal environment: no provider keys, no FCM_* overrides. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+export class CliProcess {
+  readonly lines: string[] = [];
+  readonly #closed: Promise<number | null>;
+  readonly #child: ChildProcess;
+  readonly #waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
+
+  constructor(args: readonly string[]) {
+    this.#child = spawn(process.execPath, [BIN, ...args], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.#child.stdout, this.#child.stderr]) {
+      let partial = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop() ?? '';
+        for (const line of parts) this.#push(line);
+      });
+      stream?.on('end', () => {
+        if (partial) this.#push(partial);
+        partial = '';
+      });
+    }
+    this.#closed = new Promise((resolve) => this.#child.on('close', (code) => resolve(code)));
+  }
+
+  /** The exit code, once the process has exited (bounded, so a daemon that never stops fails the test). */
+  get exited(): Promise<number | null> {
+    return within(this.#closed, 20_000, () => `the process to exit; output:\n${this.output()}`);
+  }
+
+  /** Resolves with the first line (already printed or to come) matching `pattern`. */
+  waitForLine(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (const line of this.lines) {
+      const match = pattern.exec(line);
+      if (match) return Promise.resolve(match);
+    }
+    const waiting = new Promise<RegExpMatchArray>((resolve) => this.#waiters.push({ pattern, resolve }));
+    return within(waiting, 20_000, () => `a line matching ${pattern}; output:\n${this.output()}`);
+  }
+
+  signal(name: NodeJS.Signals): void {
+    this.#child.kill(name);
+  }
+
+  /** Kills the process if it is still running (test cleanup). */
+  async kill(): Promise<void> {
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
+    await this.#closed;
+  }
+
+  output(): string {
+    return this.lines.join('\n');
+  }
+
+  #push(line: string): void {
+    this.lines.push(line);
+    for (const waiter of [...this.#waiters]) {
+      const match = waiter.pattern.exec(line);
+      if (!match) continue;
+      this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+      waiter.resolve(match);
+    }
+  }
+}
+
+/** Runs a CLI command to its end; resolves with its exit code and output. */
+export async function runCli(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  const cli = new CliProcess(args);
+  const code = await cli.exited;
+  return { code, output: cli.output() };
+}

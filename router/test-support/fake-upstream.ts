@@ -1,0 +1,160 @@
+/**
+ * A scripted fake provider for integration tests: a real node:http server on port 0 that serves any number
+ * of providers under path prefixes (`<url>/<provider>/chat/completions`). Each model key
+ * (`provider/modelId`, the same key the router's config uses) has a queue of behaviours, then an optional
+ * fallback; every call is recorded with its headers, body and when its socket closed.
+ */
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { deferred, within, type Deferred } from './deferred.js';
+import { status, type Behaviour, type UpstreamCall } from './upstream-behaviours.js';
+
+interface Script {
+  queue: Behaviour[];
+  fallback: Behaviour | null;
+}
+
+/** The fake upstream server. */
+export class FakeUpstream {
+  readonly calls: UpstreamCall[] = [];
+  readonly #scripts = new Map<string, Script>();
+  readonly #waiters: { test: (call: UpstreamCall) => boolean; done: Deferred<UpstreamCall> }[] = [];
+  readonly #sockets = new Set<Socket>();
+  #server: http.Server | null = null;
+  #url = '';
+
+  /** `http://127.0.0.1:<port>` */
+  get url(): string {
+    return this.#url;
+  }
+
+  /** The base URL to configure for a provider id. */
+  baseUrl(provider: string): string {
+    return `${this.#url}/${provider}`;
+  }
+
+  async start(): Promise<this> {
+    const server = http.createServer((req, res) => {
+      // A router that aborts mid-upload breaks the body read; that call simply ends.
+      this.#handle(req, res).catch(() => res.destroy());
+    });
+    server.on('connection', (socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.#server = server;
+    this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Queues behaviours for a model key; each call takes the next one. */
+  script(key: string, ...behaviours: Behaviour[]): this {
+    this.#entry(key).queue.push(...behaviours);
+    return this;
+  }
+
+  /** What a model key does once its queue is empty. */
+  always(key: string, behaviour: Behaviour): this {
+    this.#entry(key).fallback = behaviour;
+    return this;
+  }
+
+  /** Calls that reached one model key. */
+  callsTo(key: string): UpstreamCall[] {
+    return this.calls.filter((call) => call.key === key);
+  }
+
+  /** Resolves with the `count`-th call (1-based, counting calls already made) to `key`, or any key. */
+  nextCall(key?: string, count?: number): Promise<UpstreamCall> {
+    const matches = (call: UpstreamCall): boolean => key === undefined || call.key === key;
+    const wanted = count ?? this.calls.filter(matches).length + 1;
+    const seen = this.calls.filter(matches);
+    const already = seen[wanted - 1];
+    if (already) return Promise.resolve(already);
+    let counted = seen.length;
+    const done = deferred<UpstreamCall>();
+    this.#waiters.push({
+      test: (call) => matches(call) && ++counted === wanted,
+      done,
+    });
+    return within(done.promise, 10_000, `call ${wanted} to ${key ?? 'any model'}`);
+  }
+
+  /** Stops listening and drops every open connection. */
+  async close(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = null;
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  #entry(key: string): Script {
+    let entry = this.#scripts.get(key);
+    if (!entry) {
+      entry = { queue: [], fallback: null };
+      this.#scripts.set(key, entry);
+    }
+    return entry;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parts: Buffer[] = [];
+    for await (const part of req as AsyncIterable<Buffer>) parts.push(part);
+    const rawBody = Buffer.concat(parts).toString('utf8');
+    let body: Record<string, unknown> | null = null;
+    try {
+      const parsed: unknown = JSON.parse(rawBody);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        body = parsed as Record<string, unknown>;
+    } catch {
+      body = null;
+    }
+    const pathname = new URL(req.url ?? '/', 'http://fake').pathname;
+    const provider = pathname.split('/')[1] ?? '';
+    const closed = deferred<void>();
+    const call: UpstreamCall = {
+      key: `${provider}/${typeof body?.model === 'string' ? body.model : '?'}`,
+      provider,
+      path: pathname,
+      headers: req.headers,
+      rawBody,
+      body,
+      closed: closed.promise,
+      closedEarly: false,
+    };
+    res.on('close', () => {
+      if (!res.writableFinished) call.closedEarly = true;
+      closed.resolve();
+    });
+    this.calls.push(call);
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.test(call)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.done.resolve(call);
+      }
+    }
+    const script = this.#scripts.get(call.key);
+    const behaviour =
+      script?.queue.shift() ??
+      script?.fallback ??
+      status(500, { body: { error: { message: `unscripted ${call.key}` } } });
+    await behaviour(res, call);
+  }
+}
+
+/** Starts a fake upstream. */
+export function startFakeUpstream(): Promise<FakeUpstream> {
+  return new FakeUpstream().start();
+}
+
+/** A loopback URL where nothing listens (connection refused). */
+export async function deadUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

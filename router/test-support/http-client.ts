@@ -1,0 +1,86 @@
+/**
+ * A small node:http client for tests: full control of headers (Host, Origin), one connection per request
+ * (nothing left open after a test), and a streaming form that exposes when the response head arrives.
+ */
+import http from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+const IDLE_TIMEOUT_MS = 30_000;
+
+/** A reply whose body is still arriving. */
+export interface OpenReply {
+  request: ClientRequest;
+  /** Resolves when the response head arrives. */
+  response: Promise<IncomingMessage>;
+}
+
+/** Starts a request and returns at once; the caller reads the response as it arrives. */
+export function openRequest(url: string, options: RequestOptions = {}): OpenReply {
+  const request = http.request(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: options.headers,
+    agent: false,
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    request.on('response', resolve);
+    request.on('error', reject);
+  });
+  // A router that goes silent fails the test rather than hanging the run.
+  request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(new Error(`no bytes for ${IDLE_TIMEOUT_MS} ms`)));
+  // An unobserved rejection (a test that aborts on purpose) must not crash the runner.
+  response.catch(() => undefined);
+  request.end(options.body);
+  return { request, response };
+}
+
+/** Reads a response body to the end as UTF-8 text. */
+export async function readText(res: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of res as AsyncIterable<Buffer>) parts.push(part);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Sends a request and reads the whole reply. */
+export async function httpRequest(url: string, options: RequestOptions = {}): Promise<HttpReply> {
+  const res = await openRequest(url, options).response;
+  const text = await readText(res);
+  return { status: res.statusCode ?? 0, headers: res.headers, text };
+}
+
+/** Parses a reply body as JSON of an expected shape (tests assert on the fields they read). */
+export function parseReply<T>(reply: HttpReply): T {
+  return JSON.parse(reply.text) as T;
+}
+
+/** The `data:` payloads of an SSE body, `[DONE]` kept as the string. */
+export function sseData(text: string): unknown[] {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .map((data) => (data === '[DONE]' ? data : (JSON.parse(data) as unknown)));
+}
+
+/** The concatenated `delta.content` of an SSE body. */
+export function sseText(text: string): string {
+  return sseData(text)
+    .map((frame) => {
+      if (typeof frame !== 'object' || frame === null) return '';
+      const choices = (frame as { choices?: { delta?: { content?: unknown } }[] }).choices;
+      const content = choices?.[0]?.delta?.content;
+      return typeof content === 'string' ? content : '';
+    })
+    .join('');
+}

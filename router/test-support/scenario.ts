@@ -1,0 +1,82 @@
+/**
+ * A whole test setup in one call: a fake upstream serving the given providers and a router over it, with
+ * fast timeouts and long breaker cooldowns (tests move the clock instead of waiting).
+ */
+import type { ConfigInput } from '../config/schema.js';
+import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { startHarness, type RouterHarness } from './router-harness.js';
+
+type RouterSettings = NonNullable<ConfigInput['router']>;
+
+export interface ScenarioOptions {
+  /** Provider id → model ids, all served by the fake upstream. */
+  providers: Record<string, readonly string[]>;
+  /** Provider id → key. @default `sk-test-<id>` */
+  keys?: Record<string, string>;
+  /** @default one set `main` holding every model, in the order given */
+  sets?: Record<string, string[]>;
+  activeSet?: string;
+  failover?: RouterSettings['failover'];
+  breaker?: RouterSettings['breaker'];
+  /** Extra provider entries (e.g. one whose base URL refuses connections). */
+  extraProviders?: NonNullable<ConfigInput['providers']>;
+}
+
+/** Providers config for fake providers: each id gets its base URL on `upstream`, a key and its models. */
+export function fakeProviders(
+  upstream: FakeUpstream,
+  models: Record<string, readonly string[]>,
+  keys: Record<string, string> = {},
+): NonNullable<ConfigInput['providers']> {
+  return Object.fromEntries(
+    Object.entries(models).map(([id, ids]) => [
+      id,
+      { baseUrl: upstream.baseUrl(id), apiKey: keys[id] ?? `sk-test-${id}`, models: [...ids] },
+    ]),
+  );
+}
+
+/**
+ * The config of a scenario: fast timeouts (schema minimums where time is real) and long breaker cooldowns
+ * (tests move the clock instead of waiting), with the options' overrides.
+ */
+export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions): ConfigInput {
+  const keys = Object.entries(options.providers).flatMap(([id, ids]) => ids.map((model) => `${id}/${model}`));
+  const sets = options.sets ?? { main: keys };
+  return {
+    providers: { ...fakeProviders(upstream, options.providers, options.keys), ...options.extraProviders },
+    sets,
+    activeSet: options.activeSet ?? Object.keys(sets)[0] ?? 'main',
+    router: {
+      failover: {
+        requestTimeoutMs: 2000,
+        bodyReadTimeoutMs: 2000,
+        streamIdleTimeoutMs: 2000,
+        totalBudgetMs: 10_000,
+        ...options.failover,
+      },
+      breaker: { initialCooldownMs: 60_000, maxCooldownMs: 600_000, ...options.breaker },
+    },
+  };
+}
+
+export interface Scenario {
+  router: RouterHarness;
+  upstream: FakeUpstream;
+}
+
+/** Runs `run` with a fresh fake upstream and a router over it, always closing both. */
+export async function withScenario(
+  options: ScenarioOptions,
+  run: (scenario: Scenario) => Promise<void>,
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  let router: RouterHarness | null = null;
+  try {
+    router = await startHarness({ config: scenarioConfig(upstream, options) });
+    await run({ router, upstream });
+  } finally {
+    await router?.close();
+    await upstream.close();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * What a fake upstream does with one call: answer well, fail in one of the ways free providers fail (empty
+ * 200s, error payloads, HTML, 429s, broken or silent streams, hangs, resets), or wait for the test first.
+ */
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { completion, contentFrame, errorFrame, roleFrame } from './upstream-frames.js';
+
+/** One request that reached the fake upstream. */
+export interface UpstreamCall {
+  /** `provider/model`, from the path prefix and the body's `model`. */
+  key: string;
+  provider: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** The parsed body, or null when it was not a JSON object. */
+  body: Record<string, unknown> | null;
+  /** Resolves when the response closed, whether it finished or the router went away. */
+  closed: Promise<void>;
+  /** True once the connection closed before the answer was complete (the router went away or reset it). */
+  closedEarly: boolean;
+}
+
+export type Behaviour = (res: ServerResponse, call: UpstreamCall) => Promise<void> | void;
+
+const sleep = (ms: number, call: UpstreamCall): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void call.closed.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** Any JSON body with a status and headers. */
+export function jsonBody(body: unknown, status = 200, headers: Record<string, string> = {}): Behaviour {
+  return (res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+}
+
+/** 200 with a real answer. */
+export const json = (content: string): Behaviour => jsonBody(completion(content));
+/** 200 with `choices: []`. */
+export const empty200 = (): Behaviour => jsonBody({ id: 'x', object: 'chat.completion', choices: [] });
+/** 200 whose first choice has only whitespace. */
+export const blankContent = (): Behaviour => jsonBody(completion('   '));
+/** 200 with an `error` object and no choices. */
+export const errorPayload = (message = 'model is overloaded, try later'): Behaviour =>
+  jsonBody({ error: { message, type: 'server_error', code: 'upstream_failure' } });
+/** 200 with a body that is not JSON. */
+export const invalidJson = (): Behaviour => jsonBody('{"choices": [', 200);
+/** 200 with a maintenance page. */
+export const html = (): Behaviour => (res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end('<!doctype html><html><body>Down for maintenance</body></html>');
+};
+
+/** A non-2xx answer with an OpenAI-style error body. */
+export function status(
+  code: number,
+  options: { retryAfter?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Behaviour {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.retryAfter !== undefined) headers['retry-after'] = options.retryAfter;
+  const body = options.body ?? { error: { message: `fake status ${code}`, type: 'fake', code } };
+  return jsonBody(body, code, headers);
+}
+
+/** An SSE frame: an object is sent as `data: <json>`, a string as it is; a promise pauses the stream until it resolves. */
+export type Frame = Record<string, unknown> | string | Promise<void>;
+
+/** Writes one SSE frame: an object becomes `data: <json>`, a string is sent as it is. */
+function writeFrame(res: ServerResponse, frame: Record<string, unknown> | string): void {
+  res.write(typeof frame === 'string' ? frame : `data: ${JSON.stringify(frame)}\n\n`);
+}
+
+function sseHead(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+}
+
+/**
+ * A 200 SSE stream of `frames`, each after `delayMs`, then `[DONE]` unless `done: false`. With `then`
+ * set, the stream does not end but continues with that behaviour's ending (`'stall'` or `'reset'`).
+ */
+export function sse(
+  frames: readonly Frame[],
+  options: { delayMs?: number; done?: boolean; then?: 'stall' | 'reset' } = {},
+): Behaviour {
+  return async (res, call) => {
+    sseHead(res);
+    for (const frame of frames) {
+      if (frame instanceof Promise) await Promise.race([frame, call.closed]);
+      else if (options.delayMs) await sleep(options.delayMs, call);
+      if (call.closedEarly) return;
+      if (!(frame instanceof Promise)) writeFrame(res, frame);
+    }
+    if (options.then === 'stall') return call.closed;
+    if (options.then === 'reset') {
+      // Give the frames a moment to leave the socket before it is torn down.
+      await sleep(20, call);
+      res.socket?.destroy();
+      return;
+    }
+    if (options.done !== false) res.write('data: [DONE]\n\n');
+    res.end();
+  };
+}
+
+/** A good stream of the given text pieces, ending with `[DONE]`. */
+export const sseContent = (pieces: readonly string[], delayMs = 0): Behaviour =>
+  sse([roleFrame(), ...pieces.map(contentFrame)], { delayMs });
+/** An error frame before any content. */
+export const sseErrorFirst = (): Behaviour => sse([roleFrame(), errorFrame()], { done: false });
+/** Content, then an upstream error frame. */
+export const sseErrorAfterContent = (pieces: readonly string[] = ['partial ']): Behaviour =>
+  sse([...pieces.map(contentFrame), errorFrame()], { done: false });
+/** A stream with nothing in it but a role frame and `[DONE]`. */
+export const emptyStream = (): Behaviour => sse([roleFrame()]);
+/** `n` content frames (none when 0, only a role frame), then silence until the router gives up. */
+export const stallAfter = (n: number): Behaviour =>
+  sse([roleFrame(), ...Array.from({ length: n }, (_, i) => contentFrame(`piece${i} `))], { then: 'stall' });
+
+/** A 200 JSON head and the start of a body, then silence (a body that never finishes). */
+export const partialBody = (): Behaviour => async (res, call) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"choices": [');
+  await call.closed;
+};
+
+/** Never answers; resolves once the router closes the connection. */
+export const hang = (): Behaviour => (_res, call) => call.closed;
+
+/** Destroys the socket without answering. */
+export const reset = (): Behaviour => (res) => {
+  res.socket?.destroy();
+};
+
+/** Waits `delayMs` (or until the router goes away), then behaves as `behaviour`. */
+export const delayed = (delayMs: number, behaviour: Behaviour): Behaviour =>
+  after(sleepFor(delayMs), behaviour);
+
+/** Waits `delayMs` (or until the router goes away), then answers properly. */
+export const slowButGood = (delayMs: number, content = 'slow but good'): Behaviour =>
+  delayed(delayMs, json(content));
+
+/** A wait of `ms` cut short when the call closes. */
+function sleepFor(ms: number): (call: UpstreamCall) => Promise<void> {
+  return (call) => sleep(ms, call);
+}
+
+/** Runs `behaviour` once `wait` resolves (a test-held gate, or a delay); nothing if the router left first. */
+export function after(
+  wait: Promise<void> | ((call: UpstreamCall) => Promise<void>),
+  behaviour: Behaviour,
+): Behaviour {
+  return async (res, call) => {
+    const gate = typeof wait === 'function' ? wait(call) : wait;
+    await Promise.race([gate, call.closed]);
+    if (call.closedEarly) return;
+    await behaviour(res, call);
+  };
+}

@@ -1,0 +1,48 @@
+/** Chat completion bodies and SSE chunks as OpenAI-compatible providers send them, for fake upstreams. */
+/** A chat completion chunk whose delta carries `content`. */
+export function contentFrame(content: string): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'fake',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  };
+}
+
+/** A role-only first chunk: not useful content. */
+export function roleFrame(): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }],
+  };
+}
+
+/** The usage-only chunk `stream_options.include_usage` adds after the last choice. */
+export function usageFrame(prompt: number, completion: number): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    choices: [],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+/** An upstream error frame inside a 200 stream. */
+export function errorFrame(message = 'upstream exploded'): Record<string, unknown> {
+  return { error: { message, type: 'server_error', code: 'internal' } };
+}
+
+/** A complete non-streamed chat completion. */
+export function completion(content: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 0,
+    model: 'fake',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+    ...extra,
+  };
+}
