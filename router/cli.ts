@@ -2,18 +2,13 @@
 import os from 'node:os';
 import { request } from 'undici';
 import { parseCli, USAGE } from './cli-args.js';
+import { createBufferedLogger } from './cli-logger.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { readDaemonFile, type DaemonFile } from './daemon-file.js';
 import { packageVersion } from './package-info.js';
-import type { RouterLogger } from './public-types.js';
 import { ConfigError, startRouter } from './start-router.js';
 
-const time = (): string => new Date().toTimeString().slice(0, 8);
-const logger: RouterLogger = {
-  info: (line) => console.log(`${time()} ${line}`),
-  warn: (line) => console.error(`${time()} warn: ${line}`),
-  error: (line) => console.error(`${time()} error: ${line}`),
-};
+const logger = createBufferedLogger(process.stdout, process.stderr);
 
 async function health(info: DaemonFile): Promise<{ version: string; uptimeMs: number; pid: number } | null> {
   try {
@@ -75,11 +70,11 @@ async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'd
         process.exit(130);
       }
       stopping = true;
-      console.log(`${time()} ${signal}: finishing in-flight requests and saving state`);
+      logger.info(`${signal}: finishing in-flight requests and saving state`);
       router
         .stop({ graceMs: 10_000 })
         .then(() => {
-          console.log(`${time()} stopped`);
+          logger.info('stopped');
           resolve(0);
         })
         .catch((error: unknown) => {
@@ -151,7 +146,10 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    logger.flush();
+    process.exit(code);
+  },
   (error: unknown) => {
     console.error(`fcm-router: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);

@@ -246,3 +246,29 @@ export function resolveConfig(
   const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';
   return { config, providers, models, sets, activeSet };
 }
+
+/**
+ * The model behind a key whose provider is known even when no list names the model id (a pinned request
+ * for a model a provider added yesterday); null when the provider is unknown.
+ */
+export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedModel | null {
+  const listed = resolved.models.get(key);
+  if (listed) return listed;
+  const split = splitModelKey(key);
+  const provider = split ? resolved.providers.get(split.provider) : undefined;
+  if (!split || !provider) return null;
+  const prefix = provider.stripModelPrefix;
+  return {
+    key,
+    provider: provider.id,
+    modelId: split.modelId,
+    upstreamModelId:
+      prefix !== null && split.modelId.startsWith(prefix)
+        ? split.modelId.slice(prefix.length)
+        : split.modelId,
+    label: null,
+    tier: null,
+    sweScore: null,
+    context: null,
+  };
+}

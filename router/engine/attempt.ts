@@ -10,6 +10,7 @@ import { AttemptSignal } from '../upstream/attempt-signal.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
 import { readBounded, readSnippet } from '../upstream/read-bounded.js';
 import type { UpstreamClient, UpstreamReply } from '../upstream/upstream-client.js';
+import { completionAsSse } from '../upstream/json-as-sse.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
 
 /** Where a streamed answer goes once it has shown real content. */
@@ -119,7 +120,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       reply.body.destroy();
       return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     }
-    const verdict = checkResponseBody(body.toString('utf8'), contentType, failover.contentValidation);
+    const text = body.toString('utf8');
+    const verdict = checkResponseBody(text, contentType, failover.contentValidation);
     if (!verdict.ok)
       return fail({
         type: 'content',
@@ -127,6 +129,17 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
         errorCode: verdict.errorCode,
         detail: verdict.detail,
       });
+    const replay = input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
+    if (replay !== null) {
+      // The provider ignored `stream: true`; the client still gets the stream it asked for.
+      guard.disarm('budget');
+      const latencyMs = clock() - started;
+      committed = true;
+      input.sink.commit();
+      const drained = input.sink.write(Buffer.from(replay));
+      if (drained) await drained;
+      return { ok: true, status, latencyMs, usage: verdict.usage, json: null };
+    }
     return {
       ok: true,
       status,

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AttemptView, HistoryEntry, SkipView, UsageView } from '../api-types.js';
-import type { ResolvedConfig } from '../config/resolve-config.js';
+import { lookupModel, type ResolvedConfig } from '../config/resolve-config.js';
 import type { Classification } from '../gate/failure-classifier.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
 import { openUntil } from '../state/breaker.js';
@@ -134,15 +134,13 @@ export async function routeRequest(
     res.sendError(answer, trace.headers('rejected', req.requestId));
     return finish('rejected', 404, null, null);
   }
-  if (target.type === 'pinned' && !resolved.models.has(target.model)) {
-    const known = resolved.providers.has(target.model.split('/')[0] ?? '');
+  const pinnedModel = target.type === 'pinned' ? lookupModel(resolved, target.model) : null;
+  if (target.type === 'pinned' && !pinnedModel) {
     const answer: ErrorAnswer = {
       status: 404,
       code: 'model_not_found',
       type: 'invalid_request_error',
-      message: known
-        ? `fcm-router: unknown model "${target.model}"`
-        : `fcm-router: unknown provider in "${target.model}" (expected provider/modelId)`,
+      message: `fcm-router: unknown provider in "${target.model}" (expected provider/modelId)`,
       retryAfterSec: null,
     };
     res.sendError(answer, trace.headers('rejected', req.requestId));
@@ -156,7 +154,7 @@ export async function routeRequest(
   let jsonAnswer: { body: Buffer | string } | null = null;
 
   const dispatch = async (key: string, role: Role): Promise<'served' | 'failed' | 'stop'> => {
-    const model = resolved.models.get(key);
+    const model = key === pinnedModel?.key ? pinnedModel : resolved.models.get(key);
     const provider = model ? resolved.providers.get(model.provider) : undefined;
     if (!model || !provider || provider.baseUrl === null) {
       trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
@@ -287,7 +285,12 @@ export async function routeRequest(
   }
   settleDeferredNetwork(ctx, trace);
 
-  const soonest = soonestRetryAt(ctx, trace.skips);
+  const soonest = soonestRetryAt(ctx, [
+    ...trace.skips,
+    ...trace.attempts
+      .filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'payment_required')
+      .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
+  ]);
   if (trace.succeeded) {
     outcome = 'served';
     if (jsonAnswer !== null)

@@ -68,6 +68,16 @@ function responder(res: ServerResponse): ChatResponder {
   };
 }
 
+/** Decision headers of a chat request refused before routing (every chat answer carries them). */
+export function rejectionHeaders(req: IncomingMessage): Record<string, string> & { 'x-request-id': string } {
+  return {
+    'x-request-id': pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID),
+    'x-fcm-v2-model': 'none',
+    'x-fcm-v2-attempts': '0',
+    'x-fcm-v2-decision': 'none!rejected||skips=0',
+  };
+}
+
 /**
  * `POST /v1/chat/completions`: checks the request's shape (415, 413, 400 with OpenAI-shaped errors), then
  * hands it to the engine. The body is passed through as the agent sent it; only `model` is rewritten.
@@ -77,14 +87,8 @@ export async function handleChat(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
-  // A request refused before routing still says so in the decision headers, like every chat answer.
-  const idHeader = {
-    'x-request-id': requestId,
-    'x-fcm-v2-model': 'none',
-    'x-fcm-v2-attempts': '0',
-    'x-fcm-v2-decision': 'none!rejected||skips=0',
-  };
+  const idHeader = rejectionHeaders(req);
+  const requestId = idHeader['x-request-id'];
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
     sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', {

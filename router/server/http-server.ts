@@ -9,7 +9,7 @@ import type { Clock } from '../state/clock.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { handleChat, handleModels } from './chat-route.js';
+import { handleChat, handleModels, rejectionHeaders } from './chat-route.js';
 import { EventsRoute } from './events-route.js';
 import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
 import { sendError, sendJson } from './respond.js';
@@ -50,6 +50,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const url = new URL(req.url ?? '/', 'http://router.invalid');
     const { pathname } = url;
     const isChat = pathname.startsWith('/v1/');
+    const chatHeaders = pathname === '/v1/chat/completions' ? rejectionHeaders(req) : undefined;
     if (!isAllowedHost(req.headers.host)) {
       req.resume();
       sendError(
@@ -57,12 +58,17 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
         403,
         'forbidden_host',
         'fcm-router: Host header must be a loopback name or an IP address',
+        {
+          headers: chatHeaders,
+        },
       );
       return;
     }
     if (!isAllowedOrigin(req.headers.origin, req.headers.host, isChat)) {
       req.resume();
-      sendError(res, 403, 'forbidden_origin', 'fcm-router: cross-site requests are refused');
+      sendError(res, 403, 'forbidden_origin', 'fcm-router: cross-site requests are refused', {
+        headers: chatHeaders,
+      });
       return;
     }
     if (pathname === '/health') {
@@ -77,7 +83,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (pathname === '/v1/chat/completions') {
-      if (method !== 'POST') return methodNotAllowed(req, res, 'POST');
+      if (method !== 'POST') return methodNotAllowed(req, res, 'POST', chatHeaders);
       await handleChat(deps.engine, req, res);
       return;
     }
@@ -136,7 +142,12 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   return { server, events: eventsRoute };
 }
 
-function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): void {
+function methodNotAllowed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allow: string,
+  headers: Record<string, string> = {},
+): void {
   req.resume();
-  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { allow } });
+  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { ...headers, allow } });
 }

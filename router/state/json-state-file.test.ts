@@ -181,3 +181,20 @@ test('a failed write is logged, stays dirty and succeeds on a later flush', asyn
     await file.close();
   });
 });
+
+test('load removes temp files a killed write left behind, and keeps the real file and unrelated ones', async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, 'breakers.json');
+    await writeFile(path, JSON.stringify({ version: 1, savedAt: T0, count: 7 }));
+    await writeFile(`${path}.2866391747`, '{"version":1,"savedAt":1,"co');
+    await writeFile(join(dir, 'history.json.123'), 'other file, other owner');
+    await writeFile(`${path}.corrupt-2025-01-02T03-04-05.678Z`, 'kept for the user');
+    const { file } = makeFile(path);
+    assert.deepEqual(await file.load(), { count: 7 });
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'breakers.json',
+      'breakers.json.corrupt-2025-01-02T03-04-05.678Z',
+      'history.json.123',
+    ]);
+  });
+});

@@ -2,8 +2,8 @@
  * The one way state reaches disk: a versioned JSON file, validated on load, written atomically (fsync +
  * rename, mode 0600) after a debounce, with corrupt files kept aside rather than overwritten.
  */
-import { mkdir, readFile, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { RouterLogger } from '../public-types.js';
@@ -44,6 +44,7 @@ export class JsonStateFile<T extends object> {
    */
   async load(): Promise<T | null> {
     const { path } = this.options;
+    await this.removeStaleTempFiles();
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -114,10 +115,26 @@ export class JsonStateFile<T extends object> {
       const body = { version: STATE_FILE_VERSION, savedAt: clock(), ...snapshot() };
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // A fresh options object each time: write-file-atomic fills in missing fields of the one it gets.
-      await writeFileAtomic(path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, fsync: true });
+      // Compact JSON: a 10 000-entry breaker file serialises in a fraction of the pretty-printed time.
+      await writeFileAtomic(path, `${JSON.stringify(body)}\n`, { mode: 0o600, fsync: true });
     } catch (error) {
       this.dirty = true;
       logger.error(`state file ${path}: write failed (${errorCode(error) ?? describeError(error)})`);
+    }
+  }
+
+  /**
+   * A process killed mid-write leaves write-file-atomic's temp file (`<name>.<uint32>`) beside the real
+   * one; the real file is intact (the rename never happened), so the leftover is only clutter.
+   */
+  private async removeStaleTempFiles(): Promise<void> {
+    const { path } = this.options;
+    const prefix = `${basename(path)}.`;
+    const names = await readdir(dirname(path)).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) {
+        await unlink(join(dirname(path), name)).catch(() => undefined);
+      }
     }
   }
 

@@ -26,24 +26,49 @@ export class UpstreamClient {
   #agent(providerId: string): Agent {
     let agent = this.#agents.get(providerId);
     if (!agent) {
-      agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256 });
+      agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
       this.#agents.set(providerId, agent);
     }
     return agent;
   }
 
-  /** Sends one request; rejects on network errors and on abort. */
-  async send(call: UpstreamCall): Promise<UpstreamReply> {
-    const reply = await request(call.url, {
+  /**
+   * Sends one request; rejects on network errors and on abort. The abort is raced here because undici only
+   * acts on it once a queued request has a socket: a deadline must hold even while the pool is busy.
+   */
+  send(call: UpstreamCall): Promise<UpstreamReply> {
+    const { signal } = call;
+    const pending = request(call.url, {
       method: 'POST',
       headers: call.headers,
       body: call.body,
-      signal: call.signal,
+      signal,
       dispatcher: this.#agent(call.providerId),
       headersTimeout: 0,
       bodyTimeout: 0,
     });
-    return { status: reply.statusCode, headers: reply.headers, body: reply.body };
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        // A reply that still arrives after the abort is not wanted: free its socket.
+        pending.then(
+          (late) => late.body.destroy(),
+          () => undefined,
+        );
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (reply) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve({ status: reply.statusCode, headers: reply.headers, body: reply.body });
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   /** Closes every pool (in-flight requests are destroyed). */

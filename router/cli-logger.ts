@@ -1,0 +1,54 @@
+import type { RouterLogger } from './public-types.js';
+
+export interface BufferedLogger extends RouterLogger {
+  /** Writes whatever is buffered now. */
+  flush(): void;
+}
+
+const time = (now: Date): string => now.toTimeString().slice(0, 8);
+
+/**
+ * The daemon's log: one line per request would cost a synchronous write each on the hot path (stdout to a
+ * file or pipe blocks), so info lines are gathered and written at most every `intervalMs` or once 32 KB
+ * are waiting. Warnings and errors go out at once.
+ */
+export function createBufferedLogger(
+  out: { write(text: string): unknown },
+  err: { write(text: string): unknown },
+  intervalMs = 50,
+  clock: () => Date = () => new Date(),
+): BufferedLogger {
+  let pending: string[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    size = 0;
+    out.write(text);
+  };
+  return {
+    info(line) {
+      const text = `${time(clock())} ${line}\n`;
+      pending.push(text);
+      size += text.length;
+      if (size >= 32 * 1024) flush();
+      else if (!timer) {
+        timer = setTimeout(flush, intervalMs);
+        timer.unref();
+      }
+    },
+    warn(line) {
+      flush();
+      err.write(`${time(clock())} warn: ${line}\n`);
+    },
+    error(line) {
+      flush();
+      err.write(`${time(clock())} error: ${line}\n`);
+    },
+    flush,
+  };
+}
