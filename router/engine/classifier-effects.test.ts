@@ -248,3 +248,15 @@ test('network errors on a single provider still count (it is that provider, not 
     assert.equal(router.model('gone/m1').consecutiveFailures, 1);
   });
 });
+
+test('when every attempt is a 429, the answer is 429 with the Retry-After the upstreams asked for', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(429, { retryAfter: '200' }));
+    upstream.script('beta/m2', status(429, { retryAfter: '120' }));
+    const reply = await router.chat();
+    assert.equal(reply.status, 429);
+    assert.equal(parseReply<{ error: { code: string } }>(reply).error.code, 'insufficient_quota');
+    const retryAfter = Number(reply.headers['retry-after']);
+    assert.ok(Math.abs(retryAfter - 120) <= 2, `retry-after ${retryAfter}`);
+  });
+});

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { deferred, within } from '../test-support/deferred.js';
 import {
   emptyStream,
+  json,
   html,
   sse,
   sseContent,
@@ -185,3 +186,15 @@ for (const [name, behaviour, kind] of [
     });
   });
 }
+
+test('a provider that ignores stream: true and answers JSON still gives the client an SSE stream', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', json('plain answer'));
+    const reply = await router.chat(STREAM);
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers['content-type']), /text\/event-stream/);
+    assert.equal(sseText(reply.text), 'plain answer');
+    assert.equal(sseData(reply.text).at(-1), '[DONE]');
+    assert.equal(router.lastEntry().outcome, 'served');
+  });
+});

@@ -51,7 +51,10 @@ test('bad chat requests get OpenAI-shaped errors and never reach an upstream', a
     assertOpenAiError(longName, 400, 'invalid_request');
     assert.equal(parseReply<ErrorResponse>(longName).error.param, 'model');
     assertOpenAiError(await post(CHAT_BODY, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
-    assertOpenAiError(await httpRequest(chatUrl), 405, 'method_not_allowed');
+    const wrongMethod = await httpRequest(chatUrl);
+    assertOpenAiError(wrongMethod, 405, 'method_not_allowed');
+    assert.equal(wrongMethod.headers['x-fcm-v2-decision'], 'none!rejected||skips=0');
+    assert.ok(wrongMethod.headers['x-request-id']);
 
     const huge = Buffer.alloc(10 * 1024 * 1024 + 16, 0x20);
     assertOpenAiError(await post(huge), 413, 'request_too_large');

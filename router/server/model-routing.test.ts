@@ -137,3 +137,14 @@ test('GET /v1/models lists fcm, each fcm:<set> and fcm:@provider/model', async (
     assert.ok(body.data.every((model) => model.object === 'model'));
   });
 });
+
+test('pinning a model id no list names, under a known provider, dispatches it as sent', async () => {
+  await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router, upstream }) => {
+    upstream.always('alpha/brand-new', json('fresh model'));
+    const reply = await router.chat({ model: 'fcm:@alpha/brand-new' });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers['x-fcm-v2-model'], 'alpha/brand-new');
+    assert.equal(upstream.callsTo('alpha/brand-new')[0]?.body?.model, 'brand-new');
+    assert.equal(router.lastEntry().pinned, 'alpha/brand-new');
+  });
+});
