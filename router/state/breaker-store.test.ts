@@ -1,48 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { breakerSchema, type BreakerSettings } from '../config/schema.js';
-import type { RouterLogger } from '../public-types.js';
 import { BREAKER_TTL_MS, BreakerStore } from './breaker-store.js';
+import { recordingLogger, waitForFile, withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = 1_700_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
-
-function recordingLogger(): RouterLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (line) => lines.push(`info ${line}`),
-    warn: (line) => lines.push(`warn ${line}`),
-    error: (line) => lines.push(`error ${line}`),
-  };
-}
-
-/** Polls until the file exists (the debounced write has landed), failing after two seconds. */
-async function waitForFile(path: string): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < 2000; await sleep(10)) {
-    if (
-      await stat(path).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-  }
-  assert.fail(`${path} was never written`);
-}
-
-async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'fcm-breakers-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function makeStore(file: string, options: { debounceMs?: number; settings?: Partial<BreakerSettings> } = {}) {
   const time = { now: T0 };

@@ -1,49 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { RouterLogger } from '../public-types.js';
 import { JsonStateFile } from './json-state-file.js';
+import { recordingLogger, waitForFile, withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
 
-function recordingLogger(): RouterLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (line) => lines.push(`info ${line}`),
-    warn: (line) => lines.push(`warn ${line}`),
-    error: (line) => lines.push(`error ${line}`),
-  };
-}
-
 const schema = z.strictObject({ count: z.number().int() });
-
-/** Polls until the file exists (the debounced write has landed), failing after two seconds. */
-async function waitForFile(path: string): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < 2000; await sleep(10)) {
-    if (
-      await stat(path).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-  }
-  assert.fail(`${path} was never written`);
-}
-
-async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'fcm-state-file-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function makeFile(path: string, debounceMs = 20) {
   const logger = recordingLogger();

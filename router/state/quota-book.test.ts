@@ -1,23 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { keyFingerprint } from './key-fingerprint.js';
 import { QuotaBook, type QuotaScope } from './quota-book.js';
+import { withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = 1_700_000_000_000;
 const silent: RouterLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'fcm-quota-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function makeBook(file: string) {
   const time = { now: T0 };

@@ -1,33 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, RequestOutcome } from '../api-types.js';
-import type { RouterLogger } from '../public-types.js';
 import { startOfLocalDay } from './history-stats.js';
 import { RequestHistory } from './request-history.js';
+import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = 1_700_000_000_000;
-
-function recordingLogger(): RouterLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (line) => lines.push(`info ${line}`),
-    warn: (line) => lines.push(`warn ${line}`),
-    error: (line) => lines.push(`error ${line}`),
-  };
-}
-
-async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'fcm-history-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function entry(n: number, outcome: RequestOutcome = 'served', at = T0 + n): HistoryEntry {
   return {

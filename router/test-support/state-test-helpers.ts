@@ -1,0 +1,40 @@
+/** Small helpers the state-file tests share: a logger that keeps its lines, temp dirs, waiting for a file. */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RouterLogger } from '../public-types.js';
+
+/** A logger that records every line as `<level> <line>`. */
+export function recordingLogger(): RouterLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (line) => lines.push(`info ${line}`),
+    warn: (line) => lines.push(`warn ${line}`),
+    error: (line) => lines.push(`error ${line}`),
+  };
+}
+
+/** Runs `run` with a fresh temp dir and removes it afterwards. */
+export async function withDir(run: (dir: string) => Promise<void>, prefix = 'fcm-state-'): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls until the file exists (the debounced write has landed), failing after two seconds. */
+export async function waitForFile(path: string): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < 2000; await sleep(10)) {
+    const exists = await stat(path).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return;
+  }
+  assert.fail(`${path} was never written`);
+}
