@@ -1,3 +1,5 @@
+import type { ResolvedConfig } from '../config/resolve-config.js';
+
 /**
  * What the `model` an agent sends means: `fcm` → the active set; `fcm:<set>` → that set (`fcm:default`
  * falls back to the active set only when no set is named "default"); `fcm:@provider/model` or
@@ -29,4 +31,20 @@ export function advertisedModelNames(
   const names = ['fcm', ...Object.keys(sets).map((set) => `fcm:${set}`)];
   for (const key of pinnable) names.push(`fcm:@${key}`);
   return names;
+}
+
+/**
+ * Models worth offering as `fcm:@provider/model` in an agent's model picker: every model of a set, and
+ * every model of an enabled provider that has a key (or needs none). Keyless catalogue entries would only
+ * fill the picker with models that cannot answer.
+ */
+export function pinnableModels(resolved: ResolvedConfig): string[] {
+  const keys = new Set<string>();
+  for (const set of Object.values(resolved.sets)) for (const key of set) keys.add(key);
+  for (const model of resolved.models.values()) {
+    const provider = resolved.providers.get(model.provider);
+    if (provider?.enabled && provider.baseUrl !== null && (provider.apiKey || !provider.keyRequired))
+      keys.add(model.key);
+  }
+  return [...keys];
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { HealthResponse } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
-import { advertisedModelNames } from '../engine/model-names.js';
+import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from '../state/clock.js';
@@ -89,8 +89,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     }
     if (pathname === '/v1/models') {
       if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
-      const { sets, models } = deps.live.resolved;
-      handleModels(advertisedModelNames(sets, models.keys()), res);
+      handleModels(advertisedModelNames(deps.live.resolved.sets, pinnableModels(deps.live.resolved)), res);
       return;
     }
     if (isChat) {
