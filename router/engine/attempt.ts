@@ -6,10 +6,11 @@ import { classifyFailure, type Classification, type FailureInput } from '../gate
 import { checkResponseBody } from '../gate/response-gate.js';
 import { StreamTracker } from '../gate/stream-tracker.js';
 import type { Clock } from '../state/clock.js';
-import { AttemptSignal } from '../upstream/attempt-signal.js';
+import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
-import { readBounded, readSnippet } from '../upstream/read-bounded.js';
-import type { UpstreamClient, UpstreamReply } from '../upstream/upstream-client.js';
+import type { ClientGone } from '../upstream/client-gone.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type { ChunkVerdict, UpstreamExchange } from '../upstream/upstream-exchange.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
 
@@ -32,7 +33,8 @@ export interface AttemptInput {
   /** Epoch ms after which nothing may still be pending before the response is committed. */
   deadline: number;
   clock: Clock;
-  clientSignal: AbortSignal;
+  /** Tells the attempt when the client disconnects. */
+  client: ClientGone;
   upstream: UpstreamClient;
   sink: StreamSink;
 }
@@ -57,23 +59,19 @@ export type AttemptResult =
 
 const MAX_JSON_BODY = 32 * 1024 * 1024;
 const SNIPPET_BYTES = 2048;
-
-function header(headers: UpstreamReply['headers'], name: string): string | null {
-  const value = headers[name];
-  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-}
+/** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
+const ATTEMPT_OVER = new Error('attempt over');
 
 /**
  * One upstream try, from request to verdict: a non-2xx is classified by status, a 2xx JSON body goes
  * through the response gate, a stream is held by the tracker until real content (then committed and
- * piped) or failure. Every wait is bounded by the attempt's single AbortSignal.
+ * piped) or failure. Every wait is bounded by the attempt's guard (deadlines and the client's disconnect).
  */
 export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   const { clock, failover } = input;
   const started = clock();
-  const guard = new AttemptSignal(input.clientSignal);
-  guard.arm('budget', input.deadline - started, 'budget_exhausted');
-  guard.arm('headers', failover.requestTimeoutMs, 'timeout');
+  const guard = new AttemptGuard(input.client, input.deadline - started);
+  guard.phase('timeout', failover.requestTimeoutMs);
   let committed = false;
   let status: number | null = null;
 
@@ -85,8 +83,9 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     committed,
   });
 
+  let exchange: UpstreamExchange | null = null;
   try {
-    const reply = await input.upstream.send({
+    exchange = input.upstream.open({
       providerId: input.provider.id,
       url: `${input.provider.baseUrl}/chat/completions`,
       headers: buildUpstreamHeaders(input.clientHeaders, {
@@ -96,30 +95,23 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
         stream: input.stream,
       }),
       body: input.body.forModel(input.model.upstreamModelId, input.provider.bodyPreset),
-      signal: guard.signal,
     });
-    guard.disarm('headers');
-    status = reply.status;
+    guard.bind(exchange);
+    const head = await exchange.head();
+    status = head.status;
     if (status < 200 || status >= 300) {
-      guard.arm('body', failover.bodyReadTimeoutMs, 'body_timeout');
-      const snippet = await readSnippet(reply.body, SNIPPET_BYTES);
-      return fail({
-        type: 'http',
-        status,
-        retryAfter: header(reply.headers, 'retry-after'),
-        bodySnippet: snippet,
-      });
+      guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+      const snippet = await exchange.readSnippet(SNIPPET_BYTES);
+      return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
     }
-    const contentType = header(reply.headers, 'content-type');
+    const { contentType } = head;
     if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
-      return await pipeStream(input, reply, guard, started, (value) => (committed = value), fail);
+      return await pipeStream(input, exchange, status, guard, started, (value) => (committed = value), fail);
     }
-    guard.arm('body', failover.bodyReadTimeoutMs, 'body_timeout');
-    const body = await readBounded(reply.body, MAX_JSON_BODY);
-    if (body === null) {
-      reply.body.destroy();
+    guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+    const body = await exchange.readAll(MAX_JSON_BODY);
+    if (body === null)
       return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
-    }
     const text = body.toString('utf8');
     const verdict = checkResponseBody(text, contentType, failover.contentValidation);
     if (!verdict.ok)
@@ -132,7 +124,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     const replay = input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
     if (replay !== null) {
       // The provider ignored `stream: true`; the client still gets the stream it asked for.
-      guard.disarm('budget');
+      guard.endBudget();
+      guard.clearPhase();
       const latencyMs = clock() - started;
       committed = true;
       input.sink.commit();
@@ -151,70 +144,71 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     return fail({ type: 'transport', kind: guard.kind ?? 'network_error' });
   } finally {
     guard.dispose();
+    // A body nobody read any more (an unexpected throw) must not keep its socket.
+    exchange?.abort(ATTEMPT_OVER);
   }
 }
 
 /** Holds the stream until the tracker sees real content, then commits and pipes the rest byte for byte. */
 async function pipeStream(
   input: AttemptInput,
-  reply: UpstreamReply,
-  guard: AttemptSignal,
+  exchange: UpstreamExchange,
+  status: number,
+  guard: AttemptGuard,
   started: number,
   setCommitted: (value: boolean) => void,
   fail: (failureInput: FailureInput) => AttemptResult,
 ): Promise<AttemptResult> {
   const tracker = new StreamTracker({ holdLimitBytes: input.failover.holdBufferBytes });
-  guard.arm('idle', input.failover.streamIdleTimeoutMs, 'stream_stall');
+  const idleMs = input.failover.streamIdleTimeoutMs;
+  guard.phase('stream_stall', idleMs);
   let committed = false;
   let latencyMs = 0;
-  const stop = (): void => {
-    reply.body.destroy();
+  /** Set when a chunk ends the attempt; the stream is cut after it. */
+  let outcome: FailureInput | null = null;
+  /** The client's drain the last forwarded bytes wait on (awaited before the attempt returns). */
+  let pending: Promise<void> | undefined;
+  const commit = (): void => {
+    guard.endBudget();
+    committed = true;
+    setCommitted(true);
+    latencyMs = input.clock() - started;
+    input.sink.commit();
   };
-  // A slow client is not a stalled upstream: the idle timer pauses while we wait for the client to drain.
-  const forward = async (bytes: Uint8Array | null): Promise<void> => {
-    if (!bytes || bytes.byteLength === 0) return;
+  // A slow client is not a stalled upstream: the idle limit is off while we wait for the client to drain.
+  const forward = (bytes: Uint8Array | null): Promise<void> | undefined => {
+    if (!bytes || bytes.byteLength === 0) return undefined;
     const drained = input.sink.write(bytes);
-    if (!drained) return;
-    guard.disarm('idle');
-    await drained;
-    guard.arm('idle', input.failover.streamIdleTimeoutMs, 'stream_stall');
+    if (!drained) return undefined;
+    guard.clearPhase();
+    pending = drained.then(() => guard.phase('stream_stall', idleMs));
+    return pending;
+  };
+  const stop = (failure: FailureInput): false => {
+    outcome = failure;
+    return false;
+  };
+  const onChunk = (chunk: Buffer): ChunkVerdict => {
+    guard.touch();
+    if (committed) {
+      const passed = tracker.pass(chunk);
+      const wait = forward(passed.forward);
+      return passed.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
+    }
+    const signal = tracker.hold(chunk);
+    if (signal.type === 'pending') return undefined;
+    if (signal.type === 'failure')
+      return stop({ type: 'content', kind: signal.kind, errorCode: signal.errorCode, detail: signal.detail });
+    // Real content (or a stream too strange to judge within the hold cap): commit to this model.
+    commit();
+    const first = tracker.commit();
+    const wait = forward(first.forward);
+    return first.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
   };
 
-  for await (const chunk of reply.body as AsyncIterable<Uint8Array>) {
-    guard.refresh('idle');
-    if (!committed) {
-      const signal = tracker.hold(chunk);
-      if (signal.type === 'pending') continue;
-      if (signal.type === 'failure') {
-        stop();
-        return fail({
-          type: 'content',
-          kind: signal.kind,
-          errorCode: signal.errorCode,
-          detail: signal.detail,
-        });
-      }
-      // Real content (or a stream too strange to judge within the hold cap): commit to this model.
-      guard.disarm('budget');
-      committed = true;
-      setCommitted(true);
-      latencyMs = input.clock() - started;
-      input.sink.commit();
-      const first = tracker.commit();
-      await forward(first.forward);
-      if (first.failure) {
-        stop();
-        return fail({ type: 'transport', kind: 'mid_stream_error' });
-      }
-      continue;
-    }
-    const passed = tracker.pass(chunk);
-    await forward(passed.forward);
-    if (passed.failure) {
-      stop();
-      return fail({ type: 'transport', kind: 'mid_stream_error' });
-    }
-  }
+  await exchange.stream(onChunk);
+  if (pending) await pending;
+  if (outcome) return fail(outcome);
   const last = tracker.end();
   if (!committed) {
     if (last.failure || !last.forward)
@@ -225,13 +219,10 @@ async function pipeStream(
         detail: 'stream ended before content',
       });
     // The only content sat in a last line with no newline after it: still a real answer.
-    guard.disarm('budget');
-    committed = true;
-    setCommitted(true);
-    latencyMs = input.clock() - started;
-    input.sink.commit();
+    commit();
   }
-  await forward(last.forward);
+  const wait = forward(last.forward);
+  if (wait) await wait;
   if (last.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
-  return { ok: true, status: reply.status, latencyMs, usage: tracker.usage(), json: null };
+  return { ok: true, status, latencyMs, usage: tracker.usage(), json: null };
 }

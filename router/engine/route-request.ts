@@ -9,6 +9,7 @@ import type { Clock } from '../state/clock.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { BodyTemplate } from '../upstream/body-template.js';
+import type { ClientGone } from '../upstream/client-gone.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { runAttempt, type AttemptResult } from './attempt.js';
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
@@ -39,8 +40,8 @@ export interface ChatRequest {
   stream: boolean;
   clientHeaders: IncomingHttpHeaders;
   client: string | null;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  /** Marked when the client goes away. */
+  clientGone: ClientGone;
 }
 
 /** How the route answers; implemented by the server over the client's ServerResponse. */
@@ -179,7 +180,7 @@ export async function routeRequest(
         failover,
         deadline,
         clock,
-        clientSignal: req.signal,
+        client: req.clientGone,
         upstream: ctx.upstream,
         sink: {
           commit: () => {
@@ -262,7 +263,7 @@ export async function routeRequest(
     if (
       !trace.served &&
       !committedFailure &&
-      !req.signal.aborted &&
+      !req.clientGone.gone &&
       lastResort &&
       !trace.tried.has(lastResort) &&
       clock() < deadline
@@ -279,7 +280,7 @@ export async function routeRequest(
         await dispatch(lastResort, 'last_resort');
       }
     }
-    if (trace.attempts.length === 0 && ranking.panic && !req.signal.aborted && clock() < deadline) {
+    if (trace.attempts.length === 0 && ranking.panic && !req.clientGone.gone && clock() < deadline) {
       await dispatch(ranking.panic, 'panic');
     }
   }
@@ -310,7 +311,7 @@ export async function routeRequest(
     res.endStream(midStreamErrorFrame(result.failure.kind, model));
     return finish('partial', 200, setName, pinned);
   }
-  if (req.signal.aborted || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
+  if (req.clientGone.gone || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
     res.endStream(null);
     return finish('client_aborted', 499, setName, pinned);
   }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pickRequestId } from '../engine/decision-header.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
 import type { ChatResponder } from '../engine/route-request.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import { ClientGone } from '../upstream/client-gone.js';
 import { parseJson } from '../gate/safe-json.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { readBody } from './read-body.js';
@@ -28,44 +30,57 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-/** The chat route's answers over one ServerResponse. */
-function responder(res: ServerResponse): ChatResponder {
-  return {
-    sendJson(status, body, headers) {
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(status, {
-        ...headers,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    },
-    commitStream(headers) {
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-      });
-    },
-    write(chunk) {
-      if (res.destroyed || res.writableEnded) return undefined;
-      return res.write(chunk) ? undefined : drained(res);
-    },
-    endStream(trailer) {
-      if (res.destroyed || res.writableEnded) return;
-      if (trailer !== null && res.headersSent) res.end(trailer);
-      else res.end();
-    },
-    sendError(answer, headers) {
-      if (res.headersSent || res.destroyed) return;
-      const extra: Record<string, string> = { ...headers };
-      if (answer.retryAfterSec !== null) extra['retry-after'] = String(answer.retryAfterSec);
-      sendError(res, answer.status, answer.code, answer.message, { type: answer.type, headers: extra });
-    },
-  };
+/** The chat route's answers over one ServerResponse (a class: no closures to allocate per request). */
+class ResponseResponder implements ChatResponder {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void {
+    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(status, {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+      'cache-control': 'no-store',
+    });
+    res.end(body);
+  }
+
+  commitStream(headers: Record<string, string>): void {
+    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+  }
+
+  write(chunk: Uint8Array): Promise<void> | undefined {
+    const res = this.#res;
+    if (res.destroyed || res.writableEnded) return undefined;
+    return res.write(chunk) ? undefined : drained(res);
+  }
+
+  endStream(trailer: string | null): void {
+    const res = this.#res;
+    if (res.destroyed || res.writableEnded) return;
+    if (trailer !== null && res.headersSent) res.end(trailer);
+    else res.end();
+  }
+
+  sendError(answer: ErrorAnswer, headers: Record<string, string>): void {
+    const res = this.#res;
+    if (res.headersSent || res.destroyed) return;
+    const extra: Record<string, string> = { ...headers };
+    if (answer.retryAfterSec !== null) extra['retry-after'] = String(answer.retryAfterSec);
+    sendError(res, answer.status, answer.code, answer.message, { type: answer.type, headers: extra });
+  }
 }
 
 /** Decision headers of a chat request refused before routing (every chat answer carries them). */
@@ -152,9 +167,9 @@ export async function handleChat(
     return;
   }
 
-  const aborter = new AbortController();
+  const clientGone = new ClientGone();
   const onClose = (): void => {
-    if (!res.writableFinished) aborter.abort();
+    if (!res.writableFinished) clientGone.markGone();
   };
   res.on('close', onClose);
   try {
@@ -166,9 +181,9 @@ export async function handleChat(
         stream: body.stream === true,
         clientHeaders: req.headers,
         client: clientToken(req.headers['user-agent']),
-        signal: aborter.signal,
+        clientGone,
       },
-      responder(res),
+      new ResponseResponder(res),
     );
   } finally {
     res.off('close', onClose);

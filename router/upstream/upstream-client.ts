@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
+import { UpstreamExchange } from './upstream-exchange.js';
 
 /** One upstream call. */
 export interface UpstreamCall {
@@ -6,22 +7,22 @@ export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
   body: string;
-  signal: AbortSignal;
 }
 
-export interface UpstreamReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+/** A URL split the way undici's dispatch wants it. */
+interface Target {
+  origin: string;
+  path: string;
 }
 
 /**
- * Upstream HTTP through undici: one keep-alive pool per provider, so a slow or broken provider cannot starve
- * the sockets of the others. Timeouts are the caller's (one AbortSignal carries the request's deadline,
- * the attempt's header timeout and the stream's idle timeout), so undici's own are off.
+ * Upstream HTTP through undici's dispatch API: one keep-alive pool per provider, so a slow or broken provider
+ * cannot starve the sockets of the others. Timeouts are the caller's (it aborts the exchange), so undici's
+ * own are off.
  */
 export class UpstreamClient {
   readonly #agents = new Map<string, Agent>();
+  readonly #targets = new Map<string, Target>();
 
   #agent(providerId: string): Agent {
     let agent = this.#agents.get(providerId);
@@ -32,43 +33,38 @@ export class UpstreamClient {
     return agent;
   }
 
+  /** Provider URLs are few and fixed: parse each once. */
+  #target(url: string): Target {
+    let target = this.#targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.#targets.size > 1000) this.#targets.clear();
+      this.#targets.set(url, target);
+    }
+    return target;
+  }
+
   /**
-   * Sends one request; rejects on network errors and on abort. The abort is raced here because undici only
-   * acts on it once a queued request has a socket: a deadline must hold even while the pool is busy.
+   * Starts one request. Network errors and aborts surface through the exchange's promises; an abort holds
+   * even while the request is still queued for a socket.
    */
-  send(call: UpstreamCall): Promise<UpstreamReply> {
-    const { signal } = call;
-    const pending = request(call.url, {
-      method: 'POST',
-      headers: call.headers,
-      body: call.body,
-      signal,
-      dispatcher: this.#agent(call.providerId),
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-        // A reply that still arrives after the abort is not wanted: free its socket.
-        pending.then(
-          (late) => late.body.destroy(),
-          () => undefined,
-        );
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      pending.then(
-        (reply) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve({ status: reply.statusCode, headers: reply.headers, body: reply.body });
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+  open(call: UpstreamCall): UpstreamExchange {
+    const exchange = new UpstreamExchange();
+    const { origin, path } = this.#target(call.url);
+    this.#agent(call.providerId).dispatch(
+      {
+        origin,
+        path,
+        method: 'POST',
+        headers: call.headers,
+        body: call.body,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      exchange,
+    );
+    return exchange;
   }
 
   /** Closes every pool (in-flight requests are destroyed). */

@@ -1,0 +1,201 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import { UpstreamExchange } from './upstream-exchange.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** A real server on port 0, a pool to it, and a helper to open exchanges; everything closed after `run`. */
+async function withServer(
+  handler: Handler,
+  run: (open: () => UpstreamExchange, pool: Pool) => Promise<void>,
+  connections?: number,
+): Promise<void> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const pool = new Pool(url, connections ? { connections } : {});
+  const open = (): UpstreamExchange => {
+    const exchange = new UpstreamExchange();
+    pool.dispatch({ path: '/', method: 'POST', body: '{}', headersTimeout: 0, bodyTimeout: 0 }, exchange);
+    return exchange;
+  };
+  try {
+    await run(open, pool);
+  } finally {
+    await pool.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('the head and the whole body of a JSON answer', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end('{"ok":true}');
+    },
+    async (open) => {
+      const exchange = open();
+      const head = await exchange.head();
+      assert.deepEqual(head, { status: 200, contentType: 'application/json', retryAfter: '7' });
+      const body = await exchange.readAll(1024);
+      assert.equal(body?.toString('utf8'), '{"ok":true}');
+    },
+  );
+});
+
+test('a body over the limit reads as null and its connection is dropped', async () => {
+  let closed: Promise<void> = Promise.resolve();
+  await withServer(
+    (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(Buffer.alloc(4096, 'a'));
+      // The rest never comes: only the router's limit can end this read.
+    },
+    async (open) => {
+      const exchange = open();
+      await exchange.head();
+      assert.equal(await exchange.readAll(1000), null);
+      await closed;
+    },
+  );
+});
+
+test('an error answer yields only the first bytes of its body, as text', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(429, { 'content-type': 'text/plain' });
+      res.end(`slow down ${'x'.repeat(10_000)}`);
+    },
+    async (open) => {
+      const exchange = open();
+      assert.equal((await exchange.head()).status, 429);
+      const snippet = await exchange.readSnippet(9);
+      assert.equal(snippet, 'slow down');
+    },
+  );
+});
+
+test('an abort while the request waits for a busy pool settles at once', async () => {
+  let release: () => void = () => undefined;
+  const seen: string[] = [];
+  await withServer(
+    (req, res) => {
+      seen.push(req.url ?? '');
+      release = () => res.end('{}');
+    },
+    async (open) => {
+      const first = open();
+      while (seen.length === 0) await sleep(5);
+      const second = open();
+      const startedAt = performance.now();
+      const head = second.head();
+      second.abort(new Error('timeout'));
+      await assert.rejects(head, /timeout/);
+      assert.ok(performance.now() - startedAt < 50);
+      release();
+      await first.head();
+      await sleep(30);
+      assert.equal(seen.length, 1, 'the aborted request is never sent');
+    },
+    1,
+  );
+});
+
+test('a stream waits while its consumer drains, with at most one chunk in hand, then ends in order', async () => {
+  const CHUNK = 64 * 1024;
+  const COUNT = 64;
+  let needDrain = false;
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const pump = (i: number): void => {
+        for (; i < COUNT; i += 1) {
+          if (!res.write(Buffer.alloc(CHUNK, i % 256))) {
+            needDrain = true;
+            res.once('drain', () => pump(i + 1));
+            return;
+          }
+        }
+        res.end();
+      };
+      pump(0);
+    },
+    async (open) => {
+      const exchange = open();
+      await exchange.head();
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const received: Buffer[] = [];
+      const done = exchange.stream((chunk) => {
+        received.push(chunk);
+        return received.length === 1 ? gate : undefined;
+      });
+      await sleep(100);
+      assert.equal(received.length, 1, 'no chunk is delivered while the consumer drains');
+      assert.ok(needDrain, 'the upstream is held back (its writes no longer drain)');
+      release();
+      await done;
+      const all = Buffer.concat(received);
+      assert.equal(all.length, CHUNK * COUNT);
+      for (let i = 0; i < COUNT; i += 1) assert.equal(all[i * CHUNK], i % 256);
+    },
+  );
+});
+
+test('a stream its consumer stops is cut at the upstream', async () => {
+  let closed: Promise<void> = Promise.resolve();
+  await withServer(
+    (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n');
+    },
+    async (open) => {
+      const exchange = open();
+      await exchange.head();
+      let calls = 0;
+      await exchange.stream(() => {
+        calls += 1;
+        return false;
+      });
+      assert.equal(calls, 1);
+      await closed;
+    },
+  );
+});
+
+test('an abort mid-stream rejects the stream and closes the upstream connection', async () => {
+  let closed: Promise<void> = Promise.resolve();
+  await withServer(
+    (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n');
+    },
+    async (open) => {
+      const exchange = open();
+      await exchange.head();
+      const done = exchange.stream(() => undefined);
+      await sleep(20);
+      exchange.abort(new Error('stream_stall'));
+      await assert.rejects(done, /stream_stall/);
+      await closed;
+    },
+  );
+});
+
+test('a network error rejects the head', async () => {
+  await withServer(
+    (req) => req.socket.destroy(),
+    async (open) => {
+      await assert.rejects(open().head());
+    },
+  );
+});
