@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** What a `GET /health` on the router's port found. */
 export type HealthProbe =

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** `<stateDir>/daemon.json`: how `fcm-router status` and `stop` find a running daemon. */
 export const daemonFileSchema = z.object({

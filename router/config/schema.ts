@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -9,6 +9,15 @@ import { z } from 'zod';
 
 /** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
 export const modelKeySchema = z.string().regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 const timeoutMs = z.number().int().min(500).max(3_600_000);
 const cooldownMs = z.number().int().min(1000).max(86_400_000);
@@ -24,7 +33,7 @@ export const providerConfigSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
     .optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
-  baseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),

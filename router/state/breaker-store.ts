@@ -2,7 +2,7 @@
  * Breakers by model key (`provider/modelId`): the pure transitions of `breaker.ts` with a clock, one trial
  * slot per model and a persisted file, so an OPEN model stays OPEN across a restart.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { BreakerSettings } from '../config/schema.js';
 import { FAILURE_KINDS, type FailureKind } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { JsonStateFile } from './json-state-file.js';
 import { recordingLogger, waitForFile, withDir } from '../test-support/state-test-helpers.js';
 

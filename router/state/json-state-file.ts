@@ -5,14 +5,16 @@
 import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 
 /** The format version every state file carries. */
 export const STATE_FILE_VERSION = 1;
 
-const envelopeSchema = z.looseObject({ version: z.literal(STATE_FILE_VERSION), savedAt: z.number() });
+const envelopeSchema = z
+  .object({ version: z.literal(STATE_FILE_VERSION), savedAt: z.number() })
+  .passthrough();
 
 export interface JsonStateFileOptions<T> {
   path: string;

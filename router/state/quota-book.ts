@@ -2,7 +2,7 @@
  * Quota pauses (per model or per provider key) and auth blocks (per provider key), kept as deadlines in a
  * persisted file so a restart does not hammer a provider that asked us to wait.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';

@@ -2,7 +2,7 @@
  * The last N decision traces, newest first for the dashboard, persisted so a restart keeps them. Entries hold
  * model names, kinds and timings only, never prompt or completion text.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { AttemptView, HistoryEntry, HistoryStats, RequestOutcome } from '../api-types.js';
 import { FAILURE_KINDS, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';

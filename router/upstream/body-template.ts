@@ -6,9 +6,13 @@ import { applyBodyPreset, type BodyPreset } from './body-presets.js';
  * changed: agents send large bodies (tools, long histories) and failover must not pay for a full
  * re-serialisation per attempt. Everything else reaches the upstream as the client sent it.
  */
+/** Unguessable per process, unique per request: a client cannot plant it in its own body. */
+const PROCESS_NONCE = randomUUID();
+let sequence = 0;
+
 export class BodyTemplate {
   readonly #body: Record<string, unknown>;
-  readonly #placeholder = `"__fcm_model_${randomUUID()}__"`;
+  readonly #placeholder = `"__fcm_model_${PROCESS_NONCE}_${(sequence += 1)}__"`;
   readonly #serialised: string;
 
   constructor(body: Record<string, unknown>) {
