@@ -148,7 +148,9 @@ export class StreamTracker {
       return { forward: concatOrNull(committed.forward, passed.forward), failure: passed.failure };
     }
     if (this.phase !== 'passing') return NOTHING;
-    const lastTerminator = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+    // LF ends almost every line; a lone CR after the last LF is rare, so the full CR search runs only then.
+    const lastLf = chunk.lastIndexOf(LF);
+    const lastTerminator = chunk.indexOf(CR, lastLf + 1) === -1 ? lastLf : chunk.lastIndexOf(CR);
     if (lastTerminator < 0) {
       this.pushTail(chunk);
       if (this.tailLength <= this.holdLimit) return NOTHING;
@@ -160,7 +162,7 @@ export class StreamTracker {
     this.tail = [];
     this.tailLength = 0;
     // Copy the partial line: the caller may reuse the chunk's memory.
-    this.pushTail(chunk.slice(lastTerminator + 1));
+    if (lastTerminator + 1 < chunk.length) this.pushTail(chunk.slice(lastTerminator + 1));
     return this.passRegion(region, 0, region.length);
   }
 
@@ -335,11 +337,15 @@ export class StreamTracker {
   /** Post-commit: forwards `bytes[0, end)`, of which `[checkFrom, end)` is checked for error frames and usage. */
   private passRegion(bytes: Uint8Array, checkFrom: number, end: number): PassResult {
     const buf = asBuffer(bytes);
-    const error = hasKey(buf, ERROR_KEY, checkFrom, end, isNonNull)
-      ? findErrorFrame(buf, checkFrom, end, this.decoder)
-      : null;
+    // Ordinary content frames hold neither key: one native byte search each, and nothing else.
+    const errorAt = buf.indexOf(ERROR_KEY, checkFrom);
+    const error =
+      errorAt >= 0 && errorAt < end && hasKey(buf, ERROR_KEY, errorAt, end, isNonNull)
+        ? findErrorFrame(buf, checkFrom, end, this.decoder)
+        : null;
     const limit = error ? error.lineStart : end;
-    const usageAt = lastKey(buf, USAGE_KEY, checkFrom, limit, isObject);
+    const usageSeen = buf.lastIndexOf(USAGE_KEY, limit - 1);
+    const usageAt = usageSeen >= checkFrom ? lastKey(buf, USAGE_KEY, checkFrom, limit, isObject) : -1;
     // Parsed only when asked for: some providers repeat usage in every frame.
     if (usageAt >= 0)
       this.usageLine = buf.subarray(...lineAround(buf, usageAt, checkFrom, limit)).toString('utf8');
