@@ -60,6 +60,8 @@ export class BreakerStore {
   private readonly records = new Map<string, BreakerRecord>();
   /** Keys with a trial in flight: at most one per model, so a recovering model is not stampeded. */
   private readonly trials = new Set<string>();
+  private freshRecord: BreakerRecord | null = null;
+  private freshSettings: BreakerSettings | null = null;
   private readonly file: JsonStateFile<BreakerFile>;
 
   constructor(options: BreakerStoreOptions) {
@@ -110,8 +112,20 @@ export class BreakerStore {
   /** The settled record (an OPEN breaker past its cooldown becomes HALF_OPEN); unknown → fresh CLOSED. */
   get(key: string): BreakerRecord {
     const rec = this.records.get(key);
-    if (rec === undefined) return initialBreaker(this.options.clock(), this.options.settings());
+    if (rec === undefined) return this.fresh();
+    // Only an OPEN breaker can settle; ranking asks about every model of a set on every request.
+    if (rec.state !== 'OPEN') return rec;
     return this.commit(key, rec, settle(rec, this.options.clock()));
+  }
+
+  /** The record of a model with no history: one shared, frozen object per settings. */
+  private fresh(): BreakerRecord {
+    const settings = this.options.settings();
+    if (this.freshRecord === null || this.freshSettings !== settings) {
+      this.freshRecord = Object.freeze(initialBreaker(this.options.clock(), settings));
+      this.freshSettings = settings;
+    }
+    return this.freshRecord;
   }
 
   /** Takes the model's single trial slot; false when another request holds it. */
