@@ -4,7 +4,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', 'build/icons', '.tmp'] },
+  {
+    ignores: ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', 'build/icons', '.tmp'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
