@@ -1,19 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { AttemptView, HistoryEntry, SkipView, UsageView } from '../api-types.js';
-import { lookupModel, type ResolvedConfig } from '../config/resolve-config.js';
-import type { Classification } from '../gate/failure-classifier.js';
+import type { AttemptView, HistoryEntry } from '../api-types.js';
+import { lookupModel } from '../config/resolve-config.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
-import { openUntil } from '../state/breaker.js';
-import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
-import type { ModelStatsBook } from '../state/model-stats.js';
-import type { QuotaBook } from '../state/quota-book.js';
 import { BodyTemplate } from '../upstream/body-template.js';
-import type { ClientGone } from '../upstream/client-gone.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { runAttempt, type AttemptResult } from './attempt.js';
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
-import { formatDecision } from './decision-header.js';
 import {
   allFailedAnswer,
   midStreamErrorFrame,
@@ -22,68 +13,11 @@ import {
 } from './final-answer.js';
 import { parseModelName } from './model-names.js';
 import { rankCandidates, type RankedCandidate } from './ranking.js';
+import { bookFailure, bookSuccess, settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
+import { RequestTrace, type Role } from './request-trace.js';
+import type { ChatRequest, ChatResponder, RouteContext } from './route-context.js';
 
-/** The engine's stores and services one request uses. */
-export interface RouteContext {
-  resolved: ResolvedConfig;
-  breakers: BreakerStore;
-  quotas: QuotaBook;
-  modelStats: ModelStatsBook;
-  upstream: UpstreamClient;
-  clock: Clock;
-}
-
-export interface ChatRequest {
-  requestId: string;
-  modelRequested: string;
-  body: Record<string, unknown>;
-  stream: boolean;
-  clientHeaders: IncomingHttpHeaders;
-  client: string | null;
-  /** Marked when the client goes away. */
-  clientGone: ClientGone;
-}
-
-/** How the route answers; implemented by the server over the client's ServerResponse. */
-export interface ChatResponder {
-  sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void;
-  commitStream(headers: Record<string, string>): void;
-  write(chunk: Uint8Array): Promise<void> | undefined;
-  endStream(trailer: string | null): void;
-  sendError(answer: ErrorAnswer, headers: Record<string, string>): void;
-}
-
-type Role = AttemptView['role'];
-
-/** What one request has done so far: its trace, and the bookkeeping deferred to its end. */
-class RequestTrace {
-  readonly attempts: AttemptView[] = [];
-  readonly skips: SkipView[] = [];
-  readonly failures: Classification[] = [];
-  readonly tried = new Set<string>();
-  readonly blockedProviders = new Set<string>();
-  /** Network errors are booked at the end: if every attempt failed that way across providers, the user is offline. */
-  readonly deferredNetwork: string[] = [];
-  /** The model that serves (set at commit for streams, so headers written then name it). */
-  served: string | null = null;
-  /** The served attempt completed cleanly. */
-  succeeded = false;
-  lastResortUsed = false;
-  usage: UsageView | null = null;
-
-  /** The decision headers as known now; `committing` is the attempt whose stream is being committed. */
-  headers(outcome: RequestOutcome, requestId: string, committing?: AttemptView): Record<string, string> {
-    const attempts = committing ? [...this.attempts, committing] : this.attempts;
-    const headers: Record<string, string> = {
-      'x-request-id': requestId,
-      'x-fcm-v2-model': this.served ?? attempts.at(-1)?.model ?? 'none',
-      'x-fcm-v2-attempts': String(attempts.length),
-      'x-fcm-v2-decision': formatDecision(this.served, outcome, attempts, this.skips.length),
-    };
-    if (this.lastResortUsed) headers['x-fcm-v2-last-resort'] = 'true';
-    return headers;
-  }
-}
+export type { ChatRequest, ChatResponder, RouteContext } from './route-context.js';
 
 /**
  * Routes one chat request: picks the set or pinned model, ranks candidates, runs attempts until one serves
@@ -213,35 +147,12 @@ export async function routeRequest(
       trace.served = key;
       trace.succeeded = true;
       trace.usage = result.usage;
-      ctx.breakers.recordSuccess(key);
-      ctx.quotas.clearOnSuccess(key, provider.id);
-      ctx.modelStats.record(key, true, result.latencyMs);
+      bookSuccess(ctx, key, provider.id, result.latencyMs);
       if (result.json) jsonAnswer = { body: result.json.body };
       return 'served';
     }
     const { failure } = result;
-    trace.failures.push(failure);
-    if (failure.kind === 'network_error') trace.deferredNetwork.push(key);
-    else if (failure.healthDamage && role === 'panic') ctx.breakers.recordTrialFailure(key, failure.kind);
-    else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
-    if (failure.blame !== 'none' && failure.blame !== 'client')
-      ctx.modelStats.record(key, false, result.latencyMs);
-    if (failure.pause) {
-      if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
-        ctx.quotas.pauseProvider(
-          provider.id,
-          failure.pause.ms,
-          failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit',
-          failure.pause.authoritative,
-        );
-      } else {
-        ctx.quotas.pauseModel(key, failure.pause.ms, failure.pause.authoritative);
-      }
-    }
-    if (failure.blockProviderAuth) {
-      ctx.quotas.blockAuth(provider.id, providerFingerprint(provider));
-      trace.blockedProviders.add(provider.id);
-    }
+    bookFailure(ctx, trace, key, provider, role, failure, result.latencyMs);
     if (result.committed) {
       if (failure.kind !== 'client_aborted') committedFailure = { result, model: key };
       return 'stop';
@@ -350,31 +261,4 @@ async function runChain(
     const verdict = await dispatch(candidate.key, role);
     if (verdict !== 'failed') return;
   }
-}
-
-/** Books deferred network errors unless every attempt failed that way across two or more providers. */
-function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
-  if (trace.deferredNetwork.length === 0) return;
-  const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
-  const offline =
-    !trace.served &&
-    trace.attempts.every((attempt) => attempt.kind === 'network_error') &&
-    providers.size >= 2;
-  if (offline) return;
-  for (const key of trace.deferredNetwork) ctx.breakers.recordFailure(key, 'network_error');
-}
-
-/** The soonest moment a skipped model becomes usable again (cooldown or pause end), for Retry-After. */
-function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): number | null {
-  let soonest: number | null = null;
-  for (const skip of skips) {
-    let at: number | null = null;
-    if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
-    else if (skip.reason === 'quota_paused') {
-      const provider = ctx.resolved.models.get(skip.model)?.provider ?? '';
-      at = ctx.quotas.pausedUntil(skip.model, provider);
-    }
-    if (at !== null && (soonest === null || at < soonest)) soonest = at;
-  }
-  return soonest;
 }

@@ -1,0 +1,76 @@
+import type { SkipView } from '../api-types.js';
+import type { ResolvedProvider } from '../config/resolve-config.js';
+import type { Classification } from '../gate/failure-classifier.js';
+import { openUntil } from '../state/breaker.js';
+import { providerFingerprint } from './candidate-facts.js';
+import type { RequestTrace, Role } from './request-trace.js';
+import type { RouteContext } from './route-context.js';
+
+/** A served attempt: the breaker closes, pauses and the auth block lift, stats count a success. */
+export function bookSuccess(ctx: RouteContext, key: string, providerId: string, latencyMs: number): void {
+  ctx.breakers.recordSuccess(key);
+  ctx.quotas.clearOnSuccess(key, providerId);
+  ctx.modelStats.record(key, true, latencyMs);
+}
+
+/**
+ * A failed attempt, booked as the classifier says: breaker damage (network errors deferred to the end of
+ * the request, for the offline rule), quota pauses scoped to the model or the provider's key, auth blocks.
+ */
+export function bookFailure(
+  ctx: RouteContext,
+  trace: RequestTrace,
+  key: string,
+  provider: ResolvedProvider,
+  role: Role,
+  failure: Classification,
+  latencyMs: number,
+): void {
+  trace.failures.push(failure);
+  if (failure.kind === 'network_error') trace.deferredNetwork.push({ key, role });
+  else if (failure.healthDamage && role === 'panic') ctx.breakers.recordTrialFailure(key, failure.kind);
+  else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
+  if (failure.blame !== 'none' && failure.blame !== 'client') ctx.modelStats.record(key, false, latencyMs);
+  if (failure.pause) {
+    if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
+      const reason = failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit';
+      ctx.quotas.pauseProvider(provider.id, failure.pause.ms, reason, failure.pause.authoritative);
+    } else {
+      ctx.quotas.pauseModel(key, failure.pause.ms, failure.pause.authoritative);
+    }
+  }
+  if (failure.blockProviderAuth) {
+    ctx.quotas.blockAuth(provider.id, providerFingerprint(provider));
+    trace.blockedProviders.add(provider.id);
+  }
+}
+
+/** Books deferred network errors unless every attempt failed that way across two or more providers. */
+export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
+  if (trace.deferredNetwork.length === 0) return;
+  const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
+  const offline =
+    !trace.served &&
+    trace.attempts.every((attempt) => attempt.kind === 'network_error') &&
+    providers.size >= 2;
+  if (offline) return;
+  for (const { key, role } of trace.deferredNetwork) {
+    if (role === 'panic') ctx.breakers.recordTrialFailure(key, 'network_error');
+    else ctx.breakers.recordFailure(key, 'network_error');
+  }
+}
+
+/** The soonest moment a skipped model becomes usable again (cooldown or pause end), for Retry-After. */
+export function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): number | null {
+  let soonest: number | null = null;
+  for (const skip of skips) {
+    let at: number | null = null;
+    if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
+    else if (skip.reason === 'quota_paused') {
+      const provider = ctx.resolved.models.get(skip.model)?.provider ?? '';
+      at = ctx.quotas.pausedUntil(skip.model, provider);
+    }
+    if (at !== null && (soonest === null || at < soonest)) soonest = at;
+  }
+  return soonest;
+}
