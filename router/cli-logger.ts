@@ -5,7 +5,19 @@ export interface BufferedLogger extends RouterLogger {
   flush(): void;
 }
 
-const time = (now: Date): string => now.toTimeString().slice(0, 8);
+/** `HH:MM:SS` in local time, formatted once per second: the formatting is the costly part of a log line. */
+function secondStamp(): (now: Date) => string {
+  let second = Number.NaN;
+  let text = '';
+  return (now) => {
+    const current = Math.floor(now.getTime() / 1000);
+    if (current !== second) {
+      second = current;
+      text = now.toTimeString().slice(0, 8);
+    }
+    return text;
+  };
+}
 
 /**
  * The daemon's log: one line per request would cost a synchronous write each on the hot path (stdout to a
@@ -18,6 +30,7 @@ export function createBufferedLogger(
   intervalMs = 50,
   clock: () => Date = () => new Date(),
 ): BufferedLogger {
+  const time = secondStamp();
   let pending: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | null = null;

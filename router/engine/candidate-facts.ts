@@ -16,6 +16,44 @@ export function providerFingerprint(provider: ResolvedProvider): string {
   return value;
 }
 
+/** What a model's eligibility owes to the config alone: a config change is a new ResolvedConfig. */
+interface StaticFacts {
+  blocked: 'unknown_model' | 'provider_disabled' | 'provider_unresolvable' | 'missing_key' | null;
+  providerId: string;
+  fingerprint: string;
+}
+
+const staticCache = new WeakMap<ResolvedConfig, Map<string, StaticFacts>>();
+
+function computeStatic(key: string, resolved: ResolvedConfig): StaticFacts {
+  const model = resolved.models.get(key);
+  const provider = model ? resolved.providers.get(model.provider) : undefined;
+  if (!model || !provider) return { blocked: 'unknown_model', providerId: '', fingerprint: '' };
+  const blocked = !provider.enabled
+    ? 'provider_disabled'
+    : provider.baseUrl === null
+      ? 'provider_unresolvable'
+      : provider.keyRequired && !provider.apiKey
+        ? 'missing_key'
+        : null;
+  return { blocked, providerId: provider.id, fingerprint: providerFingerprint(provider) };
+}
+
+/** The config-only facts of a model, computed once per ResolvedConfig (ranking reads them per request). */
+function staticFacts(key: string, resolved: ResolvedConfig): StaticFacts {
+  let perConfig = staticCache.get(resolved);
+  if (perConfig === undefined) {
+    perConfig = new Map();
+    staticCache.set(resolved, perConfig);
+  }
+  let facts = perConfig.get(key);
+  if (facts === undefined) {
+    facts = computeStatic(key, resolved);
+    perConfig.set(key, facts);
+  }
+  return facts;
+}
+
 /**
  * Gathers what ranking needs about one model from the config and the stores. `requestBlocked` holds the
  * providers that refused their key earlier in this same request.
@@ -29,15 +67,12 @@ export function candidateFacts(
 ): CandidateFacts {
   const breaker = breakers.get(key);
   const trialBusy = breakers.isTrialBusy(key);
-  const model = resolved.models.get(key);
-  const provider = model ? resolved.providers.get(model.provider) : undefined;
-  if (!model || !provider) return { breaker, trialBusy, blocked: 'unknown_model' };
-  if (!provider.enabled) return { breaker, trialBusy, blocked: 'provider_disabled' };
-  if (provider.baseUrl === null) return { breaker, trialBusy, blocked: 'provider_unresolvable' };
-  if (provider.keyRequired && !provider.apiKey) return { breaker, trialBusy, blocked: 'missing_key' };
-  if (requestBlocked.has(provider.id) || quotas.isAuthBlocked(provider.id, providerFingerprint(provider))) {
+  const fixed = staticFacts(key, resolved);
+  if (fixed.blocked !== null) return { breaker, trialBusy, blocked: fixed.blocked };
+  const { providerId } = fixed;
+  if (requestBlocked.has(providerId) || quotas.isAuthBlocked(providerId, fixed.fingerprint)) {
     return { breaker, trialBusy, blocked: 'auth_error' };
   }
-  if (quotas.pausedUntil(key, provider.id) !== null) return { breaker, trialBusy, blocked: 'quota_paused' };
+  if (quotas.pausedUntil(key, providerId) !== null) return { breaker, trialBusy, blocked: 'quota_paused' };
   return { breaker, trialBusy, blocked: null };
 }

@@ -73,5 +73,5 @@ export function rankCandidates(
         break;
     }
   }
-  return { order: [...order, ...degraded], skips, panic: panic?.key ?? null };
+  return { order: degraded.length === 0 ? order : order.concat(degraded), skips, panic: panic?.key ?? null };
 }

@@ -5,24 +5,21 @@ import type { HistoryEntry } from '../api-types.js';
  * e.g. `req-1a2b served 200 fcm → demo-fast/coder 2 attempts 412ms [demo-flaky/empty-200:empty_choices] opencode/1.2`
  */
 export function requestLogLine(entry: HistoryEntry): string {
-  const failed = entry.attempts
-    .filter((attempt) => attempt.kind !== null)
-    .map(
-      (attempt) =>
-        `${attempt.model}:${attempt.status !== null && attempt.status >= 300 ? attempt.status : attempt.kind}`,
-    );
-  const parts = [
-    entry.requestId,
-    entry.outcome,
-    String(entry.clientStatus),
-    `${entry.modelRequested} → ${entry.servedModel ?? 'none'}`,
-    `${entry.attempts.length} attempt${entry.attempts.length === 1 ? '' : 's'}`,
-    `${entry.wallMs}ms`,
-  ];
-  if (entry.stream) parts.push('stream');
-  if (failed.length > 0) parts.push(`[${failed.join(' ')}]`);
-  if (entry.skipped.length > 0) parts.push(`skips=${entry.skipped.length}`);
-  if (entry.lastResortUsed) parts.push('last-resort');
-  if (entry.client) parts.push(entry.client);
-  return parts.join(' ');
+  // Built by concatenation: one line per request, no intermediate arrays.
+  const count = entry.attempts.length;
+  let line = `${entry.requestId} ${entry.outcome} ${entry.clientStatus} ${entry.modelRequested} → ${
+    entry.servedModel ?? 'none'
+  } ${count} attempt${count === 1 ? '' : 's'} ${entry.wallMs}ms`;
+  if (entry.stream) line += ' stream';
+  let failed = '';
+  for (const attempt of entry.attempts) {
+    if (attempt.kind === null) continue;
+    const what = attempt.status !== null && attempt.status >= 300 ? attempt.status : attempt.kind;
+    failed += `${failed === '' ? '' : ' '}${attempt.model}:${what}`;
+  }
+  if (failed !== '') line += ` [${failed}]`;
+  if (entry.skipped.length > 0) line += ` skips=${entry.skipped.length}`;
+  if (entry.lastResortUsed) line += ' last-resort';
+  if (entry.client) line += ` ${entry.client}`;
+  return line;
 }

@@ -197,12 +197,6 @@ export async function routeRequest(
   }
   settleDeferredNetwork(ctx, trace);
 
-  const soonest = soonestRetryAt(ctx, [
-    ...trace.skips,
-    ...trace.attempts
-      .filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'payment_required')
-      .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
-  ]);
   if (trace.succeeded) {
     outcome = 'served';
     if (jsonAnswer !== null)
@@ -227,6 +221,13 @@ export async function routeRequest(
     return finish('client_aborted', 499, setName, pinned);
   }
   outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
+  // Only a failed request needs it: a served one skips the walk over its skips.
+  const soonest = soonestRetryAt(ctx, [
+    ...trace.skips,
+    ...trace.attempts
+      .filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'payment_required')
+      .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
+  ]);
   const answer =
     outcome === 'no_candidates'
       ? noCandidatesAnswer(trace.skips, soonest, clock())

@@ -23,6 +23,9 @@ const HTML_PREFIXES = ['<!doctype html', '<html', '<head', '<body'];
 
 /** True when text starts, after a BOM and whitespace, like an HTML page. */
 export function looksLikeHtml(text: string): boolean {
+  // Fast path for the usual JSON body: no copy unless the first visible character could open a tag.
+  const first = text.search(/[^\uFEFF\s]/);
+  if (first === -1 || text.charCodeAt(first) !== 0x3c) return false;
   const start = text
     .replace(/^[\uFEFF\s]+/, '')
     .slice(0, 16)
@@ -31,7 +34,10 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 function isHtmlContentType(contentType: string | null): boolean {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'text/html';
+  if (contentType === null) return false;
+  const semi = contentType.indexOf(';');
+  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim();
+  return type.length === 9 && type.toLowerCase() === 'text/html';
 }
 
 function shortDetail(text: string): string {
@@ -114,7 +120,7 @@ export function checkResponseBody(
   if (isHtmlContentType(contentType) || looksLikeHtml(bodyText)) {
     return fail('html_maintenance', 'upstream answered with an HTML page');
   }
-  const parsed = parseJson(bodyText.replace(/^\uFEFF/, ''));
+  const parsed = parseJson(bodyText.charCodeAt(0) === 0xfeff ? bodyText.slice(1) : bodyText);
   if (!parsed.ok) return fail('invalid_json', shortDetail(`body is not JSON: ${parsed.error}`));
   const body = parsed.value;
   if (!isRecord(body)) return fail('invalid_json', 'body is not a JSON object');

@@ -41,12 +41,11 @@ class ResponseResponder implements ChatResponder {
   sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void {
     const res = this.#res;
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, {
-      ...headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-      'cache-control': 'no-store',
-    });
+    // The engine builds the decision headers afresh for each answer: completed in place, not copied.
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    headers['cache-control'] = 'no-store';
+    res.writeHead(status, headers);
     res.end(body);
   }
 

@@ -44,12 +44,15 @@ export function buildUpstreamHeaders(
   },
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(client)) {
+  // for-in rather than Object.entries: no pair arrays per header on every attempt.
+  for (const name in client) {
+    const value = client[name];
     if (value === undefined || STRIPPED.has(name) || name.startsWith('x-fcm-') || name.startsWith('sec-'))
       continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  for (const [name, value] of Object.entries(options.providerHeaders)) out[name.toLowerCase()] = value;
+  const extra = options.providerHeaders;
+  for (const name in extra) out[name.toLowerCase()] = extra[name] as string;
   out['content-type'] = 'application/json';
   out.accept = options.stream ? 'text/event-stream' : 'application/json';
   out['x-request-id'] = options.requestId;

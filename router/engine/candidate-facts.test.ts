@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { resolveConfig } from '../config/resolve-config.js';
+import { breakerSchema, parseConfig, type ConfigInput } from '../config/schema.js';
+import { BreakerStore } from '../state/breaker-store.js';
+import { QuotaBook } from '../state/quota-book.js';
+import { withDir } from '../test-support/state-test-helpers.js';
+import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { rankCandidates } from './ranking.js';
+
+const T0 = 1_700_000_000_000;
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+function resolve(input: ConfigInput, env: Record<string, string> = {}) {
+  const parsed = parseConfig(input);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return resolveConfig(parsed.config, env);
+}
+
+async function withStores(run: (stores: { breakers: BreakerStore; quotas: QuotaBook }) => Promise<void>) {
+  await withDir(async (dir) => {
+    const clock = () => T0;
+    const breakers = new BreakerStore({
+      file: join(dir, 'breakers.json'),
+      clock,
+      settings: () => breakerSchema.parse({}),
+      debounceMs: 60_000,
+      logger: silent,
+    });
+    const quotas = new QuotaBook({
+      file: join(dir, 'quota.json'),
+      clock,
+      debounceMs: 60_000,
+      logger: silent,
+    });
+    await run({ breakers, quotas });
+  });
+}
+
+function groqModel(resolved: ReturnType<typeof resolve>): string {
+  const key = [...resolved.models.keys()].find((name) => name.startsWith('groq/'));
+  assert.ok(key, 'the catalogue has a groq model');
+  return key;
+}
+
+test('a new ResolvedConfig is seen by the facts and by ranking (key added, then provider disabled)', async () => {
+  await withStores(async ({ breakers, quotas }) => {
+    const keyless = resolve({});
+    const key = groqModel(keyless);
+    const rank = (resolved: ReturnType<typeof resolve>) =>
+      rankCandidates(
+        [key],
+        (name) => candidateFacts(name, resolved, breakers, quotas, new Set()),
+        T0,
+        breakerSchema.parse({}),
+      );
+
+    assert.equal(candidateFacts(key, keyless, breakers, quotas, new Set()).blocked, 'missing_key');
+    assert.deepEqual(rank(keyless).skips, [{ model: key, reason: 'missing_key' }]);
+
+    const keyed = resolve({ providers: { groq: { apiKey: 'k-1' } } });
+    assert.equal(candidateFacts(key, keyed, breakers, quotas, new Set()).blocked, null);
+    assert.deepEqual(rank(keyed).order, [{ key, role: 'normal' }]);
+    // The earlier config's answer is unchanged: each ResolvedConfig keeps its own facts.
+    assert.equal(candidateFacts(key, keyless, breakers, quotas, new Set()).blocked, 'missing_key');
+
+    const disabled = resolve({ providers: { groq: { apiKey: 'k-1', enabled: false } } });
+    assert.deepEqual(rank(disabled).skips, [{ model: key, reason: 'provider_disabled' }]);
+    assert.equal(candidateFacts('nobody/none', keyed, breakers, quotas, new Set()).blocked, 'unknown_model');
+  });
+});
+
+test('an auth block holds for its key only: a new key in a new config lifts it', async () => {
+  await withStores(async ({ breakers, quotas }) => {
+    const first = resolve({ providers: { groq: { apiKey: 'k-1' } } });
+    const key = groqModel(first);
+    const provider = first.providers.get('groq');
+    assert.ok(provider);
+    quotas.blockAuth('groq', providerFingerprint(provider));
+    assert.equal(candidateFacts(key, first, breakers, quotas, new Set()).blocked, 'auth_error');
+
+    const second = resolve({ providers: { groq: { apiKey: 'k-2' } } });
+    assert.equal(candidateFacts(key, second, breakers, quotas, new Set()).blocked, null);
+    assert.equal(candidateFacts(key, second, breakers, quotas, new Set(['groq'])).blocked, 'auth_error');
+  });
+});
+
+test('state read per request is never cached: a pause and a busy trial slot show at once', async () => {
+  await withStores(async ({ breakers, quotas }) => {
+    const resolved = resolve({ providers: { groq: { apiKey: 'k-1' } } });
+    const key = groqModel(resolved);
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, null);
+    quotas.pauseModel(key, 60_000, true);
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, 'quota_paused');
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).breaker.state, 'CLOSED');
+    assert.equal(breakers.tryAcquireTrial(key), true);
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).trialBusy, true);
+  });
+});
