@@ -17,11 +17,11 @@ import { median } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
 import { measureFailover } from './workloads/failover.js';
 import { idleRss } from './workloads/idle.js';
+import { measureLatencyInterleaved, measureStreamInterleaved } from './workloads/interleaved.js';
 import { measureLatency } from './workloads/latency.js';
 import { holdOpenStreams } from './workloads/open-streams.js';
 import { measureRanking } from './workloads/ranking.js';
 import { sequentialRequests } from './workloads/sequential.js';
-import { measureStream } from './workloads/stream.js';
 import { measureStreamThroughput, measureThroughput } from './workloads/throughput.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -139,10 +139,13 @@ async function main(): Promise<void> {
     const pids: Record<TargetName, number> = { direct: upstream.pid, relay: relay.pid, router: daemon.pid };
     for (let round = 1; round <= PLAN.rounds; round += 1) {
       log(`round ${round}/${PLAN.rounds}`);
+      const latencies = await measureLatencyInterleaved(
+        ORDER.map((name) => targets[name]),
+        PLAN.latencyN,
+      );
       for (const name of ORDER) {
-        const sample = await measureLatency(targets[name], PLAN.latencyN);
-        latency[name].push(sample);
-        errors[name] += sample.errors;
+        latency[name].push(latencies[name]);
+        errors[name] += latencies[name].errors;
       }
       for (const name of ORDER) {
         const before = cpuMs(pids[name]);
@@ -151,10 +154,13 @@ async function main(): Promise<void> {
         rate[name].push(sample.rate);
         errors[name] += sample.errors;
       }
+      const streams = await measureStreamInterleaved(
+        ORDER.map((name) => targets[name]),
+        PLAN.streamN,
+      );
       for (const name of ORDER) {
-        const sample = await measureStream(targets[name], PLAN.streamN);
-        stream[name].push(sample);
-        errors[name] += sample.errors;
+        stream[name].push(streams[name]);
+        errors[name] += streams[name].errors;
       }
       for (const name of ORDER) {
         const sample = await measureStreamThroughput(targets[name], CONCURRENCY, PLAN.rateMs);
