@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startFakeUpstream } from '../test-support/fake-upstream.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { json, status } from '../test-support/upstream-behaviours.js';
 import { startHarness } from '../test-support/router-harness.js';
 import { scenarioConfig, type ScenarioOptions } from '../test-support/scenario.js';
@@ -14,11 +14,21 @@ const OPTIONS: ScenarioOptions = {
   breaker: { failureThreshold: 1 },
 };
 
-test('a restart on the same state dir keeps OPEN breakers, quota pauses and history; files are 0600', async () => {
+/** A fake upstream and a state dir that outlive one router, so a test can restart on the same state. */
+async function withRestartable(run: (upstream: FakeUpstream, dir: string) => Promise<void>): Promise<void> {
   const upstream = await startFakeUpstream();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
-  const clock = new TestClock();
   try {
+    await run(upstream, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await upstream.close();
+  }
+}
+
+test('a restart on the same state dir keeps OPEN breakers, quota pauses and history; files are 0600', async () => {
+  await withRestartable(async (upstream, dir) => {
+    const clock = new TestClock();
     const config = scenarioConfig(upstream, OPTIONS);
     const first = await startHarness({ config, dir, clock });
     upstream.script('alpha/m1', status(500)).script('beta/m2', status(429, { retryAfter: '600' }));
@@ -57,17 +67,12 @@ test('a restart on the same state dir keeps OPEN breakers, quota pauses and hist
     } finally {
       await second.stop();
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await upstream.close();
-  }
+  });
 });
 
 test('a breaker whose cooldown passed while the router was down comes back needing a trial', async () => {
-  const upstream = await startFakeUpstream();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
-  const clock = new TestClock();
-  try {
+  await withRestartable(async (upstream, dir) => {
+    const clock = new TestClock();
     const config = scenarioConfig(upstream, OPTIONS);
     const first = await startHarness({ config, dir, clock });
     upstream.script('alpha/m1', status(500)).always('beta/m2', json('b'));
@@ -87,16 +92,11 @@ test('a breaker whose cooldown passed while the router was down comes back needi
     } finally {
       await second.stop();
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await upstream.close();
-  }
+  });
 });
 
 test('a corrupt breakers file is moved aside and the router starts', async () => {
-  const upstream = await startFakeUpstream();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
-  try {
+  await withRestartable(async (upstream, dir) => {
     await mkdir(path.join(dir, 'state'), { recursive: true });
     await writeFile(path.join(dir, 'state', 'breakers.json'), '{"version": 1, "breakers": {"alpha/m1": ');
     const router = await startHarness({ config: scenarioConfig(upstream, OPTIONS), dir });
@@ -113,8 +113,5 @@ test('a corrupt breakers file is moved aside and the router starts', async () =>
     } finally {
       await router.stop();
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await upstream.close();
-  }
+  });
 });
