@@ -2,28 +2,9 @@ import { describe, expect, test } from 'vitest';
 import type { ConfigInput } from '../../../router/api-types.js';
 import { SETTINGS_FIELDS } from './settings-fields.js';
 import { buildConfig, describeChanges, formFromConfig, splitIssues } from './settings-form.js';
+import { DEFAULT_CONFIG } from '../test-support/default-config.js';
 
-const defaults: ConfigInput = {
-  router: {
-    failover: {
-      maxAttempts: 4,
-      requestTimeoutMs: 15000,
-      bodyReadTimeoutMs: 30000,
-      streamIdleTimeoutMs: 8000,
-      totalBudgetMs: 120000,
-      contentValidation: 'strict',
-      holdBufferBytes: 262144,
-      lastResortModel: null,
-    },
-    breaker: {
-      failureThreshold: 3,
-      degradedRatio: 0.6,
-      initialCooldownMs: 30000,
-      maxCooldownMs: 300000,
-      backoffMultiplier: 2,
-    },
-  },
-};
+const defaults: ConfigInput = DEFAULT_CONFIG;
 
 describe('settings form', () => {
   test('covers every failover and breaker knob of the defaults', () => {

@@ -4,30 +4,9 @@ import { describe, expect, test } from 'vitest';
 import type { ConfigInput, ConfigResponse, ConfigSaveResponse } from '../../../../router/api-types.js';
 import { ApiError } from '../../api/client.js';
 import { SettingsForm } from './SettingsForm.js';
+import { DEFAULT_CONFIG } from '../../test-support/default-config.js';
 
-const defaults: ConfigInput = {
-  providers: {},
-  activeSet: 'default',
-  router: {
-    failover: {
-      maxAttempts: 4,
-      requestTimeoutMs: 15000,
-      bodyReadTimeoutMs: 30000,
-      streamIdleTimeoutMs: 8000,
-      totalBudgetMs: 120000,
-      contentValidation: 'strict',
-      holdBufferBytes: 262144,
-      lastResortModel: null,
-    },
-    breaker: {
-      failureThreshold: 3,
-      degradedRatio: 0.6,
-      initialCooldownMs: 30000,
-      maxCooldownMs: 300000,
-      backoffMultiplier: 2,
-    },
-  },
-};
+const defaults: ConfigInput = DEFAULT_CONFIG;
 
 const response: ConfigResponse = {
   config: {
