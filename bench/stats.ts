@@ -25,3 +25,25 @@ export function round(value: number): number {
   const digits = abs < 10 ? 3 : abs < 100 ? 2 : 1;
   return Number(value.toFixed(digits));
 }
+
+/** A least-squares line through `points`: `y = intercept + slope * x`. NaN for fewer than two distinct x. */
+export function linearFit(points: readonly { x: number; y: number }[]): { slope: number; intercept: number } {
+  const n = points.length;
+  let sx = 0;
+  let sy = 0;
+  for (const p of points) {
+    sx += p.x;
+    sy += p.y;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const p of points) {
+    sxy += (p.x - mx) * (p.y - my);
+    sxx += (p.x - mx) ** 2;
+  }
+  if (n < 2 || sxx === 0) return { slope: Number.NaN, intercept: Number.NaN };
+  const slope = sxy / sxx;
+  return { slope, intercept: my - slope * mx };
+}
