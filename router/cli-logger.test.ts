@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBufferedLogger } from './cli-logger.js';
 
-const at = () => new Date(2026, 0, 1, 9, 8, 7);
+const at = () => new Date(2026, 0, 1, 9, 8, 7).getTime();
 
 test('info lines are gathered into one write; warnings flush them first, in order', () => {
   const out: string[] = [];

@@ -5,15 +5,18 @@ export interface BufferedLogger extends RouterLogger {
   flush(): void;
 }
 
-/** `HH:MM:SS` in local time, formatted once per second: the formatting is the costly part of a log line. */
-function secondStamp(): (now: Date) => string {
+/**
+ * `HH:MM:SS` in local time, formatted once per second: the formatting (and the Date behind it) is the costly
+ * part of a log line.
+ */
+function secondStamp(): (nowMs: number) => string {
   let second = Number.NaN;
   let text = '';
-  return (now) => {
-    const current = Math.floor(now.getTime() / 1000);
+  return (nowMs) => {
+    const current = Math.floor(nowMs / 1000);
     if (current !== second) {
       second = current;
-      text = now.toTimeString().slice(0, 8);
+      text = new Date(nowMs).toTimeString().slice(0, 8);
     }
     return text;
   };
@@ -28,7 +31,7 @@ export function createBufferedLogger(
   out: { write(text: string): unknown },
   err: { write(text: string): unknown },
   intervalMs = 50,
-  clock: () => Date = () => new Date(),
+  clock: () => number = Date.now,
 ): BufferedLogger {
   const time = secondStamp();
   let pending: string[] = [];

@@ -98,3 +98,40 @@ test('state read per request is never cached: a pause and a busy trial slot show
     assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).trialBusy, true);
   });
 });
+
+test('a ranking is timeless only while no cooldown, trial timer or quota pause is in it; the stores say when they change', async () => {
+  await withStores(async ({ breakers, quotas }) => {
+    const resolved = resolve({ providers: { groq: { apiKey: 'k-1' } } });
+    const key = groqModel(resolved);
+    const keyless = [...resolved.models.keys()].find(
+      (name) => resolved.models.get(name)?.provider === 'mistral',
+    );
+    assert.ok(keyless, 'the catalogue has a mistral model (no key given)');
+    const rank = () =>
+      rankCandidates(
+        [key, keyless],
+        (name) => candidateFacts(name, resolved, breakers, quotas, new Set()),
+        T0,
+        breakerSchema.parse({}),
+      );
+
+    assert.equal(rank().timeless, true, 'CLOSED, and a missing key: only a state change alters this');
+    const breakerVersion = breakers.version;
+    breakers.recordSuccess(key);
+    assert.equal(breakers.version, breakerVersion, 'a healthy model serving again changes nothing');
+
+    breakers.recordFailure(key, 'server_error');
+    assert.notEqual(breakers.version, breakerVersion);
+    breakers.recordFailure(key, 'server_error');
+    assert.equal(breakers.get(key).state, 'DEGRADED');
+    assert.equal(rank().timeless, false, 'a DEGRADED model is due a trial after a while');
+    breakers.recordSuccess(key);
+    assert.equal(rank().timeless, true);
+
+    const quotaVersion = quotas.version;
+    quotas.pauseModel(key, 60_000, true);
+    assert.notEqual(quotas.version, quotaVersion);
+    assert.deepEqual(rank().skips[0], { model: key, reason: 'quota_paused' });
+    assert.equal(rank().timeless, false, 'a pause runs out by itself');
+  });
+});

@@ -27,9 +27,12 @@ export function formatDecision(
   return asciiHeader(value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) : value);
 }
 
-/** Replaces anything a header value cannot carry. */
+const NOT_HEADER_SAFE = /[^\x20-\x7e]/;
+const NOT_HEADER_SAFE_ALL = /[^\x20-\x7e]/g;
+
+/** Replaces anything a header value cannot carry (the usual all-ASCII value is returned as it is). */
 export function asciiHeader(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, '?');
+  return NOT_HEADER_SAFE.test(value) ? value.replace(NOT_HEADER_SAFE_ALL, '?') : value;
 }
 
 /** The client's `x-request-id` if it is a sane token of 64 chars or fewer, else a fresh `req-<uuid>`. */

@@ -21,10 +21,16 @@ export interface RankedCandidate {
 
 export interface Ranking {
   /** Models to try, in order. */
-  order: RankedCandidate[];
-  skips: SkipView[];
+  readonly order: readonly RankedCandidate[];
+  readonly skips: readonly SkipView[];
   /** The OPEN model whose cooldown ends soonest: tried when nothing else could be dispatched. */
-  panic: string | null;
+  readonly panic: string | null;
+  /**
+   * Nothing in this ranking depends on the time: every model is CLOSED, or skipped for a reason only a
+   * state change lifts (config, a refused key). False when a cooldown, a trial timer or a quota pause
+   * is involved, since those end by themselves.
+   */
+  readonly timeless: boolean;
 }
 
 /**
@@ -43,6 +49,7 @@ export function rankCandidates(
   const degraded: RankedCandidate[] = [];
   const skips: SkipView[] = [];
   let panic: { key: string; until: number } | null = null;
+  let timeless = true;
   const seen = new Set<string>();
 
   for (const key of set) {
@@ -50,9 +57,11 @@ export function rankCandidates(
     seen.add(key);
     const { breaker, trialBusy, blocked } = facts(key);
     if (blocked) {
+      if (blocked === 'quota_paused') timeless = false;
       skips.push({ model: key, reason: blocked });
       continue;
     }
+    if (breaker.state !== 'CLOSED') timeless = false;
     switch (breaker.state) {
       case 'CLOSED':
         order.push({ key, role: 'normal' });
@@ -73,5 +82,10 @@ export function rankCandidates(
         break;
     }
   }
-  return { order: degraded.length === 0 ? order : order.concat(degraded), skips, panic: panic?.key ?? null };
+  return {
+    order: degraded.length === 0 ? order : order.concat(degraded),
+    skips,
+    panic: panic?.key ?? null,
+    timeless,
+  };
 }

@@ -7,6 +7,7 @@ import type { QuotaBook } from '../state/quota-book.js';
 import type { ClientGone } from '../upstream/client-gone.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { ErrorAnswer } from './final-answer.js';
+import type { RankingMemo } from './ranking-memo.js';
 
 /** The engine's stores and services one request uses. */
 export interface RouteContext {
@@ -15,6 +16,8 @@ export interface RouteContext {
   quotas: QuotaBook;
   modelStats: ModelStatsBook;
   upstream: UpstreamClient;
+  /** Rankings of healthy sets, reused across requests until a store changes. */
+  rankings: RankingMemo;
   clock: Clock;
 }
 

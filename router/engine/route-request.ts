@@ -167,7 +167,10 @@ export async function routeRequest(
     const set = resolved.sets[setName ?? resolved.activeSet] ?? [];
     const facts = (key: string) =>
       candidateFacts(key, resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
-    const ranking = rankCandidates(set, facts, clock(), breakerSettings);
+    const ranking = ctx.rankings.rank(
+      { set, resolved, breakerVersion: ctx.breakers.version, quotaVersion: ctx.quotas.version },
+      () => rankCandidates(set, facts, clock(), breakerSettings),
+    );
     trace.skips.push(...ranking.skips);
     await runChain(ranking.order, facts, trace, failover.maxAttempts, deadline, clock, dispatch);
     const lastResort = failover.lastResortModel;

@@ -9,6 +9,7 @@ import type { RequestHistory } from '../state/request-history.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
+import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
 import { routeRequest, type ChatRequest, type ChatResponder } from './route-request.js';
 import { buildState, modelView } from './state-view.js';
@@ -35,6 +36,7 @@ export class RouterEngine {
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
   readonly #pinned = new Set<string>();
+  readonly #rankings = new RankingMemo();
 
   constructor(private readonly parts: EngineParts) {
     this.#resolved = parts.resolved;
@@ -78,7 +80,7 @@ export class RouterEngine {
       if (target.type === 'pinned') this.#pinned.add(target.model);
       const entry = this.#paused
         ? this.#rejectPaused(req, res)
-        : await routeRequest({ ...this.parts, resolved }, req, res);
+        : await routeRequest({ ...this.parts, resolved, rankings: this.#rankings }, req, res);
       this.parts.history.add(entry);
       this.parts.events.emit({ type: 'request', entry });
       this.parts.logger.info(requestLogLine(entry));

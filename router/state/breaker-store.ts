@@ -58,6 +58,8 @@ export interface BreakerStoreOptions {
 export class BreakerStore {
   private readonly options: BreakerStoreOptions;
   private readonly records = new Map<string, BreakerRecord>();
+  /** Bumped by every change to a record or a trial slot (see `version`). */
+  private changes = 0;
   /** Keys with a trial in flight: at most one per model, so a recovering model is not stampeded. */
   private readonly trials = new Set<string>();
   private freshRecord: BreakerRecord | null = null;
@@ -106,7 +108,16 @@ export class BreakerStore {
         openedAt: rec.openedAt === null ? null : Math.min(rec.openedAt, now),
       });
     }
+    this.changes += 1;
     if (dropped > 0) this.file.schedule();
+  }
+
+  /**
+   * A number that changes whenever a record or a trial slot does: whatever was derived from the store
+   * (a ranking) is still current while it stays the same.
+   */
+  get version(): number {
+    return this.changes;
   }
 
   /** The settled record (an OPEN breaker past its cooldown becomes HALF_OPEN); unknown → fresh CLOSED. */
@@ -132,12 +143,13 @@ export class BreakerStore {
   tryAcquireTrial(key: string): boolean {
     if (this.trials.has(key)) return false;
     this.trials.add(key);
+    this.changes += 1;
     return true;
   }
 
   /** Frees the trial slot; call it in a `finally` once the trial's result is recorded. */
   releaseTrial(key: string): void {
-    this.trials.delete(key);
+    if (this.trials.delete(key)) this.changes += 1;
   }
 
   isTrialBusy(key: string): boolean {
@@ -170,6 +182,7 @@ export class BreakerStore {
     const rec = this.records.get(key);
     if (rec === undefined) return;
     this.records.delete(key);
+    this.changes += 1;
     this.file.schedule();
     const fresh = initialBreaker(this.options.clock(), this.options.settings());
     if (breakerChanged(rec, fresh)) this.options.onChange?.(key);
@@ -192,6 +205,7 @@ export class BreakerStore {
   private commit(key: string, prev: BreakerRecord, next: BreakerRecord): BreakerRecord {
     if (next === prev) return prev;
     this.records.set(key, next);
+    this.changes += 1;
     this.file.schedule();
     if (breakerChanged(prev, next)) this.options.onChange?.(key);
     return next;

@@ -74,6 +74,14 @@ export function breakerChanged(a: BreakerRecord, b: BreakerRecord): boolean {
  * and the last failure are kept as memory. Returns `rec` itself when nothing changes.
  */
 export function recordSuccess(rec: BreakerRecord, now: number, settings: BreakerSettings): BreakerRecord {
+  // The usual case, a healthy model serving again: nothing to change, nothing to allocate.
+  if (
+    rec.state === 'CLOSED' &&
+    rec.consecutiveFailures === 0 &&
+    rec.cooldownMs === settings.initialCooldownMs &&
+    rec.openedAt === null
+  )
+    return rec;
   const next: BreakerRecord = {
     ...rec,
     state: 'CLOSED',

@@ -56,6 +56,8 @@ export class QuotaBook {
   private readonly providers = new Map<string, ProviderPause>();
   private readonly auth = new Map<string, AuthBlock>();
   private readonly file: JsonStateFile<QuotaFile>;
+  /** Bumped by every change (see `version`). */
+  private changes = 0;
 
   constructor(options: QuotaBookOptions) {
     this.options = options;
@@ -81,6 +83,15 @@ export class QuotaBook {
       if (pause.until > now) this.providers.set(id, pause);
     }
     for (const [id, block] of Object.entries(data.auth)) this.auth.set(id, block);
+    this.changes += 1;
+  }
+
+  /**
+   * A number that changes whenever a pause or an auth block is set or lifted (not when a pause simply
+   * runs out): whatever was derived from the book without a pause in it is current while it stays the same.
+   */
+  get version(): number {
+    return this.changes;
   }
 
   /** Pauses one model for `ms`. An existing later pause is kept. */
@@ -183,6 +194,7 @@ export class QuotaBook {
   }
 
   private changed(scope: QuotaScope): void {
+    this.changes += 1;
     this.file.schedule();
     this.options.onChange?.(scope);
   }

@@ -9,6 +9,7 @@ import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import { computeHistoryStats, startOfLocalDay } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
+import { RingBuffer } from './ring-buffer.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
 export const MIN_HISTORY_CAPACITY = 10;
@@ -83,13 +84,14 @@ export class RequestHistory {
   private readonly capacity: number;
   private readonly clock: Clock;
   private readonly logger: RouterLogger;
-  /** Oldest first; past capacity the oldest is dropped. */
-  private entries: HistoryEntry[] = [];
+  /** Past capacity the oldest entry is dropped. */
+  private readonly entries: RingBuffer<HistoryEntry>;
   private readonly file: JsonStateFile<HistoryFile>;
 
   constructor(options: RequestHistoryOptions) {
     const capacity = options.capacity ?? DEFAULT_HISTORY_CAPACITY;
     this.capacity = Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0);
+    this.entries = new RingBuffer(this.capacity);
     this.clock = options.clock;
     this.logger = options.logger;
     this.file = new JsonStateFile<HistoryFile>({
@@ -98,7 +100,7 @@ export class RequestHistory {
       debounceMs: options.debounceMs,
       logger: options.logger,
       clock: options.clock,
-      snapshot: () => ({ entries: this.entries }),
+      snapshot: () => ({ entries: this.entries.toArray() }),
     });
   }
 
@@ -113,13 +115,13 @@ export class RequestHistory {
     }
     const dropped = data.entries.length - valid.length;
     if (dropped > 0) this.logger.warn(`request history: dropped ${dropped} invalid entries`);
-    this.entries = valid.slice(-this.capacity);
+    this.entries.clear();
+    for (const entry of valid.slice(-this.capacity)) this.entries.push(entry);
   }
 
   /** Appends one request's trace, dropping the oldest past capacity. */
   add(entry: HistoryEntry): void {
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
     this.file.schedule();
   }
 
@@ -127,16 +129,16 @@ export class RequestHistory {
   list(limit: number = DEFAULT_HISTORY_LIMIT): HistoryEntry[] {
     const wanted = Number.isFinite(limit) ? Math.floor(limit) : DEFAULT_HISTORY_LIMIT;
     const n = Math.min(this.capacity, Math.max(1, wanted));
-    return this.entries.slice(-n).reverse();
+    return this.entries.newest(n);
   }
 
   stats(): HistoryStats {
     const now = this.clock();
-    return computeHistoryStats(this.entries, now, startOfLocalDay(now));
+    return computeHistoryStats(this.entries.toArray(), now, startOfLocalDay(now));
   }
 
   clear(): void {
-    this.entries = [];
+    this.entries.clear();
     this.file.schedule();
   }
 
