@@ -9,14 +9,23 @@ export function hostName(hostHeader: string | undefined): string | null {
   return match[1].replace(/^\[|\]$/g, '').toLowerCase();
 }
 
+/** The last Host header judged, and its verdict. */
+const lastHost: { header: string | null; allowed: boolean } = { header: null, allowed: false };
+
 /**
  * DNS-rebinding guard: a page on a foreign domain that resolves to 127.0.0.1 still sends its own domain as
  * Host. Loopback names and IP literals pass (an IP literal cannot be rebound); any other name is refused.
  */
 export function isAllowedHost(hostHeader: string | undefined): boolean {
+  // Every request of a client carries the same Host: the last verdict answers the next one.
+  if (hostHeader === lastHost.header && hostHeader !== undefined) return lastHost.allowed;
   const name = hostName(hostHeader);
-  if (name === null) return false;
-  return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0;
+  const allowed = name !== null && (name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0);
+  if (hostHeader !== undefined) {
+    lastHost.header = hostHeader;
+    lastHost.allowed = allowed;
+  }
+  return allowed;
 }
 
 /**

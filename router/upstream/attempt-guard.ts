@@ -1,5 +1,6 @@
 import type { TransportFailureKind } from '../gate/failure-kinds.js';
 import type { ClientGone } from './client-gone.js';
+import { attemptDeadlines, type Deadlined, type DeadlineWatch } from './deadline-watch.js';
 
 export type AbortKind = Extract<
   TransportFailureKind,
@@ -12,27 +13,27 @@ export interface Abortable {
 }
 
 /**
- * Every deadline of one attempt on a single timer: the request's budget (until commit) plus the current
- * phase's limit (headers, body read or stream idle). The client's disconnect aborts too; the first reason
- * wins. Moving a deadline later costs no timer work (a timer that fires early re-arms for the rest), so a
- * stream can push its idle limit on every chunk. Timing is real monotonic time, like the timers themselves.
+ * Every deadline of one attempt as one due time: the request's budget (until commit) plus the current
+ * phase's limit (headers, body read or stream idle), watched by the shared DeadlineWatch. The client's
+ * disconnect aborts too; the first reason wins. Moving a deadline later costs no timer work (the watch reads
+ * `dueAt` when it fires), so a stream can push its idle limit on every chunk. Timing is real monotonic time,
+ * like the timers themselves.
  */
-export class AttemptGuard {
+export class AttemptGuard implements Deadlined {
   #kind: AbortKind | null = null;
   #disposed = false;
   #target: Abortable | null = null;
-  #timer: NodeJS.Timeout | null = null;
-  #firesAt = Infinity;
+  readonly #watch: DeadlineWatch;
   #budgetAt: number;
   #phaseAt = Infinity;
   #phaseMs = 0;
   #phaseKind: AbortKind = 'timeout';
   readonly #client: ClientGone;
   readonly #onClientGone = (): void => this.abort('client_aborted');
-  readonly #onTimer = (): void => this.#fire();
 
-  constructor(client: ClientGone, budgetMs: number) {
+  constructor(client: ClientGone, budgetMs: number, watch: DeadlineWatch = attemptDeadlines) {
     this.#client = client;
+    this.#watch = watch;
     this.#budgetAt = performance.now() + Math.max(0, budgetMs);
     if (client.gone) this.#kind = 'client_aborted';
     else client.watch(this.#onClientGone);
@@ -52,7 +53,20 @@ export class AttemptGuard {
   abort(kind: AbortKind): void {
     if (this.#kind) return;
     this.#kind = kind;
+    this.#watch.unwatch(this);
     this.#target?.abort(new Error(kind));
+  }
+
+  /** The earlier of the budget's and the phase's limits (read by the DeadlineWatch). */
+  get dueAt(): number {
+    return Math.min(this.#budgetAt, this.#phaseAt);
+  }
+
+  /** Called by the DeadlineWatch once `dueAt` has passed. */
+  onDue(now: number): void {
+    if (this.#kind || this.#disposed) return;
+    if (now >= this.#budgetAt) this.abort('budget_exhausted');
+    else if (now >= this.#phaseAt) this.abort(this.#phaseKind);
   }
 
   /** Starts a phase limit of `ms` from now that aborts with `kind` (replacing the previous phase's). */
@@ -60,7 +74,7 @@ export class AttemptGuard {
     this.#phaseKind = kind;
     this.#phaseMs = ms;
     this.#phaseAt = performance.now() + Math.max(0, ms);
-    this.#schedule();
+    if (!this.#kind && !this.#disposed) this.#watch.watch(this);
   }
 
   /** Pushes the current phase's limit back to its full length (the stream idle timer on each chunk). */
@@ -78,28 +92,10 @@ export class AttemptGuard {
     this.#budgetAt = Infinity;
   }
 
-  /** Clears the timer and the client watch. */
+  /** Stops the deadline and the client watch. */
   dispose(): void {
     this.#disposed = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#watch.unwatch(this);
     this.#client.unwatch(this.#onClientGone);
-  }
-
-  #schedule(): void {
-    const at = Math.min(this.#budgetAt, this.#phaseAt);
-    if (at >= this.#firesAt || at === Infinity || this.#kind || this.#disposed) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#firesAt = at;
-    this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(at - performance.now())));
-  }
-
-  #fire(): void {
-    this.#timer = null;
-    this.#firesAt = Infinity;
-    const now = performance.now();
-    if (now >= this.#budgetAt) this.abort('budget_exhausted');
-    else if (now >= this.#phaseAt) this.abort(this.#phaseKind);
-    else this.#schedule();
   }
 }

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DeadlineWatch, type Deadlined } from './deadline-watch.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An item due `ms` from now that records when it fired. */
+function item(ms: number, fired: string[], name: string): Deadlined & { dueAt: number } {
+  return {
+    dueAt: performance.now() + ms,
+    onDue() {
+      fired.push(name);
+    },
+  };
+}
+
+test('each item fires once, in deadline order, and leaves the watch', async () => {
+  const watch = new DeadlineWatch();
+  const fired: string[] = [];
+  watch.watch(item(60, fired, 'late'));
+  watch.watch(item(15, fired, 'early'));
+  watch.watch(item(5_000, fired, 'far'));
+  await sleep(35);
+  assert.deepEqual(fired, ['early']);
+  await sleep(60);
+  assert.deepEqual(fired, ['early', 'late']);
+  assert.equal(watch.size, 1, 'the far one is still watched');
+});
+
+test('a deadline moved later is not fired early; one moved earlier is', async () => {
+  const watch = new DeadlineWatch();
+  const fired: string[] = [];
+  const moving = item(20, fired, 'moving');
+  watch.watch(moving);
+  moving.dueAt = performance.now() + 70;
+  await sleep(45);
+  assert.deepEqual(fired, [], 'the timer fired at 20 ms, found it not due and re-armed');
+  await sleep(50);
+  assert.deepEqual(fired, ['moving']);
+
+  const sooner = item(5_000, fired, 'sooner');
+  watch.watch(sooner);
+  sooner.dueAt = performance.now() + 10;
+  watch.watch(sooner);
+  await sleep(40);
+  assert.deepEqual(fired, ['moving', 'sooner']);
+});
+
+test('an unwatched item never fires', async () => {
+  const watch = new DeadlineWatch();
+  const fired: string[] = [];
+  const gone = item(10, fired, 'gone');
+  watch.watch(gone);
+  watch.unwatch(gone);
+  await sleep(40);
+  assert.deepEqual(fired, []);
+  assert.equal(watch.size, 0);
+});
+
+test('an item that never comes due (Infinity) stays until unwatched, and others still fire', async () => {
+  const watch = new DeadlineWatch();
+  const fired: string[] = [];
+  const idle = item(10, fired, 'idle');
+  watch.watch(idle);
+  idle.dueAt = Infinity;
+  watch.watch(item(20, fired, 'due'));
+  await sleep(50);
+  assert.deepEqual(fired, ['due']);
+  assert.equal(watch.size, 1);
+  watch.unwatch(idle);
+});
