@@ -11,7 +11,7 @@ import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
 import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
-import { routeRequest, type ChatRequest, type ChatResponder } from './route-request.js';
+import { routeRequest, type ChatRequest, type ChatResponder, type RouteContext } from './route-request.js';
 import { buildState, modelView } from './state-view.js';
 
 export interface EngineParts {
@@ -37,9 +37,17 @@ export class RouterEngine {
   #idleWaiters: (() => void)[] = [];
   readonly #pinned = new Set<string>();
   readonly #rankings = new RankingMemo();
+  /** What each request routes with; rebuilt when the config changes, not per request. */
+  #context: RouteContext;
 
   constructor(private readonly parts: EngineParts) {
     this.#resolved = parts.resolved;
+    this.#context = this.#contextFor(parts.resolved);
+  }
+
+  #contextFor(resolved: ResolvedConfig): RouteContext {
+    const { breakers, quotas, modelStats, upstream, clock } = this.parts;
+    return { resolved, breakers, quotas, modelStats, upstream, clock, rankings: this.#rankings };
   }
 
   get resolved(): ResolvedConfig {
@@ -53,6 +61,7 @@ export class RouterEngine {
   /** Applies a new config to the next requests (in-flight ones finish on the config they started with). */
   applyConfig(resolved: ResolvedConfig, changed: string[]): void {
     this.#resolved = resolved;
+    this.#context = this.#contextFor(resolved);
     this.parts.events.emit({
       type: 'config',
       activeSet: resolved.activeSet,
@@ -75,19 +84,19 @@ export class RouterEngine {
   async handleChat(req: ChatRequest, res: ChatResponder): Promise<HistoryEntry> {
     this.#inFlight += 1;
     try {
-      const resolved = this.#resolved;
+      const context = this.#context;
+      const { resolved } = context;
       const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
       if (target.type === 'pinned') this.#pinned.add(target.model);
-      const entry = this.#paused
-        ? this.#rejectPaused(req, res)
-        : await routeRequest({ ...this.parts, resolved, rankings: this.#rankings }, req, res);
+      const entry = this.#paused ? this.#rejectPaused(req, res) : await routeRequest(context, req, res);
       this.parts.history.add(entry);
       this.parts.events.emit({ type: 'request', entry });
       this.parts.logger.info(requestLogLine(entry));
       return entry;
     } finally {
       this.#inFlight -= 1;
-      if (this.#inFlight === 0) this.#idleWaiters.splice(0).forEach((wake) => wake());
+      if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
+        this.#idleWaiters.splice(0).forEach((wake) => wake());
     }
   }
 
