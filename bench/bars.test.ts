@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rssTrendGrowth, type Measured } from './bars.js';
+import { evaluateBars, rssTrendGrowth, type Measured } from './bars.js';
 import { linearFit } from './stats.js';
 
 type Sequential = Measured['sequential'];
@@ -61,5 +61,91 @@ describe('rssTrendGrowth', () => {
   it('leaves out readings taken before the checkpoint (warm-up)', () => {
     const warmThenFlat = run(100_000, (at) => (at < 10_000 ? 60 + at / 500 : 80));
     assert.ok(Math.abs(rssTrendGrowth(warmThenFlat).percent) < 1e-9);
+  });
+});
+
+describe('evaluateBars', () => {
+  const pair = (p50: number, p99: number) => ({ p50, p99 });
+  const measured = (paired: Measured['paired']): Measured => ({
+    latency: {
+      direct: pair(0.1, 0.2),
+      relay: pair(0.3, 0.6),
+      router: pair(0.4, 0.8),
+      relayAdded: pair(0.2, 0.4),
+      routerAdded: pair(0.3, 0.6),
+    },
+    throughput: { direct: 20_000, relay: 10_000, router: 6_800 },
+    stream: {
+      direct: { ttfb: 0.1, total: 2 },
+      relay: { ttfb: 0.3, total: 2.2 },
+      router: { ttfb: 0.5, total: 2.5 },
+    },
+    streamRate: { direct: 100_000, relay: 90_000, router: 80_000 },
+    failover: { routerP50: 0.6, servedFirstP50: 0.4, directP50: 0.1 },
+    openStreams: {
+      count: 500,
+      holdMs: 30_000,
+      routerErrors: 0,
+      routerPeakRssMb: 130,
+      routerTtfbP99: 200,
+      relayErrors: 0,
+      relayPeakRssMb: 120,
+      relayTtfbP99: 150,
+    },
+    sequential: run(100_000, () => 110),
+    ranking: { models: 222, providers: 20, usPerRanking: 30 },
+    flush: { entries: 10_000, flushMs: 15, loopBlockMs: 8, p99Without: 1, p99With: 1.1 },
+    idle: { routerMb: 70, relayMb: 90 },
+    cpuPerRequestUs: { direct: 30, relay: 90, router: 140 },
+    paired,
+  });
+  const byMetric = (rows: ReturnType<typeof evaluateBars>, metric: string) => {
+    const row = rows.find((candidate) => candidate.metric.startsWith(metric));
+    assert.ok(row, metric);
+    return row;
+  };
+
+  it("judges the ratio bars by the median of each round's ratio", () => {
+    const good = evaluateBars(
+      measured({
+        addedP50: 1.4,
+        addedP99: 1.45,
+        throughput: 0.72,
+        cpuPerRequest: 1.5,
+        streamTotal: 1.08,
+        streamRate: 0.9,
+      }),
+    );
+    for (const metric of ['added latency p50', 'added latency p99', 'throughput', 'total time', 'chunks/s']) {
+      assert.equal(byMetric(good, metric).pass, true, metric);
+    }
+    assert.equal(byMetric(good, 'throughput').ratio, 0.72);
+
+    const bad = evaluateBars(
+      measured({
+        addedP50: 1.6,
+        addedP99: 1.55,
+        throughput: 0.68,
+        cpuPerRequest: 1.7,
+        streamTotal: 1.12,
+        streamRate: 0.65,
+      }),
+    );
+    for (const metric of ['added latency p50', 'added latency p99', 'throughput', 'total time', 'chunks/s']) {
+      assert.equal(byMetric(bad, metric).pass, false, metric);
+    }
+  });
+
+  it('still holds the added p50 to 1 ms whatever the ratio', () => {
+    const m = measured({
+      addedP50: 1.1,
+      addedP99: 1.1,
+      throughput: 1,
+      cpuPerRequest: 1,
+      streamTotal: 1,
+      streamRate: 1,
+    });
+    m.latency.routerAdded = pair(1.2, 1.5);
+    assert.equal(byMetric(evaluateBars(m), 'added latency p50').pass, false);
   });
 });

@@ -45,9 +45,9 @@ const PLAN = quick
       flushRequests: 1500,
     }
   : {
-      rounds: 7,
+      rounds: 11,
       latencyN: 1000,
-      rateMs: 3000,
+      rateMs: 2000,
       streamN: 50,
       failoverPairs: 1000,
       openCount: 500,
@@ -181,6 +181,34 @@ async function main(): Promise<void> {
       total: median(stream[name].map((s) => s.total)),
     });
 
+    /** Median over rounds of each round's router-over-relay ratio of `value`. */
+    const pairedRatio = <T>(samples: Record<TargetName, T[]>, value: (sample: T) => number): number =>
+      median(
+        samples.router.map((sample, i) => {
+          const relaySample = samples.relay[i];
+          return relaySample === undefined ? Number.NaN : value(sample) / value(relaySample);
+        }),
+      );
+    const addedOver = (round: number, pair: Pair, pick: keyof Pair): number =>
+      pair[pick] - (latency.direct[round]?.[pick] ?? Number.NaN);
+    const pairedAdded = (pick: keyof Pair): number =>
+      median(
+        latency.router.map((sample, i) => {
+          const relaySample = latency.relay[i];
+          return relaySample === undefined
+            ? Number.NaN
+            : addedOver(i, sample, pick) / addedOver(i, relaySample, pick);
+        }),
+      );
+    const paired: Measured['paired'] = {
+      addedP50: pairedAdded('p50'),
+      addedP99: pairedAdded('p99'),
+      throughput: pairedRatio(rate, (x) => x),
+      cpuPerRequest: pairedRatio(cpu, (x) => x),
+      streamTotal: pairedRatio(stream, (x) => x.total),
+      streamRate: pairedRatio(streamRate, (x) => x),
+    };
+
     log('failover');
     const failover = await measureFailover(targets.router.pool, PLAN.failoverPairs);
     const directForFailover = await measureLatency(targets.direct, PLAN.failoverPairs);
@@ -246,6 +274,7 @@ async function main(): Promise<void> {
       flush: { ...flush, p99Without: flushP99.p99Without, p99With: flushP99.p99With },
       idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
+      paired,
     };
     for (const name of ORDER)
       if (errors[name] > 0)
@@ -255,7 +284,9 @@ async function main(): Promise<void> {
     console.log(
       `\nfcm-router benchmark (${quick ? 'quick' : 'full'}), ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}`,
     );
-    console.log(`medians over ${PLAN.rounds} interleaved rounds; ratios are router over relay\n`);
+    console.log(
+      `medians over ${PLAN.rounds} interleaved rounds; router/relay is the median of each round's ratio\n`,
+    );
     console.log(textTable(rows));
     for (const note of notes) console.log(`note: ${note}`);
     const missed = rows.filter((row) => !row.pass).length;
