@@ -58,6 +58,17 @@ export type AttemptResult =
     };
 
 const MAX_JSON_BODY = 32 * 1024 * 1024;
+/** Each provider's chat URL, built once: the same string object each time also keeps its hash. */
+const chatUrls = new WeakMap<ResolvedProvider, string>();
+
+function chatUrl(provider: ResolvedProvider): string {
+  let url = chatUrls.get(provider);
+  if (url === undefined) {
+    url = `${provider.baseUrl}/chat/completions`;
+    chatUrls.set(provider, url);
+  }
+  return url;
+}
 const SNIPPET_BYTES = 2048;
 /** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
 const ATTEMPT_OVER = new Error('attempt over');
@@ -87,7 +98,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   try {
     exchange = input.upstream.open({
       providerId: input.provider.id,
-      url: `${input.provider.baseUrl}/chat/completions`,
+      url: chatUrl(input.provider),
       headers: buildUpstreamHeaders(input.clientHeaders, {
         apiKey: input.provider.apiKey,
         providerHeaders: input.provider.headers,

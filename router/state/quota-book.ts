@@ -137,6 +137,8 @@ export class QuotaBook {
    * model answering does not prove the key has credit again.
    */
   clearOnSuccess(modelKey: string, providerId: string): void {
+    // The usual case, nothing paused or blocked: no work and no allocation per served request.
+    if (this.models.size === 0 && this.providers.size === 0 && this.auth.size === 0) return;
     const scope: QuotaScope = {};
     if (this.models.delete(modelKey)) scope.model = modelKey;
     const pause = this.providers.get(providerId);
