@@ -12,7 +12,7 @@ import type { StreamSample } from './stream.js';
 export async function measureLatencyInterleaved(
   targets: readonly Target[],
   n: number,
-): Promise<Record<TargetName, LatencySample>> {
+): Promise<Record<TargetName, LatencySample & { samples: number[] }>> {
   const bodies = targets.map((target) => chatBody(target.model, false));
   const samples = targets.map((): number[] => []);
   const errors = targets.map(() => 0);
@@ -26,19 +26,24 @@ export async function measureLatencyInterleaved(
       samples[t]?.push(reply.ms);
     }
   }
-  const out = {} as Record<TargetName, LatencySample>;
+  const out = {} as Record<TargetName, LatencySample & { samples: number[] }>;
   for (const [t, target] of targets.entries()) {
     const values = samples[t] ?? [];
-    out[target.name] = { p50: quantile(values, 0.5), p99: quantile(values, 0.99), errors: errors[t] ?? 0 };
+    out[target.name] = {
+      p50: quantile(values, 0.5),
+      p99: quantile(values, 0.99),
+      errors: errors[t] ?? 0,
+      samples: values,
+    };
   }
   return out;
 }
 
-/** `n` streams of 200 chunks per target, interleaved stream by stream: median TTFB and total time. */
+/** `n` streams of 200 chunks per target, interleaved stream by stream: each stream's TTFB and total time. */
 export async function measureStreamInterleaved(
   targets: readonly Target[],
   n: number,
-): Promise<Record<TargetName, StreamSample>> {
+): Promise<Record<TargetName, StreamSample & { ttfbs: number[]; totals: number[] }>> {
   const bodies = targets.map((target) => chatBody(target.model, true));
   const ttfb = targets.map((): number[] => []);
   const total = targets.map((): number[] => []);
@@ -54,9 +59,11 @@ export async function measureStreamInterleaved(
       total[t]?.push(reply.totalMs);
     }
   }
-  const out = {} as Record<TargetName, StreamSample>;
+  const out = {} as Record<TargetName, StreamSample & { ttfbs: number[]; totals: number[] }>;
   for (const [t, target] of targets.entries()) {
-    out[target.name] = { ttfb: median(ttfb[t] ?? []), total: median(total[t] ?? []), errors: errors[t] ?? 0 };
+    const ttfbs = ttfb[t] ?? [];
+    const totals = total[t] ?? [];
+    out[target.name] = { ttfb: median(ttfbs), total: median(totals), errors: errors[t] ?? 0, ttfbs, totals };
   }
   return out;
 }
