@@ -1,6 +1,6 @@
 import type { TransportFailureKind } from '../gate/failure-kinds.js';
 import type { ClientGone } from './client-gone.js';
-import { attemptDeadlines, type Deadlined, type DeadlineWatch } from './deadline-watch.js';
+import { attemptDeadlines, type Deadlined, type DeadlineWatch, type WatchEntry } from './deadline-watch.js';
 
 export type AbortKind = Extract<
   TransportFailureKind,
@@ -24,6 +24,8 @@ export class AttemptGuard implements Deadlined {
   #disposed = false;
   #target: Abortable | null = null;
   readonly #watch: DeadlineWatch;
+  /** The guard's place in the watch while a phase limit runs. */
+  #entry: WatchEntry | null = null;
   #budgetAt: number;
   #phaseAt = Infinity;
   #phaseMs = 0;
@@ -53,7 +55,7 @@ export class AttemptGuard implements Deadlined {
   abort(kind: AbortKind): void {
     if (this.#kind) return;
     this.#kind = kind;
-    this.#watch.unwatch(this);
+    this.#unwatch();
     this.#target?.abort(new Error(kind));
   }
 
@@ -74,7 +76,9 @@ export class AttemptGuard implements Deadlined {
     this.#phaseKind = kind;
     this.#phaseMs = ms;
     this.#phaseAt = performance.now() + Math.max(0, ms);
-    if (!this.#kind && !this.#disposed) this.#watch.watch(this);
+    if (this.#kind || this.#disposed) return;
+    if (this.#entry === null || !this.#entry.watched) this.#entry = this.#watch.watch(this);
+    else this.#watch.moved(this.#entry);
   }
 
   /** Pushes the current phase's limit back to its full length (the stream idle timer on each chunk). */
@@ -95,7 +99,12 @@ export class AttemptGuard implements Deadlined {
   /** Stops the deadline and the client watch. */
   dispose(): void {
     this.#disposed = true;
-    this.#watch.unwatch(this);
+    this.#unwatch();
     this.#client.unwatch(this.#onClientGone);
+  }
+
+  #unwatch(): void {
+    if (this.#entry !== null) this.#watch.unwatch(this.#entry);
+    this.#entry = null;
   }
 }

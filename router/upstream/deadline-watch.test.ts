@@ -39,9 +39,9 @@ test('a deadline moved later is not fired early; one moved earlier is', async ()
   assert.deepEqual(fired, ['moving']);
 
   const sooner = item(5_000, fired, 'sooner');
-  watch.watch(sooner);
+  const entry = watch.watch(sooner);
   sooner.dueAt = performance.now() + 10;
-  watch.watch(sooner);
+  watch.moved(entry);
   await sleep(40);
   assert.deepEqual(fired, ['moving', 'sooner']);
 });
@@ -50,8 +50,9 @@ test('an unwatched item never fires', async () => {
   const watch = new DeadlineWatch();
   const fired: string[] = [];
   const gone = item(10, fired, 'gone');
-  watch.watch(gone);
-  watch.unwatch(gone);
+  const entry = watch.watch(gone);
+  watch.unwatch(entry);
+  watch.unwatch(entry);
   await sleep(40);
   assert.deepEqual(fired, []);
   assert.equal(watch.size, 0);
@@ -61,11 +62,27 @@ test('an item that never comes due (Infinity) stays until unwatched, and others 
   const watch = new DeadlineWatch();
   const fired: string[] = [];
   const idle = item(10, fired, 'idle');
-  watch.watch(idle);
+  const entry = watch.watch(idle);
   idle.dueAt = Infinity;
   watch.watch(item(20, fired, 'due'));
   await sleep(50);
   assert.deepEqual(fired, ['due']);
   assert.equal(watch.size, 1);
-  watch.unwatch(idle);
+  watch.unwatch(entry);
+  assert.equal(watch.size, 0);
+});
+
+test('items leave from anywhere in the list, and the rest still fire', async () => {
+  const watch = new DeadlineWatch();
+  const fired: string[] = [];
+  const entries = ['a', 'b', 'c', 'd'].map((name) => watch.watch(item(15, fired, name)));
+  const [first, second, , last] = entries;
+  if (!first || !second || !last) throw new Error('four entries');
+  watch.unwatch(second);
+  watch.unwatch(last);
+  watch.unwatch(first);
+  assert.equal(watch.size, 1);
+  await sleep(45);
+  assert.deepEqual(fired, ['c']);
+  assert.equal(watch.size, 0);
 });

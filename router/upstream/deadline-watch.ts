@@ -6,15 +6,26 @@ export interface Deadlined {
   onDue(now: number): void;
 }
 
+/** A watched item's place in the watch's list. */
+export interface WatchEntry {
+  readonly item: Deadlined;
+  prev: WatchEntry | null;
+  next: WatchEntry | null;
+  watched: boolean;
+}
+
 /**
  * One timer for many deadlines. Every attempt has a deadline, almost always later than the earliest one
- * already armed, so watching it costs a Set insertion rather than a timer created and cleared per attempt
- * (Node creates and drops a whole timer list each time when requests run one at a time). Deadlines that
- * moved later are simply found not due when the timer fires; it then re-arms for the earliest left. The
- * timer is unref'd: what keeps the process alive is the attempt's socket, never its deadline.
+ * already armed, so watching it costs linking one small entry rather than a timer created and cleared per
+ * attempt (Node creates and drops a whole timer list each time when requests run one at a time). The entries
+ * form a linked list, not a Set: a hash table churned by every request is rebuilt again and again and keeps
+ * the garbage collector busy. Deadlines that moved later are simply found not due when the timer fires; it
+ * then re-arms for the earliest left. The timer is unref'd: what keeps the process alive is the attempt's
+ * socket, never its deadline.
  */
 export class DeadlineWatch {
-  readonly #items = new Set<Deadlined>();
+  #head: WatchEntry | null = null;
+  #size = 0;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | null = null;
   #armedAt = Infinity;
@@ -24,19 +35,35 @@ export class DeadlineWatch {
     this.#now = now;
   }
 
-  /** Starts watching `item`, or takes note that its deadline moved earlier. */
-  watch(item: Deadlined): void {
-    this.#items.add(item);
-    if (item.dueAt < this.#armedAt) this.#arm(item.dueAt);
+  /** Starts watching `item`; returns its entry, to pass to `moved` and `unwatch`. */
+  watch(item: Deadlined): WatchEntry {
+    const entry: WatchEntry = { item, prev: null, next: this.#head, watched: true };
+    if (this.#head !== null) this.#head.prev = entry;
+    this.#head = entry;
+    this.#size += 1;
+    this.moved(entry);
+    return entry;
   }
 
-  unwatch(item: Deadlined): void {
-    this.#items.delete(item);
+  /** Takes note that a watched item's deadline may have moved earlier. */
+  moved(entry: WatchEntry): void {
+    if (entry.watched && entry.item.dueAt < this.#armedAt) this.#arm(entry.item.dueAt);
+  }
+
+  unwatch(entry: WatchEntry): void {
+    if (!entry.watched) return;
+    entry.watched = false;
+    if (entry.prev !== null) entry.prev.next = entry.next;
+    else this.#head = entry.next;
+    if (entry.next !== null) entry.next.prev = entry.prev;
+    entry.prev = null;
+    entry.next = null;
+    this.#size -= 1;
   }
 
   /** Items watched now. */
   get size(): number {
-    return this.#items.size;
+    return this.#size;
   }
 
   #arm(at: number): void {
@@ -55,13 +82,17 @@ export class DeadlineWatch {
     this.#armedAt = Infinity;
     const now = this.#now();
     let next = Infinity;
-    for (const item of this.#items) {
-      if (item.dueAt <= now) {
-        this.#items.delete(item);
-        item.onDue(now);
-      } else if (item.dueAt < next) next = item.dueAt;
+    let entry = this.#head;
+    while (entry !== null) {
+      const following = entry.next;
+      const { dueAt } = entry.item;
+      if (dueAt <= now) {
+        this.unwatch(entry);
+        entry.item.onDue(now);
+      } else if (dueAt < next) next = dueAt;
+      entry = following;
     }
-    // An item re-watched from onDue has armed the timer already if it is the earliest.
+    // An item watched from onDue has armed the timer already if it is the earliest.
     if (next < this.#armedAt) this.#arm(next);
   }
 }
