@@ -214,3 +214,15 @@ test('checkProviders wants a baseUrl and models for custom providers only', () =
   );
   assert.deepEqual(checkProviders(cfg({ providers: { groq: { apiKey: 'k' } } })), []);
 });
+
+test('a model named twice in a set is kept once, at its first place', () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: { groq: { apiKey: 'k' } },
+      sets: { work: ['groq/a', 'groq/b', 'groq/a', 'groq/c', 'groq/b'] },
+      activeSet: 'work',
+    }),
+    {},
+  );
+  assert.deepEqual(resolved.sets.work, ['groq/a', 'groq/b', 'groq/c']);
+});

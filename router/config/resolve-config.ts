@@ -241,7 +241,8 @@ export function resolveConfig(
   );
   const sets: Record<string, readonly string[]> =
     Object.keys(configured).length > 0
-      ? Object.fromEntries(Object.entries(configured).map(([name, keys]) => [name, [...keys]]))
+      ? // A model is tried at most once per request: a repeat in a set means nothing, so it is dropped here.
+        Object.fromEntries(Object.entries(configured).map(([name, keys]) => [name, [...new Set(keys)]]))
       : { default: defaultSet(providers, models, catalogueOrder) };
   const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';
   return { config, providers, models, sets, activeSet };

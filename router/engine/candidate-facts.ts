@@ -39,13 +39,20 @@ function computeStatic(key: string, resolved: ResolvedConfig): StaticFacts {
   return { blocked, providerId: provider.id, fingerprint: providerFingerprint(provider) };
 }
 
+/**
+ * The last config asked about and its facts: ranking asks for every model of a set in a row (it keeps
+ * that one config alive until another is asked about).
+ */
+let last: { resolved: ResolvedConfig; facts: Map<string, StaticFacts> } | null = null;
+
 /** The config-only facts of a model, computed once per ResolvedConfig (ranking reads them per request). */
 function staticFacts(key: string, resolved: ResolvedConfig): StaticFacts {
-  let perConfig = staticCache.get(resolved);
+  let perConfig = last?.resolved === resolved ? last.facts : staticCache.get(resolved);
   if (perConfig === undefined) {
     perConfig = new Map();
     staticCache.set(resolved, perConfig);
   }
+  if (last?.resolved !== resolved) last = { resolved, facts: perConfig };
   let facts = perConfig.get(key);
   if (facts === undefined) {
     facts = computeStatic(key, resolved);

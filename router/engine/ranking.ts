@@ -37,7 +37,8 @@ export interface Ranking {
  * Orders a set for one request. The set's order is the user's priority: CLOSED models keep their place; a
  * model whose trial is due (HALF_OPEN, or DEGRADED with no new failure for a cooldown) takes the request at
  * its place when its one trial slot is free; other DEGRADED models go behind every CLOSED one; OPEN,
- * paused, keyless and blocked models are skipped with a reason. Pure.
+ * paused, keyless and blocked models are skipped with a reason. `set` holds each key once (resolved sets are
+ * deduplicated). Pure.
  */
 export function rankCandidates(
   set: readonly string[],
@@ -50,11 +51,8 @@ export function rankCandidates(
   const skips: SkipView[] = [];
   let panic: { key: string; until: number } | null = null;
   let timeless = true;
-  const seen = new Set<string>();
 
   for (const key of set) {
-    if (seen.has(key)) continue;
-    seen.add(key);
     const { breaker, trialBusy, blocked } = facts(key);
     if (blocked) {
       if (blocked === 'quota_paused') timeless = false;

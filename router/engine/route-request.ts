@@ -251,6 +251,7 @@ async function runChain(
 ): Promise<void> {
   for (const candidate of order) {
     if (trace.attempts.length >= maxAttempts || clock() >= deadline) return;
+    if (trace.tried.has(candidate.key)) continue;
     // State may have moved since ranking (a sibling 401'd, another request tripped this breaker).
     const now = facts(candidate.key);
     if (now.blocked) {
