@@ -157,7 +157,8 @@ export class StreamTracker {
       // A line this long is no SSE frame we can judge; forward it as it is.
       return { forward: this.takeTail(), failure: null };
     }
-    const complete = chunk.subarray(0, lastTerminator + 1);
+    // Usually the chunk ends a line and nothing waits before it: then the region is the chunk itself.
+    const complete = lastTerminator + 1 === chunk.length ? chunk : chunk.subarray(0, lastTerminator + 1);
     const region = this.tailLength > 0 ? Buffer.concat([...this.tail, complete]) : complete;
     this.tail = [];
     this.tailLength = 0;
@@ -336,7 +337,7 @@ export class StreamTracker {
 
   /** Post-commit: forwards `bytes[0, end)`, of which `[checkFrom, end)` is checked for error frames and usage. */
   private passRegion(bytes: Uint8Array, checkFrom: number, end: number): PassResult {
-    const buf = asBuffer(bytes);
+    const buf = Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes);
     // Ordinary content frames hold neither key: one native byte search each, and nothing else.
     const errorAt = buf.indexOf(ERROR_KEY, checkFrom);
     const error =
@@ -349,7 +350,8 @@ export class StreamTracker {
     // Parsed only when asked for: some providers repeat usage in every frame.
     if (usageAt >= 0)
       this.usageLine = buf.subarray(...lineAround(buf, usageAt, checkFrom, limit)).toString('utf8');
-    if (!error) return { forward: nonEmpty(bytes.subarray(0, end)), failure: null };
+    if (!error)
+      return { forward: nonEmpty(end === bytes.length ? bytes : bytes.subarray(0, end)), failure: null };
     this.phase = 'stopped';
     this.tail = [];
     this.tailLength = 0;
