@@ -1,40 +1,41 @@
 import { chatBody, timedRequest, timedStream, type Target, type TargetName } from '../load-client.js';
-import { median, quantile } from '../stats.js';
-import type { LatencySample } from './latency.js';
-import type { StreamSample } from './stream.js';
+
+/** One target's single-client latencies of one round, in ms. */
+export interface LatencySamples {
+  samples: number[];
+  errors: number;
+}
+
+/** One target's single-client streams of one round: time to first byte and to the end, in ms. */
+export interface StreamSamples {
+  ttfbs: number[];
+  totals: number[];
+  errors: number;
+}
 
 /**
  * Single-client workloads, interleaved request by request across the targets (direct, relay, router,
  * direct, …): on a shared machine, whatever happens during the measurement (another process, a GC left
  * over from the previous workload, a debounced state write) then falls on every target alike instead of on
- * whichever one's block it lands in.
+ * whichever one's block it lands in. Raw samples are returned: the caller pools them over rounds.
  */
 export async function measureLatencyInterleaved(
   targets: readonly Target[],
   n: number,
-): Promise<Record<TargetName, LatencySample & { samples: number[] }>> {
+): Promise<Record<TargetName, LatencySamples>> {
   const bodies = targets.map((target) => chatBody(target.model, false));
-  const samples = targets.map((): number[] => []);
-  const errors = targets.map(() => 0);
+  const out = {} as Record<TargetName, LatencySamples>;
+  for (const target of targets) out[target.name] = { samples: [], errors: 0 };
   for (let i = 0; i < 20; i += 1) {
     for (const [t, target] of targets.entries()) await timedRequest(target.pool, bodies[t] ?? '');
   }
   for (let i = 0; i < n; i += 1) {
     for (const [t, target] of targets.entries()) {
       const reply = await timedRequest(target.pool, bodies[t] ?? '');
-      if (!reply.ok) errors[t] = (errors[t] ?? 0) + 1;
-      samples[t]?.push(reply.ms);
+      const mine = out[target.name];
+      if (!reply.ok) mine.errors += 1;
+      mine.samples.push(reply.ms);
     }
-  }
-  const out = {} as Record<TargetName, LatencySample & { samples: number[] }>;
-  for (const [t, target] of targets.entries()) {
-    const values = samples[t] ?? [];
-    out[target.name] = {
-      p50: quantile(values, 0.5),
-      p99: quantile(values, 0.99),
-      errors: errors[t] ?? 0,
-      samples: values,
-    };
   }
   return out;
 }
@@ -43,27 +44,21 @@ export async function measureLatencyInterleaved(
 export async function measureStreamInterleaved(
   targets: readonly Target[],
   n: number,
-): Promise<Record<TargetName, StreamSample & { ttfbs: number[]; totals: number[] }>> {
+): Promise<Record<TargetName, StreamSamples>> {
   const bodies = targets.map((target) => chatBody(target.model, true));
-  const ttfb = targets.map((): number[] => []);
-  const total = targets.map((): number[] => []);
-  const errors = targets.map(() => 0);
+  const out = {} as Record<TargetName, StreamSamples>;
+  for (const target of targets) out[target.name] = { ttfbs: [], totals: [], errors: 0 };
   for (let i = 0; i < 5; i += 1) {
     for (const [t, target] of targets.entries()) await timedStream(target.pool, bodies[t] ?? '');
   }
   for (let i = 0; i < n; i += 1) {
     for (const [t, target] of targets.entries()) {
       const reply = await timedStream(target.pool, bodies[t] ?? '');
-      if (!reply.ok) errors[t] = (errors[t] ?? 0) + 1;
-      ttfb[t]?.push(reply.ttfbMs);
-      total[t]?.push(reply.totalMs);
+      const mine = out[target.name];
+      if (!reply.ok) mine.errors += 1;
+      mine.ttfbs.push(reply.ttfbMs);
+      mine.totals.push(reply.totalMs);
     }
-  }
-  const out = {} as Record<TargetName, StreamSample & { ttfbs: number[]; totals: number[] }>;
-  for (const [t, target] of targets.entries()) {
-    const ttfbs = ttfb[t] ?? [];
-    const totals = total[t] ?? [];
-    out[target.name] = { ttfb: median(ttfbs), total: median(totals), errors: errors[t] ?? 0, ttfbs, totals };
   }
   return out;
 }

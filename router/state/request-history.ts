@@ -81,7 +81,6 @@ export interface RequestHistoryOptions {
 }
 
 export class RequestHistory {
-  private readonly capacity: number;
   private readonly clock: Clock;
   private readonly logger: RouterLogger;
   /** Past capacity the oldest entry is dropped. */
@@ -90,8 +89,9 @@ export class RequestHistory {
 
   constructor(options: RequestHistoryOptions) {
     const capacity = options.capacity ?? DEFAULT_HISTORY_CAPACITY;
-    this.capacity = Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0);
-    this.entries = new RingBuffer(this.capacity);
+    this.entries = new RingBuffer(
+      Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0),
+    );
     this.clock = options.clock;
     this.logger = options.logger;
     this.file = new JsonStateFile<HistoryFile>({
@@ -116,7 +116,7 @@ export class RequestHistory {
     const dropped = data.entries.length - valid.length;
     if (dropped > 0) this.logger.warn(`request history: dropped ${dropped} invalid entries`);
     this.entries.clear();
-    for (const entry of valid.slice(-this.capacity)) this.entries.push(entry);
+    for (const entry of valid.slice(-this.entries.capacity)) this.entries.push(entry);
   }
 
   /** Appends one request's trace, dropping the oldest past capacity. */
@@ -128,7 +128,7 @@ export class RequestHistory {
   /** Newest first; `limit` is clamped to 1..capacity. @default limit 50 */
   list(limit: number = DEFAULT_HISTORY_LIMIT): HistoryEntry[] {
     const wanted = Number.isFinite(limit) ? Math.floor(limit) : DEFAULT_HISTORY_LIMIT;
-    const n = Math.min(this.capacity, Math.max(1, wanted));
+    const n = Math.min(this.entries.capacity, Math.max(1, wanted));
     return this.entries.newest(n);
   }
 
