@@ -4,7 +4,7 @@ import type { FailoverSettings } from '../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../gate/failure-classifier.js';
 import { checkResponseBody } from '../gate/response-gate.js';
-import { StreamTracker } from '../gate/stream-tracker.js';
+import { StreamTracker, type EndResult } from '../gate/stream-tracker.js';
 import type { Clock } from '../state/clock.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
@@ -20,6 +20,11 @@ export interface StreamSink {
   commit(): void;
   /** Writes bytes; returns a promise only when the client must drain first (backpressure). */
   write(chunk: Uint8Array): Promise<void> | undefined;
+  /**
+   * Ends the client's stream once the answer is whole: the client is done before the request's
+   * bookkeeping (breaker, stats, history) runs, not after it.
+   */
+  end(): void;
 }
 
 export interface AttemptInput {
@@ -142,6 +147,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       input.sink.commit();
       const drained = input.sink.write(Buffer.from(replay));
       if (drained) await drained;
+      input.sink.end();
       return { ok: true, status, latencyMs, usage: verdict.usage, json: null };
     }
     return {
@@ -217,23 +223,35 @@ async function pipeStream(
     return first.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
   };
 
-  await exchange.stream(onChunk);
+  /** The last line's verdict, once the body has ended. */
+  let last: EndResult | null = null;
+  /** Judges and forwards the last line; a clean answer's stream is ended here, before any bookkeeping. */
+  const finish = (): EndResult => {
+    if (last) return last;
+    last = tracker.end();
+    // The only content may sit in a last line with no newline after it: still a real answer.
+    if (!committed && !last.failure && last.forward) commit();
+    if (!committed) return last;
+    const wait = forward(last.forward);
+    if (!last.midStreamFailure) {
+      if (wait) void wait.then(() => input.sink.end());
+      else input.sink.end();
+    }
+    return last;
+  };
+
+  await exchange.stream(onChunk, finish);
   if (pending) await pending;
   if (outcome) return fail(outcome);
-  const last = tracker.end();
-  if (!committed) {
-    if (last.failure || !last.forward)
-      return fail({
-        type: 'content',
-        kind: 'empty_stream',
-        errorCode: null,
-        detail: 'stream ended before content',
-      });
-    // The only content sat in a last line with no newline after it: still a real answer.
-    commit();
-  }
-  const wait = forward(last.forward);
-  if (wait) await wait;
-  if (last.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
+  const end = finish();
+  if (!committed)
+    return fail({
+      type: 'content',
+      kind: 'empty_stream',
+      errorCode: null,
+      detail: 'stream ended before content',
+    });
+  if (pending) await pending;
+  if (end.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
   return { ok: true, status, latencyMs, usage: tracker.usage(), json: null };
 }

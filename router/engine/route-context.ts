@@ -37,6 +37,7 @@ export interface ChatResponder {
   sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void;
   commitStream(headers: Record<string, string>): void;
   write(chunk: Uint8Array): Promise<void> | undefined;
+  /** Ends a stream (with `trailer` written last, if any); once ended, later calls do nothing. */
   endStream(trailer: string | null): void;
   sendError(answer: ErrorAnswer, headers: Record<string, string>): void;
 }

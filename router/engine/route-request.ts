@@ -130,6 +130,7 @@ export async function routeRequest(
             res.commitStream(trace.headers('served', req.requestId, committing));
           },
           write: (chunk) => res.write(chunk),
+          end: () => res.endStream(null),
         },
       });
     } finally {

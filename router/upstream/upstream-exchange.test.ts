@@ -191,6 +191,62 @@ test('an abort mid-stream rejects the stream and closes the upstream connection'
   );
 });
 
+test('onEnd runs once, after the last chunk and before the stream settles, also after a drain', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      setTimeout(() => res.end('data: two\n\n'), 20);
+    },
+    async (open) => {
+      const exchange = open();
+      await exchange.head();
+      const events: string[] = [];
+      let settled = false;
+      const done = exchange.stream(
+        (chunk) => {
+          events.push(`chunk ${chunk.toString('utf8').trim()}`);
+          // The first chunk waits on a drain that settles later: the end must wait for it too.
+          return events.length === 1 ? sleep(40) : undefined;
+        },
+        () => events.push(settled ? 'end after settle' : 'end'),
+      );
+      void done.then(() => (settled = true));
+      await done;
+      assert.deepEqual(events, ['chunk data: one', 'chunk data: two', 'end']);
+    },
+  );
+});
+
+test('onEnd never runs for a stream its consumer stops or that is aborted', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n');
+      setTimeout(() => res.end(), 30);
+    },
+    async (open) => {
+      let ends = 0;
+      const stopped = open();
+      await stopped.head();
+      await stopped.stream(
+        () => false,
+        () => (ends += 1),
+      );
+      const aborted = open();
+      await aborted.head();
+      const done = aborted.stream(
+        () => undefined,
+        () => (ends += 1),
+      );
+      aborted.abort(new Error('stream_stall'));
+      await assert.rejects(done, /stream_stall/);
+      await sleep(60);
+      assert.equal(ends, 0);
+    },
+  );
+});
+
 test('a network error rejects the head', async () => {
   await withServer(
     (req) => req.socket.destroy(),
