@@ -3,7 +3,6 @@
  * key (`"error"`, `"usage"`) that lets the post-commit path skip JSON parsing of ordinary content frames.
  */
 import { Buffer } from 'node:buffer';
-import type { TextDecoder } from 'node:util';
 import { isRecord, parseJson } from './safe-json.js';
 
 export const CR = 0x0d;
@@ -19,6 +18,14 @@ export const ERROR_KEY = Buffer.from('"error"');
 export const USAGE_KEY = Buffer.from('"usage"');
 export const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/**
+ * A complete line as text: invalid UTF-8 becomes U+FFFD and one leading BOM is dropped, as a fresh
+ * `TextDecoder` does for a whole input, without a decoder object per stream.
+ */
+export function decodeLine(bytes: Uint8Array): string {
+  const text = asBuffer(bytes).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 export const isNonNull = (buf: Buffer, at: number): boolean => buf.toString('latin1', at, at + 4) !== 'null';
 export const isObject = (buf: Buffer, at: number): boolean => buf[at] === 0x7b;
 
@@ -87,7 +94,6 @@ export function findErrorFrame(
   buf: Buffer,
   from: number,
   to: number,
-  decoder: TextDecoder,
 ): { lineStart: number; value: unknown } | null {
   let group: { start: number; values: string[] } | null = null;
   const errorOf = (json: string): unknown => {
@@ -105,7 +111,7 @@ export function findErrorFrame(
     let lineEnd = i;
     while (lineEnd < to && buf[lineEnd] !== LF && buf[lineEnd] !== CR) lineEnd += 1;
     i = buf[lineEnd] === CR && buf[lineEnd + 1] === LF && lineEnd + 1 < to ? lineEnd + 2 : lineEnd + 1;
-    const text = decoder.decode(buf.subarray(lineStart, lineEnd));
+    const text = decodeLine(buf.subarray(lineStart, lineEnd));
     const value = text === '' ? null : dataValue(text);
     if (value === null) {
       const done = text === '' ? closeGroup() : null;

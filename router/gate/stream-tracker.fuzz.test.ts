@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkResponseBody } from './response-gate.js';
+import { decodeLine } from './sse-bytes.js';
 import { StreamTracker } from './stream-tracker.js';
 
 const RUNS = 300;
@@ -296,5 +297,24 @@ test('checkResponseBody never throws on arbitrary strings', () => {
       },
     ),
     { numRuns: RUNS },
+  );
+});
+
+test('decodeLine reads any bytes as a fresh TextDecoder reads them', () => {
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 64 }),
+    // Valid text, with a BOM in front or not, cut anywhere (a cut may split a character).
+    fc
+      .tuple(fc.boolean(), fc.string({ unit: 'grapheme', maxLength: 16 }), fc.nat())
+      .map(([bom, text, cut]) => {
+        const all = Buffer.from(`${bom ? '\uFEFF' : ''}${text}`, 'utf8');
+        return all.subarray(0, all.length === 0 ? 0 : cut % (all.length + 1));
+      }),
+  );
+  fc.assert(
+    fc.property(bytes, (input) => {
+      assert.equal(decodeLine(input), new TextDecoder().decode(input));
+    }),
+    { numRuns: 2000 },
   );
 });

@@ -206,6 +206,18 @@ test('an HTML page is html_maintenance, even behind blanks, a BOM or a split', (
   assert.deepEqual(run(['<b\nody>']).endFailure, { kind: 'empty_stream' });
 });
 
+test('a BOM before the first frame, whole or split across chunks, is not part of the line', () => {
+  const first = delta({ content: 'hi' });
+  for (const chunks of [
+    ['\ufeff' + first],
+    [bytes('\ufeff').subarray(0, 2), bytes('\ufeff').subarray(2), first],
+  ]) {
+    const result = run(chunks);
+    assert.equal(result.signal?.type, 'content');
+    assert.equal(result.forwarded, '\ufeff' + first, 'the bytes themselves pass through unchanged');
+  }
+});
+
 test('CRLF, lone CR and "data:" without a space', () => {
   const crlf =
     delta({ role: 'assistant' }).replace(/\n/g, '\r\n') +

@@ -9,7 +9,6 @@
  * exact for cutting the stream before an error frame.
  */
 import { Buffer } from 'node:buffer';
-import { TextDecoder } from 'node:util';
 import { choiceHasUsefulContent } from './content-rule.js';
 import { describeUpstreamError, readUsage, type TokenUsage } from './response-gate.js';
 import { isRecord, parseJson } from './safe-json.js';
@@ -21,6 +20,7 @@ import {
   asBuffer,
   concatOrNull,
   dataValue,
+  decodeLine,
   findErrorFrame,
   hasKey,
   isNonNull,
@@ -76,7 +76,6 @@ const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? b
 /** Examines an upstream SSE stream: holds it until a verdict, then passes it through. Never throws. */
 export class StreamTracker {
   private readonly holdLimit: number;
-  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
   private phase: Phase = 'holding';
   private failureSignal: HoldSignal | null = null;
   private latestUsage: TokenUsage | null = null;
@@ -232,6 +231,12 @@ export class StreamTracker {
     if (this.sniff === null) return null;
     let from = 0;
     while (this.sniff === '' && from < chunk.length && LEADING_BLANKS.has(chunk[from] ?? 0)) from += 1;
+    if (from === chunk.length) return null;
+    // Every HTML prefix starts with `<`: any other first byte (`d` of `data:`, mostly) settles it at once.
+    if (this.sniff === '' && chunk[from] !== 0x3c) {
+      this.sniff = null;
+      return null;
+    }
     // Latin-1 maps bytes 1:1: enough to compare ASCII prefixes.
     const start = (this.sniff + asBuffer(chunk).toString('latin1', from, from + 16)).slice(0, 16);
     const lower = start.toLowerCase();
@@ -291,7 +296,7 @@ export class StreamTracker {
 
   /** Examines one complete line; `startedAt` is its stream offset. */
   private examineLine(bytes: Uint8Array, startedAt: number): HoldSignal | null {
-    const text = this.decoder.decode(bytes);
+    const text = decodeLine(bytes);
     if (text === '') return this.flushEvent();
     const value = dataValue(text);
     if (value === null) return null;
@@ -342,7 +347,7 @@ export class StreamTracker {
     const errorAt = buf.indexOf(ERROR_KEY, checkFrom);
     const error =
       errorAt >= 0 && errorAt < end && hasKey(buf, ERROR_KEY, errorAt, end, isNonNull)
-        ? findErrorFrame(buf, checkFrom, end, this.decoder)
+        ? findErrorFrame(buf, checkFrom, end)
         : null;
     const limit = error ? error.lineStart : end;
     const usageSeen = buf.lastIndexOf(USAGE_KEY, limit - 1);

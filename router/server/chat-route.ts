@@ -52,12 +52,10 @@ class ResponseResponder implements ChatResponder {
   commitStream(headers: Record<string, string>): void {
     const res = this.#res;
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(200, {
-      ...headers,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    });
+    headers['content-type'] = 'text/event-stream; charset=utf-8';
+    headers['cache-control'] = 'no-cache';
+    headers['x-accel-buffering'] = 'no';
+    res.writeHead(200, headers);
   }
 
   write(chunk: Uint8Array): Promise<void> | undefined {
