@@ -23,7 +23,7 @@ export const asBuffer = (bytes: Uint8Array): Buffer =>
  * `TextDecoder` does for a whole input, without a decoder object per stream.
  */
 export function decodeLine(bytes: Uint8Array): string {
-  const text = asBuffer(bytes).toString('utf8');
+  const text = (Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes)).toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 export const isNonNull = (buf: Buffer, at: number): boolean => buf.toString('latin1', at, at + 4) !== 'null';

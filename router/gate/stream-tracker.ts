@@ -73,6 +73,16 @@ const NOTHING: PassResult = { forward: null, failure: null };
 
 const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);
 
+/** Index of the chunk's last CR or LF, or -1. */
+function lastLineTerminator(chunk: Uint8Array): number {
+  const lastByte = chunk[chunk.length - 1];
+  // Most chunks end a frame: no search at all (each native search costs more than the bytes it reads).
+  if (lastByte === LF || lastByte === CR) return chunk.length - 1;
+  // LF ends almost every line; a lone CR after the last LF is rare, so the full CR search runs only then.
+  const lastLf = chunk.lastIndexOf(LF);
+  return chunk.indexOf(CR, lastLf + 1) === -1 ? lastLf : chunk.lastIndexOf(CR);
+}
+
 /** Examines an upstream SSE stream: holds it until a verdict, then passes it through. Never throws. */
 export class StreamTracker {
   private readonly holdLimit: number;
@@ -147,9 +157,7 @@ export class StreamTracker {
       return { forward: concatOrNull(committed.forward, passed.forward), failure: passed.failure };
     }
     if (this.phase !== 'passing') return NOTHING;
-    // LF ends almost every line; a lone CR after the last LF is rare, so the full CR search runs only then.
-    const lastLf = chunk.lastIndexOf(LF);
-    const lastTerminator = chunk.indexOf(CR, lastLf + 1) === -1 ? lastLf : chunk.lastIndexOf(CR);
+    const lastTerminator = lastLineTerminator(chunk);
     if (lastTerminator < 0) {
       this.pushTail(chunk);
       if (this.tailLength <= this.holdLimit) return NOTHING;
