@@ -4,28 +4,15 @@ import type { FailoverSettings } from '../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../gate/failure-classifier.js';
 import { checkResponseBody } from '../gate/response-gate.js';
-import { StreamTracker, type EndResult } from '../gate/stream-tracker.js';
 import type { Clock } from '../state/clock.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
 import type { ClientGone } from '../upstream/client-gone.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
-import type { ChunkVerdict, UpstreamExchange } from '../upstream/upstream-exchange.js';
+import type { UpstreamExchange } from '../upstream/upstream-exchange.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
-
-/** Where a streamed answer goes once it has shown real content. */
-export interface StreamSink {
-  /** Writes the response head (200, SSE headers, decision headers as known now). */
-  commit(): void;
-  /** Writes bytes; returns a promise only when the client must drain first (backpressure). */
-  write(chunk: Uint8Array): Promise<void> | undefined;
-  /**
-   * Ends the client's stream once the answer is whole: the client is done before the request's
-   * bookkeeping (breaker, stats, history) runs, not after it.
-   */
-  end(): void;
-}
+import { pipeStream, type StreamSink } from './stream-attempt.js';
 
 export interface AttemptInput {
   model: ResolvedModel;
@@ -122,7 +109,9 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     }
     const { contentType } = head;
     if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
-      return await pipeStream(input, exchange, status, guard, started, (value) => (committed = value), fail);
+      const streamed = await pipeStream(input, exchange, guard, started, (value) => (committed = value));
+      if (!streamed.ok) return fail(streamed.failure);
+      return { ok: true, status, latencyMs: streamed.latencyMs, usage: streamed.usage, json: null };
     }
     guard.phase('body_timeout', failover.bodyReadTimeoutMs);
     const body = await exchange.readAll(MAX_JSON_BODY);
@@ -164,94 +153,4 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     // A body nobody read any more (an unexpected throw) must not keep its socket.
     exchange?.abort(ATTEMPT_OVER);
   }
-}
-
-/** Holds the stream until the tracker sees real content, then commits and pipes the rest byte for byte. */
-async function pipeStream(
-  input: AttemptInput,
-  exchange: UpstreamExchange,
-  status: number,
-  guard: AttemptGuard,
-  started: number,
-  setCommitted: (value: boolean) => void,
-  fail: (failureInput: FailureInput) => AttemptResult,
-): Promise<AttemptResult> {
-  const tracker = new StreamTracker({ holdLimitBytes: input.failover.holdBufferBytes });
-  const idleMs = input.failover.streamIdleTimeoutMs;
-  guard.phase('stream_stall', idleMs);
-  let committed = false;
-  let latencyMs = 0;
-  /** Set when a chunk ends the attempt; the stream is cut after it. */
-  let outcome: FailureInput | null = null;
-  /** The client's drain the last forwarded bytes wait on (awaited before the attempt returns). */
-  let pending: Promise<void> | undefined;
-  const commit = (): void => {
-    guard.endBudget();
-    committed = true;
-    setCommitted(true);
-    latencyMs = input.clock() - started;
-    input.sink.commit();
-  };
-  // A slow client is not a stalled upstream: the idle limit is off while we wait for the client to drain.
-  const forward = (bytes: Uint8Array | null): Promise<void> | undefined => {
-    if (!bytes || bytes.byteLength === 0) return undefined;
-    const drained = input.sink.write(bytes);
-    if (!drained) return undefined;
-    guard.clearPhase();
-    pending = drained.then(() => guard.phase('stream_stall', idleMs));
-    return pending;
-  };
-  const stop = (failure: FailureInput): false => {
-    outcome = failure;
-    return false;
-  };
-  const onChunk = (chunk: Buffer): ChunkVerdict => {
-    guard.touch();
-    if (committed) {
-      const passed = tracker.pass(chunk);
-      const wait = forward(passed.forward);
-      return passed.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
-    }
-    const signal = tracker.hold(chunk);
-    if (signal.type === 'pending') return undefined;
-    if (signal.type === 'failure')
-      return stop({ type: 'content', kind: signal.kind, errorCode: signal.errorCode, detail: signal.detail });
-    // Real content (or a stream too strange to judge within the hold cap): commit to this model.
-    commit();
-    const first = tracker.commit();
-    const wait = forward(first.forward);
-    return first.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
-  };
-
-  /** The last line's verdict, once the body has ended. */
-  let last: EndResult | null = null;
-  /** Judges and forwards the last line; a clean answer's stream is ended here, before any bookkeeping. */
-  const finish = (): EndResult => {
-    if (last) return last;
-    last = tracker.end();
-    // The only content may sit in a last line with no newline after it: still a real answer.
-    if (!committed && !last.failure && last.forward) commit();
-    if (!committed) return last;
-    const wait = forward(last.forward);
-    if (!last.midStreamFailure) {
-      if (wait) void wait.then(() => input.sink.end());
-      else input.sink.end();
-    }
-    return last;
-  };
-
-  await exchange.stream(onChunk, finish);
-  if (pending) await pending;
-  if (outcome) return fail(outcome);
-  const end = finish();
-  if (!committed)
-    return fail({
-      type: 'content',
-      kind: 'empty_stream',
-      errorCode: null,
-      detail: 'stream ended before content',
-    });
-  if (pending) await pending;
-  if (end.midStreamFailure) return fail({ type: 'transport', kind: 'mid_stream_error' });
-  return { ok: true, status, latencyMs, usage: tracker.usage(), json: null };
 }

@@ -86,7 +86,6 @@ export async function routeRequest(
   const setName = target.type === 'set' ? target.set : null;
   const pinned = target.type === 'pinned' ? target.model : null;
   let committedFailure: { result: Extract<AttemptResult, { ok: false }>; model: string } | null = null;
-  let jsonAnswer: { body: Buffer | string } | null = null;
 
   const dispatch = async (key: string, role: Role): Promise<'served' | 'failed' | 'stop'> => {
     const model = key === pinnedModel?.key ? pinnedModel : resolved.models.get(key);
@@ -148,8 +147,9 @@ export async function routeRequest(
       trace.served = key;
       trace.succeeded = true;
       trace.usage = result.usage;
+      // Nothing after a served attempt changes the trace: the client gets its answer before the bookkeeping.
+      if (result.json) res.sendJson(200, result.json.body, trace.headers('served', req.requestId));
       bookSuccess(ctx, key, provider.id, result.latencyMs);
-      if (result.json) jsonAnswer = { body: result.json.body };
       return 'served';
     }
     const { failure } = result;
@@ -161,7 +161,6 @@ export async function routeRequest(
     return failure.failover ? 'failed' : 'stop';
   };
 
-  let outcome: RequestOutcome;
   if (pinned) {
     await dispatch(pinned, 'pinned');
   } else {
@@ -202,15 +201,9 @@ export async function routeRequest(
   settleDeferredNetwork(ctx, trace);
 
   if (trace.succeeded) {
-    outcome = 'served';
-    if (jsonAnswer !== null)
-      res.sendJson(
-        200,
-        (jsonAnswer as { body: Buffer | string }).body,
-        trace.headers(outcome, req.requestId),
-      );
-    else res.endStream(null);
-    return finish(outcome, 200, setName, pinned);
+    // Answered already: the JSON as its attempt succeeded, a stream as its upstream ended (a no-op here).
+    if (req.stream) res.endStream(null);
+    return finish('served', 200, setName, pinned);
   }
   if (committedFailure) {
     const { result, model } = committedFailure as {
@@ -224,7 +217,7 @@ export async function routeRequest(
     res.endStream(null);
     return finish('client_aborted', 499, setName, pinned);
   }
-  outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
+  const outcome: RequestOutcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
   // Only a failed request needs it: a served one skips the walk over its skips.
   const soonest = soonestRetryAt(ctx, [
     ...trace.skips,
