@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evaluateBars, rssTrendGrowth, type Measured } from './bars.js';
-import { linearFit } from './stats.js';
+import { theilSenFit } from './stats.js';
 
 type Sequential = Measured['sequential'];
 
@@ -21,18 +21,26 @@ function run(total: number, rss: (at: number) => number): Sequential {
   };
 }
 
-describe('linearFit', () => {
+describe('theilSenFit', () => {
   it('recovers an exact line', () => {
-    const fit = linearFit([0, 1, 2, 3].map((x) => ({ x, y: 5 + 2 * x })));
+    const fit = theilSenFit([0, 1, 2, 3].map((x) => ({ x, y: 5 + 2 * x })));
     assert.equal(fit.slope, 2);
     assert.equal(fit.intercept, 5);
   });
 
+  it('is barely moved by outliers that would tilt a least-squares line', () => {
+    const points = Array.from({ length: 20 }, (_, x) => ({ x, y: 3 + 0.5 * x }));
+    points[18] = { x: 18, y: 500 };
+    points[19] = { x: 19, y: 800 };
+    const fit = theilSenFit(points);
+    assert.ok(Math.abs(fit.slope - 0.5) < 0.05, String(fit.slope));
+  });
+
   it('is NaN without two distinct x', () => {
-    assert.ok(Number.isNaN(linearFit([{ x: 1, y: 2 }]).slope));
+    assert.ok(Number.isNaN(theilSenFit([{ x: 1, y: 2 }]).slope));
     assert.ok(
       Number.isNaN(
-        linearFit([
+        theilSenFit([
           { x: 1, y: 2 },
           { x: 1, y: 3 },
         ]).slope,
@@ -56,6 +64,15 @@ describe('rssTrendGrowth', () => {
       (100 * (sequential.rssAtEndMb - sequential.rssAtCheckpointMb)) / sequential.rssAtCheckpointMb;
     assert.ok(endpoints > 10, `two-point growth ${endpoints}`);
     assert.ok(Math.abs(rssTrendGrowth(sequential).percent) < 2);
+  });
+
+  it('reads one step of the young generation early in the run as a step, not as a leak', () => {
+    // 100 MB until 31 k requests, then 116 MB to the end (V8's new space growing from 2 to 32 MB).
+    const step = run(100_000, (at) => (at < 31_000 ? 100 : 116));
+    assert.ok(Math.abs(rssTrendGrowth(step).percent) < 2, String(rssTrendGrowth(step).percent));
+    // The same 16 MB spread evenly over the run is a leak and is read in full.
+    const leak = run(100_000, (at) => 100 + (16 * (at - 10_000)) / 90_000);
+    assert.ok(Math.abs(rssTrendGrowth(leak).percent - 16) < 1e-6, String(rssTrendGrowth(leak).percent));
   });
 
   it('leaves out readings taken before the checkpoint (warm-up)', () => {

@@ -1,4 +1,4 @@
-import { linearFit } from './stats.js';
+import { theilSenFit } from './stats.js';
 
 /**
  * The issue's performance bars as data: from the measured medians to one row per figure, with the relay's
@@ -70,15 +70,16 @@ export interface Measured {
 }
 
 /**
- * RSS growth from the checkpoint to the end of the sequential run, in percent, read off the least-squares
- * line through every reading from the checkpoint on: a leak is a trend, and one reading at each end would
- * measure the heap's sawtooth instead.
+ * RSS growth from the checkpoint to the end of the sequential run, in percent, read off the Theil–Sen line
+ * through every reading from the checkpoint on. A leak is a steady trend, which the line recovers whole; one
+ * reading at each end would measure the heap's sawtooth instead, and a least-squares line would count V8
+ * growing its young generation (a one-off step of up to 30 MB when the request rate rises) as a slope.
  */
 export function rssTrendGrowth(sequential: Measured['sequential']): { percent: number; readings: number } {
   const points = sequential.readings
     .filter((reading) => reading.at >= sequential.checkpoint && Number.isFinite(reading.rssMb))
     .map((reading) => ({ x: reading.at, y: reading.rssMb }));
-  const { slope, intercept } = linearFit(points);
+  const { slope, intercept } = theilSenFit(points);
   const atCheckpoint = intercept + slope * sequential.checkpoint;
   const atEnd = intercept + slope * sequential.total;
   return { percent: (100 * (atEnd - atCheckpoint)) / atCheckpoint, readings: points.length };
@@ -204,7 +205,7 @@ export function evaluateBars(m: Measured): Row[] {
     },
     {
       workload: `${m.sequential.total / 1000} k sequential requests`,
-      metric: `RSS growth ${m.sequential.checkpoint / 1000} k -> ${m.sequential.total / 1000} k, trend of ${growth.readings} readings (%)`,
+      metric: `RSS growth ${m.sequential.checkpoint / 1000} k -> ${m.sequential.total / 1000} k, Theil-Sen trend of ${growth.readings} readings (%)`,
       direct: null,
       relay: null,
       router: growth.percent,

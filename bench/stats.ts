@@ -26,24 +26,25 @@ export function round(value: number): number {
   return Number(value.toFixed(digits));
 }
 
-/** A least-squares line through `points`: `y = intercept + slope * x`. NaN for fewer than two distinct x. */
-export function linearFit(points: readonly { x: number; y: number }[]): { slope: number; intercept: number } {
-  const n = points.length;
-  let sx = 0;
-  let sy = 0;
-  for (const p of points) {
-    sx += p.x;
-    sy += p.y;
+/**
+ * The Theil–Sen line through `points`, `y = intercept + slope * x`: the slope is the median of the slopes
+ * between every two points, the intercept the median of `y - slope * x`. A steady trend is recovered exactly;
+ * a single step (or a few outliers) moves it far less than a least-squares line. NaN for fewer than two
+ * distinct x.
+ */
+export function theilSenFit(points: readonly { x: number; y: number }[]): {
+  slope: number;
+  intercept: number;
+} {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i += 1) {
+    const a = points[i] as { x: number; y: number };
+    for (let j = i + 1; j < points.length; j += 1) {
+      const b = points[j] as { x: number; y: number };
+      if (b.x !== a.x) slopes.push((b.y - a.y) / (b.x - a.x));
+    }
   }
-  const mx = sx / n;
-  const my = sy / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (const p of points) {
-    sxy += (p.x - mx) * (p.y - my);
-    sxx += (p.x - mx) ** 2;
-  }
-  if (n < 2 || sxx === 0) return { slope: Number.NaN, intercept: Number.NaN };
-  const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx };
+  if (slopes.length === 0) return { slope: Number.NaN, intercept: Number.NaN };
+  const slope = median(slopes);
+  return { slope, intercept: median(points.map((p) => p.y - slope * p.x)) };
 }
