@@ -12,7 +12,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { UpstreamExchange } from '../upstream/upstream-exchange.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
-import { pipeStream, type StreamSink } from './stream-attempt.js';
+import { StreamAttempt, type StreamSink } from './stream-attempt.js';
 
 export interface AttemptInput {
   model: ResolvedModel;
@@ -76,6 +76,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   const guard = new AttemptGuard(input.client, input.deadline - started);
   guard.phase('timeout', failover.requestTimeoutMs);
   let committed = false;
+  let streamer: StreamAttempt | null = null;
   let status: number | null = null;
 
   const fail = (failureInput: FailureInput): AttemptResult => ({
@@ -83,7 +84,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     status,
     latencyMs: clock() - started,
     failure: classifyFailure(failureInput, clock()),
-    committed,
+    committed: committed || (streamer?.committed ?? false),
   });
 
   let exchange: UpstreamExchange | null = null;
@@ -100,6 +101,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       body: input.body.forModel(input.model.upstreamModelId, input.provider.bodyPreset),
     });
     guard.bind(exchange);
+    // Prepared while the upstream works; used only if the answer turns out to be a stream.
+    streamer = input.stream ? new StreamAttempt(input, guard, started) : null;
     const head = await exchange.head();
     status = head.status;
     if (status < 200 || status >= 300) {
@@ -108,10 +111,10 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
     }
     const { contentType } = head;
-    if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
-      const streamed = await pipeStream(input, exchange, guard, started, (value) => (committed = value));
-      if (!streamed.ok) return fail(streamed.failure);
-      return { ok: true, status, latencyMs: streamed.latencyMs, usage: streamed.usage, json: null };
+    if (streamer !== null && contentType !== null && /text\/event-stream/i.test(contentType)) {
+      const outcome = await streamer.run(exchange);
+      if (!outcome.ok) return fail(outcome.failure);
+      return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage, json: null };
     }
     guard.phase('body_timeout', failover.bodyReadTimeoutMs);
     const body = await exchange.readAll(MAX_JSON_BODY);

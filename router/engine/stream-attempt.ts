@@ -32,93 +32,119 @@ export type StreamOutcome =
 
 /**
  * The streamed half of an attempt: holds the stream until the tracker sees real content, then commits and
- * pipes the rest byte for byte, ending the client's stream as the upstream's ends.
+ * pipes the rest byte for byte, ending the client's stream as the upstream's ends. Built while the upstream
+ * is still working on the request (after dispatch, before its head), so none of this setup sits between the
+ * upstream's first bytes and the client's.
  */
-export async function pipeStream(
-  input: StreamInput,
-  exchange: UpstreamExchange,
-  guard: AttemptGuard,
-  started: number,
-  setCommitted: (value: boolean) => void,
-): Promise<StreamOutcome> {
-  const tracker = new StreamTracker({ holdLimitBytes: input.failover.holdBufferBytes });
-  const idleMs = input.failover.streamIdleTimeoutMs;
-  guard.phase('stream_stall', idleMs);
-  let committed = false;
-  let latencyMs = 0;
+export class StreamAttempt {
+  readonly #input: StreamInput;
+  readonly #guard: AttemptGuard;
+  readonly #started: number;
+  readonly #tracker: StreamTracker;
+  #committed = false;
+  #latencyMs = 0;
   /** Set when a chunk ends the attempt; the stream is cut after it. */
-  let outcome: FailureInput | null = null;
+  #outcome: FailureInput | null = null;
   /** The client's drain the last forwarded bytes wait on (awaited before the attempt returns). */
-  let pending: Promise<void> | undefined;
-  const commit = (): void => {
-    guard.endBudget();
-    committed = true;
-    setCommitted(true);
-    latencyMs = input.clock() - started;
-    input.sink.commit();
-  };
-  // A slow client is not a stalled upstream: the idle limit is off while we wait for the client to drain.
-  const forward = (bytes: Uint8Array | null): Promise<void> | undefined => {
-    if (!bytes || bytes.byteLength === 0) return undefined;
-    const drained = input.sink.write(bytes);
-    if (!drained) return undefined;
-    guard.clearPhase();
-    pending = drained.then(() => guard.phase('stream_stall', idleMs));
-    return pending;
-  };
-  const stop = (failure: FailureInput): false => {
-    outcome = failure;
-    return false;
-  };
-  const onChunk = (chunk: Buffer): ChunkVerdict => {
-    guard.touch();
-    if (committed) {
+  #pending: Promise<void> | undefined;
+  /** The last line's verdict, once the body has ended. */
+  #last: EndResult | null = null;
+
+  constructor(input: StreamInput, guard: AttemptGuard, started: number) {
+    this.#input = input;
+    this.#guard = guard;
+    this.#started = started;
+    this.#tracker = new StreamTracker({ holdLimitBytes: input.failover.holdBufferBytes });
+  }
+
+  /** Bytes reached the client: no failover is possible any more. */
+  get committed(): boolean {
+    return this.#committed;
+  }
+
+  /** Pipes the exchange's SSE body (its head is a 2xx `text/event-stream`) to the client. */
+  async run(exchange: UpstreamExchange): Promise<StreamOutcome> {
+    this.#guard.phase('stream_stall', this.#input.failover.streamIdleTimeoutMs);
+    await exchange.stream(this.#onChunk, this.#finish);
+    if (this.#pending) await this.#pending;
+    if (this.#outcome) return { ok: false, failure: this.#outcome };
+    const end = this.#finish();
+    if (!this.#committed) {
+      const failure: FailureInput = {
+        type: 'content',
+        kind: 'empty_stream',
+        errorCode: null,
+        detail: 'stream ended before content',
+      };
+      return { ok: false, failure };
+    }
+    if (this.#pending) await this.#pending;
+    if (end.midStreamFailure) return { ok: false, failure: { type: 'transport', kind: 'mid_stream_error' } };
+    return { ok: true, latencyMs: this.#latencyMs, usage: this.#tracker.usage() };
+  }
+
+  readonly #onChunk = (chunk: Buffer): ChunkVerdict => {
+    this.#guard.touch();
+    const tracker = this.#tracker;
+    if (this.#committed) {
       const passed = tracker.pass(chunk);
-      const wait = forward(passed.forward);
-      return passed.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
+      const wait = this.#forward(passed.forward);
+      return passed.failure ? this.#stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
     }
     const signal = tracker.hold(chunk);
     if (signal.type === 'pending') return undefined;
     if (signal.type === 'failure')
-      return stop({ type: 'content', kind: signal.kind, errorCode: signal.errorCode, detail: signal.detail });
+      return this.#stop({
+        type: 'content',
+        kind: signal.kind,
+        errorCode: signal.errorCode,
+        detail: signal.detail,
+      });
     // Real content (or a stream too strange to judge within the hold cap): commit to this model.
-    commit();
+    this.#commit();
     const first = tracker.commit();
-    const wait = forward(first.forward);
-    return first.failure ? stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
+    const wait = this.#forward(first.forward);
+    return first.failure ? this.#stop({ type: 'transport', kind: 'mid_stream_error' }) : wait;
   };
 
-  /** The last line's verdict, once the body has ended. */
-  let last: EndResult | null = null;
   /** Judges and forwards the last line; a clean answer's stream is ended here, before any bookkeeping. */
-  const finish = (): EndResult => {
-    if (last) return last;
-    last = tracker.end();
+  readonly #finish = (): EndResult => {
+    if (this.#last) return this.#last;
+    const last = this.#tracker.end();
+    this.#last = last;
     // The only content may sit in a last line with no newline after it: still a real answer.
-    if (!committed && !last.failure && last.forward) commit();
-    if (!committed) return last;
-    const wait = forward(last.forward);
+    if (!this.#committed && !last.failure && last.forward) this.#commit();
+    if (!this.#committed) return last;
+    const wait = this.#forward(last.forward);
     if (!last.midStreamFailure) {
-      if (wait) void wait.then(() => input.sink.end());
-      else input.sink.end();
+      const { sink } = this.#input;
+      if (wait) void wait.then(() => sink.end());
+      else sink.end();
     }
     return last;
   };
 
-  await exchange.stream(onChunk, finish);
-  if (pending) await pending;
-  if (outcome) return { ok: false, failure: outcome };
-  const end = finish();
-  if (!committed) {
-    const failure: FailureInput = {
-      type: 'content',
-      kind: 'empty_stream',
-      errorCode: null,
-      detail: 'stream ended before content',
-    };
-    return { ok: false, failure };
+  #commit(): void {
+    this.#guard.endBudget();
+    this.#committed = true;
+    this.#latencyMs = this.#input.clock() - this.#started;
+    this.#input.sink.commit();
   }
-  if (pending) await pending;
-  if (end.midStreamFailure) return { ok: false, failure: { type: 'transport', kind: 'mid_stream_error' } };
-  return { ok: true, latencyMs, usage: tracker.usage() };
+
+  /** A slow client is not a stalled upstream: the idle limit is off while we wait for the client to drain. */
+  #forward(bytes: Uint8Array | null): Promise<void> | undefined {
+    if (!bytes || bytes.byteLength === 0) return undefined;
+    const drained = this.#input.sink.write(bytes);
+    if (!drained) return undefined;
+    const guard = this.#guard;
+    guard.clearPhase();
+    const idleMs = this.#input.failover.streamIdleTimeoutMs;
+    this.#pending = drained.then(() => guard.phase('stream_stall', idleMs));
+    return this.#pending;
+  }
+
+  #stop(failure: FailureInput): false {
+    this.#outcome = failure;
+    return false;
+  }
 }

@@ -388,3 +388,14 @@ test('one JSON per line after an unfinished event: the event does not swallow a 
   assert.equal(result.forwarded, content + stray);
   assert.equal(result.midStream?.detail, 'late');
 });
+
+test('a partial line kept for the next chunk is a copy: the caller may reuse its chunk', () => {
+  const tracker = new StreamTracker({ holdLimitBytes: 262_144 });
+  assert.equal(tracker.hold(bytes(delta({ content: 'hi' }))).type, 'content');
+  tracker.commit();
+  const chunk = Buffer.from(`${delta({ content: 'a' })}data: {"par`);
+  const passed = tracker.pass(chunk);
+  assert.equal(text(passed.forward), delta({ content: 'a' }));
+  chunk.fill(0x2a);
+  assert.equal(text(tracker.pass(bytes('tial":1}\n\n')).forward), 'data: {"partial":1}\n\n');
+});

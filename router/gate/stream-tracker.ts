@@ -73,6 +73,12 @@ const NOTHING: PassResult = { forward: null, failure: null };
 
 const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);
 
+/**
+ * A partial line outlives the call that brought it, and a chunk's memory is its caller's: it is kept as a
+ * copy (rare: chunks mostly end at a line end).
+ */
+const copy = (bytes: Uint8Array): Uint8Array => Uint8Array.prototype.slice.call(bytes);
+
 /** Index of the chunk's last CR or LF, or -1. */
 function lastLineTerminator(chunk: Uint8Array): number {
   const lastByte = chunk[chunk.length - 1];
@@ -133,14 +139,15 @@ export class StreamTracker {
    */
   commit(): PassResult {
     if (this.phase !== 'holding' && this.phase !== 'decided') return NOTHING;
-    const all = Buffer.concat(this.held);
+    const held = this.held;
+    const all = held.length === 1 ? asBuffer(held[0] as Uint8Array) : Buffer.concat(held);
     this.held = [];
     this.linePieces = [];
     this.eventData = [];
     this.phase = 'passing';
     const complete = lastLineEnd(all, 0, all.length);
     const result = this.passRegion(all, Math.min(this.examinedEnd, complete), complete);
-    if (this.phase === 'passing') this.pushTail(all.subarray(complete));
+    if (this.phase === 'passing') this.pushTail(copy(all.subarray(complete)));
     return result;
   }
 
@@ -169,8 +176,7 @@ export class StreamTracker {
     const region = this.tailLength > 0 ? Buffer.concat([...this.tail, complete]) : complete;
     this.tail = [];
     this.tailLength = 0;
-    // Copy the partial line: the caller may reuse the chunk's memory.
-    if (lastTerminator + 1 < chunk.length) this.pushTail(chunk.slice(lastTerminator + 1));
+    if (lastTerminator + 1 < chunk.length) this.pushTail(copy(chunk.subarray(lastTerminator + 1)));
     return this.passRegion(region, 0, region.length);
   }
 
@@ -275,9 +281,12 @@ export class StreamTracker {
     for (let i = lineStart; i < chunk.length; i += 1) {
       const byte = chunk[i];
       if (byte !== LF && byte !== CR) continue;
-      this.linePieces.push(chunk.subarray(lineStart, i));
-      const line = Buffer.concat(this.linePieces);
-      this.linePieces = [];
+      // A line inside one chunk is a view of it; only a line begun in an earlier chunk is joined.
+      let line = chunk.subarray(lineStart, i);
+      if (this.linePieces.length > 0) {
+        line = Buffer.concat([...this.linePieces, line]);
+        this.linePieces = [];
+      }
       if (byte === CR && i + 1 < chunk.length && chunk[i + 1] === LF) i += 1;
       else if (byte === CR && i + 1 === chunk.length) this.afterCR = true;
       const startedAt = this.lineStartAt;
