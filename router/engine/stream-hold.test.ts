@@ -12,7 +12,7 @@ import {
   sseErrorFirst,
   stallAfter,
 } from '../test-support/upstream-behaviours.js';
-import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
+import { contentFrame, errorFrame, roleFrame } from '../test-support/upstream-frames.js';
 import { readText, sseData, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 
@@ -196,5 +196,37 @@ test('a provider that ignores stream: true and answers JSON still gives the clie
     assert.equal(sseText(reply.text), 'plain answer');
     assert.equal(sseData(reply.text).at(-1), '[DONE]');
     assert.equal(router.lastEntry().outcome, 'served');
+  });
+});
+
+test('content only in a last line with no newline after it is still served, and the stream ends', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(roleFrame())}\n\n`);
+      res.end(`data: ${JSON.stringify(contentFrame('tail only'))}`);
+    });
+    const reply = await router.chat(STREAM);
+    assert.equal(reply.status, 200);
+    assert.ok(reply.text.endsWith(`data: ${JSON.stringify(contentFrame('tail only'))}`), reply.text);
+    assert.equal(router.lastEntry().outcome, 'served');
+    assert.equal(upstream.callsTo('beta/m2').length, 0);
+  });
+});
+
+test('an error frame in a last line with no newline after it ends a served stream with the router’s frame', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(contentFrame('partial '))}\n\n`);
+      res.end(`data: ${JSON.stringify(errorFrame())}`);
+    });
+    const reply = await router.chat(STREAM);
+    assert.equal(reply.status, 200);
+    assert.equal(sseText(reply.text), 'partial ');
+    assert.ok(!reply.text.includes('upstream exploded'), 'the upstream error frame itself is not forwarded');
+    const last = sseData(reply.text).at(-1) as ErrorFrame;
+    assert.equal(last.error.code, 'mid_stream_error');
+    assert.equal(router.lastEntry().outcome, 'partial');
   });
 });
