@@ -112,7 +112,7 @@ describe('evaluateBars', () => {
     sequential: run(100_000, () => 110),
     ranking: { models: 222, providers: 20, usPerRanking: 30 },
     flush: { entries: 10_000, flushMs: 15, loopBlockMs: 8, p99Without: 1, p99With: 1.1 },
-    idle: { routerMb: 70, relayMb: 90 },
+    idle: { routerMb: 70, relayMb: 90, settleMs: 10_000 },
     cpuPerRequestUs: { direct: 30, relay: 90, router: 140 },
     paired,
   });

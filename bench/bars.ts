@@ -59,7 +59,8 @@ export interface Measured {
   };
   ranking: { models: number; providers: number; usPerRanking: number };
   flush: { entries: number; flushMs: number; loopBlockMs: number; p99Without: number; p99With: number };
-  idle: { routerMb: number; relayMb: number };
+  /** RSS read `settleMs` after the last of a few requests. */
+  idle: { routerMb: number; relayMb: number; settleMs: number };
   /** CPU time per non-stream request at 64 clients of the process in the middle (the upstream's for direct). */
   cpuPerRequestUs: { direct: number; relay: number; router: number };
   /**
@@ -265,7 +266,7 @@ export function evaluateBars(m: Measured): Row[] {
     },
     {
       workload: 'idle daemon',
-      metric: 'RSS (MB)',
+      metric: `RSS after ${m.idle.settleMs / 1000} s without requests (MB)`,
       direct: null,
       relay: m.idle.relayMb,
       router: m.idle.routerMb,

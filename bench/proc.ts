@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
 
 export interface ChildHandle {
   readonly pid: number;
@@ -133,10 +132,4 @@ export function cpuMs(pid: number): number {
   } catch {
     return Number.NaN;
   }
-}
-
-/** Waits `ms`, then reads the RSS (lets the child settle after a burst). */
-export async function settledRssMb(pid: number, ms: number): Promise<number> {
-  await delay(ms);
-  return rssMb(pid);
 }

@@ -16,7 +16,7 @@ import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
 import { measureFailover } from './workloads/failover.js';
-import { idleRss } from './workloads/idle.js';
+import { IDLE_SETTLE_MS, idleRss, idleStart } from './workloads/idle.js';
 import { measureLatencyInterleaved, measureStreamInterleaved } from './workloads/interleaved.js';
 import { measureLatency } from './workloads/latency.js';
 import { holdOpenStreams } from './workloads/open-streams.js';
@@ -39,7 +39,7 @@ const PLAN = quick
       failoverPairs: 150,
       openCount: 500,
       holdMs: 5000,
-      sequential: 20_000,
+      sequential: 10_000,
       rankings: 20_000,
       flushes: 10,
       flushRequests: 1500,
@@ -74,11 +74,6 @@ async function main(): Promise<void> {
       `quick mode: ${PLAN.rounds} rounds, ${PLAN.openCount} streams held ${PLAN.holdMs / 1000} s, ${PLAN.sequential / 1000} k sequential requests (full: 100 k)`,
     );
   try {
-    // In-process measures first, while this process is fresh and the machine quiet.
-    log('ranking');
-    const ranking = await measureRanking(PLAN.rankings);
-    log('breaker store flush');
-    const flush = await measureFlush(10_000, PLAN.flushes);
     const upstream = await startChild([path.join(HERE, 'fake-upstream-fast.ts')]);
     children.push(upstream);
     const relay = await startChild([path.join(HERE, 'bare-relay.ts'), upstream.url]);
@@ -111,9 +106,16 @@ async function main(): Promise<void> {
       router: { name: 'router', pool: openPool(daemon.url, CONCURRENCY), model: `fcm:${BENCH_SET}` },
     };
 
-    log('idle RSS');
-    const idleRouter = await idleRss(targets.router.pool, targets.router.model, daemon.pid, 1500);
-    const idleRelay = await idleRss(targets.relay.pool, targets.relay.model, relay.pid, 0);
+    // The idle spells start now; the in-process measures run during them, while the machine is quiet.
+    log(`idle RSS: a few requests, then ${IDLE_SETTLE_MS / 1000} s without any`);
+    const routerIdleSince = await idleStart(targets.router.pool, targets.router.model);
+    const relayIdleSince = await idleStart(targets.relay.pool, targets.relay.model);
+    log('ranking');
+    const ranking = await measureRanking(PLAN.rankings);
+    log('breaker store flush');
+    const flush = await measureFlush(10_000, PLAN.flushes);
+    const idleRouter = await idleRss(daemon.pid, routerIdleSince, IDLE_SETTLE_MS);
+    const idleRelay = await idleRss(relay.pid, relayIdleSince, IDLE_SETTLE_MS);
     if (idleRouter.childrenMb > 0) {
       notes.push(
         `idle router RSS excludes its child processes (tsx's esbuild service: ${idleRouter.childrenMb.toFixed(1)} MB)`,
@@ -255,7 +257,7 @@ async function main(): Promise<void> {
       sequential,
       ranking,
       flush: { ...flush, p99Without: flushP99.p99Without, p99With: flushP99.p99With },
-      idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb },
+      idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb, settleMs: IDLE_SETTLE_MS },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,
     };

@@ -1,6 +1,13 @@
 import type { Pool } from 'undici';
 import { chatBody, timedRequest } from '../load-client.js';
-import { childrenRssMb, settledRssMb } from '../proc.js';
+import { childrenRssMb, rssMb } from '../proc.js';
+
+/**
+ * How long a process sits without requests before its idle RSS is read. V8's memory reducer, which hands
+ * an idle process's spare heap back, runs about 8 s into an idle spell (a fresh daemon here: 65–68 MB just
+ * after its requests, 60–61 MB from then on); an idle daemon in the tray has long been through it.
+ */
+export const IDLE_SETTLE_MS = 10_000;
 
 export interface IdleSample {
   rssMb: number;
@@ -8,10 +15,16 @@ export interface IdleSample {
   childrenMb: number;
 }
 
-/** A few requests, then `settleMs` of rest; the RSS of `pid` after that. */
-export async function idleRss(pool: Pool, model: string, pid: number, settleMs: number): Promise<IdleSample> {
+/** A few requests; resolves with the moment they were done (where the idle spell starts). */
+export async function idleStart(pool: Pool, model: string): Promise<number> {
   const body = chatBody(model, false);
   for (let i = 0; i < 10; i += 1) await timedRequest(pool, body);
-  const rss = await settledRssMb(pid, settleMs);
-  return { rssMb: rss, childrenMb: childrenRssMb(pid) };
+  return performance.now();
+}
+
+/** The RSS of `pid` once `settleMs` have passed since `since` (a `performance.now()` from `idleStart`). */
+export async function idleRss(pid: number, since: number, settleMs: number): Promise<IdleSample> {
+  const left = since + settleMs - performance.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  return { rssMb: rssMb(pid), childrenMb: childrenRssMb(pid) };
 }
