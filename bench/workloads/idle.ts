@@ -4,8 +4,8 @@ import { childrenRssMb, rssMb } from '../proc.js';
 
 /**
  * How long a process sits without requests before its idle RSS is read. V8's memory reducer, which hands
- * an idle process's spare heap back, runs about 8 s into an idle spell (a fresh daemon here: 65–68 MB just
- * after its requests, 60–61 MB from then on); an idle daemon in the tray has long been through it.
+ * an idle process's spare heap back, runs about 8 s into an idle spell (the daemon here gives back 5–7 MB
+ * then: 67 → 60 MB, 75 → 70 MB); an idle daemon in the tray has long been through it.
  */
 export const IDLE_SETTLE_MS = 10_000;
 
