@@ -171,27 +171,27 @@ async function main(): Promise<void> {
         errors[name] += sample.errors;
       }
     }
-    const pooled = (name: TargetName): Pair => ({
-      p50: quantile(latency[name], 0.5),
-      p99: quantile(latency[name], 0.99),
+    const pooledOf = (samples: number[]): Pair => ({
+      p50: quantile(samples, 0.5),
+      p99: quantile(samples, 0.99),
     });
+    const pooled: Record<TargetName, Pair> = {
+      direct: pooledOf(latency.direct),
+      relay: pooledOf(latency.relay),
+      router: pooledOf(latency.router),
+    };
     const added = (name: TargetName): Pair => ({
-      p50: pooled(name).p50 - pooled('direct').p50,
-      p99: pooled(name).p99 - pooled('direct').p99,
+      p50: pooled[name].p50 - pooled.direct.p50,
+      p99: pooled[name].p99 - pooled.direct.p99,
     });
     const streamPooled = (name: TargetName) => ({ ttfb: median(ttfb[name]), total: median(total[name]) });
     /** Median over rounds of each round's router-over-relay ratio of `value`. */
-    const pairedRatio = <T>(samples: Record<TargetName, T[]>, value: (sample: T) => number): number =>
-      median(
-        samples.router.map((sample, i) => {
-          const relaySample = samples.relay[i];
-          return relaySample === undefined ? Number.NaN : value(sample) / value(relaySample);
-        }),
-      );
+    const pairedRatio = (samples: Record<TargetName, number[]>): number =>
+      median(samples.router.map((sample, i) => sample / (samples.relay[i] ?? Number.NaN)));
     const paired: Measured['paired'] = {
-      throughput: pairedRatio(rate, (x) => x),
-      cpuPerRequest: pairedRatio(cpu, (x) => x),
-      streamRate: pairedRatio(streamRate, (x) => x),
+      throughput: pairedRatio(rate),
+      cpuPerRequest: pairedRatio(cpu),
+      streamRate: pairedRatio(streamRate),
     };
 
     log('failover');
@@ -222,9 +222,9 @@ async function main(): Promise<void> {
     await Promise.all(Object.values(targets).map((target) => target.pool.close()));
     const measured: Measured = {
       latency: {
-        direct: pooled('direct'),
-        relay: pooled('relay'),
-        router: pooled('router'),
+        direct: pooled.direct,
+        relay: pooled.relay,
+        router: pooled.router,
         relayAdded: added('relay'),
         routerAdded: added('router'),
       },

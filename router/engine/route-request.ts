@@ -200,11 +200,8 @@ export async function routeRequest(
   }
   settleDeferredNetwork(ctx, trace);
 
-  if (trace.succeeded) {
-    // Answered already: the JSON as its attempt succeeded, a stream as its upstream ended (a no-op here).
-    if (req.stream) res.endStream(null);
-    return finish('served', 200, setName, pinned);
-  }
+  // A served request is answered already: its JSON as the attempt succeeded, its stream as the upstream ended.
+  if (trace.succeeded) return finish('served', 200, setName, pinned);
   if (committedFailure) {
     const { result, model } = committedFailure as {
       result: Extract<AttemptResult, { ok: false }>;

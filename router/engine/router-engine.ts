@@ -31,7 +31,6 @@ export interface EngineParts {
  * snapshot questions the server and the desktop shell ask. Knows nothing of HTTP servers.
  */
 export class RouterEngine {
-  #resolved: ResolvedConfig;
   #paused = false;
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
@@ -41,7 +40,6 @@ export class RouterEngine {
   #context: RouteContext;
 
   constructor(private readonly parts: EngineParts) {
-    this.#resolved = parts.resolved;
     this.#context = this.#contextFor(parts.resolved);
   }
 
@@ -51,7 +49,7 @@ export class RouterEngine {
   }
 
   get resolved(): ResolvedConfig {
-    return this.#resolved;
+    return this.#context.resolved;
   }
 
   get inFlight(): number {
@@ -60,7 +58,6 @@ export class RouterEngine {
 
   /** Applies a new config to the next requests (in-flight ones finish on the config they started with). */
   applyConfig(resolved: ResolvedConfig, changed: string[]): void {
-    this.#resolved = resolved;
     this.#context = this.#contextFor(resolved);
     this.parts.events.emit({
       type: 'config',
@@ -151,7 +148,7 @@ export class RouterEngine {
   state(): StateResponse {
     return buildState({
       ...this.parts,
-      resolved: this.#resolved,
+      resolved: this.#context.resolved,
       pinned: this.#pinned,
       paused: this.#paused,
       now: this.parts.clock(),
@@ -162,14 +159,16 @@ export class RouterEngine {
   emitModel(key: string): void {
     this.parts.events.emit({
       type: 'breaker',
-      model: modelView(key, { ...this.parts, resolved: this.#resolved, now: this.parts.clock() }),
+      model: modelView(key, { ...this.parts, resolved: this.#context.resolved, now: this.parts.clock() }),
     });
   }
 
   /** Manual breaker reset (and its quota pause); false for a key nobody knows. */
   resetModel(key: string): boolean {
     const known =
-      this.#resolved.models.has(key) || this.#pinned.has(key) || this.parts.breakers.keys().includes(key);
+      this.#context.resolved.models.has(key) ||
+      this.#pinned.has(key) ||
+      this.parts.breakers.keys().includes(key);
     if (!known) return false;
     this.parts.breakers.reset(key);
     this.parts.quotas.clearModel(key);
