@@ -101,8 +101,11 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       body: input.body.forModel(input.model.upstreamModelId, input.provider.bodyPreset),
     });
     guard.bind(exchange);
-    // Prepared while the upstream works; used only if the answer turns out to be a stream.
-    streamer = input.stream ? new StreamAttempt(input, guard, started) : null;
+    // While the upstream works: what a served answer needs (the stream's half only matters for a stream).
+    exchange.whenSent(() => {
+      if (input.stream) streamer ??= new StreamAttempt(input, guard, started);
+      input.sink.prepare();
+    });
     const head = await exchange.head();
     status = head.status;
     if (status < 200 || status >= 300) {
@@ -111,7 +114,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
     }
     const { contentType } = head;
-    if (streamer !== null && contentType !== null && /text\/event-stream/i.test(contentType)) {
+    if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
+      streamer ??= new StreamAttempt(input, guard, started);
       const outcome = await streamer.run(exchange);
       if (!outcome.ok) return fail(outcome.failure);
       return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage, json: null };

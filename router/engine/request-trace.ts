@@ -22,14 +22,30 @@ export class RequestTrace {
   lastResortUsed = false;
   usage: UsageView | null = null;
 
-  /** The decision headers as known now; `committing` is the attempt whose stream is being committed. */
-  headers(outcome: RequestOutcome, requestId: string, committing?: AttemptView): Record<string, string> {
-    const attempts = committing ? [...this.attempts, committing] : this.attempts;
+  /** The decision headers as known now. */
+  headers(outcome: RequestOutcome, requestId: string): Record<string, string> {
+    return this.#build(this.served, outcome, requestId, this.attempts);
+  }
+
+  /**
+   * The headers the answer carries if `attempt` serves it, built ahead of its outcome: nothing changes the
+   * trace while an attempt runs, so they equal `headers('served', …)` once it has served with that status.
+   */
+  servedHeaders(requestId: string, attempt: AttemptView): Record<string, string> {
+    return this.#build(attempt.model, 'served', requestId, [...this.attempts, attempt]);
+  }
+
+  #build(
+    served: string | null,
+    outcome: RequestOutcome,
+    requestId: string,
+    attempts: readonly AttemptView[],
+  ): Record<string, string> {
     const headers: Record<string, string> = {
       'x-request-id': requestId,
-      'x-fcm-v2-model': this.served ?? attempts.at(-1)?.model ?? 'none',
+      'x-fcm-v2-model': served ?? attempts.at(-1)?.model ?? 'none',
       'x-fcm-v2-attempts': String(attempts.length),
-      'x-fcm-v2-decision': formatDecision(this.served, outcome, attempts, this.skips.length),
+      'x-fcm-v2-decision': formatDecision(served, outcome, attempts, this.skips.length),
     };
     if (this.lastResortUsed) headers['x-fcm-v2-last-resort'] = 'true';
     return headers;

@@ -1,4 +1,4 @@
-import type { AttemptView, HistoryEntry } from '../api-types.js';
+import type { HistoryEntry } from '../api-types.js';
 import { lookupModel } from '../config/resolve-config.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
 import type { Clock } from '../state/clock.js';
@@ -101,6 +101,22 @@ export async function routeRequest(
     }
     const breakerBefore = ctx.breakers.get(key).state;
     trace.tried.add(key);
+    // The headers of this attempt's success, built while the upstream computes (see `StreamSink.prepare`).
+    let prepared: Record<string, string> | null = null;
+    const servedHeaders = (): Record<string, string> => {
+      const headers =
+        prepared ??
+        trace.servedHeaders(req.requestId, {
+          model: key,
+          status: 200,
+          kind: null,
+          latencyMs: 0,
+          breakerBefore,
+          role,
+        });
+      prepared = null;
+      return headers;
+    };
     let result: AttemptResult;
     try {
       result = await runAttempt({
@@ -116,17 +132,12 @@ export async function routeRequest(
         client: req.clientGone,
         upstream: ctx.upstream,
         sink: {
+          prepare: () => {
+            prepared = servedHeaders();
+          },
           commit: () => {
             trace.served = key;
-            const committing: AttemptView = {
-              model: key,
-              status: 200,
-              kind: null,
-              latencyMs: clock() - started,
-              breakerBefore,
-              role,
-            };
-            res.commitStream(trace.headers('served', req.requestId, committing));
+            res.commitStream(servedHeaders());
           },
           write: (chunk) => res.write(chunk),
           end: () => res.endStream(null),
@@ -148,7 +159,10 @@ export async function routeRequest(
       trace.succeeded = true;
       trace.usage = result.usage;
       // Nothing after a served attempt changes the trace: the client gets its answer before the bookkeeping.
-      if (result.json) res.sendJson(200, result.json.body, trace.headers('served', req.requestId));
+      if (result.json) {
+        const headers = result.status === 200 ? servedHeaders() : trace.headers('served', req.requestId);
+        res.sendJson(200, result.json.body, headers);
+      }
       bookSuccess(ctx, key, provider.id, result.latencyMs);
       return 'served';
     }

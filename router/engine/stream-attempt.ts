@@ -8,6 +8,11 @@ import type { ChunkVerdict, UpstreamExchange } from '../upstream/upstream-exchan
 
 /** Where a streamed answer goes once it has shown real content. */
 export interface StreamSink {
+  /**
+   * Called once the request is on the upstream's socket, while the upstream computes: builds what a served
+   * answer will need (its headers), so that none of it sits between the upstream's bytes and the client's.
+   */
+  prepare(): void;
   /** Writes the response head (200, SSE headers, decision headers as known now). */
   commit(): void;
   /** Writes bytes; returns a promise only when the client must drain first (backpressure). */
@@ -33,8 +38,8 @@ export type StreamOutcome =
 /**
  * The streamed half of an attempt: holds the stream until the tracker sees real content, then commits and
  * pipes the rest byte for byte, ending the client's stream as the upstream's ends. Built while the upstream
- * is still working on the request (after dispatch, before its head), so none of this setup sits between the
- * upstream's first bytes and the client's.
+ * is working on the request (once it is on the socket, before its head), so none of this setup sits between
+ * the upstream's first bytes and the client's.
  */
 export class StreamAttempt {
   readonly #input: StreamInput;

@@ -81,9 +81,17 @@ class ResponseResponder implements ChatResponder {
 }
 
 /** Decision headers of a chat request refused before routing (every chat answer carries them). */
-export function rejectionHeaders(req: IncomingMessage): Record<string, string> & { 'x-request-id': string } {
+export function rejectionHeaders(req: IncomingMessage): Record<string, string> {
+  return rejectionHeadersFor(requestIdOf(req));
+}
+
+function requestIdOf(req: IncomingMessage): string {
+  return pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+}
+
+function rejectionHeadersFor(requestId: string): Record<string, string> {
   return {
-    'x-request-id': pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID),
+    'x-request-id': requestId,
     'x-fcm-v2-model': 'none',
     'x-fcm-v2-attempts': '0',
     'x-fcm-v2-decision': 'none!rejected||skips=0',
@@ -99,12 +107,13 @@ export async function handleChat(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const idHeader = rejectionHeaders(req);
-  const requestId = idHeader['x-request-id'];
+  const requestId = requestIdOf(req);
+  // Built only for a refusal: a routed request's headers come from its trace.
+  const idHeader = (): Record<string, string> => rejectionHeadersFor(requestId);
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
     sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', {
-      headers: idHeader,
+      headers: idHeader(),
     });
     return;
   }
@@ -112,7 +121,7 @@ export async function handleChat(
   if (!read.ok) {
     if (read.reason === 'too_large') {
       sendError(res, 413, 'request_too_large', 'fcm-router: request body is over 10 MiB', {
-        headers: { ...idHeader, connection: 'close' },
+        headers: { ...idHeader(), connection: 'close' },
       });
     } else res.destroy();
     return;
@@ -120,27 +129,27 @@ export async function handleChat(
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok) {
     sendError(res, 400, 'invalid_json', `fcm-router: request body is not valid JSON (${parsed.error})`, {
-      headers: idHeader,
+      headers: idHeader(),
     });
     return;
   }
   const body = parsed.value;
   if (!isRecord(body)) {
     sendError(res, 400, 'invalid_request', 'fcm-router: request body must be a JSON object', {
-      headers: idHeader,
+      headers: idHeader(),
     });
     return;
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     sendError(res, 400, 'invalid_request', 'fcm-router: "messages" must be a non-empty array', {
-      headers: idHeader,
+      headers: idHeader(),
       extra: { param: 'messages' },
     });
     return;
   }
   if (body.model !== undefined && typeof body.model !== 'string') {
     sendError(res, 400, 'invalid_request', 'fcm-router: "model" must be a string', {
-      headers: idHeader,
+      headers: idHeader(),
       extra: { param: 'model' },
     });
     return;
@@ -152,13 +161,13 @@ export async function handleChat(
       400,
       'invalid_request',
       `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`,
-      { headers: idHeader, extra: { param: 'model' } },
+      { headers: idHeader(), extra: { param: 'model' } },
     );
     return;
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     sendError(res, 400, 'invalid_request', 'fcm-router: "stream" must be a boolean', {
-      headers: idHeader,
+      headers: idHeader(),
       extra: { param: 'stream' },
     });
     return;

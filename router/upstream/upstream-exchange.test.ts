@@ -255,3 +255,50 @@ test('a network error rejects the head', async () => {
     },
   );
 });
+
+test('whenSent runs once per request, after it is written and before the upstream has seen it', async () => {
+  const seen: string[] = [];
+  await withServer(
+    (req, res) => {
+      seen.push(req.url ?? '');
+      res.end('{}');
+    },
+    async (open) => {
+      // The first request opens the connection; the second reuses it (undici writes that one a turn later).
+      for (const round of [1, 2]) {
+        const exchange = open();
+        const atTask: number[] = [];
+        exchange.whenSent(() => atTask.push(seen.length));
+        await Promise.resolve();
+        assert.deepEqual(atTask, [], `round ${round}: not before the request is written`);
+        await exchange.head();
+        await exchange.readAll(1024);
+        assert.deepEqual(atTask, [round - 1], `round ${round}: once, before the upstream read it`);
+      }
+    },
+    1,
+  );
+});
+
+test('whenSent also runs for a request that is aborted before it could be written', async () => {
+  let release: (() => void) | null = null;
+  await withServer(
+    (_req, res) => {
+      release = () => res.end('{}');
+    },
+    async (open) => {
+      const first = open();
+      while (release === null) await sleep(5);
+      // The only connection is busy: the second request waits in undici's queue, unwritten.
+      const second = open();
+      let ran = 0;
+      second.whenSent(() => (ran += 1));
+      second.abort(new Error('timeout'));
+      await assert.rejects(second.head(), /timeout/);
+      assert.equal(ran, 1);
+      (release as () => void)();
+      await first.head();
+    },
+    1,
+  );
+});

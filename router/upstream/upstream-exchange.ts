@@ -45,6 +45,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #draining = false;
   #resolve: ((value: never) => void) | null = null;
   #reject: ((error: Error) => void) | null = null;
+  /** Whether undici has taken the request to its socket (or the request is over before it could). */
+  #started = false;
+  #onStarted: (() => void) | null = null;
 
   /** Resolves with the response head; rejects on a network error or an abort. */
   head(): Promise<UpstreamHead> {
@@ -75,6 +78,17 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     return this.#wait('stream', () => this.#pump());
   }
 
+  /**
+   * Runs `task` once the request is on its socket, in the microtask after undici's write (undici writes a
+   * reused keep-alive socket's request only after a `setImmediate`, so anything done before that delays the
+   * upstream). Work that only the answer needs belongs here, while the upstream computes: it then sits on
+   * nobody's path. Also runs when the request fails or is aborted before it was written.
+   */
+  whenSent(task: () => void): void {
+    if (this.#started) queueMicrotask(task);
+    else this.#onStarted = task;
+  }
+
   /** Cuts the request in whatever phase it is; a pending phase rejects with `reason`. */
   abort(reason: Error): void {
     if (this.#abortReason || this.#ended || this.#error) return;
@@ -86,6 +100,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#abortReason) controller.abort(this.#abortReason);
+    this.#markStarted();
   }
 
   onResponseStart(
@@ -149,7 +164,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     return true;
   }
 
+  #markStarted(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const task = this.#onStarted;
+    this.#onStarted = null;
+    if (task) queueMicrotask(task);
+  }
+
   #fail(error: Error): void {
+    this.#markStarted();
     this.#error ??= error;
     const reject = this.#reject;
     this.#resolve = null;
