@@ -147,7 +147,7 @@ export class StreamTracker {
     this.phase = 'passing';
     const complete = lastLineEnd(all, 0, all.length);
     const result = this.passRegion(all, Math.min(this.examinedEnd, complete), complete);
-    if (this.phase === 'passing') this.pushTail(copy(all.subarray(complete)));
+    if (this.phase === 'passing' && complete < all.length) this.pushTail(copy(all.subarray(complete)));
     return result;
   }
 
@@ -359,6 +359,9 @@ export class StreamTracker {
 
   /** Post-commit: forwards `bytes[0, end)`, of which `[checkFrom, end)` is checked for error frames and usage. */
   private passRegion(bytes: Uint8Array, checkFrom: number, end: number): PassResult {
+    const whole = end === bytes.length ? bytes : bytes.subarray(0, end);
+    // At commit the held lines were usually all examined already: nothing left to search.
+    if (checkFrom >= end) return { forward: nonEmpty(whole), failure: null };
     const buf = Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes);
     // Ordinary content frames hold neither key: one native byte search each, and nothing else.
     const errorAt = buf.indexOf(ERROR_KEY, checkFrom);
@@ -372,8 +375,7 @@ export class StreamTracker {
     // Parsed only when asked for: some providers repeat usage in every frame.
     if (usageAt >= 0)
       this.usageLine = buf.subarray(...lineAround(buf, usageAt, checkFrom, limit)).toString('utf8');
-    if (!error)
-      return { forward: nonEmpty(end === bytes.length ? bytes : bytes.subarray(0, end)), failure: null };
+    if (!error) return { forward: nonEmpty(whole), failure: null };
     this.phase = 'stopped';
     this.tail = [];
     this.tailLength = 0;
