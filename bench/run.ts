@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --cpu-prof]`: the fast fake upstream, the bare relay and the real daemon on
- * loopback, measured side by side in interleaved rounds (direct, relay, router, direct, …), medians over
- * rounds, one row per bar of the issue with PASS or MISS, and bench/results.json. Always exits 0: it is a
- * report; MISS rows are marked `>>`.
+ * loopback, measured side by side in interleaved rounds (the targets take turns in a rotating order), medians
+ * over rounds, one row per bar of the issue with PASS or MISS, and bench/results.json. Always exits 0: it is
+ * a report; MISS rows are marked `>>`.
  */
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
