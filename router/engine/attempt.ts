@@ -3,7 +3,7 @@ import type { UsageView } from '../api-types.js';
 import type { FailoverSettings } from '../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../gate/failure-classifier.js';
-import { checkResponseBody } from '../gate/response-gate.js';
+import { checkResponseBody, type GateVerdict } from '../gate/response-gate.js';
 import type { Clock } from '../state/clock.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
@@ -65,6 +65,27 @@ const SNIPPET_BYTES = 2048;
 /** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
 const ATTEMPT_OVER = new Error('attempt over');
 
+/** A whole 2xx body through the response gate. */
+interface JudgedBody {
+  body: Buffer;
+  text: string;
+  verdict: GateVerdict;
+  latencyMs: number;
+  /** Already sent to the client (from undici's end callback). */
+  sent: boolean;
+}
+
+function judgeBody(
+  body: Buffer,
+  contentType: string | null,
+  failover: FailoverSettings,
+  latencyMs: number,
+): JudgedBody {
+  const text = body.toString('utf8');
+  const verdict = checkResponseBody(text, contentType, failover.contentValidation);
+  return { body, text, verdict, latencyMs, sent: false };
+}
+
 /**
  * One upstream try, from request to verdict: a non-2xx is classified by status, a 2xx JSON body goes
  * through the response gate, a stream is held by the tracker until real content (then committed and
@@ -106,6 +127,21 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       if (input.stream) streamer ??= new StreamAttempt(input, guard, started);
       input.sink.prepare();
     });
+    // A small JSON answer that came at once is judged, and if it serves sent, inside undici's end callback
+    // (`whenWholeEarly`): the client is not kept waiting for undici's work after the response and two promise
+    // turns. The code below then only collects what happened there.
+    const early: { judged: JudgedBody | null } = { judged: null };
+    if (!input.stream)
+      exchange.whenWholeEarly((earlyHead, body) => {
+        if (earlyHead.status < 200 || earlyHead.status >= 300) return;
+        const judged = judgeBody(body, earlyHead.contentType, failover, clock() - started);
+        // Only a plain 200's decision headers could be built ahead (the chain names any other status).
+        if (judged.verdict.ok && earlyHead.status === 200) {
+          judged.sent = true;
+          input.sink.sendJson(judged.verdict.rewritten ?? body);
+        }
+        early.judged = judged;
+      });
     const head = await exchange.head();
     status = head.status;
     if (status < 200 || status >= 300) {
@@ -120,12 +156,15 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       if (!outcome.ok) return fail(outcome.failure);
       return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage, json: null };
     }
-    guard.phase('body_timeout', failover.bodyReadTimeoutMs);
-    const body = await exchange.readAll(MAX_JSON_BODY);
-    if (body === null)
-      return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
-    const text = body.toString('utf8');
-    const verdict = checkResponseBody(text, contentType, failover.contentValidation);
+    let judged = early.judged;
+    if (judged === null) {
+      guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+      const body = await exchange.readAll(MAX_JSON_BODY);
+      if (body === null)
+        return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
+      judged = judgeBody(body, contentType, failover, clock() - started);
+    }
+    const { verdict, text, body } = judged;
     if (!verdict.ok)
       return fail({
         type: 'content',
@@ -149,9 +188,9 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     return {
       ok: true,
       status,
-      latencyMs: clock() - started,
+      latencyMs: judged.latencyMs,
       usage: verdict.usage,
-      json: { body: verdict.rewritten ?? body, contentType: 'application/json' },
+      json: judged.sent ? null : { body: verdict.rewritten ?? body, contentType: 'application/json' },
     };
   } catch {
     return fail({ type: 'transport', kind: guard.kind ?? 'network_error' });

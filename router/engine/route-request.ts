@@ -135,6 +135,10 @@ export async function routeRequest(
           prepare: () => {
             prepared = servedHeaders();
           },
+          sendJson: (body) => {
+            trace.served = key;
+            res.sendJson(200, body, servedHeaders());
+          },
           commit: () => {
             trace.served = key;
             res.commitStream(servedHeaders());

@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
-import { empty200, emptyStream, json, sseContent, status } from '../test-support/upstream-behaviours.js';
+import {
+  empty200,
+  emptyStream,
+  json,
+  jsonBody,
+  sseContent,
+  status,
+} from '../test-support/upstream-behaviours.js';
+import { completion } from '../test-support/upstream-frames.js';
 import { parseReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 
@@ -57,6 +65,39 @@ test('every chat answer carries the decision headers: served, failed, streamed o
     const body = parseReply<ErrorBody>(failed);
     assert.equal(body.error.code, 'all_models_failed');
     assert.equal(typeof body.error.type, 'string');
+  });
+});
+
+test('a JSON answer is served alike whether it came at once, with a status other than 200, or too large to come at once', async () => {
+  await withScenario({ ...TWO, breaker: { failureThreshold: 10 } }, async ({ router, upstream }) => {
+    const large = 'x'.repeat(300_000);
+    upstream.script('alpha/m1', status(503), status(503), status(503));
+    upstream.script('beta/m2', json('ok'), jsonBody(completion('created'), 201), jsonBody(completion(large)));
+
+    const atOnce = await router.chat();
+    assert.equal(atOnce.status, 200);
+    assertDecisionHeaders(atOnce.headers, 'beta/m2!served|alpha/m1:503->beta/m2:200|skips=0', 'beta/m2', 2);
+    assert.equal(
+      parseReply<{ choices: { message: { content: string } }[] }>(atOnce).choices[0]?.message.content,
+      'ok',
+    );
+
+    const created = await router.chat();
+    assert.equal(created.status, 200);
+    assertDecisionHeaders(created.headers, 'beta/m2!served|alpha/m1:503->beta/m2:201|skips=0', 'beta/m2', 2);
+    assert.equal(
+      parseReply<{ choices: { message: { content: string } }[] }>(created).choices[0]?.message.content,
+      'created',
+    );
+
+    const big = await router.chat();
+    assert.equal(big.status, 200);
+    assertDecisionHeaders(big.headers, 'beta/m2!served|alpha/m1:503->beta/m2:200|skips=0', 'beta/m2', 2);
+    assert.equal(
+      parseReply<{ choices: { message: { content: string } }[] }>(big).choices[0]?.message.content,
+      large,
+    );
+    assert.equal(Number(big.headers['content-length']), Buffer.byteLength(big.text));
   });
 });
 

@@ -302,3 +302,39 @@ test('whenSent also runs for a request that is aborted before it could be writte
     1,
   );
 });
+
+test('whenWholeEarly hands over a body that came at once, inside the end callback, and it stays readable', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    },
+    async (open) => {
+      const exchange = open();
+      const seen: string[] = [];
+      exchange.whenWholeEarly((head, body) => seen.push(`${head.status} ${body.toString('utf8')}`));
+      await exchange.head();
+      assert.deepEqual(seen, ['200 {"ok":true}'], 'before the head promise has even settled for its reader');
+      assert.equal((await exchange.readAll(1024))?.toString('utf8'), '{"ok":true}');
+      assert.equal(seen.length, 1);
+    },
+  );
+});
+
+test('whenWholeEarly stays out of a body that a reader was already waiting for', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"ok":');
+      setTimeout(() => res.end('true}'), 30);
+    },
+    async (open) => {
+      const exchange = open();
+      let ran = 0;
+      exchange.whenWholeEarly(() => (ran += 1));
+      await exchange.head();
+      assert.equal((await exchange.readAll(1024))?.toString('utf8'), '{"ok":true}');
+      assert.equal(ran, 0);
+    },
+  );
+});

@@ -48,6 +48,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   /** Whether undici has taken the request to its socket (or the request is over before it could). */
   #started = false;
   #onStarted: (() => void) | null = null;
+  #onWholeEarly: ((head: UpstreamHead, body: Buffer) => void) | null = null;
 
   /** Resolves with the response head; rejects on a network error or an abort. */
   head(): Promise<UpstreamHead> {
@@ -87,6 +88,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   whenSent(task: () => void): void {
     if (this.#started) queueMicrotask(task);
     else this.#onStarted = task;
+  }
+
+  /**
+   * Runs `task` with the head and the whole body synchronously inside undici's end callback, if the body
+   * ends before anyone asked for it (a small answer that came at once, the usual JSON completion): its
+   * consumer can answer the client there, ahead of undici's work after the response and of a promise turn.
+   * The body stays readable with `readAll` as if nothing had happened.
+   */
+  whenWholeEarly(task: (head: UpstreamHead, body: Buffer) => void): void {
+    this.#onWholeEarly = task;
   }
 
   /** Cuts the request in whatever phase it is; a pending phase rejects with `reason`. */
@@ -132,6 +143,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.#ended = true;
+    const early = this.#onWholeEarly;
+    this.#onWholeEarly = null;
+    if (early !== null && this.#mode === 'head' && this.#head !== null) early(this.#head, this.#joined());
     if (this.#mode === 'buffer') this.#checkBuffer();
     else if (this.#mode === 'snippet') this.#checkSnippet();
     else if (this.#mode === 'stream' && !this.#draining && this.#chunks.length === 0) this.#finishStream();
@@ -185,10 +199,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (this.#size > this.#limit) {
       this.#resolveWith(null);
       this.#cut();
-    } else if (this.#ended) {
-      const chunks = this.#chunks;
-      this.#resolveWith(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.#size));
-    }
+    } else if (this.#ended) this.#resolveWith(this.#joined());
+  }
+
+  /** The body so far as one buffer (kept as the only chunk, so it is joined once). */
+  #joined(): Buffer {
+    const chunks = this.#chunks;
+    if (chunks.length === 1) return chunks[0] as Buffer;
+    const whole = Buffer.concat(chunks, this.#size);
+    this.#chunks = [whole];
+    return whole;
   }
 
   #checkSnippet(): void {
