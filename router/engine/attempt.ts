@@ -9,7 +9,7 @@ import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
 import type { ClientGone } from '../upstream/client-gone.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
-import type { UpstreamExchange } from '../upstream/upstream-exchange.js';
+import type { UpstreamExchange, UpstreamHead } from '../upstream/upstream-exchange.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
 import { StreamAttempt, type StreamSink } from './stream-attempt.js';
@@ -64,6 +64,12 @@ function chatUrl(provider: ResolvedProvider): string {
 const SNIPPET_BYTES = 2048;
 /** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
 const ATTEMPT_OVER = new Error('attempt over');
+
+/** A 2xx answer that is an SSE stream. */
+function isSseAnswer(head: UpstreamHead): boolean {
+  const { status, contentType } = head;
+  return status >= 200 && status < 300 && contentType !== null && /text\/event-stream/i.test(contentType);
+}
 
 /** A whole 2xx body through the response gate. */
 interface JudgedBody {
@@ -122,9 +128,14 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       body: input.body.forModel(input.model.upstreamModelId, input.provider.bodyPreset),
     });
     guard.bind(exchange);
-    // While the upstream works: what a served answer needs (the stream's half only matters for a stream).
-    exchange.whenSent(() => {
-      if (input.stream) streamer ??= new StreamAttempt(input, guard, started);
+    const sent = exchange;
+    // While the upstream works: what a served answer needs, and for a stream, its consumer, started at the
+    // head so the first chunks are judged as they arrive.
+    sent.whenSent(() => {
+      if (input.stream) {
+        streamer ??= new StreamAttempt(input, guard, started);
+        streamer.startEarly(sent, isSseAnswer);
+      }
       input.sink.prepare();
     });
     // A small JSON answer that came at once is judged, and if it serves sent, inside undici's end callback
@@ -150,7 +161,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
     }
     const { contentType } = head;
-    if (input.stream && contentType !== null && /text\/event-stream/i.test(contentType)) {
+    if (input.stream && isSseAnswer(head)) {
       streamer ??= new StreamAttempt(input, guard, started);
       const outcome = await streamer.run(exchange);
       if (!outcome.ok) return fail(outcome.failure);

@@ -4,7 +4,7 @@ import type { FailureInput } from '../gate/failure-classifier.js';
 import { StreamTracker, type EndResult } from '../gate/stream-tracker.js';
 import type { Clock } from '../state/clock.js';
 import type { AttemptGuard } from '../upstream/attempt-guard.js';
-import type { ChunkVerdict, UpstreamExchange } from '../upstream/upstream-exchange.js';
+import type { ChunkVerdict, UpstreamExchange, UpstreamHead } from '../upstream/upstream-exchange.js';
 
 /** Where a streamed answer goes once it has shown real content. */
 export interface StreamSink {
@@ -67,6 +67,14 @@ export class StreamAttempt {
   /** Bytes reached the client: no failover is possible any more. */
   get committed(): boolean {
     return this.#committed;
+  }
+
+  /**
+   * Asks the exchange to start this stream inside its head callback when the head is `accept`ed, so the
+   * first chunks are judged (and committed) as they arrive; `run` then carries on with that stream.
+   */
+  startEarly(exchange: UpstreamExchange, accept: (head: UpstreamHead) => boolean): void {
+    exchange.streamEarly(accept, this.#onChunk, this.#finish);
   }
 
   /** Pipes the exchange's SSE body (its head is a 2xx `text/event-stream`) to the client. */

@@ -338,3 +338,81 @@ test('whenWholeEarly stays out of a body that a reader was already waiting for',
     },
   );
 });
+
+const isSse = (head: { status: number; contentType: string | null }): boolean =>
+  head.status === 200 && head.contentType === 'text/event-stream';
+
+test('streamEarly: an accepted head starts the stream in its callback, and stream() carries on with it', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+      setTimeout(() => res.end('data: 2\n\n'), 20);
+    },
+    async (open) => {
+      const exchange = open();
+      const received: string[] = [];
+      let ended = 0;
+      const onChunk = (chunk: Buffer): undefined => {
+        received.push(chunk.toString('utf8'));
+        return undefined;
+      };
+      exchange.streamEarly(isSse, onChunk, () => (ended += 1));
+      await exchange.head();
+      assert.deepEqual(received, ['data: 1\n\n'], 'the first chunk was handed over before the head was read');
+      await exchange.stream(onChunk, () => (ended += 1));
+      assert.deepEqual(received, ['data: 1\n\n', 'data: 2\n\n']);
+      assert.equal(ended, 1, 'onEnd ran once');
+    },
+  );
+});
+
+test('streamEarly: a head it does not accept leaves the body to the usual reads', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    },
+    async (open) => {
+      const exchange = open();
+      let chunks = 0;
+      exchange.streamEarly(
+        isSse,
+        () => {
+          chunks += 1;
+          return undefined;
+        },
+        () => undefined,
+      );
+      await exchange.head();
+      assert.equal((await exchange.readAll(1024))?.toString('utf8'), '{"ok":true}');
+      assert.equal(chunks, 0);
+    },
+  );
+});
+
+test('streamEarly: a consumer that stops at its first chunk cuts the upstream, and stream() settles', async () => {
+  let closed: Promise<void> = Promise.resolve();
+  await withServer(
+    (_req, res) => {
+      closed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"error":"x"}\n\n');
+    },
+    async (open) => {
+      const exchange = open();
+      let calls = 0;
+      let ended = 0;
+      const stop = (): false => {
+        calls += 1;
+        return false;
+      };
+      exchange.streamEarly(isSse, stop, () => (ended += 1));
+      await exchange.head();
+      await exchange.stream(stop);
+      assert.equal(calls, 1);
+      assert.equal(ended, 0, 'a stopped stream never ends as whole');
+      await closed;
+    },
+  );
+});

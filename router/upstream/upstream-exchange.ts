@@ -49,6 +49,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #started = false;
   #onStarted: (() => void) | null = null;
   #onWholeEarly: ((head: UpstreamHead, body: Buffer) => void) | null = null;
+  #streamIf: ((head: UpstreamHead) => boolean) | null = null;
+  /** The stream phase started at the head (see `streamEarly`), until `stream` hands it over. */
+  #earlyStream: Promise<void> | null = null;
 
   /** Resolves with the response head; rejects on a network error or an abort. */
   head(): Promise<UpstreamHead> {
@@ -74,6 +77,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
    * answer without waiting for a promise turn and for undici's work after the response.
    */
   stream(onChunk: (chunk: Buffer) => ChunkVerdict, onEnd?: () => void): Promise<void> {
+    const early = this.#earlyStream;
+    if (early !== null) {
+      this.#earlyStream = null;
+      return early;
+    }
     this.#onChunk = onChunk;
     this.#onEnd = onEnd ?? null;
     return this.#wait('stream', () => this.#pump());
@@ -98,6 +106,20 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
    */
   whenWholeEarly(task: (head: UpstreamHead, body: Buffer) => void): void {
     this.#onWholeEarly = task;
+  }
+
+  /**
+   * Starts the stream phase inside undici's head callback when `accept(head)` holds, so the first chunks
+   * reach `onChunk` as they arrive rather than a promise turn later. `stream` then returns that phase.
+   */
+  streamEarly(
+    accept: (head: UpstreamHead) => boolean,
+    onChunk: (chunk: Buffer) => ChunkVerdict,
+    onEnd: () => void,
+  ): void {
+    this.#streamIf = accept;
+    this.#onChunk = onChunk;
+    this.#onEnd = onEnd;
   }
 
   /** Cuts the request in whatever phase it is; a pending phase rejects with `reason`. */
@@ -126,6 +148,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
       retryAfter: first(headers['retry-after']),
     };
     if (this.#mode === 'head') this.#resolveWith(this.#head);
+    const accept = this.#streamIf;
+    this.#streamIf = null;
+    if (accept !== null && this.#mode === 'head' && accept(this.#head)) {
+      this.#earlyStream = this.#wait('stream', () => this.#pump());
+      // Its reader takes it over a promise turn later; a failure before then is not unhandled.
+      this.#earlyStream.catch(() => undefined);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
