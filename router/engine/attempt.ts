@@ -37,8 +37,6 @@ export type AttemptResult =
       status: number;
       latencyMs: number;
       usage: UsageView | null;
-      /** The JSON answer to send (non-streamed); null when the stream was already written to the client. */
-      json: { body: Buffer | string; contentType: string } | null;
     }
   | {
       ok: false;
@@ -77,19 +75,6 @@ interface JudgedBody {
   text: string;
   verdict: GateVerdict;
   latencyMs: number;
-  /** Already sent to the client (from undici's end callback). */
-  sent: boolean;
-}
-
-function judgeBody(
-  body: Buffer,
-  contentType: string | null,
-  failover: FailoverSettings,
-  latencyMs: number,
-): JudgedBody {
-  const text = body.toString('utf8');
-  const verdict = checkResponseBody(text, contentType, failover.contentValidation);
-  return { body, text, verdict, latencyMs, sent: false };
 }
 
 /**
@@ -138,20 +123,20 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       }
       input.sink.prepare();
     });
-    // A small JSON answer that came at once is judged, and if it serves sent, inside undici's end callback
+    /** Judges a whole 2xx body; a JSON answer (not a stream's replay) that serves goes to the client now. */
+    const judge = (body: Buffer, answer: UpstreamHead): JudgedBody => {
+      const text = body.toString('utf8');
+      const verdict = checkResponseBody(text, answer.contentType, failover.contentValidation);
+      if (verdict.ok && !input.stream) input.sink.sendJson(answer.status, verdict.rewritten ?? body);
+      return { body, text, verdict, latencyMs: clock() - started };
+    };
+    // A small JSON answer that came at once is judged, and sent, inside undici's end callback
     // (`whenWholeEarly`): the client is not kept waiting for undici's work after the response and two promise
     // turns. The code below then only collects what happened there.
     const early: { judged: JudgedBody | null } = { judged: null };
     if (!input.stream)
-      exchange.whenWholeEarly((earlyHead, body) => {
-        if (earlyHead.status < 200 || earlyHead.status >= 300) return;
-        const judged = judgeBody(body, earlyHead.contentType, failover, clock() - started);
-        // Only a plain 200's decision headers could be built ahead (the chain names any other status).
-        if (judged.verdict.ok && earlyHead.status === 200) {
-          judged.sent = true;
-          input.sink.sendJson(judged.verdict.rewritten ?? body);
-        }
-        early.judged = judged;
+      exchange.whenWholeEarly((answer, body) => {
+        if (answer.status >= 200 && answer.status < 300) early.judged = judge(body, answer);
       });
     const head = await exchange.head();
     status = head.status;
@@ -160,12 +145,11 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       const snippet = await exchange.readSnippet(SNIPPET_BYTES);
       return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
     }
-    const { contentType } = head;
     if (input.stream && isSseAnswer(head)) {
       streamer ??= new StreamAttempt(input, guard, started);
       const outcome = await streamer.run(exchange);
       if (!outcome.ok) return fail(outcome.failure);
-      return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage, json: null };
+      return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage };
     }
     let judged = early.judged;
     if (judged === null) {
@@ -173,7 +157,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       const body = await exchange.readAll(MAX_JSON_BODY);
       if (body === null)
         return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
-      judged = judgeBody(body, contentType, failover, clock() - started);
+      judged = judge(body, head);
     }
     const { verdict, text, body } = judged;
     if (!verdict.ok)
@@ -194,15 +178,11 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       const drained = input.sink.write(Buffer.from(replay));
       if (drained) await drained;
       input.sink.end();
-      return { ok: true, status, latencyMs, usage: verdict.usage, json: null };
+      return { ok: true, status, latencyMs, usage: verdict.usage };
     }
-    return {
-      ok: true,
-      status,
-      latencyMs: judged.latencyMs,
-      usage: verdict.usage,
-      json: judged.sent ? null : { body: verdict.rewritten ?? body, contentType: 'application/json' },
-    };
+    // A stream was asked for and the answer is JSON but no completion to replay: it is passed on as it came.
+    if (input.stream) input.sink.sendJson(status, verdict.rewritten ?? body);
+    return { ok: true, status, latencyMs: judged.latencyMs, usage: verdict.usage };
   } catch {
     return fail({ type: 'transport', kind: guard.kind ?? 'network_error' });
   } finally {

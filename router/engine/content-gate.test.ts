@@ -7,6 +7,7 @@ import {
   html,
   invalidJson,
   json,
+  jsonBody,
   type Behaviour,
 } from '../test-support/upstream-behaviours.js';
 import { parseReply } from '../test-support/http-client.js';
@@ -86,6 +87,21 @@ test('gate off: an empty 200 is served, but HTML and invalid JSON still fail ove
       third.headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:invalid_json->beta/m2:200|skips=0',
     );
+  });
+});
+
+test('gate off: a stream asked for and answered with JSON that is no completion gets that JSON as it came', async () => {
+  await withScenario({ ...TWO, failover: { contentValidation: 'off' } }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', jsonBody({ id: 'x', object: 'chat.completion', note: 'no choices' }));
+    const reply = await router.chat({ stream: true });
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers['content-type']), /application\/json/);
+    assert.equal(reply.headers['x-fcm-v2-decision'], 'alpha/m1!served|alpha/m1:200|skips=0');
+    assert.deepEqual(parseReply<Record<string, unknown>>(reply), {
+      id: 'x',
+      object: 'chat.completion',
+      note: 'no choices',
+    });
   });
 });
 

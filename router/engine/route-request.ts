@@ -101,19 +101,21 @@ export async function routeRequest(
     }
     const breakerBefore = ctx.breakers.get(key).state;
     trace.tried.add(key);
-    // The headers of this attempt's success, built while the upstream computes (see `StreamSink.prepare`).
+    // The decision headers of this attempt's success.
+    const servedHeaders = (status: number): Record<string, string> =>
+      trace.servedHeaders(req.requestId, {
+        model: key,
+        status,
+        kind: null,
+        latencyMs: 0,
+        breakerBefore,
+        role,
+      });
+    // Those of a plain 200, built while the upstream computes (`StreamSink.prepare`); the answer that
+    // carries them completes them in place, so they are taken once.
     let prepared: Record<string, string> | null = null;
-    const servedHeaders = (): Record<string, string> => {
-      const headers =
-        prepared ??
-        trace.servedHeaders(req.requestId, {
-          model: key,
-          status: 200,
-          kind: null,
-          latencyMs: 0,
-          breakerBefore,
-          role,
-        });
+    const takeServed = (status: number): Record<string, string> => {
+      const headers = status === 200 && prepared !== null ? prepared : servedHeaders(status);
       prepared = null;
       return headers;
     };
@@ -133,15 +135,15 @@ export async function routeRequest(
         upstream: ctx.upstream,
         sink: {
           prepare: () => {
-            prepared = servedHeaders();
+            prepared ??= servedHeaders(200);
           },
-          sendJson: (body) => {
+          sendJson: (status, body) => {
             trace.served = key;
-            res.sendJson(200, body, servedHeaders());
+            res.sendJson(200, body, takeServed(status));
           },
           commit: () => {
             trace.served = key;
-            res.commitStream(servedHeaders());
+            res.commitStream(takeServed(200));
           },
           write: (chunk) => res.write(chunk),
           end: () => res.endStream(null),
@@ -162,11 +164,7 @@ export async function routeRequest(
       trace.served = key;
       trace.succeeded = true;
       trace.usage = result.usage;
-      // Nothing after a served attempt changes the trace: the client gets its answer before the bookkeeping.
-      if (result.json) {
-        const headers = result.status === 200 ? servedHeaders() : trace.headers('served', req.requestId);
-        res.sendJson(200, result.json.body, headers);
-      }
+      // The client has its answer already (sent by the attempt): the bookkeeping comes after it.
       bookSuccess(ctx, key, provider.id, result.latencyMs);
       return 'served';
     }
@@ -218,7 +216,7 @@ export async function routeRequest(
   }
   settleDeferredNetwork(ctx, trace);
 
-  // A served request is answered already: its JSON as the attempt succeeded, its stream as the upstream ended.
+  // A served request is answered already: its JSON as it passed the gate, its stream as the upstream ended.
   if (trace.succeeded) return finish('served', 200, setName, pinned);
   if (committedFailure) {
     const { result, model } = committedFailure as {

@@ -13,8 +13,11 @@ export interface StreamSink {
    * answer will need (its headers), so that none of it sits between the upstream's bytes and the client's.
    */
   prepare(): void;
-  /** Sends a served 200 JSON answer whole, with the decision headers of this attempt's success. */
-  sendJson(body: Buffer | string): void;
+  /**
+   * Sends a served JSON answer whole (as 200), with the decision headers of this attempt's success with the
+   * upstream's `status`.
+   */
+  sendJson(status: number, body: Buffer | string): void;
   /** Writes the response head (200, SSE headers, decision headers as known now). */
   commit(): void;
   /** Writes bytes; returns a promise only when the client must drain first (backpressure). */

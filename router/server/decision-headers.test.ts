@@ -10,7 +10,7 @@ import {
   status,
 } from '../test-support/upstream-behaviours.js';
 import { completion } from '../test-support/upstream-frames.js';
-import { parseReply } from '../test-support/http-client.js';
+import { parseReply, type HttpReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
@@ -68,6 +68,11 @@ test('every chat answer carries the decision headers: served, failed, streamed o
   });
 });
 
+/** The first choice's text of a completion reply. */
+function contentOf(reply: HttpReply): string | undefined {
+  return parseReply<{ choices: { message: { content: string } }[] }>(reply).choices[0]?.message.content;
+}
+
 test('a JSON answer is served alike whether it came at once, with a status other than 200, or too large to come at once', async () => {
   await withScenario({ ...TWO, breaker: { failureThreshold: 10 } }, async ({ router, upstream }) => {
     const large = 'x'.repeat(300_000);
@@ -77,26 +82,17 @@ test('a JSON answer is served alike whether it came at once, with a status other
     const atOnce = await router.chat();
     assert.equal(atOnce.status, 200);
     assertDecisionHeaders(atOnce.headers, 'beta/m2!served|alpha/m1:503->beta/m2:200|skips=0', 'beta/m2', 2);
-    assert.equal(
-      parseReply<{ choices: { message: { content: string } }[] }>(atOnce).choices[0]?.message.content,
-      'ok',
-    );
+    assert.equal(contentOf(atOnce), 'ok');
 
     const created = await router.chat();
     assert.equal(created.status, 200);
     assertDecisionHeaders(created.headers, 'beta/m2!served|alpha/m1:503->beta/m2:201|skips=0', 'beta/m2', 2);
-    assert.equal(
-      parseReply<{ choices: { message: { content: string } }[] }>(created).choices[0]?.message.content,
-      'created',
-    );
+    assert.equal(contentOf(created), 'created');
 
     const big = await router.chat();
     assert.equal(big.status, 200);
     assertDecisionHeaders(big.headers, 'beta/m2!served|alpha/m1:503->beta/m2:200|skips=0', 'beta/m2', 2);
-    assert.equal(
-      parseReply<{ choices: { message: { content: string } }[] }>(big).choices[0]?.message.content,
-      large,
-    );
+    assert.equal(contentOf(big), large);
     assert.equal(Number(big.headers['content-length']), Buffer.byteLength(big.text));
   });
 });
