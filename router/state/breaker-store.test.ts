@@ -48,7 +48,7 @@ test('an unknown key reads as a fresh CLOSED record that is not stored', async (
     const rec = store.get('groq/llama');
     assert.equal(rec.state, 'CLOSED');
     assert.equal(rec.tripCount, 0);
-    store.recordSuccess('groq/llama');
+    store.recordSuccess('groq/llama', false);
     assert.deepEqual(store.keys(), []);
     assert.deepEqual(changes, []);
     await store.close();
@@ -73,7 +73,7 @@ test('failures open the breaker; get() settles it to HALF_OPEN lazily and report
     assert.equal(store.get('groq/llama').state, 'HALF_OPEN');
     assert.equal(changes.length, 4);
 
-    store.recordSuccess('groq/llama');
+    store.recordSuccess('groq/llama', true);
     const closed = store.get('groq/llama');
     assert.equal(closed.state, 'CLOSED');
     assert.equal(closed.tripCount, 1);

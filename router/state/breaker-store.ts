@@ -156,9 +156,10 @@ export class BreakerStore {
     return this.trials.has(key);
   }
 
-  recordSuccess(key: string): void {
+  /** Records a served attempt; `trial` when it held the model's trial slot (see `recordSuccess`). */
+  recordSuccess(key: string, trial: boolean): void {
     const rec = this.get(key);
-    this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings()));
+    this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings(), trial));
   }
 
   /** Records a failure the classifier counts against the model. */

@@ -121,7 +121,7 @@ test('a success closes the breaker, resets counters and cooldown, and keeps trip
   let rec = failTimes(initialBreaker(T0, defaults), 3, T0);
   rec = recordFailure(settle(rec, T0 + 30_000), 'timeout', T0 + 30_000, defaults);
   assert.equal(rec.tripCount, 2);
-  const closed = recordSuccess(settle(rec, T0 + 90_000), T0 + 90_000, defaults);
+  const closed = recordSuccess(settle(rec, T0 + 90_000), T0 + 90_000, defaults, true);
   assert.equal(closed.state, 'CLOSED');
   assert.equal(closed.consecutiveFailures, 0);
   assert.equal(closed.cooldownMs, 30_000);
@@ -136,13 +136,13 @@ test('a success closes the breaker, resets counters and cooldown, and keeps trip
 
 test('a success on a clean CLOSED breaker returns the same record', () => {
   const rec = initialBreaker(T0, defaults);
-  assert.equal(recordSuccess(rec, T0 + 5, defaults), rec);
+  assert.equal(recordSuccess(rec, T0 + 5, defaults, false), rec);
 });
 
 test('a success in DEGRADED clears the degradation', () => {
   const degraded = failTimes(initialBreaker(T0, defaults), 2, T0);
   assert.equal(degraded.state, 'DEGRADED');
-  const closed = recordSuccess(degraded, T0 + 1, defaults);
+  const closed = recordSuccess(degraded, T0 + 1, defaults, false);
   assert.equal(closed.state, 'CLOSED');
   assert.equal(closed.consecutiveFailures, 0);
   assert.equal(degraded.state, 'DEGRADED', 'the input is not mutated');
@@ -161,4 +161,17 @@ test('isTrialDue: HALF_OPEN yes; DEGRADED only after an initial cooldown without
   // An OPEN record past its cooldown is a HALF_OPEN one not yet settled.
   assert.equal(isTrialDue(open, T0 + 30_000, defaults), true);
   assert.equal(isTrialDue(settle(open, T0 + 30_000), T0 + 30_000, defaults), true);
+});
+
+test('a success that is no trial leaves an OPEN or HALF_OPEN breaker as it is', () => {
+  const open = failTimes(initialBreaker(T0, defaults), 3, T0);
+  assert.equal(open.state, 'OPEN');
+  // A request that was in flight when the breaker tripped: it proves nothing about the model now.
+  assert.equal(recordSuccess(open, T0 + 10, defaults, false), open);
+  const halfOpen = settle(open, T0 + 30_000);
+  assert.equal(halfOpen.state, 'HALF_OPEN');
+  assert.equal(recordSuccess(halfOpen, T0 + 30_001, defaults, false), halfOpen);
+  const closed = recordSuccess(halfOpen, T0 + 30_001, defaults, true);
+  assert.equal(closed.state, 'CLOSED');
+  assert.equal(closed.tripCount, 1);
 });

@@ -71,9 +71,17 @@ export function breakerChanged(a: BreakerRecord, b: BreakerRecord): boolean {
 
 /**
  * A served attempt (routed or probe): back to CLOSED with no failures and the initial cooldown. `tripCount`
- * and the last failure are kept as memory. Returns `rec` itself when nothing changes.
+ * and the last failure are kept as memory. Only a trial's success closes an OPEN or HALF_OPEN breaker: a
+ * request that was already in flight when the breaker tripped proves nothing about the model now, so its
+ * success leaves the breaker as it is. Returns `rec` itself when nothing changes.
  */
-export function recordSuccess(rec: BreakerRecord, now: number, settings: BreakerSettings): BreakerRecord {
+export function recordSuccess(
+  rec: BreakerRecord,
+  now: number,
+  settings: BreakerSettings,
+  trial: boolean,
+): BreakerRecord {
+  if (!trial && (rec.state === 'OPEN' || rec.state === 'HALF_OPEN')) return rec;
   // The usual case, a healthy model serving again: nothing to change, nothing to allocate.
   if (
     rec.state === 'CLOSED' &&
