@@ -5,6 +5,7 @@ import { parseCli, USAGE } from './cli-args.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { readDaemonFile, type DaemonFile } from './daemon-file.js';
+import { installProcessErrorPolicy } from './process-error-policy.js';
 import { packageVersion } from './package-info.js';
 import { ConfigError, startRouter } from './start-router.js';
 
@@ -62,6 +63,12 @@ async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'd
   console.log(
     `  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`,
   );
+  installProcessErrorPolicy({
+    source: process,
+    logger,
+    flush: () => router.stop({ graceMs: 2000 }),
+    exit: (code) => process.exit(code),
+  });
   return new Promise((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals): void => {
