@@ -28,6 +28,8 @@ function entry(over: Partial<HistoryEntry>): HistoryEntry {
     client: null,
     clientStatus: 502,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: null,
     ...over,
   };

@@ -180,6 +180,8 @@ export function describeLast(entry: HistoryEntry): string {
       return 'cancelled by the client';
     case 'rejected':
       return `rejected (HTTP ${entry.clientStatus})`;
+    case 'internal_error':
+      return 'internal error (see the log)';
   }
 }
 

@@ -97,6 +97,10 @@ export interface HistoryEntry {
   clientStatus: number;
   lastResortUsed: boolean;
   usage: UsageView | null;
+  /** Who sent it: an agent, the dashboard's Test buttons, or a health probe. */
+  source: 'agent' | 'test' | 'probe';
+  /** The protocol face it came in on. */
+  api: 'chat' | 'messages' | 'responses';
 }
 
 export interface HistoryStats {

@@ -60,6 +60,8 @@ export function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     client: null,
     clientStatus: 200,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: null,
     ...overrides,
   };

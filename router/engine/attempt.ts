@@ -3,16 +3,25 @@ import type { UsageView } from '../api-types.js';
 import type { FailoverSettings } from '../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../gate/failure-classifier.js';
-import { checkResponseBody, type GateVerdict } from '../gate/response-gate.js';
+import { checkResponseBody } from '../gate/response-gate.js';
 import type { Clock } from '../state/clock.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
 import type { ClientGone } from '../upstream/client-gone.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
-import type { UpstreamExchange, UpstreamHead } from '../upstream/upstream-exchange.js';
+import type { DeadlineWatch } from '../upstream/deadline-watch.js';
+import { isAttemptAbort, isLocalFault, LocalFault } from '../upstream/exchange-errors.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import type {
+  BodyPlan,
+  ChunkVerdict,
+  ExchangeHandler,
+  UpstreamExchange,
+  UpstreamHead,
+} from '../upstream/upstream-exchange.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
-import { StreamAttempt, type StreamSink } from './stream-attempt.js';
+import type { Answer } from './answer.js';
+import { StreamRelay } from './stream-relay.js';
 
 export interface AttemptInput {
   model: ResolvedModel;
@@ -22,33 +31,34 @@ export interface AttemptInput {
   requestId: string;
   stream: boolean;
   failover: FailoverSettings;
-  /** Epoch ms after which nothing may still be pending before the response is committed. */
+  /** Epoch ms after which nothing may still be pending before the answer is committed. */
   deadline: number;
   clock: Clock;
+  deadlines: DeadlineWatch;
   /** Tells the attempt when the client disconnects. */
   client: ClientGone;
   upstream: UpstreamClient;
-  sink: StreamSink;
+  /** Where what passes the gate goes; the attempt never writes headers itself. */
+  answer: Answer;
 }
 
-export type AttemptResult =
+/** One attempt's verdict. `failed` carries whether the answer was already committed to it. */
+export type AttemptVerdict =
+  | { type: 'served'; status: number; latencyMs: number; usage: UsageView | null }
   | {
-      ok: true;
-      status: number;
-      latencyMs: number;
-      usage: UsageView | null;
-    }
-  | {
-      ok: false;
+      type: 'failed';
       status: number | null;
       latencyMs: number;
       failure: Classification;
       /** Bytes already reached the client: no failover is possible any more. */
       committed: boolean;
-    };
+    }
+  /** The router's own code threw: nobody's health is at stake. */
+  | { type: 'fault'; status: number | null; latencyMs: number; fault: LocalFault; committed: boolean };
 
 const MAX_JSON_BODY = 32 * 1024 * 1024;
-/** Each provider's chat URL, built once: the same string object each time also keeps its hash. */
+const SNIPPET_BYTES = 2048;
+/** Each provider's chat URL, built once. */
 const chatUrls = new WeakMap<ResolvedProvider, string>();
 
 function chatUrl(provider: ResolvedProvider): string {
@@ -59,135 +69,158 @@ function chatUrl(provider: ResolvedProvider): string {
   }
   return url;
 }
-const SNIPPET_BYTES = 2048;
-/** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
-const ATTEMPT_OVER = new Error('attempt over');
 
 /** A 2xx answer that is an SSE stream. */
 function isSseAnswer(head: UpstreamHead): boolean {
-  const { status, contentType } = head;
-  return status >= 200 && status < 300 && contentType !== null && /text\/event-stream/i.test(contentType);
-}
-
-/** A whole 2xx body through the response gate. */
-interface JudgedBody {
-  body: Buffer;
-  text: string;
-  verdict: GateVerdict;
-  latencyMs: number;
+  const { contentType } = head;
+  return contentType !== null && /text\/event-stream/i.test(contentType);
 }
 
 /**
- * One upstream try, from request to verdict: a non-2xx is classified by status, a 2xx JSON body goes
- * through the response gate, a stream is held by the tracker until real content (then committed and
- * piped) or failure. Every wait is bounded by the attempt's guard (deadlines and the client's disconnect).
+ * One upstream try, from request to verdict: a non-2xx is classified by its status, a 2xx JSON body goes
+ * through the response gate, a stream through the hold buffer (`StreamRelay`). What passes goes to the
+ * answer as it passes. Every wait is bounded by the attempt's guard (deadlines, the client's disconnect).
  */
-export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
-  const { clock, failover } = input;
-  const started = clock();
-  const guard = new AttemptGuard(input.client, input.deadline - started);
-  guard.phase('timeout', failover.requestTimeoutMs);
-  let committed = false;
-  let streamer: StreamAttempt | null = null;
-  let status: number | null = null;
+export function runAttempt(input: AttemptInput): Promise<AttemptVerdict> {
+  return new Promise((resolve) => new Attempt(input, resolve).start());
+}
 
-  const fail = (failureInput: FailureInput): AttemptResult => ({
-    ok: false,
-    status,
-    latencyMs: clock() - started,
-    failure: classifyFailure(failureInput, clock()),
-    committed: committed || (streamer?.committed ?? false),
-  });
+/** The exchange's one handler: each callback moves the attempt on; `#settle` ends it once. */
+class Attempt implements ExchangeHandler {
+  readonly #input: AttemptInput;
+  readonly #resolve: (verdict: AttemptVerdict) => void;
+  readonly #started: number;
+  readonly #guard: AttemptGuard;
+  #exchange: UpstreamExchange | null = null;
+  #head: UpstreamHead | null = null;
+  #relay: StreamRelay | null = null;
+  #settled = false;
 
-  let exchange: UpstreamExchange | null = null;
-  try {
-    exchange = input.upstream.open({
-      providerId: input.provider.id,
-      url: chatUrl(input.provider),
-      headers: buildUpstreamHeaders(input.clientHeaders, {
-        apiKey: input.provider.apiKey,
-        providerHeaders: input.provider.headers,
-        requestId: input.requestId,
-        stream: input.stream,
-      }),
-      body: input.body.forModel(input.model.upstreamModelId, input.provider.bodyPreset),
-    });
-    guard.bind(exchange);
-    const sent = exchange;
-    // While the upstream works: what a served answer needs, and for a stream, its consumer, started at the
-    // head so the first chunks are judged as they arrive.
-    sent.whenSent(() => {
-      if (input.stream) {
-        streamer ??= new StreamAttempt(input, guard, started);
-        streamer.startEarly(sent, isSseAnswer);
-      }
-      input.sink.prepare();
-    });
-    /** Judges a whole 2xx body; a JSON answer (not a stream's replay) that serves goes to the client now. */
-    const judge = (body: Buffer, answer: UpstreamHead): JudgedBody => {
-      const text = body.toString('utf8');
-      const verdict = checkResponseBody(text, answer.contentType, failover.contentValidation);
-      if (verdict.ok && !input.stream) input.sink.sendJson(answer.status, verdict.rewritten ?? body);
-      return { body, text, verdict, latencyMs: clock() - started };
+  constructor(input: AttemptInput, resolve: (verdict: AttemptVerdict) => void) {
+    this.#input = input;
+    this.#resolve = resolve;
+    this.#started = input.clock();
+    this.#guard = new AttemptGuard(input.client, input.deadline - this.#started, input.deadlines);
+  }
+
+  start(): void {
+    const { provider, model, failover } = this.#input;
+    try {
+      this.#guard.phase('timeout', failover.requestTimeoutMs);
+      const call = {
+        providerId: provider.id,
+        url: chatUrl(provider),
+        headers: buildUpstreamHeaders(this.#input.clientHeaders, {
+          apiKey: provider.apiKey,
+          providerHeaders: provider.headers,
+          requestId: this.#input.requestId,
+          stream: this.#input.stream,
+        }),
+        body: this.#input.body.forModel(model.upstreamModelId, provider.bodyPreset),
+      };
+      this.#exchange = this.#input.upstream.open(call, this);
+      this.#guard.bind(this.#exchange);
+    } catch (error) {
+      this.onError(new LocalFault(error));
+    }
+  }
+
+  onHead(head: UpstreamHead): BodyPlan {
+    this.#head = head;
+    const { failover, stream } = this.#input;
+    if (head.status < 200 || head.status >= 300) {
+      this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+      return { type: 'snippet', limit: SNIPPET_BYTES };
+    }
+    if (stream && isSseAnswer(head)) {
+      this.#relay = new StreamRelay(failover, this.#guard, this.#input.answer, this.#elapsed);
+      return { type: 'stream' };
+    }
+    this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+    return { type: 'whole', limit: MAX_JSON_BODY };
+  }
+
+  onSnippet(text: string): void {
+    const head = this.#head as UpstreamHead;
+    this.#fail({ type: 'http', status: head.status, retryAfter: head.retryAfter, bodySnippet: text });
+  }
+
+  /** The one place a whole 2xx body is judged; what passes is sent at once. */
+  onWhole(body: Buffer | null): void {
+    if (body === null)
+      return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
+    const head = this.#head as UpstreamHead;
+    const text = body.toString('utf8');
+    const verdict = checkResponseBody(text, head.contentType, this.#input.failover.contentValidation);
+    if (!verdict.ok) {
+      const { kind, errorCode, detail } = verdict;
+      return this.#fail({ type: 'content', kind, errorCode, detail });
+    }
+    const served = verdict.rewritten ?? body;
+    const { answer } = this.#input;
+    // The provider ignored `stream: true`: the client still gets the stream it asked for.
+    const replay = this.#input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
+    const latencyMs = this.#elapsed();
+    this.#guard.endBudget();
+    if (replay === null) answer.serveJson(head.status, served);
+    else {
+      answer.commitStream();
+      answer.streamLines(Buffer.from(replay));
+      answer.endStream();
+    }
+    this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
+  }
+
+  onChunk(chunk: Buffer): ChunkVerdict {
+    const relay = this.#relay as StreamRelay;
+    const verdict = relay.onChunk(chunk);
+    if (verdict === false && relay.stopped) this.#fail(relay.stopped);
+    return verdict;
+  }
+
+  onStreamEnd(): void {
+    const outcome = (this.#relay as StreamRelay).onEnd();
+    if (!outcome.ok) return this.#fail(outcome.failure);
+    const status = (this.#head as UpstreamHead).status;
+    this.#settle({ type: 'served', status, latencyMs: outcome.latencyMs, usage: outcome.usage });
+  }
+
+  /** A network error, the guard's abort or a fault of the router's own code. */
+  onError(error: Error): void {
+    if (isLocalFault(error)) {
+      const { status, latencyMs, committed } = this.#facts();
+      return this.#settle({ type: 'fault', status, latencyMs, fault: error, committed });
+    }
+    const kind = isAttemptAbort(error) ? error.kind : 'network_error';
+    this.#fail({ type: 'transport', kind });
+  }
+
+  readonly #elapsed = (): number => this.#input.clock() - this.#started;
+
+  #facts(): { status: number | null; latencyMs: number; committed: boolean } {
+    return {
+      status: this.#head?.status ?? null,
+      latencyMs: this.#elapsed(),
+      // Any commit ends the request's chain, so a started answer is this attempt's.
+      committed: this.#input.answer.started,
     };
-    // A small JSON answer that came at once is judged, and sent, inside undici's end callback
-    // (`whenWholeEarly`): the client is not kept waiting for undici's work after the response and two promise
-    // turns. The code below then only collects what happened there.
-    const early: { judged: JudgedBody | null } = { judged: null };
-    if (!input.stream)
-      exchange.whenWholeEarly((answer, body) => {
-        if (answer.status >= 200 && answer.status < 300) early.judged = judge(body, answer);
-      });
-    const head = await exchange.head();
-    status = head.status;
-    if (status < 200 || status >= 300) {
-      guard.phase('body_timeout', failover.bodyReadTimeoutMs);
-      const snippet = await exchange.readSnippet(SNIPPET_BYTES);
-      return fail({ type: 'http', status, retryAfter: head.retryAfter, bodySnippet: snippet });
-    }
-    if (input.stream && isSseAnswer(head)) {
-      streamer ??= new StreamAttempt(input, guard, started);
-      const outcome = await streamer.run(exchange);
-      if (!outcome.ok) return fail(outcome.failure);
-      return { ok: true, status, latencyMs: outcome.latencyMs, usage: outcome.usage };
-    }
-    let judged = early.judged;
-    if (judged === null) {
-      guard.phase('body_timeout', failover.bodyReadTimeoutMs);
-      const body = await exchange.readAll(MAX_JSON_BODY);
-      if (body === null)
-        return fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
-      judged = judge(body, head);
-    }
-    const { verdict, text, body } = judged;
-    if (!verdict.ok)
-      return fail({
-        type: 'content',
-        kind: verdict.kind,
-        errorCode: verdict.errorCode,
-        detail: verdict.detail,
-      });
-    const replay = input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
-    if (replay !== null) {
-      // The provider ignored `stream: true`; the client still gets the stream it asked for.
-      guard.endBudget();
-      guard.clearPhase();
-      const latencyMs = clock() - started;
-      committed = true;
-      input.sink.commit();
-      const drained = input.sink.write(Buffer.from(replay));
-      if (drained) await drained;
-      input.sink.end();
-      return { ok: true, status, latencyMs, usage: verdict.usage };
-    }
-    // A stream was asked for and the answer is JSON but no completion to replay: it is passed on as it came.
-    if (input.stream) input.sink.sendJson(status, verdict.rewritten ?? body);
-    return { ok: true, status, latencyMs: judged.latencyMs, usage: verdict.usage };
-  } catch {
-    return fail({ type: 'transport', kind: guard.kind ?? 'network_error' });
-  } finally {
-    guard.dispose();
-    // A body nobody read any more (an unexpected throw) must not keep its socket.
-    exchange?.abort(ATTEMPT_OVER);
+  }
+
+  #fail(input: FailureInput): void {
+    if (this.#settled) return;
+    const failure = classifyFailure(input, this.#input.clock());
+    this.#settle({ type: 'failed', ...this.#facts(), failure });
+  }
+
+  #settle(verdict: AttemptVerdict): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#guard.dispose();
+    // A body nobody reads any more must not keep its socket (a no-op once the exchange is over).
+    this.#exchange?.abort(ATTEMPT_OVER);
+    this.#resolve(verdict);
   }
 }
+
+/** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
+const ATTEMPT_OVER = new Error('attempt over');

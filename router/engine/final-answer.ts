@@ -9,6 +9,8 @@ export interface ErrorAnswer {
   message: string;
   /** Seconds, for the Retry-After header. */
   retryAfterSec: number | null;
+  /** The request field at fault, for a client error. */
+  param?: string;
 }
 
 const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
@@ -90,12 +92,20 @@ export function allFailedAnswer(
   };
 }
 
-/** The router's own SSE frame that ends a stream which broke after content reached the client. */
-export function midStreamErrorFrame(kind: string, model: string): string {
-  const error = {
-    message: `fcm-router: the stream from ${model} failed after part of the answer was sent (${kind}); this answer is incomplete`,
-    type: 'upstream_error',
-    code: kind,
-  };
-  return `data: ${JSON.stringify({ error })}\n\n`;
-}
+/** A local fault stopped the request: the router's own error, no model blamed (the log has the stack). */
+export const INTERNAL_ERROR_ANSWER: ErrorAnswer = Object.freeze({
+  status: 500,
+  code: 'internal_error',
+  type: 'server_error',
+  message: 'fcm-router: an internal error stopped this request (the router logged it); no model was blamed',
+  retryAfterSec: null,
+});
+
+/** Routing is paused by the user: agents are told to come back. */
+export const PAUSED_ANSWER: ErrorAnswer = Object.freeze({
+  status: 503,
+  code: 'router_paused',
+  type: 'service_unavailable',
+  message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)',
+  retryAfterSec: 30,
+});

@@ -6,9 +6,18 @@ import { providerFingerprint } from './candidate-facts.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
-/** A served attempt: the breaker closes, pauses and the auth block lift, stats count a success. */
-export function bookSuccess(ctx: RouteContext, key: string, providerId: string, latencyMs: number): void {
-  ctx.breakers.recordSuccess(key);
+/**
+ * A served attempt: the breaker closes (an OPEN or HALF_OPEN one only for an attempt that went to it
+ * `tripped`, on purpose), pauses and the auth block lift, stats count a success.
+ */
+export function bookSuccess(
+  ctx: RouteContext,
+  key: string,
+  providerId: string,
+  latencyMs: number,
+  tripped: boolean,
+): void {
+  ctx.breakers.recordSuccess(key, tripped);
   ctx.quotas.clearOnSuccess(key, providerId);
   ctx.modelStats.record(key, true, latencyMs);
 }

@@ -1,12 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { ClientGone } from '../upstream/client-gone.js';
+import type { DeadlineWatch } from '../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
-import type { ErrorAnswer } from './final-answer.js';
 import type { RankingMemo } from './ranking-memo.js';
 
 /** The engine's stores and services one request uses. */
@@ -19,25 +20,26 @@ export interface RouteContext {
   /** Rankings of healthy sets, reused across requests until a store changes. */
   rankings: RankingMemo;
   clock: Clock;
+  /** Every attempt's deadlines, on the engine's clock. */
+  deadlines: DeadlineWatch;
+  logger: RouterLogger;
+  /** The user paused routing: requests are refused until resumed. */
+  isPaused: () => boolean;
 }
 
+/** Who sent a request: an agent, or the dashboard testing a model. */
+export type RequestSource = 'agent' | 'test';
+
+/** One request as the engine routes it, whatever face it came in on (its body is chat completions). */
 export interface ChatRequest {
   requestId: string;
   modelRequested: string;
+  /** The chat-completions body sent upstream (the face's translation); only `model` changes per attempt. */
   body: Record<string, unknown>;
   stream: boolean;
   clientHeaders: IncomingHttpHeaders;
   client: string | null;
+  source: RequestSource;
   /** Marked when the client goes away. */
   clientGone: ClientGone;
-}
-
-/** How the route answers; implemented by the server over the client's ServerResponse. */
-export interface ChatResponder {
-  sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void;
-  commitStream(headers: Record<string, string>): void;
-  write(chunk: Uint8Array): Promise<void> | undefined;
-  /** Ends a stream (with `trailer` written last, if any); once ended, later calls do nothing. */
-  endStream(trailer: string | null): void;
-  sendError(answer: ErrorAnswer, headers: Record<string, string>): void;
 }

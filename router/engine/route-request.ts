@@ -1,276 +1,161 @@
 import type { HistoryEntry } from '../api-types.js';
-import { lookupModel } from '../config/resolve-config.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
-import type { Clock } from '../state/clock.js';
 import { BodyTemplate } from '../upstream/body-template.js';
-import { runAttempt, type AttemptResult } from './attempt.js';
-import { candidateFacts, providerFingerprint } from './candidate-facts.js';
-import {
-  allFailedAnswer,
-  midStreamErrorFrame,
-  noCandidatesAnswer,
-  type ErrorAnswer,
-} from './final-answer.js';
-import { parseModelName } from './model-names.js';
-import { rankCandidates, type RankedCandidate } from './ranking.js';
-import { bookFailure, bookSuccess, settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
-import { RequestTrace, type Role } from './request-trace.js';
-import type { ChatRequest, ChatResponder, RouteContext } from './route-context.js';
+import type { Answer } from './answer.js';
+import { INTERNAL_ERROR_ANSWER, PAUSED_ANSWER, allFailedAnswer, noCandidatesAnswer } from './final-answer.js';
+import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
+import { resolveTarget, type RouteTarget } from './route-target.js';
+import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
+import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
+import type { RankedCandidate } from './ranking.js';
+import type { ChatRequest, RouteContext } from './route-context.js';
 
-export type { ChatRequest, ChatResponder, RouteContext } from './route-context.js';
+export type { ChatRequest, RouteContext } from './route-context.js';
+
+/** How a request's routing ended, as its history entry records it. */
+export interface Ending {
+  outcome: RequestOutcome;
+  clientStatus: number;
+}
 
 /**
- * Routes one chat request: picks the set or pinned model, ranks candidates, runs attempts until one serves
- * real content (or the attempt cap, the budget or the candidates run out), updates breakers, pauses and
- * stats, answers the client with decision headers, and returns the history entry.
+ * Routes one request: resolves its target (a set or a pinned model), ranks the set, walks the chain of
+ * candidates until one serves real content (or the attempt cap, the budget or the candidates run out), tries
+ * the last resort or the panic try, and gives the final answer. The answer object writes every byte;
+ * breakers, pauses and stats are booked per attempt. Returns the history entry.
  */
 export async function routeRequest(
   ctx: RouteContext,
   req: ChatRequest,
-  res: ChatResponder,
+  answer: Answer,
 ): Promise<HistoryEntry> {
-  const { resolved, clock } = ctx;
-  const started = clock();
-  const { failover, breaker: breakerSettings } = resolved.config.router;
-  const deadline = started + failover.totalBudgetMs;
-  const trace = new RequestTrace();
-  const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-  const finish = (
-    outcome: RequestOutcome,
-    clientStatus: number,
-    set: string | null,
-    pinned: string | null,
-  ): HistoryEntry => ({
-    requestId: req.requestId,
-    at: started,
-    modelRequested: req.modelRequested,
-    set,
-    pinned,
-    servedModel: trace.served,
-    outcome,
-    stream: req.stream,
-    wallMs: clock() - started,
-    attempts: trace.attempts,
-    skipped: trace.skips,
-    client: req.client,
-    clientStatus,
-    lastResortUsed: trace.lastResortUsed,
-    usage: trace.usage,
-  });
-
-  if (target.type === 'unknown_set') {
-    const answer: ErrorAnswer = {
-      status: 404,
-      code: 'model_not_found',
-      type: 'invalid_request_error',
-      message: `fcm-router: no set named "${target.set}" (sets: ${Object.keys(resolved.sets).join(', ') || 'none'})`,
-      retryAfterSec: null,
-    };
-    res.sendError(answer, trace.headers('rejected', req.requestId));
-    return finish('rejected', 404, null, null);
+  const started = ctx.clock();
+  if (ctx.isPaused()) {
+    answer.refuse(PAUSED_ANSWER, 'rejected');
+    return historyEntry(req, answer, null, started, started, { outcome: 'rejected', clientStatus: 503 });
   }
-  const pinnedModel = target.type === 'pinned' ? lookupModel(resolved, target.model) : null;
-  if (target.type === 'pinned' && !pinnedModel) {
-    const answer: ErrorAnswer = {
-      status: 404,
-      code: 'model_not_found',
-      type: 'invalid_request_error',
-      message: `fcm-router: unknown provider in "${target.model}" (expected provider/modelId)`,
-      retryAfterSec: null,
-    };
-    res.sendError(answer, trace.headers('rejected', req.requestId));
-    return finish('rejected', 404, null, target.model);
-  }
-
-  const body = new BodyTemplate(req.body);
-  const setName = target.type === 'set' ? target.set : null;
-  const pinned = target.type === 'pinned' ? target.model : null;
-  let committedFailure: { result: Extract<AttemptResult, { ok: false }>; model: string } | null = null;
-
-  const dispatch = async (key: string, role: Role): Promise<'served' | 'failed' | 'stop'> => {
-    const model = key === pinnedModel?.key ? pinnedModel : resolved.models.get(key);
-    const provider = model ? resolved.providers.get(model.provider) : undefined;
-    if (!model || !provider || provider.baseUrl === null) {
-      trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
-      return 'failed';
-    }
-    const isTrial = role === 'trial' || role === 'panic';
-    if (isTrial && !ctx.breakers.tryAcquireTrial(key)) {
-      trace.skips.push({ model: key, reason: 'half_open_busy' });
-      return 'failed';
-    }
-    const breakerBefore = ctx.breakers.get(key).state;
-    trace.tried.add(key);
-    // The decision headers of this attempt's success.
-    const servedHeaders = (status: number): Record<string, string> =>
-      trace.servedHeaders(req.requestId, {
-        model: key,
-        status,
-        kind: null,
-        latencyMs: 0,
-        breakerBefore,
-        role,
-      });
-    // Those of a plain 200, built while the upstream computes (`StreamSink.prepare`); the answer that
-    // carries them completes them in place, so they are taken once.
-    let prepared: Record<string, string> | null = null;
-    const takeServed = (status: number): Record<string, string> => {
-      const headers = status === 200 && prepared !== null ? prepared : servedHeaders(status);
-      prepared = null;
-      return headers;
-    };
-    let result: AttemptResult;
-    try {
-      result = await runAttempt({
-        model,
-        provider,
-        body,
-        clientHeaders: req.clientHeaders,
-        requestId: req.requestId,
-        stream: req.stream,
-        failover,
-        deadline,
-        clock,
-        client: req.clientGone,
-        upstream: ctx.upstream,
-        sink: {
-          prepare: () => {
-            prepared ??= servedHeaders(200);
-          },
-          sendJson: (status, body) => {
-            trace.served = key;
-            res.sendJson(200, body, takeServed(status));
-          },
-          commit: () => {
-            trace.served = key;
-            res.commitStream(takeServed(200));
-          },
-          write: (chunk) => res.write(chunk),
-          end: () => res.endStream(null),
-        },
-      });
-    } finally {
-      if (isTrial) ctx.breakers.releaseTrial(key);
-    }
-    trace.attempts.push({
-      model: key,
-      status: result.status,
-      kind: result.ok ? null : result.failure.kind,
-      latencyMs: result.latencyMs,
-      breakerBefore,
-      role,
+  const target = resolveTarget(ctx.resolved, req.modelRequested);
+  if (target.type === 'refused') {
+    answer.refuse(target.error, 'rejected');
+    return historyEntry(req, answer, target, started, ctx.clock(), {
+      outcome: 'rejected',
+      clientStatus: 404,
     });
-    if (result.ok) {
-      trace.served = key;
-      trace.succeeded = true;
-      trace.usage = result.usage;
-      // The client has its answer already (sent by the attempt): the bookkeeping comes after it.
-      bookSuccess(ctx, key, provider.id, result.latencyMs);
-      return 'served';
-    }
-    const { failure } = result;
-    bookFailure(ctx, trace, key, provider, role, failure, result.latencyMs);
-    if (result.committed) {
-      if (failure.kind !== 'client_aborted') committedFailure = { result, model: key };
-      return 'stop';
-    }
-    return failure.failover ? 'failed' : 'stop';
-  };
-
-  if (pinned) {
-    await dispatch(pinned, 'pinned');
-  } else {
-    const set = resolved.sets[setName ?? resolved.activeSet] ?? [];
-    const facts = (key: string) =>
-      candidateFacts(key, resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
-    const ranking = ctx.rankings.rank(
-      { set, resolved, breakerVersion: ctx.breakers.version, quotaVersion: ctx.quotas.version },
-      () => rankCandidates(set, facts, clock(), breakerSettings),
-    );
-    trace.skips.push(...ranking.skips);
-    await runChain(ranking.order, facts, trace, failover.maxAttempts, deadline, clock, dispatch);
-    const lastResort = failover.lastResortModel;
-    if (
-      !trace.served &&
-      !committedFailure &&
-      !req.clientGone.gone &&
-      lastResort &&
-      !trace.tried.has(lastResort) &&
-      clock() < deadline
-    ) {
-      const provider = resolved.providers.get(resolved.models.get(lastResort)?.provider ?? '');
-      // Breaker and quota state are ignored, but a refused key is not: it would only refuse again.
-      const refused =
-        provider !== undefined &&
-        (trace.blockedProviders.has(provider.id) ||
-          ctx.quotas.isAuthBlocked(provider.id, providerFingerprint(provider)));
-      if (refused) trace.skips.push({ model: lastResort, reason: 'auth_error' });
-      else if (provider) {
-        trace.lastResortUsed = true;
-        await dispatch(lastResort, 'last_resort');
-      }
-    }
-    if (trace.attempts.length === 0 && ranking.panic && !req.clientGone.gone && clock() < deadline) {
-      await dispatch(ranking.panic, 'panic');
-    }
   }
-  settleDeferredNetwork(ctx, trace);
+  const run: RequestRun = {
+    ctx,
+    req,
+    answer,
+    trace: answer.trace,
+    body: new BodyTemplate(req.body),
+    deadline: started + ctx.resolved.config.router.failover.totalBudgetMs,
+    pinnedModel: target.type === 'pinned' ? target.model : null,
+  };
+  const last =
+    target.type === 'pinned'
+      ? await dispatch(run, target.model.key, 'pinned')
+      : await walkSet(run, target.set);
+  settleDeferredNetwork(ctx, run.trace);
+  const ending = finalAnswer(run, last);
+  return historyEntry(req, answer, target, started, ctx.clock(), ending);
+}
 
-  // A served request is answered already: its JSON as it passed the gate, its stream as the upstream ended.
-  if (trace.succeeded) return finish('served', 200, setName, pinned);
-  if (committedFailure) {
-    const { result, model } = committedFailure as {
-      result: Extract<AttemptResult, { ok: false }>;
-      model: string;
-    };
-    res.endStream(midStreamErrorFrame(result.failure.kind, model));
-    return finish('partial', 200, setName, pinned);
+/** The set's chain, then the last resort and the panic try when nothing was served. */
+async function walkSet(run: RequestRun, set: readonly string[]): Promise<DispatchResult | null> {
+  const ranking = rankSet(run, set);
+  let last = await walkChain(run, ranking.order);
+  if (last !== null && last.type !== 'next') return last;
+  const lastResort = lastResortKey(run);
+  if (lastResort !== null) {
+    run.trace.lastResortUsed = true;
+    last = await dispatch(run, lastResort, 'last_resort');
+    if (last.type !== 'next') return last;
+  }
+  const { trace, req, ctx, deadline } = run;
+  if (trace.attempts.length === 0 && ranking.panic && !req.clientGone.gone && ctx.clock() < deadline)
+    last = await dispatch(run, ranking.panic, 'panic');
+  return last;
+}
+
+/** Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached. */
+async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Promise<DispatchResult | null> {
+  const { trace, ctx, deadline } = run;
+  const { maxAttempts } = ctx.resolved.config.router.failover;
+  let last: DispatchResult | null = null;
+  for (const candidate of order) {
+    if (trace.attempts.length >= maxAttempts || ctx.clock() >= deadline) break;
+    if (trace.tried.has(candidate.key)) continue;
+    const role = roleNow(run, candidate);
+    if (role === null) continue;
+    last = await dispatch(run, candidate.key, role);
+    if (last.type !== 'next') break;
+  }
+  return last;
+}
+
+/** Answers what the chain left unanswered (a served or refused answer is out already) and names the ending. */
+function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
+  const { answer, trace, req, ctx } = run;
+  if (last?.type === 'served') return { outcome: 'served', clientStatus: 200 };
+  if (last?.type === 'broken') {
+    answer.failStream(last.kind, last.model);
+    return { outcome: 'partial', clientStatus: 200 };
+  }
+  if (last?.type === 'fault') {
+    if (answer.started) {
+      answer.failStream('internal_error', last.model);
+      return { outcome: 'partial', clientStatus: 200 };
+    }
+    answer.refuse(INTERNAL_ERROR_ANSWER, 'internal_error');
+    return { outcome: 'internal_error', clientStatus: 500 };
   }
   if (req.clientGone.gone || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
-    res.endStream(null);
-    return finish('client_aborted', 499, setName, pinned);
+    answer.close();
+    return { outcome: 'client_aborted', clientStatus: 499 };
   }
-  const outcome: RequestOutcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
-  // Only a failed request needs it: a served one skips the walk over its skips.
+  const outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
+  // The soonest moment a skipped or paused model is back, for Retry-After.
   const soonest = soonestRetryAt(ctx, [
     ...trace.skips,
     ...trace.attempts
       .filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'payment_required')
       .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
   ]);
-  const answer =
+  const error =
     outcome === 'no_candidates'
-      ? noCandidatesAnswer(trace.skips, soonest, clock())
-      : allFailedAnswer(trace.failures, soonest, clock());
-  res.sendError(answer, trace.headers(outcome, req.requestId));
-  return finish(outcome, answer.status, setName, pinned);
+      ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
+      : allFailedAnswer(trace.failures, soonest, ctx.clock());
+  answer.refuse(error, outcome);
+  return { outcome, clientStatus: error.status };
 }
 
-/** Walks the ranked candidates until one serves, the attempt cap or the budget is reached. */
-async function runChain(
-  order: readonly RankedCandidate[],
-  facts: (key: string) => ReturnType<typeof candidateFacts>,
-  trace: RequestTrace,
-  maxAttempts: number,
-  deadline: number,
-  clock: Clock,
-  dispatch: (key: string, role: Role) => Promise<'served' | 'failed' | 'stop'>,
-): Promise<void> {
-  for (const candidate of order) {
-    if (trace.attempts.length >= maxAttempts || clock() >= deadline) return;
-    if (trace.tried.has(candidate.key)) continue;
-    // State may have moved since ranking (a sibling 401'd, another request tripped this breaker).
-    const now = facts(candidate.key);
-    if (now.blocked) {
-      trace.skips.push({ model: candidate.key, reason: now.blocked });
-      continue;
-    }
-    if (now.breaker.state === 'OPEN') {
-      trace.skips.push({ model: candidate.key, reason: 'circuit_open' });
-      continue;
-    }
-    const role = now.breaker.state === 'HALF_OPEN' ? 'trial' : candidate.role;
-    const verdict = await dispatch(candidate.key, role);
-    if (verdict !== 'failed') return;
-  }
+/** The request's history entry: its decision trace and how it ended (`target` null: refused before one). */
+export function historyEntry(
+  req: ChatRequest,
+  answer: Answer,
+  target: RouteTarget | null,
+  started: number,
+  now: number,
+  ending: Ending,
+): HistoryEntry {
+  const { trace } = answer;
+  return {
+    requestId: req.requestId,
+    at: started,
+    modelRequested: req.modelRequested,
+    set: target?.type === 'set' ? target.name : null,
+    pinned: target?.type === 'pinned' ? target.model.key : target?.type === 'refused' ? target.pinned : null,
+    servedModel: trace.served,
+    outcome: ending.outcome,
+    stream: req.stream,
+    wallMs: now - started,
+    attempts: trace.attempts,
+    skipped: trace.skips,
+    client: req.client,
+    clientStatus: ending.clientStatus,
+    lastResortUsed: trace.lastResortUsed,
+    usage: trace.usage,
+    source: req.source,
+    api: answer.face,
+  };
 }

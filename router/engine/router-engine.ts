@@ -6,12 +6,22 @@ import type { Clock } from '../state/clock.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
+import { DeadlineWatch } from '../upstream/deadline-watch.js';
+import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
 import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
-import { routeRequest, type ChatRequest, type ChatResponder, type RouteContext } from './route-request.js';
+import type { Answer } from './answer.js';
+import { INTERNAL_ERROR_ANSWER } from './final-answer.js';
+import {
+  historyEntry,
+  routeRequest,
+  type ChatRequest,
+  type Ending,
+  type RouteContext,
+} from './route-request.js';
 import { buildState, modelView } from './state-view.js';
 
 export interface EngineParts {
@@ -36,16 +46,31 @@ export class RouterEngine {
   #idleWaiters: (() => void)[] = [];
   readonly #pinned = new Set<string>();
   readonly #rankings = new RankingMemo();
+  readonly #isPaused = (): boolean => this.#paused;
+  /** Every attempt's deadlines on one timer, on the engine's clock. */
+  readonly #deadlines: DeadlineWatch;
   /** What each request routes with; rebuilt when the config changes, not per request. */
   #context: RouteContext;
 
   constructor(private readonly parts: EngineParts) {
+    this.#deadlines = new DeadlineWatch(parts.clock);
     this.#context = this.#contextFor(parts.resolved);
   }
 
   #contextFor(resolved: ResolvedConfig): RouteContext {
-    const { breakers, quotas, modelStats, upstream, clock } = this.parts;
-    return { resolved, breakers, quotas, modelStats, upstream, clock, rankings: this.#rankings };
+    const { breakers, quotas, modelStats, upstream, clock, logger } = this.parts;
+    return {
+      resolved,
+      breakers,
+      quotas,
+      modelStats,
+      upstream,
+      clock,
+      logger,
+      rankings: this.#rankings,
+      deadlines: this.#deadlines,
+      isPaused: this.#isPaused,
+    };
   }
 
   get resolved(): ResolvedConfig {
@@ -77,15 +102,15 @@ export class RouterEngine {
     this.parts.events.emit({ type: 'router', paused });
   }
 
-  /** Routes one chat request to completion and records it. */
-  async handleChat(req: ChatRequest, res: ChatResponder): Promise<HistoryEntry> {
+  /** Routes one request to completion through its answer, and records it. */
+  async handleChat(req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     this.#inFlight += 1;
     try {
       const context = this.#context;
       const { resolved } = context;
       const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
       if (target.type === 'pinned') this.#pinned.add(target.model);
-      const entry = this.#paused ? this.#rejectPaused(req, res) : await routeRequest(context, req, res);
+      const entry = await this.#route(context, req, answer);
       this.parts.history.add(entry);
       this.parts.events.emit({ type: 'request', entry });
       this.parts.logger.info(requestLogLine(entry));
@@ -97,40 +122,29 @@ export class RouterEngine {
     }
   }
 
-  #rejectPaused(req: ChatRequest, res: ChatResponder): HistoryEntry {
-    const headers = {
-      'x-request-id': req.requestId,
-      'x-fcm-v2-model': 'none',
-      'x-fcm-v2-attempts': '0',
-      'x-fcm-v2-decision': 'none!rejected||skips=0',
-    };
-    res.sendError(
-      {
-        status: 503,
-        code: 'router_paused',
-        type: 'service_unavailable',
-        message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)',
-        retryAfterSec: 30,
-      },
-      headers,
-    );
-    return {
-      requestId: req.requestId,
-      at: this.parts.clock(),
-      modelRequested: req.modelRequested,
-      set: null,
-      pinned: null,
-      servedModel: null,
-      outcome: 'rejected',
-      stream: req.stream,
-      wallMs: 0,
-      attempts: [],
-      skipped: [],
-      client: req.client,
-      clientStatus: 503,
-      lastResortUsed: false,
-      usage: null,
-    };
+  /**
+   * Routes, containing any throw of the router's own code to this request: it answers 500 `internal_error`
+   * (or ends a stream already under way), is logged with its stack (never its message: it may quote the
+   * prompt), and blames no model.
+   */
+  async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
+    const started = this.parts.clock();
+    try {
+      return await routeRequest(context, req, answer);
+    } catch (error) {
+      this.parts.logger.error(`request ${req.requestId}: local fault: ${faultTrace(error)}`);
+      const committed = answer.started;
+      try {
+        if (committed) answer.close();
+        else answer.refuse(INTERNAL_ERROR_ANSWER, 'internal_error');
+      } catch {
+        answer.close();
+      }
+      const ending: Ending = committed
+        ? { outcome: 'partial', clientStatus: 200 }
+        : { outcome: 'internal_error', clientStatus: 500 };
+      return historyEntry(req, answer, null, started, this.parts.clock(), ending);
+    }
   }
 
   /** Resolves once no request is in flight, or after `timeoutMs`. */

@@ -23,6 +23,7 @@ export const FAILURE_KINDS = [
   'mid_stream_error',
   'client_aborted',
   'budget_exhausted',
+  'internal_error',
 ] as const;
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
@@ -63,4 +64,4 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** The outcome of one request as history and headers record it. */
 export type RequestOutcome =
-  'served' | 'partial' | 'all_failed' | 'no_candidates' | 'client_aborted' | 'rejected';
+  'served' | 'partial' | 'all_failed' | 'no_candidates' | 'client_aborted' | 'rejected' | 'internal_error';

@@ -97,6 +97,7 @@ export class StreamTracker {
   private latestUsage: TokenUsage | null = null;
   private usageLine: string | null = null;
   private unparsable = 0;
+  private dataLines = 0;
 
   // Pre-commit: every held chunk, the pieces of the current partial line and the pending event's data lines.
   private held: Uint8Array[] = [];
@@ -224,6 +225,14 @@ export class StreamTracker {
     return this.phase === 'holding' || this.phase === 'decided' ? this.heldLength : this.tailLength;
   }
 
+  /**
+   * Data lines seen before commit. Comments (`: keepalive`) are not among them: while nothing is decided,
+   * only data shows that the upstream is producing.
+   */
+  dataLinesSeen(): number {
+    return this.dataLines;
+  }
+
   /** Data frames whose JSON could not be parsed (examined before commit only). */
   unparsableFrames(): number {
     return this.unparsable;
@@ -317,6 +326,7 @@ export class StreamTracker {
     if (text === '') return this.flushEvent();
     const value = dataValue(text);
     if (value === null) return null;
+    this.dataLines += 1;
     const trimmed = value.trim();
     if (trimmed === '[DONE]') return this.flushEvent();
     if (trimmed.startsWith('{')) {

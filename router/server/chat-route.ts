@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pickRequestId } from '../engine/decision-header.js';
+import { Answer } from '../engine/answer.js';
+import { decisionHeaders, RequestTrace } from '../engine/request-trace.js';
 import type { ErrorAnswer } from '../engine/final-answer.js';
-import type { ChatResponder } from '../engine/route-request.js';
+import type { RequestSource } from '../engine/route-context.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import { ChatCompletionsEncoder } from '../faces/chat-completions-encoder.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { parseJson } from '../gate/safe-json.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { readBody } from './read-body.js';
-import { sendError, sendJson } from './respond.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { sendJson } from './respond.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 const MAX_MODEL_NAME = 300;
@@ -17,85 +21,31 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Waits for the socket to drain, or for the client to go away (then writing is pointless). */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/** The chat route's answers over one ServerResponse (a class: no closures to allocate per request). */
-class ResponseResponder implements ChatResponder {
-  readonly #res: ServerResponse;
-
-  constructor(res: ServerResponse) {
-    this.#res = res;
-  }
-
-  sendJson(status: number, body: Buffer | string, headers: Record<string, string>): void {
-    const res = this.#res;
-    if (res.headersSent || res.destroyed) return;
-    // The engine builds the decision headers afresh for each answer: completed in place, not copied.
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    headers['cache-control'] = 'no-store';
-    res.writeHead(status, headers);
-    res.end(body);
-  }
-
-  commitStream(headers: Record<string, string>): void {
-    const res = this.#res;
-    if (res.headersSent || res.destroyed) return;
-    headers['content-type'] = 'text/event-stream; charset=utf-8';
-    headers['cache-control'] = 'no-cache';
-    headers['x-accel-buffering'] = 'no';
-    res.writeHead(200, headers);
-  }
-
-  write(chunk: Uint8Array): Promise<void> | undefined {
-    const res = this.#res;
-    if (res.destroyed || res.writableEnded) return undefined;
-    return res.write(chunk) ? undefined : drained(res);
-  }
-
-  endStream(trailer: string | null): void {
-    const res = this.#res;
-    if (res.destroyed || res.writableEnded) return;
-    if (trailer !== null && res.headersSent) res.end(trailer);
-    else res.end();
-  }
-
-  sendError(answer: ErrorAnswer, headers: Record<string, string>): void {
-    const res = this.#res;
-    if (res.headersSent || res.destroyed) return;
-    const extra: Record<string, string> = { ...headers };
-    if (answer.retryAfterSec !== null) extra['retry-after'] = String(answer.retryAfterSec);
-    sendError(res, answer.status, answer.code, answer.message, { type: answer.type, headers: extra });
-  }
-}
-
-/** Decision headers of a chat request refused before routing (every chat answer carries them). */
+/** Decision headers of a chat request refused before it reached the chat face (every chat answer has them). */
 export function rejectionHeaders(req: IncomingMessage): Record<string, string> {
-  return rejectionHeadersFor(requestIdOf(req));
+  return { ...decisionHeaders(new RequestTrace(requestIdOf(req)), 'rejected') };
 }
 
 function requestIdOf(req: IncomingMessage): string {
   return pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
 }
 
-function rejectionHeadersFor(requestId: string): Record<string, string> {
-  return {
-    'x-request-id': requestId,
-    'x-fcm-v2-model': 'none',
-    'x-fcm-v2-attempts': '0',
-    'x-fcm-v2-decision': 'none!rejected||skips=0',
-  };
+/** A client error before routing: 400 (or `status`) in the face's shape, with the decision headers. */
+function badRequest(
+  answer: Answer,
+  message: string,
+  param: string | null,
+  status = 400,
+  code = 'invalid_request',
+): void {
+  const error: ErrorAnswer = { status, code, type: 'invalid_request_error', message, retryAfterSec: null };
+  if (param !== null) error.param = param;
+  answer.refuse(error, 'rejected', status === 413 ? { connection: 'close' } : undefined);
+}
+
+/** What the dashboard's Test buttons mark their requests with; anything else is an agent. */
+function sourceOf(req: IncomingMessage): RequestSource {
+  return req.headers['x-fcm-source'] === 'test' ? 'test' : 'agent';
 }
 
 /**
@@ -107,71 +57,37 @@ export async function handleChat(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const requestId = requestIdOf(req);
-  // Built only for a refusal: a routed request's headers come from its trace.
-  const idHeader = (): Record<string, string> => rejectionHeadersFor(requestId);
+  const answer = new Answer(res, new ChatCompletionsEncoder(), requestIdOf(req));
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
-    sendError(res, 415, 'unsupported_media_type', 'fcm-router: send the request body as application/json', {
-      headers: idHeader(),
-    });
-    return;
+    const message = 'fcm-router: send the request body as application/json';
+    return badRequest(answer, message, null, 415, 'unsupported_media_type');
   }
   const read = await readBody(req);
   if (!read.ok) {
-    if (read.reason === 'too_large') {
-      sendError(res, 413, 'request_too_large', 'fcm-router: request body is over 10 MiB', {
-        headers: { ...idHeader(), connection: 'close' },
-      });
-    } else res.destroy();
+    if (read.reason === 'too_large')
+      badRequest(answer, 'fcm-router: request body is over 10 MiB', null, 413, 'request_too_large');
+    else res.destroy();
     return;
   }
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok) {
-    sendError(res, 400, 'invalid_json', `fcm-router: request body is not valid JSON (${parsed.error})`, {
-      headers: idHeader(),
-    });
-    return;
+    const message = `fcm-router: request body is not valid JSON (${parsed.error})`;
+    return badRequest(answer, message, null, 400, 'invalid_json');
   }
   const body = parsed.value;
-  if (!isRecord(body)) {
-    sendError(res, 400, 'invalid_request', 'fcm-router: request body must be a JSON object', {
-      headers: idHeader(),
-    });
-    return;
-  }
-  if (!Array.isArray(body.messages) || body.messages.length === 0) {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "messages" must be a non-empty array', {
-      headers: idHeader(),
-      extra: { param: 'messages' },
-    });
-    return;
-  }
-  if (body.model !== undefined && typeof body.model !== 'string') {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "model" must be a string', {
-      headers: idHeader(),
-      extra: { param: 'model' },
-    });
-    return;
-  }
+  if (!isRecord(body)) return badRequest(answer, 'fcm-router: request body must be a JSON object', null);
+  if (exceedsJsonDepth(body))
+    return badRequest(answer, `fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`, null);
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    return badRequest(answer, 'fcm-router: "messages" must be a non-empty array', 'messages');
+  if (body.model !== undefined && typeof body.model !== 'string')
+    return badRequest(answer, 'fcm-router: "model" must be a string', 'model');
   // History keeps the name; a longer one would make its entry invalid when the history is loaded again.
-  if (typeof body.model === 'string' && body.model.length > MAX_MODEL_NAME) {
-    sendError(
-      res,
-      400,
-      'invalid_request',
-      `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`,
-      { headers: idHeader(), extra: { param: 'model' } },
-    );
-    return;
-  }
-  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
-    sendError(res, 400, 'invalid_request', 'fcm-router: "stream" must be a boolean', {
-      headers: idHeader(),
-      extra: { param: 'stream' },
-    });
-    return;
-  }
+  if (typeof body.model === 'string' && body.model.length > MAX_MODEL_NAME)
+    return badRequest(answer, `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`, 'model');
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
+    return badRequest(answer, 'fcm-router: "stream" must be a boolean', 'stream');
 
   const clientGone = new ClientGone();
   const onClose = (): void => {
@@ -181,15 +97,16 @@ export async function handleChat(
   try {
     await engine.handleChat(
       {
-        requestId,
+        requestId: answer.trace.requestId,
         modelRequested: typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm',
         body,
         stream: body.stream === true,
         clientHeaders: req.headers,
         client: clientToken(req.headers['user-agent']),
+        source: sourceOf(req),
         clientGone,
       },
-      new ResponseResponder(res),
+      answer,
     );
   } finally {
     res.off('close', onClose);

@@ -33,6 +33,8 @@ function entry(outcome: RequestOutcome, attempts: number, at: number, wallMs = 1
     client: null,
     clientStatus: outcome === 'served' ? 200 : 503,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: null,
   };
 }

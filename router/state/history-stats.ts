@@ -49,6 +49,8 @@ export function computeHistoryStats(
         stats.partial += 1;
         if (today) stats.today.failed += 1;
         break;
+      // A local fault failed the request as surely as its models did.
+      case 'internal_error':
       case 'all_failed':
         stats.allFailed += 1;
         if (today) stats.today.failed += 1;

@@ -34,6 +34,8 @@ function entry(n: number, outcome: RequestOutcome = 'served', at = T0 + n): Hist
     client: 'opencode/1.18.33',
     clientStatus: 200,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: { promptTokens: 12, completionTokens: null },
   };
 }

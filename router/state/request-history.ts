@@ -23,6 +23,7 @@ const OUTCOMES = {
   no_candidates: true,
   client_aborted: true,
   rejected: true,
+  internal_error: true,
 } satisfies Record<RequestOutcome, true>;
 const ROLES = {
   normal: true,
@@ -38,7 +39,7 @@ const ms = z.number().min(0);
 const count = z.number().int().min(0).nullable();
 
 /** One persisted history entry; unknown fields make it invalid. */
-export const historyEntrySchema: z.ZodType<HistoryEntry> = z.strictObject({
+export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> = z.strictObject({
   requestId: z.string().min(1).max(200),
   at: z.number(),
   modelRequested: z.string().max(500),
@@ -65,6 +66,9 @@ export const historyEntrySchema: z.ZodType<HistoryEntry> = z.strictObject({
   clientStatus: z.number().int(),
   lastResortUsed: z.boolean(),
   usage: z.strictObject({ promptTokens: count, completionTokens: count }).nullable(),
+  // Entries written before these fields existed came from agents, on chat completions.
+  source: z.enum(['agent', 'test', 'probe']).default('agent'),
+  api: z.enum(['chat', 'messages', 'responses']).default('chat'),
 });
 
 /** Entries are checked one by one, so one bad entry does not cost the others. */

@@ -1,11 +1,8 @@
-import type { TransportFailureKind } from '../gate/failure-kinds.js';
 import type { ClientGone } from './client-gone.js';
-import { attemptDeadlines, type Deadlined, type DeadlineWatch, type WatchEntry } from './deadline-watch.js';
+import type { Deadlined, DeadlineWatch, WatchEntry } from './deadline-watch.js';
+import { AttemptAbort, type AbortKind } from './exchange-errors.js';
 
-export type AbortKind = Extract<
-  TransportFailureKind,
-  'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted'
->;
+export type { AbortKind } from './exchange-errors.js';
 
 /** What the guard stops when a deadline passes or the client goes. */
 export interface Abortable {
@@ -16,8 +13,8 @@ export interface Abortable {
  * Every deadline of one attempt as one due time: the request's budget (until commit) plus the current
  * phase's limit (headers, body read or stream idle), watched by the shared DeadlineWatch. The client's
  * disconnect aborts too; the first reason wins. Moving a deadline later costs no timer work (the watch reads
- * `dueAt` when it fires), so a stream can push its idle limit on every chunk. Timing is real monotonic time,
- * like the timers themselves.
+ * `dueAt` when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
+ * engine's), so tests move it with the timers.
  */
 export class AttemptGuard implements Deadlined {
   #kind: AbortKind | null = null;
@@ -33,10 +30,10 @@ export class AttemptGuard implements Deadlined {
   readonly #client: ClientGone;
   readonly #onClientGone = (): void => this.abort('client_aborted');
 
-  constructor(client: ClientGone, budgetMs: number, watch: DeadlineWatch = attemptDeadlines) {
+  constructor(client: ClientGone, budgetMs: number, watch: DeadlineWatch) {
     this.#client = client;
     this.#watch = watch;
-    this.#budgetAt = performance.now() + Math.max(0, budgetMs);
+    this.#budgetAt = watch.now() + Math.max(0, budgetMs);
     if (client.gone) this.#kind = 'client_aborted';
     else client.watch(this.#onClientGone);
   }
@@ -49,14 +46,14 @@ export class AttemptGuard implements Deadlined {
   /** Sets what an abort stops; stops it at once if the attempt is already aborted. */
   bind(target: Abortable): void {
     this.#target = target;
-    if (this.#kind) target.abort(new Error(this.#kind));
+    if (this.#kind) target.abort(new AttemptAbort(this.#kind));
   }
 
   abort(kind: AbortKind): void {
     if (this.#kind) return;
     this.#kind = kind;
     this.#unwatch();
-    this.#target?.abort(new Error(kind));
+    this.#target?.abort(new AttemptAbort(kind));
   }
 
   /** The earlier of the budget's and the phase's limits (read by the DeadlineWatch). */
@@ -75,7 +72,7 @@ export class AttemptGuard implements Deadlined {
   phase(kind: AbortKind, ms: number): void {
     this.#phaseKind = kind;
     this.#phaseMs = ms;
-    this.#phaseAt = performance.now() + Math.max(0, ms);
+    this.#phaseAt = this.#watch.now() + Math.max(0, ms);
     if (this.#kind || this.#disposed) return;
     if (this.#entry === null || !this.#entry.watched) this.#entry = this.#watch.watch(this);
     else this.#watch.moved(this.#entry);
@@ -83,7 +80,7 @@ export class AttemptGuard implements Deadlined {
 
   /** Pushes the current phase's limit back to its full length (the stream idle timer on each chunk). */
   touch(): void {
-    this.#phaseAt = performance.now() + this.#phaseMs;
+    this.#phaseAt = this.#watch.now() + this.#phaseMs;
   }
 
   /** No phase limit until the next `phase` (headers arrived, or waiting on a slow client). */

@@ -1,4 +1,4 @@
-/** Something with a deadline on the monotonic clock (`performance.now()` milliseconds). */
+/** Something with a deadline on the watch's clock (milliseconds). */
 export interface Deadlined {
   /** When it is due; may move later at any time without telling the watch (it is read when the timer fires). */
   readonly dueAt: number;
@@ -26,13 +26,14 @@ export interface WatchEntry {
 export class DeadlineWatch {
   #head: WatchEntry | null = null;
   #size = 0;
-  readonly #now: () => number;
+  /** The clock deadlines are read on (the engine's). */
+  readonly now: () => number;
   #timer: NodeJS.Timeout | null = null;
   #armedAt = Infinity;
   readonly #onTimer = (): void => this.#fire();
 
-  constructor(now: () => number = () => performance.now()) {
-    this.#now = now;
+  constructor(now: () => number) {
+    this.now = now;
   }
 
   /** Starts watching `item`; returns its entry, to pass to `moved` and `unwatch`. */
@@ -73,14 +74,14 @@ export class DeadlineWatch {
       this.#timer = null;
       return;
     }
-    this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(at - this.#now())));
+    this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(at - this.now())));
     this.#timer.unref();
   }
 
   #fire(): void {
     this.#timer = null;
     this.#armedAt = Infinity;
-    const now = this.#now();
+    const now = this.now();
     let next = Infinity;
     let entry = this.#head;
     while (entry !== null) {
@@ -96,6 +97,3 @@ export class DeadlineWatch {
     if (next < this.#armedAt) this.#arm(next);
   }
 }
-
-/** The watch every upstream attempt uses. */
-export const attemptDeadlines = new DeadlineWatch();

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { UpstreamExchange } from './upstream-exchange.js';
+import { UpstreamExchange, type ExchangeHandler } from './upstream-exchange.js';
 
 /** One upstream call. */
 export interface UpstreamCall {
@@ -46,11 +46,11 @@ export class UpstreamClient {
   }
 
   /**
-   * Starts one request. Network errors and aborts surface through the exchange's promises; an abort holds
-   * even while the request is still queued for a socket.
+   * Starts one request whose answer goes to `handler`. Network errors and aborts reach its `onError`; an
+   * abort holds even while the request is still queued for a socket.
    */
-  open(call: UpstreamCall): UpstreamExchange {
-    const exchange = new UpstreamExchange();
+  open(call: UpstreamCall, handler: ExchangeHandler): UpstreamExchange {
+    const exchange = new UpstreamExchange(handler);
     const { origin, path } = this.#target(call.url);
     this.#agent(call.providerId).dispatch(
       {

@@ -27,6 +27,8 @@ const base: HistoryEntry = {
   client: 'opencode/1.0',
   clientStatus: 200,
   lastResortUsed: false,
+  source: 'agent',
+  api: 'chat',
   usage: null,
 };
 

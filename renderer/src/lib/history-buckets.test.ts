@@ -27,6 +27,8 @@ function entry(at: number, outcome: RequestOutcome, attempts = 1): HistoryEntry 
     client: null,
     clientStatus: 200,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: null,
   };
 }

@@ -22,6 +22,7 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   mid_stream_error: 'The stream broke after content was sent.',
   client_aborted: 'The agent hung up.',
   budget_exhausted: 'The request ran out of its total time budget.',
+  internal_error: 'A fault in the router itself (logged with its stack); the model is not blamed.',
 };
 
 export const SKIP_HINTS: Record<SkipReason, string> = {
@@ -44,9 +45,15 @@ export const OUTCOME_LABELS: Record<RequestOutcome, string> = {
   no_candidates: 'no candidates',
   client_aborted: 'client aborted',
   rejected: 'rejected',
+  internal_error: 'internal error',
 };
 
 /** Outcomes that count as a failure of the router (aborts and rejected requests do not). */
 export function isFailedOutcome(outcome: RequestOutcome): boolean {
-  return outcome === 'all_failed' || outcome === 'no_candidates' || outcome === 'partial';
+  return (
+    outcome === 'all_failed' ||
+    outcome === 'no_candidates' ||
+    outcome === 'partial' ||
+    outcome === 'internal_error'
+  );
 }

@@ -52,6 +52,8 @@ function entry(
     client: null,
     clientStatus: 200,
     lastResortUsed: false,
+    source: 'agent',
+    api: 'chat',
     usage: null,
   };
 }

@@ -10,6 +10,7 @@ const OUTCOMES: { value: OutcomeFilter; label: string }[] = [
   { value: 'partial', label: 'partial' },
   { value: 'client_aborted', label: 'client aborted' },
   { value: 'rejected', label: 'rejected' },
+  { value: 'internal_error', label: 'internal error' },
 ];
 
 /** Outcome and model filters of the request history. */

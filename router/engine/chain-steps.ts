@@ -1,0 +1,57 @@
+import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import type { RequestRun } from './dispatch.js';
+import { rankCandidates, type RankedCandidate, type Ranking } from './ranking.js';
+import type { Role } from './request-trace.js';
+
+/** Ranks a set for this request (a healthy set's ranking is reused until a store changes). */
+export function rankSet(run: RequestRun, set: readonly string[]): Ranking {
+  const { ctx, trace } = run;
+  const { resolved, breakers, quotas } = ctx;
+  const facts = (key: string): ReturnType<typeof candidateFacts> =>
+    candidateFacts(key, resolved, breakers, quotas, trace.blockedProviders);
+  const ranking = ctx.rankings.rank(
+    { set, resolved, breakerVersion: breakers.version, quotaVersion: quotas.version },
+    () => rankCandidates(set, facts, ctx.clock(), resolved.config.router.breaker),
+  );
+  trace.skips.push(...ranking.skips);
+  return ranking;
+}
+
+/**
+ * The last-resort model when it is due: nothing served, the client is still there, budget is left and it
+ * was not tried already. Its breaker and quota state are ignored, but a refused key is not (it would only
+ * refuse again: that is a skip).
+ */
+export function lastResortKey(run: RequestRun): string | null {
+  const { ctx, trace, req, deadline } = run;
+  const key = ctx.resolved.config.router.failover.lastResortModel;
+  if (!key || req.clientGone.gone || trace.tried.has(key) || ctx.clock() >= deadline) return null;
+  const provider = ctx.resolved.providers.get(ctx.resolved.models.get(key)?.provider ?? '');
+  if (provider === undefined) return null;
+  const refused =
+    trace.blockedProviders.has(provider.id) ||
+    ctx.quotas.isAuthBlocked(provider.id, providerFingerprint(provider));
+  if (refused) {
+    trace.skips.push({ model: key, reason: 'auth_error' });
+    return null;
+  }
+  return key;
+}
+
+/**
+ * A ranked candidate looked at again just before its turn: state may have moved since ranking (a sibling's
+ * key was refused, another request tripped its breaker). Its role now, or null when it is skipped.
+ */
+export function roleNow(run: RequestRun, candidate: RankedCandidate): Role | null {
+  const { ctx, trace } = run;
+  const now = candidateFacts(candidate.key, ctx.resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
+  if (now.blocked) {
+    trace.skips.push({ model: candidate.key, reason: now.blocked });
+    return null;
+  }
+  if (now.breaker.state === 'OPEN') {
+    trace.skips.push({ model: candidate.key, reason: 'circuit_open' });
+    return null;
+  }
+  return now.breaker.state === 'HALF_OPEN' ? 'trial' : candidate.role;
+}

@@ -1,0 +1,119 @@
+import type { BreakerStateName } from '../api-types.js';
+import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
+import type { FailureKind } from '../gate/failure-kinds.js';
+import type { BodyTemplate } from '../upstream/body-template.js';
+import { faultTrace } from '../upstream/exchange-errors.js';
+import type { Answer } from './answer.js';
+import { runAttempt, type AttemptVerdict } from './attempt.js';
+import { bookFailure, bookSuccess } from './request-bookkeeping.js';
+import type { RequestTrace, Role } from './request-trace.js';
+import type { ChatRequest, RouteContext } from './route-context.js';
+
+/** One request while it is routed: what every step of its chain reads. */
+export interface RequestRun {
+  ctx: RouteContext;
+  req: ChatRequest;
+  answer: Answer;
+  trace: RequestTrace;
+  body: BodyTemplate;
+  /** Epoch ms by which the answer must be committed. */
+  deadline: number;
+  /** A pinned model outside the catalogue's list is resolved once, here. */
+  pinnedModel: ResolvedModel | null;
+}
+
+/** What one dispatch means for the chain. */
+export type DispatchResult =
+  /** The answer went out whole. */
+  | { type: 'served' }
+  /** Not served, nothing sent: the next candidate may try (also for a candidate that was skipped). */
+  | { type: 'next' }
+  /** Not served, nothing sent, and no other model would do better (the client's own error, an abort). */
+  | { type: 'stop' }
+  /** The stream broke after content reached the client. */
+  | { type: 'broken'; kind: FailureKind; model: string }
+  /** The router's own code failed (logged); nobody's health is at stake. */
+  | { type: 'fault'; model: string };
+
+const NEXT: DispatchResult = { type: 'next' };
+const STOP: DispatchResult = { type: 'stop' };
+const SERVED: DispatchResult = { type: 'served' };
+
+/** Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. */
+export async function dispatch(run: RequestRun, key: string, role: Role): Promise<DispatchResult> {
+  const { ctx, trace, req } = run;
+  const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
+  const provider = model ? ctx.resolved.providers.get(model.provider) : undefined;
+  if (!model || !provider || provider.baseUrl === null) {
+    trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
+    return NEXT;
+  }
+  const holdsTrial = role === 'trial' || role === 'panic';
+  if (holdsTrial && !ctx.breakers.tryAcquireTrial(key)) {
+    trace.skips.push({ model: key, reason: 'half_open_busy' });
+    return NEXT;
+  }
+  const breakerBefore = ctx.breakers.get(key).state;
+  trace.begin(key, role, breakerBefore);
+  let verdict: AttemptVerdict;
+  try {
+    verdict = await runAttempt({
+      model,
+      provider,
+      body: run.body,
+      clientHeaders: req.clientHeaders,
+      requestId: req.requestId,
+      stream: req.stream,
+      failover: ctx.resolved.config.router.failover,
+      deadline: run.deadline,
+      clock: ctx.clock,
+      deadlines: ctx.deadlines,
+      client: req.clientGone,
+      upstream: ctx.upstream,
+      answer: run.answer,
+    });
+  } finally {
+    if (holdsTrial) ctx.breakers.releaseTrial(key);
+  }
+  const kind =
+    verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
+  const { status, latencyMs } = verdict;
+  trace.finish({ model: key, status, kind, latencyMs, breakerBefore, role });
+  return book(run, key, provider, role, breakerBefore, verdict);
+}
+
+/** Books a verdict (breaker, pauses, stats) and tells the chain what it means. */
+function book(
+  run: RequestRun,
+  key: string,
+  provider: ResolvedProvider,
+  role: Role,
+  breakerBefore: BreakerStateName,
+  verdict: AttemptVerdict,
+): DispatchResult {
+  const { ctx, trace } = run;
+  switch (verdict.type) {
+    case 'served':
+      trace.usage = verdict.usage;
+      // Only an attempt that went to a tripped model on purpose (trial, panic, last resort) may close it.
+      bookSuccess(
+        ctx,
+        key,
+        provider.id,
+        verdict.latencyMs,
+        breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN',
+      );
+      return SERVED;
+    case 'fault':
+      ctx.logger.error(
+        `request ${trace.requestId}: local fault during the attempt on ${key}: ${faultTrace(verdict.fault)}`,
+      );
+      return { type: 'fault', model: key };
+    case 'failed': {
+      const { failure } = verdict;
+      bookFailure(ctx, trace, key, provider, role, failure, verdict.latencyMs);
+      if (!verdict.committed) return failure.failover ? NEXT : STOP;
+      return failure.kind === 'client_aborted' ? STOP : { type: 'broken', kind: failure.kind, model: key };
+    }
+  }
+}

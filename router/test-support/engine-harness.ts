@@ -1,0 +1,110 @@
+/**
+ * The engine alone behind a bare HTTP server, with an encoder of the test's choosing for every answer:
+ * for what only a face controls (an encoder that throws, a face's translation), without the dashboard,
+ * guards or config files of a whole router. Stores are real, in a temp dir; the clock is a `TestClock`.
+ */
+import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { resolveConfig } from '../config/resolve-config.js';
+import { parseConfig, type ConfigInput } from '../config/schema.js';
+import { Answer } from '../engine/answer.js';
+import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import { EventBus } from '../engine/event-bus.js';
+import { RouterEngine } from '../engine/router-engine.js';
+import { BreakerStore } from '../state/breaker-store.js';
+import { ModelStatsBook } from '../state/model-stats.js';
+import { QuotaBook } from '../state/quota-book.js';
+import { RequestHistory } from '../state/request-history.js';
+import { ClientGone } from '../upstream/client-gone.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import { recordingLogger } from './state-test-helpers.js';
+import { TestClock } from './test-clock.js';
+
+export interface EngineHarness {
+  url: string;
+  engine: RouterEngine;
+  breakers: BreakerStore;
+  modelStats: ModelStatsBook;
+  logger: ReturnType<typeof recordingLogger>;
+  /** The encoder the next answers use (a fresh one per request). */
+  useEncoder(make: () => AnswerEncoder): void;
+  close(): Promise<void>;
+}
+
+/** Starts the engine over `config` (its providers' keys given inline) behind `POST <url>/`. */
+export async function startEngineHarness(
+  config: ConfigInput,
+  makeEncoder: () => AnswerEncoder,
+): Promise<EngineHarness> {
+  const parsed = parseConfig(config);
+  if (!parsed.ok) throw new Error(`bad test config: ${JSON.stringify(parsed.issues)}`);
+  const resolved = resolveConfig(parsed.config, {});
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-engine-'));
+  const clock = new TestClock().now;
+  const logger = recordingLogger();
+  const state = { clock, debounceMs: 60_000, logger };
+  const breakers = new BreakerStore({
+    ...state,
+    file: path.join(dir, 'breakers.json'),
+    settings: () => resolved.config.router.breaker,
+  });
+  const quotas = new QuotaBook({ ...state, file: path.join(dir, 'quotas.json') });
+  const history = new RequestHistory({ ...state, file: path.join(dir, 'history.json') });
+  const modelStats = new ModelStatsBook();
+  const upstream = new UpstreamClient();
+  const engine = new RouterEngine({
+    resolved,
+    breakers,
+    quotas,
+    history,
+    modelStats,
+    upstream,
+    events: new EventBus(),
+    clock,
+    logger,
+  });
+  let encoder = makeEncoder;
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      const answer = new Answer(res, encoder(), `req-${(requests += 1)}`);
+      void engine.handleChat(
+        {
+          requestId: answer.trace.requestId,
+          modelRequested: typeof body.model === 'string' ? body.model : 'fcm',
+          body,
+          stream: body.stream === true,
+          clientHeaders: req.headers,
+          client: null,
+          source: 'agent',
+          clientGone: new ClientGone(),
+        },
+        answer,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    engine,
+    breakers,
+    modelStats,
+    logger,
+    useEncoder: (make) => {
+      encoder = make;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await upstream.close();
+      await Promise.all([breakers.close(), quotas.close(), history.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
