@@ -9,7 +9,9 @@ import type { Clock } from '../state/clock.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { handleChat, handleModels, rejectionHeaders } from './chat-route.js';
+import { chatFace } from './chat-face.js';
+import { handleFace, rejectionHeaders } from './face-route.js';
+import { handleModels } from './models-route.js';
 import { EventsRoute } from './events-route.js';
 import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
 import { sendError, sendJson } from './respond.js';
@@ -87,7 +89,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     }
     if (pathname === '/v1/chat/completions') {
       if (method !== 'POST') return methodNotAllowed(req, res, 'POST', chatHeaders());
-      await handleChat(deps.engine, req, res);
+      await handleFace(deps.engine, chatFace, req, res);
       return;
     }
     if (pathname === '/v1/models') {

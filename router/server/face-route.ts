@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Answer } from '../engine/answer.js';
+import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import { pickRequestId } from '../engine/decision-header.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import { decisionHeaders, RequestTrace } from '../engine/request-trace.js';
+import type { RequestSource } from '../engine/route-context.js';
+import type { RouterEngine } from '../engine/router-engine.js';
+import { isRecord, parseJson } from '../gate/safe-json.js';
+import { ClientGone } from '../upstream/client-gone.js';
+import { clientToken, isJsonContentType } from './guards.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { readBody } from './read-body.js';
+
+/** Longest accepted `model` name (history entries allow 500 characters per name). */
+export const MAX_MODEL_NAME = 300;
+
+/** A face's reading of an agent's request: the chat-completions body to route, or the field at fault. */
+export type FaceTranslation<T> =
+  | { ok: true; chat: Record<string, unknown>; stream: boolean; model: string; extra: T }
+  | { ok: false; message: string; param: string | null };
+
+/** One protocol an agent may speak: how its requests are read and its answers written. */
+export interface FaceSpec<T> {
+  /** Translates the agent's body (a JSON object, depth-checked) into one chat-completions request. */
+  translate(body: Record<string, unknown>): FaceTranslation<T>;
+  /** The request's encoder; `request` is null for a refusal before translation. */
+  encoder(requestId: string, request: { model: string; extra: T } | null): AnswerEncoder;
+  /** The agent's headers that may reach the upstream (its protocol's own headers never do). */
+  upstreamHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
+}
+
+/** Decision headers of a request refused before it reached a face (every answer on `/v1/*` has them). */
+export function rejectionHeaders(req: IncomingMessage): Record<string, string> {
+  return { ...decisionHeaders(new RequestTrace(requestIdOf(req)), 'rejected') };
+}
+
+function requestIdOf(req: IncomingMessage): string {
+  return pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+}
+
+/** What the dashboard's Test buttons mark their requests with; anything else is an agent. */
+function sourceOf(req: IncomingMessage): RequestSource {
+  return req.headers['x-fcm-source'] === 'test' ? 'test' : 'agent';
+}
+
+/**
+ * Reads a face's JSON body: 415 for another content type, 413 over the size limit, 400 for bad JSON, a
+ * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused.
+ */
+export async function readFaceBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  refuse: (error: ErrorAnswer) => void,
+): Promise<Record<string, unknown> | null> {
+  const bad = (message: string, status = 400, code = 'invalid_request'): null => {
+    refuse({ status, code, type: 'invalid_request_error', message, retryAfterSec: null });
+    return null;
+  };
+  if (!isJsonContentType(req.headers['content-type'])) {
+    req.resume();
+    return bad('fcm-router: send the request body as application/json', 415, 'unsupported_media_type');
+  }
+  const read = await readBody(req);
+  if (!read.ok) {
+    if (read.reason === 'too_large')
+      return bad('fcm-router: request body is over 10 MiB', 413, 'request_too_large');
+    res.destroy();
+    return null;
+  }
+  const parsed = parseJson(read.body.toString('utf8'));
+  if (!parsed.ok)
+    return bad(`fcm-router: request body is not valid JSON (${parsed.error})`, 400, 'invalid_json');
+  const body = parsed.value;
+  if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
+  if (exceedsJsonDepth(body))
+    return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  return body;
+}
+
+/**
+ * Serves one agent request on `face`: reads and translates its body (refusals in the face's own error
+ * shape, with decision headers), then hands the chat-completions request and its answer to the engine.
+ */
+export async function handleFace<T>(
+  engine: RouterEngine,
+  face: FaceSpec<T>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const requestId = requestIdOf(req);
+  const refuse = (error: ErrorAnswer): void => {
+    const extra = error.status === 413 ? { connection: 'close' } : undefined;
+    new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
+  };
+  const body = await readFaceBody(req, res, refuse);
+  if (body === null) return;
+  const request = face.translate(body);
+  if (!request.ok) {
+    const error: ErrorAnswer = {
+      status: 400,
+      code: 'invalid_request',
+      type: 'invalid_request_error',
+      message: `fcm-router: ${request.message}`,
+      retryAfterSec: null,
+    };
+    if (request.param !== null) error.param = request.param;
+    return refuse(error);
+  }
+  if (request.model.length > MAX_MODEL_NAME) {
+    const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
+    return refuse({
+      status: 400,
+      code: 'invalid_request',
+      type: 'invalid_request_error',
+      message,
+      retryAfterSec: null,
+      param: 'model',
+    });
+  }
+  const answer = new Answer(
+    res,
+    face.encoder(requestId, { model: request.model, extra: request.extra }),
+    requestId,
+  );
+  const clientGone = new ClientGone();
+  const onClose = (): void => {
+    if (!res.writableFinished) clientGone.markGone();
+  };
+  res.on('close', onClose);
+  try {
+    await engine.handleChat(
+      {
+        requestId,
+        modelRequested: request.model.length > 0 ? request.model : 'fcm',
+        body: request.chat,
+        stream: request.stream,
+        clientHeaders: face.upstreamHeaders(req.headers),
+        client: clientToken(req.headers['user-agent']),
+        source: sourceOf(req),
+        clientGone,
+      },
+      answer,
+    );
+  } finally {
+    res.off('close', onClose);
+  }
+}
