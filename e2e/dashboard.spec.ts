@@ -6,7 +6,11 @@ import { chat, getJson } from './helpers/chat.js';
 import { repoRoot, startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 
-const SCREENSHOTS = path.join(repoRoot, 'docs', 'screenshots');
+/**
+ * Where the screenshot test saves the views: an ignored folder, so a test run changes no tracked file.
+ * `npm run docs:screenshots` points it at docs/screenshots to refresh the README's pictures.
+ */
+const SCREENSHOTS = path.resolve(repoRoot, process.env.FCM_SCREENSHOTS_DIR ?? 'test-results/screenshots');
 const SECRET = 'gsk_e2e_secret_never_shown_4242';
 
 let upstream: FakeUpstream;
