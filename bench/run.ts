@@ -35,7 +35,10 @@ const publish = args.includes('--publish');
 const OUT_FILE = path.join(HERE, 'out', 'results.json');
 /** The committed figures, rewritten only on request. */
 const PUBLISHED_FILE = path.join(HERE, 'results.json');
-if (publish && quick) throw new Error('--publish takes the figures of a full run: drop --quick');
+if (publish && quick) {
+  console.error('bench: --publish takes the figures of a full run; drop --quick');
+  process.exit(2);
+}
 
 const PLAN = quick
   ? {
