@@ -1,8 +1,13 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './e2e/helpers/chromium.js';
+
+// Playwright evaluates this file in the runner and again in each worker; the runner says which Chromium.
+const browser = await findChromium(process.env, { quiet: process.env.TEST_WORKER_INDEX !== undefined });
 
 /**
- * Browser tests of the dashboard against a real daemon over fake upstreams. Chromium comes from the system
- * (Debian's `chromium` package): Playwright's own browser download is not available in CI.
+ * Browser tests of the dashboard against a real daemon over fake upstreams, in whichever Chromium
+ * `findChromium` picks: `CHROMIUM_PATH`, the system's, Playwright's own download, or the one inside the
+ * `@sparticuz/chromium` package, so that `npm install` is all the suite needs.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -20,7 +25,7 @@ export default defineConfig({
     colorScheme: 'light',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: browser.path,
       args: [
         '--headless',
         '--no-sandbox',

@@ -1,10 +1,11 @@
 /**
- * `npm run bench [-- --quick] [-- --cpu-prof]`: the fast fake upstream, the bare relay and the real daemon on
- * loopback, measured side by side in interleaved rounds (the targets take turns in a rotating order), medians
- * over rounds, one row per bar of the issue with PASS or MISS, and bench/results.json. Always exits 0: it is
- * a report; MISS rows are marked `>>`.
+ * `npm run bench [-- --quick] [-- --cpu-prof] [-- --publish]`: the fast fake upstream, the bare relay and the
+ * real daemon on loopback, measured side by side in interleaved rounds (the targets take turns in a rotating
+ * order), medians over rounds, one row per bar of the issue with PASS or MISS, and the figures in
+ * bench/out/results.json (ignored). `--publish` (`npm run bench:publish`) also refreshes the committed
+ * bench/results.json. Always exits 0: it is a report; MISS rows are marked `>>`.
  */
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,15 @@ const ROOT = path.resolve(HERE, '..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const cpuProf = args.includes('--cpu-prof');
+const publish = args.includes('--publish');
+/** Every run's figures; ignored by git, so a run leaves the checkout as it was. */
+const OUT_FILE = path.join(HERE, 'out', 'results.json');
+/** The committed figures, rewritten only on request. */
+const PUBLISHED_FILE = path.join(HERE, 'results.json');
+if (publish && quick) {
+  console.error('bench: --publish takes the figures of a full run; drop --quick');
+  process.exit(2);
+}
 
 const PLAN = quick
   ? {
@@ -279,8 +289,11 @@ async function main(): Promise<void> {
       `\n${rows.length - missed} PASS, ${missed} MISS; ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
     if (args.includes('--markdown')) console.log(`\n${markdownTable(rows)}`);
-    await writeResults(path.join(HERE, 'results.json'), quick ? 'quick' : 'full', rows, measured, notes);
-    console.log('wrote bench/results.json');
+    await mkdir(path.dirname(OUT_FILE), { recursive: true });
+    for (const file of publish ? [OUT_FILE, PUBLISHED_FILE] : [OUT_FILE]) {
+      await writeResults(file, quick ? 'quick' : 'full', rows, measured, notes);
+      console.log(`wrote ${path.relative(ROOT, file)}`);
+    }
     if (cpuProf) {
       await daemon.stop();
       const kept = path.join(await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-prof-')), 'cpu-prof');

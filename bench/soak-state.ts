@@ -12,6 +12,8 @@ export interface StateCheck {
   problems: string[];
   /** Entries in history.json (null when the file is missing or unreadable). */
   historyIds: string[] | null;
+  /** When the daemon took the snapshot in history.json (its `savedAt`; null with `historyIds`). */
+  historySavedAt: number | null;
   breakerCount: number;
 }
 
@@ -62,6 +64,7 @@ export async function checkStateDir(
   }
   const history = await readJson(path.join(dir, 'history.json'), problems);
   let historyIds: string[] | null = null;
+  const historySavedAt = history && typeof history.savedAt === 'number' ? history.savedAt : null;
   if (history) {
     if (!Array.isArray(history.entries)) problems.push('history.json: no entries array');
     else {
@@ -76,7 +79,7 @@ export async function checkStateDir(
   const quotas = await readJson(path.join(dir, 'quotas.json'), problems);
   if (quotas && !(isRecord(quotas.models) && isRecord(quotas.providers) && isRecord(quotas.auth)))
     problems.push('quotas.json: wrong shape');
-  return { problems, historyIds, breakerCount };
+  return { problems, historyIds, historySavedAt: historyIds === null ? null : historySavedAt, breakerCount };
 }
 
 /** Files under `dir` (recursively) whose bytes contain any of `canaries`, as `file: canary`. */
