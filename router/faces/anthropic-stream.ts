@@ -12,16 +12,7 @@ import type { ChatUsage, DeltaSink } from './chat-deltas.js';
 import { readChunk } from './chat-deltas.js';
 import type { FrameSink } from './upstream-lines.js';
 import { anthropicStopReason, anthropicUsage, THINKING_SIGNATURE } from './anthropic-message.js';
-
-interface ToolState {
-  id: string;
-  /** Whether the upstream named the id (a different id at the same index is then a new call). */
-  upstreamId: boolean;
-  name: string | null;
-  /** Arguments that came before the name (a block cannot start without one). */
-  pending: string;
-  block: number;
-}
+import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const event = (name: string, data: string): string => `event: ${name}\ndata: ${data}\n\n`;
 
@@ -36,8 +27,8 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
   #nextBlock = 0;
   /** The open block's kind and index, or null. */
   #open: { kind: 'thinking' | 'text' | 'tool'; index: number } | null = null;
-  #openTool: ToolState | null = null;
-  readonly #tools = new Map<number, ToolState>();
+  #openTool: TrackedCall | null = null;
+  readonly #tools: ToolCallTracker;
   #mintedIds = 0;
   #hasToolUse = false;
   #finish: string | null = null;
@@ -47,6 +38,7 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
     this.#messageId = messageId;
     this.#model = model;
     this.#toolIdStem = toolIdStem;
+    this.#tools = new ToolCallTracker(() => this.#mintId());
   }
 
   /** True once `message_stop` has been written. */
@@ -83,23 +75,12 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
   }
 
   toolCall(index: number, id: string | null, name: string | null, args: string): void {
-    let tool = this.#tools.get(index);
-    if (tool && id !== null && tool.upstreamId && id !== tool.id) tool = undefined;
-    if (!tool) {
-      tool = { id: id ?? this.#mintId(), upstreamId: id !== null, name, pending: '', block: -1 };
-      this.#tools.set(index, tool);
-    } else if (tool.name === null && name !== null) tool.name = name;
-    if (tool.block < 0) {
-      if (tool.name === null) {
-        tool.pending += args;
-        return;
-      }
-      this.#startTool(tool);
-      args = tool.pending + args;
-      tool.pending = '';
+    const step = this.#tools.piece(index, id, name, args);
+    if (!step) return;
+    if (step.start) this.#startTool(step.call);
+    if (step.args !== '' && this.#openTool === step.call) {
+      this.#delta(`{"type":"input_json_delta","partial_json":${JSON.stringify(step.args)}}`);
     }
-    if (args !== '' && this.#openTool === tool)
-      this.#delta(`{"type":"input_json_delta","partial_json":${JSON.stringify(args)}}`);
   }
 
   finish(reason: string): void {
@@ -143,10 +124,9 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
     return `toolu_${this.#toolIdStem}_${this.#mintedIds}`;
   }
 
-  #startTool(tool: ToolState): void {
+  #startTool(tool: TrackedCall): void {
     this.#hasToolUse = true;
-    const block = { type: 'tool_use', id: tool.id, name: tool.name, input: {} };
-    tool.block = this.#openBlock('tool', JSON.stringify(block));
+    this.#openBlock('tool', JSON.stringify({ type: 'tool_use', id: tool.id, name: tool.name, input: {} }));
     this.#openTool = tool;
   }
 

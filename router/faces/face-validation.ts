@@ -42,18 +42,30 @@ function deepest(issue: Issue, prefix: readonly PropertyKey[]): { issue: Issue; 
   return deepest(best, path);
 }
 
+const missing = (issue: Issue): boolean => issue.message.endsWith('received undefined');
+const typeName = (expected: string): string => (expected === 'record' ? 'object' : expected);
+
+/** What is wrong with the field, in words that follow its name. */
 function describe(issue: Issue): string {
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    const expected = issue.errors
+    const roots = issue.errors
       .flat()
-      .filter((inner) => inner.path.length === 0 && inner.code === 'invalid_type')
-      .map((inner) => (inner.code === 'invalid_type' ? inner.expected : ''));
-    if (expected.length > 0) return `must be ${[...new Set(expected)].join(' or ')}`;
+      .filter((inner) => inner.path.length === 0 && inner.code === 'invalid_type');
+    const expected = [
+      ...new Set(roots.map((inner) => (inner.code === 'invalid_type' ? typeName(inner.expected) : ''))),
+    ];
+    if (expected.length > 0) {
+      // Zod leaves the input out of its issues; its message says what it received.
+      return roots.every(missing)
+        ? `is required (${expected.join(' or ')})`
+        : `must be ${expected.join(' or ')}`;
+    }
   }
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined ? `is required (${issue.expected})` : `must be ${issue.expected}`;
+    const expected = typeName(issue.expected);
+    return missing(issue) ? `is required (${expected})` : `must be ${expected}`;
   }
-  return issue.message;
+  return `: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
 }
 
 /** The face's 400 for the first issue of a failed parse (of the field at `at`, or of the body). */
@@ -71,7 +83,8 @@ export function fieldError(error: z.ZodError, at: string | null = null): FieldEr
           ? `${at}${inner}`
           : `${at}.${inner}`;
   const where = param ?? 'request body';
-  return { ok: false, message: `fcm-router: ${where} ${describe(issue)}`, param };
+  const problem = describe(issue);
+  return { ok: false, message: `fcm-router: ${where}${problem.startsWith(':') ? '' : ' '}${problem}`, param };
 }
 
 /** A 400 for a rule the schema does not express. */

@@ -5,6 +5,9 @@
 import type { ChatUsage } from './chat-deltas.js';
 import type { ToolNames } from './responses-tools.js';
 
+/** An output item's status. */
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
 /** What every response object of one request shares. */
 export interface ResponseMeta {
   id: string;
@@ -21,11 +24,7 @@ export function outputTextPart(text: string): Record<string, unknown> {
   return { type: 'output_text', text, annotations: [] };
 }
 
-export function messageItem(
-  id: string,
-  text: string | null,
-  status: 'in_progress' | 'completed',
-): Record<string, unknown> {
+export function messageItem(id: string, text: string | null, status: ItemStatus): Record<string, unknown> {
   return {
     id,
     type: 'message',
@@ -41,7 +40,7 @@ export function functionCallItem(
   callId: string,
   chatName: string,
   args: string,
-  status: 'in_progress' | 'completed',
+  status: ItemStatus,
   names: ToolNames,
 ): Record<string, unknown> {
   const known = names.get(chatName);

@@ -53,8 +53,11 @@ export function chatTools(
         const flat = flatName(ns.name, name);
         const fn = chatFunction(inner, flat, `${at}.tools[${j}]`);
         if ('ok' in fn) return fn;
-        if (ns.description && fn.function.description)
-          fn.function.description = `${ns.description}\n\n${fn.function.description}`;
+        // The namespace's description is the functions' context (chat shows the model no namespace).
+        if (ns.description) {
+          const own = fn.function.description;
+          fn.function.description = own ? `${ns.description}\n\n${own}` : ns.description;
+        }
         out.push(fn);
         names.set(flat, { namespace: ns.name, name });
       }
