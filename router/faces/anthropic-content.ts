@@ -129,7 +129,7 @@ export function systemText(content: string | { text: string }[]): string {
 
 /**
  * Converts `messages` in order; `referenced` collects the tools named by `tool_reference` parts.
- * A `role: "system"` entry (Claude Code sends one) stays a system message where it stands.
+ * A `role: "system"` entry (Claude Code sends one) becomes a system message (gathered first by the caller).
  */
 export function convertMessages(messages: AnthropicMessage[], referenced: Set<string>): Converted {
   const out: ChatMessage[] = [];

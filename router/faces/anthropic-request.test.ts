@@ -24,20 +24,20 @@ test('Claude Code 2.1.332 first turn: system, system-role message, tools and lim
   assert.equal(result.stream, true);
   assert.equal(result.effort, 'high');
   const { chat } = result;
-  // The billing line is left out; the other two system blocks become one system message first.
-  assert.deepEqual(chat.messages[0], {
-    role: 'system',
-    content: "You are a Claude agent, built on Anthropic's Claude Agent SDK.\n\n(system prompt)",
-  });
-  assert.deepEqual(chat.messages[1], {
-    role: 'user',
-    content:
-      '<system-reminder>\n(reminder text)\n</system-reminder>\n\nRun echo hello-fixture with Bash and tell me what it printed',
-  });
-  // The role: "system" entry (blocks with cache_control in a first turn) stays a system message in its place.
-  assert.equal(chat.messages[2]?.role, 'system');
-  assert.match(String(chat.messages[2]?.content), /^# Environment/);
-  assert.equal(chat.messages.length, 3);
+  // The billing line is left out; the other two system blocks and the role: "system" entry after the prompt
+  // (blocks with cache_control in a first turn) become one system message, first.
+  assert.deepEqual(chat.messages, [
+    {
+      role: 'system',
+      content:
+        "You are a Claude agent, built on Anthropic's Claude Agent SDK.\n\n(system prompt)\n\n# Environment\n(environment text: working directory, platform, shell, OS version, date)",
+    },
+    {
+      role: 'user',
+      content:
+        '<system-reminder>\n(reminder text)\n</system-reminder>\n\nRun echo hello-fixture with Bash and tell me what it printed',
+    },
+  ]);
   const names = chat.tools?.map((tool) => tool.function.name);
   assert.deepEqual(names, [
     'Agent',
@@ -82,22 +82,34 @@ test('Claude Code 2.1.332 tool round: tool_use becomes tool_calls and tool_resul
     ],
   });
   assert.deepEqual(tool, { role: 'tool', tool_call_id: 'toolu_stub_1', content: 'hello-fixture' });
-  // In follow-ups the system-role entry is a plain string.
-  assert.equal(chat.messages[2]?.role, 'system');
+  // In follow-ups the system-role entry is a plain string; it joins the system message all the same.
+  assert.deepEqual(
+    chat.messages.map((message) => message.role),
+    ['system', 'user', 'assistant', 'tool'],
+  );
+  assert.match(String(chat.messages[0]?.content), /\(system prompt\)\n\n# Environment/);
 });
 
-test('system as a string; earlier system runs merge into one message', () => {
+test('system as a string; every system entry joins one system message, first', () => {
   const chat = chatOf({
     ...base,
     system: 'Be brief.',
     messages: [
-      { role: 'system', content: 'Env.' },
       { role: 'user', content: 'hi' },
+      { role: 'system', content: 'Env.' },
+      { role: 'assistant', content: 'hello' },
+      {
+        role: 'system',
+        content: [{ type: 'text', text: 'Later note.', cache_control: { type: 'ephemeral' } }],
+      },
+      { role: 'user', content: 'bye' },
     ],
   });
   assert.deepEqual(chat.messages, [
-    { role: 'system', content: 'Be brief.\n\nEnv.' },
+    { role: 'system', content: 'Be brief.\n\nEnv.\n\nLater note.' },
     { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'hello' },
+    { role: 'user', content: 'bye' },
   ]);
 });
 

@@ -11,7 +11,7 @@ import type {
   FaceRequest,
   ReasoningEffort,
 } from './chat-request.js';
-import { copyDefined, mergeSystemRuns, streamFields } from './chat-request.js';
+import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
 import { convertMessages, systemText } from './anthropic-content.js';
 import {
   countTokensSchema,
@@ -96,7 +96,7 @@ export function chatConversation(
             ? body.system
             : body.system.filter((b) => !b.text.startsWith(BILLING_LINE)),
         );
-  const messages = mergeSystemRuns(
+  const messages = hoistSystem(
     system === '' ? converted.messages : [{ role: 'system', content: system }, ...converted.messages],
   );
   return { ok: true, messages, tools: chatTools(body.tools ?? [], referenced) };

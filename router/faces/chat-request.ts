@@ -58,18 +58,20 @@ export type FaceRequest<Extra = object> =
   | { ok: false; message: string; param: string | null };
 
 /**
- * Joins consecutive system messages into one: many open models' chat templates accept a single system
- * message only, and both agents send their instructions as several pieces.
+ * Gathers every system message into one, first, in order. Many open models' chat templates take a single
+ * system message at the start only (others refuse the request), and some upstreams want the last message
+ * to be the user's or a tool's. Both agents send their instructions in several pieces, and Claude Code puts
+ * its environment text in a system entry after the prompt.
  */
-export function mergeSystemRuns(messages: ChatMessage[]): ChatMessage[] {
-  const merged: ChatMessage[] = [];
+export function hoistSystem(messages: readonly ChatMessage[]): ChatMessage[] {
+  const system: string[] = [];
+  const rest: ChatMessage[] = [];
   for (const message of messages) {
-    const last = merged[merged.length - 1];
-    if (message.role === 'system' && last?.role === 'system') {
-      merged[merged.length - 1] = { role: 'system', content: `${last.content}\n\n${message.content}` };
-    } else merged.push(message);
+    if (message.role === 'system') {
+      if (message.content !== '') system.push(message.content);
+    } else rest.push(message);
   }
-  return merged;
+  return system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }, ...rest] : rest;
 }
 
 /** The streaming fields of a chat body: usage is asked for, since both agents read token counts. */

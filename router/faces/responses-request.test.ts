@@ -174,3 +174,20 @@ test('input items: easy messages, images, assistant text with parallel calls, re
     { role: 'assistant', content: 'No.' },
   ]);
 });
+
+test('a developer message later in the input joins the system message, first', () => {
+  const chat = chatOf({
+    model: 'fcm',
+    instructions: 'Base.',
+    input: [
+      { role: 'user', content: 'one' },
+      { role: 'developer', content: [{ type: 'input_text', text: 'Permissions changed.' }] },
+      { role: 'user', content: 'two' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'system', content: 'Base.\n\nPermissions changed.' },
+    { role: 'user', content: 'one' },
+    { role: 'user', content: 'two' },
+  ]);
+});

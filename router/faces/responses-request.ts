@@ -5,7 +5,7 @@
  * Codex does with `store: false`.
  */
 import type { ChatRequest, ChatResponseFormat, FaceRequest, ReasoningEffort } from './chat-request.js';
-import { copyDefined, mergeSystemRuns, streamFields } from './chat-request.js';
+import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
 import { fieldError, refuse } from './face-validation.js';
 import { convertInput } from './responses-input.js';
 import { responsesSchema, type ResponsesBody } from './responses-schema.js';
@@ -55,7 +55,7 @@ export function translateResponsesRequest(body: unknown): FaceRequest<{ toolName
   if (!converted.ok) return converted;
   const tools = chatTools(request.tools ?? []);
   if (!tools.ok) return tools;
-  const messages = mergeSystemRuns(
+  const messages = hoistSystem(
     request.instructions
       ? [{ role: 'system', content: request.instructions }, ...converted.messages]
       : converted.messages,
