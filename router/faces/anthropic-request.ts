@@ -1,7 +1,7 @@
 /**
  * Anthropic Messages request → one chat-completions request. `thinking`, `metadata`, `context_management`,
- * the `anthropic-beta` header and `cache_control` marks are accepted and not forwarded; the effort in
- * `output_config` comes back beside the body for the engine to pass on where a model takes it.
+ * `top_k`, the `anthropic-beta` header and `cache_control` marks are accepted and not forwarded; the effort
+ * in `output_config` comes back beside the body for the engine to pass on where a model takes it.
  */
 import type {
   ChatMessage,

@@ -37,7 +37,7 @@ function deepest(issue: Issue, prefix: readonly PropertyKey[]): { issue: Issue; 
   for (const branch of issue.errors) {
     for (const inner of branch) if (!best || depth(inner) > depth(best)) best = inner;
   }
-  // Every branch failed at the union's own value (a string where an array or a string was wanted): say so.
+  // Every branch failed at the union's own value (a number where a string or an array was wanted): say so.
   if (!best || depth(best) === 0) return { issue, path };
   return deepest(best, path);
 }
