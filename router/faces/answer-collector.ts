@@ -1,0 +1,91 @@
+/**
+ * A whole chat completion gathered into the parts a face's JSON answer is built from. Tool calls are keyed
+ * by their index, so a call split over several pieces (or a completion that repeats an index) stays one call.
+ */
+import { parseJson, isRecord } from '../gate/safe-json.js';
+import { readCompletion, type ChatUsage, type DeltaSink } from './chat-deltas.js';
+
+export interface CollectedToolCall {
+  /** The upstream's id, or null when it gave none (the face mints one). */
+  id: string | null;
+  name: string;
+  arguments: string;
+}
+
+export interface CollectedAnswer {
+  /** The upstream's `model`, when it named one. */
+  upstreamModel: string | null;
+  reasoning: string;
+  text: string;
+  toolCalls: CollectedToolCall[];
+  finishReason: string | null;
+  usage: ChatUsage | null;
+}
+
+class Collector implements DeltaSink {
+  reasoningText = '';
+  textParts = '';
+  readonly calls = new Map<number, CollectedToolCall>();
+  finishReason: string | null = null;
+  usageRead: ChatUsage | null = null;
+
+  reasoning(text: string): void {
+    this.reasoningText += text;
+  }
+
+  text(text: string): void {
+    this.textParts += text;
+  }
+
+  toolCall(index: number, id: string | null, name: string | null, args: string): void {
+    const call = this.calls.get(index);
+    if (!call) {
+      this.calls.set(index, { id, name: name ?? '', arguments: args });
+      return;
+    }
+    call.id ??= id;
+    if (name && !call.name) call.name = name;
+    call.arguments += args;
+  }
+
+  finish(reason: string): void {
+    this.finishReason = reason;
+  }
+
+  usage(usage: ChatUsage): void {
+    this.usageRead = usage;
+  }
+}
+
+/**
+ * Reads a served chat completion (already judged by the gate). Throws on a body that is not a JSON object:
+ * the gate lets none through, so that would be a local fault.
+ */
+export function collectCompletion(completion: Buffer | string): CollectedAnswer {
+  const text = typeof completion === 'string' ? completion : completion.toString('utf8');
+  const parsed = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!parsed.ok || !isRecord(parsed.value)) throw new Error('served completion is not a JSON object');
+  const collector = new Collector();
+  readCompletion(parsed.value, collector);
+  return {
+    upstreamModel: typeof parsed.value.model === 'string' ? parsed.value.model : null,
+    reasoning: collector.reasoningText,
+    text: collector.textParts,
+    toolCalls: [...collector.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
+    finishReason: collector.finishReason,
+    usage: collector.usageRead,
+  };
+}
+
+/** Parsed tool arguments as an object: `{}` for empty, non-JSON or non-object arguments. */
+export function argumentsObject(args: string): Record<string, unknown> {
+  if (args.trim() === '') return {};
+  const parsed = parseJson(args);
+  return parsed.ok && isRecord(parsed.value) ? parsed.value : {};
+}
+
+/** A short, id-safe form of the request's id, for the ids a face mints. */
+export function idStem(requestId: string): string {
+  const stem = requestId.replace(/[^A-Za-z0-9]/g, '').slice(-24);
+  return stem === '' ? '0' : stem;
+}

@@ -1,0 +1,156 @@
+/**
+ * Anthropic message content → chat-completions messages. A user turn's `tool_result` blocks become `tool`
+ * messages (first, since chat wants them right after the assistant's tool calls), its text and images one
+ * user message; an assistant turn's `tool_use` blocks become `tool_calls`; thinking is dropped.
+ */
+import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
+import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
+import { imageSource } from './anthropic-schema.js';
+import { refuse, type FieldError } from './face-validation.js';
+
+/** Marks a tool result the agent flagged as failed, in words the model reads. */
+export const TOOL_ERROR_PREFIX = '[tool error] ';
+/** What a tool result with no content says, since some upstreams refuse an empty tool message. */
+export const EMPTY_TOOL_RESULT = '(no output)';
+
+type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
+
+function imagePart(
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string },
+): ChatContentPart {
+  const url = source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+/** Text parts only become one string: several upstreams take no content arrays. */
+function userContent(parts: ChatContentPart[]): string | ChatContentPart[] {
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => part.text).join('\n\n');
+  return parts;
+}
+
+/**
+ * A tool result as the text of a `tool` message; its images go to `images` (a tool message holds text
+ * only) and the names of `tool_reference` parts to `referenced` (deferred tools the agent just loaded).
+ */
+function toolResultText(
+  block: Extract<AnthropicBlock, { type: 'tool_result' }>,
+  images: ChatContentPart[],
+  referenced: Set<string>,
+): string {
+  const pieces: string[] = [];
+  if (typeof block.content === 'string') pieces.push(block.content);
+  for (const part of Array.isArray(block.content) ? block.content : []) {
+    if (part.type === 'text' && typeof part.text === 'string') pieces.push(part.text);
+    else if (part.type === 'tool_reference' && typeof part.tool_name === 'string') {
+      referenced.add(part.tool_name);
+      pieces.push(`Tool loaded: ${part.tool_name}`);
+    } else if (part.type === 'image') {
+      const source = imageSource.safeParse(part.source);
+      if (source.success) {
+        images.push(imagePart(source.data));
+        pieces.push(`(image ${images.length} follows in the next user message)`);
+      }
+    } else pieces.push(JSON.stringify(part));
+  }
+  const text = pieces.join('\n');
+  const body = text === '' ? EMPTY_TOOL_RESULT : text;
+  return block.is_error === true ? `${TOOL_ERROR_PREFIX}${body}` : body;
+}
+
+function documentText(block: Extract<AnthropicBlock, { type: 'document' }>, at: string): string | FieldError {
+  const { source } = block;
+  let text: string;
+  if (source.type === 'text') text = source.data;
+  else if (source.type === 'content') {
+    text =
+      typeof source.content === 'string'
+        ? source.content
+        : source.content.map((part) => part.text).join('\n');
+  } else
+    return refuse(
+      `${at}.source`,
+      `is a ${source.type} document; chat-completions upstreams take text documents only`,
+    );
+  return block.title ? `${block.title}\n\n${text}` : text;
+}
+
+function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>): Converted {
+  const tools: ChatMessage[] = [];
+  const parts: ChatContentPart[] = [];
+  const images: ChatContentPart[] = [];
+  for (const [i, block] of blocks.entries()) {
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push(imagePart(block.source));
+    else if (block.type === 'document') {
+      const text = documentText(block, `${at}[${i}]`);
+      if (typeof text !== 'string') return text;
+      parts.push({ type: 'text', text });
+    } else if (block.type === 'tool_result') {
+      tools.push({
+        role: 'tool',
+        tool_call_id: block.tool_use_id,
+        content: toolResultText(block, images, referenced),
+      });
+    } else if (block.type === 'tool_use')
+      return refuse(`${at}[${i}]`, 'is a tool_use block in a user message');
+  }
+  parts.push(...images);
+  const messages = [...tools];
+  if (parts.length > 0) messages.push({ role: 'user', content: userContent(parts) });
+  return { ok: true, messages };
+}
+
+function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
+  const texts: string[] = [];
+  const calls: ChatToolCall[] = [];
+  for (const [i, block] of blocks.entries()) {
+    if (block.type === 'text') texts.push(block.text);
+    else if (block.type === 'tool_use') {
+      const args = JSON.stringify(block.input ?? {});
+      calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
+    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+      return refuse(`${at}[${i}]`, `is a ${block.type} block in an assistant message`);
+    }
+  }
+  const text = texts.join('\n\n');
+  // A turn of nothing but thinking leaves nothing to send (chat refuses an empty assistant message).
+  if (text === '' && calls.length === 0) return { ok: true, messages: [] };
+  const message: ChatMessage =
+    calls.length > 0
+      ? { role: 'assistant', content: text === '' ? null : text, tool_calls: calls }
+      : { role: 'assistant', content: text };
+  return { ok: true, messages: [message] };
+}
+
+/** A system text from a string or text blocks (`cache_control` and the like are dropped). */
+export function systemText(content: string | { text: string }[]): string {
+  return typeof content === 'string' ? content : content.map((block) => block.text).join('\n\n');
+}
+
+/**
+ * Converts `messages` in order; `referenced` collects the tools named by `tool_reference` parts.
+ * A `role: "system"` entry (Claude Code sends one) becomes a system message (gathered first by the caller).
+ */
+export function convertMessages(messages: AnthropicMessage[], referenced: Set<string>): Converted {
+  const out: ChatMessage[] = [];
+  for (const [i, message] of messages.entries()) {
+    const at = `messages[${i}].content`;
+    const { content } = message;
+    if (message.role === 'system') {
+      const blocks = typeof content === 'string' ? content : content.filter((block) => block.type === 'text');
+      if (typeof blocks !== 'string' && blocks.length !== content.length)
+        return refuse(at, 'of a system message must be text');
+      out.push({ role: 'system', content: systemText(blocks) });
+      continue;
+    }
+    if (typeof content === 'string') {
+      out.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
+      continue;
+    }
+    const converted =
+      message.role === 'user' ? userTurn(content, at, referenced) : assistantTurn(content, at);
+    if (!converted.ok) return converted;
+    out.push(...converted.messages);
+  }
+  return { ok: true, messages: out };
+}

@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessagesEncoder } from './anthropic-encoder.js';
+import { completion } from './test-kit.js';
+
+const encoder = (): MessagesEncoder => new MessagesEncoder({ requestId: 'req-7f3a', model: 'fcm' });
+const json = (body: string): Record<string, unknown> =>
+  JSON.parse(new MessagesEncoder({ requestId: 'req-7f3a', model: 'fcm' }).json(body)) as Record<
+    string,
+    unknown
+  >;
+
+test('a text answer as a message, usage split into input and cache reads', () => {
+  const message = json(
+    completion({ content: 'Hello' }, 'stop', {
+      prompt_tokens: 120,
+      completion_tokens: 7,
+      prompt_tokens_details: { cached_tokens: 100 },
+    }),
+  );
+  assert.deepEqual(message, {
+    id: 'msg_req7f3a',
+    type: 'message',
+    role: 'assistant',
+    model: 'fcm',
+    content: [{ type: 'text', text: 'Hello' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 20, output_tokens: 7, cache_read_input_tokens: 100 },
+  });
+});
+
+test('reasoning becomes a signed thinking block first; tool calls become tool_use blocks with parsed input', () => {
+  const message = json(
+    completion(
+      {
+        reasoning_content: 'Need to list files.',
+        content: 'Listing.',
+        tool_calls: [
+          { id: 'call_a', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } },
+          { id: 'call_b', type: 'function', function: { name: 'Read', arguments: 'not json' } },
+          { type: 'function', function: { name: 'Noop', arguments: '' } },
+        ],
+      },
+      'tool_calls',
+    ),
+  );
+  assert.deepEqual(message.content, [
+    { type: 'thinking', thinking: 'Need to list files.', signature: 'fcm-router' },
+    { type: 'text', text: 'Listing.' },
+    { type: 'tool_use', id: 'call_a', name: 'Bash', input: { command: 'ls' } },
+    { type: 'tool_use', id: 'call_b', name: 'Read', input: {} },
+    { type: 'tool_use', id: 'toolu_req7f3a_3', name: 'Noop', input: {} },
+  ]);
+  assert.equal(message.stop_reason, 'tool_use');
+  assert.deepEqual(message.usage, { input_tokens: 0, output_tokens: 0 });
+});
+
+test('finish_reason → stop_reason', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['stop', { content: 'a' }, 'end_turn'],
+    ['length', { content: 'a' }, 'max_tokens'],
+    ['content_filter', { content: 'a' }, 'refusal'],
+    ['tool_calls', { content: 'a' }, 'end_turn'],
+    [
+      'stop',
+      { tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      'tool_use',
+    ],
+  ];
+  for (const [finish, message, stop] of cases)
+    assert.equal(json(completion(message, finish)).stop_reason, stop, finish);
+  assert.equal(json(completion({ reasoning: 'only thinking' }, 'length')).stop_reason, 'max_tokens');
+});
+
+test('errors before any byte: Anthropic error shape, type from status', () => {
+  const types: [number, string][] = [
+    [400, 'invalid_request_error'],
+    [401, 'authentication_error'],
+    [403, 'permission_error'],
+    [404, 'not_found_error'],
+    [413, 'request_too_large'],
+    [422, 'invalid_request_error'],
+    [429, 'rate_limit_error'],
+    [500, 'api_error'],
+    [502, 'api_error'],
+    [503, 'overloaded_error'],
+    [529, 'overloaded_error'],
+  ];
+  for (const [status, type] of types) {
+    const body = encoder().error({
+      status,
+      code: 'x',
+      type: 'y',
+      message: 'fcm-router: no',
+      retryAfterSec: null,
+    });
+    assert.deepEqual(
+      JSON.parse(body),
+      { type: 'error', error: { type, message: 'fcm-router: no' } },
+      String(status),
+    );
+  }
+});

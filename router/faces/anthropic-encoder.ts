@@ -1,0 +1,81 @@
+/**
+ * The Anthropic Messages face's answer encoder: a served chat completion (or stream) in Anthropic's words,
+ * the router's errors in Anthropic's error shape.
+ */
+import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { FailureKind } from '../gate/failure-kinds.js';
+import { collectCompletion, idStem } from './answer-collector.js';
+import { brokenStreamMessage } from './chat-face.js';
+import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
+import { anthropicMessage } from './anthropic-message.js';
+import { AnthropicStreamWriter } from './anthropic-stream.js';
+import { UpstreamLineReader } from './upstream-lines.js';
+
+/** What a Messages encoder needs to know of its request. */
+export interface MessagesEncoderOptions {
+  /** The request's id (unique per request): message and minted tool ids derive from it. */
+  requestId: string;
+  /** The model name the agent asked for, echoed in `model`. */
+  model: string;
+}
+
+/** One per Messages request. */
+export class MessagesEncoder implements AnswerEncoder {
+  readonly face = 'messages' as const;
+  readonly #model: string;
+  readonly #stem: string;
+  #reader: UpstreamLineReader | null = null;
+  #writer: AnthropicStreamWriter | null = null;
+
+  constructor(options: MessagesEncoderOptions) {
+    this.#model = options.model;
+    this.#stem = idStem(options.requestId);
+  }
+
+  json(completion: Buffer | string): string {
+    const answer = collectCompletion(completion);
+    return JSON.stringify(
+      anthropicMessage(answer, this.#model, { messageId: this.#messageId(), toolIdStem: this.#stem }),
+    );
+  }
+
+  streamLines(lines: Uint8Array): string | null {
+    const writer = this.#stream();
+    this.#reader?.read(lines, writer);
+    const out = writer.take();
+    return out === '' ? null : out;
+  }
+
+  streamClose(): string | null {
+    const writer = this.#stream();
+    this.#reader?.end(writer);
+    writer.close();
+    const out = writer.take();
+    return out === '' ? null : out;
+  }
+
+  /** An `error` event after what was sent; no `message_stop`, so the client knows the message is cut short. */
+  streamFailure(kind: FailureKind, model: string): string {
+    const writer = this.#stream();
+    const before = writer.closed ? '' : writer.take();
+    const error = anthropicErrorBody(anthropicStreamErrorType(kind), brokenStreamMessage(kind, model));
+    return `${before}event: error\ndata: ${error}\n\n`;
+  }
+
+  error(answer: ErrorAnswer): string {
+    return anthropicErrorBody(anthropicErrorType(answer.status), answer.message);
+  }
+
+  #messageId(): string {
+    return `msg_${this.#stem}`;
+  }
+
+  #stream(): AnthropicStreamWriter {
+    if (!this.#writer) {
+      this.#reader = new UpstreamLineReader();
+      this.#writer = new AnthropicStreamWriter(this.#messageId(), this.#model, this.#stem);
+    }
+    return this.#writer;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Anthropic Messages request → one chat-completions request. `thinking`, `metadata`, `context_management`,
+ * `top_k`, the `anthropic-beta` header and `cache_control` marks are accepted and not forwarded; the effort
+ * in `output_config` comes back beside the body for the engine to pass on where a model takes it.
+ */
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatTool,
+  ChatToolChoice,
+  FaceRequest,
+  ReasoningEffort,
+} from './chat-request.js';
+import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
+import { convertMessages, systemText } from './anthropic-content.js';
+import {
+  countTokensSchema,
+  messagesSchema,
+  type AnthropicTool,
+  type AnthropicToolChoice,
+  type CountTokensBody,
+  type MessagesBody,
+} from './anthropic-schema.js';
+import { fieldError, type FieldError } from './face-validation.js';
+
+/**
+ * The first system block Claude Code sends is a billing line that changes every session: meaningless to
+ * other models, and it would defeat the upstreams' prompt caching, so it is left out.
+ */
+const BILLING_LINE = 'x-anthropic-billing-header:';
+
+/** A tool's JSON schema as chat function `parameters`: always an object schema with `properties`. */
+export function functionParameters(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  // `$schema` is metadata some upstreams refuse as an unknown field.
+  const { $schema: _unused, ...rest } = schema ?? {};
+  return { ...rest, type: rest.type ?? 'object', properties: rest.properties ?? {} };
+}
+
+/**
+ * The agent's own tools as chat functions. Tools Anthropic runs itself (a `type` other than `custom`) are
+ * dropped: a chat upstream cannot run them. A `defer_loading` tool is sent only once a `tool_reference`
+ * (the result of the agent's tool search) has loaded it, as Anthropic does.
+ */
+export function chatTools(tools: readonly AnthropicTool[], referenced: ReadonlySet<string>): ChatTool[] {
+  const out: ChatTool[] = [];
+  for (const tool of tools) {
+    if (tool.type !== undefined && tool.type !== 'custom') continue;
+    if (tool.defer_loading === true && !referenced.has(tool.name)) continue;
+    const fn: ChatTool['function'] = { name: tool.name, parameters: functionParameters(tool.input_schema) };
+    if (tool.description !== undefined) fn.description = tool.description;
+    out.push({ type: 'function', function: fn });
+  }
+  return out;
+}
+
+/** `tool_choice` in chat's words; `disable_parallel_tool_use` becomes `parallel_tool_calls: false`. */
+export function chatToolChoice(choice: AnthropicToolChoice): {
+  tool_choice: ChatToolChoice;
+  parallel_tool_calls?: false;
+} {
+  const serial = 'disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true;
+  const parallel = serial ? { parallel_tool_calls: false as const } : {};
+  switch (choice.type) {
+    case 'auto':
+      return { tool_choice: 'auto', ...parallel };
+    case 'any':
+      return { tool_choice: 'required', ...parallel };
+    case 'tool':
+      return { tool_choice: { type: 'function', function: { name: choice.name } }, ...parallel };
+    case 'none':
+      return { tool_choice: 'none' };
+  }
+}
+
+/** Anthropic's effort levels in chat's `reasoning_effort` words; thinking turned off means none. */
+export function effortOf(body: MessagesBody): ReasoningEffort | null {
+  if (body.thinking?.type === 'disabled') return null;
+  const effort = body.output_config?.effort;
+  if (effort === 'low' || effort === 'medium' || effort === 'high') return effort;
+  if (effort === 'max' || effort === 'xhigh') return 'high';
+  return null;
+}
+
+/** The chat messages and tools of a Messages (or count_tokens) body. */
+export function chatConversation(
+  body: CountTokensBody,
+): { ok: true; messages: ChatMessage[]; tools: ChatTool[] } | FieldError {
+  const referenced = new Set<string>();
+  const converted = convertMessages(body.messages, referenced);
+  if (!converted.ok) return converted;
+  const system =
+    body.system === undefined
+      ? ''
+      : systemText(
+          typeof body.system === 'string'
+            ? body.system
+            : body.system.filter((b) => !b.text.startsWith(BILLING_LINE)),
+        );
+  const messages = hoistSystem(
+    system === '' ? converted.messages : [{ role: 'system', content: system }, ...converted.messages],
+  );
+  return { ok: true, messages, tools: chatTools(body.tools ?? [], referenced) };
+}
+
+/**
+ * Translates an Anthropic Messages request body (already JSON-parsed) into one chat-completions body, or a
+ * 400 naming the field at fault.
+ */
+export function translateMessagesRequest(body: unknown): FaceRequest {
+  const parsed = messagesSchema.safeParse(body);
+  if (!parsed.success) return fieldError(parsed.error);
+  const request = parsed.data;
+  const conversation = chatConversation(request);
+  if (!conversation.ok) return conversation;
+  const stream = request.stream === true;
+  const chat: ChatRequest = { model: request.model, messages: conversation.messages };
+  if (conversation.tools.length > 0) {
+    chat.tools = conversation.tools;
+    // A choice without tools is refused by several upstreams; with every tool dropped there is nothing to choose.
+    if (request.tool_choice) Object.assign(chat, chatToolChoice(request.tool_choice));
+  }
+  chat.max_tokens = request.max_tokens;
+  copyDefined(chat, { temperature: request.temperature, top_p: request.top_p }, ['temperature', 'top_p']);
+  if (request.stop_sequences && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
+  Object.assign(chat, streamFields(stream));
+  return { ok: true, chat, stream, model: request.model, effort: effortOf(request) };
+}
+
+/** Validates a `count_tokens` body and gives its chat form, or a 400 naming the field at fault. */
+export function countTokensConversation(
+  body: unknown,
+): { ok: true; messages: ChatMessage[]; tools: ChatTool[] } | FieldError {
+  const parsed = countTokensSchema.safeParse(body);
+  if (!parsed.success) return fieldError(parsed.error);
+  return chatConversation(parsed.data);
+}

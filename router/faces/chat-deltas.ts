@@ -1,0 +1,117 @@
+/**
+ * What a face needs from the upstream's chat-completions answer, read the same way for a stream's chunks and
+ * a whole completion: reasoning, text, tool calls, the finish reason and token usage. Only the first choice
+ * counts: a face asks for one.
+ */
+import { isRecord } from '../gate/safe-json.js';
+
+/** Token counts; null where the upstream did not say. */
+export interface ChatUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedTokens: number | null;
+  reasoningTokens: number | null;
+}
+
+/** Receives one stream's content in order. */
+export interface DeltaSink {
+  reasoning(text: string): void;
+  text(text: string): void;
+  /** A piece of tool call `index`: its id and name come with its first piece (either may be null). */
+  toolCall(index: number, id: string | null, name: string | null, args: string): void;
+  finish(reason: string): void;
+  usage(usage: ChatUsage): void;
+}
+
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** Token counts from a completion's or chunk's `usage` (or Groq's `x_groq.usage`), or null. */
+export function readChatUsage(payload: Record<string, unknown>): ChatUsage | null {
+  const usage = isRecord(payload.usage)
+    ? payload.usage
+    : isRecord(payload.x_groq) && isRecord(payload.x_groq.usage)
+      ? payload.x_groq.usage
+      : null;
+  if (!usage) return null;
+  const prompt = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const read: ChatUsage = {
+    inputTokens: num(usage.prompt_tokens),
+    outputTokens: num(usage.completion_tokens),
+    cachedTokens: num(prompt.cached_tokens),
+    reasoningTokens: num(completion.reasoning_tokens),
+  };
+  return read.inputTokens === null && read.outputTokens === null ? null : read;
+}
+
+/** Text of a `content` that is a string or an array of text parts. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content) {
+    if (typeof part === 'string') text += part;
+    else if (isRecord(part) && typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}
+
+/** The reasoning text of a message or delta (`reasoning_content`, or `reasoning` as some providers name it). */
+export function reasoningText(message: Record<string, unknown>): string {
+  return str(message.reasoning_content) ?? str(message.reasoning) ?? '';
+}
+
+function firstChoice(payload: Record<string, unknown>): Record<string, unknown> | null {
+  const choices = payload.choices;
+  if (!Array.isArray(choices)) return null;
+  const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
+  return isRecord(choice) ? choice : null;
+}
+
+/** Hands one chunk's content of the first choice, and its usage, to `sink`. */
+export function readChunk(chunk: Record<string, unknown>, sink: DeltaSink): void {
+  const choice = firstChoice(chunk);
+  const delta = choice && isRecord(choice.delta) ? choice.delta : null;
+  if (delta) readMessage(delta, sink);
+  const finish = choice ? str(choice.finish_reason) : null;
+  if (finish) sink.finish(finish);
+  const usage = readChatUsage(chunk);
+  if (usage) sink.usage(usage);
+}
+
+/**
+ * Hands a message's (or delta's) content to `sink` in the order the agent shows it: reasoning, text and
+ * refusal, then tool calls (a legacy `function_call` is tool call 0).
+ */
+export function readMessage(message: Record<string, unknown>, sink: DeltaSink): void {
+  const reasoning = reasoningText(message);
+  if (reasoning !== '') sink.reasoning(reasoning);
+  const text = contentText(message.content);
+  if (text !== '') sink.text(text);
+  const refusal = str(message.refusal);
+  if (refusal) sink.text(refusal);
+  if (Array.isArray(message.tool_calls)) {
+    message.tool_calls.forEach((call, position) => {
+      if (!isRecord(call)) return;
+      const fn = isRecord(call.function) ? call.function : {};
+      const index = num(call.index) ?? position;
+      sink.toolCall(index, str(call.id) || null, str(fn.name) || null, str(fn.arguments) ?? '');
+    });
+  } else if (isRecord(message.function_call)) {
+    const fn = message.function_call;
+    sink.toolCall(0, null, str(fn.name) || null, str(fn.arguments) ?? '');
+  }
+}
+
+/** A whole completion read into one sink: the first choice's message, finish reason and usage. */
+export function readCompletion(completion: Record<string, unknown>, sink: DeltaSink): void {
+  const choice = firstChoice(completion);
+  const message = choice && isRecord(choice.message) ? choice.message : null;
+  if (message) readMessage(message, sink);
+  const finish = choice ? str(choice.finish_reason) : null;
+  if (finish) sink.finish(finish);
+  const usage = readChatUsage(completion);
+  if (usage) sink.usage(usage);
+}

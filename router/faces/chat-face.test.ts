@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChatEncoder } from './chat-face.js';
+
+test('the chat face passes answers through as the same objects', () => {
+  const encoder = new ChatEncoder();
+  const body = Buffer.from('{"choices":[]}');
+  const lines = new TextEncoder().encode('data: {"choices":[]}\n\n');
+  assert.equal(encoder.face, 'chat');
+  assert.equal(encoder.json(body), body);
+  assert.equal(encoder.json('text'), 'text');
+  assert.equal(encoder.streamLines(lines), lines);
+  assert.equal(encoder.streamClose(), null);
+});
+
+test('a stream broken after content ends with the router error frame', () => {
+  assert.equal(
+    new ChatEncoder().streamFailure('mid_stream_error', 'groq/llama'),
+    'data: {"error":{"message":"fcm-router: the stream from groq/llama failed after part of the answer was sent (mid_stream_error); this answer is incomplete","type":"upstream_error","code":"mid_stream_error"}}\n\n',
+  );
+});
+
+test('an error before any byte is OpenAI-shaped', () => {
+  const body = new ChatEncoder().error({
+    status: 429,
+    code: 'insufficient_quota',
+    type: 'rate_limit_error',
+    message: 'fcm-router: every model of the set is quota-paused; retry later',
+    retryAfterSec: 60,
+  });
+  assert.deepEqual(JSON.parse(body), {
+    error: {
+      message: 'fcm-router: every model of the set is quota-paused; retry later',
+      type: 'rate_limit_error',
+      code: 'insufficient_quota',
+      param: null,
+    },
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The chat-completions face: the upstream already speaks it, so answers pass through untouched; only the
+ * router's own errors are written here, in OpenAI's shape.
+ */
+import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { FailureKind } from '../gate/failure-kinds.js';
+
+/** OpenAI's error body: `{ error: { message, type, code, param } }`. */
+export function openAiErrorBody(
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+): string {
+  return JSON.stringify({ error: { message, type, code, param } });
+}
+
+/** The message that ends a stream which broke after part of the answer reached the client. */
+export function brokenStreamMessage(kind: string, model: string): string {
+  return `fcm-router: the stream from ${model} failed after part of the answer was sent (${kind}); this answer is incomplete`;
+}
+
+/** The router's own SSE frame that ends a chat-completions stream which broke after content reached the client. */
+export function chatMidStreamErrorFrame(kind: string, model: string): string {
+  const error = { message: brokenStreamMessage(kind, model), type: 'upstream_error', code: kind };
+  return `data: ${JSON.stringify({ error })}\n\n`;
+}
+
+/** Passes the upstream's chat-completions answer through as it came (same objects, no copy). */
+export class ChatEncoder implements AnswerEncoder {
+  readonly face = 'chat' as const;
+
+  json(completion: Buffer | string): Buffer | string {
+    return completion;
+  }
+
+  streamLines(lines: Uint8Array): Uint8Array {
+    return lines;
+  }
+
+  streamClose(): null {
+    return null;
+  }
+
+  streamFailure(kind: FailureKind, model: string): string {
+    return chatMidStreamErrorFrame(kind, model);
+  }
+
+  error(answer: ErrorAnswer): string {
+    return openAiErrorBody(answer.message, answer.type, answer.code);
+  }
+}

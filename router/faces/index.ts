@@ -1,0 +1,11 @@
+export type { ChatRequest, FaceRequest, ReasoningEffort } from './chat-request.js';
+export { ChatEncoder, chatMidStreamErrorFrame, openAiErrorBody } from './chat-face.js';
+export { MessagesEncoder, type MessagesEncoderOptions } from './anthropic-encoder.js';
+export { translateMessagesRequest } from './anthropic-request.js';
+export { countMessagesTokens, estimateTokens } from './anthropic-count-tokens.js';
+export { anthropicErrorBody, anthropicErrorType } from './anthropic-errors.js';
+export { ResponsesEncoder, type ResponsesEncoderOptions } from './responses-encoder.js';
+export { translateResponsesRequest } from './responses-request.js';
+export type { ToolNames } from './responses-tools.js';
+export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';
+export type { FieldError } from './face-validation.js';

@@ -1,0 +1,102 @@
+/**
+ * The OpenAI Responses face's answer encoder: a served chat completion (or stream) as a Responses answer,
+ * the router's errors in OpenAI's error shape, a stream broken after content as `response.failed`.
+ */
+import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { FailureKind } from '../gate/failure-kinds.js';
+import { collectCompletion, idStem } from './answer-collector.js';
+import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';
+import {
+  functionCallItem,
+  messageItem,
+  reasoningItem,
+  responseObject,
+  responsesUsage,
+  responseStatus,
+  type ResponseMeta,
+} from './responses-items.js';
+import { ResponsesStreamWriter } from './responses-stream.js';
+import type { ToolNames } from './responses-tools.js';
+import { UpstreamLineReader } from './upstream-lines.js';
+
+/** What a Responses encoder needs to know of its request. */
+export interface ResponsesEncoderOptions {
+  /** The request's id (unique per request): response, item and minted call ids derive from it. */
+  requestId: string;
+  /** The model name the agent asked for, echoed in `model`. */
+  model: string;
+  /** When the request came, in Unix seconds (`created_at`). */
+  createdAt: number;
+  /** From the request's translation: flattened namespace function names mapped back. */
+  toolNames: ToolNames;
+}
+
+/** The `code` of `response.failed`: Codex waits and retries on `rate_limit_exceeded`. */
+function failureCode(kind: FailureKind): string {
+  return kind === 'rate_limit' ? 'rate_limit_exceeded' : 'server_error';
+}
+
+/** One per Responses request. */
+export class ResponsesEncoder implements AnswerEncoder {
+  readonly face = 'responses' as const;
+  readonly #meta: ResponseMeta;
+  readonly #names: ToolNames;
+  readonly #stem: string;
+  #reader: UpstreamLineReader | null = null;
+  #writer: ResponsesStreamWriter | null = null;
+
+  constructor(options: ResponsesEncoderOptions) {
+    this.#stem = idStem(options.requestId);
+    this.#meta = { id: `resp_${this.#stem}`, createdAt: options.createdAt, model: options.model };
+    this.#names = options.toolNames;
+  }
+
+  json(completion: Buffer | string): string {
+    const answer = collectCompletion(completion);
+    const output: Record<string, unknown>[] = [];
+    const id = (prefix: string): string => `${prefix}_${this.#stem}_${output.length}`;
+    if (answer.reasoning !== '') output.push(reasoningItem(id('rs'), answer.reasoning));
+    if (answer.text !== '') output.push(messageItem(id('msg'), answer.text, 'completed'));
+    answer.toolCalls.forEach((call, i) => {
+      const callId = call.id ?? `call_${this.#stem}_${i + 1}`;
+      output.push(functionCallItem(id('fc'), callId, call.name, call.arguments, 'completed', this.#names));
+    });
+    const { status, incomplete_details } = responseStatus(answer.finishReason);
+    const usage = responsesUsage(answer.usage);
+    return JSON.stringify(responseObject(this.#meta, status, { output, usage, incomplete_details }));
+  }
+
+  streamLines(lines: Uint8Array): string | null {
+    const writer = this.#stream();
+    this.#reader?.read(lines, writer);
+    const out = writer.take();
+    return out === '' ? null : out;
+  }
+
+  streamClose(): string | null {
+    const writer = this.#stream();
+    this.#reader?.end(writer);
+    writer.close();
+    const out = writer.take();
+    return out === '' ? null : out;
+  }
+
+  streamFailure(kind: FailureKind, model: string): string {
+    const writer = this.#stream();
+    writer.fail(failureCode(kind), brokenStreamMessage(kind, model));
+    return writer.take();
+  }
+
+  error(answer: ErrorAnswer): string {
+    return openAiErrorBody(answer.message, answer.type, answer.code);
+  }
+
+  #stream(): ResponsesStreamWriter {
+    if (!this.#writer) {
+      this.#reader = new UpstreamLineReader();
+      this.#writer = new ResponsesStreamWriter(this.#meta, this.#names, this.#stem);
+    }
+    return this.#writer;
+  }
+}

@@ -1,0 +1,193 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChatRequest } from './chat-request.js';
+import { translateResponsesRequest } from './responses-request.js';
+import { fixture } from './test-kit.js';
+
+function chatOf(body: unknown): ChatRequest {
+  const result = translateResponsesRequest(body);
+  if (!result.ok) assert.fail(`refused: ${result.message}`);
+  return result.chat;
+}
+
+test('Codex 0.171.0 first turn: developer messages one system message, tools flattened, hosted tools dropped', () => {
+  const { body } = fixture('codex-0.171.0.first-turn.json');
+  const result = translateResponsesRequest(body);
+  assert.ok(result.ok);
+  assert.equal(result.stream, true);
+  assert.equal(result.model, 'fcm');
+  assert.equal(result.effort, null);
+  const { chat } = result;
+  assert.deepEqual(chat.messages[0], {
+    role: 'system',
+    content:
+      '(system prompt)\n\n<skills_instructions>\n(skills list)\n</skills_instructions>\n\n<permissions instructions>\n(sandbox and approval policy)\n</permissions instructions>',
+  });
+  assert.equal(chat.messages[1]?.role, 'user');
+  assert.match(String(chat.messages[1]?.content), /^<environment_context>/);
+  assert.deepEqual(chat.messages[2], {
+    role: 'user',
+    content: 'Run echo hello-fixture and tell me what it printed',
+  });
+  assert.equal(chat.messages.length, 3);
+  assert.deepEqual(
+    chat.tools?.map((tool) => tool.function.name),
+    [
+      'exec_command',
+      'write_stdin',
+      'request_user_input',
+      'view_image',
+      'multi_agent_v1__close_agent',
+      'multi_agent_v1__resume_agent',
+      'multi_agent_v1__send_input',
+      'multi_agent_v1__spawn_agent',
+      'multi_agent_v1__wait_agent',
+      'get_goal',
+      'create_goal',
+      'update_goal',
+    ],
+  );
+  const exec = chat.tools?.[0]?.function;
+  assert.deepEqual(exec?.parameters.required, ['cmd']);
+  assert.equal(exec?.strict, false);
+  const close = chat.tools?.find((tool) => tool.function.name === 'multi_agent_v1__close_agent');
+  assert.match(
+    String(close?.function.description),
+    /^Tools for spawning and managing sub-agents\.\n\nClose an agent/,
+  );
+  assert.deepEqual(result.toolNames.get('multi_agent_v1__spawn_agent'), {
+    namespace: 'multi_agent_v1',
+    name: 'spawn_agent',
+  });
+  assert.equal(result.toolNames.has('exec_command'), false);
+  assert.equal(chat.tool_choice, 'auto');
+  assert.equal(chat.parallel_tool_calls, true);
+  assert.deepEqual(chat.stream_options, { include_usage: true });
+  for (const dropped of ['store', 'include', 'prompt_cache_key', 'client_metadata', 'reasoning', 'input']) {
+    assert.equal(dropped in chat, false, dropped);
+  }
+});
+
+test('Codex 0.171.0 tool round: function_call and function_call_output paired by call_id', () => {
+  const chat = chatOf(fixture('codex-0.171.0.tool-output-turn.json').body);
+  assert.deepEqual(chat.messages.slice(-2), [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_stub_1',
+          type: 'function',
+          function: { name: 'exec_command', arguments: '{"cmd":"echo hello-fixture"}' },
+        },
+      ],
+    },
+    {
+      role: 'tool',
+      tool_call_id: 'call_stub_1',
+      content:
+        'Chunk ID: abc123\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 4\nOutput:\nhello-fixture\n',
+    },
+  ]);
+});
+
+test('Codex 0.171.0 namespaced call in history is flattened to the chat function name', () => {
+  const chat = chatOf(fixture('codex-0.171.0.namespace-tool-output-turn.json').body);
+  const assistant = chat.messages.at(-2);
+  assert.ok(assistant?.role === 'assistant');
+  assert.equal(assistant.tool_calls?.[0]?.function.name, 'multi_agent_v1__close_agent');
+});
+
+test('instructions first; a string input is one user message; max_output_tokens, temperature, top_p carried', () => {
+  const result = translateResponsesRequest({
+    model: 'fcm',
+    instructions: 'Be brief.',
+    input: 'hi',
+    max_output_tokens: 500,
+    temperature: 0.3,
+    top_p: 0.8,
+    reasoning: { effort: 'xhigh', summary: 'auto' },
+    store: false,
+    metadata: { a: '1' },
+  });
+  assert.ok(result.ok);
+  assert.deepEqual(result.chat, {
+    model: 'fcm',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ],
+    max_tokens: 500,
+    temperature: 0.3,
+    top_p: 0.8,
+    stream: false,
+  });
+  assert.equal(result.effort, 'high');
+  assert.equal(result.stream, false);
+});
+
+test('input items: easy messages, images, assistant text with parallel calls, reasoning dropped, images of outputs after the tool messages', () => {
+  const chat = chatOf({
+    model: 'fcm',
+    input: [
+      { role: 'system', content: 'sys' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Look:' },
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'low' },
+        ],
+      },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking both.' }] },
+      { type: 'function_call', call_id: 'c1', name: 'exec_command', arguments: '{"cmd":"ls"}' },
+      { type: 'function_call', call_id: 'c2', name: 'view_image', arguments: '{"path":"a.png"}' },
+      { type: 'function_call_output', call_id: 'c1', output: 'a.png' },
+      {
+        type: 'function_call_output',
+        call_id: 'c2',
+        output: [{ type: 'input_image', image_url: 'data:image/png;base64,QQ==' }],
+      },
+      { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: 'No.' }] },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'system', content: 'sys' },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: 'Checking both.',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"ls"}' } },
+        { id: 'c2', type: 'function', function: { name: 'view_image', arguments: '{"path":"a.png"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: 'a.png' },
+    { role: 'tool', tool_call_id: 'c2', content: '(no output)' },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,QQ==' } }] },
+    { role: 'assistant', content: 'No.' },
+  ]);
+});
+
+test('a developer message later in the input joins the system message, first', () => {
+  const chat = chatOf({
+    model: 'fcm',
+    instructions: 'Base.',
+    input: [
+      { role: 'user', content: 'one' },
+      { role: 'developer', content: [{ type: 'input_text', text: 'Permissions changed.' }] },
+      { role: 'user', content: 'two' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'system', content: 'Base.\n\nPermissions changed.' },
+    { role: 'user', content: 'one' },
+    { role: 'user', content: 'two' },
+  ]);
+});

@@ -1,0 +1,90 @@
+/**
+ * OpenAI Responses request → one chat-completions request. `store`, `include`, `prompt_cache_key`,
+ * `client_metadata` and `metadata` are accepted and not forwarded. The router keeps no responses, so
+ * `previous_response_id` (and `conversation`) get a 400: the agent must send the whole conversation, as
+ * Codex does with `store: false`.
+ */
+import type { ChatRequest, ChatResponseFormat, FaceRequest, ReasoningEffort } from './chat-request.js';
+import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
+import { fieldError, refuse } from './face-validation.js';
+import { convertInput } from './responses-input.js';
+import { responsesSchema, type ResponsesBody } from './responses-schema.js';
+import { chatToolChoice, chatTools, type ToolNames } from './responses-tools.js';
+
+/** `reasoning.effort` in chat's `reasoning_effort` words (`none` asks for none). */
+export function responsesEffort(body: ResponsesBody): ReasoningEffort | null {
+  const effort = body.reasoning?.effort;
+  if (effort === 'minimal' || effort === 'low' || effort === 'medium' || effort === 'high') return effort;
+  if (effort === 'xhigh') return 'high';
+  return null;
+}
+
+function responseFormat(body: ResponsesBody): ChatResponseFormat | null {
+  const format = body.text?.format;
+  if (!format || format.type === 'text') return null;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const schema: { name: string; schema: Record<string, unknown>; strict?: boolean } = {
+    name: format.name,
+    schema: format.schema,
+  };
+  if (typeof format.strict === 'boolean') schema.strict = format.strict;
+  return { type: 'json_schema', json_schema: schema };
+}
+
+/**
+ * Translates a Responses request body (already JSON-parsed) into one chat-completions body, or a 400 naming
+ * the field at fault. `toolNames` maps flattened namespace functions back for the encoder.
+ */
+export function translateResponsesRequest(body: unknown): FaceRequest<{ toolNames: ToolNames }> {
+  const parsed = responsesSchema.safeParse(body);
+  if (!parsed.success) return fieldError(parsed.error);
+  const request = parsed.data;
+  if (request.previous_response_id) {
+    return refuse(
+      'previous_response_id',
+      'is not supported: fcm-router keeps no responses; send the whole conversation in `input` (with `store: false`)',
+    );
+  }
+  if (request.conversation !== undefined && request.conversation !== null) {
+    return refuse(
+      'conversation',
+      'is not supported: fcm-router keeps no conversations; send the whole conversation in `input`',
+    );
+  }
+  const converted = convertInput(request.input);
+  if (!converted.ok) return converted;
+  const tools = chatTools(request.tools ?? []);
+  if (!tools.ok) return tools;
+  const messages = hoistSystem(
+    request.instructions
+      ? [{ role: 'system', content: request.instructions }, ...converted.messages]
+      : converted.messages,
+  );
+  if (!messages.some((message) => message.role !== 'system'))
+    return refuse('input', 'holds no message for the model to answer');
+
+  const stream = request.stream === true;
+  const chat: ChatRequest = { model: request.model, messages };
+  if (tools.tools.length > 0) {
+    chat.tools = tools.tools;
+    if (request.tool_choice) chat.tool_choice = chatToolChoice(request.tool_choice);
+    if (typeof request.parallel_tool_calls === 'boolean')
+      chat.parallel_tool_calls = request.parallel_tool_calls;
+  }
+  if (request.max_output_tokens) chat.max_tokens = request.max_output_tokens;
+  copyDefined(chat, { temperature: request.temperature ?? undefined, top_p: request.top_p ?? undefined }, [
+    'temperature',
+    'top_p',
+  ]);
+  const format = responseFormat(request);
+  if (format) chat.response_format = format;
+  Object.assign(chat, streamFields(stream));
+  return {
+    ok: true,
+    chat,
+    stream,
+    model: request.model,
+    effort: responsesEffort(request),
+    toolNames: tools.names,
+  };
+}

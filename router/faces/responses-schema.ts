@@ -1,0 +1,108 @@
+/**
+ * The OpenAI Responses request as this face reads it. Only what is translated is checked; fields accepted
+ * but not forwarded (`store`, `include`, `prompt_cache_key`, `client_metadata`, `metadata`, …) are left out
+ * of the parsed value. Tools are read loosely here and checked one by one as they are translated.
+ */
+import { z } from 'zod';
+import { isRecord } from '../gate/safe-json.js';
+
+const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
+const outputText = z.object({ type: z.literal('output_text'), text: z.string() });
+const refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
+const inputImage = z.object({
+  type: z.literal('input_image'),
+  image_url: z.string().nullish(),
+  file_id: z.string().nullish(),
+  detail: z.string().nullish(),
+});
+const inputFile = z.looseObject({ type: z.literal('input_file') });
+
+const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage, inputFile]);
+
+const messageItem = z.object({
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  content: z.union([z.string(), z.array(contentPart)]),
+});
+
+const functionCallItem = z.object({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  namespace: z.string().nullish(),
+  arguments: z.string(),
+});
+
+const functionCallOutputItem = z.object({
+  type: z.literal('function_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(contentPart)]),
+});
+
+/** Items an upstream cannot use: earlier reasoning and compactions are encrypted, a web search ran elsewhere. */
+const droppedItem = z.looseObject({ type: z.enum(['reasoning', 'compaction', 'web_search_call']) });
+
+/** A message may leave out `type` (the "easy input message" form). */
+const inputItem = z.preprocess(
+  (item) =>
+    isRecord(item) && item.type === undefined && 'role' in item ? { ...item, type: 'message' } : item,
+  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, droppedItem]),
+);
+
+export const functionTool = z.object({
+  type: z.literal('function'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+  strict: z.boolean().nullish(),
+});
+
+export const namespaceTool = z.object({
+  type: z.literal('namespace'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  tools: z.array(z.looseObject({ type: z.string() })),
+});
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.looseObject({
+    type: z.string(),
+    name: z.string().optional(),
+    namespace: z.string().nullish(),
+    mode: z.string().optional(),
+  }),
+]);
+
+const textFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    name: z.string().min(1),
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().nullish(),
+  }),
+]);
+
+export const responsesSchema = z.object({
+  model: z.string().min(1).max(300),
+  instructions: z.string().nullish(),
+  input: z.union([z.string(), z.array(inputItem)]),
+  tools: z.array(z.looseObject({ type: z.string() })).nullish(),
+  tool_choice: toolChoice.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  max_output_tokens: z.number().int().positive().nullish(),
+  temperature: z.number().min(0).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  reasoning: z.object({ effort: z.string().nullish() }).nullish(),
+  text: z.object({ format: textFormat.optional() }).nullish(),
+  stream: z.boolean().nullish(),
+  previous_response_id: z.string().nullish(),
+  conversation: z.unknown().optional(),
+});
+
+export type ResponsesBody = z.infer<typeof responsesSchema>;
+export type ResponsesItem = Extract<z.infer<typeof responsesSchema>['input'], unknown[]>[number];
+export type ResponsesPart = z.infer<typeof contentPart>;
+export type ResponsesToolChoice = z.infer<typeof toolChoice>;

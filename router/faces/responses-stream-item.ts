@@ -1,0 +1,86 @@
+/**
+ * One output item of a streamed Responses answer and the events it writes: when it opens
+ * (`response.output_item.added`, and the part it holds), for each piece (a `.delta` event), and when it
+ * closes (the `.done` events and `response.output_item.done`). Delta events are built as strings once.
+ */
+import { functionCallItem, messageItem, outputTextPart, reasoningItem } from './responses-items.js';
+import type { ToolNames } from './responses-tools.js';
+import type { TrackedCall } from './tool-call-tracker.js';
+
+/** Writes one event: its type, and its fields after `type` and `sequence_number` (starting with a comma). */
+export type Emit = (type: string, fields: string) => void;
+
+export type ItemKind = 'reasoning' | 'message' | 'function_call';
+
+export class StreamedItem {
+  readonly kind: ItemKind;
+  readonly id: string;
+  /** The tool call a `function_call` item writes, else null. */
+  readonly call: TrackedCall | null;
+  readonly #names: ToolNames;
+  /** `,"output_index":n` */
+  readonly #at: string;
+  /** `,"item_id":"…","output_index":n`: the same in every event of the item. */
+  readonly #ref: string;
+  #text = '';
+
+  constructor(kind: ItemKind, id: string, outputIndex: number, call: TrackedCall | null, names: ToolNames) {
+    this.kind = kind;
+    this.id = id;
+    this.call = call;
+    this.#names = names;
+    this.#at = `,"output_index":${outputIndex}`;
+    this.#ref = `,"item_id":${JSON.stringify(id)}${this.#at}`;
+  }
+
+  /** The item as it stands. */
+  snapshot(status: 'in_progress' | 'completed' | 'incomplete'): Record<string, unknown> {
+    if (this.kind === 'reasoning') return reasoningItem(this.id, this.#text);
+    if (this.kind === 'message')
+      return messageItem(this.id, status === 'in_progress' ? null : this.#text, status);
+    const call = this.call as TrackedCall;
+    return functionCallItem(this.id, call.id, call.name ?? '', this.#text, status, this.#names);
+  }
+
+  open(emit: Emit): void {
+    emit('response.output_item.added', `${this.#at},"item":${JSON.stringify(this.snapshot('in_progress'))}`);
+    if (this.kind === 'reasoning') {
+      emit(
+        'response.reasoning_summary_part.added',
+        `${this.#ref},"summary_index":0,"part":{"type":"summary_text","text":""}`,
+      );
+    } else if (this.kind === 'message') {
+      emit(
+        'response.content_part.added',
+        `${this.#ref},"content_index":0,"part":${JSON.stringify(outputTextPart(''))}`,
+      );
+    }
+  }
+
+  append(emit: Emit, piece: string): void {
+    this.#text += piece;
+    const delta = JSON.stringify(piece);
+    if (this.kind === 'reasoning') {
+      emit('response.reasoning_summary_text.delta', `${this.#ref},"summary_index":0,"delta":${delta}`);
+    } else if (this.kind === 'message') {
+      emit('response.output_text.delta', `${this.#ref},"content_index":0,"delta":${delta},"logprobs":[]`);
+    } else emit('response.function_call_arguments.delta', `${this.#ref},"delta":${delta}`);
+  }
+
+  /** Writes the closing events; returns the finished item. */
+  close(emit: Emit): Record<string, unknown> {
+    const text = JSON.stringify(this.#text);
+    if (this.kind === 'reasoning') {
+      emit('response.reasoning_summary_text.done', `${this.#ref},"summary_index":0,"text":${text}`);
+      const part = `{"type":"summary_text","text":${text}}`;
+      emit('response.reasoning_summary_part.done', `${this.#ref},"summary_index":0,"part":${part}`);
+    } else if (this.kind === 'message') {
+      emit('response.output_text.done', `${this.#ref},"content_index":0,"text":${text},"logprobs":[]`);
+      const part = JSON.stringify(outputTextPart(this.#text));
+      emit('response.content_part.done', `${this.#ref},"content_index":0,"part":${part}`);
+    } else emit('response.function_call_arguments.done', `${this.#ref},"arguments":${text}`);
+    const done = this.snapshot('completed');
+    emit('response.output_item.done', `${this.#at},"item":${JSON.stringify(done)}`);
+    return done;
+  }
+}

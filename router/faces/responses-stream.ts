@@ -1,0 +1,152 @@
+/**
+ * The upstream's chat-completions stream as Responses events, each with its `sequence_number`:
+ * `response.created`, `response.in_progress`, then per output item `response.output_item.added`, its
+ * deltas and `.done` events, `response.output_item.done`, and at the end `response.completed` (or
+ * `response.incomplete` after a length or content-filter stop) holding every item. Items follow one another
+ * (reasoning → a `reasoning` item with summary text, text → a `message`, each tool call → a
+ * `function_call`); an item closes when content of another kind, or another tool call, begins. Whole
+ * objects are serialised only when an item or the response ends.
+ *
+ * As for Messages, a tool call's pieces must come in order: a piece for a call whose item has closed is dropped.
+ */
+import type { ChatUsage, DeltaSink } from './chat-deltas.js';
+import { readChunk } from './chat-deltas.js';
+import type { FrameSink } from './upstream-lines.js';
+import { responseObject, responsesUsage, responseStatus, type ResponseMeta } from './responses-items.js';
+import { StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
+import type { ToolNames } from './responses-tools.js';
+import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
+
+const PREFIX: Record<ItemKind, string> = { reasoning: 'rs', message: 'msg', function_call: 'fc' };
+
+/** One per streamed request; `take()` hands over the event text produced since the last call. */
+export class ResponsesStreamWriter implements DeltaSink, FrameSink {
+  readonly #meta: ResponseMeta;
+  readonly #names: ToolNames;
+  readonly #stem: string;
+  readonly #tools: ToolCallTracker;
+  #out = '';
+  #seq = 0;
+  #started = false;
+  #closed = false;
+  #open: StreamedItem | null = null;
+  /** The items so far; the open one's place holds its final form once it closes. */
+  readonly #output: Record<string, unknown>[] = [];
+  #minted = 0;
+  #finish: string | null = null;
+  #usage: ChatUsage | null = null;
+
+  constructor(meta: ResponseMeta, names: ToolNames, idStem: string) {
+    this.#meta = meta;
+    this.#names = names;
+    this.#stem = idStem;
+    this.#tools = new ToolCallTracker(() => {
+      this.#minted += 1;
+      return `call_${this.#stem}_${this.#minted}`;
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  take(): string {
+    this.#start();
+    const out = this.#out;
+    this.#out = '';
+    return out;
+  }
+
+  frame(value: Record<string, unknown>): void {
+    this.#start();
+    if (!this.#closed) readChunk(value, this);
+  }
+
+  done(): void {
+    this.close();
+  }
+
+  reasoning(text: string): void {
+    const item = this.#open?.kind === 'reasoning' ? this.#open : this.#openItem('reasoning', null);
+    item.append(this.#emit, text);
+  }
+
+  text(text: string): void {
+    const item = this.#open?.kind === 'message' ? this.#open : this.#openItem('message', null);
+    item.append(this.#emit, text);
+  }
+
+  toolCall(index: number, id: string | null, name: string | null, args: string): void {
+    const step = this.#tools.piece(index, id, name, args);
+    if (!step) return;
+    if (step.start) this.#openItem('function_call', step.call);
+    const item = this.#open;
+    if (step.args !== '' && item && item.call === step.call) item.append(this.#emit, step.args);
+  }
+
+  finish(reason: string): void {
+    this.#finish = reason;
+  }
+
+  usage(usage: ChatUsage): void {
+    this.#usage = usage;
+  }
+
+  /** Ends the response: closes the open item, then `response.completed` (or `.incomplete`), once. */
+  close(): void {
+    this.#start();
+    if (this.#closed) return;
+    this.#closeItem();
+    this.#closed = true;
+    const { status, incomplete_details } = responseStatus(this.#finish);
+    const usage = responsesUsage(this.#usage);
+    const response = responseObject(this.#meta, status, { output: this.#output, usage, incomplete_details });
+    const type = status === 'completed' ? 'response.completed' : 'response.incomplete';
+    this.#emit(type, `,"response":${JSON.stringify(response)}`);
+  }
+
+  /** Ends the response as failed: `response.failed` with the error and the items so far (no `.completed`). */
+  fail(code: string, message: string): void {
+    this.#start();
+    if (this.#closed) return;
+    this.#closed = true;
+    // The item being written when the stream broke stays in the output as far as it got.
+    if (this.#open) this.#output[this.#output.length - 1] = this.#open.snapshot('incomplete');
+    this.#open = null;
+    const usage = responsesUsage(this.#usage);
+    const error = { code, message };
+    const response = responseObject(this.#meta, 'failed', { output: this.#output, usage, error });
+    this.#emit('response.failed', `,"response":${JSON.stringify(response)}`);
+  }
+
+  readonly #emit: Emit = (type, fields) => {
+    this.#out += `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.#seq}${fields}}\n\n`;
+    this.#seq += 1;
+  };
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const response = `,"response":${JSON.stringify(responseObject(this.#meta, 'in_progress'))}`;
+    this.#emit('response.created', response);
+    this.#emit('response.in_progress', response);
+  }
+
+  #openItem(kind: ItemKind, call: TrackedCall | null): StreamedItem {
+    this.#closeItem();
+    const outputIndex = this.#output.length;
+    const id = `${PREFIX[kind]}_${this.#stem}_${outputIndex}`;
+    const item = new StreamedItem(kind, id, outputIndex, call, this.#names);
+    this.#open = item;
+    this.#output.push({});
+    item.open(this.#emit);
+    return item;
+  }
+
+  #closeItem(): void {
+    const item = this.#open;
+    if (!item) return;
+    this.#open = null;
+    this.#output[this.#output.length - 1] = item.close(this.#emit);
+  }
+}
