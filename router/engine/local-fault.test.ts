@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatCompletionsEncoder } from '../faces/chat-completions-encoder.js';
+import { ChatEncoder } from '../faces/chat-face.js';
 import { startEngineHarness, type EngineHarness } from '../test-support/engine-harness.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest } from '../test-support/http-client.js';
@@ -11,7 +11,7 @@ import { json, sseContent } from '../test-support/upstream-behaviours.js';
 const PROMPT = 'PROMPT-TEXT-7f3a';
 
 /** The chat encoder with one method that throws. */
-class ThrowingEncoder extends ChatCompletionsEncoder {
+class ThrowingEncoder extends ChatEncoder {
   constructor(private readonly where: 'json' | 'streamLines') {
     super();
   }
@@ -35,7 +35,7 @@ async function withEngine(
       sets: { main: ['alpha/m1'] },
       activeSet: 'main',
     },
-    () => new ChatCompletionsEncoder(),
+    () => new ChatEncoder(),
   );
   try {
     await run(engine, upstream);
@@ -77,7 +77,7 @@ test('an encoder that throws before any byte: 500 internal_error, no model blame
       'the message (which may quote the prompt) is not logged',
     );
 
-    engine.useEncoder(() => new ChatCompletionsEncoder());
+    engine.useEncoder(() => new ChatEncoder());
     const next = await chat(engine);
     assert.equal(next.status, 200);
     assert.match(next.text, /fine/);

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { failoverSchema } from '../config/schema.js';
-import { ChatCompletionsEncoder } from '../faces/chat-completions-encoder.js';
+import { ChatEncoder } from '../faces/chat-face.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
@@ -47,7 +47,7 @@ function relayOnFakeTime(t: TestContext) {
   const guard = new AttemptGuard(new ClientGone(), 60_000, new DeadlineWatch(() => Date.now()));
   guard.bind({ abort: (reason) => aborts.push(reason.message) });
   const target = recordingTarget();
-  const answer = new Answer(target, new ChatCompletionsEncoder(), 'req-1');
+  const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
   const relay = new StreamRelay(failover, guard, answer, () => 0);

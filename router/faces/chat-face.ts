@@ -48,6 +48,6 @@ export class ChatEncoder implements AnswerEncoder {
   }
 
   error(answer: ErrorAnswer): string {
-    return openAiErrorBody(answer.message, answer.type, answer.code);
+    return openAiErrorBody(answer.message, answer.type, answer.code, answer.param ?? null);
   }
 }

@@ -9,8 +9,9 @@ import type { Clock } from '../state/clock.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { chatFace } from './chat-face.js';
+import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, rejectionHeaders } from './face-route.js';
+import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
 import { EventsRoute } from './events-route.js';
 import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
@@ -46,6 +47,12 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
+  /** The agent protocols: chat completions, Anthropic Messages (Claude Code), OpenAI Responses (Codex). */
+  const faceRoutes = new Map<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>([
+    ['/v1/chat/completions', (req, res) => handleFace(deps.engine, chatFace, req, res)],
+    ['/v1/messages', (req, res) => handleFace(deps.engine, messagesFace, req, res)],
+    ['/v1/responses', (req, res) => handleFace(deps.engine, responsesFace, req, res)],
+  ]);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -54,8 +61,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
     const isChat = pathname.startsWith('/v1/');
+    const face = faceRoutes.get(pathname);
     const chatHeaders = (): Record<string, string> | undefined =>
-      pathname === '/v1/chat/completions' ? rejectionHeaders(req) : undefined;
+      face !== undefined ? rejectionHeaders(req) : undefined;
     if (!isAllowedHost(req.headers.host)) {
       req.resume();
       sendError(
@@ -87,9 +95,14 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       sendJson(res, 200, health);
       return;
     }
-    if (pathname === '/v1/chat/completions') {
+    if (face !== undefined) {
       if (method !== 'POST') return methodNotAllowed(req, res, 'POST', chatHeaders());
-      await handleFace(deps.engine, chatFace, req, res);
+      await face(req, res);
+      return;
+    }
+    if (pathname === '/v1/messages/count_tokens') {
+      if (method !== 'POST') return methodNotAllowed(req, res, 'POST');
+      await handleCountTokens(req, res);
       return;
     }
     if (pathname === '/v1/models') {

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Answer } from '../engine/answer.js';
+import { pickRequestId } from '../engine/decision-header.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
+import { readFaceBody } from './face-route.js';
+import { sendJson } from './respond.js';
+
+/**
+ * `POST /v1/messages/count_tokens`: Claude Code asks how long a conversation is. Answered here with an
+ * estimate (no provider counts tokens for Anthropic's format, and the question is not worth a request of
+ * anybody's free quota); errors in Anthropic's shape.
+ */
+export async function handleCountTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  const refuse = (error: ErrorAnswer): void =>
+    new Answer(res, new MessagesEncoder({ requestId, model: 'fcm' }), requestId).refuse(error, 'rejected');
+  const body = await readFaceBody(req, res, refuse);
+  if (body === null) return;
+  const counted = countMessagesTokens(body);
+  if (!counted.ok) {
+    const message = counted.message.startsWith('fcm-router:')
+      ? counted.message
+      : `fcm-router: ${counted.message}`;
+    return refuse({
+      status: 400,
+      code: 'invalid_request',
+      type: 'invalid_request_error',
+      message,
+      retryAfterSec: null,
+    });
+  }
+  sendJson(res, 200, counted.body, { 'x-request-id': requestId });
+}
