@@ -66,6 +66,8 @@ export interface AttemptView {
   breakerBefore: BreakerStateName;
   /** A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, or the last-resort model. */
   role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned';
+  /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
+  note?: string;
 }
 
 export interface SkipView {

@@ -1,7 +1,8 @@
 import type { BreakerStateName } from '../api-types.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
-import type { BodyTemplate } from '../upstream/body-template.js';
+import { BodyTemplate } from '../upstream/body-template.js';
+import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptVerdict } from './attempt.js';
@@ -20,6 +21,8 @@ export interface RequestRun {
   deadline: number;
   /** A pinned model outside the catalogue's list is resolved once, here. */
   pinnedModel: ResolvedModel | null;
+  /** The body without its output length, made the first time a model refuses it. */
+  bodyWithoutMaxTokens?: BodyTemplate;
 }
 
 /** What one dispatch means for the chain. */
@@ -39,19 +42,44 @@ const NEXT: DispatchResult = { type: 'next' };
 const STOP: DispatchResult = { type: 'stop' };
 const SERVED: DispatchResult = { type: 'served' };
 
-/** Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. */
+/**
+ * Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. A
+ * model that refuses the request (400) while it asks for an output length gets one more try without it:
+ * agents ask for far more output than most free models give, and that must not make a whole set fail.
+ */
 export async function dispatch(run: RequestRun, key: string, role: Role): Promise<DispatchResult> {
-  const { ctx, trace, req } = run;
+  const { ctx, trace } = run;
   const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
   const provider = model ? ctx.resolved.providers.get(model.provider) : undefined;
   if (!model || !provider || provider.baseUrl === null) {
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
     return NEXT;
   }
+  const first = await attemptOn(run, model, provider, role, run.body, null);
+  if (first.type !== 'refused') return first.result;
+  const retry = withoutMaxTokens(run.req.body);
+  if (retry.note === null || ctx.clock() >= run.deadline) return first.result;
+  run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
+  return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note)).result;
+}
+
+/** One attempt's result for the chain; `refused` when the model answered 400 before any byte went out. */
+type Outcome = { type: 'refused' | 'other'; result: DispatchResult };
+
+async function attemptOn(
+  run: RequestRun,
+  model: ResolvedModel,
+  provider: ResolvedProvider,
+  role: Role,
+  body: BodyTemplate,
+  note: string | null,
+): Promise<Outcome> {
+  const { ctx, trace, req } = run;
+  const { key } = model;
   const holdsTrial = role === 'trial' || role === 'panic';
   if (holdsTrial && !ctx.breakers.tryAcquireTrial(key)) {
     trace.skips.push({ model: key, reason: 'half_open_busy' });
-    return NEXT;
+    return { type: 'other', result: NEXT };
   }
   const breakerBefore = ctx.breakers.get(key).state;
   trace.begin(key, role, breakerBefore);
@@ -60,7 +88,7 @@ export async function dispatch(run: RequestRun, key: string, role: Role): Promis
     verdict = await runAttempt({
       model,
       provider,
-      body: run.body,
+      body,
       clientHeaders: req.clientHeaders,
       requestId: req.requestId,
       stream: req.stream,
@@ -78,8 +106,18 @@ export async function dispatch(run: RequestRun, key: string, role: Role): Promis
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
   const { status, latencyMs } = verdict;
-  trace.finish({ model: key, status, kind, latencyMs, breakerBefore, role });
-  return book(run, key, provider, role, breakerBefore, verdict);
+  trace.finish({
+    model: key,
+    status,
+    kind,
+    latencyMs,
+    breakerBefore,
+    role,
+    ...(note === null ? {} : { note }),
+  });
+  const result = book(run, key, provider, role, breakerBefore, verdict);
+  const refused = verdict.type === 'failed' && !verdict.committed && verdict.status === 400 && note === null;
+  return { type: refused ? 'refused' : 'other', result };
 }
 
 /** Books a verdict (breaker, pauses, stats) and tells the chain what it means. */

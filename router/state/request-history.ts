@@ -58,6 +58,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
         latencyMs: ms,
         breakerBefore: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
         role: enumOf(ROLES),
+        note: z.string().max(300).optional(),
       }),
     )
     .max(100),
