@@ -128,7 +128,7 @@ async function boot(): Promise<void> {
     },
   });
 
-  /** The session ends or the system shuts down: quit now, writing state without waiting for requests. */
+  /** The session ends or the system shuts down: quit now, with a short grace for in-flight requests. */
   function endSession(): void {
     quitFlow.sessionEnding();
     app.quit();

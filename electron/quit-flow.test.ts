@@ -27,6 +27,7 @@ function setUp(stopResult: Promise<void> = Promise.resolve()): {
     finish: () => finished++,
     logError: (line) => errors.push(line),
     graceMs: 10_000,
+    sessionEndGraceMs: 1000,
   });
   return { flow, stops, finished: () => finished, errors };
 }
@@ -64,11 +65,11 @@ test('quitting again while stopping stops nothing twice', async () => {
   await settle();
 });
 
-test('at the end of a session the stop writes state at once (no grace for in-flight requests)', async () => {
+test('at the end of a session the stop gives in-flight requests only a short grace', async () => {
   const { flow, stops, finished } = setUp();
   flow.sessionEnding();
   flow.beforeQuit(event());
-  assert.deepEqual(stops, [0]);
+  assert.deepEqual(stops, [1000]);
   await settle();
   assert.equal(finished(), 1);
 });

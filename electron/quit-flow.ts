@@ -1,5 +1,10 @@
 /** @default 10_000: how long a quit waits for requests still in flight before the router stops. */
 export const QUIT_GRACE_MS = 10_000;
+/**
+ * @default 1000: the same when the session ends. Long enough for answers already on their way out to be
+ * recorded, short next to the few seconds an OS allows before it ends the process.
+ */
+export const SESSION_END_GRACE_MS = 1000;
 
 export interface QuitFlowOptions {
   /**
@@ -11,6 +16,7 @@ export interface QuitFlowOptions {
   finish(): void;
   logError(line: string): void;
   graceMs?: number;
+  sessionEndGraceMs?: number;
 }
 
 /** An event whose default action a listener may cancel (Electron's `before-quit`, `shutdown`). */
@@ -21,7 +27,7 @@ export interface CancellableEvent {
 /**
  * The app's way out. Electron's `before-quit` is held (its default prevented) until the router has stopped
  * and written its state, then the quit is let through. When the session ends or the system shuts down,
- * there is no time for in-flight requests: the stop writes the state at once. Electron-free; main wires
+ * there is little time: in-flight requests get a short grace before the state is written. Electron-free; main wires
  * `before-quit`, `powerMonitor` `shutdown` and the window's `query-session-end` / `session-end` to it.
  */
 export class QuitFlow {
@@ -34,7 +40,7 @@ export class QuitFlow {
     return this.#phase;
   }
 
-  /** The user's session is ending: the coming quit writes state at once (a quit already stopping goes on). */
+  /** The user's session is ending: the coming quit writes state soon (a quit already stopping goes on). */
   sessionEnding(): void {
     this.#urgent = true;
   }
@@ -45,7 +51,9 @@ export class QuitFlow {
     event.preventDefault();
     if (this.#phase === 'stopping') return;
     this.#phase = 'stopping';
-    const graceMs = this.#urgent ? 0 : (this.options.graceMs ?? QUIT_GRACE_MS);
+    const graceMs = this.#urgent
+      ? (this.options.sessionEndGraceMs ?? SESSION_END_GRACE_MS)
+      : (this.options.graceMs ?? QUIT_GRACE_MS);
     void this.options
       .stop(graceMs)
       .catch((error: unknown) => this.options.logError(`fcm-router: error while stopping: ${String(error)}`))

@@ -77,6 +77,6 @@ test('pause goes to the handle and close stops the router gracefully', async () 
 
 test('close with a grace of its own (a session that ends) passes it to the router', async () => {
   const { handle, calls } = fakeHandle();
-  await ownedSource(handle, { stopGraceMs: 7000 }).close({ graceMs: 0 });
-  assert.deepEqual(calls, ['stop(0)']);
+  await ownedSource(handle, { stopGraceMs: 7000 }).close({ graceMs: 1000 });
+  assert.deepEqual(calls, ['stop(1000)']);
 });
