@@ -46,15 +46,25 @@ export class BootedApp {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     for (const stream of [this.#child.stdout, this.#child.stderr]) {
+      // A chunk may end inside a line: only whole lines are kept, so a pattern never matches half a URL.
+      let partial = '';
       stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => this.lines.push(...chunk.split('\n').filter(Boolean)));
+      stream?.on('data', (chunk: string) => {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop() ?? '';
+        this.lines.push(...parts.filter(Boolean));
+      });
+      stream?.on('end', () => {
+        if (partial) this.lines.push(partial);
+        partial = '';
+      });
     }
     this.#child.on('message', (message: ReplyMessage) => {
       this.#pending.get(message.id)?.(message);
       this.#pending.delete(message.id);
     });
     this.#exited = new Promise((resolve) =>
-      this.#child.on('exit', (code, signal) => resolve({ code, signal })),
+      this.#child.on('close', (code, signal) => resolve({ code, signal })),
     );
   }
 
@@ -65,7 +75,10 @@ export class BootedApp {
   /** Every call recorded so far, in order. */
   records(): CallRecord[] {
     if (!existsSync(this.#records)) return [];
-    return readFileSync(this.#records, 'utf8')
+    const text = readFileSync(this.#records, 'utf8');
+    // The app may be appending right now: a line without its newline is not complete yet.
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as CallRecord);
@@ -121,7 +134,7 @@ export class BootedApp {
     this.#child.send({ ...command, id: this.#nextId++ });
   }
 
-  /** The exit code and signal once the app has ended (bounded wait). */
+  /** The exit code and signal once the app has ended and its output is read (bounded wait). */
   get exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     return within(this.#exited, WAIT_MS, () => `the app to exit; output:\n${this.output()}`);
   }
