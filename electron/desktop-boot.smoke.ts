@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startRouter, type RouterHandle } from '../router/index.js';
+import { generateIcons } from '../scripts/gen-icons.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { empty200, json } from '../router/test-support/upstream-behaviours.js';
 import { BRIDGE_CHANNELS } from './ipc-contract.js';
@@ -89,6 +90,9 @@ function trayLabels(records: CallRecord[]): string[] {
   return items.flatMap((item) => (item.label ? [item.label] : []));
 }
 
+// The tray icons the app loads from build/icons (a build output, as `npm run icons` makes it).
+before(() => generateIcons(path.join(ROOT, 'build', 'icons')));
+
 const recordsAfter = (records: CallRecord[], seq: number): CallRecord[] => records.filter((r) => r.seq > seq);
 
 describe('the built app, owning its router', () => {
@@ -114,7 +118,7 @@ describe('the built app, owning its router', () => {
     const tray = app.calls('Tray', 'constructor')[0];
     const image = tray?.args[0] as { image: string; empty: boolean };
     assert.ok(image.image.startsWith(path.join(ROOT, 'build', 'icons', 'tray')), image.image);
-    assert.equal(image.empty, false, `${image.image} is a PNG (run npm run icons)`);
+    assert.equal(image.empty, false, `${image.image} is a PNG`);
     const labels = await app.waitFor('a tray menu with the router running', (records) => {
       const found = trayLabels(records);
       return found.includes('Pause routing') ? found : undefined;
