@@ -291,6 +291,22 @@ describe('the built app at the end of a session', () => {
   }
 });
 
+test('on a dark OS theme the window opens on the dark background and follows theme changes', async () => {
+  const setup = await setUp();
+  const app = launch(setup, { FAKE_ELECTRON_DARK: '1' });
+  try {
+    const created = await app.waitFor('the window', (records) =>
+      records.find((r) => r.api === 'BrowserWindow' && r.call === 'constructor'),
+    );
+    assert.equal((created.args[0] as { backgroundColor: string }).backgroundColor, WINDOW_BACKGROUND.dark);
+    await app.command({ cmd: 'emit', target: 'nativeTheme', event: 'updated' });
+    const set = app.calls(/^BrowserWindow#/, 'setBackgroundColor');
+    assert.deepEqual(set.at(-1)?.args, [WINDOW_BACKGROUND.dark]);
+  } finally {
+    await tearDown(setup, app);
+  }
+});
+
 test('a boot that throws shows an error dialog, releases the lock and exits non-zero', async () => {
   const setup = await setUp();
   const app = launch(setup, { FAKE_ELECTRON_FAIL_IN: 'Tray' });
