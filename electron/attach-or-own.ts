@@ -23,6 +23,16 @@ const healthSchema = z.object({
   pid: z.number().int(),
 });
 
+/** What an fcm-router answers on `GET /health`. */
+export type RouterHealth = z.infer<typeof healthSchema>;
+
+/** The health answer of an fcm-router in a probe, or null when the probe found none. */
+export function routerHealthOf(probe: HealthProbe): RouterHealth | null {
+  if (probe.kind !== 'answer' || probe.status !== 200) return null;
+  const health = healthSchema.safeParse(probe.body);
+  return health.success ? health.data : null;
+}
+
 /**
  * Decides what the desktop app does with the router port: run its own router when the port is free,
  * attach as a front-end to a compatible fcm-router already serving it (and never stop that one), or report
@@ -31,17 +41,17 @@ const healthSchema = z.object({
 export function decideAttachOrOwn(probe: HealthProbe, ownVersion: string): PortDecision {
   if (probe.kind === 'refused') return { action: 'own' };
   if (probe.kind === 'error') return { action: 'port-taken', reason: `no HTTP answer (${probe.code})` };
-  const health = healthSchema.safeParse(probe.body);
-  if (probe.status !== 200 || !health.success) {
+  const health = routerHealthOf(probe);
+  if (!health) {
     return { action: 'port-taken', reason: `another program answers there (HTTP ${probe.status})` };
   }
-  if (!isCompatibleVersion(health.data.version, ownVersion)) {
+  if (!isCompatibleVersion(health.version, ownVersion)) {
     return {
       action: 'port-taken',
-      reason: `fcm-router ${health.data.version} (pid ${health.data.pid}) is incompatible with ${ownVersion}`,
+      reason: `fcm-router ${health.version} (pid ${health.pid}) is incompatible with ${ownVersion}`,
     };
   }
-  return { action: 'attach', version: health.data.version, pid: health.data.pid };
+  return { action: 'attach', version: health.version, pid: health.pid };
 }
 
 /**

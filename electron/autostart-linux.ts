@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { GUI_EXECUTABLE_NAME } from './app-identity.js';
 
 /** How to launch the app at login. */
 export interface LaunchTarget {
@@ -75,7 +76,8 @@ export function desktopEntry(target: LaunchTarget): string {
     'Name=fcm-router',
     'Comment=Local OpenAI-compatible router for free LLM providers',
     `Exec=${escapeValue(exec)}`,
-    'Icon=fcm-router',
+    // The icon the .deb installs, named after the executable.
+    `Icon=${GUI_EXECUTABLE_NAME}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     '',

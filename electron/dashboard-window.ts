@@ -1,11 +1,14 @@
 /**
  * Electron-only: the dashboard window and the security guards of every web contents. The decisions live
- * in navigation-policy.ts and window-bounds.ts; this file only applies them.
+ * in navigation-policy.ts, window-bounds.ts, window-reveal.ts and load-retry.ts; this file only applies them.
  */
 import { BrowserWindow, screen, session, shell, type App, type WebContents } from 'electron';
+import { DashboardRetry } from './load-retry.js';
 import { decideNavigation, decideWindowOpen, isSafeExternalUrl } from './navigation-policy.js';
 import { decidePermission } from './permission-policy.js';
+import type { Timers } from './timers.js';
 import { MIN_WINDOW_SIZE, restoreBounds, type Rect } from './window-bounds.js';
+import { RevealGate } from './window-reveal.js';
 
 /**
  * Applies Electron's security checklist to everything the app ever opens: navigation only within the
@@ -50,21 +53,48 @@ export interface BoundsStore {
   save(bounds: Rect, maximized: boolean): void;
 }
 
-/** The dashboard window: created on demand, hidden (not closed) by its close button, reused afterwards. */
+export interface DashboardWindowOptions {
+  preload: string;
+  icon: string;
+  bounds: BoundsStore;
+  /** The window's background for the OS theme now (window-theme.ts). */
+  background(): string;
+  /** Windows only: the user's session is ending (`query-session-end`, `session-end`). */
+  onSessionEnd(): void;
+  timers: Timers;
+}
+
+/** Loads a page; a failure arrives as `did-fail-load`, which the retry handles, so the promise is not. */
+function load(window: BrowserWindow, url: string): void {
+  window.loadURL(url).catch(() => undefined);
+}
+
+/**
+ * The dashboard window: created on demand, hidden (not closed) by its close button, reused afterwards. It
+ * becomes visible only once painted, on the theme's background, and shows a local page that retries while
+ * the dashboard cannot be loaded.
+ */
 export class DashboardWindow {
   #window: BrowserWindow | null = null;
+  #reveal: RevealGate | null = null;
+  #retry: DashboardRetry | null = null;
   #closable = false;
 
-  constructor(private readonly options: { preload: string; icon: string; bounds: BoundsStore }) {}
+  constructor(private readonly options: DashboardWindowOptions) {}
 
   /** Shows the dashboard at `url`, loading it if the window shows another router (or nothing yet). */
   show(url: string): void {
     const window = this.#window ?? this.#create();
+    this.#retry?.cancel();
     const current = window.webContents.getURL();
-    if (!current || new URL(current).origin !== new URL(url).origin) void window.loadURL(url);
+    if (!current || new URL(current).origin !== new URL(url).origin) load(window, url);
     if (window.isMinimized()) window.restore();
-    window.show();
-    window.focus();
+    this.#reveal?.request();
+  }
+
+  /** The OS theme changed: the background behind the page follows it. */
+  setBackground(colour: string): void {
+    this.#window?.setBackgroundColor(colour);
   }
 
   /** From now on the close button really closes (the app is quitting). */
@@ -83,7 +113,9 @@ export class DashboardWindow {
       ...restoreBounds(saved.bounds, displays),
       minWidth: MIN_WINDOW_SIZE.width,
       minHeight: MIN_WINDOW_SIZE.height,
+      // Shown by the reveal gate on `ready-to-show`; until then the theme's colour, never a white flash.
       show: false,
+      backgroundColor: this.options.background(),
       title: 'fcm-router',
       icon: this.options.icon,
       autoHideMenuBar: true,
@@ -100,7 +132,22 @@ export class DashboardWindow {
       },
     });
     if (saved.maximized) window.maximize();
-    window.once('ready-to-show', () => window.show());
+    const reveal = new RevealGate(() => {
+      window.show();
+      window.focus();
+    }, this.options.timers);
+    const retry = new DashboardRetry({
+      timers: this.options.timers,
+      load: (url) => load(window, url),
+      showPage: (page) => load(window, page),
+    });
+    window.once('ready-to-show', () => reveal.painted());
+    window.webContents.on('did-fail-load', (_event, errorCode, errorDescription, url, isMainFrame) =>
+      retry.failed({ errorCode, errorDescription, url, isMainFrame }),
+    );
+    window.webContents.on('did-finish-load', () => retry.loaded(window.webContents.getURL()));
+    window.on('query-session-end', () => this.options.onSessionEnd());
+    window.on('session-end', () => this.options.onSessionEnd());
     window.on('close', (event) => {
       this.options.bounds.save(window.getNormalBounds(), window.isMaximized());
       if (this.#closable) return;
@@ -108,8 +155,16 @@ export class DashboardWindow {
       event.preventDefault();
       window.hide();
     });
-    window.on('closed', () => (this.#window = null));
+    window.on('closed', () => {
+      reveal.dispose();
+      retry.cancel();
+      this.#window = null;
+      this.#reveal = null;
+      this.#retry = null;
+    });
     this.#window = window;
+    this.#reveal = reveal;
+    this.#retry = retry;
     return window;
   }
 }

@@ -6,22 +6,27 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, ipcMain, Notification } from 'electron';
+import { app, clipboard, dialog, ipcMain, nativeTheme, Notification, powerMonitor } from 'electron';
 import Store from 'electron-store';
 import { ConfigError, DEFAULT_PORT, startRouter, type RouterLogger } from '../router/index.js';
 import { APP_ID } from './app-identity.js';
 import { AppTray } from './app-tray.js';
+import { bootWhenReady, endFailedBoot } from './boot-guard.js';
 import { DashboardWindow, hardenApp } from './dashboard-window.js';
 import { DesktopStatus } from './desktop-status.js';
 import { askStartAtLogin } from './first-run.js';
 import { IPC_CHANNELS, type IpcHandlers } from './ipc-contract.js';
 import { createIpcDispatcher } from './ipc-dispatch.js';
+import { KeptNotifications } from './kept-notifications.js';
 import { createLoginItem, launchedAtLogin, launchTargetFor } from './login-item.js';
 import { PREFS_DEFAULTS, PREFS_FILE_NAME, PREFS_SCHEMA, type DesktopPrefs } from './prefs-schema.js';
+import { delayDefault, QuitFlow } from './quit-flow.js';
 import { connectRouter, desktopPort } from './router-connect.js';
 import { ownedSource } from './router-source.js';
+import { findStateDirDaemon } from './state-dir-daemon.js';
 import { realTimers } from './timers.js';
 import { agentBaseUrl, buildTrayMenu, type MenuAction, type MenuItemModel } from './tray-menu-model.js';
+import { windowBackground } from './window-theme.js';
 
 const HOST = '127.0.0.1';
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +42,16 @@ if (stateDirOverride) app.setPath('userData', path.resolve(stateDirOverride));
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.whenReady().then(boot, (error: unknown) => logger.error(`fcm-router: ${String(error)}`));
+  // A boot that throws must end the app: a process without tray or window that holds the single-instance
+  // lock would make every later launch do nothing.
+  void bootWhenReady(app.whenReady(), boot, (error) =>
+    endFailedBoot(error, {
+      log: logger.error,
+      showError: (title, content) => dialog.showErrorBox(title, content),
+      releaseLock: () => app.releaseSingleInstanceLock(),
+      exit: (code) => app.exit(code),
+    }),
+  );
 }
 
 async function boot(): Promise<void> {
@@ -70,6 +84,9 @@ async function boot(): Promise<void> {
   const window = new DashboardWindow({
     preload: path.join(here, 'preload.cjs'),
     icon: path.join(appPath, 'build', 'icons', 'icon.png'),
+    background: () => windowBackground(nativeTheme.shouldUseDarkColors),
+    onSessionEnd: endSession,
+    timers: realTimers,
     bounds: {
       load: () => ({ bounds: prefs.get('windowBounds'), maximized: prefs.get('windowMaximized') }),
       save(bounds, maximized) {
@@ -82,7 +99,10 @@ async function boot(): Promise<void> {
       },
     },
   });
+  nativeTheme.on('updated', () => window.setBackground(windowBackground(nativeTheme.shouldUseDarkColors)));
 
+  // Electron holds shown notifications weakly: without these references their clicks are lost.
+  const notifications = new KeptNotifications<Notification>();
   const status = new DesktopStatus({
     clock: Date.now,
     timers: realTimers,
@@ -91,6 +111,7 @@ async function boot(): Promise<void> {
       if (!Notification.isSupported()) return;
       const shown = new Notification({ title: notice.title, body: notice.body });
       shown.on('click', openDashboard);
+      notifications.keep(shown);
       shown.show();
     },
     render(view, routerStatus) {
@@ -106,6 +127,12 @@ async function boot(): Promise<void> {
       tray.render(view, menu);
     },
   });
+
+  /** The session ends or the system shuts down: quit now, with a short grace for in-flight requests. */
+  function endSession(): void {
+    quitFlow.sessionEnding();
+    app.quit();
+  }
 
   function openDashboard(): void {
     const url = status.source?.url;
@@ -127,6 +154,12 @@ async function boot(): Promise<void> {
         host: HOST,
         port,
         ownVersion: app.getVersion(),
+        findExisting: () =>
+          findStateDirDaemon({
+            stateDir: app.getPath('userData'),
+            ownPid: process.pid,
+            ownVersion: app.getVersion(),
+          }),
         startOwned: async (p) =>
           ownedSource(
             await startRouter({
@@ -140,6 +173,11 @@ async function boot(): Promise<void> {
             }),
           ),
       });
+      if (result.kind === 'state-dir-taken') {
+        logger.warn(`fcm-router: ${result.reason}`);
+        status.setStatus({ kind: 'stopped', reason: result.reason });
+        return;
+      }
       if (result.kind === 'port-taken') {
         nextFreePort = result.nextFreePort;
         logger.warn(`fcm-router: port ${result.port} is taken: ${result.reason}`);
@@ -201,22 +239,27 @@ async function boot(): Promise<void> {
 
   // Quit stops our own router gracefully (in-flight requests finish, state is flushed); an attached daemon
   // is only disconnected and keeps running.
-  let shutdown: 'running' | 'stopping' | 'done' = 'running';
+  const quitFlow = new QuitFlow({
+    stop: async (graceMs) => {
+      const source = status.source;
+      status.dispose();
+      await source?.close({ graceMs });
+    },
+    finish: () => {
+      tray.destroy();
+      app.quit();
+    },
+    logError: logger.error,
+  });
   app.on('before-quit', (event) => {
     window.allowClose();
-    if (shutdown === 'done') return;
-    event.preventDefault();
-    if (shutdown === 'stopping') return;
-    shutdown = 'stopping';
-    const source = status.source;
-    status.dispose();
-    void (source ? source.close() : Promise.resolve())
-      .catch((error: unknown) => logger.error(`fcm-router: error while stopping: ${String(error)}`))
-      .finally(() => {
-        shutdown = 'done';
-        tray.destroy();
-        app.quit();
-      });
+    quitFlow.beforeQuit(event);
+  });
+  // Linux and macOS: the system is going down; its event's default is delayed until the app has quit.
+  // (Windows sends no such event; the window's session-end events stand in for it.)
+  powerMonitor.on('shutdown', (...args: unknown[]) => {
+    delayDefault(args[0]);
+    endSession();
   });
   app.on('window-all-closed', () => undefined); // stay in the tray
   app.on('second-instance', openDashboard);

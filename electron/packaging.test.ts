@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractFile, listPackage } from '@electron/asar';
 import { generateIcons } from '../scripts/gen-icons.js';
-import { APP_ID } from './app-identity.js';
+import { APP_ID, GUI_EXECUTABLE_NAME } from './app-identity.js';
 import { TRAY_COLOURS, trayIconName } from './tray-icons.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -174,7 +174,7 @@ test('electron-builder --dir packs the router, the dashboard and the icons into 
     const manifest = JSON.parse(extractFile(asar, 'package.json').toString('utf8')) as { main?: string };
     assert.equal(manifest.main, 'dist/electron/main.js');
 
-    const fuses = readFuses(await readFile(path.join(release, 'linux-unpacked', 'fcm-router')));
+    const fuses = readFuses(await readFile(path.join(release, 'linux-unpacked', GUI_EXECUTABLE_NAME)));
     assert.deepEqual(fuses, {
       runAsNode: false,
       enableCookieEncryption: true,
@@ -193,4 +193,19 @@ test('electron-builder --dir packs the router, the dashboard and the icons into 
 test('the builder appId is the one main gives Windows for notifications', async () => {
   const yml = await readFile(path.join(root, 'build', 'electron-builder.yml'), 'utf8');
   assert.equal(/^appId:\s*(\S+)\s*$/m.exec(yml)?.[1], APP_ID);
+});
+
+test('the GUI executable is named apart from the CLI, and the desktop entry matches what Electron reports', async () => {
+  const yml = await readFile(path.join(root, 'build', 'electron-builder.yml'), 'utf8');
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+    desktopName: string;
+  };
+  assert.equal(/^executableName:\s*(\S+)\s*$/m.exec(yml)?.[1], GUI_EXECUTABLE_NAME);
+  const linux = /^linux:\n((?: {2}.*\n|\s*\n)+)/m.exec(yml)?.[1] ?? '';
+  assert.equal(/^ {2}executableName:\s*(\S+)\s*$/m.exec(linux)?.[1], GUI_EXECUTABLE_NAME);
+  assert.match(linux, /^ {2}syncDesktopName: true$/m);
+  assert.ok(!Object.hasOwn(pkg.bin, GUI_EXECUTABLE_NAME), 'no CLI command of that name');
+  // Electron names its windows after desktopName; the .deb names its .desktop file after it (syncDesktopName).
+  assert.equal(pkg.desktopName, `${GUI_EXECUTABLE_NAME}.desktop`);
 });

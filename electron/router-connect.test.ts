@@ -110,6 +110,55 @@ test('port 0 skips the probe; other start errors propagate', async () => {
   );
 });
 
+test('a daemon running on the state dir is attached to before any port is looked at, even port 0', async () => {
+  const fake = await startFakeRouter(snapshot([]));
+  try {
+    const result = await connectRouter({
+      host: '127.0.0.1',
+      port: 0,
+      ownVersion: '0.1.0',
+      findExisting: async () => ({ kind: 'attach', url: fake.url, pid: 1 }),
+      probe: async () => assert.fail('no port probe'),
+      startOwned: async () => assert.fail('must not start a second router on the state dir'),
+    });
+    assert.equal(result.kind === 'connected' && result.source.mode, 'attached');
+    assert.equal(result.kind === 'connected' && result.source.url, fake.url);
+    if (result.kind === 'connected') await result.source.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test('an incompatible daemon on the state dir: no router of our own, the reason named', async () => {
+  const result = await connectRouter({
+    host: '127.0.0.1',
+    port: 0,
+    ownVersion: '0.1.0',
+    findExisting: async () => ({
+      kind: 'incompatible',
+      reason: 'fcm-router 2.0.0 (pid 9) already uses this state folder',
+    }),
+    startOwned: async () => assert.fail('must not start a second router on the state dir'),
+  });
+  assert.deepEqual(result, {
+    kind: 'state-dir-taken',
+    reason: 'fcm-router 2.0.0 (pid 9) already uses this state folder',
+  });
+});
+
+test('nothing on the state dir: the port decides as before', async () => {
+  const started: number[] = [];
+  const result = await connectRouter({
+    host: '127.0.0.1',
+    port: 0,
+    ownVersion: '0.1.0',
+    findExisting: async () => ({ kind: 'none' }),
+    startOwned: async (p) => (started.push(p), owned()),
+  });
+  assert.equal(result.kind, 'connected');
+  assert.deepEqual(started, [0]);
+});
+
 test('desktopPort: the tray choice, then FCM_ROUTER_PORT, then the default', () => {
   assert.equal(desktopPort(19281, { FCM_ROUTER_PORT: '20000' }, 19280), 19281);
   assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '20000' }, 19280), 20000);

@@ -1,16 +1,21 @@
 import { decideAttachOrOwn, findNextFreePort, probeHealth, type HealthProbe } from './attach-or-own.js';
 import { attachedSource } from './remote-router.js';
 import type { RouterSource } from './router-source.js';
+import type { StateDirDaemon } from './state-dir-daemon.js';
 
 export type ConnectResult =
   | { kind: 'connected'; source: RouterSource }
-  | { kind: 'port-taken'; port: number; nextFreePort: number | null; reason: string };
+  | { kind: 'port-taken'; port: number; nextFreePort: number | null; reason: string }
+  /** An incompatible fcm-router already serves the app's state dir. */
+  | { kind: 'state-dir-taken'; reason: string };
 
 export interface ConnectOptions {
   host: string;
   /** 0 picks a free port: nothing to probe, the app runs its own router. */
   port: number;
   ownVersion: string;
+  /** Looks for a daemon already running on the app's state dir (checked before the port). */
+  findExisting?: () => Promise<StateDirDaemon>;
   /** Starts the in-process router on `port`. */
   startOwned(port: number): Promise<RouterSource>;
   probe?: (baseUrl: string) => Promise<HealthProbe>;
@@ -19,11 +24,17 @@ export interface ConnectOptions {
 }
 
 /**
- * Brings up the router the desktop shell shows: its own when the port is free, the compatible daemon that
- * already serves it, or a "port taken" report with the next free port to offer.
+ * Brings up the router the desktop shell shows: the daemon already running on its state dir (one router per
+ * state dir: two would write the same files), else its own when the port is free, the compatible daemon
+ * that already serves the port, or a "port taken" report with the next free port to offer.
  */
 export async function connectRouter(options: ConnectOptions): Promise<ConnectResult> {
   const { host, port } = options;
+  const existing = (await options.findExisting?.()) ?? { kind: 'none' };
+  if (existing.kind === 'attach') {
+    return { kind: 'connected', source: (options.attach ?? attachedSource)(existing.url) };
+  }
+  if (existing.kind === 'incompatible') return { kind: 'state-dir-taken', reason: existing.reason };
   if (port === 0) return { kind: 'connected', source: await options.startOwned(0) };
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const probe = options.probe ?? probeHealth;

@@ -74,3 +74,9 @@ test('pause goes to the handle and close stops the router gracefully', async () 
   await source.close();
   assert.deepEqual(calls, ['stop(7000)']);
 });
+
+test('close with a grace of its own (a session that ends) passes it to the router', async () => {
+  const { handle, calls } = fakeHandle();
+  await ownedSource(handle, { stopGraceMs: 7000 }).close({ graceMs: 1000 });
+  assert.deepEqual(calls, ['stop(1000)']);
+});

@@ -23,8 +23,11 @@ export interface RouterSource {
    */
   subscribe(onChange: (event: RouterEvent | null) => void): () => void;
   setPaused(paused: boolean): Promise<void>;
-  /** Owned: stops the router gracefully (in-flight requests finish, state is flushed). Attached: disconnects. */
-  close(): Promise<void>;
+  /**
+   * Owned: stops the router gracefully (in-flight requests get `graceMs`, then state is flushed). Attached:
+   * disconnects.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 const EVENT_TYPES = ['request', 'breaker', 'config', 'router'] as const;
@@ -40,6 +43,6 @@ export function ownedSource(handle: RouterHandle, options: { stopGraceMs?: numbe
       return () => offs.forEach((off) => off());
     },
     setPaused: async (paused) => handle.setPaused(paused),
-    close: () => handle.stop({ graceMs: options.stopGraceMs ?? 10_000 }),
+    close: (closeOptions) => handle.stop({ graceMs: closeOptions?.graceMs ?? options.stopGraceMs ?? 10_000 }),
   };
 }

@@ -1,0 +1,24 @@
+/**
+ * Loaded with `--import` before the built main process: maps every import of `electron` (the app's and
+ * electron-store's) to the recording stand-in, and treats an unhandled rejection as Electron's main process
+ * does, with a warning and no exit. Test-only.
+ */
+import { register } from 'node:module';
+import { record } from './record.js';
+
+// The stand-in's URL goes on down the chain, so tsx's resolver and loader treat it as its own TypeScript.
+const HOOK = `
+let fake;
+export function initialize(data) { fake = data.fake; }
+export async function resolve(specifier, context, next) {
+  return next(specifier === 'electron' ? fake : specifier, context);
+}`;
+
+register(`data:text/javascript,${encodeURIComponent(HOOK)}`, {
+  data: { fake: new URL('./electron.ts', import.meta.url).href },
+});
+
+process.on('unhandledRejection', (reason) => {
+  record('process', 'unhandledRejection', reason instanceof Error ? reason.message : String(reason));
+  process.stderr.write(`(electron) unhandled rejection: ${String(reason)}\n`);
+});
