@@ -65,10 +65,13 @@ test('the overview shows the router, today’s counts and a copy-ready setup', a
   await expect(page.getByText('routing', { exact: true })).toBeVisible();
   await expect(page.getByText(daemon.url, { exact: true })).toBeVisible();
   await expect(page.getByText(`${daemon.url}/v1`, { exact: true })).toBeVisible();
-  for (const agent of ['OpenCode', 'Cline', 'Aider', 'Continue', 'curl']) {
+  for (const agent of ['Codex', 'OpenCode', 'Cline', 'Aider', 'Continue', 'curl']) {
     await page.getByRole('button', { name: agent, exact: true }).click();
     await expect(page.getByLabel(`${agent} setup`)).toContainText(`${daemon.url}/v1`);
   }
+  // Claude Code adds /v1/messages itself: its base URL is the router's origin.
+  await page.getByRole('button', { name: 'Claude Code', exact: true }).click();
+  await expect(page.getByLabel('Claude Code setup')).toContainText(`ANTHROPIC_BASE_URL=${daemon.url}`);
   await expect(page.locator('.chart canvas').first()).toBeVisible();
 
   // Pausing is live for agents and visible on every view until resumed.

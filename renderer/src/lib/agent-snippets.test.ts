@@ -1,14 +1,27 @@
 import { expect, test } from 'vitest';
 import { agentSnippets } from './agent-snippets.js';
 
-test('every agent snippet points at the base URL and names the model', () => {
+test('every agent snippet points at the router and names the model', () => {
   const snippets = agentSnippets('http://127.0.0.1:19280/v1');
-  expect(snippets.map((s) => s.name)).toEqual(['OpenCode', 'Cline', 'Aider', 'Continue', 'curl']);
+  expect(snippets.map((s) => s.name)).toEqual([
+    'Claude Code',
+    'Codex',
+    'OpenCode',
+    'Cline',
+    'Aider',
+    'Continue',
+    'curl',
+  ]);
   for (const snippet of snippets) {
-    expect(snippet.text).toContain('http://127.0.0.1:19280/v1');
+    expect(snippet.text).toContain('http://127.0.0.1:19280');
     expect(snippet.text).toMatch(/\bfcm\b/);
   }
-  const opencode = JSON.parse(snippets[0]?.text ?? '') as { model: string };
+  const byId = new Map(snippets.map((snippet) => [snippet.id, snippet.text]));
+  // Claude Code appends /v1/messages itself: its base URL is the origin.
+  expect(byId.get('claude-code')).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:19280\n');
+  expect(byId.get('codex')).toContain('base_url = "http://127.0.0.1:19280/v1"');
+  expect(byId.get('codex')).toContain('wire_api = "responses"');
+  const opencode = JSON.parse(byId.get('opencode') ?? '') as { model: string };
   expect(opencode.model).toBe('fcm/fcm');
-  expect(snippets[4]?.text).toContain('http://127.0.0.1:19280/v1/chat/completions');
+  expect(byId.get('curl')).toContain('http://127.0.0.1:19280/v1/chat/completions');
 });

@@ -8,10 +8,13 @@ export interface AgentSnippet {
   text: string;
 }
 
-/** Any value works as the key: the router ignores it unless a router token is configured. */
+/** Any value works as the key: the router holds the providers' keys and ignores the agent's. */
 export const PLACEHOLDER_KEY = 'fcm-local';
 
-/** Snippets for OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl` (ending in `/v1`). */
+/**
+ * Snippets for Claude Code, Codex, OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl`
+ * (ending in `/v1`; Claude Code takes the origin without it).
+ */
 export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
   const opencode = {
     $schema: 'https://opencode.ai/config.json',
@@ -26,7 +29,35 @@ export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
     model: `fcm/${model}`,
   };
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello' }] });
+  const origin = baseUrl.replace(/\/v1\/?$/, '');
   return [
+    {
+      id: 'claude-code',
+      name: 'Claude Code',
+      where: 'shell',
+      text: [
+        `export ANTHROPIC_BASE_URL=${origin}`,
+        `export ANTHROPIC_API_KEY=${PLACEHOLDER_KEY}`,
+        `export ANTHROPIC_MODEL=${model}`,
+        'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
+        'claude',
+      ].join('\n'),
+    },
+    {
+      id: 'codex',
+      name: 'Codex',
+      where: '~/.codex/config.toml (then: export FCM_ROUTER_KEY=any; codex)',
+      text: [
+        `model = "${model}"`,
+        'model_provider = "fcm"',
+        '',
+        '[model_providers.fcm]',
+        'name = "fcm-router"',
+        `base_url = "${baseUrl}"`,
+        'env_key = "FCM_ROUTER_KEY"',
+        'wire_api = "responses"',
+      ].join('\n'),
+    },
     { id: 'opencode', name: 'OpenCode', where: 'opencode.json', text: JSON.stringify(opencode, null, 2) },
     {
       id: 'cline',
