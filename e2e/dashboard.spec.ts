@@ -3,10 +3,11 @@ import path from 'node:path';
 import type { ConfigResponse, ProvidersResponse, StateResponse } from '../router/api-types.js';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
 import { chat, getJson } from './helpers/chat.js';
-import { repoRoot, startDaemon, type Daemon } from './helpers/daemon.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { screenshotDir } from './helpers/screenshots.js';
 
-const SCREENSHOTS = path.join(repoRoot, 'docs', 'screenshots');
+const SCREENSHOTS = screenshotDir();
 const SECRET = 'gsk_e2e_secret_never_shown_4242';
 
 let upstream: FakeUpstream;
@@ -58,7 +59,7 @@ function modelRow(page: Page, key: string) {
 test('the overview shows the router, today’s counts and a copy-ready setup', async ({ page }) => {
   await open(page, 'overview');
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  await expect(page.getByText('routing', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Router health' })).toContainText('routing');
   await expect(page.getByText(daemon.url, { exact: true })).toBeVisible();
   await expect(page.getByText(`${daemon.url}/v1`, { exact: true })).toBeVisible();
   for (const agent of ['OpenCode', 'Cline', 'Aider', 'Continue', 'curl']) {
@@ -125,7 +126,7 @@ test('a tripped breaker shows OPEN with a live countdown, and Reset closes it', 
   await expect(countdown).toHaveText(/HALF_OPEN in (0:5\d|1:00)/);
   const before = await countdown.textContent();
   await expect(countdown).not.toHaveText(before ?? '', { timeout: 3000 });
-  await expect(row).toContainText('3/3');
+  await expect(row.locator('.metric-failures')).toContainText('3');
   await expect(row).toContainText('server_error');
 
   await row.getByRole('button', { name: 'Reset breaker of up/m3' }).click();
