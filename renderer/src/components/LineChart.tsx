@@ -120,5 +120,6 @@ export function LineChart(props: LineChartProps) {
     };
   }, [scheme, height]);
 
-  return <div className="chart chart-lines" ref={box} role="img" aria-label={props.summary} />;
+  const axes = `axes: time; ${props.left.label}${props.right ? `; ${props.right.label}` : ''}`;
+  return <div className="chart chart-lines" ref={box} role="img" aria-label={`${props.summary} (${axes})`} />;
 }

@@ -1,13 +1,10 @@
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { moveTo } from './use-set-editor.js';
 
 /** What a drag handle needs: pointer dragging, and the keyboard way to do the same. */
 export interface HandleProps {
   'data-handle-for': string;
   onPointerDown(event: PointerEvent<HTMLElement>): void;
-  onPointerMove(event: PointerEvent<HTMLElement>): void;
-  onPointerUp(event: PointerEvent<HTMLElement>): void;
-  onPointerCancel(): void;
   onKeyDown(event: KeyboardEvent<HTMLElement>): void;
 }
 
@@ -21,6 +18,11 @@ export function useDragReorder(list: readonly string[], onMove: (key: string, in
   const [drag, setDrag] = useState<{ key: string; index: number } | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const refocus = useRef<{ key: string; list: readonly string[] } | null>(null);
+  // The latest list and move handler, for the window listeners of a drag in progress.
+  const latest = useRef({ list, onMove });
+  useEffect(() => {
+    latest.current = { list, onMove };
+  });
 
   // Rows are moved in the DOM when the order changes, which drops focus: give it back to the handle once
   // the new order is on screen.
@@ -34,58 +36,68 @@ export function useDragReorder(list: readonly string[], onMove: (key: string, in
     handle?.focus();
   });
 
-  /** Where the dragged row lands: after every other row whose middle is above the pointer. */
-  const indexAt = (key: string, clientY: number): number => {
-    const rows = container.current?.querySelectorAll<HTMLElement>('[data-set-key]') ?? [];
-    let index = 0;
-    for (const row of rows) {
-      if (row.dataset.setKey === key) continue;
-      const rect = row.getBoundingClientRect();
-      if (rect.top + rect.height / 2 < clientY) index += 1;
-    }
-    return index;
-  };
+  const announce = (key: string, index: number, length: number): void =>
+    setAnnouncement(`${key} moved to place ${index + 1} of ${length}`);
 
-  const commit = (key: string, index: number, keyboard: boolean): void => {
-    if (keyboard && list.indexOf(key) !== index) refocus.current = { key, list };
-    setAnnouncement(`${key} moved to place ${Math.min(index, list.length - 1) + 1} of ${list.length}`);
-    if (list.indexOf(key) !== index) onMove(key, index);
-  };
+  // The rows move in the DOM while the preview follows the pointer, which would drop a pointer capture on
+  // the handle: the drag listens on the window instead.
+  const dragKey = drag?.key ?? null;
+  useEffect(() => {
+    if (dragKey === null) return undefined;
+    let index = latest.current.list.indexOf(dragKey);
+    /** Where the dragged row lands: after every other row whose middle is above the pointer. */
+    const indexAt = (clientY: number): number => {
+      const rows = container.current?.querySelectorAll<HTMLElement>('[data-set-key]') ?? [];
+      let at = 0;
+      for (const row of rows) {
+        if (row.dataset.setKey === dragKey) continue;
+        const rect = row.getBoundingClientRect();
+        if (rect.top + rect.height / 2 < clientY) at += 1;
+      }
+      return at;
+    };
+    const move = (event: globalThis.PointerEvent): void => {
+      const at = indexAt(event.clientY);
+      if (at === index) return;
+      index = at;
+      setDrag({ key: dragKey, index: at });
+    };
+    const drop = (): void => {
+      setDrag(null);
+      const { list: current, onMove: commit } = latest.current;
+      announce(dragKey, index, current.length);
+      if (current.indexOf(dragKey) !== index) commit(dragKey, index);
+    };
+    const cancel = (): void => setDrag(null);
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', drop);
+    window.addEventListener('pointercancel', cancel);
+    return () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', drop);
+      window.removeEventListener('pointercancel', cancel);
+    };
+  }, [dragKey]);
 
   const handleProps = (key: string): HandleProps => ({
     'data-handle-for': key,
     onPointerDown: (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
-      event.currentTarget.setPointerCapture(event.pointerId);
       setDrag({ key, index: list.indexOf(key) });
     },
-    onPointerMove: (event) => {
-      if (drag?.key !== key) return;
-      const index = indexAt(key, event.clientY);
-      if (index !== drag.index) setDrag({ key, index });
-    },
-    onPointerUp: () => {
-      if (drag?.key !== key) return;
-      setDrag(null);
-      commit(key, drag.index, false);
-    },
-    onPointerCancel: () => setDrag(null),
     onKeyDown: (event) => {
       const from = list.indexOf(key);
-      const to =
-        event.key === 'ArrowUp'
-          ? from - 1
-          : event.key === 'ArrowDown'
-            ? from + 1
-            : event.key === 'Home'
-              ? 0
-              : event.key === 'End'
-                ? list.length - 1
-                : null;
-      if (to === null) return;
+      const last = list.length - 1;
+      const keys: Record<string, number> = { ArrowUp: from - 1, ArrowDown: from + 1, Home: 0, End: last };
+      const to = keys[event.key];
+      if (to === undefined) return;
       event.preventDefault();
-      commit(key, Math.min(list.length - 1, Math.max(0, to)), true);
+      const index = Math.min(last, Math.max(0, to));
+      announce(key, index, list.length);
+      if (index === from) return;
+      refocus.current = { key, list };
+      onMove(key, index);
     },
   });
 
