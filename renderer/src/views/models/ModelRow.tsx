@@ -96,7 +96,6 @@ export function ModelRow({
       <div className="model-name">
         <ModelKey value={name} />
         {model.label && <span className="muted small">{model.label}</span>}
-        {model.missingKey && <span className="tag tag-warn">no key</span>}
         {!model.providerEnabled && <span className="tag">provider disabled</span>}
       </div>
       <div className="model-health-cell">

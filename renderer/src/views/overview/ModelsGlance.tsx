@@ -7,7 +7,15 @@ import { failureHint, outReason } from '../../lib/model-reason.js';
 import { displayState, type DisplayState } from '../../lib/model-status.js';
 import { useNow } from '../../lib/use-now.js';
 
-const ORDER: DisplayState[] = ['CLOSED', 'DEGRADED', 'HALF_OPEN', 'OPEN', 'QUOTA_PAUSED', 'KEY_INVALID'];
+const ORDER: DisplayState[] = [
+  'CLOSED',
+  'DEGRADED',
+  'HALF_OPEN',
+  'OPEN',
+  'QUOTA_PAUSED',
+  'KEY_INVALID',
+  'NO_KEY',
+];
 /** The failing models listed here; the rest are one click away. */
 const MAX_LISTED = 8;
 
