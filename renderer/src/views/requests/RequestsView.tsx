@@ -15,7 +15,7 @@ import { RequestFilters } from './RequestFilters.js';
 import { RequestRow } from './RequestRow.js';
 
 /** Rows per page: the page stays short at any width however much history there is. */
-export const PAGE_SIZE = 50;
+export const PAGE_SIZE = 25;
 
 /**
  * The request history, newest first by start time, live from the event stream. Filters and the page live
