@@ -137,7 +137,7 @@ test('starts its own router and shows a green tray', async () => {
   await expect.poll(() => call(desktop, 'status'), { timeout: 30_000 }).toBe('running');
   expect(await call(desktop, 'mode')).toBe('owned');
   await expect.poll(async () => (await call(desktop, 'view')).colour).toBe('green');
-  expect((await call(desktop, 'view')).tooltip).toBe('fcm-router — 2/2 models ready');
+  expect((await call(desktop, 'view')).tooltip).toBe('fcm-router — next request goes to up/bad');
 });
 
 test('a failing model turns the tray amber, names the failover and shows the model open', async () => {
@@ -152,12 +152,14 @@ test('a failing model turns the tray amber, names the failover and shows the mod
   // The breaker event and the request event arrive separately; the tray catches up with both.
   await expect
     .poll(async () => (await call(desktop, 'view')).tooltip)
-    .toBe('fcm-router — 1/2 models ready · last: up/good (1 failover)');
+    .toBe(
+      'fcm-router — 1 of 2 models out (1 OPEN); next request goes to up/good · last: up/good (1 failover)',
+    );
   const view = await call(desktop, 'view');
   expect(view.colour).toBe('amber');
   expect(view.menuModels.map((m) => m.glyph)).toEqual(['○', '●']);
   const labels = (await call(desktop, 'menu')).flatMap((item) => ('label' in item ? [item.label] : []));
-  expect(labels).toContain('1 of 2 models ready');
+  expect(labels.some((label) => label.startsWith('1 of 2 models out (1 OPEN)'))).toBe(true);
   expect(labels).toContain('Pause routing');
 });
 

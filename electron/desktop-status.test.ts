@@ -40,7 +40,7 @@ test('starts grey, turns green on the first snapshot, amber after a trip, with a
   source.emit({ type: 'breaker', model: tripped });
   await time.advance(300);
   assert.deepEqual(colours, ['green', 'amber']);
-  assert.match(status.view.tooltip, /1\/2 models ready · last: b\/y$/);
+  assert.match(status.view.tooltip, /1 of 2 models out \(1 OPEN\); next request goes to b\/y · last: b\/y$/);
   assert.equal(notices.length, 0);
   await time.advance(1500);
   assert.deepEqual(
@@ -93,7 +93,7 @@ test('a lost daemon turns the tray red, and it recovers on reconnect', async () 
   assert.deepEqual(colours, ['green', 'red', 'green']);
 });
 
-test('paused routing is grey; notifications switched off are dropped, not replayed later', async () => {
+test('paused routing is red; notifications switched off are dropped, not replayed later', async () => {
   const { time, status, colours, notices, setEnabled } = setup(false);
   const source = fakeSource(snapshot([model('a/x'), model('b/y')]));
   status.attach(source);
@@ -106,7 +106,7 @@ test('paused routing is grey; notifications switched off are dropped, not replay
   await source.setPaused(true);
   await time.advance(2000);
   assert.equal(notices.length, 0);
-  assert.deepEqual(colours, ['green', 'amber', 'grey']);
+  assert.deepEqual(colours, ['green', 'amber', 'red']);
 });
 
 test('port taken and detach: the source is dropped and its events ignored', async () => {

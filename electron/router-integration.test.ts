@@ -110,7 +110,8 @@ test('in-process: a sneaky empty 200 trips the model, the tray turns amber and n
     await eventually(() => status.view.colour === 'green', 'green');
     assert.equal(await chat(router.url), 200);
     // The breaker event and the request event arrive separately; the tray catches up with both.
-    const expected = 'fcm-router — 1/2 models ready · last: up/good (1 failover)';
+    const expected =
+      'fcm-router — 1 of 2 models out (1 OPEN); next request goes to up/good · last: up/good (1 failover)';
     await eventually(() => status.view.tooltip === expected, `the tooltip "${expected}"`);
     assert.equal(status.view.colour, 'amber');
     await eventually(() => notices.length > 0, 'a notification');
@@ -137,7 +138,7 @@ test('attached: the HTTP client follows the real router, and pauses it with the 
     await eventually(() => status.view.colour === 'amber', 'amber over SSE');
     await source.setPaused(true);
     assert.equal(router.isPaused(), true);
-    await eventually(() => status.view.colour === 'grey', 'grey when paused');
+    await eventually(() => status.view.colour === 'red', 'red when paused');
     await source.setPaused(false);
     await eventually(() => status.view.colour === 'amber', 'amber again');
     status.dispose();

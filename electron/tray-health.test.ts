@@ -6,65 +6,80 @@ import { attempt, entry, model, snapshot } from './testing/fixtures.js';
 const NOW = 1_000_000;
 const formatTime = (ms: number): string => `t+${(ms - NOW) / 1000}s`;
 
-test('green when every model of the active set is ready; models outside the set do not count', () => {
+test('green when the next request goes to a CLOSED model and none is out; other sets do not count', () => {
   const state = snapshot([model('a/x'), model('b/y'), model('c/z', { inActiveSet: false, state: 'OPEN' })]);
   const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
   assert.equal(view.colour, 'green');
-  assert.equal(view.tooltip, 'fcm-router — 2/2 models ready');
-  assert.equal(view.statusLine, 'All 2 models ready');
+  assert.equal(view.tooltip, 'fcm-router — next request goes to a/x');
+  assert.equal(view.statusLine, 'Next request goes to a/x');
   assert.deepEqual(
     view.menuModels.map((m) => m.key),
     ['a/x', 'b/y'],
   );
 });
 
-test('amber when some are degraded, open, quota-paused or key-invalid but one is routable', () => {
+test('amber when a model is out or only a degraded one is left, with the words of the verdict', () => {
   for (const sick of [
-    { state: 'DEGRADED' as const },
     { state: 'OPEN' as const, openUntil: NOW + 60_000 },
     { quotaPausedUntil: NOW + 60_000 },
     { authBlocked: true },
     { missingKey: true },
   ]) {
-    const state = snapshot([model('a/x', sick), model('b/y')]);
+    const state = snapshot([model('b/y'), model('a/x', sick)]);
     const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
     assert.equal(view.colour, 'amber', JSON.stringify(sick));
-    assert.equal(view.statusLine, '1 of 2 models ready');
+    assert.match(view.statusLine, /^1 of 2 models out \(.+\).*; next request goes to b\/y/);
   }
+  const degraded = snapshot([model('a/x', { state: 'DEGRADED' })]);
+  const view = computeTrayView({ kind: 'running', state: degraded, lastEntry: null }, NOW);
+  assert.equal(view.colour, 'amber');
+  assert.equal(view.statusLine, 'Next request goes to DEGRADED a/x');
 });
 
-test('a degraded-only set is amber (routable), an all-open set is red', () => {
-  const degraded = snapshot([model('a/x', { state: 'DEGRADED' })]);
-  assert.equal(computeTrayView({ kind: 'running', state: degraded, lastEntry: null }, NOW).colour, 'amber');
+test('red when nothing is routable, saying when the first model comes back', () => {
   const open = snapshot([
-    model('a/x', { state: 'OPEN', openUntil: NOW + 1000 }),
+    model('a/x', { state: 'OPEN', openUntil: NOW + 45_000 }),
     model('b/y', { authBlocked: true }),
   ]);
-  const view = computeTrayView({ kind: 'running', state: open, lastEntry: null }, NOW);
+  const view = computeTrayView({ kind: 'running', state: open, lastEntry: null }, NOW, { formatTime });
   assert.equal(view.colour, 'red');
-  assert.equal(view.statusLine, 'Nothing routable: 2 of 2 models unavailable');
+  assert.equal(
+    view.statusLine,
+    'No model can take a request (1 OPEN, 1 key refused): replace the refused keys in Providers · first back at t+45s',
+  );
+  const keyless = snapshot([model('a/x', { missingKey: true })]);
+  const noKey = computeTrayView({ kind: 'running', state: keyless, lastEntry: null }, NOW);
+  assert.equal(noKey.colour, 'red');
+  assert.equal(noKey.tooltip, 'fcm-router — no model has a key: add one in Providers');
+});
+
+test('the verdict is taken at the tray’s time: a cooldown that has ended is a trial, not an outage', () => {
+  const state = snapshot([model('a/x', { state: 'OPEN', openUntil: NOW - 1 })], {}, NOW - 10_000);
+  assert.equal(state.health.level, 'red');
+  const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
+  assert.equal(view.colour, 'amber');
+  assert.equal(view.statusLine, 'Next request goes to a trial of a/x');
 });
 
 test('disabled providers are left out of the count; an empty set is red', () => {
   const state = snapshot([model('a/x'), model('off/y', { providerEnabled: false })]);
   const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
   assert.equal(view.colour, 'green');
-  assert.equal(view.tooltip, 'fcm-router — 1/1 models ready');
   assert.equal(view.menuModels[1]?.label, 'off/y — provider off');
 
   const empty = computeTrayView({ kind: 'running', state: snapshot([]), lastEntry: null }, NOW);
   assert.equal(empty.colour, 'red');
-  assert.equal(empty.statusLine, 'No usable model in set "default"');
+  assert.equal(empty.statusLine, 'Set "default" is empty: add models in Models');
 });
 
-test('grey while starting or paused, red when stopped or the port is taken', () => {
+test('grey while starting; red when paused, stopped or the port is taken', () => {
   assert.equal(computeTrayView({ kind: 'starting' }, NOW).colour, 'grey');
   const paused = computeTrayView(
     { kind: 'running', state: snapshot([model('a/x')], { paused: true }), lastEntry: null },
     NOW,
   );
-  assert.equal(paused.colour, 'grey');
-  assert.equal(paused.statusLine, 'Routing paused');
+  assert.equal(paused.colour, 'red');
+  assert.equal(paused.statusLine, 'Routing is paused, agents get 503: resume it');
   const stopped = computeTrayView({ kind: 'stopped', reason: 'crashed' }, NOW);
   assert.equal(stopped.colour, 'red');
   assert.equal(stopped.statusLine, 'Router stopped (crashed)');
@@ -75,13 +90,16 @@ test('grey while starting or paused, red when stopped or the port is taken', () 
 });
 
 test('the tooltip names the last request and its failovers, as in the README', () => {
-  const models = Array.from({ length: 12 }, (_, i) => model(`p/m${i}`, i < 3 ? { state: 'DEGRADED' } : {}));
+  const models = Array.from({ length: 12 }, (_, i) => model(`p/m${i}`, i >= 9 ? { state: 'DEGRADED' } : {}));
   const last = entry({
     servedModel: 'groq/llama-3.3-70b',
     attempts: [attempt('demo-flaky/empty-200', 'empty_choices'), attempt('groq/llama-3.3-70b', null)],
   });
   const view = computeTrayView({ kind: 'running', state: snapshot(models), lastEntry: last }, NOW);
-  assert.equal(view.tooltip, 'fcm-router — 9/12 models ready · last: groq/llama-3.3-70b (1 failover)');
+  assert.equal(
+    view.tooltip,
+    'fcm-router — next request goes to p/m0 · last: groq/llama-3.3-70b (1 failover)',
+  );
 });
 
 test('describeLast covers every outcome without request content', () => {

@@ -1,5 +1,6 @@
 import type { HistoryEntry, ModelStateView, StateResponse } from '../router/api-types.js';
-import { isRoutable, readinessOf, type Readiness } from './model-readiness.js';
+import { healthVerdict } from '../router/engine/health-verdict.js';
+import { readinessOf, type Readiness } from './model-readiness.js';
 
 /** The tray icon's colour: the aggregate health of the active set. */
 export type TrayColour = 'green' | 'amber' | 'red' | 'grey';
@@ -55,10 +56,9 @@ const defaultFormatTime = (epochMs: number): string => {
 };
 
 /**
- * Turns the router's snapshot into what the tray shows. Green: every model of the active set is ready.
- * Amber: some are degraded, open, quota-paused or without a usable key, but one is routable. Red: nothing
- * is routable or the router is not running. Grey: starting or paused. Models of a disabled provider are
- * left out of the count: switching a provider off is a choice, not a fault.
+ * Turns the router's snapshot into what the tray shows. Colour and words are the router's health verdict
+ * (the dashboard's status shows the same): green, amber or red; red also when the router is not running,
+ * grey only while it starts. The menu lists the first models of the active set with their state.
  */
 export function computeTrayView(status: RouterStatus, now: number, options: TrayViewOptions = {}): TrayView {
   const none = { menuModels: [], moreModels: 0 };
@@ -97,9 +97,6 @@ function runningView(
   const formatTime = options.formatTime ?? defaultFormatTime;
   const active = state.models.filter((m) => m.inActiveSet);
   const graded = active.map((model) => ({ model, readiness: readinessOf(model, now) }));
-  const counted = graded.filter((g) => g.readiness !== 'disabled');
-  const ready = counted.filter((g) => g.readiness === 'ready').length;
-  const routable = counted.filter((g) => isRoutable(g.readiness)).length;
 
   const max = options.maxMenuModels ?? 6;
   const menuModels = graded.slice(0, max).map(({ model, readiness }) => ({
@@ -109,29 +106,17 @@ function runningView(
   }));
   const moreModels = Math.max(0, graded.length - menuModels.length);
 
+  // The router's own verdict, taken at the tray's time: a cooldown that ended since the snapshot counts.
+  const verdict = healthVerdict(state, now);
   const last = lastEntry ? ` · last: ${describeLast(lastEntry)}` : '';
-  if (state.paused) {
-    return {
-      colour: 'grey',
-      tooltip: clip(`fcm-router — routing paused${last}`),
-      statusLine: 'Routing paused',
-      menuModels,
-      moreModels,
-    };
-  }
-  const colour: TrayColour = routable === 0 ? 'red' : ready === counted.length ? 'green' : 'amber';
-  const statusLine =
-    counted.length === 0
-      ? `No usable model in set "${state.activeSet}"`
-      : routable === 0
-        ? `Nothing routable: ${counted.length} of ${counted.length} models unavailable`
-        : ready === counted.length
-          ? `All ${ready} models ready`
-          : `${ready} of ${counted.length} models ready`;
+  const back =
+    verdict.level !== 'green' && verdict.backAt !== null
+      ? ` · first back at ${formatTime(verdict.backAt)}`
+      : '';
   return {
-    colour,
-    tooltip: clip(`fcm-router — ${ready}/${counted.length} models ready${last}`),
-    statusLine,
+    colour: verdict.level,
+    tooltip: clip(`fcm-router — ${verdict.reason}${last}`),
+    statusLine: `${verdict.reason.charAt(0).toUpperCase()}${verdict.reason.slice(1)}${back}`,
     menuModels,
     moreModels,
   };

@@ -44,7 +44,50 @@ export interface ModelStateView {
   lastFailureKind: FailureKind | null;
   lastFailureAt: number | null;
   inActiveSet: boolean;
+  /**
+   * Why the next request would skip this model whatever its breaker says (the same check ranking makes),
+   * or null when only the breaker decides.
+   */
+  blockedBy: ModelBlock | null;
   stats: ModelStats;
+}
+
+/** What keeps a model out of routing apart from its breaker. */
+export type ModelBlock = Extract<
+  SkipReason,
+  | 'unknown_model'
+  | 'provider_disabled'
+  | 'provider_unresolvable'
+  | 'missing_key'
+  | 'auth_error'
+  | 'quota_paused'
+>;
+
+/** The traffic light of the router, as the dashboard, the tray and the `status` command show it. */
+export type HealthLevel = 'green' | 'amber' | 'red';
+
+/** What the user can do about the current health, when anything. */
+export type HealthAction = 'resume' | 'add_key' | 'check_keys' | 'enable_provider' | 'edit_set' | 'wait';
+
+/**
+ * One verdict on whether agents are being served, computed by the router from its state. Green only when
+ * the next agent request goes to a CLOSED model and no model of the active set is out; amber when only
+ * DEGRADED, trial or quota-paused models are left, or some models of the set are out; red when nothing is
+ * routable or routing is paused.
+ */
+export interface HealthVerdict {
+  level: HealthLevel;
+  /** A few words: `routing`, `some models out`, `degraded`, `quota-paused`, `nothing routable`, `paused`. */
+  title: string;
+  /** Why, and what to do, in one sentence: "no model has a key: add one in Providers". */
+  reason: string;
+  action: HealthAction | null;
+  /** The model the next agent request goes to first, or null. */
+  next: string | null;
+  /** Models of the active set: all, routable now, CLOSED and routable, out (blocked or OPEN). */
+  counts: { total: number; routable: number; closed: number; out: number };
+  /** The soonest moment an OPEN or quota-paused model of the set comes back by itself, or null. */
+  backAt: number | null;
 }
 
 /** `GET /api/state`. `models` lists the active set first, in current routing order. */
@@ -54,6 +97,8 @@ export interface StateResponse {
   /** Routing paused from the tray: chat requests get 503 `router_paused`. */
   paused: boolean;
   failureThreshold: number;
+  /** The verdict on the active set as of this snapshot. */
+  health: HealthVerdict;
   models: ModelStateView[];
 }
 
@@ -80,6 +125,12 @@ export interface UsageView {
   completionTokens: number | null;
 }
 
+/** Who sent a request: an agent, a dashboard Test button (`x-fcm-source: test`), or the router's probe. */
+export type RequestSource = 'agent' | 'test' | 'probe';
+
+/** The API face a request came in through: Chat Completions, Anthropic Messages or Responses. */
+export type ApiFace = 'chat' | 'messages' | 'responses';
+
 /** One request's decision trace, as history keeps it. */
 export interface HistoryEntry {
   requestId: string;
@@ -99,14 +150,20 @@ export interface HistoryEntry {
   clientStatus: number;
   lastResortUsed: boolean;
   usage: UsageView | null;
-  /** Who sent it: an agent, the dashboard's Test buttons, or a health probe. */
-  source: 'agent' | 'test' | 'probe';
-  /** The protocol face it came in on. */
-  api: 'chat' | 'messages' | 'responses';
+  /** Who sent it: an agent, the dashboard's Test buttons, or a health probe (`agent` in older entries). */
+  source: RequestSource;
+  /** The protocol face it came in on (`chat` in older entries). */
+  api: ApiFace;
 }
 
+/**
+ * Statistics of the retained history. Everything but `retained` and `tests` counts agent requests only:
+ * dashboard tests and probes are kept apart.
+ */
 export interface HistoryStats {
   retained: number;
+  /** Retained entries sent by a dashboard test or a probe. */
+  tests: number;
   served: number;
   partial: number;
   allFailed: number;
@@ -119,8 +176,14 @@ export interface HistoryStats {
   successRate: number;
   avgAttempts: number;
   avgWallMs: number;
-  /** Since local midnight: served at the first attempt, served after failover, failed. */
-  today: { servedFirstTry: number; servedAfterFailover: number; failed: number };
+  /** Since local midnight: served at the first attempt, served after failover, failed, tokens used. */
+  today: {
+    servedFirstTry: number;
+    servedAfterFailover: number;
+    failed: number;
+    promptTokens: number;
+    completionTokens: number;
+  };
 }
 
 /** `GET /api/history?limit=N`, newest first. */

@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the fake provider does with one chat request. */
-export type Behaviour = 'ok' | 'empty-200' | 'error-500' | 'unauthorized' | { rateLimitSeconds: number };
+export type Behaviour =
+  | 'ok'
+  | 'empty-200'
+  | 'error-500'
+  | 'unauthorized'
+  | { rateLimitSeconds: number }
+  /** A good answer after `delayMs` more. */
+  | { delayMs: number };
 
 /**
  * A scripted OpenAI-compatible upstream on a real port: each model answers from its queue of behaviours,
@@ -63,8 +70,16 @@ export class FakeUpstream {
     const model = typeof body.model === 'string' ? body.model : '';
     this.calls.set(model, (this.calls.get(model) ?? 0) + 1);
     const behaviour = this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok';
-    await new Promise((resolve) => setTimeout(resolve, this.latencyMs + Math.random() * this.latencyMs));
-    respond(res, model, behaviour, body.stream === true);
+    const extra = typeof behaviour === 'object' && 'delayMs' in behaviour ? behaviour.delayMs : 0;
+    await new Promise((resolve) =>
+      setTimeout(resolve, extra + this.latencyMs + Math.random() * this.latencyMs),
+    );
+    respond(
+      res,
+      model,
+      typeof behaviour === 'object' && 'delayMs' in behaviour ? 'ok' : behaviour,
+      body.stream === true,
+    );
   }
 }
 
@@ -77,7 +92,12 @@ function json(
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
 }
 
-function respond(res: http.ServerResponse, model: string, behaviour: Behaviour, stream: boolean): void {
+function respond(
+  res: http.ServerResponse,
+  model: string,
+  behaviour: Exclude<Behaviour, { delayMs: number }>,
+  stream: boolean,
+): void {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   if (behaviour === 'ok' && stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream' });

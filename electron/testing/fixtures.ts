@@ -1,5 +1,21 @@
 /** Builders of router snapshots for the desktop tests. Test-only: not part of the packaged app. */
-import type { AttemptView, HistoryEntry, ModelStateView, StateResponse } from '../../router/api-types.js';
+import type {
+  AttemptView,
+  HistoryEntry,
+  ModelBlock,
+  ModelStateView,
+  StateResponse,
+} from '../../router/api-types.js';
+import { healthVerdict } from '../../router/engine/health-verdict.js';
+
+/** What the router's ranking would skip a model for, from the flags a test sets (its order of checks). */
+function blockOf(m: Partial<ModelStateView>): ModelBlock | null {
+  if (m.providerEnabled === false) return 'provider_disabled';
+  if (m.missingKey) return 'missing_key';
+  if (m.authBlocked) return 'auth_error';
+  if (m.quotaPausedUntil !== null && m.quotaPausedUntil !== undefined) return 'quota_paused';
+  return null;
+}
 
 export function model(key: string, overrides: Partial<ModelStateView> = {}): ModelStateView {
   const [provider = key, ...rest] = key.split('/');
@@ -20,17 +36,26 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     lastFailureKind: null,
     lastFailureAt: null,
     inActiveSet: true,
+    blockedBy: blockOf(overrides),
     stats: { attempts: 0, successes: 0, successRate: null, p50LatencyMs: null, recentLatencyMs: [] },
     ...overrides,
   };
 }
 
-export function snapshot(models: ModelStateView[], overrides: Partial<StateResponse> = {}): StateResponse {
+/** A state snapshot; its health verdict is the router's, as of `at`. */
+export function snapshot(
+  models: ModelStateView[],
+  overrides: Partial<StateResponse> = {},
+  at = 0,
+): StateResponse {
+  const paused = overrides.paused ?? false;
+  const activeSet = overrides.activeSet ?? 'default';
   return {
-    activeSet: 'default',
+    activeSet,
     sets: { default: models.filter((m) => m.inActiveSet).map((m) => m.key) },
-    paused: false,
+    paused,
     failureThreshold: 3,
+    health: healthVerdict({ paused, activeSet, models }, at),
     models,
     ...overrides,
   };

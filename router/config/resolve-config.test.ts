@@ -138,7 +138,15 @@ test('a custom provider is resolved from the config alone', () => {
   assert.equal(myhost?.keyRequired, false);
   assert.equal(myhost?.bodyPreset, null);
   assert.deepEqual(myhost?.modelIds, ['qwen3-coder']);
-  assert.deepEqual(resolved.sets['default'], ['myhost/qwen3-coder'], 'no catalogue provider has a key');
+  assert.equal(
+    resolved.sets['default']?.[0],
+    'myhost/qwen3-coder',
+    'ahead of the keyless catalogue providers',
+  );
+  assert.ok(
+    resolved.sets['default']?.slice(1).every((key) => /^(kilo|llm7)\//.test(key)),
+    'no catalogue provider has a key',
+  );
 });
 
 test('set models of known providers resolve even when not in the catalogue; unknown providers do not', () => {
@@ -160,7 +168,7 @@ test('set models of known providers resolve even when not in the catalogue; unkn
   assert.equal(resolved.providers.has('nowhere'), false);
 });
 
-test('the default set: enabled providers with a key (or custom), by tier, then score, then catalogue order', () => {
+test('the default set: providers with a key (or custom) by tier, score and catalogue order, then keyless ones', () => {
   const catalogue: Catalogue = {
     providers: [provider('a'), provider('b'), provider('c'), provider('free', { keyRequired: false })],
     models: [
@@ -172,6 +180,7 @@ test('the default set: enabled providers with a key (or custom), by tier, then s
       model('a', 's-plus-high-too', 'S+', 70),
       model('c', 'no-key', 'S+', 99),
       model('free', 'keyless', 'S+', 99),
+      model('free', 'keyless-b', 'B', 10),
       model('b', 'a-minus', 'A-', 50),
       model('b', 'a-plus', 'A+', 1),
     ],
@@ -188,14 +197,32 @@ test('the default set: enabled providers with a key (or custom), by tier, then s
       'b/a-minus',
       'a/b-tier',
       'a/unknown-tier',
+      'free/keyless',
+      'free/keyless-b',
     ],
   });
   assert.equal(resolved.activeSet, 'default');
-  assert.equal(resolved.models.size, 10, 'every model of every provider, usable or not');
+  assert.equal(resolved.models.size, 11, 'every model of every provider, usable or not');
+});
+
+test('a first run with no key routes over the keyless providers of the catalogue', () => {
+  const resolved = resolveConfig(cfg({}), {});
+  const providers = new Set(resolved.sets['default']?.map((key) => splitModelKey(key)?.provider));
+  assert.deepEqual([...providers].sort(), ['kilo', 'llm7']);
+  assert.ok((resolved.sets['default']?.length ?? 0) > 10);
+  // A keyless provider given a key (LLM7 takes an optional one) counts among the keyed ones.
+  const keyed = resolveConfig(cfg({}), { LLM7_API_KEY: 'k' }).sets['default'] ?? [];
+  assert.equal(splitModelKey(keyed[0] ?? '')?.provider, 'llm7');
 });
 
 test('an empty sets object means the default set; an unresolvable provider is left out of it', () => {
-  const resolved = resolveConfig(cfg({ sets: {} }), { CLOUDFLARE_API_TOKEN: 't', CEREBRAS_API_KEY: 'k' });
+  const resolved = resolveConfig(
+    cfg({ sets: {}, providers: { kilo: { enabled: false }, llm7: { enabled: false } } }),
+    {
+      CLOUDFLARE_API_TOKEN: 't',
+      CEREBRAS_API_KEY: 'k',
+    },
+  );
   const providers = new Set(resolved.sets['default']?.map((key) => splitModelKey(key)?.provider));
   assert.deepEqual([...providers], ['cerebras']);
 });
@@ -213,6 +240,36 @@ test('checkProviders wants a baseUrl and models for custom providers only', () =
     ['providers.mine.baseUrl', 'providers.mine.models', 'providers.empty.models'],
   );
   assert.deepEqual(checkProviders(cfg({ providers: { groq: { apiKey: 'k' } } })), []);
+});
+
+test('the last-resort model must be a model the router knows', () => {
+  const issues = (lastResortModel: string) =>
+    checkProviders(
+      cfg({
+        providers: { mine: { baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] } },
+        router: { failover: { lastResortModel } },
+      }),
+    );
+  assert.deepEqual(issues('nope/nothing'), [
+    {
+      path: 'router.failover.lastResortModel',
+      message: 'no provider "nope": name a model as provider/model, e.g. groq/llama-3.3-70b-versatile',
+    },
+  ]);
+  assert.deepEqual(issues('groq/not-a-groq-model'), [
+    {
+      path: 'router.failover.lastResortModel',
+      message:
+        'groq has no model "not-a-groq-model" in the catalogue: pick one of its models, or list it in providers.groq.models',
+    },
+  ]);
+  assert.deepEqual(issues('groq/llama-3.3-70b-versatile'), []);
+  assert.deepEqual(issues('mine/m'), []);
+  const listed = cfg({
+    providers: { groq: { models: ['brand-new'] } },
+    router: { failover: { lastResortModel: 'groq/brand-new' } },
+  });
+  assert.deepEqual(checkProviders(listed), []);
 });
 
 test('a model named twice in a set is kept once, at its first place', () => {

@@ -71,26 +71,51 @@ export function splitModelKey(key: string): { provider: string; modelId: string 
   return { provider: key.slice(0, slash), modelId: key.slice(slash + 1) };
 }
 
-/** Problems the schema cannot see: a custom provider needs a base URL and at least one model. */
+/**
+ * Problems the schema cannot see: a custom provider needs a base URL and at least one model, and the
+ * last-resort model must be one the router knows (a catalogue model, one listed in the provider's
+ * `models`, or one a set names), since it is tried only when everything else failed.
+ */
 export function checkProviders(config: Config, catalogue: Catalogue = BUILTIN_CATALOGUE): ConfigIssue[] {
   const known = new Set(catalogue.providers.map((provider) => provider.id));
-  return Object.entries(config.providers).flatMap(([id, provider]) => {
+  const issues = Object.entries(config.providers).flatMap(([id, provider]) => {
     if (known.has(id)) return [];
-    const issues: ConfigIssue[] = [];
+    const found: ConfigIssue[] = [];
     if (provider.baseUrl === undefined) {
-      issues.push({
+      found.push({
         path: `providers.${id}.baseUrl`,
         message: 'required for a provider not in the catalogue',
       });
     }
     if (provider.models === undefined || provider.models.length === 0) {
-      issues.push({
+      found.push({
         path: `providers.${id}.models`,
         message: 'list at least one model id for a custom provider',
       });
     }
-    return issues;
+    return found;
   });
+  const lastResort = config.router.failover.lastResortModel;
+  const problem = lastResort === null ? null : unknownModel(lastResort, config, catalogue);
+  if (problem !== null) issues.push({ path: 'router.failover.lastResortModel', message: problem });
+  return issues;
+}
+
+/** Why `key` names no model the router knows, or null when it does. */
+function unknownModel(key: string, config: Config, catalogue: Catalogue): string | null {
+  const split = splitModelKey(key);
+  if (!split) return 'must be "provider/modelId"';
+  const { provider, modelId } = split;
+  const inCatalogue = catalogue.providers.some((entry) => entry.id === provider);
+  if (!inCatalogue && config.providers[provider] === undefined) {
+    return `no provider "${provider}": name a model as provider/model, e.g. groq/llama-3.3-70b-versatile`;
+  }
+  const listed =
+    catalogue.models.some((model) => model.provider === provider && model.id === modelId) ||
+    (config.providers[provider]?.models ?? []).includes(modelId) ||
+    Object.values(config.sets ?? {}).some((set) => set.includes(key));
+  if (listed) return null;
+  return `${provider} has no model "${modelId}" in the catalogue: pick one of its models, or list it in providers.${provider}.models`;
 }
 
 /** Fills `{placeholder}`s from the environment; null if any stays unfilled. */
@@ -156,7 +181,11 @@ function tierRank(tier: string | null): number {
   return rank === -1 ? TIER_ORDER.length : rank;
 }
 
-/** Every routable model of every enabled provider with a key (custom providers need none), best first. */
+/**
+ * The set used when the config defines none: every routable model of every enabled provider with a key
+ * (custom providers need none), best first, then the models of the catalogue's keyless providers, best
+ * first, so a first run without any key routes at once and a key added later goes ahead of them.
+ */
 function defaultSet(
   providers: ReadonlyMap<string, ResolvedProvider>,
   models: ReadonlyMap<string, ResolvedModel>,
@@ -164,19 +193,22 @@ function defaultSet(
 ): string[] {
   const order = (key: string, fallback: number): number =>
     catalogueOrder.get(key) ?? catalogueOrder.size + fallback;
+  // 0: keyed (or custom), 1: keyless catalogue provider, null: not routable without a key.
+  const group = (provider: ResolvedProvider | undefined): 0 | 1 | null => {
+    if (provider === undefined || !provider.enabled || provider.baseUrl === null) return null;
+    if (provider.apiKey !== null || provider.custom) return 0;
+    return provider.keyRequired ? null : 1;
+  };
   return [...models.values()]
-    .map((model, index) => ({ model, order: order(model.key, index) }))
-    .filter(({ model }) => {
-      const provider = providers.get(model.provider);
-      return (
-        provider !== undefined &&
-        provider.enabled &&
-        provider.baseUrl !== null &&
-        (provider.apiKey !== null || provider.custom)
-      );
-    })
+    .map((model, index) => ({
+      model,
+      order: order(model.key, index),
+      group: group(providers.get(model.provider)),
+    }))
+    .filter((entry): entry is typeof entry & { group: 0 | 1 } => entry.group !== null)
     .sort(
       (a, b) =>
+        a.group - b.group ||
         tierRank(a.model.tier) - tierRank(b.model.tier) ||
         (b.model.sweScore ?? -1) - (a.model.sweScore ?? -1) ||
         a.order - b.order,
@@ -187,7 +219,8 @@ function defaultSet(
 /**
  * Resolves providers (catalogue merged with config, keys from config or environment), models and sets.
  * Never throws: problems show up as a null `baseUrl`, a null `apiKey` or keys the engine skips.
- * Without configured sets, the set `default` holds every usable model ordered by tier, then SWE score.
+ * Without configured sets, the set `default` holds every model with a key ordered by tier, then SWE score,
+ * then the keyless providers' models in the same order.
  */
 export function resolveConfig(
   config: Config,

@@ -8,7 +8,28 @@ import { z } from 'zod/v3';
  */
 
 /** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
-export const modelKeySchema = z.string().regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
+export const modelKeySchema = z
+  .string({ invalid_type_error: 'a model as "provider/modelId" (text)' })
+  .regex(/^[A-Za-z0-9._-]+\/\S+$/, 'a model as "provider/modelId", e.g. groq/llama-3.3-70b-versatile');
+
+/**
+ * A whole number from `min` to `max`; every way to miss says so in words (the editor shows these as they
+ * are): "a whole number of milliseconds, at least 500".
+ */
+function wholeNumber(unit: string, min: number, max: number) {
+  const low = `a whole number of ${unit}, at least ${min}`;
+  return z
+    .number({ invalid_type_error: low })
+    .int(low)
+    .min(min, low)
+    .max(max, `a whole number of ${unit}, at most ${max}`);
+}
+
+/** A number from `min` to `max` (fractions allowed), with the range in words. */
+function numberBetween(what: string, min: number, max: number) {
+  const words = `${what} from ${min} to ${max}`;
+  return z.number({ invalid_type_error: words }).min(min, words).max(max, words);
+}
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -19,8 +40,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const timeoutMs = z.number().int().min(500).max(3_600_000);
-const cooldownMs = z.number().int().min(1000).max(86_400_000);
+const timeoutMs = wholeNumber('milliseconds', 500, 3_600_000);
+const cooldownMs = wholeNumber('milliseconds', 1000, 86_400_000);
 
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
@@ -42,27 +63,24 @@ export const providerConfigSchema = z.strictObject({
 });
 
 export const failoverSchema = z.strictObject({
-  maxAttempts: z.number().int().min(1).max(20).default(4),
+  maxAttempts: wholeNumber('attempts', 1, 20).default(4),
   requestTimeoutMs: timeoutMs.default(15_000),
   bodyReadTimeoutMs: timeoutMs.default(30_000),
   streamIdleTimeoutMs: timeoutMs.default(8000),
   totalBudgetMs: timeoutMs.default(120_000),
-  contentValidation: z.enum(['strict', 'basic', 'off']).default('strict'),
-  holdBufferBytes: z
-    .number()
-    .int()
-    .min(1024)
-    .max(16 * 1024 * 1024)
-    .default(262_144),
+  contentValidation: z
+    .enum(['strict', 'basic', 'off'], { errorMap: () => ({ message: 'one of strict, basic or off' }) })
+    .default('strict'),
+  holdBufferBytes: wholeNumber('bytes', 1024, 16 * 1024 * 1024).default(262_144),
   lastResortModel: modelKeySchema.nullable().default(null),
 });
 
 export const breakerSchema = z.strictObject({
-  failureThreshold: z.number().int().min(1).max(20).default(3),
-  degradedRatio: z.number().min(0.1).max(1).default(0.6),
+  failureThreshold: wholeNumber('failures', 1, 20).default(3),
+  degradedRatio: numberBetween('a share of the failure threshold', 0.1, 1).default(0.6),
   initialCooldownMs: cooldownMs.default(30_000),
   maxCooldownMs: cooldownMs.default(300_000),
-  backoffMultiplier: z.number().min(1).max(10).default(2),
+  backoffMultiplier: numberBetween('a factor', 1, 10).default(2),
 });
 
 export const configSchema = z
@@ -92,7 +110,7 @@ export const configSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['activeSet'],
-        message: `names no set (sets: ${Object.keys(config.sets).join(', ')})`,
+        message: `names no set (the sets are: ${Object.keys(config.sets).join(', ')})`,
       });
     }
     const { breaker } = config.router;
@@ -100,7 +118,7 @@ export const configSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['router', 'breaker', 'maxCooldownMs'],
-        message: 'must be at least initialCooldownMs',
+        message: `at least the initial cooldown (${breaker.initialCooldownMs} ms)`,
       });
     }
   });
@@ -120,21 +138,74 @@ export interface ConfigIssue {
   message: string;
 }
 
-/** Turns zod issues into `{path, message}` pairs with dotted JSON paths. */
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  string: 'text (a JSON string)',
+  boolean: 'true or false',
+  object: 'an object ({ … })',
+  array: 'a list ([ … ])',
+  null: 'null',
+};
+
+/** How the schema library's own messages begin. */
+const LIBRARY_WORDING = /^(Expected|Required|Invalid|String must|Array must|Number must)/;
+
+/**
+ * Plain words for the issues no field spells out itself (the schema library's own text reads
+ * "Expected boolean, received string").
+ */
+const plainWords: z.ZodErrorMap = (issue, ctx) => {
+  // A message a field spells out itself comes through as the default here: keep it.
+  if (!LIBRARY_WORDING.test(ctx.defaultError)) return { message: ctx.defaultError };
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.received === 'undefined') return { message: 'required' };
+      return { message: TYPE_WORDS[issue.expected] ?? `of type ${issue.expected}` };
+    case 'too_small':
+      if (issue.type === 'string')
+        return {
+          message: issue.minimum === 1 ? 'must not be empty' : `at least ${issue.minimum} characters`,
+        };
+      if (issue.type === 'array') return { message: `at least ${issue.minimum} entries` };
+      break;
+    case 'too_big':
+      if (issue.type === 'string') return { message: `at most ${issue.maximum} characters` };
+      if (issue.type === 'array') return { message: `at most ${issue.maximum} entries` };
+      break;
+    case 'invalid_enum_value':
+      return { message: `one of ${issue.options.map(String).join(', ')}` };
+    default:
+      break;
+  }
+  return { message: ctx.defaultError };
+};
+
+/** Turns zod issues into `{path, message}` pairs with dotted JSON paths, one per path and message. */
 export function toConfigIssues(error: z.ZodError): ConfigIssue[] {
   const dotted = (path: readonly PropertyKey[]): string => path.map(String).join('.') || '(root)';
-  return error.issues.flatMap((issue) =>
+  const issues = error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: 'unknown key' }))
+      ? issue.keys.map((key) => ({
+          path: dotted([...issue.path, key]),
+          message: 'unknown key',
+        }))
       : [{ path: dotted(issue.path), message: issue.message }],
   );
+  // A fraction below the minimum breaks two rules that say the same thing: show it once.
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const id = `${issue.path}\n${issue.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** Validates an unknown value as a config. */
 export function parseConfig(
   value: unknown,
 ): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
-  const result = configSchema.safeParse(value);
+  const result = configSchema.safeParse(value, { errorMap: plainWords });
   return result.success
     ? { ok: true, config: result.data }
     : { ok: false, issues: toConfigIssues(result.error) };

@@ -7,6 +7,15 @@ import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
 /**
+ * Roles whose failure counts as a failed trial even while the breaker is still OPEN: the panic try, and a
+ * trial (a HALF_OPEN model's turn, or the dashboard's Test of a tripped model) — it reopens with a longer
+ * cooldown.
+ */
+function isTrialRole(role: Role): boolean {
+  return role === 'panic' || role === 'trial';
+}
+
+/**
  * A served attempt: the breaker closes (an OPEN or HALF_OPEN one only for an attempt that went to it
  * `tripped`, on purpose), pauses and the auth block lift, stats count a success.
  */
@@ -37,7 +46,7 @@ export function bookFailure(
 ): void {
   trace.failures.push(failure);
   if (failure.kind === 'network_error') trace.deferredNetwork.push({ key, role });
-  else if (failure.healthDamage && role === 'panic') ctx.breakers.recordTrialFailure(key, failure.kind);
+  else if (failure.healthDamage && isTrialRole(role)) ctx.breakers.recordTrialFailure(key, failure.kind);
   else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
   if (failure.blame !== 'none' && failure.blame !== 'client') ctx.modelStats.record(key, false, latencyMs);
   if (failure.pause) {
@@ -64,7 +73,7 @@ export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): v
     providers.size >= 2;
   if (offline) return;
   for (const { key, role } of trace.deferredNetwork) {
-    if (role === 'panic') ctx.breakers.recordTrialFailure(key, 'network_error');
+    if (isTrialRole(role)) ctx.breakers.recordTrialFailure(key, 'network_error');
     else ctx.breakers.recordFailure(key, 'network_error');
   }
 }

@@ -8,6 +8,7 @@ import { resolveTarget, type RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
+import type { Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
 
 export type { ChatRequest, RouteContext } from './route-context.js';
@@ -53,11 +54,20 @@ export async function routeRequest(
   };
   const last =
     target.type === 'pinned'
-      ? await dispatch(run, target.model.key, 'pinned')
+      ? await dispatch(run, target.model.key, pinnedRole(run, target.model.key))
       : await walkSet(run, target.set);
   settleDeferredNetwork(ctx, run.trace);
   const ending = finalAnswer(run, last);
   return historyEntry(req, answer, target, started, ctx.clock(), ending);
+}
+
+/**
+ * A pinned model is tried whatever its state; the dashboard's Test of a tripped model is that model's
+ * trial (how a user brings a model back): its success closes the breaker, its failure reopens it.
+ */
+function pinnedRole(run: RequestRun, key: string): Role {
+  const state = run.ctx.breakers.get(key).state;
+  return run.req.source === 'test' && (state === 'OPEN' || state === 'HALF_OPEN') ? 'trial' : 'pinned';
 }
 
 /** The set's chain, then the last resort and the panic try when nothing was served. */

@@ -1,10 +1,11 @@
-import type { ModelStateView, StateResponse } from '../api-types.js';
+import type { ModelBlock, ModelStateView, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { openUntil } from '../state/breaker.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
 
 export interface StateSources {
@@ -27,6 +28,9 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
   const providerId = model?.provider ?? key.slice(0, Math.max(0, slash));
   const provider = resolved.providers.get(providerId);
   const activeSet = resolved.sets[resolved.activeSet] ?? [];
+  // The check ranking makes, so the dashboard and the next request agree on why a model is skipped.
+  const blocked = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
+  const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
   return {
     key,
     provider: providerId,
@@ -44,13 +48,15 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     lastFailureKind: breaker.lastFailureKind,
     lastFailureAt: breaker.lastFailureAt,
     inActiveSet: activeSet.includes(key),
+    blockedBy,
     stats: src.modelStats.get(key),
   };
 }
 
 /**
  * The `/api/state` snapshot: the active set first in the order the next request would try it (skipped
- * models after, in set order), then every other set's models, then models pinned since start.
+ * models after, in set order), then every other set's models, then models pinned since start; and the
+ * health verdict on it.
  */
 export function buildState(src: StateSources): StateResponse {
   const { resolved, breakers, quotas, now } = src;
@@ -71,11 +77,13 @@ export function buildState(src: StateSources): StateResponse {
   active.forEach(push);
   Object.values(resolved.sets).forEach((set) => set.forEach(push));
   src.pinned.forEach(push);
+  const models = ordered.map((key) => modelView(key, src));
   return {
     activeSet: resolved.activeSet,
     sets: Object.fromEntries(Object.entries(resolved.sets).map(([name, keys]) => [name, [...keys]])),
     paused: src.paused,
     failureThreshold: resolved.config.router.breaker.failureThreshold,
-    models: ordered.map((key) => modelView(key, src)),
+    health: healthVerdict({ paused: src.paused, activeSet: resolved.activeSet, models }, now),
+    models,
   };
 }

@@ -43,6 +43,7 @@ test('no entries: zeros everywhere', () => {
   const stats = computeHistoryStats([], NOW, MIDNIGHT);
   assert.deepEqual(stats, {
     retained: 0,
+    tests: 0,
     served: 0,
     partial: 0,
     allFailed: 0,
@@ -53,7 +54,7 @@ test('no entries: zeros everywhere', () => {
     successRate: 0,
     avgAttempts: 0,
     avgWallMs: 0,
-    today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0 },
+    today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
   });
 });
 
@@ -103,7 +104,62 @@ test('today counts entries from midnight on: first try, after failover, failed',
     entry('rejected', 0, NOW),
   ];
   const stats = computeHistoryStats(entries, NOW, MIDNIGHT);
-  assert.deepEqual(stats.today, { servedFirstTry: 2, servedAfterFailover: 1, failed: 3 });
+  assert.deepEqual(stats.today, {
+    servedFirstTry: 2,
+    servedAfterFailover: 1,
+    failed: 3,
+    promptTokens: 0,
+    completionTokens: 0,
+  });
+});
+
+test('tests and probes stay out of every counter and rate; an entry without a source is an agent’s', () => {
+  const test = (outcome: RequestOutcome, attempts: number): HistoryEntry => ({
+    ...entry(outcome, attempts, NOW, 9000),
+    requestId: `t-${outcome}-${attempts}`,
+    source: 'test',
+  });
+  const entries = [
+    entry('served', 1, NOW, 1000),
+    { ...entry('all_failed', 2, NOW, 3000), source: 'agent' as const },
+    test('all_failed', 1),
+    test('served', 2),
+    { ...test('served', 1), source: 'probe' as const },
+  ];
+  const stats = computeHistoryStats(entries, NOW, MIDNIGHT);
+  assert.equal(stats.retained, 5);
+  assert.equal(stats.tests, 3);
+  assert.equal(stats.served, 1);
+  assert.equal(stats.allFailed, 1);
+  assert.equal(stats.successRate, 1 / 2);
+  assert.equal(stats.failoverRate, 0);
+  assert.equal(stats.avgAttempts, 3 / 2);
+  assert.equal(stats.avgWallMs, 2000);
+  assert.deepEqual(stats.today, {
+    servedFirstTry: 1,
+    servedAfterFailover: 0,
+    failed: 1,
+    promptTokens: 0,
+    completionTokens: 0,
+  });
+});
+
+test('today’s tokens add up the usage of today’s agent requests; unknown counts add nothing', () => {
+  const used = (at: number, prompt: number | null, completion: number | null): HistoryEntry => ({
+    ...entry('served', 1, at),
+    requestId: `u-${at}-${prompt}-${completion}`,
+    usage: { promptTokens: prompt, completionTokens: completion },
+  });
+  const entries = [
+    used(MIDNIGHT - 1, 1000, 1000),
+    used(NOW, 120, 30),
+    used(NOW + 1, null, 7),
+    { ...used(NOW + 2, 500, 500), source: 'test' as const },
+    { ...entry('partial', 1, NOW), usage: { promptTokens: 40, completionTokens: 3 } },
+  ];
+  const { today } = computeHistoryStats(entries, NOW, MIDNIGHT);
+  assert.equal(today.promptTokens, 160);
+  assert.equal(today.completionTokens, 40);
 });
 
 test('startOfLocalDay is the local midnight at or before now', () => {

@@ -97,7 +97,13 @@ test('stats use the clock for today and keep client aborts out of the success ra
     const stats = history.stats();
     assert.equal(stats.successRate, 2 / 3);
     assert.equal(stats.clientAborted, 1);
-    assert.deepEqual(stats.today, { servedFirstTry: 1, servedAfterFailover: 0, failed: 1 });
+    assert.deepEqual(stats.today, {
+      servedFirstTry: 1,
+      servedAfterFailover: 0,
+      failed: 1,
+      promptTokens: 36,
+      completionTokens: 0,
+    });
     await history.close();
   });
 });

@@ -1,7 +1,17 @@
-import type { ErrorResponse } from '../../../router/api-types.js';
+import type { BreakerStateName, ErrorResponse, ModelStateView } from '../../../router/api-types.js';
 import { PLACEHOLDER_KEY } from '../lib/agent-snippets.js';
 import { parseDecision } from '../lib/decision.js';
+import { api } from './endpoints.js';
 import { routerToken } from './token.js';
+
+/** What a test did to a model that was out of rotation: it was the model's trial. */
+export interface TrialOutcome {
+  passed: boolean;
+  /** The breaker state right after the test. */
+  stateAfter: BreakerStateName;
+  /** How long the model stays OPEN after a failed trial; null when it is not OPEN. */
+  openForMs: number | null;
+}
 
 /** The verdict of one pinned request through the router. Holds no prompt or completion text. */
 export interface ModelTestResult {
@@ -13,17 +23,40 @@ export interface ModelTestResult {
   verdict: string;
   /** The router's own error message (never upstream content). */
   message: string | null;
+  /** Set when the model was OPEN or HALF_OPEN before the test: the test was its trial. */
+  trial: TrialOutcome | null;
 }
 
 /** A fixed, cheap question: enough output for the content gate, little quota spent. */
 const PROBE_MESSAGES = [{ role: 'user', content: 'Reply with the single word: ok' }];
 
+/** Marks the request as a dashboard test: history lists it apart and keeps it out of the agent counters. */
+export const TEST_SOURCE_HEADER = { 'x-fcm-source': 'test' } as const;
+
 /**
- * Sends one request pinned to `modelKey` (`fcm:@provider/model`: no failover) through the router, so the
- * test takes the same path, gate and breaker bookkeeping as agent traffic.
+ * What a test did to a model that was OPEN or HALF_OPEN before it (its trial: success closes the breaker,
+ * failure reopens it). Null when the model was routed normally before, or is no longer listed.
+ */
+export function trialOutcome(
+  before: BreakerStateName | null,
+  after: Pick<ModelStateView, 'state' | 'openUntil'> | undefined,
+  now: number,
+): TrialOutcome | null {
+  if ((before !== 'OPEN' && before !== 'HALF_OPEN') || !after) return null;
+  const openForMs =
+    after.state === 'OPEN' && after.openUntil !== null ? Math.max(0, after.openUntil - now) : null;
+  return { passed: after.state === 'CLOSED', stateAfter: after.state, openForMs };
+}
+
+/**
+ * Sends one request pinned to `modelKey` (`fcm:@provider/model`: no failover) through the router, marked
+ * as a test, so it takes the same path, gate and breaker bookkeeping as agent traffic. `before` is the
+ * model's breaker state when the user asked; for an OPEN or HALF_OPEN model the router's state is read
+ * back after the test, to say what the trial did.
  */
 export async function testThroughRouter(
   modelKey: string,
+  before: BreakerStateName | null = null,
   now: () => number = () => performance.now(),
 ): Promise<ModelTestResult> {
   const started = now();
@@ -35,6 +68,7 @@ export async function testThroughRouter(
         'content-type': 'application/json',
         authorization: `Bearer ${PLACEHOLDER_KEY}`,
         'x-fcm-token': routerToken(),
+        ...TEST_SOURCE_HEADER,
       },
       body: JSON.stringify({
         model: `fcm:@${modelKey}`,
@@ -46,13 +80,22 @@ export async function testThroughRouter(
       signal: AbortSignal.timeout(60_000),
     });
   } catch {
-    return { ok: false, status: 0, latencyMs: now() - started, verdict: 'unreachable', message: null };
+    return {
+      ok: false,
+      status: 0,
+      latencyMs: now() - started,
+      verdict: 'unreachable',
+      message: null,
+      trial: null,
+    };
   }
   // The body is read only to end the exchange and to get an error's code; its content is never kept.
   const text = await response.text().catch(() => '');
   const latencyMs = now() - started;
+  const trial = await readTrial(modelKey, before);
   const decision = parseDecision(response.headers.get('x-fcm-v2-decision'));
-  if (response.ok) return { ok: true, status: response.status, latencyMs, verdict: 'served', message: null };
+  if (response.ok)
+    return { ok: true, status: response.status, latencyMs, verdict: 'served', message: null, trial };
   let code: string | null = null;
   let message: string | null = null;
   try {
@@ -70,5 +113,16 @@ export async function testThroughRouter(
     latencyMs,
     verdict: kind ?? code ?? `HTTP ${response.status}`,
     message,
+    trial,
   };
+}
+
+async function readTrial(modelKey: string, before: BreakerStateName | null): Promise<TrialOutcome | null> {
+  if (before !== 'OPEN' && before !== 'HALF_OPEN') return null;
+  const state = await api.state().catch(() => null);
+  return trialOutcome(
+    before,
+    state?.models.find((m) => m.key === modelKey),
+    Date.now(),
+  );
 }

@@ -1,4 +1,4 @@
-import { VIEWS, type ViewName } from '../lib/use-route.js';
+import { viewHref, VIEWS, type ViewName } from '../lib/use-route.js';
 import { Icon } from './Icon.js';
 
 const TITLES: Record<ViewName, string> = {
@@ -16,7 +16,7 @@ export function Nav({ current }: { current: ViewName }) {
       <ul>
         {VIEWS.map((view) => (
           <li key={view}>
-            <a href={`#/${view}`} aria-current={view === current ? 'page' : undefined}>
+            <a href={viewHref(view)} aria-current={view === current ? 'page' : undefined}>
               <Icon name={view} />
               <span>{TITLES[view]}</span>
             </a>

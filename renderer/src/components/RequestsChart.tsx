@@ -23,6 +23,8 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
     grid,
     ticks: { show: false },
     font: '11px system-ui, sans-serif',
+    labelFont: '11px system-ui, sans-serif',
+    labelSize: 16,
   };
   const raw = (key: 'firstTry' | 'afterFailover' | 'failed') => (_: uPlot, _v: number | null, idx: number) =>
     String(rawSeries()[key][idx] ?? 0);
@@ -38,13 +40,14 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
     },
     axes: [
       { ...axis, space: 60 },
-      { ...axis, scale: 'n', size: 36 },
+      { ...axis, scale: 'n', size: 36, label: 'requests' },
       {
         ...axis,
         scale: '%',
         side: 1,
         size: 40,
         grid: { show: false },
+        label: 'failover rate',
         values: (_u, ticks) => ticks.map((t) => `${t}%`),
       },
     ],

@@ -1,6 +1,8 @@
+import { formatLatency } from '../lib/format.js';
+
 /**
- * A tiny latency trend, oldest to newest. An SVG polyline is all a 20-point sparkline needs; the full
- * charts use uPlot.
+ * A tiny latency trend, oldest to newest, on a scale from zero to its highest value, which is written
+ * beside it. An SVG polyline is all a 20-point sparkline needs; the full charts use uPlot.
  */
 export function Sparkline({ values, label }: { values: readonly number[]; label: string }) {
   const width = 64;
@@ -12,15 +14,26 @@ export function Sparkline({ values, label }: { values: readonly number[]; label:
     .map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`)
     .join(' ');
   return (
-    <svg
-      className="sparkline"
-      viewBox={`0 0 ${width} ${height}`}
-      width={width}
-      height={height}
-      role="img"
-      aria-label={label}
-    >
-      <polyline points={points} fill="none" strokeWidth="1.5" strokeLinejoin="round" strokeLinecap="round" />
-    </svg>
+    <span className="sparkline-box">
+      <svg
+        className="sparkline"
+        viewBox={`0 0 ${width} ${height}`}
+        width={width}
+        height={height}
+        role="img"
+        aria-label={`${label}, from 0 to ${formatLatency(max)}`}
+      >
+        <polyline
+          points={points}
+          fill="none"
+          strokeWidth="1.5"
+          strokeLinejoin="round"
+          strokeLinecap="round"
+        />
+      </svg>
+      <span className="sparkline-scale mono" aria-hidden="true">
+        ≤{formatLatency(max)}
+      </span>
+    </span>
   );
 }

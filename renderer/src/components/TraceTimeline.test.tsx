@@ -35,6 +35,8 @@ const failover: HistoryEntry = {
   client: 'opencode/1.0',
   clientStatus: 200,
   lastResortUsed: false,
+  source: 'agent',
+  api: 'chat',
   usage: null,
 };
 

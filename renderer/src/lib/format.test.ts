@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { formatDuration, formatLatency, formatPercent, humanizeUnit } from './format.js';
+import {
+  formatDuration,
+  formatLatency,
+  formatPercent,
+  formatTokens,
+  formatUptime,
+  humanizeUnit,
+} from './format.js';
 
 describe('format', () => {
   test('durations pick a readable unit and never go negative', () => {
@@ -8,6 +15,20 @@ describe('format', () => {
     expect(formatDuration(187_000)).toBe('3:07');
     expect(formatDuration(3_900_000)).toBe('1 h 05 m');
     expect(formatDuration(2 * 86_400_000 + 4 * 3_600_000)).toBe('2 d 4 h');
+  });
+
+  test('uptime always carries its units', () => {
+    expect(formatUptime(41_900)).toBe('41 s');
+    expect(formatUptime(189_000)).toBe('3 min 09 s');
+    expect(formatUptime(3_900_000)).toBe('1 h 05 min');
+    expect(formatUptime(2 * 86_400_000 + 4 * 3_600_000)).toBe('2 d 4 h');
+  });
+
+  test('token counts stay short', () => {
+    expect(formatTokens(950)).toBe('950');
+    expect(formatTokens(12_440)).toBe('12k');
+    expect(formatTokens(1_440)).toBe('1.4k');
+    expect(formatTokens(3_240_000)).toBe('3.2M');
   });
 
   test('latencies and percentages', () => {

@@ -12,6 +12,24 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/** A span with its units spelt out, for uptime: `42 s`, `3 min 09 s`, `1 h 05 min`, `2 d 4 h`. */
+export function formatUptime(ms: number): string {
+  const totalSeconds = Math.max(0, Math.floor(ms / 1000));
+  if (totalSeconds < 60) return `${totalSeconds} s`;
+  const minutes = Math.floor(totalSeconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** A token count: `950`, `12.4k`, `3.2M`. */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${+(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${+(count / 1_000_000).toFixed(1)}M`;
+}
+
 /** A latency: `812 ms`, `1.24 s`, `35 s`. */
 export function formatLatency(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';

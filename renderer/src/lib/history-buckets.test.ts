@@ -36,7 +36,7 @@ function entry(at: number, outcome: RequestOutcome, attempts = 1): HistoryEntry 
 describe('bucketOutcomes', () => {
   const now = 10 * 3_600_000 + 30_000;
 
-  test('splits served requests by attempts, counts failures, ignores aborts and old entries', () => {
+  test('splits served requests by attempts, counts failures, ignores aborts, tests and old entries', () => {
     const series = bucketOutcomes(
       [
         entry(now - 1000, 'served'),
@@ -44,6 +44,7 @@ describe('bucketOutcomes', () => {
         entry(now - 3000, 'all_failed', 4),
         entry(now - 4000, 'client_aborted'),
         entry(now - 2 * 3_600_000, 'served'),
+        { ...entry(now - 5000, 'all_failed'), source: 'test' },
       ],
       now,
     );

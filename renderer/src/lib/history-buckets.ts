@@ -1,5 +1,6 @@
 import type { HistoryEntry } from '../../../router/api-types.js';
 import { isFailedOutcome } from './labels.js';
+import { isAgentRequest } from './request-source.js';
 
 /** Requests per time bucket by outcome, plus the failover rate among served ones; aligned for uPlot. */
 export interface OutcomeSeries {
@@ -13,8 +14,8 @@ export interface OutcomeSeries {
 }
 
 /**
- * Buckets the history of the last `spanMs` before `now` into `bucketMs` slices. Client aborts and
- * rejected requests are left out: they say nothing about the providers.
+ * Buckets the agents' history of the last `spanMs` before `now` into `bucketMs` slices. Client aborts and
+ * rejected requests are left out (they say nothing about the providers), and so are dashboard tests.
  * @default spanMs one hour, bucketMs two minutes
  */
 export function bucketOutcomes(
@@ -35,7 +36,7 @@ export function bucketOutcomes(
     series.failed.push(0);
   }
   for (const entry of entries) {
-    if (entry.at < start || entry.at >= end) continue;
+    if (entry.at < start || entry.at >= end || !isAgentRequest(entry)) continue;
     const i = Math.floor((entry.at - start) / bucketMs);
     if (entry.outcome === 'served') {
       const bucket = entry.attempts.length > 1 ? series.afterFailover : series.firstTry;

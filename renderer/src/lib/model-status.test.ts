@@ -16,6 +16,10 @@ describe('displayState', () => {
     expect(displayState({ ...closed, quotaPausedUntil: 5000 }, 1000)).toBe('QUOTA_PAUSED');
     expect(displayState({ ...closed, quotaPausedUntil: 500 }, 1000)).toBe('CLOSED');
   });
+
+  test('a model without a key shows that, not its untouched CLOSED breaker', () => {
+    expect(displayState({ ...closed, missingKey: true }, 1000)).toBe('NO_KEY');
+  });
 });
 
 describe('countdownTarget', () => {

@@ -1,16 +1,20 @@
 import type { ModelStateView } from '../../../router/api-types.js';
 
 /** What a model's badge shows: its breaker state, unless a key or quota problem matters more right now. */
-export type DisplayState = 'CLOSED' | 'DEGRADED' | 'OPEN' | 'HALF_OPEN' | 'QUOTA_PAUSED' | 'KEY_INVALID';
+export type DisplayState =
+  'CLOSED' | 'DEGRADED' | 'OPEN' | 'HALF_OPEN' | 'QUOTA_PAUSED' | 'KEY_INVALID' | 'NO_KEY';
 
 /** The fields of a model the badge and countdown read. */
-export type ModelHealth = Pick<ModelStateView, 'state' | 'openUntil' | 'quotaPausedUntil' | 'authBlocked'>;
+export type ModelHealth = Pick<ModelStateView, 'state' | 'openUntil' | 'quotaPausedUntil' | 'authBlocked'> &
+  Partial<Pick<ModelStateView, 'missingKey'>>;
 
 /**
  * The badge for a model at `now`. A refused key blocks the model whatever its breaker says, and a running
  * quota pause keeps traffic away from a CLOSED model, so both outrank the breaker state.
  */
 export function displayState(model: ModelHealth, now: number): DisplayState {
+  // Without a key the model is never tried, so its breaker (CLOSED) says nothing.
+  if (model.missingKey) return 'NO_KEY';
   if (model.authBlocked) return 'KEY_INVALID';
   if (model.quotaPausedUntil !== null && model.quotaPausedUntil > now) return 'QUOTA_PAUSED';
   return model.state;
@@ -43,6 +47,7 @@ export const DISPLAY_LABELS: Record<DisplayState, string> = {
   HALF_OPEN: 'HALF_OPEN',
   QUOTA_PAUSED: 'QUOTA-PAUSED',
   KEY_INVALID: 'KEY-INVALID',
+  NO_KEY: 'NO-KEY',
 };
 
 export const DISPLAY_HINTS: Record<DisplayState, string> = {
@@ -52,4 +57,5 @@ export const DISPLAY_HINTS: Record<DisplayState, string> = {
   HALF_OPEN: 'Cooldown over: the next request is a trial that closes or reopens the breaker.',
   QUOTA_PAUSED: 'The provider asked to slow down (429 / Retry-After): skipped until the pause ends.',
   KEY_INVALID: 'The provider refused the key (401/403): skipped until the key changes or passes a test.',
+  NO_KEY: 'The provider needs an API key and has none: skipped until one is added in Providers.',
 };

@@ -63,6 +63,8 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
           client.setQueryData<StateResponse>(queryKeys.state, (s) =>
             s ? { ...s, paused: event.paused } : s,
           );
+          // The health verdict is the router's: pausing turns it red, resuming gives it back.
+          refresh.add('state');
           break;
       }
     };

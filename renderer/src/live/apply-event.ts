@@ -4,25 +4,31 @@ import type {
   ModelStateView,
   StateResponse,
 } from '../../../router/api-types.js';
+import { isAgentRequest } from '../lib/request-source.js';
 import { isFailedOutcome } from '../lib/labels.js';
 
 /**
  * Puts a new request at the top of the cached history (newest first), without duplicates, and counts it in
- * today's totals so the overview moves at once; a refetch reconciles the server's full statistics later.
+ * today's totals so the overview moves at once (a test is listed, not counted); a refetch reconciles the
+ * server's full statistics later.
  */
 export function applyRequest(history: HistoryResponse, entry: HistoryEntry, limit: number): HistoryResponse {
   if (history.entries.some((e) => e.requestId === entry.requestId)) return history;
+  const entries = [entry, ...history.entries].slice(0, limit);
+  const retained = Math.min(limit, history.stats.retained + 1);
+  if (!isAgentRequest(entry)) {
+    return { entries, stats: { ...history.stats, retained, tests: history.stats.tests + 1 } };
+  }
   const today = { ...history.stats.today };
+  today.promptTokens += entry.usage?.promptTokens ?? 0;
+  today.completionTokens += entry.usage?.completionTokens ?? 0;
   if (entry.outcome === 'served') {
     if (entry.attempts.length > 1) today.servedAfterFailover += 1;
     else today.servedFirstTry += 1;
   } else if (isFailedOutcome(entry.outcome)) {
     today.failed += 1;
   }
-  return {
-    entries: [entry, ...history.entries].slice(0, limit),
-    stats: { ...history.stats, retained: Math.min(limit, history.stats.retained + 1), today },
-  };
+  return { entries, stats: { ...history.stats, retained, today } };
 }
 
 /** Replaces one model's health in the cached state (its routing position is refreshed by a refetch). */

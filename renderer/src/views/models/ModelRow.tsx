@@ -1,80 +1,111 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import type { ModelStateView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/queries.js';
 import { testThroughRouter } from '../../api/test-model.js';
 import { ModelHealth } from '../../components/ModelHealth.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { Sparkline } from '../../components/Sparkline.js';
 import { formatLatency, formatPercent } from '../../lib/format.js';
-import { FAILURE_HINTS } from '../../lib/labels.js';
+import { FAILURE_HINTS, SKIP_HINTS } from '../../lib/labels.js';
+import { ordinal } from '../../lib/routing-positions.js';
+import { ModelDetails } from './ModelDetails.js';
 import { TestResultView } from './TestResultView.js';
+import type { HandleProps } from './use-drag-reorder.js';
 
 /** What a row may do to the active set; the parent owns the set. */
 export interface RowEditing {
   canMoveUp: boolean;
   canMoveDown: boolean;
-  busy: boolean;
   move(delta: number): void;
   remove(): void;
+  handle: HandleProps;
+  /** The element id of the text that explains the handle. */
+  handleHintId: string;
 }
 
 function needsReset(m: ModelStateView): boolean {
   return m.state !== 'CLOSED' || m.consecutiveFailures > 0 || m.authBlocked || m.quotaPausedUntil !== null;
 }
 
-/** One model of the active set: health, counters, recent performance and its actions. */
+/** Where the next request puts this model: its place in the routing order, or why it is skipped. */
+function RoutingPlace({ model, routeAt }: { model: ModelStateView; routeAt: number | null }) {
+  if (routeAt !== null) {
+    return (
+      <span className="route-at" title="Place in the order the next request tries the set">
+        routes {ordinal(routeAt)}
+      </span>
+    );
+  }
+  const why = model.blockedBy ? SKIP_HINTS[model.blockedBy] : 'breaker OPEN';
+  return (
+    <span className="route-at route-skipped" title="The next request skips this model">
+      skipped: {why}
+    </span>
+  );
+}
+
+/** One model of the active set, in the set's order: its place, health, counters, recent performance, actions. */
 export function ModelRow({
   model,
-  position,
   priority,
-  threshold,
+  routeAt,
+  dragging,
   editing,
 }: {
   model: ModelStateView;
-  position: number;
-  /** Place in the set's own order (1-based); differs from `position` when health reorders. */
+  /** Place in the set's own order (1-based): what the user edits. */
   priority: number;
-  threshold: number;
+  /** Place in the routing order of the next request, or null when it is skipped. */
+  routeAt: number | null;
+  dragging: boolean;
   editing: RowEditing;
 }) {
   const client = useQueryClient();
+  const detailsId = useId();
+  const [open, setOpen] = useState(false);
   const reset = useMutation({
     mutationFn: () => api.resetModel(model.key),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
   });
   const test = useMutation({
-    mutationFn: () => testThroughRouter(model.key),
+    mutationFn: () => testThroughRouter(model.key, model.state),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
   });
   const { stats } = model;
   const name = model.key;
 
   return (
-    <li className="model-row" aria-label={name}>
-      <span className="model-pos mono" title="Routing position">
-        {position}
+    <li className={`model-row ${dragging ? 'is-dragging' : ''}`} aria-label={name} data-set-key={name}>
+      <span className="model-grip">
+        <button
+          type="button"
+          className="drag-handle"
+          aria-label={`Reorder ${name} (place ${priority})`}
+          aria-describedby={editing.handleHintId}
+          {...editing.handle}
+        >
+          <span aria-hidden="true">⠿</span>
+        </button>
+        <span className="model-pos mono" title="Place in the set (its priority)">
+          {priority}
+        </span>
       </span>
       <div className="model-name">
-        <code className="model-key">{name}</code>
+        <ModelKey value={name} />
         {model.label && <span className="muted small">{model.label}</span>}
-        {priority !== position && (
-          <span className="tag" title="Priority in the set; health moved it in the routing order">
-            set #{priority}
-          </span>
-        )}
-        {model.missingKey && <span className="tag tag-warn">no key</span>}
         {!model.providerEnabled && <span className="tag">provider disabled</span>}
       </div>
       <div className="model-health-cell">
         <ModelHealth model={model} />
+        <RoutingPlace model={model} routeAt={routeAt} />
       </div>
       <dl className="model-metrics">
         <div className="metric-failures">
-          <dt>failures</dt>
-          <dd className="mono">
-            {model.consecutiveFailures}/{threshold}
-          </dd>
+          <dt>failures since last success</dt>
+          <dd className="mono">{model.consecutiveFailures}</dd>
         </div>
         <div className="metric-trips">
           <dt>trips</dt>
@@ -98,11 +129,11 @@ export function ModelRow({
           <dd className="mono">{formatPercent(stats.successRate)}</dd>
         </div>
         <div className="metric-spark">
-          <dt className="sr-only">latency trend</dt>
+          <dt>latency, last {stats.recentLatencyMs.length}</dt>
           <dd>
             <Sparkline
               values={stats.recentLatencyMs}
-              label={`Latency of the last ${stats.recentLatencyMs.length} attempts`}
+              label={`Latency of the last ${stats.recentLatencyMs.length} attempts, oldest first`}
             />
           </dd>
         </div>
@@ -113,6 +144,7 @@ export function ModelRow({
           className="btn btn-small"
           onClick={() => test.mutate()}
           disabled={test.isPending}
+          title="One pinned request through the router; for an OPEN model it is its trial"
         >
           {test.isPending ? 'Testing…' : 'Test'}
         </button>
@@ -127,9 +159,19 @@ export function ModelRow({
         </button>
         <button
           type="button"
+          className="btn btn-small"
+          aria-expanded={open}
+          aria-controls={detailsId}
+          onClick={() => setOpen(!open)}
+          aria-label={`History of ${name}`}
+        >
+          History
+        </button>
+        <button
+          type="button"
           className="btn btn-icon"
           onClick={() => editing.move(-1)}
-          disabled={editing.busy || !editing.canMoveUp}
+          disabled={!editing.canMoveUp}
           aria-label={`Move ${name} up`}
         >
           ↑
@@ -138,7 +180,7 @@ export function ModelRow({
           type="button"
           className="btn btn-icon"
           onClick={() => editing.move(1)}
-          disabled={editing.busy || !editing.canMoveDown}
+          disabled={!editing.canMoveDown}
           aria-label={`Move ${name} down`}
         >
           ↓
@@ -147,7 +189,6 @@ export function ModelRow({
           type="button"
           className="btn btn-icon btn-danger"
           onClick={editing.remove}
-          disabled={editing.busy}
           aria-label={`Remove ${name} from the set`}
         >
           ×
@@ -157,6 +198,11 @@ export function ModelRow({
         {test.data && <TestResultView result={test.data} />}
         {reset.error && <span className="field-error">{errorText(reset.error)}</span>}
       </div>
+      {open && (
+        <div id={detailsId} className="model-details">
+          <ModelDetails model={model} />
+        </div>
+      )}
     </li>
   );
 }

@@ -1,26 +1,64 @@
+import { useEffect, useId } from 'react';
 import { useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText, QueryStatus } from '../../components/QueryStatus.js';
+import { routingPositions } from '../../lib/routing-positions.js';
+import { useNow } from '../../lib/use-now.js';
+import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { AddModel } from './AddModel.js';
 import { ModelRow } from './ModelRow.js';
 import { SetBar } from './SetBar.js';
-import { useSetEditor } from './use-set-editor.js';
+import { useDragReorder } from './use-drag-reorder.js';
+import { useSetEditor, type Removed } from './use-set-editor.js';
 
-/** The active set in live routing order, each model's breaker and performance, and the set editor. */
+/** How long "Undo" stays offered after a removal. */
+const UNDO_MS = 15_000;
+
+function UndoRemove({ removed, onUndo, onDismiss }: { removed: Removed; onUndo(): void; onDismiss(): void }) {
+  useEffect(() => {
+    const timer = setTimeout(onDismiss, UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [removed, onDismiss]);
+  return (
+    <div className="notice notice-undo" role="status">
+      <span>
+        Removed <code>{removed.key}</code> from the set.
+      </span>
+      <button type="button" className="btn btn-small" onClick={onUndo}>
+        Undo
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The active set in the order the user edits (its priority), each model with its place in the next
+ * request's routing order and its state beside it; drag a row (or use the arrow keys on its handle) to
+ * reorder, remove with undo.
+ */
 export function ModelsView() {
   const { data: state, isPending, error } = useRouterState();
   const providers = useProviders();
   const editor = useSetEditor(state);
+  const { container, shown, dragging, announcement, handleProps } = useDragReorder(
+    editor.list,
+    editor.moveTo,
+  );
+  const hintId = useId();
+  const now = useNow();
+  useRefreshAt(state?.health.backAt ?? null);
   if (!state) return <QueryStatus isPending={isPending} error={error} what="models" />;
-  const active = state.models.filter((m) => m.inActiveSet);
+  const byKey = new Map(state.models.map((m) => [m.key, m]));
+  const positions = routingPositions(state.models, now);
+  const { removed } = editor;
 
   return (
     <Panel
       title={
         <>
-          Routing order{' '}
+          Set order{' '}
           <span className="muted small">
-            set “{state.activeSet}”, {active.length} models
+            set “{state.activeSet}”, {editor.list.length} models
           </span>
         </>
       }
@@ -28,28 +66,44 @@ export function ModelsView() {
     >
       <SetBar state={state} />
       {editor.error && <p className="field-error">{errorText(editor.error)}</p>}
-      <ol className="model-list" aria-label="Active set in routing order">
-        {active.map((model, i) => {
-          const index = editor.list.indexOf(model.key);
+      {removed && (
+        <UndoRemove removed={removed} onUndo={editor.undoRemove} onDismiss={editor.dismissRemoved} />
+      )}
+      <p id={hintId} className="muted small">
+        The set’s order is its priority. Drag a row by its handle ⠿, or focus the handle and press ↑ or ↓, to
+        move it. Beside each model: where the next request puts it; DEGRADED models route behind healthy ones
+        and OPEN ones are skipped until their trial.
+      </p>
+      <ol className="model-list" aria-label="Active set in priority order" ref={container}>
+        {shown.map((key, i) => {
+          const model = byKey.get(key);
+          if (!model) return null;
+          const index = editor.list.indexOf(key);
           return (
             <ModelRow
-              key={model.key}
+              key={key}
               model={model}
-              position={i + 1}
-              priority={index + 1}
-              threshold={state.failureThreshold}
+              priority={i + 1}
+              routeAt={positions.get(key) ?? null}
+              dragging={dragging === key}
               editing={{
                 canMoveUp: index > 0,
                 canMoveDown: index >= 0 && index < editor.list.length - 1,
-                busy: editor.pending,
-                move: (delta) => editor.move(model.key, delta),
-                remove: () => editor.remove(model.key),
+                move: (delta) => editor.move(key, delta),
+                remove: () => editor.remove(key),
+                handle: handleProps(key),
+                handleHintId: hintId,
               }}
             />
           );
         })}
-        {active.length === 0 && <li className="muted empty">No models in this set yet — add one below.</li>}
+        {editor.list.length === 0 && (
+          <li className="muted empty">No models in this set yet — add one below.</li>
+        )}
       </ol>
+      <p className="sr-only" aria-live="polite">
+        {announcement}
+      </p>
       <AddModel
         providers={providers.data?.providers}
         models={state.models}
@@ -57,10 +111,6 @@ export function ModelsView() {
         busy={editor.pending}
         onAdd={editor.add}
       />
-      <p className="muted small">
-        Order is the set’s priority; DEGRADED models route behind healthy ones and OPEN ones are skipped until
-        their trial. ↑/↓ change the priority.
-      </p>
     </Panel>
   );
 }

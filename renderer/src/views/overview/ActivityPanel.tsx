@@ -1,21 +1,48 @@
 import { useMemo } from 'react';
 import { useHistory } from '../../api/queries.js';
+import { LineChart } from '../../components/LineChart.js';
 import { Panel } from '../../components/Panel.js';
 import { RequestsChart } from '../../components/RequestsChart.js';
-import { formatPercent } from '../../lib/format.js';
+import { formatLatency, formatPercent } from '../../lib/format.js';
 import { bucketOutcomes, seriesTotals } from '../../lib/history-buckets.js';
+import { bucketFirstByte, firstByteSummary } from '../../lib/latency.js';
 import { useNow } from '../../lib/use-now.js';
 
-/** The last hour of requests by outcome, and the failover rate. */
+const seconds = (ms: number): string =>
+  ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+
+/** The agents' last hour: requests by outcome and the failover rate, then the time to first byte. */
 export function ActivityPanel() {
   const { data } = useHistory();
   // The buckets move on with the clock even when no request arrives.
   const minute = Math.floor(useNow(30_000) / 60_000);
-  const series = useMemo(() => bucketOutcomes(data?.entries ?? [], minute * 60_000 + 59_999), [data, minute]);
+  const end = minute * 60_000 + 59_999;
+  const entries = data?.entries;
+  const series = useMemo(() => bucketOutcomes(entries ?? [], end), [entries, end]);
+  const firstByte = useMemo(() => bucketFirstByte(entries ?? [], end), [entries, end]);
+  const summary = useMemo(() => firstByteSummary(entries ?? [], end), [entries, end]);
   const totals = seriesTotals(series);
   const served = totals.firstTry + totals.afterFailover;
+  const latency = useMemo(
+    () => ({
+      t: firstByte.t,
+      series: [
+        { label: 'p50', values: firstByte.p50, colour: '--state-closed', scale: 'y' as const },
+        {
+          label: 'p95',
+          values: firstByte.p95,
+          colour: '--state-degraded',
+          scale: 'y' as const,
+          dashed: true,
+        },
+      ],
+      left: { label: 'time to first byte', format: seconds, minTop: 100 },
+      summary: `Time to first byte over the last hour: p50 ${formatLatency(summary.p50)}, p95 ${formatLatency(summary.p95)}`,
+    }),
+    [firstByte, summary],
+  );
   return (
-    <Panel title="Last hour" className="panel-wide">
+    <Panel title="Last hour (agent requests)" className="panel-wide">
       <ul className="legend">
         <li className="legend-closed">
           served first try <b className="mono">{totals.firstTry}</b>
@@ -31,6 +58,19 @@ export function ActivityPanel() {
         </li>
       </ul>
       <RequestsChart series={series} />
+      <h3 className="subhead">Time to first byte</h3>
+      <ul className="legend" aria-label="Time to first byte, last hour">
+        <li className="legend-closed">
+          p50 <b className="mono">{formatLatency(summary.p50)}</b>
+        </li>
+        <li className="legend-degraded legend-dashed">
+          p95 <b className="mono">{formatLatency(summary.p95)}</b>
+        </li>
+        <li className="legend-plain">
+          over <b className="mono">{summary.count}</b> served requests
+        </li>
+      </ul>
+      <LineChart {...latency} />
     </Panel>
   );
 }

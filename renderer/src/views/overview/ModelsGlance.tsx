@@ -1,25 +1,38 @@
 import { useRouterState } from '../../api/queries.js';
+import { ModelHealth } from '../../components/ModelHealth.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { Panel } from '../../components/Panel.js';
 import { StateBadge } from '../../components/StateBadge.js';
+import { failureHint, outReason } from '../../lib/model-reason.js';
 import { displayState, type DisplayState } from '../../lib/model-status.js';
 import { useNow } from '../../lib/use-now.js';
 
-const ORDER: DisplayState[] = ['CLOSED', 'DEGRADED', 'HALF_OPEN', 'OPEN', 'QUOTA_PAUSED', 'KEY_INVALID'];
+const ORDER: DisplayState[] = [
+  'CLOSED',
+  'DEGRADED',
+  'HALF_OPEN',
+  'OPEN',
+  'QUOTA_PAUSED',
+  'KEY_INVALID',
+  'NO_KEY',
+];
+/** The failing models listed here; the rest are one click away. */
+const MAX_LISTED = 8;
 
-/** How the active set is doing, and which model the next request goes to. */
+/** How the active set is doing: state counts, and which models fail, why, and when they come back. */
 export function ModelsGlance() {
   const { data } = useRouterState();
   const now = useNow();
   if (!data) return null;
-  const active = data.models.filter((m) => m.inActiveSet);
+  const active = data.models.filter((m) => m.inActiveSet && m.blockedBy !== 'provider_disabled');
   const counts = new Map<DisplayState, number>();
   for (const m of active) counts.set(displayState(m, now), (counts.get(displayState(m, now)) ?? 0) + 1);
-  const next = active.find(
-    (m) => ['CLOSED', 'DEGRADED', 'HALF_OPEN'].includes(displayState(m, now)) && !m.missingKey,
-  );
+  const failing = active
+    .map((model) => ({ model, reason: outReason(model, now) }))
+    .filter((f): f is { model: typeof f.model; reason: string } => f.reason !== null);
   return (
     <Panel title="Active set" actions={<a href="#/models">Models →</a>}>
-      <ul className="glance">
+      <ul className="glance" aria-label="Models by state">
         {ORDER.filter((s) => counts.has(s)).map((s) => (
           <li key={s}>
             <StateBadge state={s} /> <span className="mono">{counts.get(s)}</span>
@@ -27,14 +40,29 @@ export function ModelsGlance() {
         ))}
         {active.length === 0 && <li className="muted">The active set is empty.</li>}
       </ul>
-      <p className="small">
-        Next request goes to{' '}
-        {next ? (
-          <code className="model-key">{next.key}</code>
-        ) : (
-          <span className="field-error">no routable model</span>
-        )}
-      </p>
+      {failing.length > 0 ? (
+        <>
+          <h3 className="subhead">Not taking requests normally</h3>
+          <ul className="failing-list" aria-label="Failing models">
+            {failing.slice(0, MAX_LISTED).map(({ model, reason }) => (
+              <li key={model.key} aria-label={model.key}>
+                <ModelKey value={model.key} />
+                <ModelHealth model={model} />
+                <span className="muted small" title={failureHint(model)}>
+                  {reason}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {failing.length > MAX_LISTED && (
+            <p className="small">
+              <a href="#/models">{failing.length - MAX_LISTED} more in Models</a>
+            </p>
+          )}
+        </>
+      ) : (
+        active.length > 0 && <p className="small muted">Every model of the set is healthy.</p>
+      )}
     </Panel>
   );
 }

@@ -1,21 +1,32 @@
 import { useHistory } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
-import { formatLatency, formatPercent } from '../../lib/format.js';
+import { formatLatency, formatPercent, formatTokens } from '../../lib/format.js';
 
-function Stat({ label, value, tone }: { label: string; value: string | number; tone?: string }) {
+function Stat({
+  label,
+  value,
+  tone,
+  title,
+}: {
+  label: string;
+  value: string | number;
+  tone?: string;
+  title?: string;
+}) {
   return (
-    <div className={`stat ${tone ? `stat-${tone}` : ''}`}>
+    <div className={`stat ${tone ? `stat-${tone}` : ''}`} title={title}>
       <span className="stat-value mono">{value}</span>
       <span className="stat-label">{label}</span>
     </div>
   );
 }
 
-/** Today's counts since local midnight, plus the rates over the retained history. */
+/** Today's agent requests since local midnight and the tokens they used, plus rates over the history. */
 export function TodayPanel() {
   const { data, isPending, error } = useHistory();
   const today = data?.stats.today;
+  const agents = data ? data.stats.retained - data.stats.tests : 0;
   return (
     <Panel title="Today">
       <QueryStatus isPending={isPending} error={error} what="statistics" />
@@ -25,25 +36,41 @@ export function TodayPanel() {
             <Stat label="served" value={today.servedFirstTry + today.servedAfterFailover} />
             <Stat label="failed over" value={today.servedAfterFailover} tone="failover" />
             <Stat label="all failed" value={today.failed} tone="bad" />
+            <Stat
+              label="tokens in"
+              value={formatTokens(today.promptTokens)}
+              title={`${today.promptTokens} prompt tokens today`}
+            />
+            <Stat
+              label="tokens out"
+              value={formatTokens(today.completionTokens)}
+              title={`${today.completionTokens} completion tokens today`}
+            />
           </div>
           <dl className="facts facts-inline">
             <div>
               <dt>Failover rate</dt>
-              <dd className="mono">{formatPercent(data.stats.failoverRate)}</dd>
+              <dd className="mono">{agents ? formatPercent(data.stats.failoverRate) : '–'}</dd>
             </div>
             <div>
               <dt>Success rate</dt>
-              <dd className="mono">{data.stats.retained ? formatPercent(data.stats.successRate) : '–'}</dd>
+              <dd className="mono">{agents ? formatPercent(data.stats.successRate) : '–'}</dd>
             </div>
             <div>
               <dt>Avg attempts</dt>
-              <dd className="mono">{data.stats.retained ? data.stats.avgAttempts.toFixed(2) : '–'}</dd>
+              <dd className="mono">{agents ? data.stats.avgAttempts.toFixed(2) : '–'}</dd>
             </div>
             <div>
               <dt>Avg wall time</dt>
-              <dd className="mono">{data.stats.retained ? formatLatency(data.stats.avgWallMs) : '–'}</dd>
+              <dd className="mono">{agents ? formatLatency(data.stats.avgWallMs) : '–'}</dd>
             </div>
           </dl>
+          {data.stats.tests > 0 && (
+            <p className="muted small">
+              Agent requests only: {data.stats.tests} dashboard test{data.stats.tests === 1 ? '' : 's'} not
+              counted.
+            </p>
+          )}
         </>
       )}
     </Panel>

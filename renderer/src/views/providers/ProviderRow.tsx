@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ProviderView } from '../../../../router/api-types.js';
+import type { ModelStateView, ProviderView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { testThroughRouter } from '../../api/test-model.js';
 import { KeyStatusBadge } from '../../components/KeyStatusBadge.js';
@@ -13,9 +13,12 @@ import { KeyForm } from './KeyForm.js';
 export function ProviderRow({
   provider,
   activeModels,
+  models = [],
 }: {
   provider: ProviderView;
   activeModels: readonly string[];
+  /** The router's view of models, to tell whether a test is a model's trial. */
+  models?: readonly ModelStateView[];
 }) {
   const client = useQueryClient();
   const [wanted, setWanted] = useState<boolean | null>(null);
@@ -30,7 +33,8 @@ export function ProviderRow({
   // A key test is a pinned request to one of the provider's models, preferably one the user routes to.
   const testModel = provider.models.find((m) => activeModels.includes(m.key))?.key ?? provider.models[0]?.key;
   const test = useMutation({
-    mutationFn: (model: string) => testThroughRouter(model),
+    mutationFn: (model: string) =>
+      testThroughRouter(model, models.find((m) => m.key === model)?.state ?? null),
     onSettled: () => client.invalidateQueries({ queryKey: ['providers'] }),
   });
 

@@ -44,7 +44,12 @@ export function ProvidersView() {
       </p>
       <ul className="provider-list">
         {listProviders(providers, filter).map((provider) => (
-          <ProviderRow key={provider.id} provider={provider} activeModels={active} />
+          <ProviderRow
+            key={provider.id}
+            provider={provider}
+            activeModels={active}
+            models={state.data?.models}
+          />
         ))}
       </ul>
     </Panel>

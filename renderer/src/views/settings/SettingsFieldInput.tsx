@@ -15,6 +15,7 @@ export function SettingsFieldInput({
   defaultText,
   errors,
   dirty,
+  choices,
   onChange,
 }: {
   field: SettingsField;
@@ -22,9 +23,12 @@ export function SettingsFieldInput({
   defaultText: string;
   errors: readonly string[] | undefined;
   dirty: boolean;
+  /** Values to offer while typing (the known models, for a model field). */
+  choices?: readonly string[];
   onChange(value: string): void;
 }) {
   const id = useId();
+  const listId = `${id}-choices`;
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
   const invalid = (errors?.length ?? 0) > 0;
@@ -64,7 +68,15 @@ export function SettingsFieldInput({
             aria-invalid={invalid}
             autoComplete="off"
             spellCheck={false}
+            list={choices ? listId : undefined}
           />
+        )}
+        {choices && (
+          <datalist id={listId}>
+            {choices.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
         )}
         {field.unit && <span className="unit">{field.unit}</span>}
         {hint && <span className="muted small">{hint}</span>}

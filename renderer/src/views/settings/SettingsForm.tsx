@@ -33,9 +33,12 @@ const SECTIONS: { id: SettingsField['section']; title: string; blurb: string }[]
  */
 export function SettingsForm({
   config,
+  models,
   onSave,
 }: {
   config: ConfigResponse;
+  /** Known model keys, offered in the last-resort field. */
+  models?: readonly string[];
   onSave(config: ConfigInput): Promise<ConfigSaveResponse>;
 }) {
   const [saved, setSaved] = useState<FormValues>(() => formFromConfig(config.effective));
@@ -91,6 +94,7 @@ export function SettingsForm({
               defaultText={defaults[field.path] ?? ''}
               errors={byPath[field.path]}
               dirty={values[field.path] !== saved[field.path]}
+              choices={field.kind === 'modelKey' ? models : undefined}
               onChange={(text) => setValues({ ...values, [field.path]: text })}
             />
           ))}

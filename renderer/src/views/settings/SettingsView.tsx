@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ConfigInput } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
-import { useConfig } from '../../api/queries.js';
+import { useConfig, useProviders } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
@@ -13,6 +13,8 @@ import { SettingsForm } from './SettingsForm.js';
 export function SettingsView() {
   const client = useQueryClient();
   const { data, isPending, error } = useConfig();
+  const providers = useProviders();
+  const models = providers.data?.providers.flatMap((p) => p.models.map((m) => m.key));
   const bridge = desktopBridge();
   const save = async (config: ConfigInput) => {
     const result = await api.saveConfig(config);
@@ -23,7 +25,7 @@ export function SettingsView() {
     <div className="grid">
       <Panel title="Failover and breaker" className="panel-wide">
         <QueryStatus isPending={isPending} error={error} what="the config" />
-        {data && <SettingsForm config={data} onSave={save} />}
+        {data && <SettingsForm config={data} models={models} onSave={save} />}
       </Panel>
       {data && (
         <Panel title="Config file" className="panel-wide">

@@ -1,0 +1,174 @@
+/**
+ * The Models view lists the set in the order the user edits, with each model's routing place and state
+ * beside it; rows move by drag and drop or by the keyboard, a removal can be undone, keys wrap only at a
+ * slash, and each model has its chart and failure timeline.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import type { StateResponse } from '../router/api-types.js';
+import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { chat, getJson } from './helpers/chat.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { FakeUpstream } from './helpers/fake-upstream.js';
+
+const LONG = 'minimaxai/minimax-m2.7-extra-long-variant';
+const SET = ['up/m1', 'up/m2', 'up/m3', `up/${LONG}`];
+
+let upstream: FakeUpstream;
+let daemon: Daemon;
+let browserErrors: () => string[];
+
+test.beforeAll(async () => {
+  upstream = await new FakeUpstream().start();
+  daemon = await startDaemon({
+    providers: { up: { baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1', 'm2', 'm3', LONG] } },
+    sets: { default: SET },
+    router: { breaker: { failureThreshold: 3, initialCooldownMs: 60_000 } },
+  });
+});
+
+test.afterAll(async () => {
+  await daemon?.stop();
+  await upstream?.close();
+});
+
+test.beforeEach(({ page }) => {
+  browserErrors = watchBrowserErrors(page, [/the server responded with a status of [45]\d\d/]);
+});
+
+test.afterEach(() => {
+  expect(browserErrors(), 'no page errors').toEqual([]);
+});
+
+async function open(page: Page): Promise<void> {
+  await page.goto(`${daemon.url}/#/models`);
+  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await expect(page.locator('.model-row').first()).toBeVisible();
+}
+
+const order = async () => (await getJson<StateResponse>(daemon.url, '/api/state')).sets.default;
+const shownOrder = (page: Page) =>
+  page.locator('.model-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
+const row = (page: Page, key: string) => page.getByRole('listitem', { name: key, exact: true });
+
+async function setOrder(keys: string[]): Promise<void> {
+  const token = await tokenOf();
+  const response = await fetch(`${daemon.url}/api/sets/default`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-fcm-token': token },
+    body: JSON.stringify({ models: keys }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function tokenOf(): Promise<string> {
+  const page = await (await fetch(`${daemon.url}/`)).text();
+  return /name="fcm-token" content="([^"]+)"/.exec(page)?.[1] ?? '';
+}
+
+test('the set is listed in its own order; health moves the routing place, not the row', async ({ page }) => {
+  await setOrder(SET);
+  upstream.script('m1', 'error-500', 'error-500', 'error-500');
+  for (let i = 0; i < 3; i++) expect((await chat(daemon.url, 'fcm:@up/m1')).status).toBe(502);
+  await open(page);
+  expect(await shownOrder(page)).toEqual(SET);
+  const first = row(page, 'up/m1');
+  await expect(first.locator('.model-pos')).toHaveText('1');
+  await expect(first.getByText('OPEN', { exact: true })).toBeVisible();
+  await expect(first.locator('.route-at')).toHaveText('skipped: breaker OPEN');
+  await expect(row(page, 'up/m2').locator('.route-at')).toHaveText('routes 1st');
+  await expect(row(page, 'up/m3').locator('.route-at')).toHaveText('routes 2nd');
+  // Failures are counted since the last success, not against the threshold.
+  await expect(first.locator('.metric-failures')).toHaveText(/failures since last success\s*3/);
+  await page.getByRole('button', { name: 'Reset breaker of up/m1' }).click();
+  await expect(first.locator('.route-at')).toHaveText('routes 1st');
+});
+
+test('a row dragged by its handle lands where it is dropped, on the router too', async ({ page }) => {
+  await setOrder(SET);
+  await open(page);
+  const handle = row(page, 'up/m1').getByRole('button', { name: /^Reorder up\/m1/ });
+  const target = row(page, 'up/m3');
+  const from = await handle.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('rows not laid out');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height * 0.75, { steps: 8 });
+  // While dragging, the list already shows where the row would land.
+  await expect(row(page, 'up/m1')).toHaveClass(/is-dragging/);
+  await expect.poll(() => shownOrder(page)).toEqual(['up/m2', 'up/m3', 'up/m1', `up/${LONG}`]);
+  await page.mouse.up();
+  await expect.poll(order).toEqual(['up/m2', 'up/m3', 'up/m1', `up/${LONG}`]);
+  await expect(row(page, 'up/m1').locator('.model-pos')).toHaveText('3');
+});
+
+test('the keyboard does the same from the handle: arrows move one place, focus stays on the row', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  await open(page);
+  const handle = row(page, 'up/m3').getByRole('button', { name: /^Reorder up\/m3/ });
+  await expect(handle).toHaveAccessibleDescription(/press ↑ or ↓/);
+  await handle.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(order).toEqual(['up/m1', 'up/m3', 'up/m2', `up/${LONG}`]);
+  await expect(row(page, 'up/m3').getByRole('button', { name: /^Reorder up\/m3/ })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(order).toEqual(['up/m3', 'up/m1', 'up/m2', `up/${LONG}`]);
+  await page.keyboard.press('End');
+  await expect.poll(order).toEqual(['up/m1', 'up/m2', `up/${LONG}`, 'up/m3']);
+  await expect(page.getByText(`up/m3 moved to place 4 of 4`)).toBeAttached();
+});
+
+test('a removal can be undone, back at its place', async ({ page }) => {
+  await setOrder(SET);
+  await open(page);
+  await page.getByRole('button', { name: 'Remove up/m2 from the set' }).click();
+  await expect(row(page, 'up/m2')).toHaveCount(0);
+  await expect.poll(order).toEqual(['up/m1', 'up/m3', `up/${LONG}`]);
+  const notice = page.getByRole('status').filter({ hasText: 'Removed up/m2 from the set.' });
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(order).toEqual(SET);
+  await expect(row(page, 'up/m2').locator('.model-pos')).toHaveText('2');
+  await expect(notice).toHaveCount(0);
+});
+
+test('a long key wraps only at a slash, even at tray width', async ({ page }) => {
+  await page.setViewportSize({ width: 420, height: 800 });
+  await open(page);
+  const parts = row(page, `up/${LONG}`).locator('.model-name .model-key-part');
+  await expect(parts).toHaveText(['up/', 'minimaxai/', 'minimax-m2.7-extra-long-variant']);
+  for (const part of await parts.all()) {
+    const lines = await part.evaluate(
+      (el) => new Set([...el.getClientRects()].map((rect) => Math.round(rect.top))).size,
+    );
+    expect(lines).toBe(1);
+  }
+  const width = await page.locator('html').evaluate((html) => html.scrollWidth);
+  expect(width).toBeLessThanOrEqual(420);
+});
+
+test('a model’s history: success and latency over time with labelled axes, and its trips and trials', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  for (let i = 0; i < 3; i++) await chat(daemon.url, 'fcm:@up/m2');
+  upstream.script('m2', 'error-500', 'error-500', 'error-500');
+  for (let i = 0; i < 3; i++) await chat(daemon.url, 'fcm:@up/m2');
+  await open(page);
+  const m2 = row(page, 'up/m2');
+  await m2.getByRole('button', { name: 'History of up/m2' }).click();
+  const details = m2.locator('.model-details');
+  await expect(
+    details.getByRole('img', { name: /up\/m2 over the last hour: \d+ agent attempts/ }),
+  ).toBeVisible();
+  await expect(details.locator('.chart canvas').first()).toBeVisible();
+  // uPlot draws the axis labels on the canvas; the chart names them for screen readers too.
+  await expect(details.getByRole('img', { name: /\(axes: time; success %; latency\)$/ })).toBeVisible();
+  await expect(details.getByRole('img', { name: /attempts in the last hour: 3 failed/ })).toBeVisible();
+  await expect(details.getByRole('img', { name: /cooling down now/ })).toBeVisible();
+  const events = details.getByRole('list', { name: 'Latest events of up/m2' }).getByRole('listitem');
+  await expect(events.first()).toContainText('failed server_error');
+  await expect(events.last()).toContainText('served');
+  await page.getByRole('button', { name: 'Reset breaker of up/m2' }).click();
+});

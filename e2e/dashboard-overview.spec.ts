@@ -1,0 +1,75 @@
+/**
+ * The Overview at a glance: which models fail, why, and when they come back; today's tokens; the time to
+ * first byte over the last hour; uptime with its units.
+ */
+import { expect, test } from '@playwright/test';
+import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { chat } from './helpers/chat.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { FakeUpstream } from './helpers/fake-upstream.js';
+
+let upstream: FakeUpstream;
+let daemon: Daemon;
+
+test.beforeAll(async () => {
+  upstream = await new FakeUpstream().start();
+  daemon = await startDaemon({
+    providers: { up: { baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1', 'm2', 'm3', 'm4'] } },
+    sets: { default: ['up/m1', 'up/m2', 'up/m3', 'up/m4'] },
+    router: { breaker: { failureThreshold: 3, initialCooldownMs: 60_000 } },
+  });
+  for (let i = 0; i < 4; i++) expect((await chat(daemon.url)).status).toBe(200);
+  upstream.script('m2', 'error-500', 'error-500', 'error-500');
+  for (let i = 0; i < 3; i++) await chat(daemon.url, 'fcm:@up/m2');
+  upstream.script('m3', { rateLimitSeconds: 240 });
+  await chat(daemon.url, 'fcm:@up/m3');
+  upstream.script('m4', 'empty-200', 'empty-200');
+  for (let i = 0; i < 2; i++) await chat(daemon.url, 'fcm:@up/m4');
+});
+
+test.afterAll(async () => {
+  await daemon?.stop();
+  await upstream?.close();
+});
+
+test('failing models are named with the reason and a countdown to their return', async ({ page }) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/overview`);
+  const failing = page.getByRole('list', { name: 'Failing models' });
+  await expect(failing.getByRole('listitem')).toHaveCount(3);
+  const m2 = failing.getByRole('listitem', { name: 'up/m2' });
+  await expect(m2).toContainText('OPEN');
+  await expect(m2).toContainText('tripped on server_error');
+  await expect(m2.getByRole('timer')).toHaveText(/HALF_OPEN in (0:5\d|1:00)/);
+  const m3 = failing.getByRole('listitem', { name: 'up/m3' });
+  await expect(m3).toContainText('QUOTA-PAUSED');
+  await expect(m3).toContainText('quota pause running');
+  await expect(m3.getByRole('timer')).toHaveText(/quota resumes in (3:5\d|4:00)/);
+  const m4 = failing.getByRole('listitem', { name: 'up/m4' });
+  await expect(m4).toContainText('DEGRADED');
+  await expect(m4).toContainText('2 failures since the last success on empty_choices');
+  await expect(failing).not.toContainText('up/m1');
+  expect(errors()).toEqual([]);
+});
+
+test('today’s tokens, the time to first byte over the last hour, and uptime with units', async ({ page }) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/overview`);
+  // Four served requests of 12 prompt and 1 completion token each (the fake upstream's usage).
+  await expect(page.locator('.stat').filter({ hasText: 'tokens in' }).locator('.stat-value')).toHaveText(
+    '48',
+  );
+  await expect(page.locator('.stat').filter({ hasText: 'tokens out' }).locator('.stat-value')).toHaveText(
+    '4',
+  );
+  const latency = page.getByRole('list', { name: 'Time to first byte, last hour' });
+  await expect(latency).toContainText(/p50 \d+ ms/);
+  await expect(latency).toContainText(/p95 \d+ ms/);
+  await expect(latency).toContainText('over 4 served requests');
+  await expect(
+    page.getByRole('img', { name: /^Time to first byte over the last hour: p50 \d+ ms, p95 \d+ ms/ }),
+  ).toBeVisible();
+  const uptime = page.locator('.facts div').filter({ hasText: 'Uptime' }).locator('dd');
+  await expect(uptime).toHaveText(/^\d+ s$|^\d+ min \d\d s$/);
+  expect(errors()).toEqual([]);
+});

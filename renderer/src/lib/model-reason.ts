@@ -1,0 +1,33 @@
+import type { ModelStateView } from '../../../router/api-types.js';
+import { FAILURE_HINTS, SKIP_HINTS } from './labels.js';
+
+/**
+ * Why a model of the active set is not taking requests normally, in a few words, or null when it is. What
+ * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it.
+ */
+export function outReason(model: ModelStateView, now: number): string | null {
+  if (model.blockedBy === 'quota_paused' && (model.quotaPausedUntil ?? 0) <= now) {
+    // The pause has ended since the snapshot: the breaker decides again.
+  } else if (model.blockedBy !== null) {
+    return SKIP_HINTS[model.blockedBy];
+  }
+  const last = model.lastFailureKind ? ` on ${model.lastFailureKind}` : '';
+  const failures = `${model.consecutiveFailures} failure${model.consecutiveFailures === 1 ? '' : 's'} since the last success`;
+  switch (model.state) {
+    case 'CLOSED':
+      return null;
+    case 'DEGRADED':
+      return `${failures}${last}: routed behind healthy models`;
+    case 'OPEN':
+      return model.openUntil !== null && model.openUntil <= now
+        ? `cooldown over: the next request is its trial`
+        : `tripped${last}${model.tripCount > 1 ? ` (trip ${model.tripCount})` : ''}`;
+    case 'HALF_OPEN':
+      return 'on trial: the next request closes or reopens it';
+  }
+}
+
+/** The hint behind a failure kind, for a tooltip. */
+export function failureHint(model: ModelStateView): string | undefined {
+  return model.lastFailureKind ? FAILURE_HINTS[model.lastFailureKind] : undefined;
+}

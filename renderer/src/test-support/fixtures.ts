@@ -1,0 +1,100 @@
+import type {
+  AttemptView,
+  HealthVerdict,
+  HistoryEntry,
+  HistoryStats,
+  ModelStateView,
+  StateResponse,
+} from '../../../router/api-types.js';
+
+/** Builders of router answers for component and library tests. */
+
+export function attempt(model: string, over: Partial<AttemptView> = {}): AttemptView {
+  return { model, status: 200, kind: null, latencyMs: 100, breakerBefore: 'CLOSED', role: 'normal', ...over };
+}
+
+export function historyEntry(over: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    requestId: 'r1',
+    at: 0,
+    modelRequested: 'fcm',
+    set: 'default',
+    pinned: null,
+    servedModel: 'a/m',
+    outcome: 'served',
+    stream: false,
+    wallMs: 100,
+    attempts: [attempt('a/m')],
+    skipped: [],
+    client: null,
+    clientStatus: 200,
+    lastResortUsed: false,
+    usage: null,
+    source: 'agent',
+    api: 'chat',
+    ...over,
+  };
+}
+
+export function modelView(key: string, over: Partial<ModelStateView> = {}): ModelStateView {
+  const slash = key.indexOf('/');
+  return {
+    key,
+    provider: key.slice(0, slash),
+    modelId: key.slice(slash + 1),
+    label: null,
+    state: 'CLOSED',
+    consecutiveFailures: 0,
+    tripCount: 0,
+    cooldownMs: 30_000,
+    openUntil: null,
+    quotaPausedUntil: null,
+    authBlocked: false,
+    missingKey: false,
+    providerEnabled: true,
+    lastFailureKind: null,
+    lastFailureAt: null,
+    inActiveSet: true,
+    blockedBy: null,
+    stats: { attempts: 0, successes: 0, successRate: null, p50LatencyMs: null, recentLatencyMs: [] },
+    ...over,
+  };
+}
+
+export const GREEN: HealthVerdict = {
+  level: 'green',
+  title: 'routing',
+  reason: 'next request goes to a/x',
+  action: null,
+  next: 'a/x',
+  counts: { total: 1, routable: 1, closed: 1, out: 0 },
+  backAt: null,
+};
+
+export function stateOf(models: ModelStateView[], over: Partial<StateResponse> = {}): StateResponse {
+  return {
+    activeSet: 'default',
+    sets: { default: models.filter((m) => m.inActiveSet).map((m) => m.key) },
+    paused: false,
+    failureThreshold: 3,
+    health: GREEN,
+    models,
+    ...over,
+  };
+}
+
+export const EMPTY_STATS: HistoryStats = {
+  retained: 0,
+  tests: 0,
+  served: 0,
+  partial: 0,
+  allFailed: 0,
+  noCandidates: 0,
+  clientAborted: 0,
+  rejected: 0,
+  failoverRate: 0,
+  successRate: 0,
+  avgAttempts: 0,
+  avgWallMs: 0,
+  today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
+};

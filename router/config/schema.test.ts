@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfig, type ConfigIssue } from './schema.js';
+
+function issuesOf(value: unknown): ConfigIssue[] {
+  const result = parseConfig(value);
+  assert.equal(result.ok, false, 'the value should not validate');
+  return result.ok ? [] : result.issues;
+}
+
+const failover = (settings: Record<string, unknown>) => ({ router: { failover: settings } });
+const breaker = (settings: Record<string, unknown>) => ({ router: { breaker: settings } });
+
+const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
+  {
+    name: 'a fraction of a millisecond',
+    config: failover({ requestTimeoutMs: 1500.5 }),
+    issues: [
+      { path: 'router.failover.requestTimeoutMs', message: 'a whole number of milliseconds, at least 500' },
+    ],
+  },
+  {
+    name: 'a timeout below its minimum',
+    config: failover({ totalBudgetMs: 20 }),
+    issues: [
+      { path: 'router.failover.totalBudgetMs', message: 'a whole number of milliseconds, at least 500' },
+    ],
+  },
+  {
+    name: 'too many attempts',
+    config: failover({ maxAttempts: 99 }),
+    issues: [{ path: 'router.failover.maxAttempts', message: 'a whole number of attempts, at most 20' }],
+  },
+  {
+    name: 'a number typed as text',
+    config: breaker({ failureThreshold: '3' }),
+    issues: [{ path: 'router.breaker.failureThreshold', message: 'a whole number of failures, at least 1' }],
+  },
+  {
+    name: 'a ratio out of range',
+    config: breaker({ degradedRatio: 2 }),
+    issues: [
+      { path: 'router.breaker.degradedRatio', message: 'a share of the failure threshold from 0.1 to 1' },
+    ],
+  },
+  {
+    name: 'an unknown validation mode',
+    config: failover({ contentValidation: 'paranoid' }),
+    issues: [{ path: 'router.failover.contentValidation', message: 'one of strict, basic or off' }],
+  },
+  {
+    name: 'a last-resort model without a provider',
+    config: failover({ lastResortModel: 'gpt-4' }),
+    issues: [
+      {
+        path: 'router.failover.lastResortModel',
+        message: 'a model as "provider/modelId", e.g. groq/llama-3.3-70b-versatile',
+      },
+    ],
+  },
+  {
+    name: 'a cooldown cap below the initial cooldown',
+    config: breaker({ initialCooldownMs: 60_000, maxCooldownMs: 10_000 }),
+    issues: [{ path: 'router.breaker.maxCooldownMs', message: 'at least the initial cooldown (60000 ms)' }],
+  },
+  {
+    name: 'a switch given as text, and an empty provider name',
+    config: { providers: { groq: { enabled: 'yes', name: '' } } },
+    issues: [
+      { path: 'providers.groq.name', message: 'must not be empty' },
+      { path: 'providers.groq.enabled', message: 'true or false' },
+    ],
+  },
+  {
+    name: 'a misspelt key',
+    config: failover({ maxAtempts: 3 }),
+    issues: [{ path: 'router.failover.maxAtempts', message: 'unknown key' }],
+  },
+];
+
+for (const c of cases) {
+  test(`config errors in plain words: ${c.name}`, () => {
+    assert.deepEqual(issuesOf(c.config), c.issues);
+  });
+}
+
+test('no message is the schema library’s own wording', () => {
+  const all = cases.flatMap((c) => issuesOf(c.config));
+  for (const issue of all) assert.doesNotMatch(issue.message, /Expected|received|Invalid|Number must/);
+});
