@@ -36,6 +36,8 @@ const failover: HistoryEntry = {
   clientStatus: 200,
   lastResortUsed: false,
   usage: null,
+  source: 'agent',
+  api: 'chat',
 };
 
 test('draws each skip, each attempt with status or kind and latency, then the result, in order', () => {
