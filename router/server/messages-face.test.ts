@@ -86,7 +86,11 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
       const messages = client(router.url).messages;
       const send = (request: Anthropic.MessageCreateParamsNonStreaming): Promise<Anthropic.Message> =>
         streamed ? messages.stream(request).finalMessage() : messages.create(request);
-      const first = await send({ ...ask, tools: [bash], messages: [{ role: 'user', content: 'run: echo hi' }] });
+      const first = await send({
+        ...ask,
+        tools: [bash],
+        messages: [{ role: 'user', content: 'run: echo hi' }],
+      });
       assert.equal(first.stop_reason, 'tool_use');
       const toolUse = first.content.find((block) => block.type === 'tool_use');
       assert.ok(toolUse?.type === 'tool_use', 'a tool_use block');
@@ -152,12 +156,7 @@ test('a stream broken after content ends with an error event and no message_stop
     assert.equal(raw.status, 200);
     assert.equal(raw.headers['x-fcm-v2-decision'], servedDecision(true));
     const types = sseData(raw.text).map((event) => (event as { type: string }).type);
-    assert.deepEqual(types, [
-      'message_start',
-      'content_block_start',
-      'content_block_delta',
-      'error',
-    ]);
+    assert.deepEqual(types, ['message_start', 'content_block_start', 'content_block_delta', 'error']);
     const entry = router.lastEntry();
     assert.equal(entry.api, 'messages');
     assert.equal(entry.outcome, 'partial');
