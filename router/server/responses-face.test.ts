@@ -56,7 +56,11 @@ function assertServedEntry(entry: HistoryEntry, stream: boolean): void {
 async function streamEvents(
   openai: OpenAI,
   body: OpenAI.Responses.ResponseCreateParamsNonStreaming,
-): Promise<{ types: string[]; last: OpenAI.Responses.ResponseStreamEvent | undefined; decision: string | null }> {
+): Promise<{
+  types: string[];
+  last: OpenAI.Responses.ResponseStreamEvent | undefined;
+  decision: string | null;
+}> {
   const { data, response } = await openai.responses.create({ ...body, stream: true }).withResponse();
   const events: OpenAI.Responses.ResponseStreamEvent[] = [];
   for await (const event of data) events.push(event);
@@ -65,7 +69,11 @@ async function streamEvents(
     events.map((_, i) => i),
     'sequence numbers count up from 0',
   );
-  return { types: events.map((event) => event.type), last: events.at(-1), decision: response.headers.get('x-fcm-v2-decision') };
+  return {
+    types: events.map((event) => event.type),
+    last: events.at(-1),
+    decision: response.headers.get('x-fcm-v2-decision'),
+  };
 }
 
 test('responses.create: the answer after both black holes, with the decision headers', async () => {
@@ -82,7 +90,13 @@ test('responses.create: the answer after both black holes, with the decision hea
 
 test('a streamed response after both black holes: its events in order, and responses.stream', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
-    const frames = [roleFrame(), contentFrame('Hel'), contentFrame('lo'), finishFrame('stop'), usageFrame(7, 2)];
+    const frames = [
+      roleFrame(),
+      contentFrame('Hel'),
+      contentFrame('lo'),
+      finishFrame('stop'),
+      usageFrame(7, 2),
+    ];
     upstream.script(GOOD, sse(frames), sse(frames));
     const openai = client(router.url);
     const { types, last, decision } = await streamEvents(openai, ask);
@@ -120,7 +134,8 @@ test('a function call round trip, streamed and not: the output reaches the model
     upstream.always(GOOD, agentModel());
     const openai = client(router.url);
     for (const streamed of [true, false]) {
-      const send = (body: OpenAI.Responses.ResponseCreateParamsNonStreaming): Promise<OpenAI.Responses.Response> =>
+      type Body = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
+      const send = (body: Body): Promise<OpenAI.Responses.Response> =>
         streamed ? openai.responses.stream(body).finalResponse() : openai.responses.create(body);
       const input = [{ role: 'user' as const, content: 'run: echo hi' }];
       const first = await send({ model: 'fcm', input, tools: [execCommand] });
@@ -173,7 +188,10 @@ test('a stream broken after content ends as response.failed, never response.comp
     assert.ok(last?.type === 'response.failed');
     assert.equal(last.response.status, 'failed');
     assert.equal(last.response.error?.code, 'server_error');
-    assert.match(String(last.response.error?.message), /good\/coder failed after part of the answer was sent/);
+    assert.match(
+      String(last.response.error?.message),
+      /good\/coder failed after part of the answer was sent/,
+    );
     assert.equal(decision, servedDecision(true));
     const entry = router.lastEntry();
     assert.equal(entry.api, 'responses');
@@ -199,7 +217,10 @@ test('all failed: an OpenAI error object, its status and the decision headers, s
         assert.equal(error.status, 503);
         assert.equal(error.code, 'all_models_failed');
         assert.equal(error.type, 'upstream_error');
-        assert.match(error.message, new RegExp(`every model tried failed \\(${holeKind}, error_payload, server_error\\)`));
+        assert.match(
+          error.message,
+          new RegExp(`every model tried failed \\(${holeKind}, error_payload, server_error\\)`),
+        );
         assert.equal(
           error.headers?.get('x-fcm-v2-decision'),
           `none!all_failed|hole/empty:${holeKind}->hole/errframe:error_payload->good/coder:503|skips=0`,
@@ -222,7 +243,10 @@ test('previous_response_id: a 400 that names the field and says what to send ins
         assert.ok(error instanceof OpenAI.BadRequestError);
         assert.equal(error.param, 'previous_response_id');
         assert.equal(error.code, 'invalid_request');
-        assert.match(error.message, /previous_response_id is not supported.*send the whole conversation in `input`/);
+        assert.match(
+          error.message,
+          /previous_response_id is not supported.*send the whole conversation in `input`/,
+        );
         assert.equal(error.headers?.get('x-fcm-v2-decision'), 'none!rejected||skips=0');
         return true;
       },
