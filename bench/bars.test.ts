@@ -120,8 +120,9 @@ describe('evaluateBars', () => {
         messages: { ttfb: 0.6, total: 3 },
         responses: { ttfb: 1.6, total: 3.5 },
       },
-      streamRate: { messages: 60_000, responses: 50_000 },
-      pairedStreamRate: { messages: 0.75, responses: 0.65 },
+      // Medians of 0.56x and 0.63x the chat-completions 80 000; the paired rounds say 0.75x and 0.55x.
+      streamRate: { messages: 45_000, responses: 50_000 },
+      pairedStreamRate: { messages: 0.75, responses: 0.55 },
     },
     paired,
   });
@@ -174,7 +175,7 @@ describe('evaluateBars', () => {
     assert.ok(Math.abs(row('Messages stream 200 chunks, 1 client').router - 0.1) < 1e-9);
     assert.equal(row('Messages stream 200 chunks, 1 client').pass, true);
     assert.equal(row('Responses stream 200 chunks, 1 client').pass, false);
-    // chunks/s: judged by the paired ratio (0.75x and 0.65x), not by the medians.
+    // chunks/s: judged by the paired ratio against the 0.6x bar, not by the medians.
     assert.equal(row('Messages stream, 64 clients').ratio, 0.75);
     assert.equal(row('Messages stream, 64 clients').pass, true);
     assert.equal(row('Responses stream, 64 clients').pass, false);

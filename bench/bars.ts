@@ -130,7 +130,7 @@ function faceRows(m: Measured, face: 'messages' | 'responses', label: string): R
 }
 
 /** Chunks/s a translating face keeps of the chat-completions path's, at 64 clients (the same round's). */
-export const FACE_STREAM_RATE_BAR = 0.7;
+export const FACE_STREAM_RATE_BAR = 0.6;
 
 /** Every bar of the issue, in the issue's order. */
 export function evaluateBars(m: Measured): Row[] {
