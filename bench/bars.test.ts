@@ -114,6 +114,16 @@ describe('evaluateBars', () => {
     flush: { entries: 10_000, flushMs: 15, loopBlockMs: 8, p99Without: 1, p99With: 1.1 },
     idle: { routerMb: 70, relayMb: 90, settleMs: 10_000 },
     cpuPerRequestUs: { direct: 30, relay: 90, router: 140 },
+    faces: {
+      stream: {
+        chat: { ttfb: 0.5, total: 2.5 },
+        messages: { ttfb: 0.6, total: 3 },
+        responses: { ttfb: 1.6, total: 3.5 },
+      },
+      // Medians of 0.56x and 0.63x the chat-completions 80 000; the paired rounds say 0.75x and 0.55x.
+      streamRate: { messages: 45_000, responses: 50_000 },
+      pairedStreamRate: { messages: 0.75, responses: 0.55 },
+    },
     paired,
   });
   const byMetric = (rows: ReturnType<typeof evaluateBars>, metric: string) => {
@@ -152,5 +162,22 @@ describe('evaluateBars', () => {
     m.latency.relayAdded = pair(1, 1.2);
     m.latency.routerAdded = pair(1.2, 1.5);
     assert.equal(byMetric(evaluateBars(m), 'added latency p50').pass, false);
+  });
+
+  it('holds each translating face to the chat-completions path of the same run', () => {
+    const rows = evaluateBars(measured({ throughput: 1, cpuPerRequest: 1, streamRate: 1 }));
+    const row = (workload: string) => {
+      const found = rows.find((candidate) => candidate.workload === workload);
+      assert.ok(found, workload);
+      return found;
+    };
+    // TTFB: 0.1 ms over chat passes; 1.1 ms over it misses.
+    assert.ok(Math.abs(row('Messages stream 200 chunks, 1 client').router - 0.1) < 1e-9);
+    assert.equal(row('Messages stream 200 chunks, 1 client').pass, true);
+    assert.equal(row('Responses stream 200 chunks, 1 client').pass, false);
+    // chunks/s: judged by the paired ratio against the 0.6x bar, not by the medians.
+    assert.equal(row('Messages stream, 64 clients').ratio, 0.75);
+    assert.equal(row('Messages stream, 64 clients').pass, true);
+    assert.equal(row('Responses stream, 64 clients').pass, false);
   });
 });

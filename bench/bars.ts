@@ -1,4 +1,5 @@
 import { theilSenFit } from './stats.js';
+import type { FaceName } from './workloads/faces.js';
 
 /**
  * The issue's performance bars as data: from the measured medians to one row per figure, with the relay's
@@ -64,6 +65,16 @@ export interface Measured {
   /** CPU time per non-stream request at 64 clients of the process in the middle (the upstream's for direct). */
   cpuPerRequestUs: { direct: number; relay: number; router: number };
   /**
+   * The router's three faces on the same 200-chunk stream: single-client medians of TTFB and total time (the
+   * faces take turns stream by stream), the translating faces' chunks/s at 64 clients, and each round's ratio
+   * of those over the router's chat-completions chunks/s of the same round (the median over rounds).
+   */
+  faces: {
+    stream: Record<FaceName, { ttfb: number; total: number }>;
+    streamRate: { messages: number; responses: number };
+    pairedStreamRate: { messages: number; responses: number };
+  };
+  /**
    * The multi-client workloads' router over relay, taken in each round and then the median over rounds:
    * the two ran one after the other, so a slow spell of the shared machine weighs on both halves of a ratio.
    */
@@ -88,6 +99,38 @@ export function rssTrendGrowth(sequential: Measured['sequential']): { percent: n
 
 const ratio = (a: number, b: number): number | null =>
   b > 0 && Number.isFinite(a) && Number.isFinite(b) ? a / b : null;
+
+/** A translating face's rows: its added TTFB and its chunks/s, each against the chat-completions path. */
+function faceRows(m: Measured, face: 'messages' | 'responses', label: string): Row[] {
+  const chat = m.faces.stream.chat;
+  const mine = m.faces.stream[face];
+  const paired = m.faces.pairedStreamRate[face];
+  return [
+    {
+      workload: `${label} stream 200 chunks, 1 client`,
+      metric: `TTFB added over chat completions (ms; chat ${chat.ttfb.toFixed(3)})`,
+      direct: null,
+      relay: null,
+      router: mine.ttfb - chat.ttfb,
+      ratio: null,
+      bar: '<= chat completions + 1 ms',
+      pass: mine.ttfb <= chat.ttfb + 1,
+    },
+    {
+      workload: `${label} stream, 64 clients`,
+      metric: `chunks/s (chat completions ${Math.round(m.streamRate.router)})`,
+      direct: null,
+      relay: null,
+      router: m.faces.streamRate[face],
+      ratio: paired,
+      bar: `>= ${FACE_STREAM_RATE_BAR}x chat completions`,
+      pass: paired >= FACE_STREAM_RATE_BAR,
+    },
+  ];
+}
+
+/** Chunks/s a translating face keeps of the chat-completions path's, at 64 clients (the same round's). */
+export const FACE_STREAM_RATE_BAR = 0.6;
 
 /** Every bar of the issue, in the issue's order. */
 export function evaluateBars(m: Measured): Row[] {
@@ -164,6 +207,8 @@ export function evaluateBars(m: Measured): Row[] {
       bar: '>= 0.7x relay',
       pass: m.paired.streamRate >= 0.7,
     },
+    ...faceRows(m, 'messages', 'Messages'),
+    ...faceRows(m, 'responses', 'Responses'),
     {
       workload: 'failover: empty 200, then served',
       metric: 'p50 added beyond 2nd model (ms)',

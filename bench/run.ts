@@ -17,6 +17,12 @@ import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
 import { measureFailover } from './workloads/failover.js';
+import {
+  FACE_NAMES,
+  measureFaceStreamsInterleaved,
+  measureFaceStreamThroughput,
+  type FaceName,
+} from './workloads/faces.js';
 import { IDLE_SETTLE_MS, idleRss, idleStart } from './workloads/idle.js';
 import { measureLatencyInterleaved, measureStreamInterleaved } from './workloads/interleaved.js';
 import { measureLatency } from './workloads/latency.js';
@@ -46,6 +52,7 @@ const PLAN = quick
       latencyN: 200,
       rateMs: 500,
       streamN: 10,
+      faceStreamN: 20,
       failoverPairs: 150,
       openCount: 500,
       holdMs: 5000,
@@ -59,6 +66,7 @@ const PLAN = quick
       latencyN: 1000,
       rateMs: 2000,
       streamN: 50,
+      faceStreamN: 60,
       failoverPairs: 1000,
       openCount: 500,
       holdMs: 30_000,
@@ -149,6 +157,11 @@ async function main(): Promise<void> {
     // CPU time per request of the process in the middle (the upstream itself for direct).
     const cpu: Record<TargetName, number[]> = { direct: [], relay: [], router: [] };
     const pids: Record<TargetName, number> = { direct: upstream.pid, relay: relay.pid, router: daemon.pid };
+    // The router's faces on the same stream: single-client samples pooled like the above, chunks/s per round.
+    const faceTtfb: Record<FaceName, number[]> = { chat: [], messages: [], responses: [] };
+    const faceTotal: Record<FaceName, number[]> = { chat: [], messages: [], responses: [] };
+    const faceRate = { messages: [] as number[], responses: [] as number[] };
+    let faceErrors = 0;
     for (let round = 1; round <= PLAN.rounds; round += 1) {
       log(`round ${round}/${PLAN.rounds}`);
       const latencies = await measureLatencyInterleaved(
@@ -180,6 +193,25 @@ async function main(): Promise<void> {
         streamRate[name].push(sample.rate);
         errors[name] += sample.errors;
       }
+      const router = targets.router;
+      const faceStreams = await measureFaceStreamsInterleaved(router.pool, router.model, PLAN.faceStreamN);
+      for (const face of FACE_NAMES) {
+        faceTtfb[face].push(...faceStreams[face].ttfbs);
+        faceTotal[face].push(...faceStreams[face].totals);
+        faceErrors += faceStreams[face].errors;
+      }
+      // Right after the router's chat-completions chunks/s of this round, which they are compared with.
+      for (const face of ['messages', 'responses'] as const) {
+        const sample = await measureFaceStreamThroughput(
+          router.pool,
+          router.model,
+          face,
+          CONCURRENCY,
+          PLAN.rateMs,
+        );
+        faceRate[face].push(sample.rate);
+        faceErrors += sample.errors;
+      }
     }
     const pooledOf = (samples: number[]): Pair => ({
       p50: quantile(samples, 0.5),
@@ -198,6 +230,9 @@ async function main(): Promise<void> {
     /** Median over rounds of each round's router-over-relay ratio of `value`. */
     const pairedRatio = (samples: Record<TargetName, number[]>): number =>
       median(samples.router.map((sample, i) => sample / (samples.relay[i] ?? Number.NaN)));
+    /** Median over rounds of each round's face-over-chat-completions ratio of chunks/s. */
+    const pairedFaceRate = (face: 'messages' | 'responses'): number =>
+      median(faceRate[face].map((sample, i) => sample / (streamRate.router[i] ?? Number.NaN)));
     const paired: Measured['paired'] = {
       throughput: pairedRatio(rate),
       cpuPerRequest: pairedRatio(cpu),
@@ -268,9 +303,19 @@ async function main(): Promise<void> {
       ranking,
       flush: { ...flush, p99Without: flushP99.p99Without, p99With: flushP99.p99With },
       idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb, settleMs: IDLE_SETTLE_MS },
+      faces: {
+        stream: {
+          chat: { ttfb: median(faceTtfb.chat), total: median(faceTotal.chat) },
+          messages: { ttfb: median(faceTtfb.messages), total: median(faceTotal.messages) },
+          responses: { ttfb: median(faceTtfb.responses), total: median(faceTotal.responses) },
+        },
+        streamRate: { messages: median(faceRate.messages), responses: median(faceRate.responses) },
+        pairedStreamRate: { messages: pairedFaceRate('messages'), responses: pairedFaceRate('responses') },
+      },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,
     };
+    if (faceErrors > 0) notes.push(`faces: ${faceErrors} failed streams during the face workloads`);
     for (const name of ORDER)
       if (errors[name] > 0)
         notes.push(`${name}: ${errors[name]} failed requests during the rate and latency workloads`);

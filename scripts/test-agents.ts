@@ -16,7 +16,7 @@ import type { HistoryEntry } from '../router/api-types.js';
 import { AGENT_REPLY, agentModel } from '../router/test-support/agent-model.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
-import { empty200, errorPayload, sse, type Behaviour } from '../router/test-support/upstream-behaviours.js';
+import { byStreaming, empty200, errorPayload, sse } from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,12 +59,6 @@ function readVersion(file: string): string | null {
   }
 }
 
-/** The black holes answer streams and JSON alike with nothing useful. */
-const blackHole =
-  (stream: Behaviour, json: Behaviour): Behaviour =>
-  (res, call) =>
-    call.body?.stream === true ? stream(res, call) : json(res, call);
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,10 +97,11 @@ async function main(): Promise<number> {
   ensureAgents();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'fcm-agents-'));
   const upstream: FakeUpstream = await startFakeUpstream();
-  upstream.always('hole/empty', blackHole(sse([roleFrame()]), empty200()));
+  // The black holes answer streams and JSON alike with nothing useful.
+  upstream.always('hole/empty', byStreaming(sse([roleFrame()]), empty200()));
   upstream.always(
     'hole/errframe',
-    blackHole(sse([roleFrame(), errorFrame()], { done: false }), errorPayload()),
+    byStreaming(sse([roleFrame(), errorFrame()], { done: false }), errorPayload()),
   );
   upstream.always('good/coder', agentModel());
   const stateDir = path.join(scratch, 'state');

@@ -107,3 +107,15 @@ test('errors before any byte are OpenAI error objects', () => {
     },
   });
 });
+
+test('a refusal keeps the field at fault in `param`', () => {
+  const body = encoder().error({
+    status: 400,
+    code: 'invalid_request',
+    type: 'invalid_request_error',
+    message: 'fcm-router: previous_response_id is not supported',
+    retryAfterSec: null,
+    param: 'previous_response_id',
+  });
+  assert.equal((JSON.parse(body) as { error: { param: unknown } }).error.param, 'previous_response_id');
+});

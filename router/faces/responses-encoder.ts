@@ -89,7 +89,7 @@ export class ResponsesEncoder implements AnswerEncoder {
   }
 
   error(answer: ErrorAnswer): string {
-    return openAiErrorBody(answer.message, answer.type, answer.code);
+    return openAiErrorBody(answer.message, answer.type, answer.code, answer.param ?? null);
   }
 
   #stream(): ResponsesStreamWriter {

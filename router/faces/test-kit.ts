@@ -98,9 +98,14 @@ export const names = (events: readonly SseEvent[]): string[] =>
   events.map((e) => e.event ?? String(e.data.type));
 
 /** A recorded agent request from `fixtures/`. */
-export function fixture(name: string): { headers: Record<string, string>; body: Record<string, unknown> } {
-  const url = new URL(`./fixtures/${name}`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as {
+export function fixture(name: string): {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+} {
+  const file = new URL(`./fixtures/${name}`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as {
+    url: string;
     headers: Record<string, string>;
     body: Record<string, unknown>;
   };

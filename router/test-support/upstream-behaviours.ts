@@ -109,6 +109,12 @@ export function sse(
   };
 }
 
+/** Serves streamed requests with `stream` and JSON ones with `json` (a model that fails both ways alike). */
+export const byStreaming =
+  (stream: Behaviour, json: Behaviour): Behaviour =>
+  (res, call) =>
+    call.body?.stream === true ? stream(res, call) : json(res, call);
+
 /** A good stream of the given text pieces, ending with `[DONE]`. */
 export const sseContent = (pieces: readonly string[], delayMs = 0): Behaviour =>
   sse([roleFrame(), ...pieces.map(contentFrame)], { delayMs });

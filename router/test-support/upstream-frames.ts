@@ -46,3 +46,21 @@ export function completion(content: string, extra: Record<string, unknown> = {})
     ...extra,
   };
 }
+
+/** A chunk whose delta carries only `reasoning_content`, as thinking models stream before (or instead of) text. */
+export function reasoningFrame(text: string): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { reasoning_content: text }, finish_reason: null }],
+  };
+}
+
+/** The closing chunk of a choice: an empty delta with its `finish_reason`. */
+export function finishFrame(reason: string): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: {}, finish_reason: reason }],
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * What of an agent's headers reaches a provider on the translating faces: the recorded Claude Code and
+ * Codex requests, replayed at the real router with their own headers (`x-api-key` or `Authorization`,
+ * `anthropic-beta`, `anthropic-version`, session ids), are served over the black holes, and every upstream
+ * call carries only the agent's name and the router's own headers, with the provider's key.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixture } from '../faces/test-kit.js';
+import { AGENT_REPLY, agentModel } from '../test-support/agent-model.js';
+import { CHAIN, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
+import { httpRequest } from '../test-support/http-client.js';
+
+const FIXTURES = [
+  'claude-code-2.1.332.first-turn.json',
+  'claude-code-2.1.332.tool-result-turn.json',
+  'codex-0.171.0.first-turn.json',
+  'codex-0.171.0.tool-output-turn.json',
+  'codex-0.171.0.namespace-tool-output-turn.json',
+];
+
+/** Headers an upstream call may carry: the transport's, the router's own, and the agent's name. */
+const ALLOWED = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'content-type',
+  'accept',
+  'x-request-id',
+  'authorization',
+  'user-agent',
+]);
+
+const AGENT_KEY = 'sk-agent-placeholder-7f3a91';
+
+/** The recorded headers as the agent would send them to this router, with a recognisable key. */
+function replayHeaders(recorded: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(recorded)) {
+    if (name === 'host' || name === 'connection') continue;
+    if (name === 'x-api-key') headers[name] = AGENT_KEY;
+    else if (name === 'authorization') headers[name] = `Bearer ${AGENT_KEY}`;
+    else headers[name] = value;
+  }
+  return headers;
+}
+
+test('recorded agent requests replayed with their own headers: served, and only the agent’s name goes upstream', async () => {
+  await withBlackHoles(async ({ router, upstream }) => {
+    upstream.always(GOOD, agentModel());
+    for (const name of FIXTURES) {
+      const recorded = fixture(name);
+      const before = upstream.calls.length;
+      const reply = await httpRequest(`${router.url}${recorded.url}`, {
+        method: 'POST',
+        headers: replayHeaders(recorded.headers),
+        body: JSON.stringify(recorded.body),
+      });
+      assert.equal(reply.status, 200, `${name}: ${reply.text.slice(0, 300)}`);
+      assert.match(String(reply.headers['x-fcm-v2-decision']), /^good\/coder!served\|/, name);
+      assert.ok(
+        reply.text.includes(AGENT_REPLY) || reply.text.includes('The command printed'),
+        `${name}: the model's answer`,
+      );
+      const calls = upstream.calls.slice(before);
+      assert.deepEqual(
+        calls.map((call) => call.key),
+        CHAIN,
+        `${name}: both holes, then the good model`,
+      );
+      for (const call of calls) {
+        const extra = Object.keys(call.headers).filter((header) => !ALLOWED.has(header));
+        assert.deepEqual(extra, [], `${name}: headers that reached ${call.key}`);
+        assert.equal(call.headers['user-agent'], recorded.headers['user-agent']);
+        assert.equal(call.headers.authorization, `Bearer sk-test-${call.provider}`);
+        assert.ok(!call.rawBody.includes(AGENT_KEY), `${name}: the agent's key is not in the body`);
+      }
+      const entry = router.lastEntry();
+      assert.equal(entry.api, recorded.url.startsWith('/v1/messages') ? 'messages' : 'responses');
+      assert.equal(entry.outcome, 'served');
+    }
+    const history = JSON.stringify(router.router.history(20));
+    assert.ok(
+      !history.includes(AGENT_KEY) && !router.logText().includes(AGENT_KEY),
+      'the key is kept nowhere',
+    );
+  });
+});
