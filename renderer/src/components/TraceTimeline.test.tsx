@@ -38,8 +38,6 @@ const failover: HistoryEntry = {
   source: 'agent',
   api: 'chat',
   usage: null,
-  source: 'agent',
-  api: 'chat',
 };
 
 test('draws each skip, each attempt with status or kind and latency, then the result, in order', () => {
