@@ -46,7 +46,14 @@ export async function checkStateDir(
   allowed: readonly string[] = ['config.json'],
 ): Promise<StateCheck> {
   const problems: string[] = [];
-  const known = new Set(['breakers.json', 'history.json', 'quotas.json', 'daemon.json', ...allowed]);
+  const known = new Set([
+    'breakers.json',
+    'history.json',
+    'quotas.json',
+    'latency.json',
+    'daemon.json',
+    ...allowed,
+  ]);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);

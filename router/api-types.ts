@@ -50,6 +50,30 @@ export interface ModelStateView {
    */
   blockedBy: ModelBlock | null;
   stats: ModelStats;
+  /** How fast it answers, from served requests and probes (persisted). */
+  latency: LatencyView;
+  /** The last health probe of this model since start, or null. */
+  lastProbe: ProbeView | null;
+}
+
+/** One health probe's result. */
+export interface ProbeView {
+  at: number;
+  ok: boolean;
+  /** Why it failed (null when it passed). */
+  kind: FailureKind | null;
+  latencyMs: number;
+}
+
+/** A model's speed: decaying averages and a p95 over its recent served attempts; null before the first. */
+export interface LatencyView {
+  /** Time to the first useful byte, ms. */
+  ttfbMs: number | null;
+  ttfbP95Ms: number | null;
+  tokensPerSec: number | null;
+  samples: number;
+  /** When it last served. */
+  lastAt: number | null;
 }
 
 /** What keeps a model out of routing apart from its breaker. */

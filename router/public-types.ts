@@ -2,7 +2,7 @@
  * The public face of the router library: what the CLI and the Electron main process use to run it
  * in-process. Implemented by `startRouter` in `router/start-router.ts`, re-exported by `router/index.ts`.
  */
-import type { HistoryResponse, RouterEvent, RouterEventType, StateResponse } from './api-types.js';
+import type { HistoryResponse, ProbeView, RouterEvent, RouterEventType, StateResponse } from './api-types.js';
 import type { Clock } from './state/clock.js';
 
 /** Where a line of the router's log goes. Lines never carry prompts, completions, keys or upstream URLs. */
@@ -31,6 +31,10 @@ export interface StartRouterOptions {
   env?: Record<string, string | undefined>;
   logger?: RouterLogger;
   clock?: Clock;
+  /** A number in [0, 1), for the exploration share of `fastest` sets. @default Math.random */
+  random?: () => number;
+  /** How often background probes are looked for, ms; 0 turns the scheduler off. @default 15000 */
+  probeTickMs?: number;
   /** Debounce of state writes. @default 2000 */
   persistDebounceMs?: number;
 }
@@ -56,6 +60,10 @@ export interface RouterHandle {
   /** Pause or resume routing (paused: chat requests get 503 `router_paused`). */
   setPaused(paused: boolean): void;
   isPaused(): boolean;
+  /** Probes one model now (a tiny completion through the gate); its result is also its `lastProbe`. */
+  probeNow(model: string): Promise<ProbeView>;
+  /** Runs the probes due now (trials of models whose cooldown passed, idle models); the keys probed. */
+  runDueProbes(): Promise<string[]>;
   /** Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state. */
   stop(options?: { graceMs?: number }): Promise<void>;
 }

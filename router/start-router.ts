@@ -17,6 +17,7 @@ import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-ty
 import { createRouterServer } from './server/http-server.js';
 import { BreakerStore } from './state/breaker-store.js';
 import { systemClock } from './state/clock.js';
+import { LatencyBook } from './state/latency-book.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { QuotaBook } from './state/quota-book.js';
 import { RequestHistory } from './state/request-history.js';
@@ -118,7 +119,8 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     debounceMs,
     logger,
   });
-  await Promise.all([breakers.load(), quotas.load(), history.load()]);
+  const latency = new LatencyBook({ file: path.join(stateDir, 'latency.json'), clock, debounceMs, logger });
+  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load()]);
 
   const upstream = new UpstreamClient();
   engine = new RouterEngine({
@@ -127,6 +129,8 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     quotas,
     history,
     modelStats: new ModelStatsBook(),
+    latency,
+    ...(options.random ? { random: options.random } : {}),
     upstream,
     events,
     clock,
@@ -173,6 +177,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     startedAt,
     demo: Boolean(demo),
   });
+  if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
   const traffic = demo && options.demoTraffic !== false ? startDemoTraffic(url) : null;
 
   let stopping: Promise<void> | null = null;
@@ -189,16 +194,19 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     on: (type, listener) => events.on(type, listener),
     setPaused: (paused) => liveEngine.setPaused(paused),
     isPaused: () => liveEngine.isPaused(),
+    probeNow: (model) => liveEngine.probes.probe(model),
+    runDueProbes: async () => (await liveEngine.probes.pass()).map((probe) => probe.key),
     stop: (stopOptions = {}) => {
       stopping ??= (async () => {
         traffic?.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         eventsRoute.closeAll();
+        await liveEngine.probes.stop();
         await liveEngine.waitIdle(stopOptions.graceMs ?? 10_000);
         server.closeAllConnections();
         await closed;
-        await Promise.all([breakers.close(), quotas.close(), history.close()]);
+        await Promise.all([breakers.close(), quotas.close(), history.close(), latency.close()]);
         await Promise.all([upstream.close(), demo?.close()]);
         await rm(path.join(baseDir, 'daemon.json'), { force: true });
       })();

@@ -13,6 +13,40 @@ const breaker = (settings: Record<string, unknown>) => ({ router: { breaker: set
 
 const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
   {
+    name: 'an order no set has',
+    config: {
+      sets: { main: ['a/m'] },
+      activeSet: 'main',
+      router: { ranking: { order: { main: 'quickest' } } },
+    },
+    issues: [{ path: 'router.ranking.order.main', message: 'one of priority or fastest' }],
+  },
+  {
+    name: 'an order for a set that does not exist',
+    config: {
+      sets: { main: ['a/m'] },
+      activeSet: 'main',
+      router: { ranking: { order: { other: 'fastest' } } },
+    },
+    issues: [{ path: 'router.ranking.order.other', message: 'names no set' }],
+  },
+  {
+    name: 'an exploration share too large',
+    config: { router: { ranking: { exploration: 0.9 } } },
+    issues: [{ path: 'router.ranking.exploration', message: 'a share of requests from 0 to 0.5' }],
+  },
+  {
+    name: 'a probe budget of zero and an idle interval too short',
+    config: { providers: { groq: { probe: { enabled: true, dailyBudget: 0, idleIntervalMs: 10 } } } },
+    issues: [
+      {
+        path: 'providers.groq.probe.idleIntervalMs',
+        message: 'a whole number of milliseconds, at least 60000',
+      },
+      { path: 'providers.groq.probe.dailyBudget', message: 'a whole number of probes, at least 1' },
+    ],
+  },
+  {
     name: 'a fraction of a millisecond',
     config: failover({ requestTimeoutMs: 1500.5 }),
     issues: [

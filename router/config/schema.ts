@@ -43,6 +43,18 @@ function isHttpUrl(value: string): boolean {
 const timeoutMs = wholeNumber('milliseconds', 500, 3_600_000);
 const cooldownMs = wholeNumber('milliseconds', 1000, 86_400_000);
 
+/**
+ * Health probes of one provider's models (off by default: they spend the provider's free quota). A probe
+ * is a tiny completion through the same gate as an agent's request.
+ */
+export const probeSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** Probe a model of this provider nobody used for this long, to keep its latency fresh; null: never. */
+  idleIntervalMs: wholeNumber('milliseconds', 60_000, 86_400_000).nullable().default(null),
+  /** At most this many probes per day (UTC) across the provider's models. */
+  dailyBudget: wholeNumber('probes', 1, 10_000).default(50),
+});
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
@@ -60,6 +72,8 @@ export const providerConfigSchema = z.strictObject({
   enabled: z.boolean().optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
   headers: z.record(z.string(), z.string().max(1000)).optional(),
+  /** Health probes; absent means off. */
+  probe: probeSchema.optional(),
 });
 
 export const failoverSchema = z.strictObject({
@@ -83,6 +97,20 @@ export const breakerSchema = z.strictObject({
   backoffMultiplier: numberBetween('a factor', 1, 10).default(2),
 });
 
+const setNameSchema = z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -');
+
+/** How a set orders its healthy models. */
+export const setOrderSchema = z.enum(['priority', 'fastest'], {
+  errorMap: () => ({ message: 'one of priority or fastest' }),
+});
+
+export const rankingSchema = z.strictObject({
+  /** Set name → its order; a set not named here keeps `priority` (the user's order). */
+  order: z.record(setNameSchema, setOrderSchema).default({}),
+  /** In a `fastest` set, the share of requests that try the model measured longest ago first. */
+  exploration: numberBetween('a share of requests', 0, 0.5).default(0.05),
+});
+
 export const configSchema = z
   .strictObject({
     providers: z
@@ -91,19 +119,19 @@ export const configSchema = z
         providerConfigSchema,
       )
       .default({}),
-    sets: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -'),
-        z.array(modelKeySchema).max(500),
-      )
-      .optional(),
+    sets: z.record(setNameSchema, z.array(modelKeySchema).max(500)).optional(),
     activeSet: z.string().min(1).default('default'),
     router: z
       .strictObject({
         failover: failoverSchema.default(() => failoverSchema.parse({})),
         breaker: breakerSchema.default(() => breakerSchema.parse({})),
+        ranking: rankingSchema.default(() => rankingSchema.parse({})),
       })
-      .default(() => ({ failover: failoverSchema.parse({}), breaker: breakerSchema.parse({}) })),
+      .default(() => ({
+        failover: failoverSchema.parse({}),
+        breaker: breakerSchema.parse({}),
+        ranking: rankingSchema.parse({}),
+      })),
   })
   .superRefine((config, ctx) => {
     if (config.sets && Object.keys(config.sets).length > 0 && !(config.activeSet in config.sets)) {
@@ -112,6 +140,11 @@ export const configSchema = z
         path: ['activeSet'],
         message: `names no set (the sets are: ${Object.keys(config.sets).join(', ')})`,
       });
+    }
+    for (const name of Object.keys(config.router.ranking.order)) {
+      if (config.sets && !(name in config.sets) && name !== 'default') {
+        ctx.addIssue({ code: 'custom', path: ['router', 'ranking', 'order', name], message: 'names no set' });
+      }
     }
     const { breaker } = config.router;
     if (breaker.maxCooldownMs < breaker.initialCooldownMs) {
@@ -130,6 +163,9 @@ export type Config = z.output<typeof configSchema>;
 export type ProviderConfig = z.output<typeof providerConfigSchema>;
 export type FailoverSettings = z.output<typeof failoverSchema>;
 export type BreakerSettings = z.output<typeof breakerSchema>;
+export type RankingSettings = z.output<typeof rankingSchema>;
+export type ProbeSettings = z.output<typeof probeSchema>;
+export type SetOrder = z.output<typeof setOrderSchema>;
 export type ContentValidation = FailoverSettings['contentValidation'];
 
 /** One validation problem, addressed by its JSON path (`router.breaker.failureThreshold`). */

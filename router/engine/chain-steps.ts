@@ -1,10 +1,14 @@
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { fastestOrder } from './fastest-order.js';
 import type { RequestRun } from './dispatch.js';
 import { rankCandidates, type RankedCandidate, type Ranking } from './ranking.js';
 import type { Role } from './request-trace.js';
 
-/** Ranks a set for this request (a healthy set's ranking is reused until a store changes). */
-export function rankSet(run: RequestRun, set: readonly string[]): Ranking {
+/**
+ * Ranks a set for this request (a healthy set's ranking is reused until a store changes); a `fastest` set
+ * then puts its healthy models in order of recent speed.
+ */
+export function rankSet(run: RequestRun, set: readonly string[], setName: string): Ranking {
   const { ctx, trace } = run;
   const { resolved, breakers, quotas } = ctx;
   const facts = (key: string): ReturnType<typeof candidateFacts> =>
@@ -14,7 +18,13 @@ export function rankSet(run: RequestRun, set: readonly string[]): Ranking {
     () => rankCandidates(set, facts, ctx.clock(), resolved.config.router.breaker),
   );
   trace.skips.push(...ranking.skips);
-  return ranking;
+  const { order, exploration } = resolved.config.router.ranking;
+  if (order[setName] !== 'fastest') return ranking;
+  const speed = (key: string) => ({
+    healthy: breakers.get(key).state === 'CLOSED',
+    figures: ctx.latency.get(key),
+  });
+  return { ...ranking, order: fastestOrder(ranking.order, speed, ctx.random() < exploration) };
 }
 
 /**

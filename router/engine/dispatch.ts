@@ -84,6 +84,7 @@ async function attemptOn(
   const breakerBefore = ctx.breakers.get(key).state;
   trace.begin(key, role, breakerBefore);
   let verdict: AttemptVerdict;
+  const began = ctx.clock();
   try {
     verdict = await runAttempt({
       model,
@@ -103,6 +104,13 @@ async function attemptOn(
   } finally {
     if (holdsTrial) ctx.breakers.releaseTrial(key);
   }
+  if (verdict.type === 'served')
+    ctx.latency.recordServed(
+      key,
+      verdict.latencyMs,
+      ctx.clock() - began,
+      verdict.usage?.completionTokens ?? null,
+    );
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
   const { status, latencyMs } = verdict;

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
+import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { ClientGone } from '../upstream/client-gone.js';
@@ -16,6 +17,10 @@ export interface RouteContext {
   breakers: BreakerStore;
   quotas: QuotaBook;
   modelStats: ModelStatsBook;
+  /** How fast each model answers, for `fastest` sets (and hedge delays). */
+  latency: LatencyBook;
+  /** A number in [0, 1): whether a `fastest` set explores this time. Injected so tests decide. */
+  random: () => number;
   upstream: UpstreamClient;
   /** Rankings of healthy sets, reused across requests until a store changes. */
   rankings: RankingMemo;
@@ -27,8 +32,8 @@ export interface RouteContext {
   isPaused: () => boolean;
 }
 
-/** Who sent a request: an agent, or the dashboard testing a model. */
-export type RequestSource = 'agent' | 'test';
+/** Who sent a request: an agent, the dashboard testing a model, or the router's health probe. */
+export type RequestSource = 'agent' | 'test' | 'probe';
 
 /** One request as the engine routes it, whatever face it came in on (its body is chat completions). */
 export interface ChatRequest {

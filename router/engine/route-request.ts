@@ -55,24 +55,29 @@ export async function routeRequest(
   const last =
     target.type === 'pinned'
       ? await dispatch(run, target.model.key, pinnedRole(run, target.model.key))
-      : await walkSet(run, target.set);
+      : await walkSet(run, target.set, target.name);
   settleDeferredNetwork(ctx, run.trace);
   const ending = finalAnswer(run, last);
   return historyEntry(req, answer, target, started, ctx.clock(), ending);
 }
 
 /**
- * A pinned model is tried whatever its state; the dashboard's Test of a tripped model is that model's
- * trial (how a user brings a model back): its success closes the breaker, its failure reopens it.
+ * A pinned model is tried whatever its state; the dashboard's Test of a tripped model, and a health probe
+ * of one, is that model's trial (how it is brought back): its success closes the breaker, its failure
+ * reopens it.
  */
 function pinnedRole(run: RequestRun, key: string): Role {
   const state = run.ctx.breakers.get(key).state;
-  return run.req.source === 'test' && (state === 'OPEN' || state === 'HALF_OPEN') ? 'trial' : 'pinned';
+  return run.req.source !== 'agent' && (state === 'OPEN' || state === 'HALF_OPEN') ? 'trial' : 'pinned';
 }
 
 /** The set's chain, then the last resort and the panic try when nothing was served. */
-async function walkSet(run: RequestRun, set: readonly string[]): Promise<DispatchResult | null> {
-  const ranking = rankSet(run, set);
+async function walkSet(
+  run: RequestRun,
+  set: readonly string[],
+  name: string,
+): Promise<DispatchResult | null> {
+  const ranking = rankSet(run, set, name);
   let last = await walkChain(run, ranking.order);
   if (last !== null && last.type !== 'next') return last;
   const lastResort = lastResortKey(run);

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
+import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
@@ -11,6 +12,7 @@ import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
+import { HealthProber } from './health-prober.js';
 import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
 import type { Answer } from './answer.js';
@@ -30,6 +32,9 @@ export interface EngineParts {
   quotas: QuotaBook;
   history: RequestHistory;
   modelStats: ModelStatsBook;
+  latency: LatencyBook;
+  /** @default Math.random */
+  random?: () => number;
   upstream: UpstreamClient;
   events: EventBus;
   clock: Clock;
@@ -51,19 +56,30 @@ export class RouterEngine {
   readonly #deadlines: DeadlineWatch;
   /** What each request routes with; rebuilt when the config changes, not per request. */
   #context: RouteContext;
+  /** Health probes of the models (the scheduler is started by whoever runs the engine). */
+  readonly probes: HealthProber;
 
   constructor(private readonly parts: EngineParts) {
     this.#deadlines = new DeadlineWatch(parts.clock);
     this.#context = this.#contextFor(parts.resolved);
+    this.probes = new HealthProber({
+      ...parts,
+      resolved: () => this.#context.resolved,
+      isPaused: this.#isPaused,
+      route: (req, answer) => this.handleChat(req, answer),
+      onProbed: (key) => this.emitModel(key),
+    });
   }
 
   #contextFor(resolved: ResolvedConfig): RouteContext {
-    const { breakers, quotas, modelStats, upstream, clock, logger } = this.parts;
+    const { breakers, quotas, modelStats, latency, upstream, clock, logger } = this.parts;
     return {
       resolved,
       breakers,
       quotas,
       modelStats,
+      latency,
+      random: this.parts.random ?? Math.random,
       upstream,
       clock,
       logger,
@@ -165,6 +181,7 @@ export class RouterEngine {
       resolved: this.#context.resolved,
       pinned: this.#pinned,
       paused: this.#paused,
+      lastProbe: (key) => this.probes.last(key),
       now: this.parts.clock(),
     });
   }
@@ -173,17 +190,27 @@ export class RouterEngine {
   emitModel(key: string): void {
     this.parts.events.emit({
       type: 'breaker',
-      model: modelView(key, { ...this.parts, resolved: this.#context.resolved, now: this.parts.clock() }),
+      model: modelView(key, {
+        ...this.parts,
+        resolved: this.#context.resolved,
+        lastProbe: (model) => this.probes.last(model),
+        now: this.parts.clock(),
+      }),
     });
+  }
+
+  /** A model of the config, pinned since start, or with a breaker. */
+  knowsModel(key: string): boolean {
+    return (
+      this.#context.resolved.models.has(key) ||
+      this.#pinned.has(key) ||
+      this.parts.breakers.keys().includes(key)
+    );
   }
 
   /** Manual breaker reset (and its quota pause); false for a key nobody knows. */
   resetModel(key: string): boolean {
-    const known =
-      this.#context.resolved.models.has(key) ||
-      this.#pinned.has(key) ||
-      this.parts.breakers.keys().includes(key);
-    if (!known) return false;
+    if (!this.knowsModel(key)) return false;
     this.parts.breakers.reset(key);
     this.parts.quotas.clearModel(key);
     this.emitModel(key);

@@ -1,7 +1,8 @@
-import type { ModelBlock, ModelStateView, StateResponse } from '../api-types.js';
+import type { ModelBlock, ModelStateView, ProbeView, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import { openUntil } from '../state/breaker.js';
 import type { BreakerStore } from '../state/breaker-store.js';
+import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts, providerFingerprint } from './candidate-facts.js';
@@ -13,6 +14,9 @@ export interface StateSources {
   breakers: BreakerStore;
   quotas: QuotaBook;
   modelStats: ModelStatsBook;
+  latency: LatencyBook;
+  /** The last probe of a model, if any. */
+  lastProbe: (key: string) => ProbeView | null;
   /** Models pinned by a request since start. */
   pinned: ReadonlySet<string>;
   paused: boolean;
@@ -50,6 +54,8 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     inActiveSet: activeSet.includes(key),
     blockedBy,
     stats: src.modelStats.get(key),
+    latency: src.latency.get(key),
+    lastProbe: src.lastProbe(key),
   };
 }
 

@@ -118,6 +118,18 @@ export async function handleApi(
       else sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${body.model}"`);
       return true;
     }
+    case 'POST /api/models/probe': {
+      const body = await readJson(req, res, resetBody);
+      if (!body) return true;
+      if (engine.isPaused()) {
+        sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
+      } else if (!engine.knowsModel(body.model)) {
+        sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${body.model}"`);
+      } else {
+        sendJson(res, 200, await engine.probes.probe(body.model));
+      }
+      return true;
+    }
     case 'POST /api/providers/key': {
       const body = await readJson(req, res, keyBody);
       if (!body) return true;

@@ -15,6 +15,7 @@ import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { EventBus } from '../engine/event-bus.js';
 import { RouterEngine } from '../engine/router-engine.js';
 import { BreakerStore } from '../state/breaker-store.js';
+import { LatencyBook } from '../state/latency-book.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { QuotaBook } from '../state/quota-book.js';
 import { RequestHistory } from '../state/request-history.js';
@@ -54,6 +55,7 @@ export async function startEngineHarness(
   const quotas = new QuotaBook({ ...state, file: path.join(dir, 'quotas.json') });
   const history = new RequestHistory({ ...state, file: path.join(dir, 'history.json') });
   const modelStats = new ModelStatsBook();
+  const latency = new LatencyBook({ ...state, file: path.join(dir, 'latency.json') });
   const upstream = new UpstreamClient();
   const engine = new RouterEngine({
     resolved,
@@ -61,6 +63,7 @@ export async function startEngineHarness(
     quotas,
     history,
     modelStats,
+    latency,
     upstream,
     events: new EventBus(),
     clock,
@@ -103,7 +106,7 @@ export async function startEngineHarness(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await upstream.close();
-      await Promise.all([breakers.close(), quotas.close(), history.close()]);
+      await Promise.all([breakers.close(), quotas.close(), history.close(), latency.close()]);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -28,6 +28,8 @@ export interface HarnessOptions {
   /** @default 10 */
   persistDebounceMs?: number;
   env?: Record<string, string | undefined>;
+  /** The router's random numbers (exploration). @default Math.random */
+  random?: () => number;
 }
 
 export interface ChatOptions {
@@ -163,7 +165,10 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       env: options.env ?? {},
       logger,
       clock: clock.now,
+      ...(options.random ? { random: options.random } : {}),
       persistDebounceMs: options.persistDebounceMs ?? 10,
+      // Tests run probe passes themselves, on their clock.
+      probeTickMs: 0,
     });
   } catch (error) {
     if (options.dir === undefined) await rm(dir, { recursive: true, force: true });

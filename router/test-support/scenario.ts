@@ -20,6 +20,13 @@ export interface ScenarioOptions {
   breaker?: RouterSettings['breaker'];
   /** Extra provider entries (e.g. one whose base URL refuses connections). */
   extraProviders?: NonNullable<ConfigInput['providers']>;
+  ranking?: RouterSettings['ranking'];
+  /** Provider id → its probe settings. */
+  probes?: Record<string, NonNullable<NonNullable<ConfigInput['providers']>[string]['probe']>>;
+  /** The router's random numbers (exploration). @default Math.random */
+  random?: () => number;
+  /** A state dir prepared before the router starts (`<dir>/state`); removed afterwards. */
+  dir?: string;
 }
 
 /** Providers config for fake providers: each id gets its base URL on `upstream`, a key and its models. */
@@ -43,8 +50,13 @@ export function fakeProviders(
 export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions): ConfigInput {
   const keys = Object.entries(options.providers).flatMap(([id, ids]) => ids.map((model) => `${id}/${model}`));
   const sets = options.sets ?? { main: keys };
+  const providers = fakeProviders(upstream, options.providers, options.keys);
+  for (const [id, probe] of Object.entries(options.probes ?? {})) {
+    const provider = providers[id];
+    if (provider) providers[id] = { ...provider, probe };
+  }
   return {
-    providers: { ...fakeProviders(upstream, options.providers, options.keys), ...options.extraProviders },
+    providers: { ...providers, ...options.extraProviders },
     sets,
     activeSet: options.activeSet ?? Object.keys(sets)[0] ?? 'main',
     router: {
@@ -56,6 +68,7 @@ export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions)
         ...options.failover,
       },
       breaker: { initialCooldownMs: 60_000, maxCooldownMs: 600_000, ...options.breaker },
+      ...(options.ranking ? { ranking: options.ranking } : {}),
     },
   };
 }
@@ -73,7 +86,11 @@ export async function withScenario(
   const upstream = await startFakeUpstream();
   let router: RouterHarness | null = null;
   try {
-    router = await startHarness({ config: scenarioConfig(upstream, options) });
+    router = await startHarness({
+      config: scenarioConfig(upstream, options),
+      ...(options.random ? { random: options.random } : {}),
+      ...(options.dir ? { dir: options.dir } : {}),
+    });
     await run({ router, upstream });
   } finally {
     await router?.close();

@@ -4,6 +4,7 @@ import type {
   ConfigSaveResponse,
   HealthResponse,
   HistoryResponse,
+  ProbeView,
   ProvidersResponse,
   StateResponse,
 } from '../../../router/api-types.js';
@@ -24,6 +25,8 @@ export const api = {
 
   saveConfig: (config: ConfigInput) => apiSend<ConfigSaveResponse>('PUT', '/api/config', config),
   resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),
+  /** A health probe of one model now; its result. */
+  probeModel: (model: string) => apiSend<ProbeView>('POST', '/api/models/probe', { model }),
   /** Write-only: the key is never read back. An empty string removes it. */
   setProviderKey: (provider: string, apiKey: string) =>
     apiSend<Ok>('POST', '/api/providers/key', { provider, apiKey }),

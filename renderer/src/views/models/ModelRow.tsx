@@ -12,6 +12,7 @@ import { formatLatency, formatPercent } from '../../lib/format.js';
 import { FAILURE_HINTS, SKIP_HINTS } from '../../lib/labels.js';
 import { ordinal } from '../../lib/routing-positions.js';
 import { ModelDetails } from './ModelDetails.js';
+import { ProbeControl } from './ProbeControl.js';
 import { TestResultView } from './TestResultView.js';
 import type { HandleProps } from './use-drag-reorder.js';
 
@@ -148,6 +149,7 @@ export function ModelRow({
         >
           {test.isPending ? 'Testing…' : 'Test'}
         </button>
+        <ProbeControl modelKey={name} last={model.lastProbe} />
         <button
           type="button"
           className="btn btn-small"

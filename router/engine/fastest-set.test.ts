@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { delayed, json } from '../test-support/upstream-behaviours.js';
+import { withScenario } from '../test-support/scenario.js';
+import { TEST_EPOCH } from '../test-support/test-clock.js';
+
+const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
+const SETS = { main: ['alpha/m1', 'beta/m2'], plain: ['alpha/m1', 'beta/m2'] };
+const FASTEST = { order: { main: 'fastest' as const }, exploration: 0.1 };
+
+/** Rolls the router's dice: each request of a `fastest` set takes the next one (then "no exploration"). */
+const rolls =
+  (...values: number[]) =>
+  () =>
+    values.shift() ?? 0.99;
+
+/** A state dir whose latency file already knows the models (as after earlier traffic). */
+async function seededDir(models: Record<string, { ttfbMs: number; lastAt?: number }>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
+  await mkdir(path.join(dir, 'state'), { recursive: true });
+  const entries = Object.entries(models).map(([key, { ttfbMs, lastAt }]) => [
+    key,
+    { ttfbMs, tokensPerSec: null, recent: [ttfbMs], samples: 1, lastAt: lastAt ?? TEST_EPOCH },
+  ]);
+  const body = { version: 1, savedAt: TEST_EPOCH, models: Object.fromEntries(entries) };
+  await writeFile(path.join(dir, 'state', 'latency.json'), JSON.stringify(body));
+  return dir;
+}
+
+test('a fastest set serves from its quickest model; a priority set keeps the user’s order', async () => {
+  const dir = await seededDir({ 'alpha/m1': { ttfbMs: 3000 }, 'beta/m2': { ttfbMs: 400 } });
+  const options = { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(), dir };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('alpha')).always('beta/m2', json('beta'));
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+    assert.equal((await router.chat({ model: 'fcm:plain' })).headers['x-fcm-v2-model'], 'alpha/m1');
+  });
+});
+
+test('figures within the tie margin keep the user’s order', async () => {
+  const dir = await seededDir({ 'alpha/m1': { ttfbMs: 450 }, 'beta/m2': { ttfbMs: 420 } });
+  await withScenario(
+    { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(), dir },
+    async ({ router, upstream }) => {
+      upstream.always('alpha/m1', json('alpha')).always('beta/m2', json('beta'));
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+    },
+  );
+});
+
+test('a fastest set learns from its own traffic, exploring the model it knows least', async () => {
+  // No figures yet: the user's order; the exploring request goes to the model never measured.
+  await withScenario(
+    { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(0.99, 0.01, 0.99) },
+    async ({ router, upstream }) => {
+      upstream.always('alpha/m1', delayed(400, json('alpha'))).always('beta/m2', json('beta'));
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'exploration');
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'now the fastest');
+      const alpha = router.model('alpha/m1').latency;
+      assert.ok(alpha.ttfbMs !== null && alpha.ttfbMs >= 400, `alpha's time to first byte: ${alpha.ttfbMs}`);
+      assert.equal(router.model('beta/m2').latency.samples, 2);
+      await router.stop();
+      const file = JSON.parse(await readFile(path.join(router.stateDir, 'latency.json'), 'utf8')) as {
+        models: Record<string, unknown>;
+      };
+      assert.deepEqual(Object.keys(file.models).sort(), ['alpha/m1', 'beta/m2'], 'persisted');
+    },
+  );
+});

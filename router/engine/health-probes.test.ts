@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { json, status } from '../test-support/upstream-behaviours.js';
+import { withScenario } from '../test-support/scenario.js';
+
+const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, breaker: { failureThreshold: 1 } };
+const ALPHA_PROBES = { alpha: { enabled: true } };
+
+test('a probe, not an agent, is the trial of a model whose cooldown passed', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(500)).always('beta/m2', json('beta'));
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+    assert.equal(router.model('alpha/m1').state, 'OPEN');
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the cooldown has not passed');
+
+    router.clock.advance(60_001);
+    upstream.always('alpha/m1', json('back'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1']);
+    const alpha = router.model('alpha/m1');
+    assert.equal(alpha.state, 'CLOSED');
+    assert.equal(alpha.lastProbe?.ok, true);
+    const call = upstream.callsTo('alpha/m1').at(-1);
+    assert.equal(call?.body?.max_tokens, 5, 'a tiny completion');
+
+    const { entries, stats } = router.router.history();
+    const probe = entries[0];
+    assert.equal(probe?.source, 'probe');
+    assert.equal(probe?.attempts[0]?.role, 'trial');
+    assert.equal(stats.served, 1, 'only the agent’s request counts');
+    assert.equal(stats.tests, 1);
+    assert.equal(router.lastEntry().pinned, 'alpha/m1');
+  });
+});
+
+test('a failed probe reopens the model with a longer cooldown', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', status(500)).always('beta/m2', json('beta'));
+    await router.chat();
+    const cooldown = router.model('alpha/m1').cooldownMs;
+    router.clock.advance(60_001);
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1']);
+    const alpha = router.model('alpha/m1');
+    assert.equal(alpha.state, 'OPEN');
+    assert.ok(alpha.cooldownMs > cooldown, `cooldown ${alpha.cooldownMs} after ${cooldown}`);
+    assert.deepEqual(alpha.lastProbe && { ok: alpha.lastProbe.ok, kind: alpha.lastProbe.kind }, {
+      ok: false,
+      kind: 'server_error',
+    });
+  });
+});
+
+test('probes are off unless the provider turns them on, and never run while routing is paused', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(500)).script('beta/m2', status(500));
+    await router.chat();
+    router.clock.advance(60_001);
+    router.router.setPaused(true);
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    router.router.setPaused(false);
+    upstream.always('alpha/m1', json('a')).always('beta/m2', json('b'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1'], 'beta has no probes');
+    assert.equal(router.model('beta/m2').state, 'HALF_OPEN');
+    assert.equal(upstream.callsTo('beta/m2').length, 1);
+  });
+});
+
+test('idle models are probed within the provider’s daily budget', async () => {
+  const options = {
+    providers: { alpha: ['m1', 'm2', 'm3'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 4 } },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    for (const key of ['alpha/m1', 'alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1', 'alpha/m2', 'alpha/m3']);
+    assert.equal(router.model('alpha/m2').latency.samples, 1, 'a probe feeds the latency figures');
+    assert.deepEqual(await router.router.runDueProbes(), [], 'not idle yet');
+    router.clock.advance(30_000);
+    await router.chat(); // alpha/m1 serves: it is not idle
+    router.clock.advance(29_000);
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    router.clock.advance(2000);
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m2'], 'one probe left today');
+    router.clock.advance(60_001);
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the budget is spent');
+    router.clock.advance(12 * 60 * 60 * 1000);
+    assert.equal((await router.router.runDueProbes()).length, 3, 'a new day, a new budget');
+  });
+});
+
+test('"probe now" from the dashboard API', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('hi'));
+    const probed = await router.api('POST', '/api/models/probe', { model: 'alpha/m1' });
+    assert.equal(probed.status, 200);
+    const view = JSON.parse(probed.text) as { ok: boolean; kind: string | null };
+    assert.deepEqual({ ok: view.ok, kind: view.kind }, { ok: true, kind: null });
+    assert.equal(router.model('alpha/m1').lastProbe?.ok, true);
+    const unknown = await router.api('POST', '/api/models/probe', { model: 'nobody/none' });
+    assert.equal(unknown.status, 404);
+    const bad = await router.api('POST', '/api/models/probe', { model: 'no slash' });
+    assert.equal(bad.status, 400);
+    router.router.setPaused(true);
+    assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 409);
+  });
+});

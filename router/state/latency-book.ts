@@ -1,0 +1,155 @@
+/**
+ * How fast each model answers, learnt from served attempts (agents' and probes'): time to the first useful
+ * byte (a decaying average and a p95 over a window of recent samples) and output tokens per second.
+ * Persisted, so `fastest` ordering knows the models right after a restart.
+ */
+import { z } from 'zod/v3';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+/** Samples kept per model for the p95. */
+export const LATENCY_WINDOW = 20;
+/** Weight of a new sample in the decaying averages: the last handful of answers dominate. */
+export const DECAY_WEIGHT = 0.3;
+/** Models not served for this long are dropped on load: their figures say nothing about today. */
+export const LATENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** One model's figures; null fields have no sample yet. */
+export interface LatencyFigures {
+  /** Decaying average time to the first useful byte (the commit), ms. */
+  ttfbMs: number | null;
+  /** 95th percentile of the recent times to first useful byte, ms. */
+  ttfbP95Ms: number | null;
+  /** Decaying average of output tokens per second after the first byte. */
+  tokensPerSec: number | null;
+  samples: number;
+  /** When the model last served. */
+  lastAt: number | null;
+}
+
+/** One served attempt's timing. */
+export interface LatencySample {
+  ttfbMs: number;
+  /** Output tokens per second, or null when the upstream reported no usage. */
+  tokensPerSec: number | null;
+}
+
+const recordSchema = z.strictObject({
+  ttfbMs: z.number().min(0),
+  tokensPerSec: z.number().min(0).nullable(),
+  recent: z.array(z.number().min(0)).max(LATENCY_WINDOW),
+  samples: z.number().int().min(1),
+  lastAt: z.number().min(0),
+});
+type LatencyRecord = z.infer<typeof recordSchema>;
+
+const fileSchema = z.strictObject({ models: z.record(z.string().min(1), z.unknown()) });
+type LatencyFile = { models: Record<string, unknown> };
+
+export interface LatencyBookOptions {
+  file: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+const EMPTY: LatencyFigures = { ttfbMs: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null };
+
+/** Per-model latency figures with a persisted file (`latency.json`). */
+export class LatencyBook {
+  readonly #records = new Map<string, LatencyRecord>();
+  readonly #clock: Clock;
+  readonly #file: JsonStateFile<LatencyFile>;
+
+  constructor(options: LatencyBookOptions) {
+    this.#clock = options.clock;
+    this.#file = new JsonStateFile<LatencyFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({ models: Object.fromEntries(this.#records) }),
+    });
+  }
+
+  /** Restores the file; invalid or stale entries are dropped one by one. */
+  async load(): Promise<void> {
+    const loaded = await this.#file.load();
+    if (loaded === null) return;
+    const now = this.#clock();
+    for (const [key, raw] of Object.entries(loaded.models)) {
+      const parsed = recordSchema.safeParse(raw);
+      if (parsed.success && now - parsed.data.lastAt <= LATENCY_TTL_MS) this.#records.set(key, parsed.data);
+    }
+  }
+
+  /** Books one served attempt of `key`. */
+  record(key: string, sample: LatencySample): void {
+    const ttfb = Math.max(0, sample.ttfbMs);
+    const rate = sample.tokensPerSec;
+    const before = this.#records.get(key);
+    const recent = [...(before?.recent ?? []), ttfb].slice(-LATENCY_WINDOW);
+    this.#records.set(key, {
+      ttfbMs: before ? decay(before.ttfbMs, ttfb) : ttfb,
+      tokensPerSec:
+        rate === null ? (before?.tokensPerSec ?? null) : decay(before?.tokensPerSec ?? null, rate),
+      recent,
+      samples: (before?.samples ?? 0) + 1,
+      lastAt: this.#clock(),
+    });
+    this.#file.schedule();
+  }
+
+  /** Books a served attempt from its timing: first useful byte, end, and the completion's token count. */
+  recordServed(key: string, ttfbMs: number, totalMs: number, completionTokens: number | null): void {
+    this.record(key, { ttfbMs, tokensPerSec: tokensPerSecond(completionTokens, ttfbMs, totalMs) });
+  }
+
+  /** The figures of `key` (all null before its first served attempt). */
+  get(key: string): LatencyFigures {
+    const rec = this.#records.get(key);
+    if (rec === undefined) return EMPTY;
+    return {
+      ttfbMs: Math.round(rec.ttfbMs),
+      ttfbP95Ms: percentile(rec.recent, 0.95),
+      tokensPerSec: rec.tokensPerSec === null ? null : Math.round(rec.tokensPerSec * 10) / 10,
+      samples: rec.samples,
+      lastAt: rec.lastAt,
+    };
+  }
+
+  flush(): Promise<void> {
+    return this.#file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.#file.close();
+  }
+}
+
+function decay(average: number | null, sample: number): number {
+  return average === null ? sample : average + DECAY_WEIGHT * (sample - average);
+}
+
+/** The nearest-rank percentile (a value really observed), or null without samples. */
+export function percentile(values: readonly number[], share: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? null;
+}
+
+/**
+ * Output tokens per second of a served attempt: its completion tokens over the time from the first byte
+ * to the end (the whole time for an answer that came in one piece). Null without a token count.
+ */
+export function tokensPerSecond(
+  completionTokens: number | null,
+  ttfbMs: number,
+  totalMs: number,
+): number | null {
+  if (completionTokens === null || completionTokens <= 0) return null;
+  const spanMs = totalMs > ttfbMs ? totalMs - ttfbMs : totalMs;
+  return completionTokens / (Math.max(spanMs, 1) / 1000);
+}
