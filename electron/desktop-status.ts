@@ -1,5 +1,5 @@
 import type { StateResponse } from '../router/api-types.js';
-import type { Clock } from '../router/state/clock.js';
+import type { Clock } from '../router/index.js';
 import { detectAlerts } from './health-alerts.js';
 import { nextTimedChange } from './model-readiness.js';
 import { NotificationThrottle, type Notice } from './notification-throttle.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../router/state/clock.js';
+import type { Clock } from '../router/index.js';
 import type { HealthAlert } from './health-alerts.js';
 
 /** A desktop notification to show. Never holds request content or keys. */

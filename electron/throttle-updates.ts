@@ -1,4 +1,4 @@
-import type { Clock } from '../router/state/clock.js';
+import type { Clock } from '../router/index.js';
 import type { Timers } from './timers.js';
 
 export interface Coalescer {

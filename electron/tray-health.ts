@@ -1,5 +1,5 @@
 import type { HistoryEntry, ModelStateView, StateResponse } from '../router/api-types.js';
-import { healthVerdict } from '../router/engine/health-verdict.js';
+import { healthVerdict } from '../router/index.js';
 import { readinessOf, type Readiness } from './model-readiness.js';
 
 /** The tray icon's colour: the aggregate health of the active set. */
