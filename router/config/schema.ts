@@ -1,4 +1,5 @@
 import { z } from 'zod/v3';
+import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -9,6 +10,72 @@ import { z } from 'zod/v3';
 
 /** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
 export const modelKeySchema = z.string().regex(/^[A-Za-z0-9._-]+\/\S+$/, 'must be "provider/modelId"');
+
+/** Names that would reach an object's prototype machinery if used as a key: never ids. */
+export const RESERVED_IDS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A provider id or set name: letters, digits, `. _ -`, and not a reserved name. */
+function idSchema(what: string) {
+  return z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, `${what}: letters, digits, . _ -`)
+    .refine(
+      (id) => !RESERVED_IDS.has(id),
+      `${what}: "__proto__", "constructor" and "prototype" are reserved`,
+    );
+}
+
+/** An HTTP field name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible ASCII, space and tab: no CR, LF or NUL (header injection), nothing the HTTP client refuses. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Headers that frame or route the message: set by the HTTP client, never by the config. */
+const FORBIDDEN_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/** Why a header name cannot be configured, or null when it can. */
+export function headerNameProblem(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (!HEADER_NAME.test(name))
+    return "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~, no spaces)";
+  if (FORBIDDEN_HEADERS.has(lower) || lower.startsWith('proxy-'))
+    return 'is set by the HTTP client (connection, length, host and proxy headers cannot be configured)';
+  if (RESERVED_IDS.has(name)) return 'is a reserved name';
+  return null;
+}
+
+// Names are checked as record keys: a `__proto__` key never reaches a refinement of the parsed record.
+const headerNameSchema = z.string().superRefine((name, ctx) => {
+  const problem = headerNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: `header name ${problem}` });
+});
+const headersSchema = z
+  .record(
+    headerNameSchema,
+    z.string().max(1000).regex(HEADER_VALUE, 'header values: printable ASCII only, no line breaks'),
+  )
+  .refine((headers) => Object.keys(headers).length <= 50, 'at most 50 headers');
+
+/** Environment variables the catalogue reads keys from. */
+const CATALOGUE_KEY_ENV: ReadonlySet<string> = new Set(
+  CATALOGUE_PROVIDERS.flatMap((provider) => provider.keyEnv),
+);
+
+/**
+ * An `apiKeyEnv` must look like a credential (`…_KEY`, `…_TOKEN`, `…_API_KEY`) or be one the catalogue
+ * names: the variable's value is sent upstream as a bearer key, so `HOME` or `PATH` must never be.
+ */
+export function isCredentialEnvName(name: string): boolean {
+  return /_(KEY|TOKEN)$/i.test(name) || CATALOGUE_KEY_ENV.has(name);
+}
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -31,6 +98,10 @@ export const providerConfigSchema = z.strictObject({
   apiKeyEnv: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .refine(
+      isCredentialEnvName,
+      'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
+    )
     .optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
   baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
@@ -38,7 +109,7 @@ export const providerConfigSchema = z.strictObject({
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
-  headers: z.record(z.string(), z.string().max(1000)).optional(),
+  headers: headersSchema.optional(),
 });
 
 export const failoverSchema = z.strictObject({
@@ -57,6 +128,14 @@ export const failoverSchema = z.strictObject({
   lastResortModel: modelKeySchema.nullable().default(null),
 });
 
+/** Limits on what clients send the router's HTTP server. */
+export const serverSchema = z.strictObject({
+  /** The whole request (head and body) must arrive within this; a streaming answer is never cut by it. */
+  requestBodyTimeoutMs: z.number().int().min(500).max(600_000).default(30_000),
+  /** Requests whose bodies are still arriving; past this, new ones get 503 until some finish. */
+  maxPendingBodies: z.number().int().min(1).max(100_000).default(256),
+});
+
 export const breakerSchema = z.strictObject({
   failureThreshold: z.number().int().min(1).max(20).default(3),
   degradedRatio: z.number().min(0.1).max(1).default(0.6),
@@ -67,28 +146,23 @@ export const breakerSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    providers: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, 'provider id: letters, digits, . _ -'),
-        providerConfigSchema,
-      )
-      .default({}),
-    sets: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -'),
-        z.array(modelKeySchema).max(500),
-      )
-      .optional(),
+    providers: z.record(idSchema('provider id'), providerConfigSchema).default({}),
+    sets: z.record(idSchema('set name'), z.array(modelKeySchema).max(500)).optional(),
     activeSet: z.string().min(1).default('default'),
     router: z
       .strictObject({
         failover: failoverSchema.default(() => failoverSchema.parse({})),
         breaker: breakerSchema.default(() => breakerSchema.parse({})),
+        server: serverSchema.default(() => serverSchema.parse({})),
       })
-      .default(() => ({ failover: failoverSchema.parse({}), breaker: breakerSchema.parse({}) })),
+      .default(() => ({
+        failover: failoverSchema.parse({}),
+        breaker: breakerSchema.parse({}),
+        server: serverSchema.parse({}),
+      })),
   })
   .superRefine((config, ctx) => {
-    if (config.sets && Object.keys(config.sets).length > 0 && !(config.activeSet in config.sets)) {
+    if (config.sets && Object.keys(config.sets).length > 0 && !Object.hasOwn(config.sets, config.activeSet)) {
       ctx.addIssue({
         code: 'custom',
         path: ['activeSet'],
@@ -112,6 +186,7 @@ export type Config = z.output<typeof configSchema>;
 export type ProviderConfig = z.output<typeof providerConfigSchema>;
 export type FailoverSettings = z.output<typeof failoverSchema>;
 export type BreakerSettings = z.output<typeof breakerSchema>;
+export type ServerSettings = z.output<typeof serverSchema>;
 export type ContentValidation = FailoverSettings['contentValidation'];
 
 /** One validation problem, addressed by its JSON path (`router.breaker.failureThreshold`). */

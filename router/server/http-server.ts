@@ -12,6 +12,7 @@ import { handleApi } from './api-routes.js';
 import { handleChat, handleModels, rejectionHeaders } from './chat-route.js';
 import { EventsRoute } from './events-route.js';
 import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
+import { lingerAfterRefusal } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
@@ -36,6 +37,14 @@ export interface RouterServer {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How often Node checks the request deadline: the deadline is enforced within this much. */
+const DEADLINE_CHECK_MS = 1000;
+
+/** A request with a body to come (a length above zero, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
 
 /**
  * The router's HTTP face: guards (Host, Origin, token, content type, size), then the chat API, the
@@ -44,6 +53,9 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
+  const limits = () => deps.live.resolved.config.router.server;
+  /** Requests whose bodies are still arriving (a slow client holds its socket and buffers until then). */
+  let pendingBodies = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -73,6 +85,29 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
         headers: chatHeaders(),
       });
       return;
+    }
+    if (hasBody(req)) {
+      if (pendingBodies >= limits().maxPendingBodies) {
+        lingerAfterRefusal(req);
+        sendError(
+          res,
+          503,
+          'server_busy',
+          'fcm-router: too many requests are still sending their bodies; retry shortly',
+          {
+            headers: { ...chatHeaders(), 'retry-after': '1', connection: 'close' },
+          },
+        );
+        return;
+      }
+      pendingBodies += 1;
+      let counted = true;
+      const arrived = (): void => {
+        if (counted) pendingBodies -= 1;
+        counted = false;
+      };
+      req.once('end', arrived);
+      req.once('close', arrived);
     }
     if (pathname === '/health') {
       const health: HealthResponse = {
@@ -131,16 +166,24 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     await staticRoute.handle(pathname, res);
   };
 
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 65_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      deps.logger.error(
-        `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
-      else res.destroy();
-    });
-  });
-  server.headersTimeout = 30_000;
+  const timeouts = (): { requestTimeout: number; headersTimeout: number } => {
+    const requestTimeout = limits().requestBodyTimeoutMs;
+    return { requestTimeout, headersTimeout: Math.min(30_000, requestTimeout) };
+  };
+  const server = createServer(
+    { ...timeouts(), keepAliveTimeout: 65_000, connectionsCheckingInterval: DEADLINE_CHECK_MS },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        deps.logger.error(
+          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
+        else res.destroy();
+      });
+    },
+  );
+  // Node reads both on every check: a config change applies to the requests that follow.
+  deps.events.on('config', () => Object.assign(server, timeouts()));
   return { server, events: eventsRoute };
 }
 
