@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
+import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
@@ -76,16 +77,28 @@ function historyLimit(url: URL): { ok: true; limit: number } | { ok: false; mess
 }
 
 function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
-  if (result.ok) sendJson(res, 200, { ok: true, changed: result.changed, config: live.response().config });
-  else {
+  if (result.ok) {
+    const saved: ConfigSaveResponse = {
+      ok: true,
+      changed: result.changed,
+      config: live.response().config,
+      keysDropped: result.keysDropped,
+    };
+    sendJson(res, 200, saved);
+  } else if ('saveFailed' in result) {
+    sendError(
+      res,
+      500,
+      'save_failed',
+      `fcm-router: could not save: ${result.saveFailed} (${live.path}); the config in use is unchanged`,
+    );
+  } else {
     sendError(
       res,
       400,
       'invalid_config',
       `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      {
-        extra: { issues: result.issues },
-      },
+      { extra: { issues: result.issues } },
     );
   }
 }
