@@ -44,7 +44,15 @@ export async function checkStateDir(
   allowed: readonly string[] = ['config.json'],
 ): Promise<StateCheck> {
   const problems: string[] = [];
-  const known = new Set(['breakers.json', 'history.json', 'quotas.json', 'daemon.json', ...allowed]);
+  const known = new Set([
+    'breakers.json',
+    'history.json',
+    'quotas.json',
+    'counters.json',
+    'daemon.json',
+    'daemon.lock',
+    ...allowed,
+  ]);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);
@@ -73,6 +81,8 @@ export async function checkStateDir(
       }
     }
   }
+  const counters = await readJson(path.join(dir, 'counters.json'), problems);
+  if (counters && !isRecord(counters.days)) problems.push('counters.json: no days object');
   const quotas = await readJson(path.join(dir, 'quotas.json'), problems);
   if (quotas && !(isRecord(quotas.models) && isRecord(quotas.providers) && isRecord(quotas.auth)))
     problems.push('quotas.json: wrong shape');

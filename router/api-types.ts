@@ -113,8 +113,13 @@ export interface HistoryStats {
   successRate: number;
   avgAttempts: number;
   avgWallMs: number;
-  /** Since local midnight: served at the first attempt, served after failover, failed. */
+  /**
+   * Since local midnight, over every request of the day (not only the retained ones): served at the first
+   * attempt, served after failover, failed (partial, all failed or no candidates).
+   */
   today: { servedFirstTry: number; servedAfterFailover: number; failed: number };
+  /** Tokens reported by upstreams since local midnight. Always sent by the router (optional for older ones). */
+  todayTokens?: { promptTokens: number; completionTokens: number };
 }
 
 /** `GET /api/history?limit=N`, newest first. */

@@ -17,6 +17,7 @@ import { writeDaemonFile } from './daemon-file.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
 import { createRouterServer } from './server/http-server.js';
 import { BreakerStore } from './state/breaker-store.js';
+import { DailyCounters } from './state/daily-counters.js';
 import { systemClock, type Clock } from './state/clock.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { QuotaBook } from './state/quota-book.js';
@@ -148,7 +149,15 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     debounceMs,
     logger,
   });
-  await Promise.all([breakers.load(), quotas.load(), history.load()]);
+  const counters = new DailyCounters({
+    file: path.join(stateDir, 'counters.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
+  await Promise.all([breakers.load(), quotas.load(), history.load(), counters.load()]);
+  // Every finished request, however many: the history keeps only the last 500.
+  events.on('request', (event) => counters.record(event.entry));
 
   const upstream = new UpstreamClient();
   engine = new RouterEngine({
@@ -168,6 +177,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     engine,
     live,
     history,
+    counters,
     quotas,
     events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
@@ -223,7 +233,10 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     configPath,
     version,
     state: () => liveEngine.state(),
-    history: (limit) => ({ entries: history.list(limit), stats: history.stats() }),
+    history: (limit) => ({
+      entries: history.list(limit),
+      stats: { ...history.stats(), ...counters.todayStats() },
+    }),
     on: (type, listener) => events.on(type, listener),
     setPaused: (paused) => liveEngine.setPaused(paused),
     isPaused: () => liveEngine.isPaused(),
@@ -236,7 +249,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
         await liveEngine.waitIdle(stopOptions.graceMs ?? 10_000);
         server.closeAllConnections();
         await closed;
-        await Promise.all([breakers.close(), quotas.close(), history.close()]);
+        await Promise.all([breakers.close(), quotas.close(), history.close(), counters.close()]);
         await Promise.all([upstream.close(), demo?.close()]);
         // A folder that turned read-only keeps these files; the next start takes the stale lock over.
         await rm(path.join(baseDir, 'daemon.json'), { force: true }).catch(() => undefined);

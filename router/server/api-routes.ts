@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
-import type { ConfigSaveResponse } from '../api-types.js';
+import type { ConfigSaveResponse, HistoryResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { parseJson } from '../gate/safe-json.js';
+import type { DailyCounters } from '../state/daily-counters.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import {
   DEFAULT_HISTORY_CAPACITY,
@@ -19,6 +20,7 @@ export interface ApiDeps {
   engine: RouterEngine;
   live: LiveConfig;
   history: RequestHistory;
+  counters: DailyCounters;
   quotas: QuotaBook;
 }
 
@@ -134,7 +136,12 @@ export async function handleApi(
         sendError(res, 400, 'invalid_request', `fcm-router: ${limit.message}`, { extra: { param: 'limit' } });
         return true;
       }
-      sendJson(res, 200, { entries: deps.history.list(limit.limit), stats: deps.history.stats() });
+      const history: HistoryResponse = {
+        entries: deps.history.list(limit.limit),
+        // Today's counts come from the day's counters: the history keeps only its last 500 entries.
+        stats: { ...deps.history.stats(), ...deps.counters.todayStats() },
+      };
+      sendJson(res, 200, history);
       return true;
     }
     case 'GET /api/config':

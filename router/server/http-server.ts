@@ -6,6 +6,7 @@ import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from '../state/clock.js';
+import type { DailyCounters } from '../state/daily-counters.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
@@ -20,6 +21,7 @@ export interface ServerDeps {
   engine: RouterEngine;
   live: LiveConfig;
   history: RequestHistory;
+  counters: DailyCounters;
   quotas: QuotaBook;
   events: EventBus;
   rendererDir: string;
