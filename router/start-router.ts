@@ -15,6 +15,7 @@ import { packageRoot, packageVersion } from './package-info.js';
 import { acquireDaemonLock, StateDirError, type DaemonLock } from './daemon-lock.js';
 import { writeDaemonFile } from './daemon-file.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
+import { isLoopbackHost } from './server/guards.js';
 import { createRouterServer } from './server/http-server.js';
 import { BreakerStore } from './state/breaker-store.js';
 import { DailyCounters } from './state/daily-counters.js';
@@ -65,6 +66,12 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     platform: process.platform,
     homedir: os.homedir(),
   });
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && options.allowRemote !== true) {
+    throw new Error(
+      `host ${host} is not a loopback address: set allowRemote (the CLI's --allow-remote) to accept connections from the network`,
+    );
+  }
   // Before anything in the folder is read or written: a second daemon on it must not touch a byte.
   const startedAt = clock();
   const { lock, tookOver } = await acquireDaemonLock({ stateDir: baseDir, pid: process.pid, startedAt });
@@ -94,6 +101,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
   const { env, clock, logger, baseDir, startedAt, lock } = started;
   const debounceMs = options.persistDebounceMs ?? 2000;
   const host = options.host ?? '127.0.0.1';
+  const tokenForReads = options.allowRemote === true;
   const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
   const stateDir = demo?.stateDir ?? baseDir;
   const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
@@ -182,6 +190,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
     token,
+    tokenForReads,
     version,
     startedAt,
     clock,

@@ -12,7 +12,14 @@ import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
 import { handleChat, handleModels, rejectionHeaders } from './chat-route.js';
 import { EventsRoute } from './events-route.js';
-import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
+import {
+  isAllowedHost,
+  isAllowedOrigin,
+  isJsonContentType,
+  readAuthorized,
+  TOKEN_COOKIE,
+  tokenMatches,
+} from './guards.js';
 import { lingerAfterRefusal } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
@@ -27,6 +34,8 @@ export interface ServerDeps {
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */
   token: string;
+  /** Remote mode (`--allow-remote`): reads of `/api/*` and the dashboard page want the token too. */
+  tokenForReads: boolean;
   version: string;
   startedAt: number;
   clock: Clock;
@@ -138,6 +147,16 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (pathname.startsWith('/api/')) {
+      if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token)) {
+        req.resume();
+        sendError(
+          res,
+          403,
+          'forbidden_token',
+          'fcm-router: this router accepts remote connections: send x-fcm-token (the token field of daemon.json in its state folder)',
+        );
+        return;
+      }
       if (MUTATING.has(method)) {
         if (!tokenMatches(req.headers['x-fcm-token'], deps.token)) {
           req.resume();
@@ -165,7 +184,20 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
-    await staticRoute.handle(pathname, res);
+    if (deps.tokenForReads && query !== -1) {
+      const sent = new URLSearchParams(target.slice(query + 1)).get('token');
+      if (sent !== null && tokenMatches(sent, deps.token)) {
+        // Signed in: the cookie carries the token from now on, and the address loses it.
+        res.writeHead(303, {
+          location: pathname,
+          'set-cookie': `${TOKEN_COOKIE}=${deps.token}; Path=/; HttpOnly; SameSite=Strict`,
+          'cache-control': 'no-store',
+        });
+        res.end();
+        return;
+      }
+    }
+    await staticRoute.handle(pathname, res, !deps.tokenForReads || readAuthorized(req.headers, deps.token));
   };
 
   const timeouts = (): { requestTimeout: number; headersTimeout: number } => {

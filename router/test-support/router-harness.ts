@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { HistoryEntry, ModelStateView } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import type { RouterHandle, RouterLogger } from '../public-types.js';
+import { readDaemonFile } from '../daemon-file.js';
 import { startRouter } from '../start-router.js';
 import { deferred, within } from './deferred.js';
 import { httpRequest, openRequest, type HttpReply, type OpenReply } from './http-client.js';
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   /** @default 10 */
   persistDebounceMs?: number;
   env?: Record<string, string | undefined>;
+  /** Start as `--allow-remote` does (on loopback still): the API wants the token on reads too. */
+  allowRemote?: boolean;
 }
 
 export interface ChatOptions {
@@ -164,12 +167,15 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       logger,
       clock: clock.now,
       persistDebounceMs: options.persistDebounceMs ?? 10,
+      allowRemote: options.allowRemote,
     });
   } catch (error) {
     if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const page = await httpRequest(`${router.url}/`);
-  const token = /name="fcm-token" content="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  // A remote-mode page wants the token itself: scripts read it from daemon.json, as the harness does then.
+  const token = options.allowRemote
+    ? ((await readDaemonFile(path.join(dir, 'state')))?.token ?? '')
+    : (/name="fcm-token" content="([^"]+)"/.exec((await httpRequest(`${router.url}/`)).text)?.[1] ?? '');
   return new RouterHarness(router, dir, clock, token, logs);
 }
