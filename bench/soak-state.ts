@@ -51,7 +51,9 @@ export async function checkStateDir(
     'history.json',
     'quotas.json',
     'latency.json',
+    'counters.json',
     'daemon.json',
+    'daemon.lock',
     ...allowed,
   ]);
   for (const name of await readdir(dir)) {
@@ -83,6 +85,8 @@ export async function checkStateDir(
       }
     }
   }
+  const counters = await readJson(path.join(dir, 'counters.json'), problems);
+  if (counters && !isRecord(counters.days)) problems.push('counters.json: no days object');
   const quotas = await readJson(path.join(dir, 'quotas.json'), problems);
   if (quotas && !(isRecord(quotas.models) && isRecord(quotas.providers) && isRecord(quotas.auth)))
     problems.push('quotas.json: wrong shape');

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DaemonRunningError } from '../router/index.js';
 import { connectRouter, desktopPort } from './router-connect.js';
 import type { RouterSource } from './router-source.js';
 import { startFakeRouter } from './testing/fake-router-server.js';
@@ -167,4 +168,40 @@ test('desktopPort: the tray choice, then FCM_ROUTER_PORT, then the default', () 
   assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '70000' }, 19280), 19280);
   assert.equal(desktopPort(null, { FCM_ROUTER_PORT: ' ' }, 19280), 19280);
   assert.equal(desktopPort(null, {}, 19280), 19280);
+});
+
+test('a daemon already owns the state folder on another port: attach to it there', async () => {
+  const fake = await startFakeRouter(snapshot([]));
+  try {
+    const port = await freePort();
+    const result = await connectRouter({
+      host: '127.0.0.1',
+      port,
+      ownVersion: '0.1.0',
+      startOwned: async () => {
+        throw new DaemonRunningError('/state', { pid: 4321, startedAt: 1, port: 0, url: fake.url });
+      },
+    });
+    assert.equal(result.kind, 'connected');
+    assert.equal(result.kind === 'connected' && result.source.mode, 'attached');
+    assert.equal(result.kind === 'connected' && result.source.url, fake.url);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a daemon owns the state folder but does not answer (still starting): the error is passed on', async () => {
+  const port = await freePort();
+  const refusal = new DaemonRunningError('/state', { pid: 4321, startedAt: 1, port: null, url: null });
+  await assert.rejects(
+    connectRouter({
+      host: '127.0.0.1',
+      port,
+      ownVersion: '0.1.0',
+      startOwned: async () => {
+        throw refusal;
+      },
+    }),
+    (error: unknown) => error === refusal,
+  );
 });

@@ -1,3 +1,4 @@
+import type { DaemonRunningError } from '../router/index.js';
 import { decideAttachOrOwn, findNextFreePort, probeHealth, type HealthProbe } from './attach-or-own.js';
 import { attachedSource } from './remote-router.js';
 import type { RouterSource } from './router-source.js';
@@ -50,11 +51,23 @@ export async function connectRouter(options: ConnectOptions): Promise<ConnectRes
     try {
       return { kind: 'connected', source: await options.startOwned(port) };
     } catch (error) {
+      // A daemon owns our state folder on another port: show that one rather than fail.
+      const holderUrl = isDaemonRunning(error) ? error.holder.url : null;
+      if (holderUrl !== null) {
+        const holder = decideAttachOrOwn(await probe(holderUrl), options.ownVersion);
+        if (holder.action === 'attach')
+          return { kind: 'connected', source: (options.attach ?? attachedSource)(holderUrl) };
+      }
       // Someone bound the port between the probe and our listen: look again once.
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     }
   }
   return { kind: 'port-taken', port, nextFreePort: await findFree(host, port), reason: 'the port is in use' };
+}
+
+/** Brand check (a copy of the router module loaded twice would defeat `instanceof`). */
+function isDaemonRunning(error: unknown): error is DaemonRunningError {
+  return error instanceof Error && (error as { code?: unknown }).code === 'FCM_DAEMON_RUNNING';
 }
 
 /**

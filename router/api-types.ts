@@ -267,11 +267,17 @@ export interface ConfigResponse {
   path: string;
 }
 
-/** `PUT /api/config` success: what changed, as dotted paths. */
+/**
+ * `PUT /api/config` success: what changed, as dotted paths. `keysDropped` names the providers whose stored
+ * key was removed because the same save changed their `baseUrl` or added or changed their `headers` while
+ * sending the key back masked (a key is meant for one address); sending a new key with the change keeps
+ * it. Empty when no key was dropped; always sent by the router (optional for clients of older routers).
+ */
 export interface ConfigSaveResponse {
   ok: true;
   changed: string[];
   config: ConfigInput;
+  keysDropped?: string[];
 }
 
 /** Every error the router answers with, OpenAI-shaped. `issues` comes with config validation errors. */

@@ -1,31 +1,126 @@
 import { parseArgs } from 'node:util';
+import { isLoopbackHost } from './server/guards.js';
+
+/** Every command, in the order the usage lists them. */
+export const COMMANDS = ['daemon', 'status', 'stop', 'pause', 'resume', 'reset', 'set-key'] as const;
+export type CommandName = (typeof COMMANDS)[number];
 
 export type CliCommand =
-  | { command: 'daemon'; port?: number; host?: string; stateDir?: string; configPath?: string; demo: boolean }
-  | { command: 'status' | 'stop'; stateDir?: string }
-  | { command: 'help' }
+  | {
+      command: 'daemon';
+      port?: number;
+      host?: string;
+      stateDir?: string;
+      configPath?: string;
+      demo: boolean;
+      allowRemote: boolean;
+    }
+  | { command: 'status' | 'stop' | 'pause' | 'resume'; stateDir?: string }
+  | { command: 'reset'; model: string; stateDir?: string }
+  | { command: 'set-key'; provider: string; stateDir?: string }
+  | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
+
+const STATE_DIR_LINE =
+  '  --state-dir DIR   the daemon’s state folder (default: FCM_ROUTER_STATE_DIR, then the per-user one)';
+
+const USAGES: Record<CommandName, string> = {
+  daemon: `fcm-router daemon [--port 19280] [--host 127.0.0.1] [--allow-remote] [--state-dir DIR] [--config FILE] [--demo]
+
+Runs the router in the foreground until Ctrl-C or SIGTERM. One daemon per state folder.
+  --port N          port to listen on (0 picks a free one; default FCM_ROUTER_PORT, then 19280)
+  --host ADDR       address to listen on (default 127.0.0.1)
+  --allow-remote    required for a --host other than loopback: the chat API, the dashboard and its
+                    management API become reachable from the network (the management API then needs
+                    the token on every call)
+${STATE_DIR_LINE}
+  --config FILE     config file (default <state folder>/config.json)
+  --demo            simulated providers, no keys needed`,
+  status: `fcm-router status [--state-dir DIR]
+
+Says whether a daemon serves this state folder, where, and since when. Exit 0 running, 3 not running.
+${STATE_DIR_LINE}`,
+  stop: `fcm-router stop [--state-dir DIR]
+
+Stops the daemon of this state folder: in-flight requests finish, state is saved.
+${STATE_DIR_LINE}`,
+  pause: `fcm-router pause [--state-dir DIR]
+
+Pauses routing: agents get 503 router_paused until "fcm-router resume".
+${STATE_DIR_LINE}`,
+  resume: `fcm-router resume [--state-dir DIR]
+
+Resumes routing after "fcm-router pause".
+${STATE_DIR_LINE}`,
+  reset: `fcm-router reset <provider/model> [--state-dir DIR]
+
+Closes one model's breaker and lifts its quota pause, so the next request may use it.
+${STATE_DIR_LINE}`,
+  'set-key': `fcm-router set-key <provider> [--state-dir DIR]
+
+Stores a provider's API key in the daemon's config. The key is read from standard input (typed with
+echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty key
+removes the stored one.
+${STATE_DIR_LINE}`,
+};
 
 export const USAGE = `fcm-router — a local OpenAI-compatible router that only lets real content through
 
 Usage:
-  fcm-router daemon [--port 19280] [--host 127.0.0.1] [--state-dir DIR] [--config FILE] [--demo]
-  fcm-router status [--state-dir DIR]
-  fcm-router stop   [--state-dir DIR]
+${COMMANDS.map((command) => `  ${(USAGES[command].split('\n')[0] ?? '').trim()}`).join('\n')}
+  fcm-router <command> --help
   fcm-router --version | --help
 
 Environment: FCM_ROUTER_STATE_DIR, FCM_ROUTER_PORT, and provider keys (GROQ_API_KEY, …).
 Agents: base URL http://127.0.0.1:19280/v1, model "fcm", any API key.`;
 
+/** The usage of one command. */
+export function commandUsage(command: CommandName): string {
+  return `Usage: ${USAGES[command]}`;
+}
+
+function isCommand(value: string): value is CommandName {
+  return (COMMANDS as readonly string[]).includes(value);
+}
+
+/** One positional argument named `what`, exactly. */
+function onlyPositional(command: CommandName, positionals: readonly string[], what: string): string {
+  const [first, ...more] = positionals;
+  if (first === undefined || first === '') throw new Error(`"${command}" needs ${what}`);
+  if (more.length > 0) throw new Error(`"${command}" takes one ${what.replace(/^an? /, '')}`);
+  return first;
+}
+
 /** Parses the command line; throws an Error with a user-facing message on bad input. */
 export function parseCli(argv: readonly string[]): CliCommand {
   const [first, ...rest] = argv;
-  if (first === undefined || first === 'help' || first === '--help' || first === '-h')
-    return { command: 'help' };
-  if (first === '--version' || first === '-v' || first === 'version') return { command: 'version' };
-  if (first !== 'daemon' && first !== 'status' && first !== 'stop') {
-    throw new Error(`unknown command "${first}" (expected daemon, status or stop)`);
+  if (first === undefined || first === '--help' || first === '-h') return { command: 'help' };
+  if (first === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) return { command: 'help' };
+    if (!isCommand(topic)) throw new Error(`unknown command "${topic}" (expected ${COMMANDS.join(', ')})`);
+    return { command: 'help', topic };
   }
+  if (first === '--version' || first === '-v' || first === 'version') return { command: 'version' };
+  if (!isCommand(first)) throw new Error(`unknown command "${first}" (expected ${COMMANDS.join(', ')})`);
+  // Help wins over every other problem on the line: asking how to use a command never fails.
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
+
+  if (first !== 'daemon') {
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      strict: true,
+      allowPositionals: first === 'reset' || first === 'set-key',
+      options: { 'state-dir': { type: 'string' } },
+    });
+    const stateDir = values['state-dir'];
+    if (first === 'reset')
+      return { command: first, model: onlyPositional(first, positionals, 'a model key'), stateDir };
+    if (first === 'set-key')
+      return { command: first, provider: onlyPositional(first, positionals, 'a provider id'), stateDir };
+    return { command: first, stateDir };
+  }
+
   const { values } = parseArgs({
     args: [...rest],
     strict: true,
@@ -36,32 +131,28 @@ export function parseCli(argv: readonly string[]): CliCommand {
       'state-dir': { type: 'string' },
       config: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'allow-remote': { type: 'boolean', default: false },
     },
   });
-  const stateDir = values['state-dir'];
-  if (first !== 'daemon') {
-    if (
-      values.port !== undefined ||
-      values.host !== undefined ||
-      values.config !== undefined ||
-      values.demo
-    ) {
-      throw new Error(`"${first}" takes only --state-dir`);
-    }
-    return { command: first, stateDir };
-  }
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
     if (!/^\d+$/.test(values.port) || port > 65535)
       throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   }
+  const allowRemote = values['allow-remote'] ?? false;
+  if (values.host !== undefined && !isLoopbackHost(values.host) && !allowRemote) {
+    throw new Error(
+      `--host ${values.host} is not a loopback address: add --allow-remote to accept connections from the network`,
+    );
+  }
   return {
     command: 'daemon',
     port,
     host: values.host,
-    stateDir,
+    stateDir: values['state-dir'],
     configPath: values.config,
     demo: values.demo ?? false,
+    allowRemote,
   };
 }

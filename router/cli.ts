@@ -1,125 +1,97 @@
 /* eslint-disable no-console -- the CLI's job is to print */
 import os from 'node:os';
-import { request } from 'undici';
-import { parseCli, USAGE } from './cli-args.js';
+import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
+import { callDaemon, findDaemon, type LiveDaemon } from './cli-control.js';
+import { runDaemon } from './cli-daemon.js';
 import { createBufferedLogger } from './cli-logger.js';
+import { readSecret } from './cli-secret.js';
 import { resolveStateDir } from './config/state-dir.js';
-import { readDaemonFile, type DaemonFile } from './daemon-file.js';
-import { installProcessErrorPolicy } from './process-error-policy.js';
 import { packageVersion } from './package-info.js';
-import { ConfigError, startRouter } from './start-router.js';
 
 const logger = createBufferedLogger(process.stdout, process.stderr);
 
-async function health(info: DaemonFile): Promise<{ version: string; uptimeMs: number; pid: number } | null> {
-  try {
-    const res = await request(`${info.url}/health`, { signal: AbortSignal.timeout(2000) });
-    const body = (await res.body.json()) as {
-      name?: string;
-      version?: string;
-      uptimeMs?: number;
-      pid?: number;
-    };
-    if (res.statusCode !== 200 || body.name !== 'fcm-router') return null;
-    return { version: String(body.version), uptimeMs: Number(body.uptimeMs), pid: Number(body.pid) };
-  } catch {
-    return null;
-  }
-}
+/** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
+const NOT_RUNNING = 3;
 
-async function runDaemon(cmd: Extract<ReturnType<typeof parseCli>, { command: 'daemon' }>): Promise<number> {
-  let router;
-  try {
-    router = await startRouter({
-      port: cmd.port,
-      host: cmd.host,
-      stateDir: cmd.stateDir,
-      configPath: cmd.configPath,
-      demo: cmd.demo,
-      logger,
-    });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`fcm-router: refusing to start: ${error.message}`);
-      return 1;
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      console.error(
-        `fcm-router: port ${cmd.port ?? process.env.FCM_ROUTER_PORT ?? 19280} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`,
-      );
-      return 1;
-    }
-    throw error;
-  }
-  console.log(
-    `fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`,
-  );
-  console.log(`  dashboard: ${router.url}/`);
-  console.log(`  agents:    base URL ${router.url}/v1, model "fcm", any API key`);
-  console.log(`  state:     ${router.stateDir}`);
-  const { activeSet, models } = router.state();
-  const ready = models.filter((m) => m.inActiveSet && !m.missingKey && m.providerEnabled).length;
-  console.log(
-    `  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`,
-  );
-  installProcessErrorPolicy({
-    source: process,
-    logger,
-    flush: () => router.stop({ graceMs: 2000 }),
-    exit: (code) => process.exit(code),
-  });
-  return new Promise((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        console.error('fcm-router: second signal, exiting now');
-        process.exit(130);
-      }
-      stopping = true;
-      logger.info(`${signal}: finishing in-flight requests and saving state`);
-      router
-        .stop({ graceMs: 10_000 })
-        .then(() => {
-          logger.info('stopped');
-          resolve(0);
-        })
-        .catch((error: unknown) => {
-          console.error(
-            `fcm-router: error while stopping: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          resolve(1);
-        });
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
+type ControlCommand = Exclude<CliCommand, { command: 'daemon' | 'help' | 'version' }>;
 
-async function runStatus(stateDir: string, stop: boolean): Promise<number> {
-  const info = await readDaemonFile(stateDir);
-  const alive = info ? await health(info) : null;
-  if (!info || !alive) {
-    console.log(`fcm-router is not running (state dir ${stateDir})`);
-    return stop ? 0 : 3;
-  }
-  if (!stop) {
-    console.log(
-      `fcm-router ${alive.version} running at ${info.url} (pid ${alive.pid}, up ${Math.round(alive.uptimeMs / 1000)} s${info.demo ? ', demo mode' : ''})`,
-    );
-    return 0;
-  }
-  process.kill(alive.pid, 'SIGTERM');
+async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
+  process.kill(daemon.pid, 'SIGTERM');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    if (!(await health(info))) {
-      console.log(`fcm-router at ${info.url} stopped`);
+    if ((await findDaemon(stateDir)) === null) {
+      console.log(`fcm-router at ${daemon.url} stopped`);
       return 0;
     }
   }
-  console.error(`fcm-router at ${info.url} (pid ${alive.pid}) did not stop within 15 s`);
+  console.error(`fcm-router at ${daemon.url} (pid ${daemon.pid}) did not stop within 15 s`);
   return 1;
+}
+
+/** One management call; prints `done` on success, the router's message on failure. */
+async function manage(daemon: LiveDaemon, path: string, body: unknown, done: string): Promise<number> {
+  const answer = await callDaemon(daemon, 'POST', path, body);
+  if (answer.message === null) {
+    console.log(done);
+    return 0;
+  }
+  console.error(`fcm-router: ${answer.message}`);
+  return 1;
+}
+
+function stateDirOf(cmd: ControlCommand): string {
+  return resolveStateDir({
+    stateDir: cmd.stateDir,
+    env: process.env,
+    platform: process.platform,
+    homedir: os.homedir(),
+  });
+}
+
+async function runControl(cmd: ControlCommand): Promise<number> {
+  const stateDir = stateDirOf(cmd);
+  const daemon = await findDaemon(stateDir);
+  if (!daemon) {
+    console.log(`fcm-router is not running (state dir ${stateDir})`);
+    return cmd.command === 'stop' ? 0 : NOT_RUNNING;
+  }
+  switch (cmd.command) {
+    case 'status':
+      console.log(
+        `fcm-router ${daemon.version} running at ${daemon.url} (pid ${daemon.pid}, up ${Math.round(daemon.uptimeMs / 1000)} s${daemon.demo ? ', demo mode' : ''})`,
+      );
+      return 0;
+    case 'stop':
+      return runStop(daemon, stateDir);
+    case 'pause':
+      return manage(
+        daemon,
+        '/api/pause',
+        { paused: true },
+        'routing paused: agents get 503 router_paused until "fcm-router resume"',
+      );
+    case 'resume':
+      return manage(daemon, '/api/pause', { paused: false }, 'routing resumed');
+    case 'reset':
+      return manage(
+        daemon,
+        '/api/models/reset',
+        { model: cmd.model },
+        `${cmd.model}: breaker closed, quota pause lifted`,
+      );
+    case 'set-key': {
+      let apiKey: string;
+      try {
+        apiKey = await readSecret(process.stdin, process.stderr, `API key for ${cmd.provider} (not shown): `);
+      } catch (error) {
+        console.error(`fcm-router: no key saved (${error instanceof Error ? error.message : String(error)})`);
+        return 1;
+      }
+      const done = apiKey === '' ? `key of ${cmd.provider} removed` : `key of ${cmd.provider} saved`;
+      return manage(daemon, '/api/providers/key', { provider: cmd.provider, apiKey }, done);
+    }
+  }
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -132,23 +104,15 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   switch (cmd.command) {
     case 'help':
-      console.log(USAGE);
+      console.log(cmd.topic ? commandUsage(cmd.topic) : USAGE);
       return 0;
     case 'version':
       console.log(packageVersion());
       return 0;
     case 'daemon':
-      return runDaemon(cmd);
-    case 'status':
-    case 'stop': {
-      const stateDir = resolveStateDir({
-        stateDir: cmd.stateDir,
-        env: process.env,
-        platform: process.platform,
-        homedir: os.homedir(),
-      });
-      return runStatus(stateDir, cmd.command === 'stop');
-    }
+      return runDaemon(cmd, logger);
+    default:
+      return runControl(cmd);
   }
 }
 

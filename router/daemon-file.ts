@@ -3,7 +3,10 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
 
-/** `<stateDir>/daemon.json`: how `fcm-router status` and `stop` find a running daemon. */
+/**
+ * `<stateDir>/daemon.json`: how `fcm-router status`, `stop` and scripts find a running daemon, and the
+ * per-start token its management API wants (the file is 0600 in a 0700 folder, like the config).
+ */
 export const daemonFileSchema = z.object({
   pid: z.number().int().positive(),
   port: z.number().int().min(0).max(65535),
@@ -12,6 +15,8 @@ export const daemonFileSchema = z.object({
   version: z.string(),
   startedAt: z.number(),
   demo: z.boolean(),
+  /** Sent as `x-fcm-token`; absent in files written by older versions. */
+  token: z.string().optional(),
 });
 
 export type DaemonFile = z.infer<typeof daemonFileSchema>;

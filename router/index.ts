@@ -7,3 +7,5 @@ export { readDaemonFile, daemonFilePath } from './daemon-file.js';
 export type { DaemonFile } from './daemon-file.js';
 export { healthVerdict } from './engine/health-verdict.js';
 export type { Clock } from './state/clock.js';
+export { DaemonRunningError, StateDirError } from './daemon-lock.js';
+export type { LockHolder } from './daemon-lock.js';

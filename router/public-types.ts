@@ -17,6 +17,11 @@ export interface StartRouterOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
+  /**
+   * Required for a `host` other than loopback. The management API (`/api/*`) and the dashboard page then
+   * want the per-start token on every call, reads included. @default false
+   */
+  allowRemote?: boolean;
   /** Folder for config, breaker state and history. @default the per-user app-data folder + `fcm-router` */
   stateDir?: string;
   /** @default `<stateDir>/config.json` */

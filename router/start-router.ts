@@ -12,11 +12,14 @@ import { startDemoTraffic } from './demo/demo-traffic.js';
 import { EventBus } from './engine/event-bus.js';
 import { RouterEngine } from './engine/router-engine.js';
 import { packageRoot, packageVersion } from './package-info.js';
+import { acquireDaemonLock, StateDirError, type DaemonLock } from './daemon-lock.js';
 import { writeDaemonFile } from './daemon-file.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
+import { isLoopbackHost } from './server/guards.js';
 import { createRouterServer } from './server/http-server.js';
 import { BreakerStore } from './state/breaker-store.js';
-import { systemClock } from './state/clock.js';
+import { DailyCounters } from './state/daily-counters.js';
+import { systemClock, type Clock } from './state/clock.js';
 import { LatencyBook } from './state/latency-book.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { QuotaBook } from './state/quota-book.js';
@@ -58,18 +61,54 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const debounceMs = options.persistDebounceMs ?? 2000;
-  const host = options.host ?? '127.0.0.1';
   const baseDir = resolveStateDir({
     stateDir: options.stateDir,
     env,
     platform: process.platform,
     homedir: os.homedir(),
   });
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && options.allowRemote !== true) {
+    throw new Error(
+      `host ${host} is not a loopback address: set allowRemote (the CLI's --allow-remote) to accept connections from the network`,
+    );
+  }
+  // Before anything in the folder is read or written: a second daemon on it must not touch a byte.
+  const startedAt = clock();
+  const { lock, tookOver } = await acquireDaemonLock({ stateDir: baseDir, pid: process.pid, startedAt });
+  if (tookOver) {
+    logger.warn(
+      `took over the lock of ${baseDir}: fcm-router pid ${tookOver.pid ?? 'unknown'} left it and is no longer running`,
+    );
+  }
+  try {
+    return await startLocked(options, { env, clock, logger, baseDir, startedAt, lock });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+interface LockedStart {
+  env: Record<string, string | undefined>;
+  clock: Clock;
+  logger: RouterLogger;
+  baseDir: string;
+  startedAt: number;
+  lock: DaemonLock;
+}
+
+async function startLocked(options: StartRouterOptions, started: LockedStart): Promise<RouterHandle> {
+  const { env, clock, logger, baseDir, startedAt, lock } = started;
+  const debounceMs = options.persistDebounceMs ?? 2000;
+  const host = options.host ?? '127.0.0.1';
+  const tokenForReads = options.allowRemote === true;
   const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
   const stateDir = demo?.stateDir ?? baseDir;
   const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
-  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  await mkdir(stateDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    throw new StateDirError(stateDir, error.code ?? error.message);
+  });
 
   const loaded = demo ? demo.loaded : await loadConfigFile(configPath);
   if (!loaded.ok) {
@@ -120,7 +159,15 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     logger,
   });
   const latency = new LatencyBook({ file: path.join(stateDir, 'latency.json'), clock, debounceMs, logger });
-  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load()]);
+  const counters = new DailyCounters({
+    file: path.join(stateDir, 'counters.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
+  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load(), counters.load()]);
+  // Every finished request, however many: the history keeps only the last 500.
+  events.on('request', (event) => counters.record(event.entry));
 
   const upstream = new UpstreamClient();
   engine = new RouterEngine({
@@ -137,16 +184,17 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     logger,
   });
   const version = packageVersion();
-  const startedAt = clock();
   const token = randomBytes(24).toString('base64url');
   const { server, events: eventsRoute } = createRouterServer({
     engine,
     live,
     history,
+    counters,
     quotas,
     events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
     token,
+    tokenForReads,
     version,
     startedAt,
     clock,
@@ -168,15 +216,24 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   }
   const actualPort = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  await writeDaemonFile(baseDir, {
-    pid: process.pid,
-    port: actualPort,
-    host,
-    url,
-    version,
-    startedAt,
-    demo: Boolean(demo),
-  });
+  try {
+    await lock.listening(actualPort, url);
+    await writeDaemonFile(baseDir, {
+      pid: process.pid,
+      port: actualPort,
+      host,
+      url,
+      version,
+      startedAt,
+      demo: Boolean(demo),
+      token,
+    });
+  } catch (error) {
+    server.close();
+    server.closeAllConnections();
+    await Promise.all([upstream.close(), demo?.close()]);
+    throw new StateDirError(baseDir, (error as NodeJS.ErrnoException).code ?? String(error));
+  }
   if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
   const traffic = demo && options.demoTraffic !== false ? startDemoTraffic(url) : null;
 
@@ -190,7 +247,10 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     configPath,
     version,
     state: () => liveEngine.state(),
-    history: (limit) => ({ entries: history.list(limit), stats: history.stats() }),
+    history: (limit) => ({
+      entries: history.list(limit),
+      stats: { ...history.stats(), ...counters.todayStats() },
+    }),
     on: (type, listener) => events.on(type, listener),
     setPaused: (paused) => liveEngine.setPaused(paused),
     isPaused: () => liveEngine.isPaused(),
@@ -206,9 +266,17 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
         await liveEngine.waitIdle(stopOptions.graceMs ?? 10_000);
         server.closeAllConnections();
         await closed;
-        await Promise.all([breakers.close(), quotas.close(), history.close(), latency.close()]);
+        await Promise.all([
+          breakers.close(),
+          quotas.close(),
+          history.close(),
+          latency.close(),
+          counters.close(),
+        ]);
         await Promise.all([upstream.close(), demo?.close()]);
-        await rm(path.join(baseDir, 'daemon.json'), { force: true });
+        // A folder that turned read-only keeps these files; the next start takes the stale lock over.
+        await rm(path.join(baseDir, 'daemon.json'), { force: true }).catch(() => undefined);
+        await lock.release();
       })();
       return stopping;
     },

@@ -122,3 +122,19 @@ test('validateConfig runs the schema and the custom-provider checks', () => {
   );
   assert.ok(validateConfig(demoConfig('http://127.0.0.1:40000')).ok, 'the demo config is valid');
 });
+
+test('a file with a provider header the HTTP client would refuse, or a reserved id, does not load', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(
+      file,
+      '{"providers": {"groq": {"headers": {"x-a": "b\\r\\nx-c: d"}}, "__proto__": {"baseUrl": "http://x/v1"}}}',
+    );
+    const result = await loadConfigFile(file);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.ok ? [] : result.issues.map((issue) => issue.path).sort(), [
+      'providers.__proto__',
+      'providers.groq.headers.x-a',
+    ]);
+  });
+});

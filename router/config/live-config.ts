@@ -3,9 +3,14 @@ import { diffPaths } from './config-diff.js';
 import { saveConfigFile, validateConfig } from './config-store.js';
 import { resolveConfig, type ResolvedConfig } from './resolve-config.js';
 import { DEFAULT_CONFIG, type Config, type ConfigInput, type ConfigIssue } from './schema.js';
-import { maskSecrets, restoreMaskedSecrets } from './secrets.js';
+import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './secrets.js';
 
-export type UpdateResult = { ok: true; changed: string[] } | { ok: false; issues: ConfigIssue[] };
+export type UpdateResult =
+  /** `keysDropped`: providers whose stored key was dropped because they now point elsewhere. */
+  | { ok: true; changed: string[]; keysDropped: string[] }
+  | { ok: false; issues: ConfigIssue[] }
+  /** Valid, but the file could not be written: nothing was applied. */
+  | { ok: false; saveFailed: string };
 
 export interface LiveConfigOptions {
   path: string;
@@ -55,13 +60,23 @@ export class LiveConfig {
     };
   }
 
-  /** Replaces the whole config (`PUT /api/config`); masked keys keep their current value. */
+  /**
+   * Replaces the whole config (`PUT /api/config`). Masked keys keep their current value, except where the
+   * provider's address or headers change in the same request (see {@link keysLeavingTheirAddress}).
+   */
   replace(incoming: unknown): Promise<UpdateResult> {
     return this.#enqueue(() => {
       if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) {
         return { ok: false, issues: [{ path: '(root)', message: 'must be a JSON object' }] };
       }
-      return { raw: restoreMaskedSecrets(incoming as ConfigInput, this.#raw) };
+      // Shape only: the whole candidate is validated before anything is saved.
+      const asSent = incoming as ConfigInput;
+      const providers: unknown = asSent.providers;
+      const keysDropped =
+        typeof providers === 'object' && providers !== null && !Array.isArray(providers)
+          ? keysLeavingTheirAddress(asSent, this.#raw)
+          : [];
+      return { raw: restoreMaskedSecrets(asSent, this.#raw, new Set(keysDropped)), keysDropped };
     });
   }
 
@@ -70,7 +85,7 @@ export class LiveConfig {
     return this.#enqueue(() => ({ raw: change(structuredClone(this.#raw), this.#resolved) }));
   }
 
-  #enqueue(next: () => { raw: ConfigInput } | UpdateResult): Promise<UpdateResult> {
+  #enqueue(next: () => { raw: ConfigInput; keysDropped?: string[] } | UpdateResult): Promise<UpdateResult> {
     const run = this.#queue.then(async (): Promise<UpdateResult> => {
       const proposal = next();
       if (!('raw' in proposal)) return proposal;
@@ -78,14 +93,29 @@ export class LiveConfig {
       const checked = validateConfig(candidate);
       if (!checked.ok) return { ok: false, issues: checked.issues };
       const changed = diffPaths(this.#raw, candidate);
-      if (changed.length === 0) return { ok: true, changed };
-      if (this.options.persist !== false) await saveConfigFile(this.options.path, candidate);
+      const keysDropped = proposal.keysDropped ?? [];
+      if (changed.length === 0) return { ok: true, changed, keysDropped: [] };
+      if (this.options.persist !== false) {
+        try {
+          await saveConfigFile(this.options.path, candidate);
+        } catch (error) {
+          return { ok: false, saveFailed: describeSaveError(error) };
+        }
+      }
       this.#raw = candidate;
       this.#resolved = resolveConfig(checked.config, this.options.env);
       this.options.onApply(this.#resolved, changed);
-      return { ok: true, changed };
+      return { ok: true, changed, keysDropped };
     });
     this.#queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** `EACCES: permission denied`: the code and the system's words, without the path (the caller names it). */
+function describeSaveError(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (!code) return error instanceof Error ? error.message : String(error);
+  const words = message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return `${code}: ${words}`;
 }

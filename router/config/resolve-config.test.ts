@@ -42,24 +42,27 @@ test('splitModelKey splits at the first slash only', () => {
 });
 
 test('key precedence: config key, then apiKeyEnv, then the catalogue env list', () => {
-  const env = { GROQ_API_KEY: 'from-catalogue-env', MY_GROQ: ' from-own-env \n' };
+  const env = { GROQ_API_KEY: 'from-catalogue-env', MY_GROQ_KEY: ' from-own-env \n' };
   const viaConfig = resolveConfig(
-    cfg({ providers: { groq: { apiKey: 'in-config', apiKeyEnv: 'MY_GROQ' } } }),
+    cfg({ providers: { groq: { apiKey: 'in-config', apiKeyEnv: 'MY_GROQ_KEY' } } }),
     env,
   );
   assert.equal(viaConfig.providers.get('groq')?.apiKey, 'in-config');
   assert.equal(viaConfig.providers.get('groq')?.keySource, 'config');
 
-  const viaOwnEnv = resolveConfig(cfg({ providers: { groq: { apiKey: '  ', apiKeyEnv: 'MY_GROQ' } } }), env);
+  const viaOwnEnv = resolveConfig(
+    cfg({ providers: { groq: { apiKey: '  ', apiKeyEnv: 'MY_GROQ_KEY' } } }),
+    env,
+  );
   assert.equal(viaOwnEnv.providers.get('groq')?.apiKey, 'from-own-env');
-  assert.equal(viaOwnEnv.providers.get('groq')?.keySource, 'env:MY_GROQ');
+  assert.equal(viaOwnEnv.providers.get('groq')?.keySource, 'env:MY_GROQ_KEY');
 
   const viaCatalogue = resolveConfig(cfg({}), env);
   assert.equal(viaCatalogue.providers.get('groq')?.apiKey, 'from-catalogue-env');
   assert.equal(viaCatalogue.providers.get('groq')?.keySource, 'env:GROQ_API_KEY');
 
   // apiKeyEnv names the one variable to use; an unset one does not fall back to the catalogue's list.
-  const unsetOwn = resolveConfig(cfg({ providers: { groq: { apiKeyEnv: 'UNSET_VAR' } } }), env);
+  const unsetOwn = resolveConfig(cfg({ providers: { groq: { apiKeyEnv: 'UNSET_VAR_KEY' } } }), env);
   assert.equal(unsetOwn.providers.get('groq')?.apiKey, null);
   assert.equal(unsetOwn.providers.get('groq')?.keySource, null);
 });
@@ -158,9 +161,12 @@ test('set models of known providers resolve even when not in the catalogue; unkn
     }),
     {},
   );
-  assert.deepEqual(resolved.sets, {
-    work: ['groq/brand-new-model', 'nowhere/model', 'groq/openai/gpt-oss-120b'],
-  });
+  assert.deepEqual(
+    { ...resolved.sets },
+    {
+      work: ['groq/brand-new-model', 'nowhere/model', 'groq/openai/gpt-oss-120b'],
+    },
+  );
   assert.equal(resolved.activeSet, 'work');
   assert.equal(resolved.models.get('groq/brand-new-model')?.upstreamModelId, 'brand-new-model');
   assert.ok(resolved.providers.get('groq')?.modelIds.includes('brand-new-model'));
@@ -187,20 +193,23 @@ test('the default set: providers with a key (or custom) by tier, score and catal
   };
   const config = cfg({ providers: { b: { apiKey: 'kb' }, c: { apiKey: 'kc', enabled: false } } });
   const resolved = resolveConfig(config, { A_KEY: 'ka' }, catalogue);
-  assert.deepEqual(resolved.sets, {
-    default: [
-      'b/s-plus-high',
-      'a/s-plus-high-too',
-      'b/s-plus-low',
-      'a/s-plus-no-score',
-      'b/a-plus',
-      'b/a-minus',
-      'a/b-tier',
-      'a/unknown-tier',
-      'free/keyless',
-      'free/keyless-b',
-    ],
-  });
+  assert.deepEqual(
+    { ...resolved.sets },
+    {
+      default: [
+        'b/s-plus-high',
+        'a/s-plus-high-too',
+        'b/s-plus-low',
+        'a/s-plus-no-score',
+        'b/a-plus',
+        'b/a-minus',
+        'a/b-tier',
+        'a/unknown-tier',
+        'free/keyless',
+        'free/keyless-b',
+      ],
+    },
+  );
   assert.equal(resolved.activeSet, 'default');
   assert.equal(resolved.models.size, 11, 'every model of every provider, usable or not');
 });

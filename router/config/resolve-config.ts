@@ -272,11 +272,12 @@ export function resolveConfig(
   const catalogueOrder = new Map(
     catalogue.models.map((model, index) => [`${model.provider}/${model.id}`, index]),
   );
-  const sets: Record<string, readonly string[]> =
-    Object.keys(configured).length > 0
-      ? // A model is tried at most once per request: a repeat in a set means nothing, so it is dropped here.
-        Object.fromEntries(Object.entries(configured).map(([name, keys]) => [name, [...new Set(keys)]]))
-      : { default: defaultSet(providers, models, catalogueOrder) };
+  // Null prototype: a set name looked up here can never reach an inherited member such as `constructor`.
+  const sets: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  if (Object.keys(configured).length > 0) {
+    // A model is tried at most once per request: a repeat in a set means nothing, so it is dropped here.
+    for (const [name, keys] of Object.entries(configured)) sets[name] = [...new Set(keys)];
+  } else sets['default'] = defaultSet(providers, models, catalogueOrder);
   const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';
   return { config, providers, models, sets, activeSet };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod/v3';
+import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -29,6 +30,72 @@ function wholeNumber(unit: string, min: number, max: number) {
 function numberBetween(what: string, min: number, max: number) {
   const words = `${what} from ${min} to ${max}`;
   return z.number({ invalid_type_error: words }).min(min, words).max(max, words);
+}
+
+/** Names that would reach an object's prototype machinery if used as a key: never ids. */
+export const RESERVED_IDS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A provider id or set name: letters, digits, `. _ -`, and not a reserved name. */
+function idSchema(what: string) {
+  return z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, `${what}: letters, digits, . _ -`)
+    .refine(
+      (id) => !RESERVED_IDS.has(id),
+      `${what}: "__proto__", "constructor" and "prototype" are reserved`,
+    );
+}
+
+/** An HTTP field name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible ASCII, space and tab: no CR, LF or NUL (header injection), nothing the HTTP client refuses. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Headers that frame or route the message: set by the HTTP client, never by the config. */
+const FORBIDDEN_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/** Why a header name cannot be configured, or null when it can. */
+export function headerNameProblem(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (!HEADER_NAME.test(name))
+    return "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~, no spaces)";
+  if (FORBIDDEN_HEADERS.has(lower) || lower.startsWith('proxy-'))
+    return 'is set by the HTTP client (connection, length, host and proxy headers cannot be configured)';
+  if (RESERVED_IDS.has(name)) return 'is a reserved name';
+  return null;
+}
+
+// Names are checked as record keys: a `__proto__` key never reaches a refinement of the parsed record.
+const headerNameSchema = z.string().superRefine((name, ctx) => {
+  const problem = headerNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: `header name ${problem}` });
+});
+const headersSchema = z
+  .record(
+    headerNameSchema,
+    z.string().max(1000).regex(HEADER_VALUE, 'header values: printable ASCII only, no line breaks'),
+  )
+  .refine((headers) => Object.keys(headers).length <= 50, 'at most 50 headers');
+
+/** Environment variables the catalogue reads keys from. */
+const CATALOGUE_KEY_ENV: ReadonlySet<string> = new Set(
+  CATALOGUE_PROVIDERS.flatMap((provider) => provider.keyEnv),
+);
+
+/**
+ * An `apiKeyEnv` must look like a credential (`…_KEY`, `…_TOKEN`, `…_API_KEY`) or be one the catalogue
+ * names: the variable's value is sent upstream as a bearer key, so `HOME` or `PATH` must never be.
+ */
+export function isCredentialEnvName(name: string): boolean {
+  return /_(KEY|TOKEN)$/i.test(name) || CATALOGUE_KEY_ENV.has(name);
 }
 
 function isHttpUrl(value: string): boolean {
@@ -64,6 +131,10 @@ export const providerConfigSchema = z.strictObject({
   apiKeyEnv: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .refine(
+      isCredentialEnvName,
+      'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
+    )
     .optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
   baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
@@ -71,7 +142,7 @@ export const providerConfigSchema = z.strictObject({
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
-  headers: z.record(z.string(), z.string().max(1000)).optional(),
+  headers: headersSchema.optional(),
   /** Health probes; absent means off. */
   probe: probeSchema.optional(),
 });
@@ -87,6 +158,14 @@ export const failoverSchema = z.strictObject({
     .default('strict'),
   holdBufferBytes: wholeNumber('bytes', 1024, 16 * 1024 * 1024).default(262_144),
   lastResortModel: modelKeySchema.nullable().default(null),
+});
+
+/** Limits on what clients send the router's HTTP server. */
+export const serverSchema = z.strictObject({
+  /** The whole request (head and body) must arrive within this; a streaming answer is never cut by it. */
+  requestBodyTimeoutMs: z.number().int().min(500).max(600_000).default(30_000),
+  /** Requests whose bodies are still arriving; past this, new ones get 503 until some finish. */
+  maxPendingBodies: z.number().int().min(1).max(100_000).default(256),
 });
 
 export const breakerSchema = z.strictObject({
@@ -113,28 +192,25 @@ export const rankingSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    providers: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, 'provider id: letters, digits, . _ -'),
-        providerConfigSchema,
-      )
-      .default({}),
-    sets: z.record(setNameSchema, z.array(modelKeySchema).max(500)).optional(),
+    providers: z.record(idSchema('provider id'), providerConfigSchema).default({}),
+    sets: z.record(idSchema('set name'), z.array(modelKeySchema).max(500)).optional(),
     activeSet: z.string().min(1).default('default'),
     router: z
       .strictObject({
         failover: failoverSchema.default(() => failoverSchema.parse({})),
         breaker: breakerSchema.default(() => breakerSchema.parse({})),
         ranking: rankingSchema.default(() => rankingSchema.parse({})),
+        server: serverSchema.default(() => serverSchema.parse({})),
       })
       .default(() => ({
         failover: failoverSchema.parse({}),
         breaker: breakerSchema.parse({}),
         ranking: rankingSchema.parse({}),
+        server: serverSchema.parse({}),
       })),
   })
   .superRefine((config, ctx) => {
-    if (config.sets && Object.keys(config.sets).length > 0 && !(config.activeSet in config.sets)) {
+    if (config.sets && Object.keys(config.sets).length > 0 && !Object.hasOwn(config.sets, config.activeSet)) {
       ctx.addIssue({
         code: 'custom',
         path: ['activeSet'],
@@ -166,6 +242,7 @@ export type BreakerSettings = z.output<typeof breakerSchema>;
 export type RankingSettings = z.output<typeof rankingSchema>;
 export type ProbeSettings = z.output<typeof probeSchema>;
 export type SetOrder = z.output<typeof setOrderSchema>;
+export type ServerSettings = z.output<typeof serverSchema>;
 export type ContentValidation = FailoverSettings['contentValidation'];
 
 /** One validation problem, addressed by its JSON path (`router.breaker.failureThreshold`). */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MASKED_SECRET } from '../api-types.js';
 import type { ConfigInput } from './schema.js';
-import { maskSecrets, restoreMaskedSecrets } from './secrets.js';
+import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './secrets.js';
 
 const current: ConfigInput = {
   providers: {
@@ -49,4 +49,41 @@ test('restore keeps masked keys, takes new ones and removes what was left out', 
     cerebras: {},
   });
   assert.equal(incoming.providers?.['groq']?.apiKey, MASKED_SECRET, 'input not mutated');
+});
+
+test('a masked key whose provider moves (base URL) or gains or changes headers would leave its address', () => {
+  const stored: ConfigInput = {
+    providers: {
+      groq: { apiKey: 'gsk', baseUrl: 'https://a.example/v1', headers: { 'x-a': '1' } },
+      mistral: { apiKey: 'mk' },
+      cerebras: { apiKey: 'ck' },
+      kilo: { apiKey: 'kk', headers: { 'x-b': '2' } },
+      zai: { apiKey: 'zk', baseUrl: 'https://z.example/v1' },
+    },
+  };
+  const incoming: ConfigInput = {
+    providers: {
+      groq: { apiKey: MASKED_SECRET, baseUrl: 'https://b.example/v1', headers: { 'x-a': '1' } },
+      mistral: { apiKey: MASKED_SECRET, headers: { 'x-new': 'v' } },
+      cerebras: { apiKey: 'ck-new', baseUrl: 'https://c.example/v1' },
+      kilo: { apiKey: MASKED_SECRET },
+      zai: { apiKey: MASKED_SECRET },
+    },
+  };
+  const leaving = keysLeavingTheirAddress(incoming, stored);
+  // groq moved, mistral gained a header, zai went back to the catalogue's URL; cerebras sets a new key,
+  // kilo only lost a header.
+  assert.deepEqual(leaving, ['groq', 'mistral', 'zai']);
+  assert.deepEqual(restoreMaskedSecrets(incoming, stored, new Set(leaving)).providers, {
+    groq: { baseUrl: 'https://b.example/v1', headers: { 'x-a': '1' } },
+    mistral: { headers: { 'x-new': 'v' } },
+    cerebras: { apiKey: 'ck-new', baseUrl: 'https://c.example/v1' },
+    kilo: { apiKey: 'kk' },
+    zai: {},
+  });
+  const changedValue: ConfigInput = {
+    providers: { kilo: { apiKey: MASKED_SECRET, headers: { 'x-b': '3' } } },
+  };
+  assert.deepEqual(keysLeavingTheirAddress(changedValue, stored), ['kilo']);
+  assert.deepEqual(keysLeavingTheirAddress(maskSecrets(stored), stored), []);
 });

@@ -26,15 +26,43 @@ export function maskSecrets(raw: ConfigInput): ConfigInput {
 }
 
 /**
- * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again. A
- * provider or an apiKey left out of `incoming` is removed, as sent; a mask with no current key behind it
- * is dropped rather than saved as a key.
+ * Providers whose stored key `incoming` keeps (sends back masked) while sending the provider somewhere
+ * else: a changed `baseUrl` (set, changed or removed), or custom headers added or changed. A key is meant
+ * for one address; such a change would carry it to another, so the key is dropped unless the same change
+ * sets one again. Removing headers keeps the key.
  */
-export function restoreMaskedSecrets(incoming: ConfigInput, current: ConfigInput): ConfigInput {
+export function keysLeavingTheirAddress(incoming: ConfigInput, current: ConfigInput): string[] {
+  const leaving: string[] = [];
+  for (const [id, provider] of Object.entries(incoming.providers ?? {})) {
+    if (provider.apiKey !== MASKED_SECRET) continue;
+    const before =
+      current.providers && Object.hasOwn(current.providers, id) ? current.providers[id] : undefined;
+    if (!before?.apiKey) continue;
+    const oldHeaders = before.headers ?? {};
+    const headersChanged = Object.entries(provider.headers ?? {}).some(
+      ([name, value]) => !Object.hasOwn(oldHeaders, name) || oldHeaders[name] !== value,
+    );
+    if (provider.baseUrl !== before.baseUrl || headersChanged) leaving.push(id);
+  }
+  return leaving;
+}
+
+/**
+ * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again, except
+ * for the providers in `drop`. A provider or an apiKey left out of `incoming` is removed, as sent; a mask
+ * with no current key behind it is dropped rather than saved as a key.
+ */
+export function restoreMaskedSecrets(
+  incoming: ConfigInput,
+  current: ConfigInput,
+  drop: ReadonlySet<string> = new Set(),
+): ConfigInput {
   return mapProviders(incoming, (id, provider) => {
     if (provider.apiKey !== MASKED_SECRET) return { ...provider };
     const { apiKey: _masked, ...rest } = provider;
-    const kept = current.providers?.[id]?.apiKey;
+    if (drop.has(id)) return rest;
+    const kept =
+      current.providers && Object.hasOwn(current.providers, id) ? current.providers[id]?.apiKey : undefined;
     return kept !== undefined && kept !== MASKED_SECRET ? { ...rest, apiKey: kept } : rest;
   });
 }

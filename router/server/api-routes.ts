@@ -1,19 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
+import type { ConfigSaveResponse, HistoryResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { parseJson } from '../gate/safe-json.js';
+import type { DailyCounters } from '../state/daily-counters.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import type { RequestHistory } from '../state/request-history.js';
-import { readBody } from './read-body.js';
+import {
+  DEFAULT_HISTORY_CAPACITY,
+  DEFAULT_HISTORY_LIMIT,
+  type RequestHistory,
+} from '../state/request-history.js';
+import { readBody, refuseTooLarge } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 
 export interface ApiDeps {
   engine: RouterEngine;
   live: LiveConfig;
   history: RequestHistory;
+  counters: DailyCounters;
   quotas: QuotaBook;
 }
 
@@ -23,21 +30,28 @@ const setBody = z.strictObject({ models: z.array(modelKeySchema).max(500) });
 const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
 const pauseBody = z.strictObject({ paused: z.boolean() });
 
-/** Reads and validates a small JSON body; answers 400 itself and returns null on bad input. */
+/** Largest body a management call may send. */
+const MAX_API_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads and validates a small JSON body. Answers a 4xx itself on bad input; the result says whether it did
+ * (a body of `null` is a value like any other, not "already answered").
+ */
 async function readJson<T>(
   req: IncomingMessage,
   res: ServerResponse,
   schema: z.ZodType<T>,
-): Promise<T | null> {
-  const read = await readBody(req, 1024 * 1024);
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  const read = await readBody(req, MAX_API_BODY_BYTES);
   if (!read.ok) {
-    sendError(res, 413, 'request_too_large', 'fcm-router: body too large');
-    return null;
+    if (read.reason === 'too_large') refuseTooLarge(req, res, 'fcm-router: body is over 1 MiB');
+    else res.destroy();
+    return { ok: false };
   }
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok) {
     sendError(res, 400, 'invalid_json', `fcm-router: body is not valid JSON (${parsed.error})`);
-    return null;
+    return { ok: false };
   }
   const checked = schema.safeParse(parsed.value);
   if (!checked.success) {
@@ -46,22 +60,47 @@ async function readJson<T>(
     sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, {
       extra: { param: where },
     });
-    return null;
+    return { ok: false };
   }
-  return checked.data;
+  return { ok: true, value: checked.data };
+}
+
+/** `limit` of `/api/history`: one whole number from 1 to the history's capacity, or absent. */
+function historyLimit(url: URL): { ok: true; limit: number } | { ok: false; message: string } {
+  const values = url.searchParams.getAll('limit');
+  if (values.length === 0) return { ok: true, limit: DEFAULT_HISTORY_LIMIT };
+  const [value] = values;
+  if (values.length > 1 || value === undefined || !/^\d{1,4}$/.test(value))
+    return { ok: false, message: `limit must be one whole number from 1 to ${DEFAULT_HISTORY_CAPACITY}` };
+  const limit = Number(value);
+  if (limit < 1 || limit > DEFAULT_HISTORY_CAPACITY)
+    return { ok: false, message: `limit must be from 1 to ${DEFAULT_HISTORY_CAPACITY}, got ${limit}` };
+  return { ok: true, limit };
 }
 
 function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
-  if (result.ok) sendJson(res, 200, { ok: true, changed: result.changed, config: live.response().config });
-  else {
+  if (result.ok) {
+    const saved: ConfigSaveResponse = {
+      ok: true,
+      changed: result.changed,
+      config: live.response().config,
+      keysDropped: result.keysDropped,
+    };
+    sendJson(res, 200, saved);
+  } else if ('saveFailed' in result) {
+    sendError(
+      res,
+      500,
+      'save_failed',
+      `fcm-router: could not save: ${result.saveFailed} (${live.path}); the config in use is unchanged`,
+    );
+  } else {
     sendError(
       res,
       400,
       'invalid_config',
       `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      {
-        extra: { issues: result.issues },
-      },
+      { extra: { issues: result.issues } },
     );
   }
 }
@@ -92,11 +131,17 @@ export async function handleApi(
       sendJson(res, 200, engine.state());
       return true;
     case 'GET /api/history': {
-      const limit = Number(url.searchParams.get('limit') ?? 50);
-      sendJson(res, 200, {
-        entries: deps.history.list(Number.isFinite(limit) ? limit : 50),
-        stats: deps.history.stats(),
-      });
+      const limit = historyLimit(url);
+      if (!limit.ok) {
+        sendError(res, 400, 'invalid_request', `fcm-router: ${limit.message}`, { extra: { param: 'limit' } });
+        return true;
+      }
+      const history: HistoryResponse = {
+        entries: deps.history.list(limit.limit),
+        // Today's counts come from the day's counters: the history keeps only its last 500 entries.
+        stats: { ...deps.history.stats(), ...deps.counters.todayStats() },
+      };
+      sendJson(res, 200, history);
       return true;
     }
     case 'GET /api/config':
@@ -107,20 +152,22 @@ export async function handleApi(
       return true;
     case 'PUT /api/config': {
       const body = await readJson(req, res, z.unknown());
-      if (body === null) return true;
-      answerUpdate(res, await live.replace(body), live);
+      if (!body.ok) return true;
+      answerUpdate(res, await live.replace(body.value), live);
       return true;
     }
     case 'POST /api/models/reset': {
-      const body = await readJson(req, res, resetBody);
-      if (!body) return true;
+      const read = await readJson(req, res, resetBody);
+      if (!read.ok) return true;
+      const body = read.value;
       if (engine.resetModel(body.model)) sendJson(res, 200, { ok: true });
       else sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${body.model}"`);
       return true;
     }
     case 'POST /api/models/probe': {
-      const body = await readJson(req, res, resetBody);
-      if (!body) return true;
+      const read = await readJson(req, res, resetBody);
+      if (!read.ok) return true;
+      const body = read.value;
       if (engine.isPaused()) {
         sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
       } else if (!engine.knowsModel(body.model)) {
@@ -131,8 +178,9 @@ export async function handleApi(
       return true;
     }
     case 'POST /api/providers/key': {
-      const body = await readJson(req, res, keyBody);
-      if (!body) return true;
+      const read = await readJson(req, res, keyBody);
+      if (!read.ok) return true;
+      const body = read.value;
       if (!live.resolved.providers.has(body.provider)) {
         sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
         return true;
@@ -150,9 +198,10 @@ export async function handleApi(
       return true;
     }
     case 'POST /api/sets/active': {
-      const body = await readJson(req, res, activeBody);
-      if (!body) return true;
-      if (!(body.set in live.resolved.sets)) {
+      const read = await readJson(req, res, activeBody);
+      if (!read.ok) return true;
+      const body = read.value;
+      if (!Object.hasOwn(live.resolved.sets, body.set)) {
         sendError(res, 404, 'set_not_found', `fcm-router: no set named "${body.set}"`);
         return true;
       }
@@ -166,8 +215,9 @@ export async function handleApi(
       return true;
     }
     case 'POST /api/pause': {
-      const body = await readJson(req, res, pauseBody);
-      if (!body) return true;
+      const read = await readJson(req, res, pauseBody);
+      if (!read.ok) return true;
+      const body = read.value;
       engine.setPaused(body.paused);
       sendJson(res, 200, { ok: true });
       return true;
@@ -176,8 +226,9 @@ export async function handleApi(
   const setMatch = /^\/api\/sets\/([A-Za-z0-9._-]+)$/.exec(pathname);
   if (method === 'PUT' && setMatch?.[1]) {
     const name = setMatch[1];
-    const body = await readJson(req, res, setBody);
-    if (!body) return true;
+    const read = await readJson(req, res, setBody);
+    if (!read.ok) return true;
+    const body = read.value;
     const result = await live.update((raw, resolved) => {
       const sets = { ...withSets(raw, resolved.sets), [name]: body.models };
       return { ...raw, sets, activeSet: raw.sets ? raw.activeSet : resolved.activeSet };

@@ -9,6 +9,20 @@ export function hostName(hostHeader: string | undefined): string | null {
   return match[1].replace(/^\[|\]$/g, '').toLowerCase();
 }
 
+/**
+ * True for an address that only this machine can reach: `localhost`, 127.0.0.0/8 and ::1 (also IPv4-mapped).
+ * The wildcard addresses (`0.0.0.0`, `::`) listen on every interface, so they are not loopback.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  if (name === 'localhost' || name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
+  const v4 = name.startsWith('::ffff:') ? name.slice(7) : name;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
 /** The last Host header judged, and its verdict. */
 const lastHost: { header: string | null; allowed: boolean } = { header: null, allowed: false };
 
@@ -57,6 +71,33 @@ export function tokenMatches(sent: string | string[] | undefined, expected: stri
   const a = Buffer.from(sent);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The cookie that carries the token in remote mode, once the dashboard was opened with `?token=`. */
+export const TOKEN_COOKIE = 'fcm_token';
+
+/** The value of one cookie of a `Cookie` header, or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * A read in remote mode: the token as `x-fcm-token`, or as the cookie the dashboard got when it was opened
+ * with `?token=` (an EventSource cannot send headers). Changes always want the header.
+ */
+export function readAuthorized(
+  headers: { 'x-fcm-token'?: string | string[]; cookie?: string },
+  token: string,
+): boolean {
+  return (
+    tokenMatches(headers['x-fcm-token'], token) ||
+    tokenMatches(cookieValue(headers.cookie, TOKEN_COOKIE), token)
+  );
 }
 
 /** True for `application/json` with any parameters. */

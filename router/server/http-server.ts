@@ -6,6 +6,7 @@ import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from '../state/clock.js';
+import type { DailyCounters } from '../state/daily-counters.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
@@ -14,7 +15,15 @@ import { handleFace, rejectionHeaders } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
 import { EventsRoute } from './events-route.js';
-import { isAllowedHost, isAllowedOrigin, isJsonContentType, tokenMatches } from './guards.js';
+import {
+  isAllowedHost,
+  isAllowedOrigin,
+  isJsonContentType,
+  readAuthorized,
+  TOKEN_COOKIE,
+  tokenMatches,
+} from './guards.js';
+import { lingerAfterRefusal } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
@@ -22,11 +31,14 @@ export interface ServerDeps {
   engine: RouterEngine;
   live: LiveConfig;
   history: RequestHistory;
+  counters: DailyCounters;
   quotas: QuotaBook;
   events: EventBus;
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */
   token: string;
+  /** Remote mode (`--allow-remote`): reads of `/api/*` and the dashboard page want the token too. */
+  tokenForReads: boolean;
   version: string;
   startedAt: number;
   clock: Clock;
@@ -39,6 +51,14 @@ export interface RouterServer {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How often Node checks the request deadline: the deadline is enforced within this much. */
+const DEADLINE_CHECK_MS = 1000;
+
+/** A request with a body to come (a length above zero, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
 
 /**
  * The router's HTTP face: guards (Host, Origin, token, content type, size), then the chat API, the
@@ -53,6 +73,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     ['/v1/messages', (req, res) => handleFace(deps.engine, messagesFace, req, res)],
     ['/v1/responses', (req, res) => handleFace(deps.engine, responsesFace, req, res)],
   ]);
+  const limits = () => deps.live.resolved.config.router.server;
+  /** Requests whose bodies are still arriving (a slow client holds its socket and buffers until then). */
+  let pendingBodies = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -83,6 +106,29 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
         headers: chatHeaders(),
       });
       return;
+    }
+    if (hasBody(req)) {
+      if (pendingBodies >= limits().maxPendingBodies) {
+        lingerAfterRefusal(req);
+        sendError(
+          res,
+          503,
+          'server_busy',
+          'fcm-router: too many requests are still sending their bodies; retry shortly',
+          {
+            headers: { ...chatHeaders(), 'retry-after': '1', connection: 'close' },
+          },
+        );
+        return;
+      }
+      pendingBodies += 1;
+      let counted = true;
+      const arrived = (): void => {
+        if (counted) pendingBodies -= 1;
+        counted = false;
+      };
+      req.once('end', arrived);
+      req.once('close', arrived);
     }
     if (pathname === '/health') {
       const health: HealthResponse = {
@@ -116,6 +162,16 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (pathname.startsWith('/api/')) {
+      if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token)) {
+        req.resume();
+        sendError(
+          res,
+          403,
+          'forbidden_token',
+          'fcm-router: this router accepts remote connections: send x-fcm-token (the token field of daemon.json in its state folder)',
+        );
+        return;
+      }
       if (MUTATING.has(method)) {
         if (!tokenMatches(req.headers['x-fcm-token'], deps.token)) {
           req.resume();
@@ -143,19 +199,40 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
-    await staticRoute.handle(pathname, res);
+    if (deps.tokenForReads && query !== -1) {
+      const sent = new URLSearchParams(target.slice(query + 1)).get('token');
+      if (sent !== null && tokenMatches(sent, deps.token)) {
+        // Signed in: the cookie carries the token from now on, and the address loses it.
+        res.writeHead(303, {
+          location: pathname,
+          'set-cookie': `${TOKEN_COOKIE}=${deps.token}; Path=/; HttpOnly; SameSite=Strict`,
+          'cache-control': 'no-store',
+        });
+        res.end();
+        return;
+      }
+    }
+    await staticRoute.handle(pathname, res, !deps.tokenForReads || readAuthorized(req.headers, deps.token));
   };
 
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 65_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      deps.logger.error(
-        `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
-      else res.destroy();
-    });
-  });
-  server.headersTimeout = 30_000;
+  const timeouts = (): { requestTimeout: number; headersTimeout: number } => {
+    const requestTimeout = limits().requestBodyTimeoutMs;
+    return { requestTimeout, headersTimeout: Math.min(30_000, requestTimeout) };
+  };
+  const server = createServer(
+    { ...timeouts(), keepAliveTimeout: 65_000, connectionsCheckingInterval: DEADLINE_CHECK_MS },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        deps.logger.error(
+          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
+        else res.destroy();
+      });
+    },
+  );
+  // Node reads both on every check: a config change applies to the requests that follow.
+  deps.events.on('config', () => Object.assign(server, timeouts()));
   return { server, events: eventsRoute };
 }
 

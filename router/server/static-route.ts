@@ -25,6 +25,12 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
+/** The page a remote client gets without the token: no token in it, and how to get in. */
+const SIGN_IN = `<!doctype html><html><head><meta charset="utf-8"><title>fcm-router</title></head>
+<body><h1>fcm-router accepts remote connections</h1><p>Its dashboard wants the router's token: open this
+address once with <code>?token=&lt;token&gt;</code> added. The token is the <code>token</code> field of
+<code>daemon.json</code> in the router's state folder, and changes at every start.</p></body></html>`;
+
 const NOT_BUILT = `<!doctype html><html><head><meta charset="utf-8"><title>fcm-router</title></head>
 <body><h1>fcm-router is running</h1><p>The dashboard is not built yet: run <code>npm run build</code>, then reload.</p>
 <p>The router API is up: <a href="/health">/health</a>, <a href="/api/state">/api/state</a>.</p></body></html>`;
@@ -41,7 +47,11 @@ export class StaticRoute {
     private readonly token: string,
   ) {}
 
-  async handle(pathname: string, res: ServerResponse): Promise<void> {
+  /**
+   * Serves a file, or the dashboard page for any app route. With `pageAllowed` false (a remote client
+   * without the token) the page is a 401 that says how to get in; the built files are served either way.
+   */
+  async handle(pathname: string, res: ServerResponse, pageAllowed = true): Promise<void> {
     const decoded = safeDecode(pathname);
     const file = decoded === null ? null : path.join(this.rendererDir, path.normalize(decoded));
     const inside = file !== null && file.startsWith(this.rendererDir + path.sep);
@@ -60,6 +70,16 @@ export class StaticRoute {
         return;
       }
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
+      return;
+    }
+    if (!pageAllowed) {
+      res.writeHead(401, {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': DASHBOARD_CSP,
+        'cache-control': 'no-store',
+      });
+      res.end(SIGN_IN);
       return;
     }
     const index = await this.#loadIndex();

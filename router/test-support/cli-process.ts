@@ -25,11 +25,13 @@ export class CliProcess {
   readonly #child: ChildProcess;
   readonly #waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
 
-  constructor(args: readonly string[]) {
+  /** `stdin`: text piped to the process (its standard input is closed when absent). */
+  constructor(args: readonly string[], options: { stdin?: string } = {}) {
     this.#child = spawn(process.execPath, [BIN, ...args], {
       env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.stdin !== undefined) this.#child.stdin?.end(options.stdin);
     for (const stream of [this.#child.stdout, this.#child.stderr]) {
       let partial = '';
       stream?.setEncoding('utf8');
@@ -87,8 +89,11 @@ export class CliProcess {
 }
 
 /** Runs a CLI command to its end; resolves with its exit code and output. */
-export async function runCli(args: readonly string[]): Promise<{ code: number | null; output: string }> {
-  const cli = new CliProcess(args);
+export async function runCli(
+  args: readonly string[],
+  options: { stdin?: string } = {},
+): Promise<{ code: number | null; output: string }> {
+  const cli = new CliProcess(args, options);
   const code = await cli.exited;
   return { code, output: cli.output() };
 }

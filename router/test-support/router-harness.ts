@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { HistoryEntry, ModelStateView } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import type { RouterHandle, RouterLogger } from '../public-types.js';
+import { readDaemonFile } from '../daemon-file.js';
 import { startRouter } from '../start-router.js';
 import { deferred, within } from './deferred.js';
 import { httpRequest, openRequest, type HttpReply, type OpenReply } from './http-client.js';
@@ -30,6 +31,8 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   /** The router's random numbers (exploration). @default Math.random */
   random?: () => number;
+  /** Start as `--allow-remote` does (on loopback still): the API wants the token on reads too. */
+  allowRemote?: boolean;
 }
 
 export interface ChatOptions {
@@ -169,12 +172,15 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       persistDebounceMs: options.persistDebounceMs ?? 10,
       // Tests run probe passes themselves, on their clock.
       probeTickMs: 0,
+      allowRemote: options.allowRemote,
     });
   } catch (error) {
     if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const page = await httpRequest(`${router.url}/`);
-  const token = /name="fcm-token" content="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  // A remote-mode page wants the token itself: scripts read it from daemon.json, as the harness does then.
+  const token = options.allowRemote
+    ? ((await readDaemonFile(path.join(dir, 'state')))?.token ?? '')
+    : (/name="fcm-token" content="([^"]+)"/.exec((await httpRequest(`${router.url}/`)).text)?.[1] ?? '');
   return new RouterHarness(router, dir, clock, token, logs);
 }

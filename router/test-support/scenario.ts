@@ -18,6 +18,7 @@ export interface ScenarioOptions {
   activeSet?: string;
   failover?: RouterSettings['failover'];
   breaker?: RouterSettings['breaker'];
+  server?: RouterSettings['server'];
   /** Extra provider entries (e.g. one whose base URL refuses connections). */
   extraProviders?: NonNullable<ConfigInput['providers']>;
   ranking?: RouterSettings['ranking'];
@@ -69,6 +70,7 @@ export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions)
       },
       breaker: { initialCooldownMs: 60_000, maxCooldownMs: 600_000, ...options.breaker },
       ...(options.ranking ? { ranking: options.ranking } : {}),
+      ...(options.server ? { server: options.server } : {}),
     },
   };
 }

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { COMMANDS, commandUsage, parseCli, USAGE } from './cli-args.js';
+
+test('--help and -h after any command ask for that command’s usage', () => {
+  for (const command of COMMANDS) {
+    for (const flag of ['--help', '-h']) {
+      assert.deepEqual(parseCli([command, flag]), { command: 'help', topic: command }, `${command} ${flag}`);
+    }
+    // Even with other (or wrong) options around it: asking for help never fails.
+    assert.deepEqual(parseCli([command, '--bogus', '--help']), { command: 'help', topic: command });
+    assert.match(commandUsage(command), new RegExp(`fcm-router ${command}\\b`));
+  }
+  assert.deepEqual(parseCli(['help', 'status']), { command: 'help', topic: 'status' });
+  assert.deepEqual(parseCli(['--help']), { command: 'help' });
+  assert.deepEqual(parseCli([]), { command: 'help' });
+  assert.throws(() => parseCli(['help', 'nope']), /unknown command "nope"/);
+});
+
+test('the general usage lists every command', () => {
+  for (const command of COMMANDS) assert.match(USAGE, new RegExp(`fcm-router ${command}\\b`), command);
+});
+
+test('daemon options are parsed and checked', () => {
+  assert.deepEqual(parseCli(['daemon', '--port', '0', '--host', '::1', '--demo']), {
+    command: 'daemon',
+    port: 0,
+    host: '::1',
+    stateDir: undefined,
+    configPath: undefined,
+    demo: true,
+    allowRemote: false,
+  });
+  assert.equal(parseCli(['daemon', '--host', '0.0.0.0', '--allow-remote']).command, 'daemon');
+  assert.throws(() => parseCli(['daemon', '--port', '70000']), /--port must be a port number/);
+  assert.throws(() => parseCli(['daemon', '--host', '0.0.0.0']), /--allow-remote/);
+  assert.throws(() => parseCli(['daemon', 'extra']), /Unexpected argument 'extra'/);
+});
+
+test('the commands that talk to a running daemon take a state dir and their one argument', () => {
+  assert.deepEqual(parseCli(['status', '--state-dir', '/tmp/x']), { command: 'status', stateDir: '/tmp/x' });
+  assert.deepEqual(parseCli(['pause']), { command: 'pause', stateDir: undefined });
+  assert.deepEqual(parseCli(['resume']), { command: 'resume', stateDir: undefined });
+  assert.deepEqual(parseCli(['reset', 'groq/llama-3.3-70b']), {
+    command: 'reset',
+    model: 'groq/llama-3.3-70b',
+    stateDir: undefined,
+  });
+  assert.deepEqual(parseCli(['set-key', 'groq', '--state-dir', 'd']), {
+    command: 'set-key',
+    provider: 'groq',
+    stateDir: 'd',
+  });
+  assert.throws(() => parseCli(['reset']), /"reset" needs a model key/);
+  assert.throws(() => parseCli(['reset', 'a/b', 'c/d']), /"reset" takes one model key/);
+  assert.throws(() => parseCli(['set-key']), /"set-key" needs a provider id/);
+  assert.throws(() => parseCli(['status', '--port', '1']), /Unknown option '--port'/);
+  assert.throws(() => parseCli(['pause', 'now']), /Unexpected argument 'now'/);
+  assert.throws(() => parseCli(['launch']), /unknown command "launch"/);
+});

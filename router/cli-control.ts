@@ -1,0 +1,116 @@
+/**
+ * The CLI commands that talk to a running daemon over its HTTP API: find it through the state folder
+ * (`daemon.json`, else the lock), check that the pid answering `/health` is the one recorded, and send
+ * management calls with the per-start token the daemon wrote beside them.
+ */
+import { request } from 'undici';
+import { readDaemonFile, type DaemonFile } from './daemon-file.js';
+import { readDaemonLock } from './daemon-lock.js';
+
+export interface LiveDaemon {
+  url: string;
+  pid: number;
+  version: string;
+  uptimeMs: number;
+  demo: boolean;
+  token: string | null;
+}
+
+interface Health {
+  version: string;
+  uptimeMs: number;
+  pid: number;
+}
+
+/** `GET <url>/health` of an fcm-router; null when nothing (or something else) answers. */
+export async function probeHealth(url: string, timeoutMs = 2000): Promise<Health | null> {
+  try {
+    const res = await request(`${url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const body = (await res.body.json()) as {
+      name?: unknown;
+      version?: unknown;
+      uptimeMs?: unknown;
+      pid?: unknown;
+    };
+    if (res.statusCode !== 200 || body.name !== 'fcm-router') return null;
+    return { version: String(body.version), uptimeMs: Number(body.uptimeMs), pid: Number(body.pid) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The daemon serving `stateDir`, or null. The pid must match: a stale file pointing at a port that another
+ * fcm-router (of another folder) took since must not be reported, nor stopped.
+ */
+export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
+  const file: DaemonFile | null = await readDaemonFile(stateDir);
+  if (file) {
+    const health = await probeHealth(file.url);
+    if (health && health.pid === file.pid) {
+      return {
+        url: file.url,
+        pid: file.pid,
+        version: health.version,
+        uptimeMs: health.uptimeMs,
+        demo: file.demo,
+        token: file.token ?? null,
+      };
+    }
+  }
+  // daemon.json gone (removed by hand, say) while the lock still names a listening daemon.
+  const lock = await readDaemonLock(stateDir);
+  if (lock?.url) {
+    const health = await probeHealth(lock.url);
+    if (health && health.pid === lock.pid) {
+      return {
+        url: lock.url,
+        pid: lock.pid,
+        version: health.version,
+        uptimeMs: health.uptimeMs,
+        demo: false,
+        token: null,
+      };
+    }
+  }
+  return null;
+}
+
+/** What a management call answered: its status and, for an error, the router's message. */
+export interface ApiAnswer {
+  status: number;
+  message: string | null;
+}
+
+/** Sends one management call (`x-fcm-token`, JSON body) to a live daemon. */
+export async function callDaemon(
+  daemon: LiveDaemon,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: unknown,
+): Promise<ApiAnswer> {
+  if (daemon.token === null) {
+    return {
+      status: 0,
+      message: 'the running daemon did not record its API token (restart it with this version)',
+    };
+  }
+  const res = await request(`${daemon.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-fcm-token': daemon.token },
+    body: JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  const text = await res.body.text();
+  if (res.statusCode < 400) return { status: res.statusCode, message: null };
+  let message = `HTTP ${res.statusCode}`;
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === 'string')
+      message = parsed.error.message.replace(/^fcm-router: /, '');
+  } catch {
+    // not JSON: the status says enough
+  }
+  return { status: res.statusCode, message };
+}

@@ -1,0 +1,173 @@
+/**
+ * What clients send is bounded: an oversized body gets its 413 even while the client is still sending
+ * (lingering close), a body that trickles in is cut at the deadline, and past a cap of bodies still
+ * arriving new ones are turned away, while a long streaming answer is never cut by any of it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { ErrorResponse } from '../api-types.js';
+import { deferred, within } from '../test-support/deferred.js';
+import { httpRequest, parseReply, sseText } from '../test-support/http-client.js';
+import { withScenario } from '../test-support/scenario.js';
+import { json, sse } from '../test-support/upstream-behaviours.js';
+import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
+
+const ONE = { providers: { alpha: ['m1'] } };
+const CHAT = JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] });
+
+/** POSTs `body` with node's client and reports the status it read and every socket error it saw. */
+function postRecording(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  chunked: boolean,
+): Promise<{ status: number | null; errors: string[] }> {
+  return new Promise((resolve) => {
+    const errors: string[] = [];
+    let status: number | null = null;
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: chunked ? headers : { ...headers, 'content-length': String(body.length) },
+    });
+    req.on('response', (res) => {
+      status = res.statusCode ?? null;
+      res.resume();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    // Settled once the socket is gone, so an EPIPE after the answer is seen too.
+    req.on('close', () => setImmediate(() => resolve({ status, errors })));
+    if (chunked) {
+      for (let offset = 0; offset < body.length; offset += 64 * 1024)
+        req.write(body.subarray(offset, offset + 64 * 1024));
+      req.end();
+    } else req.end(body);
+  });
+}
+
+test('an oversized body gets its 413 while the client is still sending: no EPIPE, no reset', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const chatBody = Buffer.alloc(11 * 1024 * 1024, 0x20);
+    const apiBody = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    const json_ = { 'content-type': 'application/json' };
+    for (const chunked of [false, true]) {
+      for (let i = 0; i < 8; i++) {
+        const chat = await postRecording(`${router.url}/v1/chat/completions`, chatBody, json_, chunked);
+        assert.deepEqual(
+          chat,
+          { status: 413, errors: [] },
+          `chat, ${chunked ? 'chunked' : 'with length'}, #${i}`,
+        );
+        const api = await postRecording(
+          `${router.url}/api/pause`,
+          apiBody,
+          { ...json_, 'x-fcm-token': router.token },
+          chunked,
+        );
+        assert.deepEqual(
+          api,
+          { status: 413, errors: [] },
+          `api, ${chunked ? 'chunked' : 'with length'}, #${i}`,
+        );
+      }
+    }
+    assert.equal(upstream.calls.length, 0);
+  });
+});
+
+/** Opens a raw connection, sends `head` and resolves with everything the router sent once it closes. */
+function rawExchange(url: string, head: string): { closed: Promise<string>; socket: net.Socket } {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => undefined);
+  socket.write(head);
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  return { closed, socket };
+}
+
+const slowHead = (host: string, length: number): string =>
+  `POST /v1/chat/completions HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n{`;
+
+test('a body that trickles in is cut at the request deadline', async () => {
+  await withScenario({ ...ONE, server: { requestBodyTimeoutMs: 500 } }, async ({ router, upstream }) => {
+    const host = new URL(router.url).host;
+    const started = performance.now();
+    const slow = rawExchange(router.url, slowHead(host, CHAT.length));
+    const trickle = setInterval(() => slow.socket.write(' '), 100);
+    try {
+      const received = await within(slow.closed, 8000, 'the router to close a trickling request');
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed >= 450, `closed after ${elapsed.toFixed(0)} ms, before the deadline`);
+      assert.match(received, /^HTTP\/1\.1 408 /);
+    } finally {
+      clearInterval(trickle);
+      slow.socket.destroy();
+    }
+    assert.equal(upstream.calls.length, 0);
+  });
+});
+
+test('a streaming answer that outlasts the request deadline is not cut', async () => {
+  const options = { ...ONE, server: { requestBodyTimeoutMs: 500 }, failover: { streamIdleTimeoutMs: 8000 } };
+  await withScenario(options, async ({ router, upstream }) => {
+    const pause = deferred();
+    const timer = setTimeout(() => pause.resolve(), 2500);
+    upstream.script(
+      'alpha/m1',
+      sse([roleFrame(), contentFrame('before '), pause.promise, contentFrame('after')]),
+    );
+    try {
+      const reply = await router.chat({ stream: true });
+      assert.equal(reply.status, 200);
+      assert.equal(sseText(reply.text), 'before after');
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+});
+
+test('past the cap of bodies still arriving, new requests get 503 at once; reads and finished uploads go on', async () => {
+  await withScenario({ ...ONE, server: { maxPendingBodies: 2 } }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const host = new URL(router.url).host;
+    const slow = [rawExchange(router.url, slowHead(host, 2)), rawExchange(router.url, slowHead(host, 2))];
+    try {
+      // Both slow requests are in once a third body is refused; poll rather than guess when.
+      let refused = null;
+      for (let i = 0; i < 50 && refused === null; i++) {
+        const reply = await httpRequest(`${router.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: CHAT,
+        });
+        if (reply.status === 503) refused = reply;
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(refused, 'a third body was refused');
+      const error = parseReply<ErrorResponse>(refused).error;
+      assert.equal(error.code, 'server_busy');
+      assert.match(error.message, /still sending/);
+      assert.ok(refused.headers['retry-after']);
+      assert.equal(refused.headers['x-fcm-v2-decision'], 'none!rejected||skips=0');
+      assert.equal((await router.get('/api/state')).status, 200, 'a read has no body to wait for');
+
+      slow[0]?.socket.end('}');
+      const answered = await within(
+        slow[0]?.closed ?? Promise.resolve(''),
+        5000,
+        'the finished slow request',
+      );
+      assert.match(answered, /^HTTP\/1\.1 400 /, 'its (invalid) body was read and judged');
+      const after = await router.chat();
+      assert.equal(after.status, 200, 'room again once a body arrived');
+    } finally {
+      for (const exchange of slow) exchange.socket.destroy();
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DaemonRunningError } from './daemon-lock.js';
+import { startRouter } from './start-router.js';
+
+async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-start-'));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a second router on the same state folder is refused, and the first goes on; stop frees the folder', async () => {
+  await withDir(async (dir) => {
+    const first = await startRouter({ port: 0, stateDir: dir, env: {} });
+    try {
+      await assert.rejects(
+        startRouter({ port: 0, stateDir: dir, env: {} }),
+        (error: unknown) => error instanceof DaemonRunningError && error.holder.url === first.url,
+      );
+      assert.equal((await fetch(`${first.url}/health`)).status, 200);
+    } finally {
+      await first.stop();
+    }
+    assert.deepEqual(
+      (await readdir(dir)).filter((name) => name.startsWith('daemon.')),
+      [],
+      'lock and daemon file gone',
+    );
+    const again = await startRouter({ port: 0, stateDir: dir, env: {} });
+    await again.stop();
+  });
+});
+
+test('a router that fails to start (invalid config) leaves the folder free', async () => {
+  await withDir(async (dir) => {
+    const configPath = path.join(dir, 'bad.json');
+    await writeFile(configPath, '{"bogus": true}');
+    await assert.rejects(startRouter({ port: 0, stateDir: dir, configPath, env: {} }), /invalid config/);
+    const router = await startRouter({ port: 0, stateDir: dir, env: {} });
+    await router.stop();
+  });
+});
+
+test('shutdown is quiet about a file it cannot remove', async () => {
+  await withDir(async (dir) => {
+    const router = await startRouter({ port: 0, stateDir: dir, env: {} });
+    // Root ignores file modes: a non-empty folder where daemon.json was cannot be removed by a file removal.
+    await rm(path.join(dir, 'daemon.json'));
+    await mkdir(path.join(dir, 'daemon.json', 'inside'), { recursive: true });
+    await router.stop();
+  });
+});

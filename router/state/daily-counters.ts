@@ -1,0 +1,154 @@
+/**
+ * Per-day request counters, apart from the history's last 500 entries: every request counts, however many
+ * came. Kept per local calendar day for the last {@link MAX_DAYS} days and persisted like the other state.
+ */
+import { z } from 'zod/v3';
+import type { HistoryEntry, HistoryStats } from '../api-types.js';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+/** Days kept in the file. */
+export const MAX_DAYS = 31;
+
+const count = z.number().int().min(0);
+const dayCountsSchema = z.strictObject({
+  servedFirstTry: count,
+  servedAfterFailover: count,
+  failed: count,
+  clientAborted: count,
+  rejected: count,
+  promptTokens: count,
+  completionTokens: count,
+});
+
+/** One day's counts. `failed`: partial, all failed or no candidates (as the overview counts them). */
+export type DayCounts = z.infer<typeof dayCountsSchema>;
+
+const fileSchema = z.strictObject({
+  days: z.record(z.string().regex(/^\d{4}-\d{2}-\d{2}$/), dayCountsSchema),
+});
+type CountersFile = z.infer<typeof fileSchema>;
+
+const zero = (): DayCounts => ({
+  servedFirstTry: 0,
+  servedAfterFailover: 0,
+  failed: 0,
+  clientAborted: 0,
+  rejected: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+});
+
+/** `YYYY-MM-DD` of the local calendar day holding `ms`. */
+export function localDayKey(ms: number): string {
+  const day = new Date(ms);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/** Adds one request to a day's counts. Pure. */
+export function countEntry(counts: DayCounts, entry: HistoryEntry): void {
+  switch (entry.outcome) {
+    case 'served':
+      if (entry.attempts.length > 1) counts.servedAfterFailover += 1;
+      else counts.servedFirstTry += 1;
+      break;
+    case 'partial':
+    case 'all_failed':
+    case 'no_candidates':
+      counts.failed += 1;
+      break;
+    case 'client_aborted':
+      counts.clientAborted += 1;
+      break;
+    case 'rejected':
+      counts.rejected += 1;
+      break;
+  }
+  counts.promptTokens += entry.usage?.promptTokens ?? 0;
+  counts.completionTokens += entry.usage?.completionTokens ?? 0;
+}
+
+export interface DailyCountersOptions {
+  file: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+export class DailyCounters {
+  readonly #days = new Map<string, DayCounts>();
+  readonly #clock: Clock;
+  readonly #file: JsonStateFile<CountersFile>;
+
+  constructor(options: DailyCountersOptions) {
+    this.#clock = options.clock;
+    this.#file = new JsonStateFile<CountersFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({ days: Object.fromEntries(this.#days) }),
+    });
+  }
+
+  /** Restores the saved days (an invalid file is moved aside and counting starts clean). */
+  async load(): Promise<void> {
+    const data = await this.#file.load();
+    if (data === null) return;
+    this.#days.clear();
+    for (const key of Object.keys(data.days).sort().slice(-MAX_DAYS)) {
+      const counts = data.days[key];
+      if (counts) this.#days.set(key, { ...counts });
+    }
+  }
+
+  /** Counts one finished agent request on the local day it started (dashboard tests and probes stay out). */
+  record(entry: HistoryEntry): void {
+    if (entry.source !== 'agent') return;
+    const key = localDayKey(entry.at);
+    let counts = this.#days.get(key);
+    if (!counts) {
+      counts = zero();
+      this.#days.set(key, counts);
+      this.#prune();
+    }
+    countEntry(counts, entry);
+    this.#file.schedule();
+  }
+
+  /** Today's counts (zeros on a day without requests). */
+  today(): DayCounts {
+    return { ...(this.#days.get(localDayKey(this.#clock())) ?? zero()) };
+  }
+
+  /** `HistoryStats.today` from today's counts. */
+  todayStats(): Pick<HistoryStats, 'today'> {
+    const counts = this.today();
+    return {
+      today: {
+        servedFirstTry: counts.servedFirstTry,
+        servedAfterFailover: counts.servedAfterFailover,
+        failed: counts.failed,
+        promptTokens: counts.promptTokens,
+        completionTokens: counts.completionTokens,
+      },
+    };
+  }
+
+  flush(): Promise<void> {
+    return this.#file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.#file.close();
+  }
+
+  #prune(): void {
+    if (this.#days.size <= MAX_DAYS) return;
+    const oldest = [...this.#days.keys()].sort().slice(0, this.#days.size - MAX_DAYS);
+    for (const key of oldest) this.#days.delete(key);
+  }
+}
