@@ -11,6 +11,7 @@ import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
 import { handleChat, handleModels, rejectionHeaders } from './chat-route.js';
+import { PendingBodies } from './body-gate.js';
 import { EventsRoute } from './events-route.js';
 import {
   isAllowedHost,
@@ -51,12 +52,6 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How often Node checks the request deadline: the deadline is enforced within this much. */
 const DEADLINE_CHECK_MS = 1000;
 
-/** A request with a body to come (a length above zero, or chunked). */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
 /**
  * The router's HTTP face: guards (Host, Origin, token, content type, size), then the chat API, the
  * dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
@@ -65,8 +60,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
   const limits = () => deps.live.resolved.config.router.server;
-  /** Requests whose bodies are still arriving (a slow client holds its socket and buffers until then). */
-  let pendingBodies = 0;
+  const pendingBodies = new PendingBodies(() => limits().maxPendingBodies);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -97,28 +91,16 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       });
       return;
     }
-    if (hasBody(req)) {
-      if (pendingBodies >= limits().maxPendingBodies) {
-        lingerAfterRefusal(req);
-        sendError(
-          res,
-          503,
-          'server_busy',
-          'fcm-router: too many requests are still sending their bodies; retry shortly',
-          {
-            headers: { ...chatHeaders(), 'retry-after': '1', connection: 'close' },
-          },
-        );
-        return;
-      }
-      pendingBodies += 1;
-      let counted = true;
-      const arrived = (): void => {
-        if (counted) pendingBodies -= 1;
-        counted = false;
-      };
-      req.once('end', arrived);
-      req.once('close', arrived);
+    if (!pendingBodies.admit(req)) {
+      lingerAfterRefusal(req);
+      sendError(
+        res,
+        503,
+        'server_busy',
+        'fcm-router: too many requests are still sending their bodies; retry shortly',
+        { headers: { ...chatHeaders(), 'retry-after': '1', connection: 'close' } },
+      );
+      return;
     }
     if (pathname === '/health') {
       const health: HealthResponse = {
@@ -164,7 +146,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
             res,
             403,
             'forbidden_token',
-            'fcm-router: missing or wrong x-fcm-token (reload the dashboard)',
+            'fcm-router: missing or wrong x-fcm-token: the dashboard sends it (reload it); scripts read it from the token field of daemon.json in the state folder',
           );
           return;
         }
