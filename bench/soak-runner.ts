@@ -79,7 +79,7 @@ function soakConfig(upstream: string, models: readonly SoakModel[]): ConfigInput
     const ids = models
       .filter((model) => model.key.startsWith(`${id}/`))
       .map((model) => model.key.slice(id.length + 1));
-    providers[id] = { baseUrl: `${upstream}/${id}/v1`, models: ids, apiKeyEnv: `SOAK_KEY_${i}` };
+    providers[id] = { baseUrl: `${upstream}/${id}/v1`, models: ids, apiKeyEnv: `SOAK_${i}_KEY` };
   }
   return {
     providers,
@@ -152,7 +152,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const env: Record<string, string> = {};
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
     keys[id] = `sk-KEY-CANARY-${i}-${canary}`;
-    env[`SOAK_KEY_${i}`] = keys[id];
+    env[`SOAK_${i}_KEY`] = keys[id];
   }
   const models = soakModels();
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });

@@ -59,8 +59,8 @@ ${STATE_DIR_LINE}`,
   'set-key': `fcm-router set-key <provider> [--state-dir DIR]
 
 Stores a provider's API key in the daemon's config. The key is read from standard input (typed with
-echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty key
-removes the stored one.
+echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty
+input saves nothing.
 ${STATE_DIR_LINE}`,
 };
 

@@ -88,8 +88,17 @@ async function runControl(cmd: ControlCommand): Promise<number> {
         console.error(`fcm-router: no key saved (${error instanceof Error ? error.message : String(error)})`);
         return 1;
       }
-      const done = apiKey === '' ? `key of ${cmd.provider} removed` : `key of ${cmd.provider} saved`;
-      return manage(daemon, '/api/providers/key', { provider: cmd.provider, apiKey }, done);
+      // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
+      if (apiKey === '') {
+        console.error('fcm-router: no key on standard input; nothing saved');
+        return 1;
+      }
+      return manage(
+        daemon,
+        '/api/providers/key',
+        { provider: cmd.provider, apiKey },
+        `key of ${cmd.provider} saved`,
+      );
     }
   }
 }

@@ -92,6 +92,11 @@ test('a foreign Origin, a non-loopback Host and a mutating call without the toke
 
     const noToken = await router.api('POST', '/api/models/reset', { model: 'alpha/m1' }, false);
     assertOpenAiError(noToken, 403, 'forbidden_token');
+    assert.match(
+      parseReply<ErrorResponse>(noToken).error.message,
+      /daemon\.json/,
+      'says where scripts find it',
+    );
     const wrongToken = await httpRequest(`${router.url}/api/config`, {
       method: 'PUT',
       headers: { ...headers, 'x-fcm-token': 'guess' },

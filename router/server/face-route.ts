@@ -4,7 +4,6 @@ import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { pickRequestId } from '../engine/decision-header.js';
 import type { ErrorAnswer } from '../engine/final-answer.js';
-import { decisionHeaders, RequestTrace } from '../engine/request-trace.js';
 import type { RequestSource } from '../engine/route-context.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
@@ -29,11 +28,6 @@ export interface FaceSpec<T> {
   encoder(requestId: string, request: { model: string; extra: T } | null): AnswerEncoder;
   /** The agent's headers that may reach the upstream (its protocol's own headers never do). */
   upstreamHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
-}
-
-/** Decision headers of a request refused before it reached a face (every answer on `/v1/*` has them). */
-export function rejectionHeaders(req: IncomingMessage): Record<string, string> {
-  return { ...decisionHeaders(new RequestTrace(requestIdOf(req)), 'rejected') };
 }
 
 function requestIdOf(req: IncomingMessage): string {

@@ -2,18 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { HealthResponse } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
-import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
+import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Clock } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { handleCountTokens } from './count-tokens-route.js';
-import { handleFace, rejectionHeaders } from './face-route.js';
-import { chatFace, messagesFace, responsesFace } from './face-specs.js';
-import { handleModels } from './models-route.js';
+import { faceOf, handleAgentRoute, methodNotAllowed, refuseOnFace } from './agent-routes.js';
+import { PendingBodies } from './body-gate.js';
 import { EventsRoute } from './events-route.js';
 import {
   isAllowedHost,
@@ -54,28 +52,141 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How often Node checks the request deadline: the deadline is enforced within this much. */
 const DEADLINE_CHECK_MS = 1000;
 
-/** A request with a body to come (a length above zero, or chunked). */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+/** A guard's refusal, before any route reads the request. */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  /** The body is still arriving: drain it for a while so the client reads the status. */
+  linger: boolean;
+}
+
+/** Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass. */
+function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: PendingBodies): Refusal | null {
+  if (!isAllowedHost(req.headers.host)) {
+    const message = 'fcm-router: Host header must be a loopback name or an IP address';
+    return { status: 403, code: 'forbidden_host', message, linger: false };
+  }
+  if (!isAllowedOrigin(req.headers.origin, req.headers.host, isAgentPath))
+    return {
+      status: 403,
+      code: 'forbidden_origin',
+      message: 'fcm-router: cross-site requests are refused',
+      linger: false,
+    };
+  if (!pending.admit(req)) {
+    const message = 'fcm-router: too many requests are still sending their bodies; retry shortly';
+    return { status: 503, code: 'server_busy', message, linger: true };
+  }
+  return null;
+}
+
+/** Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. */
+function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, refusal: Refusal): void {
+  if (refusal.linger) lingerAfterRefusal(req);
+  else req.resume();
+  const extra: Record<string, string> =
+    refusal.status === 503 ? { 'retry-after': '1', connection: 'close' } : {};
+  const face = faceOf(pathname);
+  if (face === undefined) {
+    sendError(res, refusal.status, refusal.code, refusal.message, { headers: extra });
+    return;
+  }
+  const type = refusal.status === 503 ? 'service_unavailable' : 'permission_error';
+  const error = {
+    status: refusal.status,
+    code: refusal.code,
+    type,
+    message: refusal.message,
+    retryAfterSec: null,
+  };
+  refuseOnFace(face, req, res, error, extra);
+}
+
+/** `GET /health`: alive, which version, since when, which process. */
+function sendHealth(deps: ServerDeps, res: ServerResponse): void {
+  const health: HealthResponse = {
+    ok: true,
+    name: 'fcm-router',
+    version: deps.version,
+    uptimeMs: deps.clock() - deps.startedAt,
+    pid: process.pid,
+  };
+  sendJson(res, 200, health);
+}
+
+/** The token checks of `/api/*`, then its routes (events included). */
+async function handleApiRequest(
+  deps: ServerDeps,
+  eventsRoute: EventsRoute,
+  method: string,
+  pathname: string,
+  target: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const refuseApi = (status: number, code: string, message: string): void => {
+    req.resume();
+    sendError(res, status, code, message);
+  };
+  if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token))
+    return refuseApi(
+      403,
+      'forbidden_token',
+      'fcm-router: this router accepts remote connections: send x-fcm-token (the token field of daemon.json in its state folder)',
+    );
+  if (MUTATING.has(method)) {
+    if (!tokenMatches(req.headers['x-fcm-token'], deps.token))
+      return refuseApi(
+        403,
+        'forbidden_token',
+        'fcm-router: missing or wrong x-fcm-token: the dashboard sends it (reload it); scripts read it from the token field of daemon.json in the state folder',
+      );
+    if (!isJsonContentType(req.headers['content-type']))
+      return refuseApi(415, 'unsupported_media_type', 'fcm-router: send application/json');
+  }
+  if (method === 'GET' && pathname === '/api/events') return eventsRoute.handle(res);
+  if (await handleApi(deps, method, pathname, new URL(target, 'http://router.invalid'), req, res)) return;
+  refuseApi(404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
+}
+
+/** The dashboard's files; in remote mode `?token=` signs the browser in once (a cookie from then on). */
+async function handlePage(
+  deps: ServerDeps,
+  staticRoute: StaticRoute,
+  method: string,
+  pathname: string,
+  target: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
+  const query = target.indexOf('?');
+  if (deps.tokenForReads && query !== -1) {
+    const sent = new URLSearchParams(target.slice(query + 1)).get('token');
+    if (sent !== null && tokenMatches(sent, deps.token)) {
+      // Signed in: the cookie carries the token from now on, and the address loses it.
+      res.writeHead(303, {
+        location: pathname,
+        'set-cookie': `${TOKEN_COOKIE}=${deps.token}; Path=/; HttpOnly; SameSite=Strict`,
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+  }
+  await staticRoute.handle(pathname, res, !deps.tokenForReads || readAuthorized(req.headers, deps.token));
 }
 
 /**
- * The router's HTTP face: guards (Host, Origin, token, content type, size), then the chat API, the
- * dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
+ * The router's HTTP face: guards (Host, Origin, bodies still arriving), then the agent routes (`/v1/*`),
+ * the dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
-  /** The agent protocols: chat completions, Anthropic Messages (Claude Code), OpenAI Responses (Codex). */
-  const faceRoutes = new Map<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>([
-    ['/v1/chat/completions', (req, res) => handleFace(deps.engine, chatFace, req, res)],
-    ['/v1/messages', (req, res) => handleFace(deps.engine, messagesFace, req, res)],
-    ['/v1/responses', (req, res) => handleFace(deps.engine, responsesFace, req, res)],
-  ]);
   const limits = () => deps.live.resolved.config.router.server;
-  /** Requests whose bodies are still arriving (a slow client holds its socket and buffers until then). */
-  let pendingBodies = 0;
+  const pendingBodies = new PendingBodies(() => limits().maxPendingBodies);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -83,136 +194,14 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const target = req.url ?? '/';
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
-    const isChat = pathname.startsWith('/v1/');
-    const face = faceRoutes.get(pathname);
-    const chatHeaders = (): Record<string, string> | undefined =>
-      face !== undefined ? rejectionHeaders(req) : undefined;
-    if (!isAllowedHost(req.headers.host)) {
-      req.resume();
-      sendError(
-        res,
-        403,
-        'forbidden_host',
-        'fcm-router: Host header must be a loopback name or an IP address',
-        {
-          headers: chatHeaders(),
-        },
-      );
-      return;
-    }
-    if (!isAllowedOrigin(req.headers.origin, req.headers.host, isChat)) {
-      req.resume();
-      sendError(res, 403, 'forbidden_origin', 'fcm-router: cross-site requests are refused', {
-        headers: chatHeaders(),
-      });
-      return;
-    }
-    if (hasBody(req)) {
-      if (pendingBodies >= limits().maxPendingBodies) {
-        lingerAfterRefusal(req);
-        sendError(
-          res,
-          503,
-          'server_busy',
-          'fcm-router: too many requests are still sending their bodies; retry shortly',
-          {
-            headers: { ...chatHeaders(), 'retry-after': '1', connection: 'close' },
-          },
-        );
-        return;
-      }
-      pendingBodies += 1;
-      let counted = true;
-      const arrived = (): void => {
-        if (counted) pendingBodies -= 1;
-        counted = false;
-      };
-      req.once('end', arrived);
-      req.once('close', arrived);
-    }
-    if (pathname === '/health') {
-      const health: HealthResponse = {
-        ok: true,
-        name: 'fcm-router',
-        version: deps.version,
-        uptimeMs: deps.clock() - deps.startedAt,
-        pid: process.pid,
-      };
-      sendJson(res, 200, health);
-      return;
-    }
-    if (face !== undefined) {
-      if (method !== 'POST') return methodNotAllowed(req, res, 'POST', chatHeaders());
-      await face(req, res);
-      return;
-    }
-    if (pathname === '/v1/messages/count_tokens') {
-      if (method !== 'POST') return methodNotAllowed(req, res, 'POST');
-      await handleCountTokens(req, res);
-      return;
-    }
-    if (pathname === '/v1/models') {
-      if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
-      handleModels(advertisedModelNames(deps.live.resolved.sets, pinnableModels(deps.live.resolved)), res);
-      return;
-    }
-    if (isChat) {
-      req.resume();
-      sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
-      return;
-    }
-    if (pathname.startsWith('/api/')) {
-      if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token)) {
-        req.resume();
-        sendError(
-          res,
-          403,
-          'forbidden_token',
-          'fcm-router: this router accepts remote connections: send x-fcm-token (the token field of daemon.json in its state folder)',
-        );
-        return;
-      }
-      if (MUTATING.has(method)) {
-        if (!tokenMatches(req.headers['x-fcm-token'], deps.token)) {
-          req.resume();
-          sendError(
-            res,
-            403,
-            'forbidden_token',
-            'fcm-router: missing or wrong x-fcm-token (reload the dashboard)',
-          );
-          return;
-        }
-        if (!isJsonContentType(req.headers['content-type'])) {
-          req.resume();
-          sendError(res, 415, 'unsupported_media_type', 'fcm-router: send application/json');
-          return;
-        }
-      }
-      if (method === 'GET' && pathname === '/api/events') {
-        eventsRoute.handle(res);
-        return;
-      }
-      if (await handleApi(deps, method, pathname, new URL(target, 'http://router.invalid'), req, res)) return;
-      req.resume();
-      sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
-      return;
-    }
-    if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
-    if (deps.tokenForReads && query !== -1) {
-      const sent = new URLSearchParams(target.slice(query + 1)).get('token');
-      if (sent !== null && tokenMatches(sent, deps.token)) {
-        // Signed in: the cookie carries the token from now on, and the address loses it.
-        res.writeHead(303, {
-          location: pathname,
-          'set-cookie': `${TOKEN_COOKIE}=${deps.token}; Path=/; HttpOnly; SameSite=Strict`,
-          'cache-control': 'no-store',
-        });
-        res.end();
-        return;
-      }
-    }
-    await staticRoute.handle(pathname, res, !deps.tokenForReads || readAuthorized(req.headers, deps.token));
+    const isAgentPath = pathname.startsWith('/v1/');
+    const refusal = guardRefusal(req, isAgentPath, pendingBodies);
+    if (refusal !== null) return refuse(req, res, pathname, refusal);
+    if (pathname === '/health') return sendHealth(deps, res);
+    if (isAgentPath) return handleAgentRoute(deps.engine, deps.live, method, pathname, req, res);
+    if (pathname.startsWith('/api/'))
+      return handleApiRequest(deps, eventsRoute, method, pathname, target, req, res);
+    return handlePage(deps, staticRoute, method, pathname, target, req, res);
   };
 
   const timeouts = (): { requestTimeout: number; headersTimeout: number } => {
@@ -224,7 +213,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         deps.logger.error(
-          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${error instanceof Error ? error.message : String(error)}`,
+          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${faultTrace(error)}`,
         );
         if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
         else res.destroy();
@@ -234,14 +223,4 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   // Node reads both on every check: a config change applies to the requests that follow.
   deps.events.on('config', () => Object.assign(server, timeouts()));
   return { server, events: eventsRoute };
-}
-
-function methodNotAllowed(
-  req: IncomingMessage,
-  res: ServerResponse,
-  allow: string,
-  headers: Record<string, string> = {},
-): void {
-  req.resume();
-  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { ...headers, allow } });
 }

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LiveConfig } from '../config/live-config.js';
+import { Answer } from '../engine/answer.js';
+import { pickRequestId } from '../engine/decision-header.js';
+import type { ErrorAnswer } from '../engine/final-answer.js';
+import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
+import type { RouterEngine } from '../engine/router-engine.js';
+import { handleCountTokens } from './count-tokens-route.js';
+import { handleFace, type FaceSpec } from './face-route.js';
+import { chatFace, messagesFace, responsesFace } from './face-specs.js';
+import { handleModels } from './models-route.js';
+import { sendError } from './respond.js';
+
+/** A face whose `extra` the route does not need to know. */
+type AnyFace = FaceSpec<unknown>;
+
+/** The agent protocols by path: chat completions, Anthropic Messages (Claude Code), OpenAI Responses (Codex). */
+const FACES = new Map<string, AnyFace>([
+  ['/v1/chat/completions', chatFace as AnyFace],
+  ['/v1/messages', messagesFace as AnyFace],
+  ['/v1/responses', responsesFace as AnyFace],
+]);
+
+/** The face that serves `pathname`, if any. */
+export function faceOf(pathname: string): AnyFace | undefined {
+  return FACES.get(pathname);
+}
+
+/**
+ * A refusal before the face read the request (a guard, a wrong method): in the face's own error shape and
+ * with the decision headers, so every answer on an agent's path speaks its protocol.
+ */
+export function refuseOnFace(
+  face: AnyFace,
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: ErrorAnswer,
+  extra?: Readonly<Record<string, string>>,
+): void {
+  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
+}
+
+/** `/v1/*`: the faces, the local token count, the model list, else 404. */
+export async function handleAgentRoute(
+  engine: RouterEngine,
+  live: LiveConfig,
+  method: string,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const face = faceOf(pathname);
+  if (face !== undefined) {
+    if (method === 'POST') return handleFace(engine, face, req, res);
+    req.resume();
+    const error: ErrorAnswer = {
+      status: 405,
+      code: 'method_not_allowed',
+      type: 'invalid_request_error',
+      message: 'fcm-router: use POST',
+      retryAfterSec: null,
+    };
+    return refuseOnFace(face, req, res, error, { allow: 'POST' });
+  }
+  if (pathname === '/v1/messages/count_tokens') {
+    if (method === 'POST') return handleCountTokens(req, res);
+    return methodNotAllowed(req, res, 'POST');
+  }
+  if (pathname === '/v1/models') {
+    if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
+    return handleModels(advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved)), res);
+  }
+  req.resume();
+  sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
+}
+
+/** 405 naming the method to use. */
+export function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): void {
+  req.resume();
+  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { allow } });
+}
