@@ -92,13 +92,8 @@ function fixFor(counts: ReadonlyMap<Standing, number>): { action: HealthAction; 
   return null;
 }
 
-/**
- * The verdict on the active set at `now`. Green only when the next agent request goes to a CLOSED model
- * and no model of the set is out; amber when only DEGRADED, trial or quota-paused models are left, or
- * some models are out; red when nothing is routable or routing is paused. Models of a switched-off
- * provider are left out: turning a provider off is a choice, not a fault.
- */
-export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
+/** The active set graded at `now`: how many models are routable, CLOSED or out, and when the first is back. */
+function tally(input: VerdictInput, now: number) {
   const set = input.models.filter((m) => m.inActiveSet);
   const graded = set.map((model) => ({ model, standing: standingOf(model, now) }));
   const counts = new Map<Standing, number>();
@@ -106,93 +101,83 @@ export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
   const considered = graded.filter((g) => g.standing !== 'off');
   const routable = considered.filter((g) => ROUTABLE.has(g.standing));
   const closed = routable.filter((g) => g.standing === 'closed').length;
-  const out = considered.length - routable.length;
   let backAt: number | null = null;
   for (const { model, standing } of graded) {
     const at =
       standing === 'open' ? model.openUntil : standing === 'quota_paused' ? model.quotaPausedUntil : null;
     if (at !== null && at > now && (backAt === null || at < backAt)) backAt = at;
   }
+  return { set, counts, considered, routable, closed, out: considered.length - routable.length, backAt };
+}
+
+type Verdict = (
+  level: HealthVerdict['level'],
+  title: string,
+  reason: string,
+  action: HealthAction | null,
+) => HealthVerdict;
+
+/** The verdict when no model of the set can take the next request. */
+function nothingRoutable(
+  verdict: Verdict,
+  counts: Map<Standing, number>,
+  considered: number,
+  summary: string,
+  fix: ReturnType<typeof fixFor>,
+): HealthVerdict {
+  if ((counts.get('missing_key') ?? 0) === considered)
+    return verdict('red', 'nothing routable', 'no model has a key: add one in Providers', 'add_key');
+  if ((counts.get('key_refused') ?? 0) + (counts.get('missing_key') ?? 0) === considered) {
+    const reason = 'every provider refused its key (401/403): replace it in Providers';
+    return verdict('red', 'nothing routable', reason, 'check_keys');
+  }
+  if (counts.has('quota_paused') && !counts.has('open')) {
+    const reason = `every usable model is quota-paused (${summary}): agents get 429 until a pause ends`;
+    return verdict('amber', 'quota-paused', reason, 'wait');
+  }
+  const reason = `no model can take a request (${summary})${fix ? `: ${fix.words}` : ''}`;
+  return verdict('red', 'nothing routable', reason, fix?.action ?? null);
+}
+
+/**
+ * The verdict on the active set at `now`. Green only when the next agent request goes to a CLOSED model
+ * and no model of the set is out; amber when only DEGRADED, trial or quota-paused models are left, or
+ * some models are out; red when nothing is routable or routing is paused. Models of a switched-off
+ * provider are left out: turning a provider off is a choice, not a fault.
+ */
+export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
+  const { set, counts, considered, routable, closed, out, backAt } = tally(input, now);
   const next = routable[0] ?? null;
   const base = {
     next: next?.model.key ?? null,
     counts: { total: set.length, routable: routable.length, closed, out },
     backAt,
   };
-  const verdict = (
-    level: HealthVerdict['level'],
-    title: string,
-    reason: string,
-    action: HealthAction | null,
-  ): HealthVerdict => ({ level, title, reason, action, ...base });
+  const verdict: Verdict = (level, title, reason, action) => ({ level, title, reason, action, ...base });
 
-  if (input.paused) {
-    return verdict('red', 'paused', 'routing is paused, agents get 503: resume it', 'resume');
-  }
+  if (input.paused) return verdict('red', 'paused', 'routing is paused, agents get 503: resume it', 'resume');
   if (set.length === 0) {
-    return verdict(
-      'red',
-      'nothing routable',
-      `set "${input.activeSet}" is empty: add models in Models`,
-      'edit_set',
-    );
+    const reason = `set "${input.activeSet}" is empty: add models in Models`;
+    return verdict('red', 'nothing routable', reason, 'edit_set');
   }
   if (considered.length === 0) {
-    return verdict(
-      'red',
-      'nothing routable',
-      `every provider of set "${input.activeSet}" is switched off: enable one in Providers`,
-      'enable_provider',
-    );
+    const reason = `every provider of set "${input.activeSet}" is switched off: enable one in Providers`;
+    return verdict('red', 'nothing routable', reason, 'enable_provider');
   }
   const summary = summarise(counts);
   const fix = fixFor(counts);
-  if (!next) {
-    if ((counts.get('missing_key') ?? 0) === considered.length) {
-      return verdict('red', 'nothing routable', 'no model has a key: add one in Providers', 'add_key');
-    }
-    if ((counts.get('key_refused') ?? 0) + (counts.get('missing_key') ?? 0) === considered.length) {
-      return verdict(
-        'red',
-        'nothing routable',
-        'every provider refused its key (401/403): replace it in Providers',
-        'check_keys',
-      );
-    }
-    if (counts.has('quota_paused') && !counts.has('open')) {
-      return verdict(
-        'amber',
-        'quota-paused',
-        `every usable model is quota-paused (${summary}): agents get 429 until a pause ends`,
-        'wait',
-      );
-    }
-    return verdict(
-      'red',
-      'nothing routable',
-      `no model can take a request (${summary})${fix ? `: ${fix.words}` : ''}`,
-      fix?.action ?? null,
-    );
-  }
+  if (!next) return nothingRoutable(verdict, counts, considered.length, summary, fix);
   if (next.standing !== 'closed') {
     const what = next.standing === 'trial' ? 'a trial of' : 'DEGRADED';
     const behind = closed > 0 ? `; ${closed} CLOSED behind it` : '';
-    return verdict(
-      'amber',
-      next.standing === 'trial' ? 'on trial' : 'degraded',
-      `next request goes to ${what} ${next.model.key}${behind}${summary ? ` (${summary})` : ''}`,
-      fix?.action ?? null,
-    );
+    const reason = `next request goes to ${what} ${next.model.key}${behind}${summary ? ` (${summary})` : ''}`;
+    return verdict('amber', next.standing === 'trial' ? 'on trial' : 'degraded', reason, fix?.action ?? null);
   }
   if (out > 0) {
     // Waiting is the default and `backAt` says until when; only a fix the user can make is spelled out.
     const todo = fix && fix.action !== 'wait' ? `: ${fix.words}` : '';
-    return verdict(
-      'amber',
-      'some models out',
-      `${out} of ${considered.length} models out (${summary})${todo}; next request goes to ${next.model.key}`,
-      fix?.action ?? null,
-    );
+    const reason = `${out} of ${considered.length} models out (${summary})${todo}; next request goes to ${next.model.key}`;
+    return verdict('amber', 'some models out', reason, fix?.action ?? null);
   }
   return verdict('green', 'routing', `next request goes to ${next.model.key}`, null);
 }
