@@ -115,6 +115,126 @@ function withSets(
     : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
 }
 
+/** What one `/api/*` handler gets. */
+interface ApiCall {
+  deps: ApiDeps;
+  url: URL;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+function getHistory({ deps, url, res }: ApiCall): void {
+  const limit = historyLimit(url);
+  if (!limit.ok) {
+    sendError(res, 400, 'invalid_request', `fcm-router: ${limit.message}`, { extra: { param: 'limit' } });
+    return;
+  }
+  const history: HistoryResponse = {
+    entries: deps.history.list(limit.limit),
+    // Today's counts come from the day's counters: the history keeps only its last 500 entries.
+    stats: { ...deps.history.stats(), ...deps.counters.todayStats() },
+  };
+  sendJson(res, 200, history);
+}
+
+async function putConfig({ deps, req, res }: ApiCall): Promise<void> {
+  const body = await readJson(req, res, z.unknown());
+  if (body.ok) answerUpdate(res, await deps.live.replace(body.value), deps.live);
+}
+
+async function resetModel({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, resetBody);
+  if (!read.ok) return;
+  const { model } = read.value;
+  if (deps.engine.resetModel(model)) sendJson(res, 200, { ok: true });
+  else sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
+}
+
+async function probeModel({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, resetBody);
+  if (!read.ok) return;
+  const { engine } = deps;
+  const { model } = read.value;
+  if (engine.isPaused())
+    sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
+  else if (!engine.knowsModel(model))
+    sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
+  else sendJson(res, 200, await engine.probes.probe(model));
+}
+
+async function setProviderKey({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, keyBody);
+  if (!read.ok) return;
+  const body = read.value;
+  const { live } = deps;
+  if (!live.resolved.providers.has(body.provider)) {
+    sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
+    return;
+  }
+  const result = await live.update((raw) => {
+    const providers = { ...raw.providers };
+    const { apiKey: _old, ...rest } = providers[body.provider] ?? {};
+    providers[body.provider] = body.apiKey === '' ? rest : { ...rest, apiKey: body.apiKey };
+    return { ...raw, providers };
+  });
+  if (!result.ok) return answerUpdate(res, result, live);
+  deps.quotas.clearAuth(body.provider);
+  sendJson(res, 200, { ok: true });
+}
+
+async function setActiveSet({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, activeBody);
+  if (!read.ok) return;
+  const { set } = read.value;
+  const { live } = deps;
+  if (!Object.hasOwn(live.resolved.sets, set)) {
+    sendError(res, 404, 'set_not_found', `fcm-router: no set named "${set}"`);
+    return;
+  }
+  const result = await live.update((raw, resolved) => ({
+    ...raw,
+    sets: withSets(raw, resolved.sets),
+    activeSet: set,
+  }));
+  if (result.ok) sendJson(res, 200, { ok: true });
+  else answerUpdate(res, result, live);
+}
+
+async function setPaused({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, pauseBody);
+  if (!read.ok) return;
+  deps.engine.setPaused(read.value.paused);
+  sendJson(res, 200, { ok: true });
+}
+
+async function putSet(name: string, { deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, setBody);
+  if (!read.ok) return;
+  const { models } = read.value;
+  const { live } = deps;
+  const result = await live.update((raw, resolved) => {
+    const sets = { ...withSets(raw, resolved.sets), [name]: models };
+    return { ...raw, sets, activeSet: raw.sets ? raw.activeSet : resolved.activeSet };
+  });
+  if (result.ok) sendJson(res, 200, { ok: true });
+  else answerUpdate(res, result, live);
+}
+
+/** Every fixed `/api/*` route, by `METHOD path`. */
+const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> = {
+  'GET /api/state': ({ deps, res }) => sendJson(res, 200, deps.engine.state()),
+  'GET /api/history': getHistory,
+  'GET /api/config': ({ deps, res }) => sendJson(res, 200, deps.live.response()),
+  'GET /api/providers': ({ deps, res }) =>
+    sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas)),
+  'PUT /api/config': putConfig,
+  'POST /api/models/reset': resetModel,
+  'POST /api/models/probe': probeModel,
+  'POST /api/providers/key': setProviderKey,
+  'POST /api/sets/active': setActiveSet,
+  'POST /api/pause': setPaused,
+};
+
 /** The `/api/*` routes. Returns false when no route matched. Mutating routes are guarded by the server. */
 export async function handleApi(
   deps: ApiDeps,
@@ -124,117 +244,15 @@ export async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<boolean> {
-  const { engine, live } = deps;
-  const route = `${method} ${pathname}`;
-  switch (route) {
-    case 'GET /api/state':
-      sendJson(res, 200, engine.state());
-      return true;
-    case 'GET /api/history': {
-      const limit = historyLimit(url);
-      if (!limit.ok) {
-        sendError(res, 400, 'invalid_request', `fcm-router: ${limit.message}`, { extra: { param: 'limit' } });
-        return true;
-      }
-      const history: HistoryResponse = {
-        entries: deps.history.list(limit.limit),
-        // Today's counts come from the day's counters: the history keeps only its last 500 entries.
-        stats: { ...deps.history.stats(), ...deps.counters.todayStats() },
-      };
-      sendJson(res, 200, history);
-      return true;
-    }
-    case 'GET /api/config':
-      sendJson(res, 200, live.response());
-      return true;
-    case 'GET /api/providers':
-      sendJson(res, 200, buildProviders(live.resolved, deps.quotas));
-      return true;
-    case 'PUT /api/config': {
-      const body = await readJson(req, res, z.unknown());
-      if (!body.ok) return true;
-      answerUpdate(res, await live.replace(body.value), live);
-      return true;
-    }
-    case 'POST /api/models/reset': {
-      const read = await readJson(req, res, resetBody);
-      if (!read.ok) return true;
-      const body = read.value;
-      if (engine.resetModel(body.model)) sendJson(res, 200, { ok: true });
-      else sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${body.model}"`);
-      return true;
-    }
-    case 'POST /api/models/probe': {
-      const read = await readJson(req, res, resetBody);
-      if (!read.ok) return true;
-      const body = read.value;
-      if (engine.isPaused()) {
-        sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
-      } else if (!engine.knowsModel(body.model)) {
-        sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${body.model}"`);
-      } else {
-        sendJson(res, 200, await engine.probes.probe(body.model));
-      }
-      return true;
-    }
-    case 'POST /api/providers/key': {
-      const read = await readJson(req, res, keyBody);
-      if (!read.ok) return true;
-      const body = read.value;
-      if (!live.resolved.providers.has(body.provider)) {
-        sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
-        return true;
-      }
-      const result = await live.update((raw) => {
-        const providers = { ...raw.providers };
-        const { apiKey: _old, ...rest } = providers[body.provider] ?? {};
-        providers[body.provider] = body.apiKey === '' ? rest : { ...rest, apiKey: body.apiKey };
-        return { ...raw, providers };
-      });
-      if (result.ok) {
-        deps.quotas.clearAuth(body.provider);
-        sendJson(res, 200, { ok: true });
-      } else answerUpdate(res, result, live);
-      return true;
-    }
-    case 'POST /api/sets/active': {
-      const read = await readJson(req, res, activeBody);
-      if (!read.ok) return true;
-      const body = read.value;
-      if (!Object.hasOwn(live.resolved.sets, body.set)) {
-        sendError(res, 404, 'set_not_found', `fcm-router: no set named "${body.set}"`);
-        return true;
-      }
-      const result = await live.update((raw, resolved) => ({
-        ...raw,
-        sets: withSets(raw, resolved.sets),
-        activeSet: body.set,
-      }));
-      if (result.ok) sendJson(res, 200, { ok: true });
-      else answerUpdate(res, result, live);
-      return true;
-    }
-    case 'POST /api/pause': {
-      const read = await readJson(req, res, pauseBody);
-      if (!read.ok) return true;
-      const body = read.value;
-      engine.setPaused(body.paused);
-      sendJson(res, 200, { ok: true });
-      return true;
-    }
+  const call: ApiCall = { deps, url, req, res };
+  const route = Object.hasOwn(ROUTES, `${method} ${pathname}`) ? ROUTES[`${method} ${pathname}`] : undefined;
+  if (route !== undefined) {
+    await route(call);
+    return true;
   }
   const setMatch = /^\/api\/sets\/([A-Za-z0-9._-]+)$/.exec(pathname);
   if (method === 'PUT' && setMatch?.[1]) {
-    const name = setMatch[1];
-    const read = await readJson(req, res, setBody);
-    if (!read.ok) return true;
-    const body = read.value;
-    const result = await live.update((raw, resolved) => {
-      const sets = { ...withSets(raw, resolved.sets), [name]: body.models };
-      return { ...raw, sets, activeSet: raw.sets ? raw.activeSet : resolved.activeSet };
-    });
-    if (result.ok) sendJson(res, 200, { ok: true });
-    else answerUpdate(res, result, live);
+    await putSet(setMatch[1], call);
     return true;
   }
   return false;
