@@ -67,7 +67,8 @@ export async function dispatch(
   const first = await attemptOn(run, model, provider, role, run.body, null, lane);
   if (first.type !== 'refused') return first.result;
   const retry = withoutMaxTokens(run.req.body);
-  if (retry.note === null || ctx.clock() >= run.deadline) return first.result;
+  // In a hedged race the other attempt may have committed meanwhile: no retry then.
+  if (retry.note === null || ctx.clock() >= run.deadline || run.answer.started) return first.result;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
   return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note, lane)).result;
 }
