@@ -125,6 +125,16 @@ describe('evaluateBars', () => {
       pairedStreamRate: { messages: 0.75, responses: 0.55 },
     },
     paired,
+    hedge: {
+      requestTimeoutMs: 1000,
+      hedgeAfterMs: 200,
+      withoutMs: 1004,
+      withMs: 203,
+      healthyMs: 0.6,
+      upstreamWithout: 2,
+      upstreamWith: 2,
+      errors: 0,
+    },
   });
   const byMetric = (rows: ReturnType<typeof evaluateBars>, metric: string) => {
     const row = rows.find((candidate) => candidate.metric.startsWith(metric));
@@ -179,5 +189,19 @@ describe('evaluateBars', () => {
     assert.equal(row('Messages stream, 64 clients').ratio, 0.75);
     assert.equal(row('Messages stream, 64 clients').pass, true);
     assert.equal(row('Responses stream, 64 clients').pass, false);
+  });
+
+  it('shows hedging as diagnostic rows: the time to answer without and with it, and the upstream requests', () => {
+    const rows = evaluateBars(measured({ throughput: 1, cpuPerRequest: 1, streamRate: 1 }));
+    const hedge = rows.filter((row) => row.workload === 'one model hangs, one healthy');
+    assert.deepEqual(
+      hedge.map((row) => [row.router, row.pass, row.bar]),
+      [
+        [1004, true, '(diagnostic, no bar)'],
+        [203, true, '(diagnostic, no bar)'],
+        [2, true, '(diagnostic, no bar)'],
+      ],
+    );
+    assert.ok(Math.abs((hedge[1]?.ratio ?? 0) - 203 / 1004) < 1e-9);
   });
 });

@@ -1,5 +1,6 @@
 import { theilSenFit } from './stats.js';
 import type { FaceName } from './workloads/faces.js';
+import type { HedgeSample } from './workloads/hedge.js';
 
 /**
  * The issue's performance bars as data: from the measured medians to one row per figure, with the relay's
@@ -79,6 +80,8 @@ export interface Measured {
    * the two ran one after the other, so a slow spell of the shared machine weighs on both halves of a ratio.
    */
   paired: { throughput: number; cpuPerRequest: number; streamRate: number };
+  /** One model hangs, one is healthy: time to answer without and with hedging, and upstream requests spent. */
+  hedge: HedgeSample;
 }
 
 /**
@@ -125,6 +128,38 @@ function faceRows(m: Measured, face: 'messages' | 'responses', label: string): R
       ratio: paired,
       bar: `>= ${FACE_STREAM_RATE_BAR}x chat completions`,
       pass: paired >= FACE_STREAM_RATE_BAR,
+    },
+  ];
+}
+
+/**
+ * The hedging rows (diagnostic): without hedging a hanging first model costs the request timeout; with it,
+ * about the hedge delay plus the healthy model's time. The ratio column is with over without.
+ */
+function hedgeRows(h: Measured['hedge']): Row[] {
+  const workload = 'one model hangs, one healthy';
+  const diagnostic = { direct: null, relay: null, bar: '(diagnostic, no bar)', pass: true };
+  return [
+    {
+      ...diagnostic,
+      workload,
+      metric: `time to answer without hedging (ms; requestTimeoutMs ${h.requestTimeoutMs})`,
+      router: h.withoutMs,
+      ratio: null,
+    },
+    {
+      ...diagnostic,
+      workload,
+      metric: `time to answer, hedgeAfterMs ${h.hedgeAfterMs} (ms; healthy model alone ${h.healthyMs.toFixed(1)})`,
+      router: h.withMs,
+      ratio: ratio(h.withMs, h.withoutMs),
+    },
+    {
+      ...diagnostic,
+      workload,
+      metric: `upstream requests per answer with hedging (${h.upstreamWithout.toFixed(2)} without)`,
+      router: h.upstreamWith,
+      ratio: ratio(h.upstreamWith, h.upstreamWithout),
     },
   ];
 }
@@ -319,6 +354,7 @@ export function evaluateBars(m: Measured): Row[] {
       bar: '<= 80 MB',
       pass: m.idle.routerMb <= 80,
     },
+    ...hedgeRows(m.hedge),
   ];
   return rows;
 }

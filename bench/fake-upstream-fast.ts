@@ -4,6 +4,7 @@
  *   /v1/chat/completions             a 1 KB completion, or 200 SSE chunks when the body says `"stream":true`
  *   /flaky/v1/chat/completions       an empty 200 (`choices: []`) when the request has `x-bench-empty: 1`
  *   /open-<ms>/v1/chat/completions   a stream that stays open for <ms>, one chunk a second
+ *   /hang/v1/chat/completions        never answers (until the caller gives up)
  * Run directly, it prints its URL and serves until SIGTERM.
  */
 import http from 'node:http';
@@ -83,6 +84,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
   const stream = body.includes('"stream":true');
   const open = /^\/open-(\d+)\//.exec(url);
   if (open?.[1]) return holdOpen(res, Number(open[1]));
+  // A model that hangs: the socket stays open, silent, until the router aborts.
+  if (url.startsWith('/hang/')) return;
   if (url.startsWith('/flaky/') && req.headers['x-bench-empty'] === '1') {
     res.writeHead(200, JSON_HEAD(EMPTY_BODY.length));
     res.end(EMPTY_BODY);

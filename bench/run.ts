@@ -17,6 +17,7 @@ import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
 import { measureFailover } from './workloads/failover.js';
+import { measureHedge } from './workloads/hedge.js';
 import {
   FACE_NAMES,
   measureFaceStreamsInterleaved,
@@ -60,6 +61,7 @@ const PLAN = quick
       rankings: 20_000,
       flushes: 10,
       flushRequests: 1500,
+      hedge: { requests: 4, requestTimeoutMs: 1000, hedgeAfterMs: 200 },
     }
   : {
       rounds: 11,
@@ -74,6 +76,7 @@ const PLAN = quick
       rankings: 100_000,
       flushes: 30,
       flushRequests: 10_000,
+      hedge: { requests: 8, requestTimeoutMs: 5000, hedgeAfterMs: 500 },
     };
 const CONCURRENCY = 64;
 const ORDER: TargetName[] = ['direct', 'relay', 'router'];
@@ -264,6 +267,12 @@ async function main(): Promise<void> {
     log('breaker store: request p99 while flushing');
     const flushP99 = await measureFlushP99(upstream.url, 10_000, PLAN.flushRequests);
 
+    log(
+      `hedging: one model hangs (requestTimeoutMs ${PLAN.hedge.requestTimeoutMs}, hedgeAfterMs ${PLAN.hedge.hedgeAfterMs})`,
+    );
+    const hedge = await measureHedge(upstream.url, PLAN.hedge);
+    if (hedge.errors > 0) notes.push(`hedging: ${hedge.errors} requests not served by the healthy model`);
+
     await Promise.all(Object.values(targets).map((target) => target.pool.close()));
     const measured: Measured = {
       latency: {
@@ -314,6 +323,7 @@ async function main(): Promise<void> {
       },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,
+      hedge,
     };
     if (faceErrors > 0) notes.push(`faces: ${faceErrors} failed streams during the face workloads`);
     for (const name of ORDER)

@@ -34,6 +34,8 @@ export interface SoakOptions {
   concurrency: number;
   /** @default 200 */
   persistDebounceMs?: number;
+  /** The router's `hedgeAfterMs` (below the soak's 800 ms request timeout). @default null: no hedging */
+  hedgeAfterMs?: number | null;
   /** Progress lines (never request content). */
   log?: (line: string) => void;
 }
@@ -55,6 +57,8 @@ export interface SoakReport {
   memory: { rssMidMb: number; rssEndMb: number; heapMidMb: number; heapEndMb: number };
   /** Handles still open after everything was closed, beyond those open before the run. */
   leakedHandles: string[];
+  /** Hedged races (with `hedgeAfterMs`): hedges started, and those that served. */
+  hedges: { started: number; served: number };
 }
 
 const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
@@ -73,7 +77,11 @@ export function soakModels(): SoakModel[] {
   return models;
 }
 
-function soakConfig(upstream: string, models: readonly SoakModel[]): ConfigInput {
+function soakConfig(
+  upstream: string,
+  models: readonly SoakModel[],
+  hedgeAfterMs: number | null,
+): ConfigInput {
   const providers: NonNullable<ConfigInput['providers']> = {};
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
     const ids = models
@@ -86,7 +94,13 @@ function soakConfig(upstream: string, models: readonly SoakModel[]): ConfigInput
     sets: { chaos: models.map((model) => model.key) },
     activeSet: 'chaos',
     router: {
-      failover: { ...SOAK_LIMITS, requestTimeoutMs: 800, bodyReadTimeoutMs: 800, streamIdleTimeoutMs: 800 },
+      failover: {
+        ...SOAK_LIMITS,
+        requestTimeoutMs: 800,
+        bodyReadTimeoutMs: 800,
+        streamIdleTimeoutMs: 800,
+        hedgeAfterMs,
+      },
       breaker: { failureThreshold: 3, initialCooldownMs: 1000, maxCooldownMs: 4000 },
     },
   };
@@ -156,7 +170,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
   const models = soakModels();
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
-  await writeFile(path.join(dir, 'config.json'), JSON.stringify(soakConfig(upstream.url, models)));
+  await writeFile(
+    path.join(dir, 'config.json'),
+    JSON.stringify(soakConfig(upstream.url, models, options.hedgeAfterMs ?? null)),
+  );
   const logLines: string[] = [];
   const capture = (line: string): void => void logLines.push(line);
   const router = await startRouter({
@@ -221,6 +238,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   };
   const violations: { index: number; problem: string }[] = [];
   const heldBy: Record<string, number> = {};
+  const hedges = { started: 0, served: 0 };
   for (let index = 0; index < options.requests; index += 1) {
     const plan = planRequest(options.seed, index, models);
     const client = seen.get(index) as ReturnType<typeof checkClientView>;
@@ -229,6 +247,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (!entry) {
       violations.push({ index, problem: 'no decision trace' });
       continue;
+    }
+    for (const attempt of entry.attempts) {
+      if (attempt.role !== 'hedge') continue;
+      hedges.started += 1;
+      if (attempt.model === entry.servedModel) hedges.served += 1;
     }
     const verdict = judgeTrace(plan, models, entry, SOAK_LIMITS);
     if (!verdict.ok) violations.push({ index, problem: verdict.problem });
@@ -283,6 +306,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     categories,
     heldBy,
     violations,
+    hedges,
     behaviourCounts,
     strays: upstream.strays,
     stateProblems: state.problems,

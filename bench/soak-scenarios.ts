@@ -165,7 +165,8 @@ export type Verdict =
 const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'auth_error']);
 
 /**
- * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met, a
+ * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met (or it
+ * lost a hedged race to the model that served), a
  * served model really was good (a partial one really broke mid-stream), and a request nobody served is
  * explained (doomed, its good models held back by breakers or pauses, the budget or the attempt cap).
  */
@@ -181,6 +182,12 @@ export function judgeTrace(
     const behaviour = behaviourOf(attempt.model);
     if (behaviour === undefined) return { ok: false, problem: `attempt on unknown model ${attempt.model}` };
     if (attempt.kind === 'budget_exhausted') continue;
+    // A hedged race's loser may have met anything: fair only when its rival committed the answer.
+    if (attempt.kind === 'hedge_lost') {
+      if (entry.servedModel === null || entry.servedModel === attempt.model)
+        return { ok: false, problem: `${attempt.model} lost a hedge that no other model won` };
+      continue;
+    }
     const expected = expectedKinds(behaviour, plan.stream);
     if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind)) {
       // A mid-stream break of a committed stream ends the request; its kind is the break's.
@@ -197,10 +204,10 @@ export function judgeTrace(
     return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
   }
   if (entry.outcome === 'partial') {
-    const last = entry.attempts.at(-1);
-    const broke = last ? behaviourOf(last.model) : undefined;
+    // The model the answer was committed to (in a hedged race, the other attempt may be listed after it).
+    const broke = served;
     if (broke === undefined || !breaksMidStream(broke, plan.stream))
-      return { ok: false, problem: `partial answer from ${last?.model} which met ${broke}` };
+      return { ok: false, problem: `partial answer from ${entry.servedModel} which met ${broke}` };
     return { ok: true, category: 'partial' };
   }
   if (entry.outcome !== 'all_failed' && entry.outcome !== 'no_candidates')

@@ -97,6 +97,31 @@ test('judgeTrace accepts a fair failover and flags an unfair one', () => {
   assert.equal(judgeTrace(plan, models, servedBad, limits).ok, false);
 });
 
+test('judgeTrace accepts a hedged race’s loser only when the other model committed the answer', () => {
+  const plan: RequestPlan = { index: 0, stream: true, doomed: false, behaviours: ['hang', 'good', 's401'] };
+  const won = entry({
+    outcome: 'served',
+    servedModel: 'p/b',
+    attempts: [attempt('p/a', 'hedge_lost'), { ...attempt('p/b', null), role: 'hedge' }],
+    clientStatus: 200,
+  });
+  assert.deepEqual(judgeTrace(plan, models, won, limits), { ok: true, category: 'served_after_failover' });
+  const nobodyWon = entry({
+    attempts: [attempt('p/a', 'hedge_lost'), { ...attempt('p/b', 'stream_stall'), role: 'hedge' }],
+    skipped: [{ model: 'q/dead', reason: 'auth_error' }],
+  });
+  assert.equal(judgeTrace(plan, models, nobodyWon, limits).ok, false);
+  // The committed stream broke after content; the hedge it beat is listed after it.
+  const broke: RequestPlan = { ...plan, behaviours: ['stall_after', 'hang', 's401'] };
+  const partial = entry({
+    outcome: 'partial',
+    servedModel: 'p/a',
+    attempts: [attempt('p/a', 'stream_stall'), { ...attempt('p/b', 'hedge_lost'), role: 'hedge' }],
+    clientStatus: 200,
+  });
+  assert.deepEqual(judgeTrace(broke, models, partial, limits), { ok: true, category: 'partial' });
+});
+
 test('checkClientView catches empty 200s, early error frames and splices', () => {
   const view = (over: Partial<ClientView>): ClientView => ({
     status: 200,
@@ -170,4 +195,15 @@ test('chaos soak: every invariant holds over 3000 requests at concurrency 32', a
     report.memory.heapEndMb < report.memory.heapMidMb + 16,
     `heap ${report.memory.heapMidMb} -> ${report.memory.heapEndMb} MB`,
   );
+});
+
+test('chaos soak with hedging: every invariant holds, and hedges both win and lose', async () => {
+  const report = await runSoak({ seed: 7, requests: 1500, concurrency: 32, hedgeAfterMs: 300 });
+  assert.deepEqual(report.violations.slice(0, 10), []);
+  assert.deepEqual(report.strays, []);
+  assert.deepEqual(report.stateProblems, []);
+  assert.deepEqual(report.privacyLeaks, []);
+  assert.deepEqual(report.leakedHandles, []);
+  const { started, served } = report.hedges;
+  assert.ok(served > 0 && served < started, `${started} hedges started, ${served} served`);
 });

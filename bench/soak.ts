@@ -1,5 +1,6 @@
 /**
- * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C]`: the chaos soak at full length. Prints
+ * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C] [-- --hedge-after-ms MS]`: the chaos
+ * soak at full length (with hedging when MS is given, below the soak's 800 ms request timeout). Prints
  * the counts and every violation; exits 1 when any invariant broke. It does not call process.exit: a
  * leaked socket or timer would keep it alive, and a watchdog says so.
  */
@@ -27,6 +28,7 @@ export function describeSoak(report: SoakReport): string[] {
         .map(([reason, n]) => `${reason} ${n}`)
         .join(', ') || 'none'
     }`,
+    `hedges:                 ${report.hedges.started} started, ${report.hedges.served} served`,
     `invariant violations:   ${report.violations.length}`,
     `upstream behaviours:    ${Object.entries(report.behaviourCounts)
       .map(([b, n]) => `${b} ${n}`)
@@ -44,8 +46,17 @@ if (isMain) {
   const seed = option('seed', 20_260_529);
   const requests = option('requests', 6000);
   const concurrency = option('concurrency', 32);
-  console.log(`chaos soak: ${requests} requests, concurrency ${concurrency}, seed ${seed}`);
-  const report = await runSoak({ seed, requests, concurrency, log: (line) => console.log(`  ${line}`) });
+  const hedge = option('hedge-after-ms', Number.NaN);
+  const hedgeAfterMs = Number.isFinite(hedge) ? hedge : null;
+  const hedging = hedgeAfterMs === null ? '' : `, hedging after ${hedgeAfterMs} ms`;
+  console.log(`chaos soak: ${requests} requests, concurrency ${concurrency}, seed ${seed}${hedging}`);
+  const report = await runSoak({
+    seed,
+    requests,
+    concurrency,
+    hedgeAfterMs,
+    log: (line) => console.log(`  ${line}`),
+  });
   for (const line of describeSoak(report)) console.log(line);
   for (const v of report.violations.slice(0, 50))
     console.log(`  violation: request ${v.index}: ${v.problem}`);

@@ -133,8 +133,11 @@ export interface AttemptView {
   kind: FailureKind | null;
   latencyMs: number;
   breakerBefore: BreakerStateName;
-  /** A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, or the last-resort model. */
-  role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned';
+  /**
+   * A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, the last-resort model, or a hedge (started
+   * alongside an attempt that had committed nothing after the hedge delay).
+   */
+  role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned' | 'hedge';
   /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
   note?: string;
 }

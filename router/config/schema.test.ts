@@ -93,6 +93,28 @@ const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
     ],
   },
   {
+    name: 'a hedge delay that is neither auto nor a number',
+    config: failover({ hedgeAfterMs: 'soon' }),
+    issues: [
+      {
+        path: 'router.failover.hedgeAfterMs',
+        message: '"auto", a whole number of milliseconds (at least 100), or null',
+      },
+    ],
+  },
+  {
+    name: 'a hedge delay too short',
+    config: failover({ hedgeAfterMs: 5 }),
+    issues: [
+      { path: 'router.failover.hedgeAfterMs', message: 'a whole number of milliseconds, at least 100' },
+    ],
+  },
+  {
+    name: 'a hedge delay not below the request timeout',
+    config: failover({ hedgeAfterMs: 15_000 }),
+    issues: [{ path: 'router.failover.hedgeAfterMs', message: 'below the request timeout (15000 ms)' }],
+  },
+  {
     name: 'a cooldown cap below the initial cooldown',
     config: breaker({ initialCooldownMs: 60_000, maxCooldownMs: 10_000 }),
     issues: [{ path: 'router.breaker.maxCooldownMs', message: 'at least the initial cooldown (60000 ms)' }],

@@ -147,6 +147,8 @@ export const providerConfigSchema = z.strictObject({
   probe: probeSchema.optional(),
 });
 
+const HEDGE_WORDS = '"auto", a whole number of milliseconds (at least 100), or null';
+
 export const failoverSchema = z.strictObject({
   maxAttempts: wholeNumber('attempts', 1, 20).default(4),
   requestTimeoutMs: timeoutMs.default(15_000),
@@ -158,6 +160,16 @@ export const failoverSchema = z.strictObject({
     .default('strict'),
   holdBufferBytes: wholeNumber('bytes', 1024, 16 * 1024 * 1024).default(262_144),
   lastResortModel: modelKeySchema.nullable().default(null),
+  /**
+   * Start the next candidate alongside an attempt that has committed nothing after this delay: a number of
+   * ms, `auto` (3 x the model's p95 time to first byte, at least 2 s) or null (never, the default).
+   */
+  hedgeAfterMs: z
+    .union([z.literal('auto'), wholeNumber('milliseconds', 100, 3_600_000)], {
+      errorMap: () => ({ message: HEDGE_WORDS }),
+    })
+    .nullable()
+    .default(null),
 });
 
 /** Limits on what clients send the router's HTTP server. */
@@ -221,6 +233,14 @@ export const configSchema = z
       if (config.sets && !(name in config.sets) && name !== 'default') {
         ctx.addIssue({ code: 'custom', path: ['router', 'ranking', 'order', name], message: 'names no set' });
       }
+    }
+    const { hedgeAfterMs, requestTimeoutMs } = config.router.failover;
+    if (typeof hedgeAfterMs === 'number' && hedgeAfterMs >= requestTimeoutMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['router', 'failover', 'hedgeAfterMs'],
+        message: `below the request timeout (${requestTimeoutMs} ms)`,
+      });
     }
     const { breaker } = config.router;
     if (breaker.maxCooldownMs < breaker.initialCooldownMs) {

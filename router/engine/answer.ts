@@ -15,6 +15,18 @@ export interface AnswerTarget {
   off(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
+/**
+ * What an attempt writes its answer through: the request's `Answer` itself, or in a hedged race its own
+ * handle on it (`AnswerHandle`). `started` tells the attempt the answer was committed to it.
+ */
+export interface AnswerSink {
+  readonly started: boolean;
+  serveJson(upstreamStatus: number, completion: Buffer | string): void;
+  commitStream(): void;
+  streamLines(lines: Uint8Array): Promise<void> | undefined;
+  endStream(): void;
+}
+
 type State = 'open' | 'streaming' | 'over';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -28,7 +40,7 @@ const byteLength = (body: Buffer | string): number =>
  * decision headers come from there, built once per answer), writes the status line in one place, and puts
  * every body through the face's encoder. Attempts hand it what passed the gate; they never touch headers.
  */
-export class Answer {
+export class Answer implements AnswerSink {
   readonly trace: RequestTrace;
   readonly #target: AnswerTarget;
   readonly #encoder: AnswerEncoder;
@@ -50,21 +62,27 @@ export class Answer {
     return this.#state !== 'open';
   }
 
-  /** Serves a gated chat completion whole, as 200, committed to the running attempt. */
-  serveJson(upstreamStatus: number, completion: Buffer | string): void {
+  /**
+   * Serves a gated chat completion whole, as 200, committed to the running attempt (the one on `model`
+   * when two run).
+   */
+  serveJson(upstreamStatus: number, completion: Buffer | string, model?: string): void {
     if (this.#state !== 'open') return;
     // Encoded before anything is decided: an encoder that throws leaves the answer open for a 500.
     const body = this.#encoder.json(completion);
-    this.trace.commit(upstreamStatus);
+    this.trace.commit(upstreamStatus, model);
     this.#state = 'over';
     this.#head(200, 'served', JSON_TYPE, byteLength(body));
     this.#end(body);
   }
 
-  /** Commits the answer to the running attempt's stream: the head goes out now, the lines follow. */
-  commitStream(): void {
+  /**
+   * Commits the answer to the running attempt's stream (the one on `model` when two run): the head goes
+   * out now, the lines follow.
+   */
+  commitStream(model?: string): void {
     if (this.#state !== 'open') return;
-    this.trace.commit(200);
+    this.trace.commit(200, model);
     this.#state = 'streaming';
     this.#head(200, 'served', SSE_TYPE, null);
   }

@@ -5,7 +5,7 @@ import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.j
 import { classifyFailure, type Classification, type FailureInput } from '../gate/failure-classifier.js';
 import { checkResponseBody } from '../gate/response-gate.js';
 import type { Clock } from '../state/clock.js';
-import { AttemptGuard } from '../upstream/attempt-guard.js';
+import { AttemptGuard, type AbortKind } from '../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../upstream/body-template.js';
 import type { ClientGone } from '../upstream/client-gone.js';
 import type { DeadlineWatch } from '../upstream/deadline-watch.js';
@@ -20,7 +20,7 @@ import type {
   UpstreamHead,
 } from '../upstream/upstream-exchange.js';
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
-import type { Answer } from './answer.js';
+import type { AnswerSink } from './answer.js';
 import { StreamRelay } from './stream-relay.js';
 
 export interface AttemptInput {
@@ -39,7 +39,9 @@ export interface AttemptInput {
   client: ClientGone;
   upstream: UpstreamClient;
   /** Where what passes the gate goes; the attempt never writes headers itself. */
-  answer: Answer;
+  answer: AnswerSink;
+  /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
+  stoppable?: (stop: (kind: AbortKind) => void) => void;
 }
 
 /** One attempt's verdict. `failed` carries whether the answer was already committed to it. */
@@ -101,6 +103,7 @@ class Attempt implements ExchangeHandler {
     this.#resolve = resolve;
     this.#started = input.clock();
     this.#guard = new AttemptGuard(input.client, input.deadline - this.#started, input.deadlines);
+    input.stoppable?.((kind) => this.#guard.abort(kind));
   }
 
   start(): void {
@@ -201,7 +204,8 @@ class Attempt implements ExchangeHandler {
     return {
       status: this.#head?.status ?? null,
       latencyMs: this.#elapsed(),
-      // Any commit ends the request's chain, so a started answer is this attempt's.
+      // Any commit ends the request's chain, so a started answer is this attempt's (a hedged attempt's
+      // handle is started only when the answer was committed to it).
       committed: this.#input.answer.started,
     };
   }

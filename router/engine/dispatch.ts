@@ -5,7 +5,7 @@ import { BodyTemplate } from '../upstream/body-template.js';
 import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
-import { runAttempt, type AttemptVerdict } from './attempt.js';
+import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
@@ -38,6 +38,9 @@ export type DispatchResult =
   /** The router's own code failed (logged); nobody's health is at stake. */
   | { type: 'fault'; model: string };
 
+/** How an attempt in a hedged race writes (its own handle on the answer) and is stopped. */
+export type Lane = Pick<AttemptInput, 'answer' | 'stoppable'>;
+
 const NEXT: DispatchResult = { type: 'next' };
 const STOP: DispatchResult = { type: 'stop' };
 const SERVED: DispatchResult = { type: 'served' };
@@ -46,8 +49,14 @@ const SERVED: DispatchResult = { type: 'served' };
  * Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. A
  * model that refuses the request (400) while it asks for an output length gets one more try without it:
  * agents ask for far more output than most free models give, and that must not make a whole set fail.
+ * In a hedged race, `lane` is the attempt's own way to the answer.
  */
-export async function dispatch(run: RequestRun, key: string, role: Role): Promise<DispatchResult> {
+export async function dispatch(
+  run: RequestRun,
+  key: string,
+  role: Role,
+  lane?: Lane,
+): Promise<DispatchResult> {
   const { ctx, trace } = run;
   const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
   const provider = model ? ctx.resolved.providers.get(model.provider) : undefined;
@@ -55,12 +64,13 @@ export async function dispatch(run: RequestRun, key: string, role: Role): Promis
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
     return NEXT;
   }
-  const first = await attemptOn(run, model, provider, role, run.body, null);
+  const first = await attemptOn(run, model, provider, role, run.body, null, lane);
   if (first.type !== 'refused') return first.result;
   const retry = withoutMaxTokens(run.req.body);
-  if (retry.note === null || ctx.clock() >= run.deadline) return first.result;
+  // In a hedged race the other attempt may have committed meanwhile: no retry then.
+  if (retry.note === null || ctx.clock() >= run.deadline || run.answer.started) return first.result;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
-  return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note)).result;
+  return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note, lane)).result;
 }
 
 /** One attempt's result for the chain; `refused` when the model answered 400 before any byte went out. */
@@ -73,6 +83,7 @@ async function attemptOn(
   role: Role,
   body: BodyTemplate,
   note: string | null,
+  lane: Lane | undefined,
 ): Promise<Outcome> {
   const { ctx, trace, req } = run;
   const { key } = model;
@@ -99,7 +110,8 @@ async function attemptOn(
       deadlines: ctx.deadlines,
       client: req.clientGone,
       upstream: ctx.upstream,
-      answer: run.answer,
+      answer: lane?.answer ?? run.answer,
+      stoppable: lane?.stoppable,
     });
   } finally {
     if (holdsTrial) ctx.breakers.releaseTrial(key);

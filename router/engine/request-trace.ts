@@ -6,8 +6,10 @@ import { formatDecision } from './decision-header.js';
 /** Why an attempt was made: its place in the order, a trial, the panic try, the last resort, a pin. */
 export type Role = AttemptView['role'];
 
-/** The attempt running now, as the trace knows it before its verdict. */
+/** An attempt running now, as the trace knows it before its verdict. */
 interface Running {
+  /** Its place in the order attempts began (history lists attempts in that order). */
+  seq: number;
   model: string;
   role: Role;
   breakerBefore: BreakerStateName;
@@ -16,9 +18,9 @@ interface Running {
 }
 
 /**
- * What one request has done so far: its attempts and skips, the attempt running now and whether the answer
- * was committed to it, and the bookkeeping deferred to the request's end. Headers and history are read
- * from here.
+ * What one request has done so far: its attempts and skips, the attempts running now (one, or two in a
+ * hedged race) and which one the answer was committed to, and the bookkeeping deferred to the request's
+ * end. Headers and history are read from here.
  */
 export class RequestTrace {
   readonly attempts: AttemptView[] = [];
@@ -30,7 +32,10 @@ export class RequestTrace {
   readonly deferredNetwork: { key: string; role: Role }[] = [];
   lastResortUsed = false;
   usage: UsageView | null = null;
-  #running: Running | null = null;
+  readonly #running: Running[] = [];
+  /** The begin order of each finished attempt, parallel to `attempts`. */
+  readonly #seqs: number[] = [];
+  #nextSeq = 0;
   #served: string | null = null;
 
   constructor(readonly requestId: string) {}
@@ -40,35 +45,54 @@ export class RequestTrace {
     return this.#served;
   }
 
+  /** Attempts begun and not finished yet. */
+  get runningCount(): number {
+    return this.#running.length;
+  }
+
   /** An attempt on `model` starts. */
   begin(model: string, role: Role, breakerBefore: BreakerStateName): void {
     this.tried.add(model);
-    this.#running = { model, role, breakerBefore, committedStatus: null };
+    this.#running.push({ seq: this.#nextSeq++, model, role, breakerBefore, committedStatus: null });
   }
 
-  /** The answer commits to the running attempt, whose upstream answered `status`. */
-  commit(status: number): void {
-    const running = this.#running;
-    if (running === null || this.#served !== null) return;
+  /**
+   * The answer commits to the running attempt on `model` (the only one running when not named), whose
+   * upstream answered `status`. Only the first commit counts.
+   */
+  commit(status: number, model?: string): void {
+    if (this.#served !== null) return;
+    const running = model === undefined ? this.#running[0] : this.#running.find((r) => r.model === model);
+    if (running === undefined) return;
     running.committedStatus = status;
     this.#served = running.model;
   }
 
-  /** The running attempt has its verdict. */
+  /** The running attempt on `view.model` has its verdict; it takes its place in begin order. */
   finish(view: AttemptView): void {
-    this.attempts.push(view);
-    this.#running = null;
+    const index = this.#running.findIndex((running) => running.model === view.model);
+    const seq = index < 0 ? this.#nextSeq++ : (this.#running[index] as Running).seq;
+    if (index >= 0) this.#running.splice(index, 1);
+    let at = this.attempts.length;
+    while (at > 0 && (this.#seqs[at - 1] as number) > seq) at -= 1;
+    this.attempts.splice(at, 0, view);
+    this.#seqs.splice(at, 0, seq);
   }
 
-  /** Attempts for the headers: the finished ones, and the committed one still running (it serves). */
+  /**
+   * Attempts for the headers: the finished ones, and once the answer is committed, the committed one still
+   * running (it serves) and any rival still running (stopped now: it lost the hedge), in begin order.
+   */
   attemptsSoFar(): readonly AttemptView[] {
     const running = this.#running;
-    if (running === null || running.committedStatus === null) return this.attempts;
-    const { model, role, breakerBefore, committedStatus } = running;
-    return [
-      ...this.attempts,
-      { model, status: committedStatus, kind: null, latencyMs: 0, breakerBefore, role },
-    ];
+    if (running.length === 0 || !running.some((r) => r.committedStatus !== null)) return this.attempts;
+    const views = this.attempts.map((view, i) => ({ seq: this.#seqs[i] as number, view }));
+    for (const { seq, model, role, breakerBefore, committedStatus } of running) {
+      const kind = committedStatus === null ? 'hedge_lost' : null;
+      const view: AttemptView = { model, status: committedStatus, kind, latencyMs: 0, breakerBefore, role };
+      views.push({ seq, view });
+    }
+    return views.sort((a, b) => a.seq - b.seq).map((entry) => entry.view);
   }
 }
 

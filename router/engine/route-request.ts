@@ -4,6 +4,8 @@ import { BodyTemplate } from '../upstream/body-template.js';
 import type { Answer } from './answer.js';
 import { INTERNAL_ERROR_ANSWER, PAUSED_ANSWER, allFailedAnswer, noCandidatesAnswer } from './final-answer.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
+import { dispatchHedged, type ChainStep } from './hedge.js';
+import { hedgeDelayMs } from './hedge-delay.js';
 import { resolveTarget, type RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
@@ -92,17 +94,42 @@ async function walkSet(
   return last;
 }
 
-/** Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached. */
+/**
+ * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached.
+ * With hedging on, an attempt that commits nothing within its hedge delay gets the next candidate in its
+ * plain turn alongside it (once per request).
+ */
 async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Promise<DispatchResult | null> {
   const { trace, ctx, deadline } = run;
-  const { maxAttempts } = ctx.resolved.config.router.failover;
+  const { failover } = ctx.resolved.config.router;
+  let index = 0;
+  /** The next candidate to try now, or null; with `plainOnly`, null too when its turn is a trial. */
+  const next = (plainOnly = false): ChainStep | null => {
+    while (index < order.length) {
+      if (trace.attempts.length + trace.runningCount >= failover.maxAttempts || ctx.clock() >= deadline)
+        return null;
+      const candidate = order[index++] as RankedCandidate;
+      if (trace.tried.has(candidate.key)) continue;
+      const role = roleNow(run, candidate);
+      if (role === null) continue;
+      if (plainOnly && role !== 'normal') {
+        index -= 1;
+        return null;
+      }
+      return { key: candidate.key, role };
+    }
+    return null;
+  };
+  let hedgeLeft = failover.hedgeAfterMs !== null;
   let last: DispatchResult | null = null;
-  for (const candidate of order) {
-    if (trace.attempts.length >= maxAttempts || ctx.clock() >= deadline) break;
-    if (trace.tried.has(candidate.key)) continue;
-    const role = roleNow(run, candidate);
-    if (role === null) continue;
-    last = await dispatch(run, candidate.key, role);
+  for (let step = next(); step !== null; step = next()) {
+    const delay = hedgeLeft ? hedgeDelayMs(failover, ctx.latency.get(step.key)) : null;
+    if (delay === null) last = await dispatch(run, step.key, step.role);
+    else {
+      const race = await dispatchHedged(run, step, delay, () => next(true));
+      hedgeLeft = !race.hedged;
+      last = race.result;
+    }
     if (last.type !== 'next') break;
   }
   return last;

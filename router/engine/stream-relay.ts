@@ -4,7 +4,7 @@ import type { FailureInput } from '../gate/failure-classifier.js';
 import { StreamTracker } from '../gate/stream-tracker.js';
 import type { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../upstream/upstream-exchange.js';
-import type { Answer } from './answer.js';
+import type { AnswerSink } from './answer.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
 export type StreamOutcome =
@@ -20,7 +20,7 @@ const MID_STREAM: FailureInput = { type: 'transport', kind: 'mid_stream_error' }
 export class StreamRelay {
   readonly #tracker: StreamTracker;
   readonly #guard: AttemptGuard;
-  readonly #answer: Answer;
+  readonly #answer: AnswerSink;
   readonly #idleMs: number;
   readonly #elapsed: () => number;
   #committed = false;
@@ -28,7 +28,7 @@ export class StreamRelay {
   /** Why a chunk stopped the stream (the upstream is cut after it). */
   #stopped: FailureInput | null = null;
 
-  constructor(failover: FailoverSettings, guard: AttemptGuard, answer: Answer, elapsed: () => number) {
+  constructor(failover: FailoverSettings, guard: AttemptGuard, answer: AnswerSink, elapsed: () => number) {
     this.#tracker = new StreamTracker({ holdLimitBytes: failover.holdBufferBytes });
     this.#guard = guard;
     this.#answer = answer;

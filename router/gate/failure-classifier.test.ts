@@ -148,6 +148,7 @@ test('transport kinds', () => {
   check(transport('mid_stream_error'), expect('mid_stream_error', 'model', false, true, 502));
   check(transport('client_aborted'), expect('client_aborted', 'none', false, false, 499));
   check(transport('budget_exhausted'), expect('budget_exhausted', 'none', false, false, 504));
+  check(transport('hedge_lost'), expect('hedge_lost', 'none', false, false, 503));
 });
 
 test('every failure kind is reachable from some input', () => {
@@ -172,6 +173,7 @@ test('every failure kind is reachable from some input', () => {
         'mid_stream_error',
         'client_aborted',
         'budget_exhausted',
+        'hedge_lost',
       ] as const
     ).map((kind): FailureInput => ({ type: 'transport', kind })),
   ];

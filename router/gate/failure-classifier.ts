@@ -76,6 +76,8 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   mid_stream_error: row('model', true, 502, false),
   client_aborted: row('none', false, 499, false),
   budget_exhausted: row('none', false, 504, false),
+  // A hedged race's loser, stopped because its rival answered first: nothing is wrong with it.
+  hedge_lost: row('none', false, 503, false),
   // The router's own fault: never the model's, and nothing to fail over for.
   internal_error: row('none', false, 500, false),
 };

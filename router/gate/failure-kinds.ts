@@ -23,6 +23,7 @@ export const FAILURE_KINDS = [
   'mid_stream_error',
   'client_aborted',
   'budget_exhausted',
+  'hedge_lost',
   'internal_error',
 ] as const;
 
@@ -43,6 +44,7 @@ export type TransportFailureKind = Extract<
   | 'network_error'
   | 'client_aborted'
   | 'budget_exhausted'
+  | 'hedge_lost'
   | 'mid_stream_error'
 >;
 

@@ -1,9 +1,12 @@
 import type { TransportFailureKind } from '../gate/failure-kinds.js';
 
-/** Why the router itself stopped an attempt: a deadline, the client's disconnect or the request's budget. */
+/**
+ * Why the router itself stopped an attempt: a deadline, the client's disconnect, the request's budget, or
+ * a hedged rival that committed first.
+ */
 export type AbortKind = Extract<
   TransportFailureKind,
-  'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted'
+  'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted' | 'hedge_lost'
 >;
 
 /** The router aborted an upstream exchange on purpose (see `AbortKind`). */

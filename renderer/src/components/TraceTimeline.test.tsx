@@ -105,3 +105,46 @@ test('a request that failed everywhere ends in its outcome, and a transport fail
   expect(steps[1]).toHaveTextContent('HTTP 504 to the agent');
   expect(steps[1]).not.toHaveTextContent('served by');
 });
+
+test('a hedged race shows the stopped attempt as hedge_lost and tags the hedge that served', () => {
+  render(
+    <TraceTimeline
+      entry={{
+        ...failover,
+        requestId: 'req-3',
+        skipped: [],
+        attempts: [
+          {
+            model: 'demo-slow/hang',
+            status: null,
+            kind: 'hedge_lost',
+            latencyMs: 2300,
+            breakerBefore: 'CLOSED',
+            role: 'normal',
+          },
+          {
+            model: 'demo-fast/coder',
+            status: 200,
+            kind: null,
+            latencyMs: 300,
+            breakerBefore: 'CLOSED',
+            role: 'hedge',
+          },
+        ],
+      }}
+    />,
+  );
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-3' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps[0]).toHaveTextContent('hedge_lost');
+  expect(within(steps[0] as HTMLElement).getByText('hedge_lost')).toHaveAttribute(
+    'title',
+    expect.stringContaining('not blamed'),
+  );
+  expect(within(steps[1] as HTMLElement).getByText('hedge')).toHaveAttribute(
+    'title',
+    expect.stringContaining('hedge delay'),
+  );
+  expect(steps[2]).toHaveTextContent('served by');
+});

@@ -1,6 +1,6 @@
 import type { AttemptView, HistoryEntry, SkipView } from '../../../router/api-types.js';
 import { formatLatency } from '../lib/format.js';
-import { FAILURE_HINTS, OUTCOME_LABELS, SKIP_HINTS } from '../lib/labels.js';
+import { FAILURE_HINTS, OUTCOME_LABELS, ROLE_LABELS, SKIP_HINTS } from '../lib/labels.js';
 
 type TraceEntry = Pick<
   HistoryEntry,
@@ -30,6 +30,7 @@ function SkipStep({ skip }: { skip: SkipView }) {
 function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: number; wallMs: number }) {
   const ok = attempt.kind === null;
   const share = wallMs > 0 ? Math.min(100, Math.max(1, (100 * attempt.latencyMs) / wallMs)) : 0;
+  const role = ROLE_LABELS[attempt.role];
   return (
     <li className={`trace-step trace-attempt ${ok ? 'trace-ok' : 'trace-fail'}`}>
       <span className="trace-marker" aria-hidden="true" />
@@ -49,7 +50,11 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
         </span>
         <span className="mono">{formatLatency(attempt.latencyMs)}</span>
         <span className="muted">breaker was {attempt.breakerBefore}</span>
-        {attempt.role !== 'normal' && <span className="tag">{attempt.role.replace('_', ' ')}</span>}
+        {role && (
+          <span className="tag" title={role.hint}>
+            {role.tag}
+          </span>
+        )}
       </span>
     </li>
   );

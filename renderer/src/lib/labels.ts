@@ -1,4 +1,4 @@
-import type { FailureKind, RequestOutcome, SkipReason } from '../../../router/api-types.js';
+import type { AttemptView, FailureKind, RequestOutcome, SkipReason } from '../../../router/api-types.js';
 
 /** One-line explanations of failure kinds, shown as tooltips next to the names the router uses. */
 export const FAILURE_HINTS: Record<FailureKind, string> = {
@@ -22,6 +22,7 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   mid_stream_error: 'The stream broke after content was sent.',
   client_aborted: 'The agent hung up.',
   budget_exhausted: 'The request ran out of its total time budget.',
+  hedge_lost: 'A hedged attempt answered first, so this one was stopped; the model is not blamed.',
   internal_error: 'A fault in the router itself (logged with its stack); the model is not blamed.',
 };
 
@@ -36,6 +37,19 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   half_open_busy: 'trial already running',
   unknown_model: 'not in the catalogue',
   already_tried: 'already tried in this request',
+};
+
+/** Why an attempt was made, as its tag says (a plain turn in the order has none). */
+export const ROLE_LABELS: Record<AttemptView['role'], { tag: string; hint: string } | null> = {
+  normal: null,
+  trial: { tag: 'trial', hint: 'A tripped model’s trial: success closes its breaker.' },
+  panic: { tag: 'panic', hint: 'Every model was tripped: the one whose cooldown ends soonest was tried.' },
+  last_resort: { tag: 'last resort', hint: 'The last-resort model, tried after the chain failed.' },
+  pinned: { tag: 'pinned', hint: 'The request named this model.' },
+  hedge: {
+    tag: 'hedge',
+    hint: 'Started alongside an attempt that had sent nothing useful after the hedge delay.',
+  },
 };
 
 export const OUTCOME_LABELS: Record<RequestOutcome, string> = {

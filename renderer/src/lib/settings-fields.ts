@@ -1,6 +1,7 @@
 /** Every `router.failover` and `router.breaker` knob the settings editor shows, with unit and meaning. */
 
-export type FieldKind = 'int' | 'number' | 'enum' | 'modelKey';
+/** `hedge`: a number of ms, `auto`, or empty for off. */
+export type FieldKind = 'int' | 'number' | 'enum' | 'modelKey' | 'hedge';
 
 export interface SettingsField {
   /** Dotted JSON path, exactly as the config schema and the server's issues name it. */
@@ -77,6 +78,12 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
     kind: 'modelKey',
     unit: null,
     help: 'provider/model tried once after the chain fails, ignoring its breaker. Empty: none.',
+  }),
+  failover('hedgeAfterMs', {
+    label: 'Hedge after',
+    kind: 'hedge',
+    unit: 'ms',
+    help: 'Start the next model beside an attempt silent this long; auto: 3× its p95 time to first byte (≥ 2 s). Empty: off.',
   }),
   breaker('failureThreshold', {
     label: 'Failure threshold',

@@ -28,6 +28,17 @@ describe('settings form', () => {
     });
   });
 
+  test('the hedge delay: a number of ms, auto, or empty for off (the default, left out)', () => {
+    const field = 'router.failover.hedgeAfterMs';
+    expect(formFromConfig(defaults)[field]).toBe('');
+    const withValue = (text: string) =>
+      buildConfig({}, { ...formFromConfig(defaults), [field]: text }, defaults);
+    expect(withValue('3000')).toEqual({ router: { failover: { hedgeAfterMs: 3000 } } });
+    expect(withValue(' auto ')).toEqual({ router: { failover: { hedgeAfterMs: 'auto' } } });
+    expect(withValue('')).toEqual({});
+    expect(withValue('soon')).toEqual({ router: { failover: { hedgeAfterMs: 'soon' } } });
+  });
+
   test('sends unparsable numbers as typed, so the server names the problem', () => {
     const values = { ...formFromConfig(defaults), 'router.failover.maxAttempts': 'lots' };
     expect(buildConfig({}, values, defaults)).toEqual({ router: { failover: { maxAttempts: 'lots' } } });

@@ -41,6 +41,9 @@ export function parseFieldText(field: SettingsField, text: string): unknown {
       return trimmed === '' ? undefined : trimmed;
     case 'modelKey':
       return trimmed === '' ? null : trimmed;
+    case 'hedge':
+      if (trimmed === '') return null;
+      return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
   }
 }
 

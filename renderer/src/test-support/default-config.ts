@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG: ConfigInput = {
       contentValidation: 'strict',
       holdBufferBytes: 262144,
       lastResortModel: null,
+      hedgeAfterMs: null,
     },
     breaker: {
       failureThreshold: 3,

@@ -60,9 +60,15 @@ export function SettingsFieldInput({
             id={id}
             name={field.path}
             className="mono"
-            inputMode={field.kind === 'modelKey' ? 'text' : field.kind === 'int' ? 'numeric' : 'decimal'}
+            inputMode={
+              field.kind === 'modelKey' || field.kind === 'hedge'
+                ? 'text'
+                : field.kind === 'int'
+                  ? 'numeric'
+                  : 'decimal'
+            }
             value={value}
-            placeholder={field.kind === 'modelKey' ? 'none' : defaultText}
+            placeholder={field.kind === 'modelKey' ? 'none' : field.kind === 'hedge' ? 'off' : defaultText}
             onChange={(e) => onChange(e.target.value)}
             aria-describedby={describedBy}
             aria-invalid={invalid}
