@@ -113,6 +113,8 @@ export interface AttemptView {
   role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned';
   /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
   note?: string;
+  /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */
+  key?: string;
 }
 
 export interface SkipView {
@@ -212,6 +214,19 @@ export interface ProviderModelView {
   context: string | null;
 }
 
+/** Where one key of a provider stands: usable, paused (its limit or credit), or refused by the provider. */
+export type KeyState = 'usable' | 'paused' | 'invalid';
+
+/** One key of a provider, named by its fingerprint only (the key itself never leaves the router). */
+export interface KeyView {
+  fingerprint: string;
+  /** The config file (`config`), or the name of the environment variable. */
+  source: string;
+  state: KeyState;
+  /** When a paused key is back. */
+  pausedUntil: number | null;
+}
+
 /** One provider in `GET /api/providers`. */
 export interface ProviderView {
   id: string;
@@ -225,6 +240,8 @@ export interface ProviderView {
   custom: boolean;
   /** The base URL cannot be built (e.g. Cloudflare without CLOUDFLARE_ACCOUNT_ID). */
   unresolvable: boolean;
+  /** Every key, in the order they are tried. */
+  keys: KeyView[];
   models: ProviderModelView[];
 }
 

@@ -6,6 +6,7 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
 
 type Env = Record<string, string | undefined>;
@@ -18,14 +19,25 @@ export interface Catalogue {
 /** The shipped catalogue. */
 export const BUILTIN_CATALOGUE: Catalogue = { providers: CATALOGUE_PROVIDERS, models: CATALOGUE_MODELS };
 
+/** One key of a provider, with the fingerprint every trace, state file and view names it by. */
+export interface ProviderKey {
+  value: string;
+  fingerprint: string;
+  /** `config` or `env:NAME`. */
+  source: string;
+}
+
 export interface ResolvedProvider {
   id: string;
   name: string;
   /** Null when the URL cannot be built (a placeholder's env var is missing, or a custom provider has none). */
   baseUrl: string | null;
+  /** The first key (null without one). */
   apiKey: string | null;
-  /** `config`, `env:NAME`, or null without a key. */
+  /** The first key's source: `config`, `env:NAME`, or null without a key. */
   keySource: string | null;
+  /** Every key, in the order they are tried; empty without a key. Deduplicated. */
+  keys: readonly ProviderKey[];
   keyRequired: boolean;
   enabled: boolean;
   /** Not in the catalogue: defined by the config alone. */
@@ -130,20 +142,32 @@ function fillUrl(baseUrl: string, params: Record<string, string> | undefined, en
   return missing ? null : filled;
 }
 
-/** The config's key, else its `apiKeyEnv` (which replaces the catalogue's list), else the catalogue's list. */
-function resolveKey(
+/**
+ * The config's keys (`apiKey`, then `apiKeys`), else every variable `apiKeyEnv` names that is set (it
+ * replaces the catalogue's list), else the first set variable of the catalogue's list (alternative names
+ * of one key). A key given twice is kept once.
+ */
+function resolveKeys(
   settings: ProviderConfig | undefined,
   entry: CatalogueProvider | undefined,
   env: Env,
-): { apiKey: string | null; keySource: string | null } {
-  const own = settings?.apiKey?.trim();
-  if (own) return { apiKey: own, keySource: 'config' };
-  const names = settings?.apiKeyEnv !== undefined ? [settings.apiKeyEnv] : (entry?.keyEnv ?? []);
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return { apiKey: value, keySource: `env:${name}` };
+): ProviderKey[] {
+  const keys = new Map<string, ProviderKey>();
+  const add = (raw: string | undefined, source: string): void => {
+    const value = raw?.trim();
+    if (value && !keys.has(value)) keys.set(value, { value, fingerprint: keyFingerprint(value), source });
+  };
+  add(settings?.apiKey, 'config');
+  for (const key of settings?.apiKeys ?? []) add(key, 'config');
+  if (keys.size > 0) return [...keys.values()];
+  const own = settings?.apiKeyEnv;
+  if (own !== undefined) {
+    for (const name of typeof own === 'string' ? [own] : own) add(env[name], `env:${name}`);
+    return [...keys.values()];
   }
-  return { apiKey: null, keySource: null };
+  const name = (entry?.keyEnv ?? []).find((candidate) => env[candidate]?.trim());
+  if (name !== undefined) add(env[name], `env:${name}`);
+  return [...keys.values()];
 }
 
 function resolveProvider(
@@ -156,11 +180,14 @@ function resolveProvider(
   let baseUrl: string | null = null;
   if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl;
   else if (entry) baseUrl = fillUrl(entry.baseUrl, entry.urlParams, env);
+  const keys = resolveKeys(settings, entry, env);
   return {
     id,
     name: settings?.name ?? entry?.name ?? id,
     baseUrl,
-    ...resolveKey(settings, entry, env),
+    apiKey: keys[0]?.value ?? null,
+    keySource: keys[0]?.source ?? null,
+    keys,
     // A custom provider is often a local server without auth; a key is used when one is configured.
     keyRequired: entry?.keyRequired ?? false,
     enabled: settings?.enabled ?? true,

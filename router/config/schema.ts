@@ -43,16 +43,19 @@ function isHttpUrl(value: string): boolean {
 const timeoutMs = wholeNumber('milliseconds', 500, 3_600_000);
 const cooldownMs = wholeNumber('milliseconds', 1000, 86_400_000);
 
+const envName = z
+  .string({ invalid_type_error: 'an environment variable name, or a list of them' })
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
   /** The key itself (stored 0600, never sent back by the API). */
   apiKey: z.string().max(4096).optional(),
-  /** An environment variable holding the key, overriding the catalogue's list. */
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-    .optional(),
+  /** More keys of the same provider, tried in turn when one is rate-limited or refused (after `apiKey`). */
+  apiKeys: z.array(z.string().max(4096)).max(50).optional(),
+  /** Environment variables holding keys (one name or a list), overriding the catalogue's list. */
+  apiKeyEnv: z.union([envName, z.array(envName).min(1).max(50)]).optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
   baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */

@@ -3,6 +3,7 @@
  * key coming back means "keep the one you have".
  */
 import { MASKED_SECRET } from '../api-types.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { ConfigInput } from './schema.js';
 
 type Providers = NonNullable<ConfigInput['providers']>;
@@ -18,23 +19,49 @@ function mapProviders(
   return { ...raw, providers };
 }
 
-/** A copy of `raw` with every non-empty `providers.*.apiKey` replaced by {@link MASKED_SECRET}. */
-export function maskSecrets(raw: ConfigInput): ConfigInput {
-  return mapProviders(raw, (_id, provider) =>
-    provider.apiKey ? { ...provider, apiKey: MASKED_SECRET } : { ...provider },
-  );
+/**
+ * How one key of `apiKeys` is shown: the mask and the key's fingerprint (`********6f0b3c1d2e4a`), so an
+ * edited list can say which keys it keeps.
+ */
+export function maskedListKey(key: string): string {
+  return `${MASKED_SECRET}${keyFingerprint(key)}`;
 }
 
 /**
- * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again. A
- * provider or an apiKey left out of `incoming` is removed, as sent; a mask with no current key behind it
- * is dropped rather than saved as a key.
+ * A copy of `raw` with every non-empty `providers.*.apiKey` replaced by {@link MASKED_SECRET} and every
+ * key of `providers.*.apiKeys` by {@link maskedListKey}.
+ */
+export function maskSecrets(raw: ConfigInput): ConfigInput {
+  return mapProviders(raw, (_id, provider) => {
+    const masked = provider.apiKey ? { ...provider, apiKey: MASKED_SECRET } : { ...provider };
+    if (provider.apiKeys !== undefined)
+      masked.apiKeys = provider.apiKeys.map((key) => (key === '' ? key : maskedListKey(key)));
+    return masked;
+  });
+}
+
+/**
+ * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again, and
+ * each masked entry of `apiKeys` is the current key with that fingerprint. A provider or a key left out of
+ * `incoming` is removed, as sent; a mask with no current key behind it is dropped rather than saved as a key.
  */
 export function restoreMaskedSecrets(incoming: ConfigInput, current: ConfigInput): ConfigInput {
   return mapProviders(incoming, (id, provider) => {
-    if (provider.apiKey !== MASKED_SECRET) return { ...provider };
-    const { apiKey: _masked, ...rest } = provider;
-    const kept = current.providers?.[id]?.apiKey;
-    return kept !== undefined && kept !== MASKED_SECRET ? { ...rest, apiKey: kept } : rest;
+    const now = current.providers?.[id];
+    const restored = { ...provider };
+    if (provider.apiKey === MASKED_SECRET) {
+      delete restored.apiKey;
+      const kept = now?.apiKey;
+      if (kept !== undefined && kept !== MASKED_SECRET) restored.apiKey = kept;
+    }
+    if (provider.apiKeys !== undefined) {
+      const byMask = new Map((now?.apiKeys ?? []).map((key) => [maskedListKey(key), key]));
+      restored.apiKeys = provider.apiKeys.flatMap((key) => {
+        if (!key.startsWith(MASKED_SECRET)) return [key];
+        const kept = byMask.get(key);
+        return kept === undefined ? [] : [kept];
+      });
+    }
+    return restored;
   });
 }

@@ -26,6 +26,8 @@ import { StreamRelay } from './stream-relay.js';
 export interface AttemptInput {
   model: ResolvedModel;
   provider: ResolvedProvider;
+  /** The provider's key this attempt is made with, or null for none. */
+  apiKey: string | null;
   body: BodyTemplate;
   clientHeaders: IncomingHttpHeaders;
   requestId: string;
@@ -111,7 +113,7 @@ class Attempt implements ExchangeHandler {
         providerId: provider.id,
         url: chatUrl(provider),
         headers: buildUpstreamHeaders(this.#input.clientHeaders, {
-          apiKey: provider.apiKey,
+          apiKey: this.#input.apiKey,
           providerHeaders: provider.headers,
           requestId: this.#input.requestId,
           stream: this.#input.stream,

@@ -1,11 +1,12 @@
 import type { BreakerStateName } from '../api-types.js';
-import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
+import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
 import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptVerdict } from './attempt.js';
+import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
@@ -44,8 +45,10 @@ const SERVED: DispatchResult = { type: 'served' };
 
 /**
  * Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. A
- * model that refuses the request (400) while it asks for an output length gets one more try without it:
- * agents ask for far more output than most free models give, and that must not make a whole set fail.
+ * key that is rate limited, out of credit or refused hands the model to the provider's next usable key
+ * before the chain moves on to the next model. A model that refuses the request (400) while it asks for an
+ * output length gets one more try without it: agents ask for far more output than most free models give,
+ * and that must not make a whole set fail.
  */
 export async function dispatch(run: RequestRun, key: string, role: Role): Promise<DispatchResult> {
   const { ctx, trace } = run;
@@ -55,21 +58,59 @@ export async function dispatch(run: RequestRun, key: string, role: Role): Promis
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
     return NEXT;
   }
-  const first = await attemptOn(run, model, provider, role, run.body, null);
-  if (first.type !== 'refused') return first.result;
-  const retry = withoutMaxTokens(run.req.body);
-  if (retry.note === null || ctx.clock() >= run.deadline) return first.result;
-  run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
-  return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note)).result;
+  const triedKeys = new Set<string>();
+  let apiKey = nextKey(provider, key, ctx.quotas, trace.refusedKeys, triedKeys);
+  let result: DispatchResult = NEXT;
+  while (apiKey !== null) {
+    triedKeys.add(apiKey.fingerprint);
+    const outcome = await onKey(run, model, provider, apiKey, role);
+    result = outcome.result;
+    if (outcome.type !== 'key_refused' || !roomForAnother(run)) return result;
+    apiKey = nextKey(provider, key, ctx.quotas, trace.refusedKeys, triedKeys);
+  }
+  return result;
 }
 
-/** One attempt's result for the chain; `refused` when the model answered 400 before any byte went out. */
-type Outcome = { type: 'refused' | 'other'; result: DispatchResult };
+/** One key's turn on the model: an attempt, and its retry without an output length when refused for it. */
+async function onKey(
+  run: RequestRun,
+  model: ResolvedModel,
+  provider: ResolvedProvider,
+  apiKey: ProviderKey,
+  role: Role,
+): Promise<Outcome> {
+  const first = await attemptOn(run, model, provider, apiKey, role, run.body, null);
+  if (first.type !== 'refused') return first;
+  const retry = withoutMaxTokens(run.req.body);
+  if (retry.note === null || run.ctx.clock() >= run.deadline) return first;
+  run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
+  return attemptOn(run, model, provider, apiKey, role, run.bodyWithoutMaxTokens, retry.note);
+}
+
+/** Another attempt fits the request: under the attempt cap and the budget, and the client is still there. */
+function roomForAnother(run: RequestRun): boolean {
+  const { ctx, trace, req } = run;
+  return (
+    trace.attempts.length < ctx.resolved.config.router.failover.maxAttempts &&
+    ctx.clock() < run.deadline &&
+    !req.clientGone.gone
+  );
+}
+
+/**
+ * One attempt's result for the chain; `refused` when the model answered 400 before any byte went out,
+ * `key_refused` when the key was (rate limited, out of credit, or refused) and another key may serve.
+ */
+type Outcome = { type: 'refused' | 'key_refused' | 'other'; result: DispatchResult };
+
+/** Failures that belong to the key rather than the model: the provider's next key may serve. */
+const KEY_FAILURES: ReadonlySet<string> = new Set(['rate_limit', 'payment_required', 'auth_error']);
 
 async function attemptOn(
   run: RequestRun,
   model: ResolvedModel,
   provider: ResolvedProvider,
+  apiKey: ProviderKey,
   role: Role,
   body: BodyTemplate,
   note: string | null,
@@ -88,6 +129,7 @@ async function attemptOn(
     verdict = await runAttempt({
       model,
       provider,
+      apiKey: apiKey.value === '' ? null : apiKey.value,
       body,
       clientHeaders: req.clientHeaders,
       requestId: req.requestId,
@@ -114,9 +156,12 @@ async function attemptOn(
     breakerBefore,
     role,
     ...(note === null ? {} : { note }),
+    ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
-  const result = book(run, key, provider, role, breakerBefore, verdict);
-  const refused = verdict.type === 'failed' && !verdict.committed && verdict.status === 400 && note === null;
+  const result = book(run, key, provider, apiKey, role, breakerBefore, verdict);
+  if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
+  if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
+  const refused = verdict.status === 400 && note === null;
   return { type: refused ? 'refused' : 'other', result };
 }
 
@@ -125,6 +170,7 @@ function book(
   run: RequestRun,
   key: string,
   provider: ResolvedProvider,
+  apiKey: ProviderKey,
   role: Role,
   breakerBefore: BreakerStateName,
   verdict: AttemptVerdict,
@@ -138,6 +184,7 @@ function book(
         ctx,
         key,
         provider.id,
+        apiKey.fingerprint,
         verdict.latencyMs,
         breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN',
       );
@@ -149,7 +196,7 @@ function book(
       return { type: 'fault', model: key };
     case 'failed': {
       const { failure } = verdict;
-      bookFailure(ctx, trace, key, provider, role, failure, verdict.latencyMs);
+      bookFailure(ctx, trace, key, provider, apiKey, role, failure, verdict.latencyMs);
       if (!verdict.committed) return failure.failover ? NEXT : STOP;
       return failure.kind === 'client_aborted' ? STOP : { type: 'broken', kind: failure.kind, model: key };
     }

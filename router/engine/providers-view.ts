@@ -1,38 +1,59 @@
-import type { KeyStatus, ProvidersResponse } from '../api-types.js';
+import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { providerFingerprint } from './candidate-facts.js';
 
-function keyStatus(provider: ResolvedProvider, quotas: QuotaBook): KeyStatus {
-  if (provider.apiKey && quotas.isAuthBlocked(provider.id, providerFingerprint(provider))) return 'invalid';
+/** `invalid` only when every key was refused: one good key keeps the provider working. */
+function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
+  if (keys.length > 0 && keys.every((key) => key.state === 'invalid')) return 'invalid';
   if (provider.keySource === 'config') return 'set';
   if (provider.keySource?.startsWith('env:')) return 'env';
   return provider.keyRequired ? 'missing' : 'not_required';
 }
 
-/** `GET /api/providers`: every provider with its key status and models; never a key or a URL. */
+/** Each key's state: refused (401/403), paused for the whole provider (its limit or credit), or usable. */
+function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
+  return provider.keys.map(({ fingerprint, source }) => {
+    const invalid = quotas.isAuthBlocked(provider.id, fingerprint);
+    const pausedUntil = invalid ? null : quotas.keyPausedUntil(provider.id, fingerprint);
+    return {
+      fingerprint,
+      source: source.startsWith('env:') ? source.slice(4) : source,
+      state: invalid ? 'invalid' : pausedUntil !== null ? 'paused' : 'usable',
+      pausedUntil,
+    };
+  });
+}
+
+/**
+ * `GET /api/providers`: every provider with its key status, each key's state (by fingerprint) and its
+ * models; never a key or a URL.
+ */
 export function buildProviders(resolved: ResolvedConfig, quotas: QuotaBook): ProvidersResponse {
-  const providers = [...resolved.providers.values()].map((provider) => ({
-    id: provider.id,
-    name: provider.name,
-    signupUrl: provider.signupUrl,
-    keyStatus: keyStatus(provider, quotas),
-    keySource: provider.keySource?.startsWith('env:') ? provider.keySource.slice(4) : provider.keySource,
-    enabled: provider.enabled,
-    custom: provider.custom,
-    unresolvable: provider.baseUrl === null,
-    models: provider.modelIds.map((modelId) => {
-      const key = `${provider.id}/${modelId}`;
-      const model = resolved.models.get(key);
-      return {
-        key,
-        modelId,
-        label: model?.label ?? null,
-        tier: model?.tier ?? null,
-        sweScore: model?.sweScore ?? null,
-        context: model?.context ?? null,
-      };
-    }),
-  }));
+  const providers = [...resolved.providers.values()].map((provider) => {
+    const keys = keyViews(provider, quotas);
+    return {
+      id: provider.id,
+      name: provider.name,
+      signupUrl: provider.signupUrl,
+      keyStatus: keyStatus(provider, keys),
+      keySource: provider.keySource?.startsWith('env:') ? provider.keySource.slice(4) : provider.keySource,
+      enabled: provider.enabled,
+      custom: provider.custom,
+      unresolvable: provider.baseUrl === null,
+      keys,
+      models: provider.modelIds.map((modelId) => {
+        const key = `${provider.id}/${modelId}`;
+        const model = resolved.models.get(key);
+        return {
+          key,
+          modelId,
+          label: model?.label ?? null,
+          tier: model?.tier ?? null,
+          sweScore: model?.sweScore ?? null,
+          context: model?.context ?? null,
+        };
+      }),
+    };
+  });
   return { providers };
 }

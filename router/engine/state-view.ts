@@ -4,7 +4,8 @@ import { openUntil } from '../state/breaker.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { candidateFacts } from './candidate-facts.js';
+import { keysBlock } from './key-rotation.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
 
@@ -31,6 +32,8 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
   // The check ranking makes, so the dashboard and the next request agree on why a model is skipped.
   const blocked = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
   const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
+  // Paused or refused only when no key of the provider can take the model.
+  const keyBlock = provider ? keysBlock(provider, key, quotas, new Set()) : null;
   return {
     key,
     provider: providerId,
@@ -41,8 +44,8 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     tripCount: breaker.tripCount,
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
-    quotaPausedUntil: quotas.pausedUntil(key, providerId),
-    authBlocked: provider ? quotas.isAuthBlocked(provider.id, providerFingerprint(provider)) : false,
+    quotaPausedUntil: keyBlock?.reason === 'quota_paused' ? keyBlock.until : null,
+    authBlocked: keyBlock?.reason === 'auth_error',
     missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
     providerEnabled: provider?.enabled ?? false,
     lastFailureKind: breaker.lastFailureKind,

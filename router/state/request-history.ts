@@ -9,6 +9,7 @@ import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import { computeHistoryStats, startOfLocalDay } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
+import { isKeyFingerprint } from './key-fingerprint.js';
 import { RingBuffer } from './ring-buffer.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
@@ -59,6 +60,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
         breakerBefore: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
         role: enumOf(ROLES),
         note: z.string().max(300).optional(),
+        key: z.string().refine(isKeyFingerprint, 'a key fingerprint').optional(),
       }),
     )
     .max(100),

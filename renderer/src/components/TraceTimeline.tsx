@@ -50,6 +50,11 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
         <span className="mono">{formatLatency(attempt.latencyMs)}</span>
         <span className="muted">breaker was {attempt.breakerBefore}</span>
         {attempt.role !== 'normal' && <span className="tag">{attempt.role.replace('_', ' ')}</span>}
+        {attempt.key !== undefined && (
+          <span className="muted mono" title="the fingerprint of the provider key used (a hash of the key)">
+            key {attempt.key}
+          </span>
+        )}
       </span>
     </li>
   );

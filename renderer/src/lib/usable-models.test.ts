@@ -11,6 +11,7 @@ const provider = (id: string, over: Partial<ProviderView>, models = 2): Provider
   enabled: true,
   custom: false,
   unresolvable: false,
+  keys: [],
   models: Array.from({ length: models }, (_, i) => ({
     key: `${id}/m${i}`,
     modelId: `m${i}`,

@@ -11,6 +11,7 @@ const provider = (id: string, keyStatus: KeyStatus, enabled = true): ProviderVie
   enabled,
   custom: false,
   unresolvable: false,
+  keys: [],
   models: [],
 });
 
