@@ -225,6 +225,8 @@ export interface KeyView {
   state: KeyState;
   /** When a paused key is back. */
   pausedUntil: number | null;
+  /** How many of the provider's models wait on this key (a per-model limit). */
+  pausedModels: number;
 }
 
 /** One provider in `GET /api/providers`. */

@@ -64,7 +64,7 @@ test('a 429 on one key moves to the same model on the next key before the next m
       'the trace names each key by its fingerprint',
     );
     assert.deepEqual(await keyStates(router), [
-      { fingerprint: FP[0], state: 'usable' },
+      { fingerprint: FP[0], state: 'paused' },
       { fingerprint: FP[1], state: 'usable' },
       { fingerprint: FP[2], state: 'usable' },
     ]);

@@ -10,16 +10,27 @@ function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeySta
   return provider.keyRequired ? 'missing' : 'not_required';
 }
 
-/** Each key's state: refused (401/403), paused for the whole provider (its limit or credit), or usable. */
+/**
+ * Each key's state: refused (401/403); paused when the whole provider waits on it (its limit or credit) or
+ * every model of the provider does; else usable, with how many models wait on it.
+ */
 function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
   return provider.keys.map(({ fingerprint, source }) => {
-    const invalid = quotas.isAuthBlocked(provider.id, fingerprint);
-    const pausedUntil = invalid ? null : quotas.keyPausedUntil(provider.id, fingerprint);
+    const shown = source.startsWith('env:') ? source.slice(4) : source;
+    if (quotas.isAuthBlocked(provider.id, fingerprint))
+      return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0 };
+    const ends = provider.modelIds
+      .map((modelId) => quotas.pausedUntil(`${provider.id}/${modelId}`, provider.id, fingerprint))
+      .filter((until): until is number => until !== null);
+    const whole = quotas.keyPausedUntil(provider.id, fingerprint);
+    const all = provider.modelIds.length > 0 && ends.length === provider.modelIds.length;
+    const pausedUntil = whole ?? (all ? Math.min(...ends) : null);
     return {
       fingerprint,
-      source: source.startsWith('env:') ? source.slice(4) : source,
-      state: invalid ? 'invalid' : pausedUntil !== null ? 'paused' : 'usable',
+      source: shown,
+      state: pausedUntil === null ? 'usable' : 'paused',
       pausedUntil,
+      pausedModels: ends.length,
     };
   });
 }

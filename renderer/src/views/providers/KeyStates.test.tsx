@@ -16,6 +16,7 @@ const key = (fingerprint: string, over: Partial<KeyView> = {}): KeyView => ({
   source: 'config',
   state: 'usable',
   pausedUntil: null,
+  pausedModels: 0,
   ...over,
 });
 
@@ -24,7 +25,7 @@ test('each key shows its fingerprint, source and state; a paused one counts down
     <KeyStates
       providerName="Groq"
       keys={[
-        key('aaaaaaaaaaaa'),
+        key('aaaaaaaaaaaa', { pausedModels: 2 }),
         key('bbbbbbbbbbbb', { state: 'paused', pausedUntil: T0 + 90_000, source: 'GROQ_KEY_2' }),
         key('cccccccccccc', { state: 'invalid' }),
       ]}
@@ -32,7 +33,7 @@ test('each key shows its fingerprint, source and state; a paused one counts down
   );
   const rows = within(screen.getByRole('list', { name: 'Groq keys' })).getAllByRole('listitem');
   expect(rows.map((row) => row.textContent)).toEqual([
-    'aaaaaaaaaaaaconfigusable',
+    'aaaaaaaaaaaaconfigusable2 models paused',
     'bbbbbbbbbbbb$GROQ_KEY_2pausedback in 1:30',
     'ccccccccccccconfigrefused',
   ]);

@@ -12,7 +12,9 @@ const STATE_WORDS: Record<KeyView['state'], string> = {
  * refused by the provider. Shown when the provider has several keys or its one key is not usable.
  */
 export function KeyStates({ providerName, keys }: { providerName: string; keys: readonly KeyView[] }) {
-  if (keys.length === 0 || (keys.length === 1 && keys[0]?.state === 'usable')) return null;
+  const [only] = keys;
+  if (only === undefined || (keys.length === 1 && only.state === 'usable' && only.pausedModels === 0))
+    return null;
   return (
     <ul className="key-states" aria-label={`${providerName} keys`}>
       {keys.map((key) => (
@@ -23,6 +25,11 @@ export function KeyStates({ providerName, keys }: { providerName: string; keys: 
           <span className="muted small">{key.source === 'config' ? 'config' : `$${key.source}`}</span>
           <span className="small">{STATE_WORDS[key.state]}</span>
           {key.pausedUntil !== null && <Countdown label="back" until={key.pausedUntil} />}
+          {key.state === 'usable' && key.pausedModels > 0 && (
+            <span className="muted small">
+              {key.pausedModels} {key.pausedModels === 1 ? 'model' : 'models'} paused
+            </span>
+          )}
         </li>
       ))}
     </ul>
