@@ -61,6 +61,7 @@ export type ModelBlock = Extract<
   | 'missing_key'
   | 'auth_error'
   | 'quota_paused'
+  | 'quota_budget'
 >;
 
 /** The traffic light of the router, as the dashboard, the tray and the `status` command show it. */

@@ -6,6 +6,7 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
+import { modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
 
@@ -62,6 +63,8 @@ export interface ResolvedModel {
   tier: string | null;
   sweScore: number | null;
   context: string | null;
+  /** Free-tier limits, per key (and per model unless the provider's quota scope is the key). */
+  limits: BudgetLimits;
 }
 
 export interface ResolvedConfig {
@@ -291,6 +294,7 @@ export function resolveConfig(
         tier: known?.tier ?? null,
         sweScore: known?.sweScore ?? null,
         context: known?.context ?? null,
+        limits: modelLimits(id, modelId, config.providers[id]),
       });
     }
   }
@@ -331,5 +335,6 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
     tier: null,
     sweScore: null,
     context: null,
+    limits: modelLimits(provider.id, split.modelId, resolved.config.providers[provider.id]),
   };
 }

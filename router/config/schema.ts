@@ -47,6 +47,16 @@ const envName = z
   .string({ invalid_type_error: 'an environment variable name, or a list of them' })
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 
+const budget = (unit: string) => wholeNumber(unit, 1, 1_000_000_000).nullable().optional();
+
+/** Requests and tokens per minute and per day; null: no limit of that kind. */
+const limitsSchema = z.strictObject({
+  rpm: budget('requests per minute'),
+  rpd: budget('requests per day'),
+  tpm: budget('tokens per minute'),
+  tpd: budget('tokens per day'),
+});
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
@@ -61,6 +71,10 @@ export const providerConfigSchema = z.strictObject({
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
+  /** Free-tier limits of every model of this provider, over the catalogue's (null removes one). */
+  limits: limitsSchema.optional(),
+  /** Free-tier limits per model id, over `limits`. */
+  modelLimits: z.record(z.string().min(1).max(300), limitsSchema).optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
   headers: z.record(z.string(), z.string().max(1000)).optional(),
 });

@@ -11,6 +11,7 @@ import type { ClientGone } from '../upstream/client-gone.js';
 import type { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../upstream/exchange-errors.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
+import type { RateLimitHints } from '../upstream/rate-limit-headers.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -44,8 +45,13 @@ export interface AttemptInput {
   answer: Answer;
 }
 
-/** One attempt's verdict. `failed` carries whether the answer was already committed to it. */
-export type AttemptVerdict =
+/**
+ * One attempt's verdict. `failed` carries whether the answer was already committed to it; each carries
+ * what the provider's head said of its rate limits.
+ */
+export type AttemptVerdict = VerdictOf & { rateLimit?: RateLimitHints | null };
+
+type VerdictOf =
   | { type: 'served'; status: number; latencyMs: number; usage: UsageView | null }
   | {
       type: 'failed';
@@ -220,7 +226,7 @@ class Attempt implements ExchangeHandler {
     this.#guard.dispose();
     // A body nobody reads any more must not keep its socket (a no-op once the exchange is over).
     this.#exchange?.abort(ATTEMPT_OVER);
-    this.#resolve(verdict);
+    this.#resolve({ ...verdict, rateLimit: this.#head?.rateLimit ?? null });
   }
 }
 

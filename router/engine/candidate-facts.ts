@@ -1,7 +1,8 @@
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { keysBlock } from './key-rotation.js';
+import { keysSummary } from './key-rotation.js';
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import type { CandidateFacts } from './ranking.js';
 
 /** What a model's eligibility owes to the config alone: a config change is a new ResolvedConfig. */
@@ -66,6 +67,10 @@ export function candidateFacts(
   if (fixed.blocked !== null || fixed.provider === null) {
     return { breaker, trialBusy, blocked: fixed.blocked ?? 'unknown_model' };
   }
-  const block = keysBlock(fixed.provider, key, quotas, requestRefused);
-  return { breaker, trialBusy, blocked: block?.reason ?? null };
+  const target = resolved.models.get(key) ?? { key, limits: NO_LIMITS };
+  const { block, near } = keysSummary(fixed.provider, target, quotas, requestRefused);
+  if (block !== null) return { breaker, trialBusy, blocked: block.reason };
+  return near
+    ? { breaker, trialBusy, blocked: null, nearBudget: true }
+    : { breaker, trialBusy, blocked: null };
 }

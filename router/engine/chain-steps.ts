@@ -27,9 +27,10 @@ export function lastResortKey(run: RequestRun): string | null {
   const { ctx, trace, req, deadline } = run;
   const key = ctx.resolved.config.router.failover.lastResortModel;
   if (!key || req.clientGone.gone || trace.tried.has(key) || ctx.clock() >= deadline) return null;
-  const provider = ctx.resolved.providers.get(ctx.resolved.models.get(key)?.provider ?? '');
-  if (provider === undefined) return null;
-  if (keysBlock(provider, key, ctx.quotas, trace.refusedKeys)?.reason === 'auth_error') {
+  const model = ctx.resolved.models.get(key);
+  const provider = ctx.resolved.providers.get(model?.provider ?? '');
+  if (model === undefined || provider === undefined) return null;
+  if (keysBlock(provider, model, ctx.quotas, trace.refusedKeys)?.reason === 'auth_error') {
     trace.skips.push({ model: key, reason: 'auth_error' });
     return null;
   }

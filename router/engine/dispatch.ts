@@ -6,6 +6,7 @@ import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptVerdict } from './attempt.js';
+import { countAttemptEnd, countAttemptStart } from './budget-counting.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -59,14 +60,14 @@ export async function dispatch(run: RequestRun, key: string, role: Role): Promis
     return NEXT;
   }
   const triedKeys = new Set<string>();
-  let apiKey = nextKey(provider, key, ctx.quotas, trace.refusedKeys, triedKeys);
+  let apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
   let result: DispatchResult = NEXT;
   while (apiKey !== null) {
     triedKeys.add(apiKey.fingerprint);
     const outcome = await onKey(run, model, provider, apiKey, role);
     result = outcome.result;
     if (outcome.type !== 'key_refused' || !roomForAnother(run)) return result;
-    apiKey = nextKey(provider, key, ctx.quotas, trace.refusedKeys, triedKeys);
+    apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
   }
   return result;
 }
@@ -124,6 +125,7 @@ async function attemptOn(
   }
   const breakerBefore = ctx.breakers.get(key).state;
   trace.begin(key, role, breakerBefore);
+  countAttemptStart(ctx.quotas, provider, model, apiKey.fingerprint);
   let verdict: AttemptVerdict;
   try {
     verdict = await runAttempt({
@@ -145,6 +147,7 @@ async function attemptOn(
   } finally {
     if (holdsTrial) ctx.breakers.releaseTrial(key);
   }
+  countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, verdict, req.body);
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
   const { status, latencyMs } = verdict;

@@ -27,12 +27,13 @@ export function noCandidatesAnswer(
   const reasons = new Set(skips.map((skip) => skip.reason));
   const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
   const listed = [...reasons].join(', ') || 'the set is empty';
-  if (skips.length > 0 && reasons.size === 1 && reasons.has('quota_paused')) {
+  const quota = [...reasons].every((reason) => reason === 'quota_paused' || reason === 'quota_budget');
+  if (skips.length > 0 && quota) {
     return {
       status: 429,
       code: 'insufficient_quota',
       type: 'rate_limit_error',
-      message: 'fcm-router: every model of the set is quota-paused; retry later',
+      message: 'fcm-router: every model of the set is quota-paused or at its free-tier budget; retry later',
       retryAfterSec: retryAfterSec ?? 60,
     };
   }

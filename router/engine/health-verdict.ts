@@ -40,6 +40,7 @@ function standingOf(model: Model, now: number): Standing {
     case 'provider_unresolvable':
       return 'unreachable';
     case 'quota_paused':
+    case 'quota_budget':
       return model.quotaPausedUntil !== null && model.quotaPausedUntil <= now
         ? standingOfBreaker(model, now)
         : 'quota_paused';

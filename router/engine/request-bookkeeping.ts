@@ -94,10 +94,11 @@ export function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): n
   for (const skip of skips) {
     let at: number | null = null;
     if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
-    else if (skip.reason === 'quota_paused') {
-      const provider = ctx.resolved.providers.get(ctx.resolved.models.get(skip.model)?.provider ?? '');
-      const block = provider ? keysBlock(provider, skip.model, ctx.quotas, new Set()) : null;
-      at = block?.reason === 'quota_paused' ? block.until : null;
+    else if (skip.reason === 'quota_paused' || skip.reason === 'quota_budget') {
+      const model = ctx.resolved.models.get(skip.model);
+      const provider = ctx.resolved.providers.get(model?.provider ?? '');
+      const block = model && provider ? keysBlock(provider, model, ctx.quotas, new Set()) : null;
+      at = block !== null && block.reason !== 'auth_error' ? block.until : null;
     }
     if (at !== null && (soonest === null || at < soonest)) soonest = at;
   }

@@ -6,6 +6,7 @@ import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts } from './candidate-facts.js';
 import { keysBlock } from './key-rotation.js';
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
 
@@ -33,7 +34,9 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
   const blocked = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
   const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
   // Paused or refused only when no key of the provider can take the model.
-  const keyBlock = provider ? keysBlock(provider, key, quotas, new Set()) : null;
+  const keyBlock = provider
+    ? keysBlock(provider, model ?? { key, limits: NO_LIMITS }, quotas, new Set())
+    : null;
   return {
     key,
     provider: providerId,
@@ -44,7 +47,7 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     tripCount: breaker.tripCount,
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
-    quotaPausedUntil: keyBlock?.reason === 'quota_paused' ? keyBlock.until : null,
+    quotaPausedUntil: keyBlock !== null && keyBlock.reason !== 'auth_error' ? keyBlock.until : null,
     authBlocked: keyBlock?.reason === 'auth_error',
     missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
     providerEnabled: provider?.enabled ?? false,

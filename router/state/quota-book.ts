@@ -5,7 +5,9 @@
  * on to the next one while one waits. Entries from older files, scoped to no key, apply to every key.
  */
 import { z } from 'zod/v3';
+import path from 'node:path';
 import type { RouterLogger } from '../public-types.js';
+import { BudgetBook } from './budget-book.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
@@ -46,6 +48,8 @@ export type QuotaScope = { model?: string; provider?: string };
 
 export interface QuotaBookOptions {
   file: string;
+  /** Where the budget counts live. @default `budgets.json` beside `file` */
+  budgetFile?: string;
   clock: Clock;
   debounceMs: number;
   logger: RouterLogger;
@@ -60,9 +64,17 @@ export class QuotaBook {
   private readonly file: JsonStateFile<QuotaFile>;
   /** Bumped by every change (see `version`). */
   private changes = 0;
+  /** Free-tier budget counts: the other half of what a key may still do. */
+  readonly budgets: BudgetBook;
 
   constructor(options: QuotaBookOptions) {
     this.options = options;
+    this.budgets = new BudgetBook({
+      file: options.budgetFile ?? path.join(path.dirname(options.file), 'budgets.json'),
+      clock: options.clock,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+    });
     this.file = new JsonStateFile<QuotaFile>({
       path: options.file,
       schema: fileSchema,
@@ -75,6 +87,7 @@ export class QuotaBook {
 
   /** Restores the file; pauses already over are dropped. */
   async load(): Promise<void> {
+    await this.budgets.load();
     const data = await this.file.load();
     if (data === null) return;
     const now = this.options.clock();
@@ -93,10 +106,11 @@ export class QuotaBook {
 
   /**
    * A number that changes whenever a pause or an auth block is set or lifted (not when a pause simply
-   * runs out): whatever was derived from the book without a pause in it is current while it stays the same.
+   * runs out) or a budget's standing changes: whatever was derived from the book without a pause in it is
+   * current while it stays the same.
    */
   get version(): number {
-    return this.changes;
+    return this.changes + this.budgets.version;
   }
 
   /** Pauses one model on one key for `ms`. An existing later pause is kept. */
@@ -205,12 +219,12 @@ export class QuotaBook {
     if (ids.filter((id) => this.auth.delete(id)).length > 0) this.changed({ provider: providerId });
   }
 
-  flush(): Promise<void> {
-    return this.file.flush();
+  async flush(): Promise<void> {
+    await Promise.all([this.file.flush(), this.budgets.flush()]);
   }
 
-  close(): Promise<void> {
-    return this.file.close();
+  async close(): Promise<void> {
+    await Promise.all([this.file.close(), this.budgets.close()]);
   }
 
   private deadline(ms: number): number | null {

@@ -32,6 +32,7 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   auth_error: 'key refused (401/403)',
   missing_key: 'no API key configured',
   quota_paused: 'quota pause running',
+  quota_budget: 'free-tier budget used up',
   circuit_open: 'breaker OPEN',
   half_open_busy: 'trial already running',
   unknown_model: 'not in the catalogue',
