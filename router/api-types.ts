@@ -126,6 +126,8 @@ export interface SkipView {
 export interface UsageView {
   promptTokens: number | null;
   completionTokens: number | null;
+  /** The upstream reported no usage: the prompt's tokens are estimated from its length. */
+  estimated?: boolean;
 }
 
 /** Who sent a request: an agent, a dashboard Test button (`x-fcm-source: test`), or the router's probe. */
@@ -250,6 +252,45 @@ export interface ProviderView {
 
 export interface ProvidersResponse {
   providers: ProviderView[];
+}
+
+/** One model's and key's usage on one day. */
+export interface UsageEntryView {
+  model: string;
+  /** The key's fingerprint (empty for a provider used without a key). */
+  key: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Of these tokens, how many are estimated from the request's length (the upstream reported none). */
+  estimatedTokens: number;
+}
+
+/** One UTC day's usage. */
+export interface UsageDayView {
+  /** `YYYY-MM-DD` (UTC, the day free tiers reset by). */
+  day: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  estimatedTokens: number;
+  entries: UsageEntryView[];
+}
+
+/** One model today: its served requests and tokens over all keys, and the share of its daily budget used. */
+export interface ModelUsageToday {
+  model: string;
+  requests: number;
+  tokens: number;
+  estimatedTokens: number;
+  /** The most used daily free-tier budget (requests or tokens) over the provider's keys, 0–1; null without one. */
+  budgetShare: number | null;
+}
+
+/** `GET /api/usage`: every kept day, newest first, and today's usage per model. */
+export interface UsageResponse {
+  days: UsageDayView[];
+  today: ModelUsageToday[];
 }
 
 /** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */

@@ -3,6 +3,7 @@
  * (the upstream's usage, else an estimate from the request's length), and the provider's own rate-limit
  * headers as corrections.
  */
+import type { UsageView } from '../api-types.js';
 import { hasLimits } from '../catalogue/free-tier-limits.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { QuotaBook } from '../state/quota-book.js';
@@ -16,6 +17,22 @@ const CHARS_PER_TOKEN = 4;
 export function estimateTokens(body: Record<string, unknown>): number {
   const text = JSON.stringify(body.messages ?? body) ?? '';
   return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/**
+ * A served request's usage as the upstream reported it, else estimated from the request's length (and
+ * marked so); added to the day's usage of the model and key.
+ */
+export function servedUsage(
+  quotas: QuotaBook,
+  modelKey: string,
+  fingerprint: string,
+  reported: UsageView | null,
+  body: Record<string, unknown>,
+): UsageView {
+  const usage = reported ?? { promptTokens: estimateTokens(body), completionTokens: null, estimated: true };
+  quotas.usage.record(modelKey, fingerprint, usage);
+  return usage;
 }
 
 /** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */

@@ -6,7 +6,7 @@ import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptVerdict } from './attempt.js';
-import { countAttemptEnd, countAttemptStart } from './budget-counting.js';
+import { countAttemptEnd, countAttemptStart, servedUsage } from './budget-counting.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -181,7 +181,7 @@ function book(
   const { ctx, trace } = run;
   switch (verdict.type) {
     case 'served':
-      trace.usage = verdict.usage;
+      trace.usage = servedUsage(ctx.quotas, key, apiKey.fingerprint, verdict.usage, run.req.body);
       // Only an attempt that went to a tripped model on purpose (trial, panic, last resort) may close it.
       bookSuccess(
         ctx,

@@ -3,8 +3,10 @@ import { z } from 'zod/v3';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
+import { buildUsage } from '../engine/usage-view.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { parseJson } from '../gate/safe-json.js';
+import type { Clock } from '../state/clock.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { readBody } from './read-body.js';
@@ -15,6 +17,7 @@ export interface ApiDeps {
   live: LiveConfig;
   history: RequestHistory;
   quotas: QuotaBook;
+  clock: Clock;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
@@ -104,6 +107,9 @@ export async function handleApi(
       return true;
     case 'GET /api/providers':
       sendJson(res, 200, buildProviders(live.resolved, deps.quotas));
+      return true;
+    case 'GET /api/usage':
+      sendJson(res, 200, buildUsage(live.resolved, deps.quotas, deps.clock()));
       return true;
     case 'PUT /api/config': {
       const body = await readJson(req, res, z.unknown());

@@ -8,6 +8,7 @@ import { z } from 'zod/v3';
 import path from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { BudgetBook } from './budget-book.js';
+import { UsageBook } from './usage-book.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
@@ -50,6 +51,8 @@ export interface QuotaBookOptions {
   file: string;
   /** Where the budget counts live. @default `budgets.json` beside `file` */
   budgetFile?: string;
+  /** Where the daily usage lives. @default `usage.json` beside `file` */
+  usageFile?: string;
   clock: Clock;
   debounceMs: number;
   logger: RouterLogger;
@@ -66,11 +69,19 @@ export class QuotaBook {
   private changes = 0;
   /** Free-tier budget counts: the other half of what a key may still do. */
   readonly budgets: BudgetBook;
+  /** What each model and key used per day. */
+  readonly usage: UsageBook;
 
   constructor(options: QuotaBookOptions) {
     this.options = options;
     this.budgets = new BudgetBook({
       file: options.budgetFile ?? path.join(path.dirname(options.file), 'budgets.json'),
+      clock: options.clock,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+    });
+    this.usage = new UsageBook({
+      file: options.usageFile ?? path.join(path.dirname(options.file), 'usage.json'),
       clock: options.clock,
       debounceMs: options.debounceMs,
       logger: options.logger,
@@ -87,7 +98,7 @@ export class QuotaBook {
 
   /** Restores the file; pauses already over are dropped. */
   async load(): Promise<void> {
-    await this.budgets.load();
+    await Promise.all([this.budgets.load(), this.usage.load()]);
     const data = await this.file.load();
     if (data === null) return;
     const now = this.options.clock();
@@ -220,11 +231,11 @@ export class QuotaBook {
   }
 
   async flush(): Promise<void> {
-    await Promise.all([this.file.flush(), this.budgets.flush()]);
+    await Promise.all([this.file.flush(), this.budgets.flush(), this.usage.flush()]);
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.file.close(), this.budgets.close()]);
+    await Promise.all([this.file.close(), this.budgets.close(), this.usage.close()]);
   }
 
   private deadline(ms: number): number | null {

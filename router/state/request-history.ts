@@ -68,7 +68,9 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
   client: z.string().max(200).nullable(),
   clientStatus: z.number().int(),
   lastResortUsed: z.boolean(),
-  usage: z.strictObject({ promptTokens: count, completionTokens: count }).nullable(),
+  usage: z
+    .strictObject({ promptTokens: count, completionTokens: count, estimated: z.boolean().optional() })
+    .nullable(),
   // Entries written before these fields existed came from agents, on chat completions.
   source: z.enum(['agent', 'test', 'probe']).default('agent'),
   api: z.enum(['chat', 'messages', 'responses']).default('chat'),

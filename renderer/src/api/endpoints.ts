@@ -5,6 +5,7 @@ import type {
   HealthResponse,
   HistoryResponse,
   ProvidersResponse,
+  UsageResponse,
   StateResponse,
 } from '../../../router/api-types.js';
 import { apiGet, apiSend } from './client.js';
@@ -21,6 +22,7 @@ export const api = {
   history: (limit = HISTORY_LIMIT) => apiGet<HistoryResponse>(`/api/history?limit=${limit}`),
   config: () => apiGet<ConfigResponse>('/api/config'),
   providers: () => apiGet<ProvidersResponse>('/api/providers'),
+  usage: () => apiGet<UsageResponse>('/api/usage'),
 
   saveConfig: (config: ConfigInput) => apiSend<ConfigSaveResponse>('PUT', '/api/config', config),
   resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),
