@@ -46,7 +46,17 @@ export async function checkStateDir(
   allowed: readonly string[] = ['config.json'],
 ): Promise<StateCheck> {
   const problems: string[] = [];
-  const known = new Set(['breakers.json', 'history.json', 'quotas.json', 'daemon.json', ...allowed]);
+  const known = new Set([
+    'breakers.json',
+    'history.json',
+    'quotas.json',
+    'budgets.json',
+    'usage.json',
+    'daemon.json',
+    ...allowed,
+  ]);
+  // Budget counts and usage: whole version 1 state files when present.
+  for (const name of ['budgets.json', 'usage.json']) await readJson(path.join(dir, name), problems);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);
