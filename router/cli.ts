@@ -1,10 +1,12 @@
 /* eslint-disable no-console -- the CLI's job is to print */
 import os from 'node:os';
+import path from 'node:path';
 import { request } from 'undici';
 import { parseCli, USAGE } from './cli-args.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { readDaemonFile, type DaemonFile } from './daemon-file.js';
+import { runImportFcm } from './import/import-command.js';
 import { installProcessErrorPolicy } from './process-error-policy.js';
 import { packageVersion } from './package-info.js';
 import { ConfigError, startRouter } from './start-router.js';
@@ -139,6 +141,21 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case 'daemon':
       return runDaemon(cmd);
+    case 'import-fcm': {
+      const stateDir = resolveStateDir({
+        stateDir: cmd.stateDir,
+        env: process.env,
+        platform: process.platform,
+        homedir: os.homedir(),
+      });
+      return runImportFcm({
+        file: cmd.file ?? path.join(os.homedir(), '.free-coding-models.json'),
+        configPath: cmd.configPath ?? path.join(stateDir, 'config.json'),
+        force: cmd.force,
+        dryRun: cmd.dryRun,
+        print: (line) => console.log(line),
+      });
+    }
     case 'status':
     case 'stop': {
       const stateDir = resolveStateDir({
