@@ -48,6 +48,9 @@ export interface SoakReport {
   heldBy: Record<string, number>;
   violations: { index: number; problem: string }[];
   behaviourCounts: Record<Behaviour, number>;
+  /** Requests where one model was tried on a second key, and skips for a spent free-tier budget. */
+  keyRotations: number;
+  budgetSkips: number;
   /** Upstream calls the plan did not expect (wrong key, unknown model or request). */
   strays: string[];
   stateProblems: string[];
@@ -59,6 +62,9 @@ export interface SoakReport {
 
 const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
 const DEAD_KEY_PROVIDER = 'chaos-deadkey';
+/** The provider with a free-tier budget, small enough for a soak to reach it. */
+const BUDGETED_PROVIDER = 'chaos-d';
+const BUDGET = { rpm: 40 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
 /** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
 const HEAD_SLACK_MS = 1500;
@@ -79,7 +85,14 @@ function soakConfig(upstream: string, models: readonly SoakModel[]): ConfigInput
     const ids = models
       .filter((model) => model.key.startsWith(`${id}/`))
       .map((model) => model.key.slice(id.length + 1));
-    providers[id] = { baseUrl: `${upstream}/${id}/v1`, models: ids, apiKeyEnv: `SOAK_KEY_${i}` };
+    // Two keys per provider (a 429 or 401 on one moves to the other), and a free-tier budget on one
+    // provider, so key rotation and budget skips are judged with everything else.
+    providers[id] = {
+      baseUrl: `${upstream}/${id}/v1`,
+      models: ids,
+      apiKeyEnv: [`SOAK_KEY_${i}`, `SOAK_KEY_${i}_B`],
+      ...(id === BUDGETED_PROVIDER ? { limits: BUDGET } : {}),
+    };
   }
   return {
     providers,
@@ -148,11 +161,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const canary = randomBytes(6).toString('hex');
   const prompt = `PROMPT-CANARY-${canary} please answer`;
   const completionCanary = `COMPLETION-CANARY-${canary}`;
-  const keys: Record<string, string> = {};
+  const keys: Record<string, string[]> = {};
   const env: Record<string, string> = {};
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
-    keys[id] = `sk-KEY-CANARY-${i}-${canary}`;
-    env[`SOAK_KEY_${i}`] = keys[id];
+    const pair = [`sk-KEY-CANARY-${i}-${canary}`, `sk-KEY-CANARY-${i}-B-${canary}`];
+    keys[id] = pair;
+    env[`SOAK_KEY_${i}`] = pair[0] as string;
+    env[`SOAK_KEY_${i}_B`] = pair[1] as string;
   }
   const models = soakModels();
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
@@ -166,7 +181,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     persistDebounceMs: options.persistDebounceMs ?? 200,
     logger: { info: capture, warn: capture, error: capture },
   });
-  const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys)];
+  const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys).flat()];
   const entries = new Map<string, HistoryEntry>();
   // Events are scanned as they come rather than kept, so the memory check measures the router, not this.
   const eventLeaks = new Set<string>();
@@ -221,6 +236,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   };
   const violations: { index: number; problem: string }[] = [];
   const heldBy: Record<string, number> = {};
+  let keyRotations = 0;
+  let budgetSkips = 0;
   for (let index = 0; index < options.requests; index += 1) {
     const plan = planRequest(options.seed, index, models);
     const client = seen.get(index) as ReturnType<typeof checkClientView>;
@@ -231,6 +248,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       continue;
     }
     const verdict = judgeTrace(plan, models, entry, SOAK_LIMITS);
+    const keysOf = (model: string) =>
+      new Set(entry.attempts.filter((a) => a.model === model).map((a) => a.key));
+    if (entry.attempts.some((attempt) => keysOf(attempt.model).size > 1)) keyRotations += 1;
+    budgetSkips += entry.skipped.filter((skip) => skip.reason === 'quota_budget').length;
     if (!verdict.ok) violations.push({ index, problem: verdict.problem });
     else {
       categories[verdict.category] += 1;
@@ -282,6 +303,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     durationMs: Date.now() - started,
     categories,
     heldBy,
+    keyRotations,
+    budgetSkips,
     violations,
     behaviourCounts,
     strays: upstream.strays,

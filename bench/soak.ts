@@ -27,6 +27,7 @@ export function describeSoak(report: SoakReport): string[] {
         .map(([reason, n]) => `${reason} ${n}`)
         .join(', ') || 'none'
     }`,
+    `key rotations:          ${report.keyRotations} requests moved a model to its provider's other key; free-tier budget skips: ${report.budgetSkips}`,
     `invariant violations:   ${report.violations.length}`,
     `upstream behaviours:    ${Object.entries(report.behaviourCounts)
       .map(([b, n]) => `${b} ${n}`)
