@@ -1,8 +1,8 @@
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { keysSummary } from './key-rotation.js';
-import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import type { CandidateFacts } from './ranking.js';
 
 /** What a model's eligibility owes to the config alone: a config change is a new ResolvedConfig. */

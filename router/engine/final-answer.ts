@@ -16,7 +16,7 @@ export interface ErrorAnswer {
 const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
 
 /**
- * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused, 401 if every
+ * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused or at its free-tier budget, 401 if every
  * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
  */
 export function noCandidatesAnswer(

@@ -102,3 +102,22 @@ test('budget counts survive a restart', async () => {
     await upstream.close();
   }
 });
+
+test('with every model at its budget the agent gets 429 insufficient_quota and when to come back', async () => {
+  const upstream = await startFakeUpstream();
+  const config = { ...budgetConfig(upstream, { rpm: 1 }), sets: { main: ['alpha/m1'] }, activeSet: 'main' };
+  const router = await startHarness({ config });
+  try {
+    upstream.always('alpha/m1', json('alpha'));
+    assert.equal((await router.chat()).status, 200);
+    const refused = await router.chat();
+    assert.equal(refused.status, 429);
+    assert.match(refused.text, /insufficient_quota/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} s: the minute's end`);
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
+});
