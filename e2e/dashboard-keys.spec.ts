@@ -1,6 +1,7 @@
 /**
  * Several keys per provider in the dashboard: the Providers view lists each key by its fingerprint with its
- * state (refused, paused with a countdown, usable), and never shows a key.
+ * state (refused, paused with a countdown, usable), and never shows a key; a model's details show its usage
+ * today against its free-tier budget.
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -25,6 +26,7 @@ test.beforeAll(async () => {
         apiKey: KEYS[0],
         apiKeys: KEYS.slice(1),
         models: ['m1'],
+        limits: { rpd: 100 },
       },
     },
     sets: { default: ['up/m1'] },
@@ -53,5 +55,16 @@ test('the Providers view shows each key by fingerprint: refused, paused, usable'
   await expect(keys.nth(2)).toContainText('usable');
   const text = (await page.locator('body').textContent()) ?? '';
   expect(text.includes('sk-e2e')).toBe(false);
+  expect(errors()).toEqual([]);
+});
+
+test('a model’s details show its tokens today and the share of its daily free budget', async ({ page }) => {
+  const errors = watchBrowserErrors(page, []);
+  expect((await chat(daemon.url)).status).toBe(200);
+  await page.goto(`${daemon.url}/#/models`);
+  const m1 = page.getByRole('listitem', { name: 'up/m1', exact: true });
+  await m1.getByRole('button', { name: 'History of up/m1' }).click();
+  // A daily budget of 100 requests: each served request is at least 1 % of it.
+  await expect(m1.locator('.model-usage')).toHaveText(/tokens today.* · \d+% of the daily free budget/);
   expect(errors()).toEqual([]);
 });
