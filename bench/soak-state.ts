@@ -52,6 +52,7 @@ export async function checkStateDir(
     'quotas.json',
     'budgets.json',
     'usage.json',
+    'discovery.json',
     'daemon.json',
     ...allowed,
   ]);

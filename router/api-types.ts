@@ -56,6 +56,7 @@ export interface ModelStateView {
 export type ModelBlock = Extract<
   SkipReason,
   | 'unknown_model'
+  | 'model_vanished'
   | 'provider_disabled'
   | 'provider_unresolvable'
   | 'missing_key'
@@ -215,6 +216,19 @@ export interface ProviderModelView {
   tier: string | null;
   sweScore: number | null;
   context: string | null;
+  /** The provider's own list no longer holds it (model discovery): skipped as `model_vanished`. */
+  vanished: boolean;
+}
+
+/** `POST /api/providers/discover`: what the provider's model list said. */
+export interface DiscoveryResponse {
+  ok: true;
+  provider: string;
+  listed: number;
+  /** Catalogue models the provider no longer lists (skipped from now on). */
+  vanished: string[];
+  /** Model ids it lists that the router has no entry for. */
+  discovered: string[];
 }
 
 /** Where one key of a provider stands: usable, paused (its limit or credit), or refused by the provider. */
@@ -247,6 +261,10 @@ export interface ProviderView {
   unresolvable: boolean;
   /** Every key, in the order they are tried. */
   keys: KeyView[];
+  /** When its model list was last fetched (model discovery), or null. */
+  discoveredAt: number | null;
+  /** Model ids its list holds that the router has no entry for: offered in "Add a model". */
+  discoveredNew: string[];
   models: ProviderModelView[];
 }
 

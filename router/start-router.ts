@@ -18,6 +18,7 @@ import { createRouterServer } from './server/http-server.js';
 import { BreakerStore } from './state/breaker-store.js';
 import { systemClock } from './state/clock.js';
 import { ModelStatsBook } from './state/model-stats.js';
+import { DiscoveryBook } from './state/discovery-book.js';
 import { QuotaBook } from './state/quota-book.js';
 import { RequestHistory } from './state/request-history.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
@@ -81,11 +82,20 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   const events = new EventBus((error) =>
     logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
   );
+  // Before the live config: it resolves with the providers' model lists as last fetched.
+  const discovery = new DiscoveryBook({
+    file: path.join(stateDir, 'discovery.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
+  await discovery.load();
   const live = new LiveConfig({
     path: configPath,
     raw: loaded.raw,
     config: loaded.config,
     env,
+    discovered: () => discovery.all,
     onApply: (resolved, changed) => {
       engine?.applyConfig(resolved, changed);
       logger.info(`config applied: ${changed.join(', ')}`);
@@ -140,6 +150,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     live,
     history,
     quotas,
+    discovery,
     events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
     token,
@@ -198,7 +209,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
         await liveEngine.waitIdle(stopOptions.graceMs ?? 10_000);
         server.closeAllConnections();
         await closed;
-        await Promise.all([breakers.close(), quotas.close(), history.close()]);
+        await Promise.all([breakers.close(), quotas.close(), history.close(), discovery.close()]);
         await Promise.all([upstream.close(), demo?.close()]);
         await rm(path.join(baseDir, 'daemon.json'), { force: true });
       })();

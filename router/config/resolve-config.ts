@@ -50,6 +50,8 @@ export interface ResolvedProvider {
   signupUrl: string | null;
   /** Catalogue ids, then config `models`, then ids only named in sets (deduplicated). */
   modelIds: string[];
+  /** Model ids the provider's own list holds that the router has no entry for (model discovery). */
+  discoveredNew: string[];
 }
 
 export interface ResolvedModel {
@@ -65,7 +67,12 @@ export interface ResolvedModel {
   context: string | null;
   /** Free-tier limits, per key (and per model unless the provider's quota scope is the key). */
   limits: BudgetLimits;
+  /** A catalogue model the provider's own list no longer holds (model discovery): skipped. */
+  vanished?: boolean;
 }
+
+/** Provider id → the model ids its own list held when last fetched (model discovery). */
+export type DiscoveredModels = ReadonlyMap<string, { ids: ReadonlySet<string> }>;
 
 export interface ResolvedConfig {
   config: Config;
@@ -201,6 +208,7 @@ function resolveProvider(
     quotaScope: entry?.quotaScope ?? 'model',
     signupUrl: entry?.signupUrl ?? null,
     modelIds: [...new Set(modelIds)],
+    discoveredNew: [],
   };
 }
 
@@ -256,6 +264,7 @@ export function resolveConfig(
   config: Config,
   env: Env,
   catalogue: Catalogue = BUILTIN_CATALOGUE,
+  discovered: DiscoveredModels = new Map(),
 ): ResolvedConfig {
   const entries = new Map(catalogue.providers.map((entry) => [entry.id, entry]));
   const ids = [...entries.keys(), ...Object.keys(config.providers).filter((id) => !entries.has(id))];
@@ -280,16 +289,26 @@ export function resolveConfig(
   for (const id of ids) {
     const provider = resolveProvider(id, entries.get(id), config.providers[id], modelIds.get(id) ?? [], env);
     providers.set(id, provider);
+    const listed = discovered.get(id)?.ids;
+    const upstreamIds = new Set<string>();
     for (const modelId of provider.modelIds) {
       const key = `${id}/${modelId}`;
       const known = catalogueModels.get(key);
       const prefix = provider.stripModelPrefix;
+      const upstreamModelId =
+        prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
+      upstreamIds.add(upstreamModelId);
+      // Only a catalogue model is judged by the list: one the user named stays theirs to keep.
+      const vanished =
+        listed !== undefined && known !== undefined && !(config.providers[id]?.models ?? []).includes(modelId)
+          ? !listed.has(upstreamModelId)
+          : false;
       models.set(key, {
+        ...(vanished ? { vanished } : {}),
         key,
         provider: id,
         modelId,
-        upstreamModelId:
-          prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId,
+        upstreamModelId,
         label: known?.label ?? null,
         tier: known?.tier ?? null,
         sweScore: known?.sweScore ?? null,
@@ -297,6 +316,8 @@ export function resolveConfig(
         limits: modelLimits(id, modelId, config.providers[id]),
       });
     }
+    if (listed !== undefined)
+      provider.discoveredNew = [...listed].filter((listedId) => !upstreamIds.has(listedId));
   }
 
   const configured = config.sets ?? {};

@@ -7,7 +7,8 @@ import type { CandidateFacts } from './ranking.js';
 
 /** What a model's eligibility owes to the config alone: a config change is a new ResolvedConfig. */
 interface StaticFacts {
-  blocked: 'unknown_model' | 'provider_disabled' | 'provider_unresolvable' | 'missing_key' | null;
+  blocked:
+    'unknown_model' | 'model_vanished' | 'provider_disabled' | 'provider_unresolvable' | 'missing_key' | null;
   provider: ResolvedProvider | null;
 }
 
@@ -17,13 +18,15 @@ function computeStatic(key: string, resolved: ResolvedConfig): StaticFacts {
   const model = resolved.models.get(key);
   const provider = model ? resolved.providers.get(model.provider) : undefined;
   if (!model || !provider) return { blocked: 'unknown_model', provider: null };
-  const blocked = !provider.enabled
-    ? 'provider_disabled'
-    : provider.baseUrl === null
-      ? 'provider_unresolvable'
-      : provider.keyRequired && !provider.apiKey
-        ? 'missing_key'
-        : null;
+  const blocked = model.vanished
+    ? 'model_vanished'
+    : !provider.enabled
+      ? 'provider_disabled'
+      : provider.baseUrl === null
+        ? 'provider_unresolvable'
+        : provider.keyRequired && !provider.apiKey
+          ? 'missing_key'
+          : null;
   return { blocked, provider };
 }
 

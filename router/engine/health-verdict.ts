@@ -37,6 +37,7 @@ function standingOf(model: Model, now: number): Standing {
     case 'auth_error':
       return 'key_refused';
     case 'unknown_model':
+    case 'model_vanished':
     case 'provider_unresolvable':
       return 'unreachable';
     case 'quota_paused':

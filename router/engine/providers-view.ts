@@ -1,5 +1,6 @@
 import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 
 /** `invalid` only when every key was refused: one good key keeps the provider working. */
@@ -39,7 +40,11 @@ function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
  * `GET /api/providers`: every provider with its key status, each key's state (by fingerprint) and its
  * models; never a key or a URL.
  */
-export function buildProviders(resolved: ResolvedConfig, quotas: QuotaBook): ProvidersResponse {
+export function buildProviders(
+  resolved: ResolvedConfig,
+  quotas: QuotaBook,
+  discovery?: DiscoveryBook,
+): ProvidersResponse {
   const providers = [...resolved.providers.values()].map((provider) => {
     const keys = keyViews(provider, quotas);
     return {
@@ -52,6 +57,8 @@ export function buildProviders(resolved: ResolvedConfig, quotas: QuotaBook): Pro
       custom: provider.custom,
       unresolvable: provider.baseUrl === null,
       keys,
+      discoveredAt: discovery?.all.get(provider.id)?.at ?? null,
+      discoveredNew: provider.discoveredNew,
       models: provider.modelIds.map((modelId) => {
         const key = `${provider.id}/${modelId}`;
         const model = resolved.models.get(key);
@@ -62,6 +69,7 @@ export function buildProviders(resolved: ResolvedConfig, quotas: QuotaBook): Pro
           tier: model?.tier ?? null,
           sweScore: model?.sweScore ?? null,
           context: model?.context ?? null,
+          vanished: model?.vanished === true,
         };
       }),
     };

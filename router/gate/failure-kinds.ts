@@ -58,6 +58,7 @@ export const SKIP_REASONS = [
   'circuit_open',
   'half_open_busy',
   'unknown_model',
+  'model_vanished',
   'already_tried',
 ] as const;
 

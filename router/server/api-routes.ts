@@ -4,9 +4,11 @@ import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import { buildUsage } from '../engine/usage-view.js';
+import { discoverModels } from '../engine/model-discovery.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { parseJson } from '../gate/safe-json.js';
 import type { Clock } from '../state/clock.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { readBody } from './read-body.js';
@@ -17,10 +19,12 @@ export interface ApiDeps {
   live: LiveConfig;
   history: RequestHistory;
   quotas: QuotaBook;
+  discovery: DiscoveryBook;
   clock: Clock;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
+const discoverBody = z.strictObject({ provider: z.string().min(1).max(100) });
 const keyBody = z.strictObject({ provider: z.string().min(1).max(100), apiKey: z.string().max(4096) });
 const setBody = z.strictObject({ models: z.array(modelKeySchema).max(500) });
 const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
@@ -106,8 +110,16 @@ export async function handleApi(
       sendJson(res, 200, live.response());
       return true;
     case 'GET /api/providers':
-      sendJson(res, 200, buildProviders(live.resolved, deps.quotas));
+      sendJson(res, 200, buildProviders(live.resolved, deps.quotas, deps.discovery));
       return true;
+    case 'POST /api/providers/discover': {
+      const body = await readJson(req, res, discoverBody);
+      if (!body) return true;
+      const result = await discoverModels(live, deps.quotas, deps.discovery, body.provider);
+      if (result.ok) sendJson(res, 200, result);
+      else sendError(res, result.status, result.code, `fcm-router: ${result.message}`);
+      return true;
+    }
     case 'GET /api/usage':
       sendJson(res, 200, buildUsage(live.resolved, deps.quotas, deps.clock()));
       return true;

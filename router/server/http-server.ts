@@ -6,6 +6,7 @@ import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from '../state/clock.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
@@ -23,6 +24,8 @@ export interface ServerDeps {
   live: LiveConfig;
   history: RequestHistory;
   quotas: QuotaBook;
+  /** The providers' model lists (model discovery). */
+  discovery: DiscoveryBook;
   events: EventBus;
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */

@@ -12,6 +12,8 @@ const provider = (id: string, keyStatus: KeyStatus, enabled = true): ProviderVie
   custom: false,
   unresolvable: false,
   keys: [],
+  discoveredAt: null,
+  discoveredNew: [],
   models: [],
 });
 
