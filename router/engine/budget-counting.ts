@@ -1,7 +1,7 @@
 /**
  * Counting attempts against free-tier budgets: each attempt's request as it starts, its tokens once known
  * (the upstream's usage, else an estimate from the request's length), and the provider's own rate-limit
- * headers as corrections.
+ * headers as corrections; and each served request's tokens in the day's usage.
  */
 import type { UsageView } from '../api-types.js';
 import { hasLimits } from '../catalogue/free-tier-limits.js';
