@@ -18,8 +18,8 @@ import {
 export interface ChaosOptions {
   seed: number;
   models: readonly SoakModel[];
-  /** Provider id → the key its requests must carry. */
-  keys: Readonly<Record<string, string>>;
+  /** Provider id → the keys its requests may carry (one of them). */
+  keys: Readonly<Record<string, readonly string[]>>;
   /** Text every good answer carries (the completion canary). */
   canary: string;
 }
@@ -198,14 +198,9 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
     const key = `${provider}/${String(body.model)}`;
     const index = Number(/^soak-(\d+)$/.exec(String(req.headers['x-request-id']))?.[1] ?? Number.NaN);
     const col = column.get(key);
-    if (
-      col === undefined ||
-      !Number.isInteger(index) ||
-      req.headers.authorization !== `Bearer ${options.keys[provider]}`
-    ) {
-      strays.push(
-        `${req.url} ${key} ${String(req.headers['x-request-id'])} key=${req.headers.authorization === `Bearer ${options.keys[provider]}`}`,
-      );
+    const keyed = (options.keys[provider] ?? []).some((own) => req.headers.authorization === `Bearer ${own}`);
+    if (col === undefined || !Number.isInteger(index) || !keyed) {
+      strays.push(`${req.url} ${key} ${String(req.headers['x-request-id'])} key=${keyed}`);
       res.writeHead(418).end();
       return;
     }

@@ -50,6 +50,9 @@ export interface SoakReport {
   heldBy: Record<string, number>;
   violations: { index: number; problem: string }[];
   behaviourCounts: Record<Behaviour, number>;
+  /** Requests where one model was tried on a second key, and skips for a spent free-tier budget. */
+  keyRotations: number;
+  budgetSkips: number;
   /** Upstream calls the plan did not expect (wrong key, unknown model or request). */
   strays: string[];
   stateProblems: string[];
@@ -63,6 +66,9 @@ export interface SoakReport {
 
 const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
 const DEAD_KEY_PROVIDER = 'chaos-deadkey';
+/** The provider with a free-tier budget, small enough for a soak to reach it. */
+const BUDGETED_PROVIDER = 'chaos-d';
+const BUDGET = { rpm: 40 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
 /** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
 const HEAD_SLACK_MS = 1500;
@@ -87,7 +93,14 @@ function soakConfig(
     const ids = models
       .filter((model) => model.key.startsWith(`${id}/`))
       .map((model) => model.key.slice(id.length + 1));
-    providers[id] = { baseUrl: `${upstream}/${id}/v1`, models: ids, apiKeyEnv: `SOAK_${i}_KEY` };
+    // Two keys per provider (a 429 or 401 on one moves to the other), and a free-tier budget on one
+    // provider, so key rotation and budget skips are judged with everything else.
+    providers[id] = {
+      baseUrl: `${upstream}/${id}/v1`,
+      models: ids,
+      apiKeyEnv: [`SOAK_${i}_KEY`, `SOAK_${i}_B_KEY`],
+      ...(id === BUDGETED_PROVIDER ? { limits: BUDGET } : {}),
+    };
   }
   return {
     providers,
@@ -162,11 +175,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const canary = randomBytes(6).toString('hex');
   const prompt = `PROMPT-CANARY-${canary} please answer`;
   const completionCanary = `COMPLETION-CANARY-${canary}`;
-  const keys: Record<string, string> = {};
+  const keys: Record<string, string[]> = {};
   const env: Record<string, string> = {};
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
-    keys[id] = `sk-KEY-CANARY-${i}-${canary}`;
-    env[`SOAK_${i}_KEY`] = keys[id];
+    const pair = [`sk-KEY-CANARY-${i}-${canary}`, `sk-KEY-CANARY-${i}-B-${canary}`];
+    keys[id] = pair;
+    env[`SOAK_${i}_KEY`] = pair[0] as string;
+    env[`SOAK_${i}_B_KEY`] = pair[1] as string;
   }
   const models = soakModels();
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
@@ -183,7 +198,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     persistDebounceMs: options.persistDebounceMs ?? 200,
     logger: { info: capture, warn: capture, error: capture },
   });
-  const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys)];
+  const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys).flat()];
   const entries = new Map<string, HistoryEntry>();
   // Events are scanned as they come rather than kept, so the memory check measures the router, not this.
   const eventLeaks = new Set<string>();
@@ -239,6 +254,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const violations: { index: number; problem: string }[] = [];
   const heldBy: Record<string, number> = {};
   const hedges = { started: 0, served: 0 };
+  let keyRotations = 0;
+  let budgetSkips = 0;
   for (let index = 0; index < options.requests; index += 1) {
     const plan = planRequest(options.seed, index, models);
     const client = seen.get(index) as ReturnType<typeof checkClientView>;
@@ -254,6 +271,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       if (attempt.model === entry.servedModel) hedges.served += 1;
     }
     const verdict = judgeTrace(plan, models, entry, SOAK_LIMITS);
+    const keysOf = (model: string) =>
+      new Set(entry.attempts.filter((a) => a.model === model).map((a) => a.key));
+    if (entry.attempts.some((attempt) => keysOf(attempt.model).size > 1)) keyRotations += 1;
+    budgetSkips += entry.skipped.filter((skip) => skip.reason === 'quota_budget').length;
     if (!verdict.ok) violations.push({ index, problem: verdict.problem });
     else {
       categories[verdict.category] += 1;
@@ -305,6 +326,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     durationMs: Date.now() - started,
     categories,
     heldBy,
+    keyRotations,
+    budgetSkips,
     violations,
     hedges,
     behaviourCounts,

@@ -162,7 +162,7 @@ export type Verdict =
   | { ok: false; problem: string };
 
 /** Skip reasons that come from router state the scenario built up earlier (breakers, pauses, a dead key). */
-const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'auth_error']);
+const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'quota_budget', 'auth_error']);
 
 /**
  * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met (or it

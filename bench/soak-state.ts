@@ -52,10 +52,15 @@ export async function checkStateDir(
     'quotas.json',
     'latency.json',
     'counters.json',
+    'budgets.json',
+    'usage.json',
+    'discovery.json',
     'daemon.json',
     'daemon.lock',
     ...allowed,
   ]);
+  // Budget counts and usage: whole version 1 state files when present.
+  for (const name of ['budgets.json', 'usage.json']) await readJson(path.join(dir, name), problems);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);

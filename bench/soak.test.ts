@@ -180,6 +180,8 @@ test('chaos soak: every invariant holds over 3000 requests at concurrency 32', a
   assert.deepEqual(report.stateProblems, []);
   assert.deepEqual(report.privacyLeaks, []);
   assert.deepEqual(report.leakedHandles, []);
+  assert.ok(report.keyRotations > 0, 'a 429 or 401 on one key moved to the other key of the provider');
+  assert.ok(report.budgetSkips > 0, 'the budgeted provider reached its free-tier budget');
   const c = report.categories;
   assert.equal(
     c.served_first + c.served_after_failover + c.partial + c.doomed + c.held_back + c.budget + c.attempt_cap,

@@ -29,6 +29,7 @@ export function describeSoak(report: SoakReport): string[] {
         .join(', ') || 'none'
     }`,
     `hedges:                 ${report.hedges.started} started, ${report.hedges.served} served`,
+    `key rotations:          ${report.keyRotations} requests moved a model to its provider's other key; free-tier budget skips: ${report.budgetSkips}`,
     `invariant violations:   ${report.violations.length}`,
     `upstream behaviours:    ${Object.entries(report.behaviourCounts)
       .map(([b, n]) => `${b} ${n}`)

@@ -80,11 +80,13 @@ export interface LatencyView {
 export type ModelBlock = Extract<
   SkipReason,
   | 'unknown_model'
+  | 'model_vanished'
   | 'provider_disabled'
   | 'provider_unresolvable'
   | 'missing_key'
   | 'auth_error'
   | 'quota_paused'
+  | 'quota_budget'
 >;
 
 /** The traffic light of the router, as the dashboard, the tray and the `status` command show it. */
@@ -140,6 +142,8 @@ export interface AttemptView {
   role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned' | 'hedge';
   /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
   note?: string;
+  /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */
+  key?: string;
 }
 
 export interface SkipView {
@@ -150,6 +154,8 @@ export interface SkipView {
 export interface UsageView {
   promptTokens: number | null;
   completionTokens: number | null;
+  /** The upstream reported no usage: the prompt's tokens are estimated from its length. */
+  estimated?: boolean;
 }
 
 /** Who sent a request: an agent, a dashboard Test button (`x-fcm-source: test`), or the router's probe. */
@@ -237,6 +243,34 @@ export interface ProviderModelView {
   tier: string | null;
   sweScore: number | null;
   context: string | null;
+  /** The provider's own list no longer holds it (model discovery): skipped as `model_vanished`. */
+  vanished: boolean;
+}
+
+/** `POST /api/providers/discover`: what the provider's model list said. */
+export interface DiscoveryResponse {
+  ok: true;
+  provider: string;
+  listed: number;
+  /** Catalogue models the provider no longer lists (skipped from now on). */
+  vanished: string[];
+  /** Model ids it lists that the router has no entry for. */
+  discovered: string[];
+}
+
+/** Where one key of a provider stands: usable, paused (its limit or credit), or refused by the provider. */
+export type KeyState = 'usable' | 'paused' | 'invalid';
+
+/** One key of a provider, named by its fingerprint only (the key itself never leaves the router). */
+export interface KeyView {
+  fingerprint: string;
+  /** The config file (`config`), or the name of the environment variable. */
+  source: string;
+  state: KeyState;
+  /** When a paused key is back. */
+  pausedUntil: number | null;
+  /** How many of the provider's models wait on this key (a per-model limit). */
+  pausedModels: number;
 }
 
 /** One provider in `GET /api/providers`. */
@@ -252,11 +286,56 @@ export interface ProviderView {
   custom: boolean;
   /** The base URL cannot be built (e.g. Cloudflare without CLOUDFLARE_ACCOUNT_ID). */
   unresolvable: boolean;
+  /** Every key, in the order they are tried. */
+  keys: KeyView[];
+  /** When its model list was last fetched (model discovery), or null. */
+  discoveredAt: number | null;
+  /** Model ids its list holds that the router has no entry for: offered in "Add a model". */
+  discoveredNew: string[];
   models: ProviderModelView[];
 }
 
 export interface ProvidersResponse {
   providers: ProviderView[];
+}
+
+/** One model's and key's usage on one day. */
+export interface UsageEntryView {
+  model: string;
+  /** The key's fingerprint (empty for a provider used without a key). */
+  key: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Of these tokens, how many are estimated from the request's length (the upstream reported none). */
+  estimatedTokens: number;
+}
+
+/** One UTC day's usage. */
+export interface UsageDayView {
+  /** `YYYY-MM-DD` (UTC, the day free tiers reset by). */
+  day: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  estimatedTokens: number;
+  entries: UsageEntryView[];
+}
+
+/** One model today: its served requests and tokens over all keys, and the share of its daily budget used. */
+export interface ModelUsageToday {
+  model: string;
+  requests: number;
+  tokens: number;
+  estimatedTokens: number;
+  /** The most used daily free-tier budget (requests or tokens) over the provider's keys, 0–1; null without one. */
+  budgetShare: number | null;
+}
+
+/** `GET /api/usage`: every kept day, newest first, and today's usage per model. */
+export interface UsageResponse {
+  days: UsageDayView[];
+  today: ModelUsageToday[];
 }
 
 /** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */

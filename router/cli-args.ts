@@ -2,7 +2,16 @@ import { parseArgs } from 'node:util';
 import { isLoopbackHost } from './server/guards.js';
 
 /** Every command, in the order the usage lists them. */
-export const COMMANDS = ['daemon', 'status', 'stop', 'pause', 'resume', 'reset', 'set-key'] as const;
+export const COMMANDS = [
+  'daemon',
+  'status',
+  'stop',
+  'pause',
+  'resume',
+  'reset',
+  'set-key',
+  'import-fcm',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export type CliCommand =
@@ -18,6 +27,14 @@ export type CliCommand =
   | { command: 'status' | 'stop' | 'pause' | 'resume'; stateDir?: string }
   | { command: 'reset'; model: string; stateDir?: string }
   | { command: 'set-key'; provider: string; stateDir?: string }
+  | {
+      command: 'import-fcm';
+      file?: string;
+      stateDir?: string;
+      configPath?: string;
+      force: boolean;
+      dryRun: boolean;
+    }
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
@@ -62,6 +79,13 @@ Stores a provider's API key in the daemon's config. The key is read from standar
 echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty
 input saves nothing.
 ${STATE_DIR_LINE}`,
+  'import-fcm': `fcm-router import-fcm [FILE] [--force] [--dry-run] [--state-dir DIR] [--config FILE]
+
+Reads a free-coding-models config (FILE, default ~/.free-coding-models.json): provider keys, providers
+switched off and router sets, mapped onto this router's providers. Prints what it changes (keys as
+fingerprints); keeps what the config has already unless --force; writes nothing with --dry-run.
+${STATE_DIR_LINE}
+  --config FILE     config file to change (default <state folder>/config.json)`,
 };
 
 export const USAGE = `fcm-router — a local OpenAI-compatible router that only lets real content through
@@ -106,6 +130,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   // Help wins over every other problem on the line: asking how to use a command never fails.
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
 
+  if (first === 'import-fcm') return parseImport(rest);
   if (first !== 'daemon') {
     const { values, positionals } = parseArgs({
       args: [...rest],
@@ -154,5 +179,29 @@ export function parseCli(argv: readonly string[]): CliCommand {
     configPath: values.config,
     demo: values.demo ?? false,
     allowRemote,
+  };
+}
+
+/** `import-fcm [FILE] [--force] [--dry-run] [--state-dir DIR] [--config FILE]` */
+function parseImport(args: readonly string[]): CliCommand {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      force: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+      config: { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new Error('"import-fcm" takes one file at most');
+  return {
+    command: 'import-fcm',
+    file: positionals[0],
+    stateDir: values['state-dir'],
+    configPath: values.config,
+    force: values.force ?? false,
+    dryRun: values['dry-run'] ?? false,
   };
 }

@@ -1,8 +1,10 @@
 /* eslint-disable no-console -- the CLI's job is to print */
 import os from 'node:os';
+import path from 'node:path';
 import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
 import { callDaemon, findDaemon, type LiveDaemon } from './cli-control.js';
 import { runDaemon } from './cli-daemon.js';
+import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
 import { resolveStateDir } from './config/state-dir.js';
@@ -13,7 +15,7 @@ const logger = createBufferedLogger(process.stdout, process.stderr);
 /** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
 const NOT_RUNNING = 3;
 
-type ControlCommand = Exclude<CliCommand, { command: 'daemon' | 'help' | 'version' }>;
+type ControlCommand = Exclude<CliCommand, { command: 'daemon' | 'help' | 'version' | 'import-fcm' }>;
 
 async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
   process.kill(daemon.pid, 'SIGTERM');
@@ -120,6 +122,21 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case 'daemon':
       return runDaemon(cmd, logger);
+    case 'import-fcm': {
+      const stateDir = resolveStateDir({
+        stateDir: cmd.stateDir,
+        env: process.env,
+        platform: process.platform,
+        homedir: os.homedir(),
+      });
+      return runImportFcm({
+        file: cmd.file ?? path.join(os.homedir(), '.free-coding-models.json'),
+        configPath: cmd.configPath ?? path.join(stateDir, 'config.json'),
+        force: cmd.force,
+        dryRun: cmd.dryRun,
+        print: (line) => console.log(line),
+      });
+    }
     default:
       return runControl(cmd);
   }

@@ -22,6 +22,7 @@ import { DailyCounters } from './state/daily-counters.js';
 import { systemClock, type Clock } from './state/clock.js';
 import { LatencyBook } from './state/latency-book.js';
 import { ModelStatsBook } from './state/model-stats.js';
+import { DiscoveryBook } from './state/discovery-book.js';
 import { QuotaBook } from './state/quota-book.js';
 import { RequestHistory } from './state/request-history.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
@@ -121,11 +122,20 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
   const events = new EventBus((error) =>
     logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
   );
+  // Before the live config: it resolves with the providers' model lists as last fetched.
+  const discovery = new DiscoveryBook({
+    file: path.join(stateDir, 'discovery.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
+  await discovery.load();
   const live = new LiveConfig({
     path: configPath,
     raw: loaded.raw,
     config: loaded.config,
     env,
+    discovered: () => discovery.all,
     onApply: (resolved, changed) => {
       engine?.applyConfig(resolved, changed);
       logger.info(`config applied: ${changed.join(', ')}`);
@@ -191,6 +201,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     history,
     counters,
     quotas,
+    discovery,
     events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
     token,
@@ -272,6 +283,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
           history.close(),
           latency.close(),
           counters.close(),
+          discovery.close(),
         ]);
         await Promise.all([upstream.close(), demo?.close()]);
         // A folder that turned read-only keeps these files; the next start takes the stale lock over.

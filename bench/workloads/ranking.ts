@@ -38,7 +38,10 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
     set.forEach((key, index) => {
       if (index % 10 === 1) for (let i = 0; i < 3; i += 1) breakers.recordFailure(key, 'server_error');
       if (index % 10 === 2) for (let i = 0; i < 2; i += 1) breakers.recordFailure(key, 'empty_content');
-      if (index % 10 === 3) quotas.pauseModel(key, 60_000, true);
+      if (index % 10 === 3) {
+        const provider = resolved.providers.get(resolved.models.get(key)?.provider ?? '');
+        quotas.pauseModel(key, provider?.keys[0]?.fingerprint ?? '', 60_000, true);
+      }
     });
     const blocked = new Set<string>();
     const rank = (): number =>

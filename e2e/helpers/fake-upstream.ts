@@ -44,6 +44,9 @@ export class FakeUpstream {
     this.queues.set(model, [...(this.queues.get(model) ?? []), ...behaviours]);
   }
 
+  /** The model ids `GET /v1/models` lists (model discovery); null answers 404. */
+  listed: readonly string[] | null = null;
+
   /** What `model` does once its queue is empty. @default 'ok' */
   setDefault(model: string, behaviour: Behaviour): void {
     this.defaults.set(model, behaviour);
@@ -57,6 +60,13 @@ export class FakeUpstream {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method === 'GET' && req.url?.endsWith('/models') && this.listed !== null) {
+      const data = this.listed.map((id) => ({ id, object: 'model' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data }));
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;

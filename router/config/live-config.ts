@@ -1,7 +1,12 @@
 import type { ConfigResponse } from '../api-types.js';
 import { diffPaths } from './config-diff.js';
 import { saveConfigFile, validateConfig } from './config-store.js';
-import { resolveConfig, type ResolvedConfig } from './resolve-config.js';
+import {
+  BUILTIN_CATALOGUE,
+  resolveConfig,
+  type DiscoveredModels,
+  type ResolvedConfig,
+} from './resolve-config.js';
 import { DEFAULT_CONFIG, type Config, type ConfigInput, type ConfigIssue } from './schema.js';
 import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './secrets.js';
 
@@ -21,6 +26,8 @@ export interface LiveConfigOptions {
   onApply: (resolved: ResolvedConfig, changed: string[]) => void;
   /** Write changes to `path` (off only for tests that want no file). @default true */
   persist?: boolean;
+  /** The providers' own model lists, as last fetched (model discovery). @default none */
+  discovered?: () => DiscoveredModels;
 }
 
 /**
@@ -35,7 +42,21 @@ export class LiveConfig {
 
   constructor(private readonly options: LiveConfigOptions) {
     this.#raw = options.raw;
-    this.#resolved = resolveConfig(options.config, options.env);
+    this.#resolved = this.#resolve(options.config);
+  }
+
+  #resolve(config: Config): ResolvedConfig {
+    return resolveConfig(config, this.options.env, BUILTIN_CATALOGUE, this.options.discovered?.());
+  }
+
+  /** A provider's model list was fetched anew: the same config, resolved again with it, applied. */
+  rediscovered(): Promise<void> {
+    const run = this.#queue.then(() => {
+      this.#resolved = this.#resolve(this.#resolved.config);
+      this.options.onApply(this.#resolved, ['discovery']);
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   get resolved(): ResolvedConfig {
@@ -103,7 +124,7 @@ export class LiveConfig {
         }
       }
       this.#raw = candidate;
-      this.#resolved = resolveConfig(checked.config, this.options.env);
+      this.#resolved = this.#resolve(checked.config);
       this.options.onApply(this.#resolved, changed);
       return { ok: true, changed, keysDropped };
     });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { CatalogueProvider } from '../catalogue/providers.js';
 import { checkProviders, resolveConfig, splitModelKey } from './resolve-config.js';
 import type { Catalogue } from './resolve-config.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import { parseConfig } from './schema.js';
 import type { Config, ConfigInput } from './schema.js';
 
@@ -291,4 +292,45 @@ test('a model named twice in a set is kept once, at its first place', () => {
     {},
   );
   assert.deepEqual(resolved.sets.work, ['groq/a', 'groq/b', 'groq/c']);
+});
+
+test('several keys: apiKey then apiKeys, deduplicated; apiKeyEnv may list several variables', () => {
+  const env = { GROQ_A: 'gsk-a', GROQ_B: ' gsk-b ', GROQ_API_KEY: 'gsk-catalogue' };
+  const listed = resolveConfig(
+    cfg({ providers: { groq: { apiKey: 'gsk-1', apiKeys: ['gsk-2', 'gsk-1', ' '] } } }),
+    env,
+  ).providers.get('groq');
+  assert.deepEqual(
+    listed?.keys.map(({ value, source, fingerprint }) => ({ value, source, fingerprint })),
+    [
+      { value: 'gsk-1', source: 'config', fingerprint: keyFingerprint('gsk-1') },
+      { value: 'gsk-2', source: 'config', fingerprint: keyFingerprint('gsk-2') },
+    ],
+  );
+  assert.equal(listed?.apiKey, 'gsk-1');
+
+  const fromEnv = resolveConfig(
+    cfg({ providers: { groq: { apiKeyEnv: ['GROQ_A', 'UNSET_VAR', 'GROQ_B'] } } }),
+    env,
+  ).providers.get('groq');
+  assert.deepEqual(
+    fromEnv?.keys.map(({ value, source }) => [value, source]),
+    [
+      ['gsk-a', 'env:GROQ_A'],
+      ['gsk-b', 'env:GROQ_B'],
+    ],
+  );
+  assert.equal(fromEnv?.keySource, 'env:GROQ_A');
+  const onlyList = resolveConfig(cfg({ providers: { groq: { apiKeys: ['gsk-x'] } } }), env);
+  assert.equal(onlyList.providers.get('groq')?.apiKey, 'gsk-x', 'config keys win over the environment');
+});
+
+test('apiKeyEnv and apiKeys are validated', () => {
+  const bad = parseConfig({ providers: { groq: { apiKeyEnv: ['OK', 'not a name'], apiKeys: 'gsk' } } });
+  assert.equal(bad.ok, false);
+  if (bad.ok) return;
+  assert.deepEqual(bad.issues, [
+    { path: 'providers.groq.apiKeys', message: 'a list ([ … ])' },
+    { path: 'providers.groq.apiKeyEnv.1', message: 'must be an environment variable name' },
+  ]);
 });

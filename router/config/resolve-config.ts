@@ -6,6 +6,8 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
+import { modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
 
 type Env = Record<string, string | undefined>;
@@ -18,14 +20,25 @@ export interface Catalogue {
 /** The shipped catalogue. */
 export const BUILTIN_CATALOGUE: Catalogue = { providers: CATALOGUE_PROVIDERS, models: CATALOGUE_MODELS };
 
+/** One key of a provider, with the fingerprint every trace, state file and view names it by. */
+export interface ProviderKey {
+  value: string;
+  fingerprint: string;
+  /** `config` or `env:NAME`. */
+  source: string;
+}
+
 export interface ResolvedProvider {
   id: string;
   name: string;
   /** Null when the URL cannot be built (a placeholder's env var is missing, or a custom provider has none). */
   baseUrl: string | null;
+  /** The first key (null without one). */
   apiKey: string | null;
-  /** `config`, `env:NAME`, or null without a key. */
+  /** The first key's source: `config`, `env:NAME`, or null without a key. */
   keySource: string | null;
+  /** Every key, in the order they are tried; empty without a key. Deduplicated. */
+  keys: readonly ProviderKey[];
   keyRequired: boolean;
   enabled: boolean;
   /** Not in the catalogue: defined by the config alone. */
@@ -37,6 +50,8 @@ export interface ResolvedProvider {
   signupUrl: string | null;
   /** Catalogue ids, then config `models`, then ids only named in sets (deduplicated). */
   modelIds: string[];
+  /** Model ids the provider's own list holds that the router has no entry for (model discovery). */
+  discoveredNew: string[];
 }
 
 export interface ResolvedModel {
@@ -50,7 +65,14 @@ export interface ResolvedModel {
   tier: string | null;
   sweScore: number | null;
   context: string | null;
+  /** Free-tier limits, per key (and per model unless the provider's quota scope is the key). */
+  limits: BudgetLimits;
+  /** A catalogue model the provider's own list no longer holds (model discovery): skipped. */
+  vanished?: boolean;
 }
+
+/** Provider id → the model ids its own list held when last fetched (model discovery). */
+export type DiscoveredModels = ReadonlyMap<string, { ids: ReadonlySet<string> }>;
 
 export interface ResolvedConfig {
   config: Config;
@@ -130,20 +152,32 @@ function fillUrl(baseUrl: string, params: Record<string, string> | undefined, en
   return missing ? null : filled;
 }
 
-/** The config's key, else its `apiKeyEnv` (which replaces the catalogue's list), else the catalogue's list. */
-function resolveKey(
+/**
+ * The config's keys (`apiKey`, then `apiKeys`), else every variable `apiKeyEnv` names that is set (it
+ * replaces the catalogue's list), else the first set variable of the catalogue's list (alternative names
+ * of one key). A key given twice is kept once.
+ */
+function resolveKeys(
   settings: ProviderConfig | undefined,
   entry: CatalogueProvider | undefined,
   env: Env,
-): { apiKey: string | null; keySource: string | null } {
-  const own = settings?.apiKey?.trim();
-  if (own) return { apiKey: own, keySource: 'config' };
-  const names = settings?.apiKeyEnv !== undefined ? [settings.apiKeyEnv] : (entry?.keyEnv ?? []);
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return { apiKey: value, keySource: `env:${name}` };
+): ProviderKey[] {
+  const keys = new Map<string, ProviderKey>();
+  const add = (raw: string | undefined, source: string): void => {
+    const value = raw?.trim();
+    if (value && !keys.has(value)) keys.set(value, { value, fingerprint: keyFingerprint(value), source });
+  };
+  add(settings?.apiKey, 'config');
+  for (const key of settings?.apiKeys ?? []) add(key, 'config');
+  if (keys.size > 0) return [...keys.values()];
+  const own = settings?.apiKeyEnv;
+  if (own !== undefined) {
+    for (const name of typeof own === 'string' ? [own] : own) add(env[name], `env:${name}`);
+    return [...keys.values()];
   }
-  return { apiKey: null, keySource: null };
+  const name = (entry?.keyEnv ?? []).find((candidate) => env[candidate]?.trim());
+  if (name !== undefined) add(env[name], `env:${name}`);
+  return [...keys.values()];
 }
 
 function resolveProvider(
@@ -156,11 +190,14 @@ function resolveProvider(
   let baseUrl: string | null = null;
   if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl;
   else if (entry) baseUrl = fillUrl(entry.baseUrl, entry.urlParams, env);
+  const keys = resolveKeys(settings, entry, env);
   return {
     id,
     name: settings?.name ?? entry?.name ?? id,
     baseUrl,
-    ...resolveKey(settings, entry, env),
+    apiKey: keys[0]?.value ?? null,
+    keySource: keys[0]?.source ?? null,
+    keys,
     // A custom provider is often a local server without auth; a key is used when one is configured.
     keyRequired: entry?.keyRequired ?? false,
     enabled: settings?.enabled ?? true,
@@ -171,6 +208,7 @@ function resolveProvider(
     quotaScope: entry?.quotaScope ?? 'model',
     signupUrl: entry?.signupUrl ?? null,
     modelIds: [...new Set(modelIds)],
+    discoveredNew: [],
   };
 }
 
@@ -226,6 +264,7 @@ export function resolveConfig(
   config: Config,
   env: Env,
   catalogue: Catalogue = BUILTIN_CATALOGUE,
+  discovered: DiscoveredModels = new Map(),
 ): ResolvedConfig {
   const entries = new Map(catalogue.providers.map((entry) => [entry.id, entry]));
   const ids = [...entries.keys(), ...Object.keys(config.providers).filter((id) => !entries.has(id))];
@@ -250,22 +289,35 @@ export function resolveConfig(
   for (const id of ids) {
     const provider = resolveProvider(id, entries.get(id), config.providers[id], modelIds.get(id) ?? [], env);
     providers.set(id, provider);
+    const listed = discovered.get(id)?.ids;
+    const upstreamIds = new Set<string>();
     for (const modelId of provider.modelIds) {
       const key = `${id}/${modelId}`;
       const known = catalogueModels.get(key);
       const prefix = provider.stripModelPrefix;
+      const upstreamModelId =
+        prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
+      upstreamIds.add(upstreamModelId);
+      // Only a catalogue model is judged by the list: one the user named stays theirs to keep.
+      const vanished =
+        listed !== undefined && known !== undefined && !(config.providers[id]?.models ?? []).includes(modelId)
+          ? !listed.has(upstreamModelId)
+          : false;
       models.set(key, {
+        ...(vanished ? { vanished } : {}),
         key,
         provider: id,
         modelId,
-        upstreamModelId:
-          prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId,
+        upstreamModelId,
         label: known?.label ?? null,
         tier: known?.tier ?? null,
         sweScore: known?.sweScore ?? null,
         context: known?.context ?? null,
+        limits: modelLimits(id, modelId, config.providers[id]),
       });
     }
+    if (listed !== undefined)
+      provider.discoveredNew = [...listed].filter((listedId) => !upstreamIds.has(listedId));
   }
 
   const configured = config.sets ?? {};
@@ -305,5 +357,6 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
     tier: null,
     sweScore: null,
     context: null,
+    limits: modelLimits(provider.id, split.modelId, resolved.config.providers[provider.id]),
   };
 }

@@ -122,25 +122,42 @@ export const probeSchema = z.strictObject({
   dailyBudget: wholeNumber('probes', 1, 10_000).default(50),
 });
 
+const envName = z
+  .string({ invalid_type_error: 'an environment variable name, or a list of them' })
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .refine(
+    isCredentialEnvName,
+    'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
+  );
+
+const budget = (unit: string) => wholeNumber(unit, 1, 1_000_000_000).nullable().optional();
+
+/** Requests and tokens per minute and per day; null: no limit of that kind. */
+const limitsSchema = z.strictObject({
+  rpm: budget('requests per minute'),
+  rpd: budget('requests per day'),
+  tpm: budget('tokens per minute'),
+  tpd: budget('tokens per day'),
+});
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
   /** The key itself (stored 0600, never sent back by the API). */
   apiKey: z.string().max(4096).optional(),
-  /** An environment variable holding the key, overriding the catalogue's list. */
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-    .refine(
-      isCredentialEnvName,
-      'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
-    )
-    .optional(),
+  /** More keys of the same provider, tried in turn when one is rate-limited or refused (after `apiKey`). */
+  apiKeys: z.array(z.string().max(4096)).max(50).optional(),
+  /** Environment variables holding keys (one name or a list), overriding the catalogue's list. */
+  apiKeyEnv: z.union([envName, z.array(envName).min(1).max(50)]).optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
   baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
+  /** Free-tier limits of every model of this provider, over the catalogue's (null removes one). */
+  limits: limitsSchema.optional(),
+  /** Free-tier limits per model id, over `limits`. */
+  modelLimits: z.record(z.string().min(1).max(300), limitsSchema).optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
   headers: headersSchema.optional(),
   /** Health probes; absent means off. */

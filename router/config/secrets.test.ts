@@ -87,3 +87,22 @@ test('a masked key whose provider moves (base URL) or gains or changes headers w
   assert.deepEqual(keysLeavingTheirAddress(changedValue, stored), ['kilo']);
   assert.deepEqual(keysLeavingTheirAddress(maskSecrets(stored), stored), []);
 });
+
+test('apiKeys are masked one by one with their fingerprints and restored by them', () => {
+  const withList: ConfigInput = { providers: { groq: { apiKeys: ['gsk-one', 'gsk-two', 'gsk-three'] } } };
+  const masked = maskSecrets(withList);
+  const shown = masked.providers?.['groq']?.apiKeys ?? [];
+  assert.equal(shown.length, 3);
+  assert.ok(!JSON.stringify(masked).includes('gsk-'));
+  assert.ok(shown.every((key) => key.startsWith(MASKED_SECRET)));
+  assert.deepEqual(restoreMaskedSecrets(masked, withList), withList);
+
+  // The editor dropped the second key, added one and sent back a mask nobody knows.
+  const incoming: ConfigInput = {
+    providers: { groq: { apiKeys: [shown[2] ?? '', 'gsk-new', `${MASKED_SECRET}000000000000`] } },
+  };
+  assert.deepEqual(restoreMaskedSecrets(incoming, withList).providers?.['groq']?.apiKeys, [
+    'gsk-three',
+    'gsk-new',
+  ]);
+});

@@ -3,6 +3,7 @@
  * key coming back means "keep the one you have".
  */
 import { MASKED_SECRET } from '../api-types.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { ConfigInput } from './schema.js';
 
 type Providers = NonNullable<ConfigInput['providers']>;
@@ -18,26 +19,48 @@ function mapProviders(
   return { ...raw, providers };
 }
 
-/** A copy of `raw` with every non-empty `providers.*.apiKey` replaced by {@link MASKED_SECRET}. */
-export function maskSecrets(raw: ConfigInput): ConfigInput {
-  return mapProviders(raw, (_id, provider) =>
-    provider.apiKey ? { ...provider, apiKey: MASKED_SECRET } : { ...provider },
-  );
+/**
+ * How one key of `apiKeys` is shown: the mask and the key's fingerprint (`********6f0b3c1d2e4a`), so an
+ * edited list can say which keys it keeps.
+ */
+export function maskedListKey(key: string): string {
+  return `${MASKED_SECRET}${keyFingerprint(key)}`;
 }
 
 /**
- * Providers whose stored key `incoming` keeps (sends back masked) while sending the provider somewhere
+ * A copy of `raw` with every non-empty `providers.*.apiKey` replaced by {@link MASKED_SECRET} and every
+ * key of `providers.*.apiKeys` by {@link maskedListKey}.
+ */
+export function maskSecrets(raw: ConfigInput): ConfigInput {
+  return mapProviders(raw, (_id, provider) => {
+    const masked = provider.apiKey ? { ...provider, apiKey: MASKED_SECRET } : { ...provider };
+    if (provider.apiKeys !== undefined)
+      masked.apiKeys = provider.apiKeys.map((key) => (key === '' ? key : maskedListKey(key)));
+    return masked;
+  });
+}
+
+/**
+ * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again, and
+ * each masked entry of `apiKeys` is the current key with that fingerprint. A provider or a key left out of
+ * `incoming` is removed, as sent; a mask with no current key behind it is dropped rather than saved as a key.
+
+/**
+ * Providers whose stored keys `incoming` keeps (sends back masked) while sending the provider somewhere
  * else: a changed `baseUrl` (set, changed or removed), or custom headers added or changed. A key is meant
- * for one address; such a change would carry it to another, so the key is dropped unless the same change
- * sets one again. Removing headers keeps the key.
+ * for one address; such a change would carry it to another, so the keys are dropped unless the same change
+ * sets them again. Removing headers keeps them.
  */
 export function keysLeavingTheirAddress(incoming: ConfigInput, current: ConfigInput): string[] {
   const leaving: string[] = [];
   for (const [id, provider] of Object.entries(incoming.providers ?? {})) {
-    if (provider.apiKey !== MASKED_SECRET) continue;
+    const keepsMasked =
+      provider.apiKey === MASKED_SECRET ||
+      (provider.apiKeys ?? []).some((key) => key.startsWith(MASKED_SECRET));
+    if (!keepsMasked) continue;
     const before =
       current.providers && Object.hasOwn(current.providers, id) ? current.providers[id] : undefined;
-    if (!before?.apiKey) continue;
+    if (before === undefined || (!before.apiKey && (before.apiKeys ?? []).length === 0)) continue;
     const oldHeaders = before.headers ?? {};
     const headersChanged = Object.entries(provider.headers ?? {}).some(
       ([name, value]) => !Object.hasOwn(oldHeaders, name) || oldHeaders[name] !== value,
@@ -58,11 +81,23 @@ export function restoreMaskedSecrets(
   drop: ReadonlySet<string> = new Set(),
 ): ConfigInput {
   return mapProviders(incoming, (id, provider) => {
-    if (provider.apiKey !== MASKED_SECRET) return { ...provider };
-    const { apiKey: _masked, ...rest } = provider;
-    if (drop.has(id)) return rest;
-    const kept =
-      current.providers && Object.hasOwn(current.providers, id) ? current.providers[id]?.apiKey : undefined;
-    return kept !== undefined && kept !== MASKED_SECRET ? { ...rest, apiKey: kept } : rest;
+    const now = current.providers && Object.hasOwn(current.providers, id) ? current.providers[id] : undefined;
+    const restored = { ...provider };
+    if (provider.apiKey === MASKED_SECRET) {
+      delete restored.apiKey;
+      const kept = now?.apiKey;
+      if (!drop.has(id) && kept !== undefined && kept !== MASKED_SECRET) restored.apiKey = kept;
+    }
+    if (provider.apiKeys !== undefined) {
+      const byMask = new Map(
+        drop.has(id) ? [] : (now?.apiKeys ?? []).map((key) => [maskedListKey(key), key]),
+      );
+      restored.apiKeys = provider.apiKeys.flatMap((key) => {
+        if (!key.startsWith(MASKED_SECRET)) return [key];
+        const kept = byMask.get(key);
+        return kept === undefined ? [] : [kept];
+      });
+    }
+    return restored;
   });
 }

@@ -11,6 +11,7 @@ import type { ClientGone } from '../upstream/client-gone.js';
 import type { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../upstream/exchange-errors.js';
 import { completionAsSse } from '../upstream/json-as-sse.js';
+import type { RateLimitHints } from '../upstream/rate-limit-headers.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -26,6 +27,8 @@ import { StreamRelay } from './stream-relay.js';
 export interface AttemptInput {
   model: ResolvedModel;
   provider: ResolvedProvider;
+  /** The provider's key this attempt is made with, or null for none. */
+  apiKey: string | null;
   body: BodyTemplate;
   clientHeaders: IncomingHttpHeaders;
   requestId: string;
@@ -44,8 +47,13 @@ export interface AttemptInput {
   stoppable?: (stop: (kind: AbortKind) => void) => void;
 }
 
-/** One attempt's verdict. `failed` carries whether the answer was already committed to it. */
-export type AttemptVerdict =
+/**
+ * One attempt's verdict. `failed` carries whether the answer was already committed to it; each carries
+ * what the provider's head said of its rate limits.
+ */
+export type AttemptVerdict = VerdictOf & { rateLimit?: RateLimitHints | null };
+
+type VerdictOf =
   | { type: 'served'; status: number; latencyMs: number; usage: UsageView | null }
   | {
       type: 'failed';
@@ -114,7 +122,7 @@ class Attempt implements ExchangeHandler {
         providerId: provider.id,
         url: chatUrl(provider),
         headers: buildUpstreamHeaders(this.#input.clientHeaders, {
-          apiKey: provider.apiKey,
+          apiKey: this.#input.apiKey,
           providerHeaders: provider.headers,
           requestId: this.#input.requestId,
           stream: this.#input.stream,
@@ -222,7 +230,7 @@ class Attempt implements ExchangeHandler {
     this.#guard.dispose();
     // A body nobody reads any more must not keep its socket (a no-op once the exchange is over).
     this.#exchange?.abort(ATTEMPT_OVER);
-    this.#resolve(verdict);
+    this.#resolve({ ...verdict, rateLimit: this.#head?.rateLimit ?? null });
   }
 }
 

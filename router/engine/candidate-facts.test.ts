@@ -6,7 +6,9 @@ import { breakerSchema, parseConfig, type ConfigInput } from '../config/schema.j
 import { BreakerStore } from '../state/breaker-store.js';
 import { QuotaBook } from '../state/quota-book.js';
 import { withDir } from '../test-support/state-test-helpers.js';
-import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { candidateFacts } from './candidate-facts.js';
+import { keyId } from './key-rotation.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import { rankCandidates } from './ranking.js';
 
 const T0 = 1_700_000_000_000;
@@ -75,14 +77,26 @@ test('an auth block holds for its key only: a new key in a new config lifts it',
   await withStores(async ({ breakers, quotas }) => {
     const first = resolve({ providers: { groq: { apiKey: 'k-1' } } });
     const key = groqModel(first);
-    const provider = first.providers.get('groq');
-    assert.ok(provider);
-    quotas.blockAuth('groq', providerFingerprint(provider));
+    quotas.blockAuth('groq', keyFingerprint('k-1'));
     assert.equal(candidateFacts(key, first, breakers, quotas, new Set()).blocked, 'auth_error');
 
     const second = resolve({ providers: { groq: { apiKey: 'k-2' } } });
     assert.equal(candidateFacts(key, second, breakers, quotas, new Set()).blocked, null);
-    assert.equal(candidateFacts(key, second, breakers, quotas, new Set(['groq'])).blocked, 'auth_error');
+    const refused = new Set([keyId('groq', keyFingerprint('k-2'))]);
+    assert.equal(candidateFacts(key, second, breakers, quotas, refused).blocked, 'auth_error');
+  });
+});
+
+test('with several keys a model is blocked only when every key is refused or paused', async () => {
+  await withStores(async ({ breakers, quotas }) => {
+    const resolved = resolve({ providers: { groq: { apiKey: 'k-1', apiKeys: ['k-2'] } } });
+    const key = groqModel(resolved);
+    quotas.blockAuth('groq', keyFingerprint('k-1'));
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, null);
+    quotas.pauseModel(key, keyFingerprint('k-2'), 60_000, true);
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, 'quota_paused');
+    quotas.blockAuth('groq', keyFingerprint('k-2'));
+    assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, 'auth_error');
   });
 });
 
@@ -91,7 +105,7 @@ test('state read per request is never cached: a pause and a busy trial slot show
     const resolved = resolve({ providers: { groq: { apiKey: 'k-1' } } });
     const key = groqModel(resolved);
     assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, null);
-    quotas.pauseModel(key, 60_000, true);
+    quotas.pauseModel(key, keyFingerprint('k-1'), 60_000, true);
     assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).blocked, 'quota_paused');
     assert.equal(candidateFacts(key, resolved, breakers, quotas, new Set()).breaker.state, 'CLOSED');
     assert.equal(breakers.tryAcquireTrial(key), true);
@@ -129,7 +143,7 @@ test('a ranking is timeless only while no cooldown, trial timer or quota pause i
     assert.equal(rank().timeless, true);
 
     const quotaVersion = quotas.version;
-    quotas.pauseModel(key, 60_000, true);
+    quotas.pauseModel(key, keyFingerprint('k-1'), 60_000, true);
     assert.notEqual(quotas.version, quotaVersion);
     assert.deepEqual(rank().skips[0], { model: key, reason: 'quota_paused' });
     assert.equal(rank().timeless, false, 'a pause runs out by itself');

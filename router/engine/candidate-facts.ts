@@ -1,26 +1,15 @@
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { BreakerStore } from '../state/breaker-store.js';
-import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { QuotaBook } from '../state/quota-book.js';
+import { keysSummary } from './key-rotation.js';
 import type { CandidateFacts } from './ranking.js';
-
-const fingerprints = new WeakMap<ResolvedProvider, string>();
-
-/** The persisted identity of a provider's key (a hash, never the key). */
-export function providerFingerprint(provider: ResolvedProvider): string {
-  let value = fingerprints.get(provider);
-  if (value === undefined) {
-    value = keyFingerprint(provider.apiKey);
-    fingerprints.set(provider, value);
-  }
-  return value;
-}
 
 /** What a model's eligibility owes to the config alone: a config change is a new ResolvedConfig. */
 interface StaticFacts {
-  blocked: 'unknown_model' | 'provider_disabled' | 'provider_unresolvable' | 'missing_key' | null;
-  providerId: string;
-  fingerprint: string;
+  blocked:
+    'unknown_model' | 'model_vanished' | 'provider_disabled' | 'provider_unresolvable' | 'missing_key' | null;
+  provider: ResolvedProvider | null;
 }
 
 const staticCache = new WeakMap<ResolvedConfig, Map<string, StaticFacts>>();
@@ -28,15 +17,17 @@ const staticCache = new WeakMap<ResolvedConfig, Map<string, StaticFacts>>();
 function computeStatic(key: string, resolved: ResolvedConfig): StaticFacts {
   const model = resolved.models.get(key);
   const provider = model ? resolved.providers.get(model.provider) : undefined;
-  if (!model || !provider) return { blocked: 'unknown_model', providerId: '', fingerprint: '' };
-  const blocked = !provider.enabled
-    ? 'provider_disabled'
-    : provider.baseUrl === null
-      ? 'provider_unresolvable'
-      : provider.keyRequired && !provider.apiKey
-        ? 'missing_key'
-        : null;
-  return { blocked, providerId: provider.id, fingerprint: providerFingerprint(provider) };
+  if (!model || !provider) return { blocked: 'unknown_model', provider: null };
+  const blocked = model.vanished
+    ? 'model_vanished'
+    : !provider.enabled
+      ? 'provider_disabled'
+      : provider.baseUrl === null
+        ? 'provider_unresolvable'
+        : provider.keyRequired && !provider.apiKey
+          ? 'missing_key'
+          : null;
+  return { blocked, provider };
 }
 
 /**
@@ -62,24 +53,27 @@ function staticFacts(key: string, resolved: ResolvedConfig): StaticFacts {
 }
 
 /**
- * Gathers what ranking needs about one model from the config and the stores. `requestBlocked` holds the
- * providers that refused their key earlier in this same request.
+ * Gathers what ranking needs about one model from the config and the stores. `requestRefused` holds the
+ * keys (`keyId`) refused earlier in this same request. A model is blocked by its keys only when none of
+ * its provider's keys can take it.
  */
 export function candidateFacts(
   key: string,
   resolved: ResolvedConfig,
   breakers: BreakerStore,
   quotas: QuotaBook,
-  requestBlocked: ReadonlySet<string>,
+  requestRefused: ReadonlySet<string>,
 ): CandidateFacts {
   const breaker = breakers.get(key);
   const trialBusy = breakers.isTrialBusy(key);
   const fixed = staticFacts(key, resolved);
-  if (fixed.blocked !== null) return { breaker, trialBusy, blocked: fixed.blocked };
-  const { providerId } = fixed;
-  if (requestBlocked.has(providerId) || quotas.isAuthBlocked(providerId, fixed.fingerprint)) {
-    return { breaker, trialBusy, blocked: 'auth_error' };
+  if (fixed.blocked !== null || fixed.provider === null) {
+    return { breaker, trialBusy, blocked: fixed.blocked ?? 'unknown_model' };
   }
-  if (quotas.pausedUntil(key, providerId) !== null) return { breaker, trialBusy, blocked: 'quota_paused' };
-  return { breaker, trialBusy, blocked: null };
+  const target = resolved.models.get(key) ?? { key, limits: NO_LIMITS };
+  const { block, near } = keysSummary(fixed.provider, target, quotas, requestRefused);
+  if (block !== null) return { breaker, trialBusy, blocked: block.reason };
+  return near
+    ? { breaker, trialBusy, blocked: null, nearBudget: true }
+    : { breaker, trialBusy, blocked: null };
 }

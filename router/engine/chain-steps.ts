@@ -1,5 +1,6 @@
-import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { candidateFacts } from './candidate-facts.js';
 import { fastestOrder } from './fastest-order.js';
+import { keysBlock } from './key-rotation.js';
 import type { RequestRun } from './dispatch.js';
 import { rankCandidates, type RankedCandidate, type Ranking } from './ranking.js';
 import type { Role } from './request-trace.js';
@@ -12,7 +13,7 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
   const { ctx, trace } = run;
   const { resolved, breakers, quotas } = ctx;
   const facts = (key: string): ReturnType<typeof candidateFacts> =>
-    candidateFacts(key, resolved, breakers, quotas, trace.blockedProviders);
+    candidateFacts(key, resolved, breakers, quotas, trace.refusedKeys);
   const ranking = ctx.rankings.rank(
     { set, resolved, breakerVersion: breakers.version, quotaVersion: quotas.version },
     () => rankCandidates(set, facts, ctx.clock(), resolved.config.router.breaker),
@@ -29,19 +30,17 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
 
 /**
  * The last-resort model when it is due: nothing served, the client is still there, budget is left and it
- * was not tried already. Its breaker and quota state are ignored, but a refused key is not (it would only
- * refuse again: that is a skip).
+ * was not tried already. Its breaker and quota state are ignored, but refused keys are not: when every key
+ * of its provider was refused it would only refuse again (a skip).
  */
 export function lastResortKey(run: RequestRun): string | null {
   const { ctx, trace, req, deadline } = run;
   const key = ctx.resolved.config.router.failover.lastResortModel;
   if (!key || req.clientGone.gone || trace.tried.has(key) || ctx.clock() >= deadline) return null;
-  const provider = ctx.resolved.providers.get(ctx.resolved.models.get(key)?.provider ?? '');
-  if (provider === undefined) return null;
-  const refused =
-    trace.blockedProviders.has(provider.id) ||
-    ctx.quotas.isAuthBlocked(provider.id, providerFingerprint(provider));
-  if (refused) {
+  const model = ctx.resolved.models.get(key);
+  const provider = ctx.resolved.providers.get(model?.provider ?? '');
+  if (model === undefined || provider === undefined) return null;
+  if (keysBlock(provider, model, ctx.quotas, trace.refusedKeys)?.reason === 'auth_error') {
     trace.skips.push({ model: key, reason: 'auth_error' });
     return null;
   }
@@ -54,7 +53,7 @@ export function lastResortKey(run: RequestRun): string | null {
  */
 export function roleNow(run: RequestRun, candidate: RankedCandidate): Role | null {
   const { ctx, trace } = run;
-  const now = candidateFacts(candidate.key, ctx.resolved, ctx.breakers, ctx.quotas, trace.blockedProviders);
+  const now = candidateFacts(candidate.key, ctx.resolved, ctx.breakers, ctx.quotas, trace.refusedKeys);
   if (now.blocked) {
     trace.skips.push({ model: candidate.key, reason: now.blocked });
     return null;

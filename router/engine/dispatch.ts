@@ -1,11 +1,13 @@
 import type { BreakerStateName } from '../api-types.js';
-import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
+import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
 import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
+import { countAttemptEnd, countAttemptStart, servedUsage } from './budget-counting.js';
+import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
@@ -47,9 +49,10 @@ const SERVED: DispatchResult = { type: 'served' };
 
 /**
  * Runs one attempt on `key` (unless it cannot be dispatched: a skip), records it and books its verdict. A
- * model that refuses the request (400) while it asks for an output length gets one more try without it:
- * agents ask for far more output than most free models give, and that must not make a whole set fail.
- * In a hedged race, `lane` is the attempt's own way to the answer.
+ * key that is rate limited, out of credit or refused hands the model to the provider's next usable key
+ * before the chain moves on to the next model. A model that refuses the request (400) while it asks for an
+ * output length gets one more try without it: agents ask for far more output than most free models give,
+ * and that must not make a whole set fail. In a hedged race, `lane` is the attempt's own way to the answer.
  */
 export async function dispatch(
   run: RequestRun,
@@ -64,22 +67,61 @@ export async function dispatch(
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
     return NEXT;
   }
-  const first = await attemptOn(run, model, provider, role, run.body, null, lane);
-  if (first.type !== 'refused') return first.result;
-  const retry = withoutMaxTokens(run.req.body);
-  // In a hedged race the other attempt may have committed meanwhile: no retry then.
-  if (retry.note === null || ctx.clock() >= run.deadline || run.answer.started) return first.result;
-  run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
-  return (await attemptOn(run, model, provider, role, run.bodyWithoutMaxTokens, retry.note, lane)).result;
+  const triedKeys = new Set<string>();
+  let apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
+  let result: DispatchResult = NEXT;
+  while (apiKey !== null) {
+    triedKeys.add(apiKey.fingerprint);
+    const outcome = await onKey(run, model, provider, apiKey, role, lane);
+    result = outcome.result;
+    if (outcome.type !== 'key_refused' || !roomForAnother(run)) return result;
+    apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
+  }
+  return result;
 }
 
-/** One attempt's result for the chain; `refused` when the model answered 400 before any byte went out. */
-type Outcome = { type: 'refused' | 'other'; result: DispatchResult };
+/** One key's turn on the model: an attempt, and its retry without an output length when refused for it. */
+async function onKey(
+  run: RequestRun,
+  model: ResolvedModel,
+  provider: ResolvedProvider,
+  apiKey: ProviderKey,
+  role: Role,
+  lane: Lane | undefined,
+): Promise<Outcome> {
+  const first = await attemptOn(run, model, provider, apiKey, role, run.body, null, lane);
+  if (first.type !== 'refused') return first;
+  const retry = withoutMaxTokens(run.req.body);
+  // In a hedged race the other attempt may have committed meanwhile: no retry then.
+  if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
+  run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
+  return attemptOn(run, model, provider, apiKey, role, run.bodyWithoutMaxTokens, retry.note, lane);
+}
+
+/** Another attempt fits the request: under the attempt cap and the budget, and the client is still there. */
+function roomForAnother(run: RequestRun): boolean {
+  const { ctx, trace, req } = run;
+  return (
+    trace.attempts.length < ctx.resolved.config.router.failover.maxAttempts &&
+    ctx.clock() < run.deadline &&
+    !req.clientGone.gone
+  );
+}
+
+/**
+ * One attempt's result for the chain; `refused` when the model answered 400 before any byte went out,
+ * `key_refused` when the key was (rate limited, out of credit, or refused) and another key may serve.
+ */
+type Outcome = { type: 'refused' | 'key_refused' | 'other'; result: DispatchResult };
+
+/** Failures that belong to the key rather than the model: the provider's next key may serve. */
+const KEY_FAILURES: ReadonlySet<string> = new Set(['rate_limit', 'payment_required', 'auth_error']);
 
 async function attemptOn(
   run: RequestRun,
   model: ResolvedModel,
   provider: ResolvedProvider,
+  apiKey: ProviderKey,
   role: Role,
   body: BodyTemplate,
   note: string | null,
@@ -94,12 +136,14 @@ async function attemptOn(
   }
   const breakerBefore = ctx.breakers.get(key).state;
   trace.begin(key, role, breakerBefore);
+  countAttemptStart(ctx.quotas, provider, model, apiKey.fingerprint);
   let verdict: AttemptVerdict;
   const began = ctx.clock();
   try {
     verdict = await runAttempt({
       model,
       provider,
+      apiKey: apiKey.value === '' ? null : apiKey.value,
       body,
       clientHeaders: req.clientHeaders,
       requestId: req.requestId,
@@ -123,6 +167,7 @@ async function attemptOn(
       ctx.clock() - began,
       verdict.usage?.completionTokens ?? null,
     );
+  countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, verdict, req.body);
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
   const { status, latencyMs } = verdict;
@@ -134,9 +179,12 @@ async function attemptOn(
     breakerBefore,
     role,
     ...(note === null ? {} : { note }),
+    ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
-  const result = book(run, key, provider, role, breakerBefore, verdict);
-  const refused = verdict.type === 'failed' && !verdict.committed && verdict.status === 400 && note === null;
+  const result = book(run, key, provider, apiKey, role, breakerBefore, verdict);
+  if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
+  if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
+  const refused = verdict.status === 400 && note === null;
   return { type: refused ? 'refused' : 'other', result };
 }
 
@@ -145,6 +193,7 @@ function book(
   run: RequestRun,
   key: string,
   provider: ResolvedProvider,
+  apiKey: ProviderKey,
   role: Role,
   breakerBefore: BreakerStateName,
   verdict: AttemptVerdict,
@@ -152,12 +201,13 @@ function book(
   const { ctx, trace } = run;
   switch (verdict.type) {
     case 'served':
-      trace.usage = verdict.usage;
+      trace.usage = servedUsage(ctx.quotas, key, apiKey.fingerprint, verdict.usage, run.req.body);
       // Only an attempt that went to a tripped model on purpose (trial, panic, last resort) may close it.
       bookSuccess(
         ctx,
         key,
         provider.id,
+        apiKey.fingerprint,
         verdict.latencyMs,
         breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN',
       );
@@ -169,7 +219,7 @@ function book(
       return { type: 'fault', model: key };
     case 'failed': {
       const { failure } = verdict;
-      bookFailure(ctx, trace, key, provider, role, failure, verdict.latencyMs);
+      bookFailure(ctx, trace, key, provider, apiKey, role, failure, verdict.latencyMs);
       if (!verdict.committed) return failure.failover ? NEXT : STOP;
       return failure.kind === 'client_aborted' ? STOP : { type: 'broken', kind: failure.kind, model: key };
     }

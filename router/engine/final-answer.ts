@@ -16,7 +16,7 @@ export interface ErrorAnswer {
 const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
 
 /**
- * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused, 401 if every
+ * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused or at its free-tier budget, 401 if every
  * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
  */
 export function noCandidatesAnswer(
@@ -27,12 +27,13 @@ export function noCandidatesAnswer(
   const reasons = new Set(skips.map((skip) => skip.reason));
   const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
   const listed = [...reasons].join(', ') || 'the set is empty';
-  if (skips.length > 0 && reasons.size === 1 && reasons.has('quota_paused')) {
+  const quota = [...reasons].every((reason) => reason === 'quota_paused' || reason === 'quota_budget');
+  if (skips.length > 0 && quota) {
     return {
       status: 429,
       code: 'insufficient_quota',
       type: 'rate_limit_error',
-      message: 'fcm-router: every model of the set is quota-paused; retry later',
+      message: 'fcm-router: every model of the set is quota-paused or at its free-tier budget; retry later',
       retryAfterSec: retryAfterSec ?? 60,
     };
   }

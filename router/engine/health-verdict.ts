@@ -37,9 +37,11 @@ function standingOf(model: Model, now: number): Standing {
     case 'auth_error':
       return 'key_refused';
     case 'unknown_model':
+    case 'model_vanished':
     case 'provider_unresolvable':
       return 'unreachable';
     case 'quota_paused':
+    case 'quota_budget':
       return model.quotaPausedUntil !== null && model.quotaPausedUntil <= now
         ? standingOfBreaker(model, now)
         : 'quota_paused';

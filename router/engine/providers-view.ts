@@ -1,38 +1,78 @@
-import type { KeyStatus, ProvidersResponse } from '../api-types.js';
+import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { providerFingerprint } from './candidate-facts.js';
 
-function keyStatus(provider: ResolvedProvider, quotas: QuotaBook): KeyStatus {
-  if (provider.apiKey && quotas.isAuthBlocked(provider.id, providerFingerprint(provider))) return 'invalid';
+/** `invalid` only when every key was refused: one good key keeps the provider working. */
+function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
+  if (keys.length > 0 && keys.every((key) => key.state === 'invalid')) return 'invalid';
   if (provider.keySource === 'config') return 'set';
   if (provider.keySource?.startsWith('env:')) return 'env';
   return provider.keyRequired ? 'missing' : 'not_required';
 }
 
-/** `GET /api/providers`: every provider with its key status and models; never a key or a URL. */
-export function buildProviders(resolved: ResolvedConfig, quotas: QuotaBook): ProvidersResponse {
-  const providers = [...resolved.providers.values()].map((provider) => ({
-    id: provider.id,
-    name: provider.name,
-    signupUrl: provider.signupUrl,
-    keyStatus: keyStatus(provider, quotas),
-    keySource: provider.keySource?.startsWith('env:') ? provider.keySource.slice(4) : provider.keySource,
-    enabled: provider.enabled,
-    custom: provider.custom,
-    unresolvable: provider.baseUrl === null,
-    models: provider.modelIds.map((modelId) => {
-      const key = `${provider.id}/${modelId}`;
-      const model = resolved.models.get(key);
-      return {
-        key,
-        modelId,
-        label: model?.label ?? null,
-        tier: model?.tier ?? null,
-        sweScore: model?.sweScore ?? null,
-        context: model?.context ?? null,
-      };
-    }),
-  }));
+/**
+ * Each key's state: refused (401/403); paused when the whole provider waits on it (its limit or credit) or
+ * every model of the provider does; else usable, with how many models wait on it.
+ */
+function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
+  return provider.keys.map(({ fingerprint, source }) => {
+    const shown = source.startsWith('env:') ? source.slice(4) : source;
+    if (quotas.isAuthBlocked(provider.id, fingerprint))
+      return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0 };
+    const ends = provider.modelIds
+      .map((modelId) => quotas.pausedUntil(`${provider.id}/${modelId}`, provider.id, fingerprint))
+      .filter((until): until is number => until !== null);
+    const whole = quotas.keyPausedUntil(provider.id, fingerprint);
+    const all = provider.modelIds.length > 0 && ends.length === provider.modelIds.length;
+    const pausedUntil = whole ?? (all ? Math.min(...ends) : null);
+    return {
+      fingerprint,
+      source: shown,
+      state: pausedUntil === null ? 'usable' : 'paused',
+      pausedUntil,
+      pausedModels: ends.length,
+    };
+  });
+}
+
+/**
+ * `GET /api/providers`: every provider with its key status, each key's state (by fingerprint) and its
+ * models; never a key or a URL.
+ */
+export function buildProviders(
+  resolved: ResolvedConfig,
+  quotas: QuotaBook,
+  discovery?: DiscoveryBook,
+): ProvidersResponse {
+  const providers = [...resolved.providers.values()].map((provider) => {
+    const keys = keyViews(provider, quotas);
+    return {
+      id: provider.id,
+      name: provider.name,
+      signupUrl: provider.signupUrl,
+      keyStatus: keyStatus(provider, keys),
+      keySource: provider.keySource?.startsWith('env:') ? provider.keySource.slice(4) : provider.keySource,
+      enabled: provider.enabled,
+      custom: provider.custom,
+      unresolvable: provider.baseUrl === null,
+      keys,
+      discoveredAt: discovery?.all.get(provider.id)?.at ?? null,
+      discoveredNew: provider.discoveredNew,
+      models: provider.modelIds.map((modelId) => {
+        const key = `${provider.id}/${modelId}`;
+        const model = resolved.models.get(key);
+        return {
+          key,
+          modelId,
+          label: model?.label ?? null,
+          tier: model?.tier ?? null,
+          sweScore: model?.sweScore ?? null,
+          context: model?.context ?? null,
+          vanished: model?.vanished === true,
+        };
+      }),
+    };
+  });
   return { providers };
 }

@@ -10,6 +10,8 @@ export interface CandidateFacts {
   trialBusy: boolean;
   /** Why the model cannot be tried regardless of its breaker, or null. */
   blocked: Exclude<SkipReason, 'circuit_open' | 'half_open_busy' | 'already_tried'> | null;
+  /** Every usable key is near a free-tier budget: the model goes behind the others. */
+  nearBudget?: boolean;
 }
 
 export type CandidateRole = 'normal' | 'trial';
@@ -36,7 +38,8 @@ export interface Ranking {
 /**
  * Orders a set for one request. The set's order is the user's priority: CLOSED models keep their place; a
  * model whose trial is due (HALF_OPEN, or DEGRADED with no new failure for a cooldown) takes the request at
- * its place when its one trial slot is free; other DEGRADED models go behind every CLOSED one; OPEN,
+ * its place when its one trial slot is free; other DEGRADED models, and models near a free-tier budget, go
+ * behind every CLOSED one; OPEN,
  * paused, keyless and blocked models are skipped with a reason. `set` holds each key once (resolved sets are
  * deduplicated). Pure.
  */
@@ -53,16 +56,18 @@ export function rankCandidates(
   let timeless = true;
 
   for (const key of set) {
-    const { breaker, trialBusy, blocked } = facts(key);
+    const { breaker, trialBusy, blocked, nearBudget } = facts(key);
     if (blocked) {
-      if (blocked === 'quota_paused') timeless = false;
+      if (blocked === 'quota_paused' || blocked === 'quota_budget') timeless = false;
       skips.push({ model: key, reason: blocked });
       continue;
     }
     if (breaker.state !== 'CLOSED') timeless = false;
     switch (breaker.state) {
       case 'CLOSED':
-        order.push({ key, role: 'normal' });
+        // Near a budget: behind the others, as a DEGRADED model (a window's end lifts it).
+        if (nearBudget === true) timeless = false;
+        (nearBudget === true ? degraded : order).push({ key, role: 'normal' });
         break;
       case 'OPEN': {
         skips.push({ model: key, reason: 'circuit_open' });

@@ -1,8 +1,8 @@
 import type { SkipView } from '../api-types.js';
-import type { ResolvedProvider } from '../config/resolve-config.js';
+import type { ProviderKey, ResolvedProvider } from '../config/resolve-config.js';
 import type { Classification } from '../gate/failure-classifier.js';
 import { openUntil } from '../state/breaker.js';
-import { providerFingerprint } from './candidate-facts.js';
+import { keyId, keysBlock } from './key-rotation.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
@@ -23,27 +23,31 @@ export function bookSuccess(
   ctx: RouteContext,
   key: string,
   providerId: string,
+  fingerprint: string,
   latencyMs: number,
   tripped: boolean,
 ): void {
   ctx.breakers.recordSuccess(key, tripped);
-  ctx.quotas.clearOnSuccess(key, providerId);
+  ctx.quotas.clearOnSuccess(key, providerId, fingerprint);
   ctx.modelStats.record(key, true, latencyMs);
 }
 
 /**
  * A failed attempt, booked as the classifier says: breaker damage (network errors deferred to the end of
- * the request, for the offline rule), quota pauses scoped to the model or the provider's key, auth blocks.
+ * the request, for the offline rule), quota pauses scoped to the model or the provider on the key used,
+ * auth blocks of that key.
  */
 export function bookFailure(
   ctx: RouteContext,
   trace: RequestTrace,
   key: string,
   provider: ResolvedProvider,
+  apiKey: ProviderKey,
   role: Role,
   failure: Classification,
   latencyMs: number,
 ): void {
+  const { fingerprint } = apiKey;
   trace.failures.push(failure);
   if (failure.kind === 'network_error') trace.deferredNetwork.push({ key, role });
   else if (failure.healthDamage && isTrialRole(role)) ctx.breakers.recordTrialFailure(key, failure.kind);
@@ -52,14 +56,20 @@ export function bookFailure(
   if (failure.pause) {
     if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
       const reason = failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit';
-      ctx.quotas.pauseProvider(provider.id, failure.pause.ms, reason, failure.pause.authoritative);
+      ctx.quotas.pauseProvider(
+        provider.id,
+        fingerprint,
+        failure.pause.ms,
+        reason,
+        failure.pause.authoritative,
+      );
     } else {
-      ctx.quotas.pauseModel(key, failure.pause.ms, failure.pause.authoritative);
+      ctx.quotas.pauseModel(key, fingerprint, failure.pause.ms, failure.pause.authoritative);
     }
   }
   if (failure.blockProviderAuth) {
-    ctx.quotas.blockAuth(provider.id, providerFingerprint(provider));
-    trace.blockedProviders.add(provider.id);
+    ctx.quotas.blockAuth(provider.id, fingerprint);
+    trace.refusedKeys.add(keyId(provider.id, fingerprint));
   }
 }
 
@@ -84,9 +94,11 @@ export function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): n
   for (const skip of skips) {
     let at: number | null = null;
     if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
-    else if (skip.reason === 'quota_paused') {
-      const provider = ctx.resolved.models.get(skip.model)?.provider ?? '';
-      at = ctx.quotas.pausedUntil(skip.model, provider);
+    else if (skip.reason === 'quota_paused' || skip.reason === 'quota_budget') {
+      const model = ctx.resolved.models.get(skip.model);
+      const provider = ctx.resolved.providers.get(model?.provider ?? '');
+      const block = model && provider ? keysBlock(provider, model, ctx.quotas, new Set()) : null;
+      at = block !== null && block.reason !== 'auth_error' ? block.until : null;
     }
     if (at !== null && (soonest === null || at < soonest)) soonest = at;
   }

@@ -27,7 +27,8 @@ export class RequestTrace {
   readonly skips: SkipView[] = [];
   readonly failures: Classification[] = [];
   readonly tried = new Set<string>();
-  readonly blockedProviders = new Set<string>();
+  /** Keys (`keyId`) refused earlier in this request. */
+  readonly refusedKeys = new Set<string>();
   /** Network errors are booked at the end: if every attempt failed that way across providers, the user is offline. */
   readonly deferredNetwork: { key: string; role: Role }[] = [];
   lastResortUsed = false;

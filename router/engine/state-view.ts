@@ -5,7 +5,9 @@ import type { BreakerStore } from '../state/breaker-store.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { candidateFacts, providerFingerprint } from './candidate-facts.js';
+import { candidateFacts } from './candidate-facts.js';
+import { keysBlock } from './key-rotation.js';
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
 
@@ -35,6 +37,10 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
   // The check ranking makes, so the dashboard and the next request agree on why a model is skipped.
   const blocked = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
   const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
+  // Paused or refused only when no key of the provider can take the model.
+  const keyBlock = provider
+    ? keysBlock(provider, model ?? { key, limits: NO_LIMITS }, quotas, new Set())
+    : null;
   return {
     key,
     provider: providerId,
@@ -45,8 +51,8 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     tripCount: breaker.tripCount,
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
-    quotaPausedUntil: quotas.pausedUntil(key, providerId),
-    authBlocked: provider ? quotas.isAuthBlocked(provider.id, providerFingerprint(provider)) : false,
+    quotaPausedUntil: keyBlock !== null && keyBlock.reason !== 'auth_error' ? keyBlock.until : null,
+    authBlocked: keyBlock?.reason === 'auth_error',
     missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
     providerEnabled: provider?.enabled ?? false,
     lastFailureKind: breaker.lastFailureKind,

@@ -56,9 +56,11 @@ export const SKIP_REASONS = [
   'auth_error',
   'missing_key',
   'quota_paused',
+  'quota_budget',
   'circuit_open',
   'half_open_busy',
   'unknown_model',
+  'model_vanished',
   'already_tried',
 ] as const;
 

@@ -4,9 +4,13 @@ import type { ConfigSaveResponse, HistoryResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
+import { buildUsage } from '../engine/usage-view.js';
+import { discoverModels } from '../engine/model-discovery.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { parseJson } from '../gate/safe-json.js';
 import type { DailyCounters } from '../state/daily-counters.js';
+import type { Clock } from '../state/clock.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import {
   DEFAULT_HISTORY_CAPACITY,
@@ -22,9 +26,12 @@ export interface ApiDeps {
   history: RequestHistory;
   counters: DailyCounters;
   quotas: QuotaBook;
+  discovery: DiscoveryBook;
+  clock: Clock;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
+const discoverBody = z.strictObject({ provider: z.string().min(1).max(100) });
 const keyBody = z.strictObject({ provider: z.string().min(1).max(100), apiKey: z.string().max(4096) });
 const setBody = z.strictObject({ models: z.array(modelKeySchema).max(500) });
 const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
@@ -207,6 +214,14 @@ async function setPaused({ deps, req, res }: ApiCall): Promise<void> {
   sendJson(res, 200, { ok: true });
 }
 
+async function discoverProviderModels({ deps, req, res }: ApiCall): Promise<void> {
+  const read = await readJson(req, res, discoverBody);
+  if (!read.ok) return;
+  const result = await discoverModels(deps.live, deps.quotas, deps.discovery, read.value.provider);
+  if (result.ok) sendJson(res, 200, result);
+  else sendError(res, result.status, result.code, `fcm-router: ${result.message}`);
+}
+
 async function putSet(name: string, { deps, req, res }: ApiCall): Promise<void> {
   const read = await readJson(req, res, setBody);
   if (!read.ok) return;
@@ -226,7 +241,10 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/history': getHistory,
   'GET /api/config': ({ deps, res }) => sendJson(res, 200, deps.live.response()),
   'GET /api/providers': ({ deps, res }) =>
-    sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas)),
+    sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas, deps.discovery)),
+  'POST /api/providers/discover': discoverProviderModels,
+  'GET /api/usage': ({ deps, res }) =>
+    sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.clock())),
   'PUT /api/config': putConfig,
   'POST /api/models/reset': resetModel,
   'POST /api/models/probe': probeModel,

@@ -7,6 +7,7 @@ import type { RouterLogger } from '../public-types.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Clock } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
@@ -31,6 +32,8 @@ export interface ServerDeps {
   history: RequestHistory;
   counters: DailyCounters;
   quotas: QuotaBook;
+  /** The providers' model lists (model discovery). */
+  discovery: DiscoveryBook;
   events: EventBus;
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */

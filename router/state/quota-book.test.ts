@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { keyFingerprint } from './key-fingerprint.js';
+import { STATE_FILE_VERSION } from './json-state-file.js';
 import { QuotaBook, type QuotaScope } from './quota-book.js';
 import { withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = 1_700_000_000_000;
+/** The one key most tests pause. */
+const K = keyFingerprint('sk-one');
 const silent: RouterLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 function makeBook(file: string) {
@@ -26,15 +29,15 @@ function makeBook(file: string) {
 test('a model pause ends at its deadline', async () => {
   await withDir(async (dir) => {
     const { book, time, changes } = makeBook(join(dir, 'quota.json'));
-    assert.equal(book.pausedUntil('groq/a', 'groq'), null);
-    book.pauseModel('groq/a', 60_000, false);
-    assert.equal(book.pausedUntil('groq/a', 'groq'), T0 + 60_000);
-    assert.equal(book.pausedUntil('groq/b', 'groq'), null, 'a model pause does not touch its siblings');
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), null);
+    book.pauseModel('groq/a', K, 60_000, false);
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 60_000);
+    assert.equal(book.pausedUntil('groq/b', 'groq', K), null, 'a model pause does not touch its siblings');
     assert.deepEqual(changes, [{ model: 'groq/a' }]);
     time.now = T0 + 59_999;
-    assert.equal(book.pausedUntil('groq/a', 'groq'), T0 + 60_000);
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 60_000);
     time.now = T0 + 60_000;
-    assert.equal(book.pausedUntil('groq/a', 'groq'), null);
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), null);
     await book.close();
   });
 });
@@ -42,21 +45,21 @@ test('a model pause ends at its deadline', async () => {
 test('a provider pause covers all its models; the later of model and provider wins', async () => {
   await withDir(async (dir) => {
     const { book, time } = makeBook(join(dir, 'quota.json'));
-    book.pauseProvider('openrouter', 120_000, 'rate_limit', true);
-    assert.equal(book.pausedUntil('openrouter/x', 'openrouter'), T0 + 120_000);
-    assert.equal(book.pausedUntil('openrouter/y', 'openrouter'), T0 + 120_000);
-    assert.equal(book.pausedUntil('groq/x', 'groq'), null);
-    assert.deepEqual(book.pauseInfo('openrouter/x', 'openrouter'), {
+    book.pauseProvider('openrouter', K, 120_000, 'rate_limit', true);
+    assert.equal(book.pausedUntil('openrouter/x', 'openrouter', K), T0 + 120_000);
+    assert.equal(book.pausedUntil('openrouter/y', 'openrouter', K), T0 + 120_000);
+    assert.equal(book.pausedUntil('groq/x', 'groq', K), null);
+    assert.deepEqual(book.pauseInfo('openrouter/x', 'openrouter', K), {
       until: T0 + 120_000,
       authoritative: true,
       scope: 'provider',
     });
 
-    book.pauseModel('openrouter/x', 300_000, false);
-    assert.equal(book.pausedUntil('openrouter/x', 'openrouter'), T0 + 300_000);
-    assert.equal(book.pauseInfo('openrouter/x', 'openrouter')?.scope, 'model');
+    book.pauseModel('openrouter/x', K, 300_000, false);
+    assert.equal(book.pausedUntil('openrouter/x', 'openrouter', K), T0 + 300_000);
+    assert.equal(book.pauseInfo('openrouter/x', 'openrouter', K)?.scope, 'model');
     time.now = T0 + 150_000;
-    assert.equal(book.pausedUntil('openrouter/y', 'openrouter'), null);
+    assert.equal(book.pausedUntil('openrouter/y', 'openrouter', K), null);
     await book.close();
   });
 });
@@ -64,11 +67,11 @@ test('a provider pause covers all its models; the later of model and provider wi
 test('a shorter pause does not cut a longer one short; zero or negative lengths are ignored', async () => {
   await withDir(async (dir) => {
     const { book, changes } = makeBook(join(dir, 'quota.json'));
-    book.pauseModel('a/m', 300_000, true);
-    book.pauseModel('a/m', 60_000, false);
-    book.pauseModel('a/m', 0, false);
-    book.pauseModel('a/m', -5, false);
-    assert.deepEqual(book.pauseInfo('a/m', 'a'), {
+    book.pauseModel('a/m', K, 300_000, true);
+    book.pauseModel('a/m', K, 60_000, false);
+    book.pauseModel('a/m', K, 0, false);
+    book.pauseModel('a/m', K, -5, false);
+    assert.deepEqual(book.pauseInfo('a/m', 'a', K), {
       until: T0 + 300_000,
       authoritative: true,
       scope: 'model',
@@ -81,15 +84,15 @@ test('a shorter pause does not cut a longer one short; zero or negative lengths 
 test('a success clears the model pause, a rate-limit pause and the auth block', async () => {
   await withDir(async (dir) => {
     const { book, changes } = makeBook(join(dir, 'quota.json'));
-    const fp = keyFingerprint('sk-one');
-    book.pauseModel('p/a', 60_000, true);
-    book.pauseModel('p/b', 60_000, true);
-    book.pauseProvider('p', 60_000, 'rate_limit', true);
+    const fp = K;
+    book.pauseModel('p/a', K, 60_000, true);
+    book.pauseModel('p/b', K, 60_000, true);
+    book.pauseProvider('p', K, 60_000, 'rate_limit', true);
     book.blockAuth('p', fp);
     changes.length = 0;
-    book.clearOnSuccess('p/a', 'p');
-    assert.equal(book.pausedUntil('p/a', 'p'), null);
-    assert.equal(book.pausedUntil('p/b', 'p'), T0 + 60_000, "a sibling's own pause stays");
+    book.clearOnSuccess('p/a', 'p', K);
+    assert.equal(book.pausedUntil('p/a', 'p', K), null);
+    assert.equal(book.pausedUntil('p/b', 'p', K), T0 + 60_000, "a sibling's own pause stays");
     assert.equal(book.isAuthBlocked('p', fp), false);
     assert.deepEqual(changes, [{ model: 'p/a', provider: 'p' }]);
     await book.close();
@@ -99,12 +102,12 @@ test('a success clears the model pause, a rate-limit pause and the auth block', 
 test('a success keeps an authoritative payment pause but clears a heuristic one', async () => {
   await withDir(async (dir) => {
     const { book } = makeBook(join(dir, 'quota.json'));
-    book.pauseProvider('paid', 600_000, 'payment_required', true);
-    book.pauseProvider('guess', 600_000, 'payment_required', false);
-    book.clearOnSuccess('paid/m', 'paid');
-    book.clearOnSuccess('guess/m', 'guess');
-    assert.equal(book.pausedUntil('paid/m', 'paid'), T0 + 600_000);
-    assert.equal(book.pausedUntil('guess/m', 'guess'), null);
+    book.pauseProvider('paid', K, 600_000, 'payment_required', true);
+    book.pauseProvider('guess', K, 600_000, 'payment_required', false);
+    book.clearOnSuccess('paid/m', 'paid', K);
+    book.clearOnSuccess('guess/m', 'guess', K);
+    assert.equal(book.pausedUntil('paid/m', 'paid', K), T0 + 600_000);
+    assert.equal(book.pausedUntil('guess/m', 'guess', K), null);
     await book.close();
   });
 });
@@ -112,15 +115,15 @@ test('a success keeps an authoritative payment pause but clears a heuristic one'
 test('clearModel lifts a manual pause of one model only', async () => {
   await withDir(async (dir) => {
     const { book } = makeBook(join(dir, 'quota.json'));
-    book.pauseModel('p/a', 60_000, true);
-    book.pauseProvider('p', 30_000, 'rate_limit', true);
+    book.pauseModel('p/a', K, 60_000, true);
+    book.pauseProvider('p', K, 30_000, 'rate_limit', true);
     book.clearModel('p/a');
-    assert.equal(book.pausedUntil('p/a', 'p'), T0 + 30_000);
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + 30_000);
     await book.close();
   });
 });
 
-test('an auth block holds for the same key and is lifted by a new key or clearAuth', async () => {
+test('an auth block holds for its own key only and is lifted by clearAuth', async () => {
   await withDir(async (dir) => {
     const { book, changes } = makeBook(join(dir, 'quota.json'));
     const oldKey = keyFingerprint('sk-old');
@@ -128,14 +131,54 @@ test('an auth block holds for the same key and is lifted by a new key or clearAu
     book.blockAuth('groq', oldKey);
     assert.equal(book.isAuthBlocked('groq', oldKey), true);
     assert.equal(book.isAuthBlocked('cerebras', oldKey), false);
-    changes.length = 0;
-    assert.equal(book.isAuthBlocked('groq', newKey), false);
+    assert.equal(book.isAuthBlocked('groq', newKey), false, 'another key of the provider is not blocked');
     assert.deepEqual(changes, [{ provider: 'groq' }]);
-    assert.equal(book.isAuthBlocked('groq', oldKey), false, 'the block is gone, not just hidden');
 
     book.blockAuth('groq', newKey);
     book.clearAuth('groq');
     assert.equal(book.isAuthBlocked('groq', newKey), false);
+    assert.equal(book.isAuthBlocked('groq', oldKey), false);
+    await book.close();
+  });
+});
+
+test('pauses are per key: one key waiting leaves the others usable', async () => {
+  await withDir(async (dir) => {
+    const { book } = makeBook(join(dir, 'quota.json'));
+    const other = keyFingerprint('sk-two');
+    book.pauseModel('p/a', K, 60_000, true);
+    book.pauseProvider('q', K, 60_000, 'rate_limit', true);
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + 60_000);
+    assert.equal(book.pausedUntil('p/a', 'p', other), null);
+    assert.equal(book.pausedUntil('q/x', 'q', other), null);
+    book.clearOnSuccess('p/a', 'p', other);
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + 60_000, "another key's success leaves the pause");
+    await book.close();
+  });
+});
+
+test('an older file (entries scoped to no key) still applies to every key', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'quota.json');
+    const fp = keyFingerprint('sk-live');
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: STATE_FILE_VERSION,
+        savedAt: T0,
+        models: { 'p/a': { until: T0 + 60_000, authoritative: true } },
+        providers: { q: { until: T0 + 60_000, reason: 'rate_limit', authoritative: true } },
+        auth: { groq: { fingerprint: fp, at: T0 } },
+      }),
+    );
+    const { book } = makeBook(file);
+    await book.load();
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + 60_000);
+    assert.equal(book.pausedUntil('q/x', 'q', keyFingerprint('sk-two')), T0 + 60_000);
+    assert.equal(book.isAuthBlocked('groq', fp), true);
+    assert.equal(book.isAuthBlocked('groq', K), false);
+    book.clearOnSuccess('p/a', 'p', K);
+    assert.equal(book.pausedUntil('p/a', 'p', K), null);
     await book.close();
   });
 });
@@ -145,9 +188,9 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
     const file = join(dir, 'quota.json');
     const a = makeBook(file);
     const fp = keyFingerprint('sk-live');
-    a.book.pauseModel('p/short', 10_000, false);
-    a.book.pauseModel('p/long', 600_000, true);
-    a.book.pauseProvider('or', 300_000, 'rate_limit', true);
+    a.book.pauseModel('p/short', K, 10_000, false);
+    a.book.pauseModel('p/long', K, 600_000, true);
+    a.book.pauseProvider('or', K, 300_000, 'rate_limit', true);
     a.book.blockAuth('groq', fp);
     await a.book.close();
     assert.equal((await stat(file)).mode & 0o777, 0o600);
@@ -155,20 +198,20 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
     const b = makeBook(file);
     b.time.now = T0 + 60_000;
     await b.book.load();
-    assert.equal(b.book.pausedUntil('p/short', 'p'), null);
-    assert.deepEqual(b.book.pauseInfo('p/long', 'p'), {
+    assert.equal(b.book.pausedUntil('p/short', 'p', K), null);
+    assert.deepEqual(b.book.pauseInfo('p/long', 'p', K), {
       until: T0 + 600_000,
       authoritative: true,
       scope: 'model',
     });
-    assert.equal(b.book.pausedUntil('or/any', 'or'), T0 + 300_000);
+    assert.equal(b.book.pausedUntil('or/any', 'or', K), T0 + 300_000);
     assert.equal(b.book.isAuthBlocked('groq', fp), true);
-    b.book.pauseModel('p/other', 1000, false);
+    b.book.pauseModel('p/other', K, 1000, false);
     await b.book.close();
     const saved = JSON.parse(await readFile(file, 'utf8')) as { models: Record<string, unknown> };
     assert.deepEqual(
       Object.keys(saved.models).sort(),
-      ['p/long', 'p/other'],
+      [`p/long @${K}`, `p/other @${K}`],
       'expired pauses are not rewritten',
     );
   });

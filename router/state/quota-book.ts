@@ -1,9 +1,14 @@
 /**
- * Quota pauses (per model or per provider key) and auth blocks (per provider key), kept as deadlines in a
- * persisted file so a restart does not hammer a provider that asked us to wait.
+ * Quota pauses (per model and key, or per provider key) and auth blocks (per provider key), kept as
+ * deadlines in a persisted file so a restart does not hammer a provider that asked us to wait. Every entry
+ * is scoped to one key by its fingerprint (`groq/llama @6f0b3c1d2e4a`): a provider with several keys moves
+ * on to the next one while one waits. Entries from older files, scoped to no key, apply to every key.
  */
 import { z } from 'zod/v3';
+import path from 'node:path';
 import type { RouterLogger } from '../public-types.js';
+import { BudgetBook } from './budget-book.js';
+import { UsageBook } from './usage-book.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
@@ -44,6 +49,10 @@ export type QuotaScope = { model?: string; provider?: string };
 
 export interface QuotaBookOptions {
   file: string;
+  /** Where the budget counts live. @default `budgets.json` beside `file` */
+  budgetFile?: string;
+  /** Where the daily usage lives. @default `usage.json` beside `file` */
+  usageFile?: string;
   clock: Clock;
   debounceMs: number;
   logger: RouterLogger;
@@ -58,9 +67,25 @@ export class QuotaBook {
   private readonly file: JsonStateFile<QuotaFile>;
   /** Bumped by every change (see `version`). */
   private changes = 0;
+  /** Free-tier budget counts: the other half of what a key may still do. */
+  readonly budgets: BudgetBook;
+  /** What each model and key used per day. */
+  readonly usage: UsageBook;
 
   constructor(options: QuotaBookOptions) {
     this.options = options;
+    this.budgets = new BudgetBook({
+      file: options.budgetFile ?? path.join(path.dirname(options.file), 'budgets.json'),
+      clock: options.clock,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+    });
+    this.usage = new UsageBook({
+      file: options.usageFile ?? path.join(path.dirname(options.file), 'usage.json'),
+      clock: options.clock,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+    });
     this.file = new JsonStateFile<QuotaFile>({
       path: options.file,
       schema: fileSchema,
@@ -73,6 +98,7 @@ export class QuotaBook {
 
   /** Restores the file; pauses already over are dropped. */
   async load(): Promise<void> {
+    await Promise.all([this.budgets.load(), this.usage.load()]);
     const data = await this.file.load();
     if (data === null) return;
     const now = this.options.clock();
@@ -82,47 +108,67 @@ export class QuotaBook {
     for (const [id, pause] of Object.entries(data.providers)) {
       if (pause.until > now) this.providers.set(id, pause);
     }
-    for (const [id, block] of Object.entries(data.auth)) this.auth.set(id, block);
+    // An older file keyed a block by the provider alone; its fingerprint names the key.
+    for (const [id, block] of Object.entries(data.auth)) {
+      this.auth.set(id.includes(KEY_MARK) ? id : scoped(id, block.fingerprint), block);
+    }
     this.changes += 1;
   }
 
   /**
    * A number that changes whenever a pause or an auth block is set or lifted (not when a pause simply
-   * runs out): whatever was derived from the book without a pause in it is current while it stays the same.
+   * runs out) or a budget's standing changes: whatever was derived from the book without a pause in it is
+   * current while it stays the same.
    */
   get version(): number {
-    return this.changes;
+    return this.changes + this.budgets.version;
   }
 
-  /** Pauses one model for `ms`. An existing later pause is kept. */
-  pauseModel(modelKey: string, ms: number, authoritative: boolean): void {
+  /** Pauses one model on one key for `ms`. An existing later pause is kept. */
+  pauseModel(modelKey: string, fingerprint: string, ms: number, authoritative: boolean): void {
     const until = this.deadline(ms);
     if (until === null) return;
-    const current = this.live(this.models.get(modelKey));
+    const id = scoped(modelKey, fingerprint);
+    const current = this.live(this.models.get(id));
     if (current !== undefined && current.until >= until) return;
-    this.models.set(modelKey, { until, authoritative });
+    this.models.set(id, { until, authoritative });
     this.changed({ model: modelKey });
   }
 
-  /** Pauses every model of a provider (its key's limit or credit) for `ms`. An existing later pause is kept. */
-  pauseProvider(providerId: string, ms: number, reason: ProviderPauseReason, authoritative: boolean): void {
+  /**
+   * Pauses every model of a provider on one key (the key's limit or credit) for `ms`. An existing later
+   * pause is kept.
+   */
+  pauseProvider(
+    providerId: string,
+    fingerprint: string,
+    ms: number,
+    reason: ProviderPauseReason,
+    authoritative: boolean,
+  ): void {
     const until = this.deadline(ms);
     if (until === null) return;
-    const current = this.live(this.providers.get(providerId));
+    const id = scoped(providerId, fingerprint);
+    const current = this.live(this.providers.get(id));
     if (current !== undefined && current.until >= until) return;
-    this.providers.set(providerId, { until, reason, authoritative });
+    this.providers.set(id, { until, reason, authoritative });
     this.changed({ provider: providerId });
   }
 
-  /** The later of the model's and its provider's pause ends still in the future, else null. */
-  pausedUntil(modelKey: string, providerId: string): number | null {
-    return this.pauseInfo(modelKey, providerId)?.until ?? null;
+  /** The later of the model's and its provider's pause on this key still in the future, else null. */
+  pausedUntil(modelKey: string, providerId: string, fingerprint: string): number | null {
+    return this.pauseInfo(modelKey, providerId, fingerprint)?.until ?? null;
   }
 
-  /** The pause that holds the model back longest, with whether it may be probed early. */
-  pauseInfo(modelKey: string, providerId: string): PauseInfo | null {
-    const model = this.live(this.models.get(modelKey));
-    const provider = this.live(this.providers.get(providerId));
+  /** When the provider-wide pause on this key ends (its limit or credit), or null. */
+  keyPausedUntil(providerId: string, fingerprint: string): number | null {
+    return this.later(this.providers, providerId, fingerprint)?.until ?? null;
+  }
+
+  /** The pause that holds the model back longest on this key, with whether it may be probed early. */
+  pauseInfo(modelKey: string, providerId: string, fingerprint: string): PauseInfo | null {
+    const model = this.later(this.models, modelKey, fingerprint);
+    const provider = this.later(this.providers, providerId, fingerprint);
     if (provider !== undefined && (model === undefined || provider.until > model.until)) {
       return { until: provider.until, authoritative: provider.authoritative, scope: 'provider' };
     }
@@ -136,59 +182,77 @@ export class QuotaBook {
    * heuristic payment pause) and the provider's auth block. An authoritative 402 pause stays: one free
    * model answering does not prove the key has credit again.
    */
-  clearOnSuccess(modelKey: string, providerId: string): void {
+  clearOnSuccess(modelKey: string, providerId: string, fingerprint: string): void {
     // The usual case, nothing paused or blocked: no work and no allocation per served request.
     if (this.models.size === 0 && this.providers.size === 0 && this.auth.size === 0) return;
     const scope: QuotaScope = {};
-    if (this.models.delete(modelKey)) scope.model = modelKey;
-    const pause = this.providers.get(providerId);
-    const clearsPause = pause !== undefined && (pause.reason === 'rate_limit' || !pause.authoritative);
-    if (clearsPause) this.providers.delete(providerId);
-    if (this.auth.delete(providerId) || clearsPause) scope.provider = providerId;
+    const modelIds = [scoped(modelKey, fingerprint), modelKey];
+    if (modelIds.filter((id) => this.models.delete(id)).length > 0) scope.model = modelKey;
+    let clearsPause = false;
+    for (const id of [scoped(providerId, fingerprint), providerId]) {
+      const pause = this.providers.get(id);
+      if (pause !== undefined && (pause.reason === 'rate_limit' || !pause.authoritative)) {
+        this.providers.delete(id);
+        clearsPause = true;
+      }
+    }
+    if (this.auth.delete(scoped(providerId, fingerprint)) || clearsPause) scope.provider = providerId;
     if (scope.model !== undefined || scope.provider !== undefined) this.changed(scope);
   }
 
-  /** Manual reset of one model's pause. */
+  /** Manual reset of one model's pauses, on every key. */
   clearModel(modelKey: string): void {
-    if (this.models.delete(modelKey)) this.changed({ model: modelKey });
+    const ids = [...this.models.keys()].filter((id) => id === modelKey || id.startsWith(modelKey + KEY_MARK));
+    if (ids.filter((id) => this.models.delete(id)).length > 0) this.changed({ model: modelKey });
   }
 
   /**
-   * Blocks the provider for this key after a 401/403. Takes the key's fingerprint; anything else is
+   * Blocks one key of the provider after a 401/403. Takes the key's fingerprint; anything else is
    * fingerprinted here, so a key can never reach the state file.
    */
   blockAuth(providerId: string, fingerprint: string): void {
     const fp = asFingerprint(fingerprint);
-    if (this.auth.get(providerId)?.fingerprint === fp) return;
-    this.auth.set(providerId, { fingerprint: fp, at: this.options.clock() });
+    const id = scoped(providerId, fp);
+    if (this.auth.has(id)) return;
+    this.auth.set(id, { fingerprint: fp, at: this.options.clock() });
     this.changed({ provider: providerId });
   }
 
-  /** True while the provider is blocked for this key; a different fingerprint (a new key) lifts the block. */
+  /** True while this key of the provider is blocked (another key, a new one, is not). */
   isAuthBlocked(providerId: string, fingerprint: string): boolean {
-    const block = this.auth.get(providerId);
-    if (block === undefined) return false;
-    if (block.fingerprint === asFingerprint(fingerprint)) return true;
-    this.auth.delete(providerId);
-    this.changed({ provider: providerId });
-    return false;
+    return this.auth.size > 0 && this.auth.has(scoped(providerId, asFingerprint(fingerprint)));
   }
 
-  /** Lifts the provider's auth block (a passing key test). */
+  /** Lifts the auth blocks of every key of the provider (a passing key test, a key saved anew). */
   clearAuth(providerId: string): void {
-    if (this.auth.delete(providerId)) this.changed({ provider: providerId });
+    const prefix = providerId + KEY_MARK;
+    const ids = [...this.auth.keys()].filter((id) => id.startsWith(prefix));
+    if (ids.filter((id) => this.auth.delete(id)).length > 0) this.changed({ provider: providerId });
   }
 
-  flush(): Promise<void> {
-    return this.file.flush();
+  async flush(): Promise<void> {
+    await Promise.all([this.file.flush(), this.budgets.flush(), this.usage.flush()]);
   }
 
-  close(): Promise<void> {
-    return this.file.close();
+  async close(): Promise<void> {
+    await Promise.all([this.file.close(), this.budgets.close(), this.usage.close()]);
   }
 
   private deadline(ms: number): number | null {
     return Number.isFinite(ms) && ms > 0 ? this.options.clock() + ms : null;
+  }
+
+  /** The later of the live pauses on `id` for this key and on `id` for every key (an older file's). */
+  private later<P extends { until: number }>(
+    map: Map<string, P>,
+    id: string,
+    fingerprint: string,
+  ): P | undefined {
+    if (map.size === 0) return undefined;
+    const own = this.live(map.get(scoped(id, fingerprint)));
+    const any = this.live(map.get(id));
+    if (own === undefined) return any;
+    return any !== undefined && any.until > own.until ? any : own;
   }
 
   private live<P extends { until: number }>(pause: P | undefined): P | undefined {
@@ -212,6 +276,14 @@ export class QuotaBook {
       auth: Object.fromEntries(this.auth),
     };
   }
+}
+
+/** Separates a scope from its key's fingerprint in ids (model keys and provider ids hold no space). */
+const KEY_MARK = ' @';
+
+/** The id of a pause or block of `scope` on the key with this fingerprint. */
+function scoped(scope: string, fingerprint: string): string {
+  return `${scope}${KEY_MARK}${fingerprint}`;
 }
 
 function asFingerprint(value: string): string {

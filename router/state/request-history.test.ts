@@ -28,6 +28,7 @@ function entry(n: number, outcome: RequestOutcome = 'served', at = T0 + n): Hist
         latencyMs: 1100,
         breakerBefore: 'CLOSED',
         role: 'normal',
+        key: 'abcdef012345',
       },
     ],
     skipped: [{ model: 'cerebras/qwen', reason: 'circuit_open' }],

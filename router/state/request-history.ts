@@ -9,6 +9,7 @@ import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import { computeHistoryStats, startOfLocalDay } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
+import { isKeyFingerprint } from './key-fingerprint.js';
 import { RingBuffer } from './ring-buffer.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
@@ -60,6 +61,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
         breakerBefore: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
         role: enumOf(ROLES),
         note: z.string().max(300).optional(),
+        key: z.string().refine(isKeyFingerprint, 'a key fingerprint').optional(),
       }),
     )
     .max(100),
@@ -67,7 +69,9 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
   client: z.string().max(200).nullable(),
   clientStatus: z.number().int(),
   lastResortUsed: z.boolean(),
-  usage: z.strictObject({ promptTokens: count, completionTokens: count }).nullable(),
+  usage: z
+    .strictObject({ promptTokens: count, completionTokens: count, estimated: z.boolean().optional() })
+    .nullable(),
   // Entries written before these fields existed came from agents, on chat completions.
   source: z.enum(['agent', 'test', 'probe']).default('agent'),
   api: z.enum(['chat', 'messages', 'responses']).default('chat'),

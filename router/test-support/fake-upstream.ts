@@ -21,6 +21,9 @@ export class FakeUpstream {
   readonly #scripts = new Map<string, Script>();
   readonly #waiters: { test: (call: UpstreamCall) => boolean; done: Deferred<UpstreamCall> }[] = [];
   readonly #sockets = new Set<Socket>();
+  /** Provider → the model ids `GET <provider>/models` lists, with the key each call carried. */
+  readonly #lists = new Map<string, readonly string[]>();
+  readonly listCalls: { provider: string; authorization: string | undefined }[] = [];
   #server: http.Server | null = null;
   #url = '';
 
@@ -52,6 +55,12 @@ export class FakeUpstream {
   /** Queues behaviours for a model key; each call takes the next one. */
   script(key: string, ...behaviours: Behaviour[]): this {
     this.#entry(key).queue.push(...behaviours);
+    return this;
+  }
+
+  /** What `GET <url>/<provider>/models` lists (OpenAI shape); a provider without a list answers 404. */
+  listModels(provider: string, ids: readonly string[]): this {
+    this.#lists.set(provider, ids);
     return this;
   }
 
@@ -101,6 +110,17 @@ export class FakeUpstream {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const listed = /^\/([^/]+)\/models$/.exec(new URL(req.url ?? '/', 'http://fake').pathname);
+    if (req.method === 'GET' && listed) {
+      const provider = listed[1] ?? '';
+      this.listCalls.push({ provider, authorization: req.headers.authorization });
+      const ids = this.#lists.get(provider);
+      res.writeHead(ids ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(ids ? { object: 'list', data: ids.map((id) => ({ id, object: 'model' })) } : {}),
+      );
+      return;
+    }
     const parts: Buffer[] = [];
     for await (const part of req as AsyncIterable<Buffer>) parts.push(part);
     const rawBody = Buffer.concat(parts).toString('utf8');

@@ -104,14 +104,24 @@ const closedPromise = (res: http.ServerResponse): Promise<void> =>
 test('the head and the whole body of a JSON answer, then nothing more', async () => {
   await withServer(
     (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'retry-after': '7',
+        'x-ratelimit-remaining-requests': '12',
+        'x-ratelimit-reset-requests': '2m0s',
+      });
       res.end('{"ok":true}');
     },
     async (open) => {
       const recorder = new Recorder();
       open(recorder);
       assert.deepEqual(await recorder.ended, ['head 200', 'whole']);
-      assert.deepEqual(recorder.head, { status: 200, contentType: 'application/json', retryAfter: '7' });
+      assert.deepEqual(recorder.head, {
+        status: 200,
+        contentType: 'application/json',
+        retryAfter: '7',
+        rateLimit: { requests: { remaining: 12, resetMs: 120_000 }, tokens: null },
+      });
       assert.equal(recorder.body?.toString('utf8'), '{"ok":true}');
     },
   );

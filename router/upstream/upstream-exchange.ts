@@ -1,12 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { LocalFault } from './exchange-errors.js';
+import { parseRateLimitHeaders, type RateLimitHints } from './rate-limit-headers.js';
 
 /** What an attempt needs of a response head. */
 export interface UpstreamHead {
   status: number;
   contentType: string | null;
   retryAfter: string | null;
+  /** What the provider says is left of its rate limits (`x-ratelimit-*`), or null. */
+  rateLimit: RateLimitHints | null;
 }
 
 /** How the body that follows a head is consumed, as the handler's `onHead` decides. */
@@ -98,6 +101,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
       status: statusCode,
       contentType: first(headers['content-type']),
       retryAfter: first(headers['retry-after']),
+      rateLimit: parseRateLimitHeaders(headers),
     };
     const plan = this.#guarded(() => this.#handler.onHead(head));
     // A throw in `onHead` ended the exchange already.

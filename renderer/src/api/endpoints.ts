@@ -6,6 +6,8 @@ import type {
   HistoryResponse,
   ProbeView,
   ProvidersResponse,
+  UsageResponse,
+  DiscoveryResponse,
   StateResponse,
 } from '../../../router/api-types.js';
 import { apiGet, apiSend } from './client.js';
@@ -22,6 +24,10 @@ export const api = {
   history: (limit = HISTORY_LIMIT) => apiGet<HistoryResponse>(`/api/history?limit=${limit}`),
   config: () => apiGet<ConfigResponse>('/api/config'),
   providers: () => apiGet<ProvidersResponse>('/api/providers'),
+  usage: () => apiGet<UsageResponse>('/api/usage'),
+  /** Fetches a provider's own model list (model discovery). */
+  discoverModels: (provider: string) =>
+    apiSend<DiscoveryResponse>('POST', '/api/providers/discover', { provider }),
 
   saveConfig: (config: ConfigInput) => apiSend<ConfigSaveResponse>('PUT', '/api/config', config),
   resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),

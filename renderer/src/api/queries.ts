@@ -8,6 +8,7 @@ export const queryKeys = {
   history: ['history'],
   config: ['config'],
   providers: ['providers'],
+  usage: ['usage'],
 } as const;
 
 export type ResourceName = keyof typeof queryKeys;
@@ -24,3 +25,5 @@ export const useHistory = () => useQuery({ queryKey: queryKeys.history, queryFn:
 export const useConfig = () => useQuery({ queryKey: queryKeys.config, queryFn: api.config });
 /** `GET /api/providers`: the catalogue with key status. */
 export const useProviders = () => useQuery({ queryKey: queryKeys.providers, queryFn: api.providers });
+
+export const useUsage = () => useQuery({ queryKey: queryKeys.usage, queryFn: api.usage });

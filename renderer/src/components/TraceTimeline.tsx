@@ -55,6 +55,11 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
             {role.tag}
           </span>
         )}
+        {attempt.key !== undefined && (
+          <span className="muted mono" title="the fingerprint of the provider key used (a hash of the key)">
+            key {attempt.key}
+          </span>
+        )}
       </span>
     </li>
   );

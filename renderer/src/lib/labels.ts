@@ -33,6 +33,8 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   auth_error: 'key refused (401/403)',
   missing_key: 'no API key configured',
   quota_paused: 'quota pause running',
+  quota_budget: 'free-tier budget used up',
+  model_vanished: 'no longer in the provider’s model list',
   circuit_open: 'breaker OPEN',
   half_open_busy: 'trial already running',
   unknown_model: 'not in the catalogue',

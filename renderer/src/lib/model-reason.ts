@@ -6,7 +6,10 @@ import { FAILURE_HINTS, SKIP_HINTS } from './labels.js';
  * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it.
  */
 export function outReason(model: ModelStateView, now: number): string | null {
-  if (model.blockedBy === 'quota_paused' && (model.quotaPausedUntil ?? 0) <= now) {
+  if (
+    (model.blockedBy === 'quota_paused' || model.blockedBy === 'quota_budget') &&
+    (model.quotaPausedUntil ?? 0) <= now
+  ) {
     // The pause has ended since the snapshot: the breaker decides again.
   } else if (model.blockedBy !== null) {
     return SKIP_HINTS[model.blockedBy];

@@ -2,7 +2,9 @@ import type { ModelStateView } from '../../../router/api-types.js';
 
 /** Whether the next request could be sent to the model at `now` (DEGRADED and trials count). */
 export function isRoutableNow(model: ModelStateView, now: number): boolean {
-  const pauseOver = model.blockedBy === 'quota_paused' && (model.quotaPausedUntil ?? 0) <= now;
+  const pauseOver =
+    (model.blockedBy === 'quota_paused' || model.blockedBy === 'quota_budget') &&
+    (model.quotaPausedUntil ?? 0) <= now;
   if (model.blockedBy !== null && !pauseOver) return false;
   return model.state !== 'OPEN' || (model.openUntil !== null && model.openUntil <= now);
 }

@@ -11,6 +11,9 @@ const provider = (id: string, over: Partial<ProviderView>, models = 2): Provider
   enabled: true,
   custom: false,
   unresolvable: false,
+  keys: [],
+  discoveredAt: null,
+  discoveredNew: [],
   models: Array.from({ length: models }, (_, i) => ({
     key: `${id}/m${i}`,
     modelId: `m${i}`,
@@ -18,6 +21,7 @@ const provider = (id: string, over: Partial<ProviderView>, models = 2): Provider
     tier: null,
     sweScore: null,
     context: null,
+    vanished: false,
   })),
   ...over,
 });

@@ -45,6 +45,7 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
           );
           refresh.add('state');
           refresh.add('historyStats');
+          refresh.add('usage');
           break;
         case 'breaker':
           client.setQueryData<StateResponse>(queryKeys.state, (s) => (s ? applyBreaker(s, event.model) : s));

@@ -1,7 +1,10 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { ModelStateView, ProviderView } from '../../../../router/api-types.js';
 
-/** Adds a catalogue model to the active set; the list offers every known model not in it yet. */
+/**
+ * Adds a model to the active set; the list offers every known model not in it yet (not those a provider no
+ * longer lists), and the ones a provider's own list holds that the catalogue lacks.
+ */
 export function AddModel({
   providers,
   models,
@@ -18,10 +21,15 @@ export function AddModel({
   const inputId = useId();
   const listId = useId();
   const [value, setValue] = useState('');
-  const choices = useMemo(() => {
-    const keys = new Set<string>(models.map((m) => m.key));
-    for (const p of providers ?? []) for (const m of p.models) keys.add(m.key);
-    return [...keys].filter((k) => !inSet.includes(k)).sort();
+  const { choices, fresh } = useMemo(() => {
+    const keys = new Set<string>(models.filter((m) => m.blockedBy !== 'model_vanished').map((m) => m.key));
+    const found = new Set<string>();
+    for (const p of providers ?? []) {
+      for (const m of p.models) if (!m.vanished) keys.add(m.key);
+      for (const id of p.discoveredNew) found.add(`${p.id}/${id}`);
+    }
+    for (const key of found) keys.add(key);
+    return { choices: [...keys].filter((k) => !inSet.includes(k)).sort(), fresh: found };
   }, [providers, models, inSet]);
   const known = choices.includes(value.trim());
   const submit = (event: FormEvent): void => {
@@ -44,7 +52,11 @@ export function AddModel({
       />
       <datalist id={listId}>
         {choices.map((key) => (
-          <option key={key} value={key} />
+          <option
+            key={key}
+            value={key}
+            label={fresh.has(key) ? `${key} (new in the provider’s list)` : undefined}
+          />
         ))}
       </datalist>
       <button type="submit" className="btn btn-small" disabled={busy || !known}>

@@ -6,6 +6,7 @@ import { formatClock, formatLatency } from '../../lib/format.js';
 import { modelEvents, modelSeries } from '../../lib/model-series.js';
 import { useNow } from '../../lib/use-now.js';
 import { ModelTimeline } from './ModelTimeline.js';
+import { ModelUsage } from './ModelUsage.js';
 
 const HOUR = 3_600_000;
 /** The latest events listed in words under the picture. */
@@ -15,8 +16,9 @@ const latencyText = (ms: number): string =>
   ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 
 /**
- * One model over the last hour: its success share and latency (agent requests), and the timeline of its
- * failures, trials and recoveries (tests included, since a test can be the trial).
+ * One model over the last hour: its success share and latency (agent requests), its tokens today and the
+ * share of its free budget used, and the timeline of its failures, trials and recoveries (tests included,
+ * since a test can be the trial).
  */
 export function ModelDetails({ model }: { model: ModelStateView }) {
   const { data } = useHistory();
@@ -53,6 +55,7 @@ export function ModelDetails({ model }: { model: ModelStateView }) {
         <li className="legend-plain">
           <b className="mono">{series.attempts}</b> agent attempts in the last hour
         </li>
+        <ModelUsage modelKey={model.key} />
       </ul>
       <LineChart {...chart} />
       <h4 className="subhead">Failures, trials and recoveries</h4>

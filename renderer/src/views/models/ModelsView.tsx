@@ -6,6 +6,7 @@ import { routingPositions } from '../../lib/routing-positions.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { AddModel } from './AddModel.js';
+import { DiscoverModels } from './DiscoverModels.js';
 import { ModelRow } from './ModelRow.js';
 import { SetBar } from './SetBar.js';
 import { useDragReorder } from './use-drag-reorder.js';
@@ -111,6 +112,7 @@ export function ModelsView() {
         busy={editor.pending}
         onAdd={editor.add}
       />
+      {providers.data && <DiscoverModels providers={providers.data.providers} inSet={editor.list} />}
     </Panel>
   );
 }

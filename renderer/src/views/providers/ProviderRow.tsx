@@ -8,6 +8,7 @@ import { errorText } from '../../components/QueryStatus.js';
 import { TestResultView } from '../models/TestResultView.js';
 import { withProviderEnabled } from './provider-config.js';
 import { KeyForm } from './KeyForm.js';
+import { KeyStates } from './KeyStates.js';
 
 /** One provider: key status, enabled switch, models, signup link, key field and key test. */
 export function ProviderRow({
@@ -70,6 +71,7 @@ export function ProviderRow({
         <span>enabled</span>
       </label>
       <KeyForm provider={provider} />
+      <KeyStates providerName={provider.name} keys={provider.keys} />
       <div className="provider-test">
         <button
           type="button"

@@ -11,6 +11,9 @@ const provider = (id: string, keyStatus: KeyStatus, enabled = true): ProviderVie
   enabled,
   custom: false,
   unresolvable: false,
+  keys: [],
+  discoveredAt: null,
+  discoveredNew: [],
   models: [],
 });
 

@@ -1,0 +1,90 @@
+/**
+ * The parts of a free-coding-models config (`~/.free-coding-models.json`) this router can take over: provider
+ * keys (one or a list per provider), providers switched off, and the Smart Router's sets. Everything else
+ * in that file is the other tool's own and is ignored.
+ */
+import { z } from 'zod/v3';
+import { toConfigIssues, type ConfigIssue } from '../config/schema.js';
+
+const keyList = z.union([z.string(), z.array(z.string())]);
+
+const fcmSetSchema = z
+  .object({
+    models: z
+      .array(
+        z
+          .object({
+            provider: z.string({ invalid_type_error: 'a provider id (text)' }).min(1),
+            model: z.string({ invalid_type_error: 'a model id (text)' }).min(1),
+            priority: z.number().optional(),
+          })
+          .passthrough(),
+      )
+      .default([]),
+  })
+  .passthrough();
+
+/** What is read of the file; unknown keys are the other tool's and pass. */
+export const fcmConfigSchema = z
+  .object({
+    apiKeys: z.record(z.string(), keyList).default({}),
+    providers: z
+      .record(z.string(), z.union([z.boolean(), z.object({ enabled: z.boolean().optional() }).passthrough()]))
+      .default({}),
+    router: z
+      .object({
+        activeSet: z.string().optional(),
+        sets: z.record(z.string(), fcmSetSchema).default({}),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+/** A free-coding-models config as this router reads it. */
+export interface FcmConfig {
+  /** Provider id → its keys, trimmed, without empties or repeats. */
+  keys: Record<string, string[]>;
+  /** Providers switched off there. */
+  disabled: string[];
+  /** Set name → `provider/model` keys in priority order. */
+  sets: Record<string, string[]>;
+  activeSet: string | null;
+}
+
+/** Reads a free-coding-models config from its JSON text; every problem is named by its path. */
+export function parseFcmConfig(
+  text: string,
+): { ok: true; config: FcmConfig } | { ok: false; issues: ConfigIssue[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    return { ok: false, issues: [{ path: '(root)', message: `invalid JSON: ${(error as Error).message}` }] };
+  }
+  const parsed = fcmConfigSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.error) };
+  const { apiKeys, providers, router } = parsed.data;
+  const keys: Record<string, string[]> = {};
+  for (const [id, value] of Object.entries(apiKeys)) {
+    const list = [...new Set((typeof value === 'string' ? [value] : value).map((key) => key.trim()))].filter(
+      (key) => key !== '',
+    );
+    if (list.length > 0) keys[id] = list;
+  }
+  const disabled = Object.entries(providers)
+    .filter(([, value]) => (typeof value === 'boolean' ? !value : value.enabled === false))
+    .map(([id]) => id);
+  const sets: Record<string, string[]> = {};
+  for (const [name, set] of Object.entries(router?.sets ?? {})) {
+    const ordered = set.models
+      .map((entry, index) => ({ entry, index }))
+      .sort(
+        (a, b) =>
+          (a.entry.priority ?? Number.MAX_SAFE_INTEGER) - (b.entry.priority ?? Number.MAX_SAFE_INTEGER) ||
+          a.index - b.index,
+      );
+    sets[name] = [...new Set(ordered.map(({ entry }) => `${entry.provider}/${entry.model}`))];
+  }
+  return { ok: true, config: { keys, disabled, sets, activeSet: router?.activeSet ?? null } };
+}

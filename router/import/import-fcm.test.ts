@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConfigInput } from '../config/schema.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
+import { runCli } from '../test-support/cli-process.js';
+import { parseFcmConfig } from './fcm-config.js';
+import { planImport } from './import-plan.js';
+
+const SAMPLE = fileURLToPath(new URL('./fixtures/free-coding-models.sample.json', import.meta.url));
+const KNOWN = new Set(['groq', 'cerebras', 'sambanova', 'nvidia', 'openrouter']);
+
+async function sample() {
+  const parsed = parseFcmConfig(await readFile(SAMPLE, 'utf8'));
+  assert.ok(parsed.ok);
+  return parsed.config;
+}
+
+test('a free-coding-models config is read: key lists, providers switched off, sets by priority', async () => {
+  assert.deepEqual(await sample(), {
+    keys: {
+      groq: ['gsk_sample_one', 'gsk_sample_two'],
+      cerebras: ['csk_sample'],
+      'github-models': ['github_pat_sample'],
+    },
+    disabled: ['sambanova', 'nvidia'],
+    sets: {
+      'fast-coding': [
+        'groq/llama-3.3-70b-versatile',
+        'cerebras/gpt-oss-120b',
+        'github-models/openai/gpt-4.1',
+      ],
+    },
+    activeSet: 'fast-coding',
+  });
+  const bad = parseFcmConfig(
+    '{"apiKeys": {"groq": 42}, "router": {"sets": {"x": {"models": [{"provider": 1}]}}}}',
+  );
+  assert.equal(bad.ok, false);
+  if (!bad.ok)
+    assert.deepEqual(bad.issues.map((issue) => issue.path).sort(), [
+      'apiKeys.groq',
+      'router.sets.x.models.0.model',
+      'router.sets.x.models.0.provider',
+    ]);
+  assert.equal(parseFcmConfig('{ not json').ok, false);
+});
+
+test('the plan adds what is new, keeps what exists without --force, and names keys by fingerprint only', async () => {
+  const fcm = await sample();
+  const current: ConfigInput = {
+    providers: { cerebras: { apiKey: 'csk_mine' }, nvidia: { enabled: true } },
+    sets: { 'fast-coding': ['cerebras/gpt-oss-120b'] },
+    activeSet: 'fast-coding',
+  };
+  const plan = planImport(fcm, current, KNOWN, false);
+  const text = plan.lines.join('\n');
+  assert.ok(!text.includes('gsk_sample') && !text.includes('csk_'), 'no key in the report');
+  assert.deepEqual(plan.lines, [
+    `+ groq: 2 keys (${keyFingerprint('gsk_sample_one')}, ${keyFingerprint('gsk_sample_two')})`,
+    `! cerebras: has 1 key (${keyFingerprint('csk_mine')}), kept (--force replaces them with 1 key (${keyFingerprint('csk_sample')}))`,
+    '- github-models: not a provider fcm-router knows, skipped',
+    '+ sambanova: disabled',
+    '! nvidia: enabled here, kept (--force disables it)',
+    '- set fast-coding: github-models/openai/gpt-4.1 dropped (not a provider fcm-router knows)',
+    '! set fast-coding: exists here, kept (--force replaces it with 2 models)',
+  ]);
+  assert.deepEqual(plan.next.providers, {
+    cerebras: { apiKey: 'csk_mine' },
+    nvidia: { enabled: true },
+    groq: { apiKey: 'gsk_sample_one', apiKeys: ['gsk_sample_two'] },
+    sambanova: { enabled: false },
+  });
+  assert.deepEqual(plan.next.sets, current.sets);
+
+  const forced = planImport(fcm, current, KNOWN, true);
+  assert.deepEqual(forced.next.providers?.['cerebras'], { apiKey: 'csk_sample' });
+  assert.equal(forced.next.providers?.['nvidia']?.enabled, false);
+  assert.deepEqual(forced.next.sets?.['fast-coding'], [
+    'groq/llama-3.3-70b-versatile',
+    'cerebras/gpt-oss-120b',
+  ]);
+
+  const again = planImport(fcm, forced.next, KNOWN, false);
+  assert.equal(again.changed, false, 'importing twice changes nothing');
+});
+
+test('fcm-router import-fcm: a dry run writes nothing; the import writes a valid 0600 config a second run leaves alone', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-import-'));
+  const configPath = path.join(dir, 'config.json');
+  try {
+    await writeFile(configPath, JSON.stringify({ providers: { groq: { enabled: true } } }), { mode: 0o600 });
+    const dry = await runCli(['import-fcm', SAMPLE, '--config', configPath, '--dry-run']);
+    assert.equal(dry.code, 0, dry.output);
+    assert.match(dry.output, /\+ groq: 2 keys/);
+    assert.match(dry.output, /\+ activeSet: fast-coding/);
+    assert.match(dry.output, /Dry run: nothing written/);
+    assert.deepEqual(JSON.parse(await readFile(configPath, 'utf8')), {
+      providers: { groq: { enabled: true } },
+    });
+    assert.ok(!dry.output.includes('gsk_sample'), 'keys never printed');
+
+    const done = await runCli(['import-fcm', SAMPLE, '--config', configPath]);
+    assert.equal(done.code, 0, done.output);
+    const written = JSON.parse(await readFile(configPath, 'utf8')) as ConfigInput;
+    assert.deepEqual(written.providers?.['groq'], {
+      enabled: true,
+      apiKey: 'gsk_sample_one',
+      apiKeys: ['gsk_sample_two'],
+    });
+    assert.equal(written.activeSet, 'fast-coding');
+    assert.equal((await stat(configPath)).mode & 0o777, 0o600);
+
+    const second = await runCli(['import-fcm', SAMPLE, '--config', configPath]);
+    assert.equal(second.code, 0);
+    assert.match(second.output, /Nothing to change/);
+
+    const missing = await runCli(['import-fcm', path.join(dir, 'nope.json'), '--config', configPath]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.output, /no free-coding-models config at/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,166 @@
+/**
+ * Free-tier budget counts: requests and tokens per key (and model, unless the provider's limits are per
+ * key) in the current minute and UTC day, kept in a persisted file so a restart does not forget a day's
+ * use. Counters are named by a scope and a key fingerprint (`groq/llama @6f0b3c1d2e4a`), never a key.
+ */
+import { z } from 'zod/v3';
+import type { BudgetLimits } from '../catalogue/free-tier-limits.js';
+import type { RouterLogger } from '../public-types.js';
+import {
+  budgetStanding,
+  MINUTE_MS,
+  rolled,
+  type BudgetCounts,
+  type BudgetStanding,
+  type RateLimitHint,
+  type RateLimitHints,
+} from './budget-standing.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+const count = z.number().int().min(0);
+const countsSchema = z.strictObject({
+  minute: z.number(),
+  minuteRequests: count,
+  minuteTokens: count,
+  day: z.number(),
+  dayRequests: count,
+  dayTokens: count,
+  heldUntil: z.number().nullable(),
+});
+const fileSchema = z.strictObject({ counters: z.record(z.string().min(1), countsSchema) });
+type BudgetFile = z.output<typeof fileSchema>;
+
+export interface BudgetBookOptions {
+  file: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+export class BudgetBook {
+  private readonly options: BudgetBookOptions;
+  private readonly counters = new Map<string, BudgetCounts>();
+  private readonly file: JsonStateFile<BudgetFile>;
+  /** Bumped when a counter's standing changes (ok → near → at), not by every count. */
+  private changes = 0;
+
+  constructor(options: BudgetBookOptions) {
+    this.options = options;
+    this.file = new JsonStateFile<BudgetFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => this.snapshot(),
+    });
+  }
+
+  /** Restores the file; counts of a day already over are dropped. */
+  async load(): Promise<void> {
+    const data = await this.file.load();
+    if (data === null) return;
+    const now = this.options.clock();
+    for (const [id, counts] of Object.entries(data.counters)) {
+      const current = rolled(counts, now);
+      if (live(current)) this.counters.set(id, current);
+    }
+    this.changes += 1;
+  }
+
+  /** Changes whenever a counter's standing did: a ranking made without it changing is still current. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** What counter `id` used in the current windows. */
+  counts(id: string): BudgetCounts {
+    return rolled(this.counters.get(id), this.options.clock());
+  }
+
+  /** Where counter `id` stands against `limits` now. */
+  standing(id: string, limits: BudgetLimits): BudgetStanding {
+    if (this.counters.size === 0) return OK;
+    return budgetStanding(limits, this.counts(id));
+  }
+
+  /** Counts one request and `tokens` tokens on counter `id`. */
+  add(id: string, limits: BudgetLimits, requests: number, tokens: number): void {
+    this.update(id, limits, (counts) => {
+      counts.minuteRequests += requests;
+      counts.dayRequests += requests;
+      counts.minuteTokens += tokens;
+      counts.dayTokens += tokens;
+    });
+  }
+
+  /**
+   * A provider's own word on what is left: it replaces the count of the window it speaks of (a reset within
+   * a minute is the minute's, a later one the day's) where that limit is known, and a budget at 0 is held
+   * until its reset.
+   */
+  correct(id: string, limits: BudgetLimits, hints: RateLimitHints): void {
+    const now = this.options.clock();
+    this.update(id, limits, (counts) => {
+      fix(counts, hints.requests, limits.rpm, limits.rpd, 'Requests', now);
+      fix(counts, hints.tokens, limits.tpm, limits.tpd, 'Tokens', now);
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  private update(id: string, limits: BudgetLimits, change: (counts: BudgetCounts) => void): void {
+    const counts = this.counts(id);
+    const before = budgetStanding(limits, counts).type;
+    change(counts);
+    this.counters.set(id, counts);
+    if (budgetStanding(limits, counts).type !== before) this.changes += 1;
+    this.file.schedule();
+  }
+
+  /** Counters with nothing left in them today are left out. */
+  private snapshot(): BudgetFile {
+    const now = this.options.clock();
+    const counters: Record<string, BudgetCounts> = {};
+    for (const [id, counts] of this.counters) {
+      const current = rolled(counts, now);
+      if (live(current)) counters[id] = current;
+    }
+    return { counters };
+  }
+}
+
+const OK: BudgetStanding = { type: 'ok' };
+
+function live(counts: BudgetCounts): boolean {
+  return counts.dayRequests > 0 || counts.dayTokens > 0 || counts.heldUntil !== null;
+}
+
+function fix(
+  counts: BudgetCounts,
+  hint: RateLimitHint | null,
+  perMinute: number | null,
+  perDay: number | null,
+  kind: 'Requests' | 'Tokens',
+  now: number,
+): void {
+  if (hint === null) return;
+  const minute = hint.resetMs === null || hint.resetMs <= MINUTE_MS;
+  const limit = minute ? perMinute : perDay;
+  if (limit !== null) {
+    const used = Math.max(0, limit - hint.remaining);
+    if (minute) counts[`minute${kind}`] = used;
+    else counts[`day${kind}`] = used;
+  }
+  if (hint.remaining <= 0 && hint.resetMs !== null && hint.resetMs > 0) {
+    const until = now + hint.resetMs;
+    counts.heldUntil = counts.heldUntil === null ? until : Math.max(counts.heldUntil, until);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What each provider's model list said when it was last fetched (model discovery), kept across restarts
+ * in `discovery.json`: the config is resolved with it, so a catalogue model the provider no longer lists
+ * is skipped before an agent meets its 404, and new ones can be offered.
+ */
+import { z } from 'zod/v3';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+const fileSchema = z.strictObject({
+  providers: z.record(
+    z.string().min(1),
+    z.strictObject({ at: z.number(), ids: z.array(z.string().min(1).max(300)).max(10_000) }),
+  ),
+});
+type DiscoveryFile = z.output<typeof fileSchema>;
+
+/** One provider's list: when it was fetched and the ids it held (as the provider names them). */
+export interface Discovery {
+  at: number;
+  ids: ReadonlySet<string>;
+}
+
+export interface DiscoveryBookOptions {
+  file: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+export class DiscoveryBook {
+  private readonly lists = new Map<string, Discovery>();
+  private readonly file: JsonStateFile<DiscoveryFile>;
+
+  constructor(private readonly options: DiscoveryBookOptions) {
+    this.file = new JsonStateFile<DiscoveryFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({
+        providers: Object.fromEntries(
+          [...this.lists].map(([id, list]) => [id, { at: list.at, ids: [...list.ids] }]),
+        ),
+      }),
+    });
+  }
+
+  async load(): Promise<void> {
+    const data = await this.file.load();
+    if (data === null) return;
+    for (const [id, list] of Object.entries(data.providers))
+      this.lists.set(id, { at: list.at, ids: new Set(list.ids) });
+  }
+
+  /** Every provider's last list. */
+  get all(): ReadonlyMap<string, Discovery> {
+    return this.lists;
+  }
+
+  /** Records a provider's list, fetched now. */
+  record(providerId: string, ids: readonly string[]): void {
+    this.lists.set(providerId, { at: this.options.clock(), ids: new Set(ids) });
+    this.file.schedule();
+  }
+
+  flush(): Promise<void> {
+    return this.file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A provider's model list (`GET <baseUrl>/models`, the OpenAI shape `{ data: [{ id }] }`), for model
+ * discovery. One bounded request: a deadline, a size limit, and a validated body.
+ */
+import { request } from 'undici';
+import { z } from 'zod/v3';
+
+const MAX_BYTES = 4 * 1024 * 1024;
+const TIMEOUT_MS = 15_000;
+
+const listSchema = z
+  .object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) })
+  .passthrough();
+
+export type ModelsListResult = { ok: true; ids: string[] } | { ok: false; error: string };
+
+/** Fetches the model ids a provider lists for this key; never throws. */
+export async function fetchModelIds(
+  baseUrl: string,
+  apiKey: string | null,
+  headers: Readonly<Record<string, string>>,
+): Promise<ModelsListResult> {
+  try {
+    const res = await request(`${baseUrl}/models`, {
+      method: 'GET',
+      headers: {
+        ...headers,
+        accept: 'application/json',
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BYTES) {
+        res.body.destroy();
+        return { ok: false, error: `the model list is over ${MAX_BYTES} bytes` };
+      }
+      chunks.push(chunk);
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300)
+      return { ok: false, error: `the provider answered HTTP ${res.statusCode}` };
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return { ok: false, error: 'the model list is not JSON' };
+    }
+    const parsed = listSchema.safeParse(body);
+    if (!parsed.success) return { ok: false, error: 'the model list is not { data: [{ id }] }' };
+    return { ok: true, ids: [...new Set(parsed.data.data.map((model) => model.id))] };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'error';
+    return { ok: false, error: `the model list could not be fetched (${name})` };
+  }
+}
