@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,15 +17,11 @@ import { acquireDaemonLock, StateDirError, type DaemonLock } from './daemon-lock
 import { writeDaemonFile } from './daemon-file.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
 import { isLoopbackHost } from './server/guards.js';
-import { createRouterServer } from './server/http-server.js';
-import { BreakerStore } from './state/breaker-store.js';
-import { DailyCounters } from './state/daily-counters.js';
+import { createRouterServer, type RouterServer } from './server/http-server.js';
+import { openStateStores, type StateStores } from './state-stores.js';
 import { systemClock, type Clock } from './state/clock.js';
-import { LatencyBook } from './state/latency-book.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { DiscoveryBook } from './state/discovery-book.js';
-import { QuotaBook } from './state/quota-book.js';
-import { RequestHistory } from './state/request-history.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
 export const DEFAULT_PORT = 19280;
@@ -90,6 +87,118 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   }
 }
 
+/** Listens on `port` and `host`; rejects with the server's error (a port in use, say). */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The config a start runs on: the demo's (in its own folder) or the file's, validated; the state folder
+ * is made (0700) first. A config with problems is a `ConfigError` naming each.
+ */
+async function loadStartConfig(options: StartRouterOptions, baseDir: string) {
+  const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
+  const stateDir = demo?.stateDir ?? baseDir;
+  const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
+  await mkdir(stateDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    throw new StateDirError(stateDir, error.code ?? error.message);
+  });
+  const loaded = demo ? demo.loaded : await loadConfigFile(configPath);
+  if (!loaded.ok) {
+    await demo?.close();
+    throw new ConfigError(configPath, loaded.issues);
+  }
+  return { demo, stateDir, configPath, loaded };
+}
+
+/**
+ * The state a router runs on: its event bus, the providers' model lists as last fetched (the live config
+ * resolves with them), the live config (applied to `ref.engine` on change) and the state files.
+ */
+async function openLiveState(
+  options: StartRouterOptions,
+  started: LockedStart,
+  stateDir: string,
+  configPath: string,
+  loaded: Extract<Awaited<ReturnType<typeof loadConfigFile>>, { ok: true }>,
+  ref: { engine: RouterEngine | null },
+) {
+  const { env, clock, logger } = started;
+  const debounceMs = options.persistDebounceMs ?? 2000;
+  const events = new EventBus((error) =>
+    logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const discovery = new DiscoveryBook({
+    file: path.join(stateDir, 'discovery.json'),
+    clock,
+    debounceMs,
+    logger,
+  });
+  await discovery.load();
+  // Before the stores: restoring breakers reads the breaker settings from the live config.
+  const live = new LiveConfig({
+    path: configPath,
+    raw: loaded.raw,
+    config: loaded.config,
+    env,
+    discovered: () => discovery.all,
+    onApply: (resolved, changed) => {
+      ref.engine?.applyConfig(resolved, changed);
+      logger.info(`config applied: ${changed.join(', ')}`);
+    },
+  });
+  const onModelChange = (key: string): void => ref.engine?.emitModel(key);
+  const stores = await openStateStores({ stateDir, clock, debounceMs, logger, live, events, onModelChange });
+  return { events, discovery, live, stores };
+}
+
+/**
+ * Listens, then records where: the lock and `daemon.json` (with the per-start token) name the URL. A
+ * failure closes what was opened (`onFail`); one of the folder's is a `StateDirError`.
+ */
+async function listenAndPublish(
+  server: Server,
+  wantedPort: number,
+  host: string,
+  started: LockedStart,
+  daemon: { version: string; demo: boolean; token: string; onFail: () => Promise<unknown> },
+): Promise<{ url: string; port: number }> {
+  try {
+    await listen(server, wantedPort, host);
+  } catch (error) {
+    await daemon.onFail();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    await started.lock.listening(port, url);
+    const { version, demo, token } = daemon;
+    await writeDaemonFile(started.baseDir, {
+      pid: process.pid,
+      port,
+      host,
+      url,
+      version,
+      startedAt: started.startedAt,
+      demo,
+      token,
+    });
+  } catch (error) {
+    server.close();
+    server.closeAllConnections();
+    await daemon.onFail();
+    throw new StateDirError(started.baseDir, (error as NodeJS.ErrnoException).code ?? String(error));
+  }
+  return { url, port };
+}
+
 interface LockedStart {
   env: Record<string, string | undefined>;
   clock: Clock;
@@ -101,86 +210,23 @@ interface LockedStart {
 
 async function startLocked(options: StartRouterOptions, started: LockedStart): Promise<RouterHandle> {
   const { env, clock, logger, baseDir, startedAt, lock } = started;
-  const debounceMs = options.persistDebounceMs ?? 2000;
   const host = options.host ?? '127.0.0.1';
   const tokenForReads = options.allowRemote === true;
-  const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
-  const stateDir = demo?.stateDir ?? baseDir;
-  const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
-  await mkdir(stateDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    throw new StateDirError(stateDir, error.code ?? error.message);
-  });
+  const { demo, stateDir, configPath, loaded } = await loadStartConfig(options, baseDir);
 
-  const loaded = demo ? demo.loaded : await loadConfigFile(configPath);
-  if (!loaded.ok) {
-    await demo?.close();
-    throw new ConfigError(configPath, loaded.issues);
-  }
-
-  let engine: RouterEngine | null = null;
-  // Before the stores: restoring breakers reads the breaker settings from the live config.
-  const events = new EventBus((error) =>
-    logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
+  const ref: { engine: RouterEngine | null } = { engine: null };
+  const { events, discovery, live, stores } = await openLiveState(
+    options,
+    started,
+    stateDir,
+    configPath,
+    loaded,
+    ref,
   );
-  // Before the live config: it resolves with the providers' model lists as last fetched.
-  const discovery = new DiscoveryBook({
-    file: path.join(stateDir, 'discovery.json'),
-    clock,
-    debounceMs,
-    logger,
-  });
-  await discovery.load();
-  const live = new LiveConfig({
-    path: configPath,
-    raw: loaded.raw,
-    config: loaded.config,
-    env,
-    discovered: () => discovery.all,
-    onApply: (resolved, changed) => {
-      engine?.applyConfig(resolved, changed);
-      logger.info(`config applied: ${changed.join(', ')}`);
-    },
-  });
-  const breakers = new BreakerStore({
-    file: path.join(stateDir, 'breakers.json'),
-    clock,
-    debounceMs,
-    logger,
-    settings: () => live.resolved.config.router.breaker,
-    onChange: (key) => engine?.emitModel(key),
-  });
-  const quotas = new QuotaBook({
-    file: path.join(stateDir, 'quotas.json'),
-    clock,
-    debounceMs,
-    logger,
-    onChange: (scope) => {
-      if (scope.model) engine?.emitModel(scope.model);
-      if (scope.provider) {
-        for (const model of live.resolved.models.values())
-          if (model.provider === scope.provider) engine?.emitModel(model.key);
-      }
-    },
-  });
-  const history = new RequestHistory({
-    file: path.join(stateDir, 'history.json'),
-    clock,
-    debounceMs,
-    logger,
-  });
-  const latency = new LatencyBook({ file: path.join(stateDir, 'latency.json'), clock, debounceMs, logger });
-  const counters = new DailyCounters({
-    file: path.join(stateDir, 'counters.json'),
-    clock,
-    debounceMs,
-    logger,
-  });
-  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load(), counters.load()]);
-  // Every finished request, however many: the history keeps only the last 500.
-  events.on('request', (event) => counters.record(event.entry));
+  const { breakers, quotas, history, latency, counters } = stores;
 
   const upstream = new UpstreamClient();
-  engine = new RouterEngine({
+  const engine = (ref.engine = new RouterEngine({
     resolved: live.resolved,
     breakers,
     quotas,
@@ -192,7 +238,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     events,
     clock,
     logger,
-  });
+  }));
   const version = packageVersion();
   const token = randomBytes(24).toString('base64url');
   const { server, events: eventsRoute } = createRouterServer({
@@ -212,85 +258,97 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     logger,
   });
 
-  const port = choosePort(options.port, env);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    await Promise.all([upstream.close(), demo?.close()]);
-    throw error;
-  }
-  const actualPort = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  try {
-    await lock.listening(actualPort, url);
-    await writeDaemonFile(baseDir, {
-      pid: process.pid,
-      port: actualPort,
-      host,
-      url,
-      version,
-      startedAt,
-      demo: Boolean(demo),
-      token,
-    });
-  } catch (error) {
-    server.close();
-    server.closeAllConnections();
-    await Promise.all([upstream.close(), demo?.close()]);
-    throw new StateDirError(baseDir, (error as NodeJS.ErrnoException).code ?? String(error));
-  }
+  const { url, port } = await listenAndPublish(server, choosePort(options.port, env), host, started, {
+    version,
+    demo: demo !== null,
+    token,
+    onFail: () => Promise.all([upstream.close(), demo?.close()]),
+  });
   if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
   const traffic = demo && options.demoTraffic !== false ? startDemoTraffic(url) : null;
 
-  let stopping: Promise<void> | null = null;
-  const liveEngine = engine;
-  return {
+  return routerHandle({
     url,
-    port: actualPort,
+    port,
     host,
     stateDir,
     configPath,
     version,
-    state: () => liveEngine.state(),
-    history: (limit) => ({
-      entries: history.list(limit),
-      stats: { ...history.stats(), ...counters.todayStats() },
-    }),
-    on: (type, listener) => events.on(type, listener),
-    setPaused: (paused) => liveEngine.setPaused(paused),
-    isPaused: () => liveEngine.isPaused(),
-    probeNow: (model) => liveEngine.probes.probe(model),
-    runDueProbes: async () => (await liveEngine.probes.pass()).map((probe) => probe.key),
-    stop: (stopOptions = {}) => {
-      stopping ??= (async () => {
-        traffic?.stop();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        eventsRoute.closeAll();
-        await liveEngine.probes.stop();
-        await liveEngine.waitIdle(stopOptions.graceMs ?? 10_000);
-        server.closeAllConnections();
-        await closed;
-        await Promise.all([
-          breakers.close(),
-          quotas.close(),
-          history.close(),
-          latency.close(),
-          counters.close(),
-          discovery.close(),
-        ]);
-        await Promise.all([upstream.close(), demo?.close()]);
-        // A folder that turned read-only keeps these files; the next start takes the stale lock over.
-        await rm(path.join(baseDir, 'daemon.json'), { force: true }).catch(() => undefined);
-        await lock.release();
-      })();
-      return stopping;
+    engine,
+    stores,
+    discovery,
+    events,
+    server,
+    eventsRoute,
+    upstream,
+    closeDemo: async () => {
+      traffic?.stop();
+      await demo?.close();
     },
+    baseDir,
+    lock,
+  });
+}
+
+/** What a running router is made of, for its handle. */
+interface RunningParts {
+  url: string;
+  port: number;
+  host: string;
+  stateDir: string;
+  configPath: string;
+  version: string;
+  engine: RouterEngine;
+  stores: StateStores;
+  discovery: DiscoveryBook;
+  events: EventBus;
+  server: Server;
+  eventsRoute: RouterServer['events'];
+  upstream: UpstreamClient;
+  /** Stops the demo's traffic and its simulated providers (nothing outside demo mode). */
+  closeDemo: () => Promise<void>;
+  baseDir: string;
+  lock: DaemonLock;
+}
+
+/**
+ * The handle of a running router. `stop` stops listening, lets in-flight requests finish (up to the
+ * grace), writes every state file, and frees the state folder; calling it again returns the same stop.
+ */
+function routerHandle(parts: RunningParts): RouterHandle {
+  const { engine, stores, server, eventsRoute } = parts;
+  let stopping: Promise<void> | null = null;
+  const stop = async (graceMs: number): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    eventsRoute.closeAll();
+    await engine.probes.stop();
+    await engine.waitIdle(graceMs);
+    server.closeAllConnections();
+    await closed;
+    await Promise.all([stores.close(), parts.discovery.close()]);
+    await Promise.all([parts.upstream.close(), parts.closeDemo()]);
+    // A folder that turned read-only keeps these files; the next start takes the stale lock over.
+    await rm(path.join(parts.baseDir, 'daemon.json'), { force: true }).catch(() => undefined);
+    await parts.lock.release();
+  };
+  return {
+    url: parts.url,
+    port: parts.port,
+    host: parts.host,
+    stateDir: parts.stateDir,
+    configPath: parts.configPath,
+    version: parts.version,
+    state: () => engine.state(),
+    history: (limit) => ({
+      entries: stores.history.list(limit),
+      stats: { ...stores.history.stats(), ...stores.counters.todayStats() },
+    }),
+    on: (type, listener) => parts.events.on(type, listener),
+    setPaused: (paused) => engine.setPaused(paused),
+    isPaused: () => engine.isPaused(),
+    probeNow: (model) => engine.probes.probe(model),
+    runDueProbes: async () => (await engine.probes.pass()).map((probe) => probe.key),
+    stop: (stopOptions = {}) => (stopping ??= stop(stopOptions.graceMs ?? 10_000)),
   };
 }

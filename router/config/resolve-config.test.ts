@@ -295,7 +295,7 @@ test('a model named twice in a set is kept once, at its first place', () => {
 });
 
 test('several keys: apiKey then apiKeys, deduplicated; apiKeyEnv may list several variables', () => {
-  const env = { GROQ_A: 'gsk-a', GROQ_B: ' gsk-b ', GROQ_API_KEY: 'gsk-catalogue' };
+  const env = { GROQ_A_KEY: 'gsk-a', GROQ_B_KEY: ' gsk-b ', GROQ_API_KEY: 'gsk-catalogue' };
   const listed = resolveConfig(
     cfg({ providers: { groq: { apiKey: 'gsk-1', apiKeys: ['gsk-2', 'gsk-1', ' '] } } }),
     env,
@@ -310,23 +310,23 @@ test('several keys: apiKey then apiKeys, deduplicated; apiKeyEnv may list severa
   assert.equal(listed?.apiKey, 'gsk-1');
 
   const fromEnv = resolveConfig(
-    cfg({ providers: { groq: { apiKeyEnv: ['GROQ_A', 'UNSET_VAR', 'GROQ_B'] } } }),
+    cfg({ providers: { groq: { apiKeyEnv: ['GROQ_A_KEY', 'UNSET_VAR_KEY', 'GROQ_B_KEY'] } } }),
     env,
   ).providers.get('groq');
   assert.deepEqual(
     fromEnv?.keys.map(({ value, source }) => [value, source]),
     [
-      ['gsk-a', 'env:GROQ_A'],
-      ['gsk-b', 'env:GROQ_B'],
+      ['gsk-a', 'env:GROQ_A_KEY'],
+      ['gsk-b', 'env:GROQ_B_KEY'],
     ],
   );
-  assert.equal(fromEnv?.keySource, 'env:GROQ_A');
+  assert.equal(fromEnv?.keySource, 'env:GROQ_A_KEY');
   const onlyList = resolveConfig(cfg({ providers: { groq: { apiKeys: ['gsk-x'] } } }), env);
   assert.equal(onlyList.providers.get('groq')?.apiKey, 'gsk-x', 'config keys win over the environment');
 });
 
 test('apiKeyEnv and apiKeys are validated', () => {
-  const bad = parseConfig({ providers: { groq: { apiKeyEnv: ['OK', 'not a name'], apiKeys: 'gsk' } } });
+  const bad = parseConfig({ providers: { groq: { apiKeyEnv: ['OK_KEY', 'not a name'], apiKeys: 'gsk' } } });
   assert.equal(bad.ok, false);
   if (bad.ok) return;
   assert.deepEqual(bad.issues, [

@@ -122,11 +122,13 @@ export const probeSchema = z.strictObject({
   dailyBudget: wholeNumber('probes', 1, 10_000).default(50),
 });
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const envName = z
   .string({ invalid_type_error: 'an environment variable name, or a list of them' })
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .regex(ENV_NAME, 'must be an environment variable name')
+  // Only a well-formed name is judged further: one message per problem.
   .refine(
-    isCredentialEnvName,
+    (name) => !ENV_NAME.test(name) || isCredentialEnvName(name),
     'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
   );
 

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { LiveConfig } from './config/live-config.js';
+import type { EventBus } from './engine/event-bus.js';
+import type { RouterLogger } from './public-types.js';
+import { BreakerStore } from './state/breaker-store.js';
+import type { Clock } from './state/clock.js';
+import { DailyCounters } from './state/daily-counters.js';
+import { LatencyBook } from './state/latency-book.js';
+import { QuotaBook } from './state/quota-book.js';
+import { RequestHistory } from './state/request-history.js';
+
+/** The router's persisted state, one file each in the state folder. */
+export interface StateStores {
+  breakers: BreakerStore;
+  quotas: QuotaBook;
+  history: RequestHistory;
+  latency: LatencyBook;
+  counters: DailyCounters;
+  /** Writes what is pending and stops every store's timer. */
+  close(): Promise<void>;
+}
+
+export interface StateStoreOptions {
+  stateDir: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+  live: LiveConfig;
+  events: EventBus;
+  /** A model's state changed (its breaker or a pause): the engine tells the dashboard. */
+  onModelChange: (key: string) => void;
+}
+
+/**
+ * Opens and restores the state files: breakers, quota pauses and budgets, history, latency and the day
+ * counters (which count every finished request: the history keeps only the last 500).
+ */
+export async function openStateStores(options: StateStoreOptions): Promise<StateStores> {
+  const { stateDir, clock, debounceMs, logger, live } = options;
+  const file = (name: string) => ({ file: path.join(stateDir, name), clock, debounceMs, logger });
+  const breakers = new BreakerStore({
+    ...file('breakers.json'),
+    settings: () => live.resolved.config.router.breaker,
+    onChange: options.onModelChange,
+  });
+  const quotas = new QuotaBook({
+    ...file('quotas.json'),
+    onChange: (scope) => {
+      if (scope.model) options.onModelChange(scope.model);
+      if (!scope.provider) return;
+      for (const model of live.resolved.models.values())
+        if (model.provider === scope.provider) options.onModelChange(model.key);
+    },
+  });
+  const history = new RequestHistory(file('history.json'));
+  const latency = new LatencyBook(file('latency.json'));
+  const counters = new DailyCounters(file('counters.json'));
+  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load(), counters.load()]);
+  options.events.on('request', (event) => counters.record(event.entry));
+  return {
+    breakers,
+    quotas,
+    history,
+    latency,
+    counters,
+    close: async () => {
+      await Promise.all([
+        breakers.close(),
+        quotas.close(),
+        history.close(),
+        latency.close(),
+        counters.close(),
+      ]);
+    },
+  };
+}
