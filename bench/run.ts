@@ -16,6 +16,7 @@ import { cpuMs, startChild, type ChildHandle } from './proc.js';
 import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
+import { measureBursts } from './workloads/burst.js';
 import { measureFailover } from './workloads/failover.js';
 import { IDLE_SETTLE_MS, idleRss, idleStart } from './workloads/idle.js';
 import { measureLatencyInterleaved, measureStreamInterleaved } from './workloads/interleaved.js';
@@ -68,6 +69,8 @@ const PLAN = quick
       flushRequests: 10_000,
     };
 const CONCURRENCY = 64;
+/** The burst: quick mode sends fewer requests, at the same concurrency. */
+const BURST = { clients: 2000, requests: quick ? 4000 : 20_000, rounds: quick ? 2 : 3 };
 const ORDER: TargetName[] = ['direct', 'relay', 'router'];
 
 const t0 = Date.now();
@@ -229,6 +232,21 @@ async function main(): Promise<void> {
     log('breaker store: request p99 while flushing');
     const flushP99 = await measureFlushP99(upstream.url, 10_000, PLAN.flushRequests);
 
+    // Last: the burst leaves the daemon with about 2 000 upstream sockets and a grown heap.
+    log(`burst: ${BURST.clients} clients, ${BURST.requests} requests, ${BURST.rounds} rounds`);
+    const burst = await measureBursts(
+      [
+        { name: 'direct', origin: upstream.url, model: DIRECT_MODEL },
+        { name: 'relay', origin: relay.url, model: DIRECT_MODEL },
+        { name: 'router', origin: daemon.url, model: `fcm:${BENCH_SET}` },
+      ],
+      BURST.clients,
+      BURST.requests,
+      BURST.rounds,
+    );
+    for (const name of ORDER)
+      if (burst[name].errors > 0) notes.push(`burst: ${burst[name].errors} failed requests through ${name}`);
+
     await Promise.all(Object.values(targets).map((target) => target.pool.close()));
     const measured: Measured = {
       latency: {
@@ -270,6 +288,7 @@ async function main(): Promise<void> {
       idle: { routerMb: idleRouter.rssMb, relayMb: idleRelay.rssMb, settleMs: IDLE_SETTLE_MS },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,
+      burst: { ...BURST, ...burst },
     };
     for (const name of ORDER)
       if (errors[name] > 0)
