@@ -53,7 +53,8 @@ export async function startBareRelay(
       });
   });
   server.maxConnections = 4096;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // The router's backlog, so the burst compares the two on the same footing.
+  await new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', backlog: 4096 }, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {

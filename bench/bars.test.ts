@@ -135,6 +135,14 @@ describe('evaluateBars', () => {
       upstreamWith: 2,
       errors: 0,
     },
+    burst: {
+      clients: 2000,
+      requests: 20_000,
+      rounds: 3,
+      direct: { p99: 400, max: 450, errors: 0 },
+      relay: { p99: 700, max: 900, errors: 0 },
+      router: { p99: 800, max: 2500, errors: 0 },
+    },
   });
   const byMetric = (rows: ReturnType<typeof evaluateBars>, metric: string) => {
     const row = rows.find((candidate) => candidate.metric.startsWith(metric));
@@ -203,5 +211,16 @@ describe('evaluateBars', () => {
       ],
     );
     assert.ok(Math.abs((hedge[1]?.ratio ?? 0) - 203 / 1004) < 1e-9);
+  });
+
+  it("holds the burst's p99 through the router to twice direct's, and reports its worst request", () => {
+    const m = measured({ throughput: 1, cpuPerRequest: 1, streamRate: 1 });
+    const rows = evaluateBars(m);
+    assert.equal(byMetric(rows, 'p99').pass, true, '800 ms against 400 is 2x, at the bar');
+    assert.equal(byMetric(rows, 'p99').ratio, 2);
+    assert.equal(byMetric(rows, 'worst request').pass, true, 'a diagnostic');
+    assert.equal(byMetric(rows, 'worst request').router, 2500);
+    m.burst.router = { p99: 801, max: 900, errors: 0 };
+    assert.equal(byMetric(evaluateBars(m), 'p99').pass, false);
   });
 });

@@ -1,6 +1,7 @@
 import { theilSenFit } from './stats.js';
 import type { FaceName } from './workloads/faces.js';
 import type { HedgeSample } from './workloads/hedge.js';
+import type { BurstFigures } from './workloads/burst.js';
 
 /**
  * The issue's performance bars as data: from the measured medians to one row per figure, with the relay's
@@ -82,6 +83,15 @@ export interface Measured {
   paired: { throughput: number; cpuPerRequest: number; streamRate: number };
   /** One model hangs, one is healthy: time to answer without and with hedging, and upstream requests spent. */
   hedge: HedgeSample;
+  /** `clients` clients on fresh connections at once, `requests` per burst, `rounds` bursts per target. */
+  burst: {
+    clients: number;
+    requests: number;
+    rounds: number;
+    direct: BurstFigures;
+    relay: BurstFigures;
+    router: BurstFigures;
+  };
 }
 
 /**
@@ -356,5 +366,33 @@ export function evaluateBars(m: Measured): Row[] {
     },
     ...hedgeRows(m.hedge),
   ];
+  rows.push(...burstRows(m.burst));
   return rows;
+}
+
+/** The burst's bar (p99 through the router within 2x direct's) and its worst request, as a diagnostic. */
+export function burstRows(b: Measured['burst']): Row[] {
+  const workload = `burst: ${b.clients} clients, ${b.requests / 1000} k requests x ${b.rounds}`;
+  return [
+    {
+      workload,
+      metric: 'p99 (ms)',
+      direct: b.direct.p99,
+      relay: b.relay.p99,
+      router: b.router.p99,
+      ratio: ratio(b.router.p99, b.direct.p99),
+      bar: '<= 2x direct',
+      pass: b.router.p99 <= 2 * b.direct.p99,
+    },
+    {
+      workload,
+      metric: 'worst request (ms)',
+      direct: b.direct.max,
+      relay: b.relay.max,
+      router: b.router.max,
+      ratio: ratio(b.router.max, b.direct.max),
+      bar: '(diagnostic, no bar)',
+      pass: true,
+    },
+  ];
 }

@@ -16,6 +16,7 @@ import { cpuMs, startChild, type ChildHandle } from './proc.js';
 import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
+import { measureBursts } from './workloads/burst.js';
 import { measureFailover } from './workloads/failover.js';
 import { measureHedge } from './workloads/hedge.js';
 import {
@@ -79,6 +80,8 @@ const PLAN = quick
       hedge: { requests: 8, requestTimeoutMs: 5000, hedgeAfterMs: 500 },
     };
 const CONCURRENCY = 64;
+/** The burst: quick mode sends fewer requests, at the same concurrency. */
+const BURST = { clients: 2000, requests: quick ? 4000 : 20_000, rounds: quick ? 2 : 3 };
 const ORDER: TargetName[] = ['direct', 'relay', 'router'];
 
 const t0 = Date.now();
@@ -272,6 +275,20 @@ async function main(): Promise<void> {
     );
     const hedge = await measureHedge(upstream.url, PLAN.hedge);
     if (hedge.errors > 0) notes.push(`hedging: ${hedge.errors} requests not served by the healthy model`);
+    // Last: the burst leaves the daemon with about 2 000 upstream sockets and a grown heap.
+    log(`burst: ${BURST.clients} clients, ${BURST.requests} requests, ${BURST.rounds} rounds`);
+    const burst = await measureBursts(
+      [
+        { name: 'direct', origin: upstream.url, model: DIRECT_MODEL },
+        { name: 'relay', origin: relay.url, model: DIRECT_MODEL },
+        { name: 'router', origin: daemon.url, model: `fcm:${BENCH_SET}` },
+      ],
+      BURST.clients,
+      BURST.requests,
+      BURST.rounds,
+    );
+    for (const name of ORDER)
+      if (burst[name].errors > 0) notes.push(`burst: ${burst[name].errors} failed requests through ${name}`);
 
     await Promise.all(Object.values(targets).map((target) => target.pool.close()));
     const measured: Measured = {
@@ -324,6 +341,7 @@ async function main(): Promise<void> {
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,
       hedge,
+      burst: { ...BURST, ...burst },
     };
     if (faceErrors > 0) notes.push(`faces: ${faceErrors} failed streams during the face workloads`);
     for (const name of ORDER)

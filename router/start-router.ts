@@ -26,6 +26,14 @@ import { UpstreamClient } from './upstream/upstream-client.js';
 
 export const DEFAULT_PORT = 19280;
 
+/**
+ * How many connections the kernel may hold for the router before it accepts them (it caps this at
+ * net.core.somaxconn, 4096 on Linux since 5.4). Node's default, 511, is too few for a burst: Node accepts one
+ * connection per event-loop turn, a turn grows long while many clients are served, and a SYN that finds the
+ * queue full is dropped and retried only after 1 s, then 3 s, 7 s, 15 s.
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** The config file is invalid: the router refuses to start and names every problem. */
 export class ConfigError extends Error {
   readonly code = 'FCM_INVALID_CONFIG';
@@ -91,7 +99,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
