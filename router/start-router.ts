@@ -231,22 +231,21 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     loaded,
     ref,
   );
-  const { breakers, quotas, history, latency, counters } = stores;
-
+  const { quotas, history, counters } = stores;
   const upstream = new UpstreamClient();
-  const engine = (ref.engine = new RouterEngine({
+  const random = options.random ? { random: options.random } : {};
+  const modelStats = new ModelStatsBook();
+  const parts = {
+    ...stores,
     resolved: live.resolved,
-    breakers,
-    quotas,
-    history,
-    modelStats: new ModelStatsBook(),
-    latency,
-    ...(options.random ? { random: options.random } : {}),
+    modelStats,
     upstream,
     events,
     clock,
     logger,
-  }));
+    ...random,
+  };
+  const engine = (ref.engine = new RouterEngine(parts));
   const version = packageVersion();
   const token = randomBytes(24).toString('base64url');
   const { server, events: eventsRoute } = createRouterServer({

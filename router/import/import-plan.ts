@@ -33,34 +33,34 @@ function configKeys(entry: Providers[string] | undefined): string[] {
   return [...new Set(keys.filter((key) => key !== ''))];
 }
 
-/**
- * Plans the import of `fcm` into `current`. `known` holds the provider ids this router knows (the
- * catalogue's and the config's own); others are skipped with a line.
- */
-export function planImport(
-  fcm: FcmConfig,
-  current: ConfigInput,
-  known: ReadonlySet<string>,
-  force: boolean,
-): ImportPlan {
-  const providers: Providers = { ...current.providers };
-  const lines: string[] = [];
-  let changed = false;
-  const unknown = (id: string): boolean => {
-    if (known.has(id)) return false;
-    lines.push(`- ${id}: not a provider fcm-router knows, skipped`);
-    return true;
-  };
+/** What the planning steps share: the providers and sets being built, the lines said, and whether anything changed. */
+interface Draft {
+  providers: Providers;
+  sets: Record<string, string[]>;
+  lines: string[];
+  changed: boolean;
+  known: ReadonlySet<string>;
+  force: boolean;
+}
 
+/** False (with a line) for a provider this router does not know. */
+function knownProvider(draft: Draft, id: string): boolean {
+  if (draft.known.has(id)) return true;
+  draft.lines.push(`- ${id}: not a provider fcm-router knows, skipped`);
+  return false;
+}
+
+function planKeys(draft: Draft, fcm: FcmConfig): void {
+  const { providers, lines } = draft;
   for (const [id, keys] of Object.entries(fcm.keys)) {
-    if (unknown(id)) continue;
+    if (!knownProvider(draft, id)) continue;
     const entry = providers[id] ?? {};
     const existing = configKeys(entry);
     if (sameList(existing, keys)) {
       lines.push(`= ${id}: ${fingerprints(keys)} already`);
       continue;
     }
-    if (existing.length > 0 && !force) {
+    if (existing.length > 0 && !draft.force) {
       lines.push(
         `! ${id}: has ${fingerprints(existing)}, kept (--force replaces them with ${fingerprints(keys)})`,
       );
@@ -70,28 +70,34 @@ export function planImport(
     const { apiKeys: _old, ...others } = entry;
     providers[id] = { ...others, apiKey: first, ...(rest.length > 0 ? { apiKeys: rest } : {}) };
     lines.push(`${existing.length > 0 ? '~' : '+'} ${id}: ${fingerprints(keys)}`);
-    changed = true;
+    draft.changed = true;
   }
+}
 
+function planDisabled(draft: Draft, fcm: FcmConfig): void {
+  const { providers, lines } = draft;
   for (const id of fcm.disabled) {
-    if (unknown(id)) continue;
+    if (!knownProvider(draft, id)) continue;
     const entry = providers[id] ?? {};
     if (entry.enabled === false) lines.push(`= ${id}: disabled already`);
-    else if (entry.enabled !== undefined && !force)
+    else if (entry.enabled !== undefined && !draft.force)
       lines.push(`! ${id}: enabled here, kept (--force disables it)`);
     else {
       providers[id] = { ...entry, enabled: false };
       lines.push(`+ ${id}: disabled`);
-      changed = true;
+      draft.changed = true;
     }
   }
+}
 
-  const sets: Record<string, string[]> = { ...current.sets };
+/** The sets to import, each model of an unknown provider dropped; returns the names imported. */
+function planSets(draft: Draft, fcm: FcmConfig): string[] {
+  const { sets, lines } = draft;
   const imported: string[] = [];
   for (const [name, models] of Object.entries(fcm.sets)) {
     const usable = models.filter((key) => {
       const provider = key.slice(0, key.indexOf('/'));
-      if (known.has(provider)) return true;
+      if (draft.known.has(provider)) return true;
       lines.push(`- set ${name}: ${key} dropped (not a provider fcm-router knows)`);
       return false;
     });
@@ -106,17 +112,41 @@ export function planImport(
       lines.push(`= set ${name}: the same ${usable.length} models already`);
       continue;
     }
-    if (existing !== undefined && !force) {
+    if (existing !== undefined && !draft.force) {
       lines.push(`! set ${name}: exists here, kept (--force replaces it with ${usable.length} models)`);
       continue;
     }
     sets[name] = usable;
     imported.push(name);
     lines.push(`${existing === undefined ? '+' : '~'} set ${name}: ${usable.length} models`);
-    changed = true;
+    draft.changed = true;
   }
+  return imported;
+}
 
-  const next: ConfigInput = { ...current, providers };
+/**
+ * Plans the import of `fcm` into `current`. `known` holds the provider ids this router knows (the
+ * catalogue's and the config's own); others are skipped with a line.
+ */
+export function planImport(
+  fcm: FcmConfig,
+  current: ConfigInput,
+  known: ReadonlySet<string>,
+  force: boolean,
+): ImportPlan {
+  const draft: Draft = {
+    providers: { ...current.providers },
+    sets: { ...current.sets },
+    lines: [],
+    changed: false,
+    known,
+    force,
+  };
+  planKeys(draft, fcm);
+  planDisabled(draft, fcm);
+  const imported = planSets(draft, fcm);
+  const { sets, lines } = draft;
+  const next: ConfigInput = { ...current, providers: draft.providers };
   if (Object.keys(sets).length > 0) next.sets = sets;
   // A config that gains its first sets needs an active one among them.
   const active = fcm.activeSet !== null && fcm.activeSet in sets ? fcm.activeSet : imported[0];
@@ -124,7 +154,7 @@ export function planImport(
   if (active !== undefined && active !== current.activeSet && (activeMissing || force)) {
     next.activeSet = active;
     lines.push(`${current.activeSet === undefined ? '+' : '~'} activeSet: ${active}`);
-    changed = true;
+    draft.changed = true;
   }
-  return { next, lines, changed };
+  return { next, lines, changed: draft.changed };
 }
