@@ -90,15 +90,23 @@ export class LatencyBook {
     const ttfb = Math.max(0, sample.ttfbMs);
     const rate = sample.tokensPerSec;
     const before = this.#records.get(key);
-    const recent = [...(before?.recent ?? []), ttfb].slice(-LATENCY_WINDOW);
-    this.#records.set(key, {
-      ttfbMs: before ? decay(before.ttfbMs, ttfb) : ttfb,
-      tokensPerSec:
-        rate === null ? (before?.tokensPerSec ?? null) : decay(before?.tokensPerSec ?? null, rate),
-      recent,
-      samples: (before?.samples ?? 0) + 1,
-      lastAt: this.#clock(),
-    });
+    if (before === undefined) {
+      this.#records.set(key, {
+        ttfbMs: ttfb,
+        tokensPerSec: rate,
+        recent: [ttfb],
+        samples: 1,
+        lastAt: this.#clock(),
+      });
+    } else {
+      // Updated in place: a served request allocates no record or window of its own.
+      before.ttfbMs = decay(before.ttfbMs, ttfb);
+      if (rate !== null) before.tokensPerSec = decay(before.tokensPerSec, rate);
+      before.recent.push(ttfb);
+      if (before.recent.length > LATENCY_WINDOW) before.recent.shift();
+      before.samples += 1;
+      before.lastAt = this.#clock();
+    }
     this.#file.schedule();
   }
 

@@ -36,8 +36,13 @@ export interface ServedTokens {
 
 /** `2030-01-15` for a time on that UTC day. */
 export function utcDay(at: number): string {
-  return new Date(at - (at % DAY_MS)).toISOString().slice(0, 10);
+  const day = Math.floor(at / DAY_MS);
+  // Every served request asks; the answer changes once a day.
+  if (day !== lastUtcDay.day) lastUtcDay = { day, key: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastUtcDay.key;
 }
+
+let lastUtcDay = { day: Number.NaN, key: '' };
 
 export interface UsageBookOptions {
   file: string;
