@@ -54,10 +54,15 @@ export function keyStanding(
   requestRefused: ReadonlySet<string>,
 ): KeyStanding {
   const { fingerprint } = key;
-  if (requestRefused.has(keyId(provider.id, fingerprint)) || quotas.isAuthBlocked(provider.id, fingerprint))
+  // Ranking asks this for every model of a set on every request: the usual case, nothing refused, paused
+  // or blocked, builds no lookup keys at all.
+  if (requestRefused.size > 0 && requestRefused.has(keyId(provider.id, fingerprint)))
     return { type: 'invalid' };
-  const until = quotas.pausedUntil(target.key, provider.id, fingerprint);
-  if (until !== null) return { type: 'paused', until };
+  if (!quotas.isClear()) {
+    if (quotas.isAuthBlocked(provider.id, fingerprint)) return { type: 'invalid' };
+    const until = quotas.pausedUntil(target.key, provider.id, fingerprint);
+    if (until !== null) return { type: 'paused', until };
+  }
   if (!hasLimits(target.limits)) return USABLE;
   const budget = quotas.budgets.standing(budgetId(provider, target.key, fingerprint), target.limits);
   if (budget.type === 'at') return { type: 'budget', until: budget.until };

@@ -219,6 +219,11 @@ export class QuotaBook {
   }
 
   /** True while this key of the provider is blocked (another key, a new one, is not). */
+  /** Nothing paused and no key blocked: every key stands as its budgets say (ranking's usual case). */
+  isClear(): boolean {
+    return this.models.size === 0 && this.providers.size === 0 && this.auth.size === 0;
+  }
+
   isAuthBlocked(providerId: string, fingerprint: string): boolean {
     return this.auth.size > 0 && this.auth.has(scoped(providerId, asFingerprint(fingerprint)));
   }
