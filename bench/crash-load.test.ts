@@ -26,3 +26,17 @@ test('requests older than the ring retains may be gone', () => {
   assert.deepEqual(missingFromSnapshot(answered, ring, { inFlight: 0, retained: 4 }), []);
   assert.deepEqual(missingFromSnapshot(answered, ring, { inFlight: 0, retained: 5 }), ['r5']);
 });
+
+test('answers read within the grace before the snapshot are not held against it', () => {
+  const snapshot = { savedAt: 150, ids: ['r0'] };
+  assert.deepEqual(missingFromSnapshot(answered, snapshot, { inFlight: 0, retained: 500 }), [
+    'r4',
+    'r3',
+    'r2',
+    'r1',
+  ]);
+  assert.deepEqual(missingFromSnapshot(answered, snapshot, { inFlight: 0, retained: 500, graceMs: 25 }), [
+    'r2',
+    'r1',
+  ]);
+});

@@ -74,16 +74,17 @@ export async function untilSaved(
 /**
  * The requests a snapshot taken at `savedAt` should hold but does not. It must hold every request answered
  * before it was taken, except: the newest `inFlight` of them, whose entries the daemon may record just
- * after sending the answer (one per client at most), and those past `retained`, which the ring may have
- * dropped for newer ones.
+ * after sending the answer (one per client at most), those past `retained`, which the ring may have
+ * dropped for newer ones, and those read less than `graceMs` before it.
  */
 export function missingFromSnapshot(
   answered: ReadonlyMap<string, number>,
   snapshot: { savedAt: number; ids: readonly string[] },
-  limits: { inFlight: number; retained: number },
+  limits: { inFlight: number; retained: number; graceMs?: number },
 ): string[] {
   const kept = new Set(snapshot.ids);
-  const before = [...answered].filter(([, at]) => at < snapshot.savedAt).sort((a, b) => b[1] - a[1]);
+  const cutoff = snapshot.savedAt - (limits.graceMs ?? 0);
+  const before = [...answered].filter(([, at]) => at < cutoff).sort((a, b) => b[1] - a[1]);
   return before
     .slice(limits.inFlight, limits.retained)
     .filter(([id]) => !kept.has(id))
