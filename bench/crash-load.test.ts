@@ -40,3 +40,9 @@ test('answers read within the grace before the snapshot are not held against it'
     'r1',
   ]);
 });
+
+test('the grace narrows what is checked, not how the ring is counted', () => {
+  // The ring keeps r7…r9 (3 of them); answers r7 and r8 fall within the grace: nothing older may be checked.
+  const ring = { savedAt: 185, ids: ['r7', 'r8'] };
+  assert.deepEqual(missingFromSnapshot(answered, ring, { inFlight: 0, retained: 2, graceMs: 20 }), []);
+});

@@ -83,10 +83,11 @@ export function missingFromSnapshot(
   limits: { inFlight: number; retained: number; graceMs?: number },
 ): string[] {
   const kept = new Set(snapshot.ids);
+  // Ranked among every answer before the snapshot: the ring's `retained` counts them all.
+  const before = [...answered].filter(([, at]) => at < snapshot.savedAt).sort((a, b) => b[1] - a[1]);
   const cutoff = snapshot.savedAt - (limits.graceMs ?? 0);
-  const before = [...answered].filter(([, at]) => at < cutoff).sort((a, b) => b[1] - a[1]);
   return before
     .slice(limits.inFlight, limits.retained)
-    .filter(([id]) => !kept.has(id))
+    .filter(([id, at]) => at < cutoff && !kept.has(id))
     .map(([id]) => id);
 }
