@@ -7,6 +7,20 @@ import { DEFAULT_CONFIG } from '../test-support/default-config.js';
 const defaults: ConfigInput = DEFAULT_CONFIG;
 
 describe('settings form', () => {
+  test('keeps the router sections the form does not edit (ranking, server)', () => {
+    const base: ConfigInput = {
+      router: {
+        failover: { maxAttempts: 6 },
+        ranking: { order: { main: 'fastest' } },
+        server: { maxPendingBodies: 64 },
+      },
+    };
+    const built = buildConfig(base, formFromConfig(defaults), defaults);
+    expect(built.router?.ranking).toEqual({ order: { main: 'fastest' } });
+    expect(built.router?.server).toEqual({ maxPendingBodies: 64 });
+    expect(built.router?.failover).toBeUndefined();
+  });
+
   test('covers every failover and breaker knob of the defaults', () => {
     const values = formFromConfig(defaults);
     expect(Object.keys(values).sort()).toEqual(SETTINGS_FIELDS.map((f) => f.path).sort());

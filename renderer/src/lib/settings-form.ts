@@ -58,7 +58,9 @@ export function buildConfig(base: ConfigInput, values: FormValues, defaults: Con
     if (parsed === undefined || Object.is(parsed, readPath(defaults, field.path))) continue;
     sections[field.section][field.key] = parsed;
   }
-  const router: Record<string, unknown> = {};
+  // The form edits failover and breaker settings only: every other router section is kept as it was.
+  const { failover: _failover, breaker: _breaker, ...others } = base.router ?? {};
+  const router: Record<string, unknown> = { ...others };
   if (Object.keys(sections.failover).length > 0) router.failover = sections.failover;
   if (Object.keys(sections.breaker).length > 0) router.breaker = sections.breaker;
   const next: Record<string, unknown> = { ...base };
