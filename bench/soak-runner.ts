@@ -66,9 +66,12 @@ export interface SoakReport {
 
 const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
 const DEAD_KEY_PROVIDER = 'chaos-deadkey';
-/** The provider with a free-tier budget, small enough for a soak to reach it. */
+/**
+ * The provider with a free-tier budget, small enough for a soak to reach it. Budget windows are whole UTC
+ * minutes and days: a per-day limit is reached even by a soak that runs across a minute's turn.
+ */
 const BUDGETED_PROVIDER = 'chaos-d';
-const BUDGET = { rpm: 40 };
+const BUDGET = { rpm: 40, rpd: 20 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
 /** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
 const HEAD_SLACK_MS = 1500;
