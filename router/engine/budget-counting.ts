@@ -20,19 +20,11 @@ export function estimateTokens(body: Record<string, unknown>): number {
 }
 
 /**
- * A served request's usage as the upstream reported it, else estimated from the request's length (and
- * marked so); added to the day's usage of the model and key.
+ * A served attempt's tokens: the upstream's usage, else an estimate from the request's length (marked
+ * so). Computed once per served attempt: the budget count and the day's usage both take this figure.
  */
-export function servedUsage(
-  quotas: QuotaBook,
-  modelKey: string,
-  fingerprint: string,
-  reported: UsageView | null,
-  body: Record<string, unknown>,
-): UsageView {
-  const usage = reported ?? { promptTokens: estimateTokens(body), completionTokens: null, estimated: true };
-  quotas.usage.record(modelKey, fingerprint, usage);
-  return usage;
+export function servedTokens(reported: UsageView | null, body: Record<string, unknown>): UsageView {
+  return reported ?? { promptTokens: estimateTokens(body), completionTokens: null, estimated: true };
 }
 
 /** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */
@@ -46,22 +38,19 @@ export function countAttemptStart(
   quotas.budgets.add(budgetId(provider, model.key, fingerprint), model.limits, 1, 0);
 }
 
-/** Counts a finished attempt's tokens (served ones only) and applies the provider's rate-limit headers. */
+/** Counts a finished attempt's tokens (`served`: a served one's, else null) and applies the provider's rate-limit headers. */
 export function countAttemptEnd(
   quotas: QuotaBook,
   provider: ResolvedProvider,
   model: ResolvedModel,
   fingerprint: string,
-  verdict: AttemptVerdict,
-  body: Record<string, unknown>,
+  served: UsageView | null,
+  rateLimit: AttemptVerdict['rateLimit'],
 ): void {
   const { limits } = model;
   if (!hasLimits(limits)) return;
   const id = budgetId(provider, model.key, fingerprint);
-  if (verdict.type === 'served') {
-    const { usage } = verdict;
-    const reported = (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0);
-    quotas.budgets.add(id, limits, 0, reported > 0 ? reported : estimateTokens(body));
-  }
-  if (verdict.rateLimit) quotas.budgets.correct(id, limits, verdict.rateLimit);
+  if (served !== null)
+    quotas.budgets.add(id, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
+  if (rateLimit) quotas.budgets.correct(id, limits, rateLimit);
 }

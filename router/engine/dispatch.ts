@@ -1,4 +1,4 @@
-import type { BreakerStateName } from '../api-types.js';
+import type { BreakerStateName, UsageView } from '../api-types.js';
 import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
@@ -6,7 +6,7 @@ import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
-import { countAttemptEnd, countAttemptStart, servedUsage } from './budget-counting.js';
+import { countAttemptEnd, countAttemptStart, servedTokens } from './budget-counting.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -167,7 +167,8 @@ async function attemptOn(
       ctx.clock() - began,
       verdict.usage?.completionTokens ?? null,
     );
-  countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, verdict, req.body);
+  const served = verdict.type === 'served' ? servedTokens(verdict.usage, req.body) : null;
+  countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, served, verdict.rateLimit);
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
   const { status, latencyMs } = verdict;
@@ -181,7 +182,7 @@ async function attemptOn(
     ...(note === null ? {} : { note }),
     ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
-  const result = book(run, key, provider, apiKey, role, breakerBefore, verdict);
+  const result = book(run, key, provider, apiKey, role, breakerBefore, verdict, served);
   if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
   if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
   const refused = verdict.status === 400 && note === null;
@@ -197,11 +198,13 @@ function book(
   role: Role,
   breakerBefore: BreakerStateName,
   verdict: AttemptVerdict,
+  served: UsageView | null,
 ): DispatchResult {
   const { ctx, trace } = run;
   switch (verdict.type) {
     case 'served':
-      trace.usage = servedUsage(ctx.quotas, key, apiKey.fingerprint, verdict.usage, run.req.body);
+      trace.usage = served;
+      if (served !== null) ctx.quotas.usage.record(key, apiKey.fingerprint, served);
       // Only an attempt that went to a tripped model on purpose (trial, panic, last resort) may close it.
       bookSuccess(
         ctx,
