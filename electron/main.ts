@@ -135,8 +135,8 @@ async function boot(): Promise<void> {
   }
 
   function openDashboard(): void {
-    const url = status.source?.url;
-    if (url) window.show(`${url}/`);
+    const page = status.source?.pageUrl;
+    if (page) window.show(page);
   }
 
   async function setStartAtLogin(enabled: boolean): Promise<boolean> {

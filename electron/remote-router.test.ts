@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RouterEvent } from '../router/api-types.js';
+import { startFakeUpstream } from '../router/test-support/fake-upstream.js';
+import { httpRequest } from '../router/test-support/http-client.js';
+import { startHarness } from '../router/test-support/router-harness.js';
+import { scenarioConfig } from '../router/test-support/scenario.js';
 import { attachedSource, parseEvent } from './remote-router.js';
 import { startFakeRouter } from './testing/fake-router-server.js';
 import { entry, model, snapshot } from './testing/fixtures.js';
@@ -87,4 +91,35 @@ test('parseEvent accepts only the four router events, with a matching type', () 
   assert.equal(parseEvent('other', '{"type":"other"}'), null);
   assert.equal(parseEvent(undefined, '{"type":"router"}'), null);
   assert.equal(parseEvent('router', 'not json'), null);
+});
+
+test('a daemon started with --allow-remote: read, followed and paused with the token of its daemon.json', async () => {
+  const upstream = await startFakeUpstream();
+  const router = await startHarness({
+    config: scenarioConfig(upstream, { providers: { alpha: ['m1'] } }),
+    allowRemote: true,
+  });
+  const unsigned = attachedSource(router.url);
+  const source = attachedSource(router.url, { token: router.token, reconnectMs: 50 });
+  const seen: (RouterEvent | null)[] = [];
+  const off = source.subscribe((event) => seen.push(event));
+  try {
+    assert.equal(await unsigned.read(), null, 'reads want the token');
+    assert.equal((await source.read())?.state.models[0]?.key, 'alpha/m1');
+    await eventually(() => seen.length > 0, 'the event stream to open');
+    await source.setPaused(true);
+    await eventually(() => seen.some((event) => event?.type === 'router'), 'the pause event');
+    assert.equal((await source.read())?.state.paused, true);
+
+    // The window opens the page signed in: the router swaps the token for a cookie and drops it from the address.
+    assert.equal(unsigned.pageUrl, `${router.url}/`);
+    const signIn = await httpRequest(source.pageUrl);
+    assert.equal(signIn.status, 303);
+    assert.equal(signIn.headers.location, '/');
+  } finally {
+    off();
+    await source.close();
+    await router.close();
+    await upstream.close();
+  }
 });

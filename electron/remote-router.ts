@@ -12,6 +12,12 @@ export interface RemoteOptions {
   idleTimeoutMs?: number;
   /** Timeout of one API call. @default 5000 */
   requestTimeoutMs?: number;
+  /**
+   * The daemon's API token, when its `daemon.json` was read: sent on every call, since a daemon started with
+   * `--allow-remote` wants it on reads too. Without it, reads go unsigned and changes fetch the token the
+   * dashboard page hands out on loopback.
+   */
+  token?: string | null;
 }
 
 const EVENT_NAMES = new Set(['request', 'breaker', 'config', 'router']);
@@ -25,15 +31,18 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
   const base = url.replace(/\/+$/, '');
   const timeout = options.requestTimeoutMs ?? 5000;
   const controllers = new Set<AbortController>();
+  const token = options.token ?? null;
+  const signed: Record<string, string> = token === null ? {} : { 'x-fcm-token': token };
 
   return {
     mode: 'attached',
     url: base,
+    pageUrl: token === null ? `${base}/` : `${base}/?token=${encodeURIComponent(token)}`,
     async read(): Promise<RouterReading | null> {
       try {
         const [state, history] = await Promise.all([
-          getJson(`${base}/api/state`, timeout),
-          getJson(`${base}/api/history?limit=1`, timeout),
+          getJson(`${base}/api/state`, signed, timeout),
+          getJson(`${base}/api/history?limit=1`, signed, timeout),
         ]);
         if (!isState(state)) return null;
         const entries = isHistory(history) ? history.entries : [];
@@ -45,17 +54,19 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
     subscribe(onChange) {
       const controller = new AbortController();
       controllers.add(controller);
-      void follow(base, controller.signal, onChange, timers, options);
+      void follow(base, signed, controller.signal, onChange, timers, options);
       return () => {
         controller.abort();
         controllers.delete(controller);
       };
     },
     async setPaused(paused) {
-      const token = await dashboardToken(base, timeout);
       const res = await request(`${base}/api/pause`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-fcm-token': token },
+        headers: {
+          'content-type': 'application/json',
+          'x-fcm-token': token ?? (await dashboardToken(base, timeout)),
+        },
         body: JSON.stringify({ paused }),
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -73,6 +84,7 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
 /** Follows the SSE stream until aborted, reconnecting after a pause whenever it drops. */
 async function follow(
   base: string,
+  signed: Record<string, string>,
   signal: AbortSignal,
   onChange: (event: RouterEvent | null) => void,
   timers: Timers,
@@ -82,7 +94,7 @@ async function follow(
     try {
       const res = await request(`${base}/api/events`, {
         signal,
-        headers: { accept: 'text/event-stream' },
+        headers: { ...signed, accept: 'text/event-stream' },
         headersTimeout: options.requestTimeoutMs ?? 5000,
         bodyTimeout: options.idleTimeoutMs ?? 45_000,
       });
@@ -127,8 +139,8 @@ export function parseEvent(name: string | undefined, data: string): RouterEvent 
   return value as RouterEvent;
 }
 
-async function getJson(url: string, timeout: number): Promise<unknown> {
-  const res = await request(url, { headersTimeout: timeout, bodyTimeout: timeout });
+async function getJson(url: string, headers: Record<string, string>, timeout: number): Promise<unknown> {
+  const res = await request(url, { headers, headersTimeout: timeout, bodyTimeout: timeout });
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
   return parseJson(text);

@@ -118,12 +118,17 @@ test('a daemon running on the state dir is attached to before any port is looked
       host: '127.0.0.1',
       port: 0,
       ownVersion: '0.1.0',
-      findExisting: async () => ({ kind: 'attach', url: fake.url, pid: 1 }),
+      findExisting: async () => ({ kind: 'attach', url: fake.url, pid: 1, token: 'tok-of-daemon-json' }),
       probe: async () => assert.fail('no port probe'),
       startOwned: async () => assert.fail('must not start a second router on the state dir'),
     });
     assert.equal(result.kind === 'connected' && result.source.mode, 'attached');
     assert.equal(result.kind === 'connected' && result.source.url, fake.url);
+    // The token of daemon.json signs the calls and the dashboard page (a daemon with --allow-remote wants it).
+    assert.equal(
+      result.kind === 'connected' && result.source.pageUrl,
+      `${fake.url}/?token=tok-of-daemon-json`,
+    );
     if (result.kind === 'connected') await result.source.close();
   } finally {
     await fake.close();

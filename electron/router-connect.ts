@@ -20,7 +20,8 @@ export interface ConnectOptions {
   /** Starts the in-process router on `port`. */
   startOwned(port: number): Promise<RouterSource>;
   probe?: (baseUrl: string) => Promise<HealthProbe>;
-  attach?: (url: string) => RouterSource;
+  /** Attaches to the router at `url`; `token` is its API token when its `daemon.json` was read. */
+  attach?: (url: string, token: string | null) => RouterSource;
   findFreePort?: (host: string, taken: number) => Promise<number | null>;
 }
 
@@ -32,9 +33,8 @@ export interface ConnectOptions {
 export async function connectRouter(options: ConnectOptions): Promise<ConnectResult> {
   const { host, port } = options;
   const existing = (await options.findExisting?.()) ?? { kind: 'none' };
-  if (existing.kind === 'attach') {
-    return { kind: 'connected', source: (options.attach ?? attachedSource)(existing.url) };
-  }
+  const attach = options.attach ?? ((url, token) => attachedSource(url, { token }));
+  if (existing.kind === 'attach') return { kind: 'connected', source: attach(existing.url, existing.token) };
   if (existing.kind === 'incompatible') return { kind: 'state-dir-taken', reason: existing.reason };
   if (port === 0) return { kind: 'connected', source: await options.startOwned(0) };
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -43,8 +43,7 @@ export async function connectRouter(options: ConnectOptions): Promise<ConnectRes
 
   for (let attempt = 0; attempt < 2; attempt++) {
     const decision = decideAttachOrOwn(await probe(url), options.ownVersion);
-    if (decision.action === 'attach')
-      return { kind: 'connected', source: (options.attach ?? attachedSource)(url) };
+    if (decision.action === 'attach') return { kind: 'connected', source: attach(url, null) };
     if (decision.action === 'port-taken') {
       return { kind: 'port-taken', port, nextFreePort: await findFree(host, port), reason: decision.reason };
     }
@@ -55,8 +54,7 @@ export async function connectRouter(options: ConnectOptions): Promise<ConnectRes
       const holderUrl = isDaemonRunning(error) ? error.holder.url : null;
       if (holderUrl !== null) {
         const holder = decideAttachOrOwn(await probe(holderUrl), options.ownVersion);
-        if (holder.action === 'attach')
-          return { kind: 'connected', source: (options.attach ?? attachedSource)(holderUrl) };
+        if (holder.action === 'attach') return { kind: 'connected', source: attach(holderUrl, null) };
       }
       // Someone bound the port between the probe and our listen: look again once.
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;

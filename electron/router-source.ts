@@ -15,6 +15,12 @@ export interface RouterSource {
   readonly mode: 'owned' | 'attached';
   /** `http://127.0.0.1:19280` */
   readonly url: string;
+  /**
+   * Where the dashboard window goes: the router's page, signed in with `?token=` when the token is known (a
+   * daemon started with `--allow-remote` serves its page only then; the router moves the token to a cookie
+   * and takes it out of the address).
+   */
+  readonly pageUrl: string;
   /** The current state, or null when the router cannot be reached. */
   read(): Promise<RouterReading | null>;
   /**
@@ -37,6 +43,7 @@ export function ownedSource(handle: RouterHandle, options: { stopGraceMs?: numbe
   return {
     mode: 'owned',
     url: handle.url,
+    pageUrl: `${handle.url}/`,
     read: async () => ({ state: handle.state(), lastEntry: handle.history(1).entries[0] ?? null }),
     subscribe(onChange) {
       const offs = EVENT_TYPES.map((type) => handle.on(type, (event) => onChange(event)));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startRouter, type DaemonFile } from '../router/index.js';
+import { readDaemonFile, startRouter, type DaemonFile } from '../router/index.js';
 import type { HealthProbe } from './attach-or-own.js';
 import { decideStateDirDaemon, findStateDirDaemon, isProcessAlive } from './state-dir-daemon.js';
 
@@ -34,7 +34,13 @@ const decide = (overrides: Partial<Parameters<typeof decideStateDirDaemon>[0]>) 
   });
 
 test('a live compatible daemon answering with the pid of daemon.json is attached to', () => {
-  assert.deepEqual(decide({}), { kind: 'attach', url: 'http://127.0.0.1:19280', pid: 4242 });
+  assert.deepEqual(decide({}), { kind: 'attach', url: 'http://127.0.0.1:19280', pid: 4242, token: null });
+  assert.deepEqual(decide({ file: { ...file, token: 'tok' } }), {
+    kind: 'attach',
+    url: 'http://127.0.0.1:19280',
+    pid: 4242,
+    token: 'tok',
+  });
 });
 
 test('no file, a dead pid, our own pid, or no answer: nothing runs there', () => {
@@ -68,7 +74,9 @@ test('finds a real router running on the state dir, and nothing once it stopped'
     await writeFile(path.join(dir, 'config.json'), '{}');
     const router = await startRouter({ port: 0, stateDir: dir, env: {} });
     const found = await findStateDirDaemon({ stateDir: dir, ownPid: -1, ownVersion: router.version });
-    assert.deepEqual(found, { kind: 'attach', url: router.url, pid: process.pid });
+    const token = (await readDaemonFile(dir))?.token ?? null;
+    assert.ok(token !== null && token.length > 20, 'daemon.json holds the token');
+    assert.deepEqual(found, { kind: 'attach', url: router.url, pid: process.pid, token });
     await router.stop({ graceMs: 100 });
     assert.deepEqual(await findStateDirDaemon({ stateDir: dir, ownPid: -1, ownVersion: router.version }), {
       kind: 'none',

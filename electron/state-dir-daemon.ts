@@ -5,7 +5,13 @@ import { isCompatibleVersion, probeHealth, routerHealthOf, type HealthProbe } fr
 export type StateDirDaemon =
   | { kind: 'none' }
   /** A live, compatible fcm-router daemon serves this state dir: show it rather than start a second one. */
-  | { kind: 'attach'; url: string; pid: number }
+  | {
+      kind: 'attach';
+      url: string;
+      pid: number;
+      /** The daemon's API token from `daemon.json` (a daemon started with `--allow-remote` wants it on reads too). */
+      token: string | null;
+    }
   | { kind: 'incompatible'; reason: string };
 
 /**
@@ -30,7 +36,7 @@ export function decideStateDirDaemon(input: {
       reason: `fcm-router ${health.version} (pid ${health.pid}) already uses this state folder`,
     };
   }
-  return { kind: 'attach', url: file.url, pid: file.pid };
+  return { kind: 'attach', url: file.url, pid: file.pid, token: file.token ?? null };
 }
 
 /** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */

@@ -16,6 +16,7 @@ export function fakeSource(state: StateResponse, mode: 'owned' | 'attached' = 'o
   const source: FakeSource = {
     mode,
     url: 'http://127.0.0.1:19280',
+    pageUrl: 'http://127.0.0.1:19280/',
     state,
     lastEntry: null,
     reachable: true,
