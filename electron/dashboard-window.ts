@@ -59,8 +59,6 @@ export interface DashboardWindowOptions {
   bounds: BoundsStore;
   /** The window's background for the OS theme now (window-theme.ts). */
   background(): string;
-  /** Windows only: the user's session is ending (`query-session-end`, `session-end`). */
-  onSessionEnd(): void;
   timers: Timers;
 }
 
@@ -146,8 +144,6 @@ export class DashboardWindow {
       retry.failed({ errorCode, errorDescription, url, isMainFrame }),
     );
     window.webContents.on('did-finish-load', () => retry.loaded(window.webContents.getURL()));
-    window.on('query-session-end', () => this.options.onSessionEnd());
-    window.on('session-end', () => this.options.onSessionEnd());
     window.on('close', (event) => {
       this.options.bounds.save(window.getNormalBounds(), window.isMaximized());
       if (this.#closable) return;

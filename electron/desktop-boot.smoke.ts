@@ -54,9 +54,10 @@ async function tearDown(setup: Setup, ...apps: (BootedApp | null)[]): Promise<vo
   await rm(setup.dir, { recursive: true, force: true });
 }
 
-function launch(setup: Setup, env: Record<string, string> = {}): BootedApp {
+function launch(setup: Setup, env: Record<string, string> = {}, args: string[] = []): BootedApp {
   const home = path.join(setup.dir, 'home');
   return new BootedApp({
+    args,
     records: path.join(setup.dir, `records-${Math.random().toString(36).slice(2)}.jsonl`),
     env: {
       HOME: home,
@@ -127,8 +128,10 @@ describe('the built app, owning its router', () => {
   });
 
   test('opens a hardened window, shown once ready, with the theme background', async () => {
-    const [created] = app.calls('BrowserWindow', 'constructor');
-    const options = created?.args[0] as {
+    const created = await app.waitFor('the window', (records) =>
+      records.find((r) => r.api === 'BrowserWindow' && r.call === 'constructor'),
+    );
+    const options = created.args[0] as {
       show: boolean;
       backgroundColor: string;
       webPreferences: Record<string, unknown>;
@@ -267,14 +270,23 @@ describe('the built app, next to a daemon', () => {
 describe('the built app at the end of a session', () => {
   for (const [name, target, event] of [
     ['the system shuts down (powerMonitor)', 'powerMonitor', 'shutdown'],
-    ['the Windows session ends', 'window', 'session-end'],
+    ['the Windows session ends', 'sessionWatcher', 'session-end'],
   ] as const) {
     test(`flushes its state and quits when ${name}`, async () => {
       const setup = await setUp();
-      const app = launch(setup);
+      const windows = target === 'sessionWatcher';
+      // On Windows, started at login: no dashboard window was ever opened, the hidden watcher still hears it.
+      const app = windows ? launch(setup, { FAKE_ELECTRON_PLATFORM: 'win32' }, ['--hidden']) : launch(setup);
       try {
         const url = (await app.waitForLine(/fcm-router: serving (http:\/\/\S+)/))[1] ?? '';
-        await app.waitFor('the window', (records) => records.find((r) => r.call === 'ready-to-show'));
+        if (windows) {
+          const watcher = app.calls('BaseWindow', 'constructor')[0];
+          assert.equal((watcher?.args[0] as { show?: boolean } | undefined)?.show, false, 'a hidden watcher');
+          assert.equal(app.calls('BrowserWindow', 'constructor').length, 0, 'no dashboard window');
+        } else {
+          await app.waitFor('the window', (records) => records.find((r) => r.call === 'ready-to-show'));
+          assert.equal(app.calls('BaseWindow', 'constructor').length, 0, 'no watcher off Windows');
+        }
         assert.equal(await chat(url, `smoke-${event}`), 200);
         app.tell({ cmd: 'emit', target, event });
         assert.deepEqual(await app.exited, { code: 0, signal: null });

@@ -23,6 +23,7 @@ import { PREFS_DEFAULTS, PREFS_FILE_NAME, PREFS_SCHEMA, type DesktopPrefs } from
 import { delayDefault, QuitFlow } from './quit-flow.js';
 import { connectRouter, desktopPort } from './router-connect.js';
 import { ownedSource } from './router-source.js';
+import { watchSessionEnd } from './session-end-watch.js';
 import { findStateDirDaemon } from './state-dir-daemon.js';
 import { realTimers } from './timers.js';
 import { agentBaseUrl, buildTrayMenu, type MenuAction, type MenuItemModel } from './tray-menu-model.js';
@@ -85,7 +86,6 @@ async function boot(): Promise<void> {
     preload: path.join(here, 'preload.cjs'),
     icon: path.join(appPath, 'build', 'icons', 'icon.png'),
     background: () => windowBackground(nativeTheme.shouldUseDarkColors),
-    onSessionEnd: endSession,
     timers: realTimers,
     bounds: {
       load: () => ({ bounds: prefs.get('windowBounds'), maximized: prefs.get('windowMaximized') }),
@@ -247,6 +247,7 @@ async function boot(): Promise<void> {
     },
     finish: () => {
       tray.destroy();
+      sessionWatcher?.destroy();
       app.quit();
     },
     logError: logger.error,
@@ -256,11 +257,12 @@ async function boot(): Promise<void> {
     quitFlow.beforeQuit(event);
   });
   // Linux and macOS: the system is going down; its event's default is delayed until the app has quit.
-  // (Windows sends no such event; the window's session-end events stand in for it.)
   powerMonitor.on('shutdown', (...args: unknown[]) => {
     delayDefault(args[0]);
     endSession();
   });
+  // Windows sends no such event, only window messages: a hidden window hears them from boot.
+  const sessionWatcher = watchSessionEnd(process.platform, endSession);
   app.on('window-all-closed', () => undefined); // stay in the tray
   app.on('second-instance', openDashboard);
   app.on('activate', openDashboard);

@@ -28,7 +28,7 @@ export interface CancellableEvent {
  * The app's way out. Electron's `before-quit` is held (its default prevented) until the router has stopped
  * and written its state, then the quit is let through. When the session ends or the system shuts down,
  * there is little time: in-flight requests get a short grace before the state is written. Electron-free; main wires
- * `before-quit`, `powerMonitor` `shutdown` and the window's `query-session-end` / `session-end` to it.
+ * `before-quit`, `powerMonitor` `shutdown` and the session watcher's `query-session-end` / `session-end` to it.
  */
 export class QuitFlow {
   #phase: 'running' | 'stopping' | 'done' = 'running';
@@ -73,4 +73,12 @@ export function delayDefault(event: unknown): void {
     const cancel = (event as { preventDefault: unknown }).preventDefault;
     if (typeof cancel === 'function') cancel.call(event);
   }
+}
+
+/**
+ * True where the end of the user's session reaches an app only through a window's `query-session-end` /
+ * `session-end` (Windows), so the app keeps a hidden window to hear it even when no dashboard was opened.
+ */
+export function needsSessionWatcher(platform: NodeJS.Platform): boolean {
+  return platform === 'win32';
 }

@@ -22,6 +22,8 @@ export interface LaunchOptions {
   records: string;
   /** Extra environment: FCM_ROUTER_STATE_DIR, FCM_ROUTER_PORT, FAKE_ELECTRON_*… */
   env: Record<string, string>;
+  /** Arguments after the main script, as the OS passes them to the app (`--hidden` at login). */
+  args?: string[];
 }
 
 export class BootedApp {
@@ -40,11 +42,15 @@ export class BootedApp {
       const value = process.env[name];
       if (value !== undefined && env[name] === undefined) env[name] = value;
     }
-    this.#child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', REGISTER, MAIN], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
+    this.#child = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--import', REGISTER, MAIN, ...(options.args ?? [])],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      },
+    );
     for (const stream of [this.#child.stdout, this.#child.stderr]) {
       // A chunk may end inside a line: only whole lines are kept, so a pattern never matches half a URL.
       let partial = '';

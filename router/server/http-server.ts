@@ -153,7 +153,7 @@ async function handleApiRequest(
   refuseApi(404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
 }
 
-/** The dashboard's files; in remote mode `?token=` signs the browser in once (a cookie from then on). */
+/** The dashboard's files; `?token=` signs the browser in once (a cookie from then on, which remote mode wants). */
 async function handlePage(
   deps: ServerDeps,
   staticRoute: StaticRoute,
@@ -165,7 +165,8 @@ async function handlePage(
 ): Promise<void> {
   if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
   const query = target.indexOf('?');
-  if (deps.tokenForReads && query !== -1) {
+  // Loopback too, so an address made for a remote-mode daemon (the desktop app's, say) works on any.
+  if (query !== -1) {
     const sent = new URLSearchParams(target.slice(query + 1)).get('token');
     if (sent !== null && tokenMatches(sent, deps.token)) {
       // Signed in: the cookie carries the token from now on, and the address loses it.

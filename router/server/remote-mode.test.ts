@@ -99,6 +99,11 @@ test('on loopback without allowRemote, reads stay open as before', async () => {
     const page = await router.get('/');
     assert.equal(page.status, 200);
     assert.ok(page.text.includes(router.token));
+    // An address signed for remote mode works here too, and loses the token.
+    const signIn = await router.get(`/?token=${router.token}`);
+    assert.equal(signIn.status, 303);
+    assert.equal(signIn.headers.location, '/');
+    assert.equal((await router.get('/?token=guess')).status, 200, 'loopback serves the page anyway');
   } finally {
     await router.close();
     await upstream.close();

@@ -4,7 +4,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import { app, fakeEvent } from './fake-app.js';
-import { FakeBrowserWindow } from './fake-windows.js';
+import { FakeBaseWindow, FakeBrowserWindow } from './fake-windows.js';
 import type { Command, CommandMessage, ReplyMessage } from './protocol.js';
 import { record } from './record.js';
 
@@ -40,6 +40,25 @@ function firstWindow(): FakeBrowserWindow {
   return window;
 }
 
+function emitTarget(
+  name: Extract<Command, { cmd: 'emit' }>['target'],
+  targets: CommandTargets,
+): EventEmitter {
+  switch (name) {
+    case 'window':
+      return firstWindow();
+    case 'sessionWatcher': {
+      const watcher = FakeBaseWindow.all.at(-1);
+      if (!watcher || watcher.isDestroyed()) throw new Error('no hidden window is open');
+      return watcher;
+    }
+    case 'nativeTheme':
+      return targets.nativeTheme;
+    case 'powerMonitor':
+      return targets.powerMonitor;
+  }
+}
+
 async function run(command: Command, targets: CommandTargets): Promise<unknown> {
   switch (command.cmd) {
     case 'quit':
@@ -65,12 +84,7 @@ async function run(command: Command, targets: CommandTargets): Promise<unknown> 
       return await handler({ senderFrame: frame }, ...command.args);
     }
     case 'emit': {
-      const target =
-        command.target === 'window'
-          ? firstWindow()
-          : command.target === 'nativeTheme'
-            ? targets.nativeTheme
-            : targets.powerMonitor;
+      const target = emitTarget(command.target, targets);
       const event = fakeEvent({ reasons: ['shutdown'] });
       target.emit(command.event, event);
       record(command.target, `emitted:${command.event}`, { prevented: event.defaultPrevented });

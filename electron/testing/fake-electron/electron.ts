@@ -7,12 +7,12 @@
 import { EventEmitter } from 'node:events';
 import { openSync, readSync, closeSync } from 'node:fs';
 import { app, fakeEvent } from './fake-app.js';
-import { FakeBrowserWindow } from './fake-windows.js';
+import { FakeBaseWindow, FakeBrowserWindow } from './fake-windows.js';
 import { FAKE_ENV } from './protocol.js';
 import { record, type Named } from './record.js';
 import { startCommands } from './commands.js';
 
-export { app, FakeBrowserWindow as BrowserWindow };
+export { app, FakeBaseWindow as BaseWindow, FakeBrowserWindow as BrowserWindow };
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
@@ -198,6 +198,7 @@ startCommands({ Tray, Notification, ipcMain, nativeTheme, powerMonitor });
 
 export default {
   app,
+  BaseWindow: FakeBaseWindow,
   BrowserWindow: FakeBrowserWindow,
   clipboard,
   dialog,

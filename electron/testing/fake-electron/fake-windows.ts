@@ -8,16 +8,24 @@ import http from 'node:http';
 import { app, fakeEvent, type Closable } from './fake-app.js';
 import { record, type Named } from './record.js';
 
-type LoadOutcome = { ok: true } | { ok: false; code: number; description: string };
+/** A page that loaded ends at `url`, after the redirects it was sent through. */
+type LoadOutcome = { ok: true; url: string } | { ok: false; code: number; description: string };
 
-function fetchPage(url: string): Promise<LoadOutcome> {
-  if (url.startsWith('data:')) return Promise.resolve({ ok: true });
+function fetchPage(url: string, redirects = 0): Promise<LoadOutcome> {
+  if (url.startsWith('data:')) return Promise.resolve({ ok: true, url });
   if (!/^https?:/.test(url))
     return Promise.resolve({ ok: false, code: -300, description: 'ERR_INVALID_URL' });
   return new Promise((resolve) => {
     const req = http.get(url, { agent: false, timeout: 5000 }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ ok: true }));
+      const location = res.headers.location;
+      // Followed as Chromium does; the page's URL is where it ended.
+      if (location && res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400) {
+        if (redirects >= 5) return resolve({ ok: false, code: -310, description: 'ERR_TOO_MANY_REDIRECTS' });
+        res.on('end', () => resolve(fetchPage(new URL(location, url).href, redirects + 1)));
+        return;
+      }
+      res.on('end', () => resolve({ ok: true, url }));
       res.on('error', () => resolve({ ok: false, code: -2, description: 'ERR_FAILED' }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -55,13 +63,13 @@ export class FakeWebContents extends EventEmitter implements Named {
     const outcome = await fetchPage(url);
     if (this.#destroyed) return;
     // Chromium shows its error page under the failed URL.
-    this.#url = url;
+    this.#url = outcome.ok ? outcome.url : url;
     if (!outcome.ok) {
       record(this.recordAs(), 'did-fail-load', outcome.code, outcome.description, url);
       this.emit('did-fail-load', fakeEvent(), outcome.code, outcome.description, url, true, 0, 0);
       throw new Error(`${outcome.description} (${outcome.code}) loading '${url}'`);
     }
-    record(this.recordAs(), 'did-finish-load', url);
+    record(this.recordAs(), 'did-finish-load', outcome.url);
     this.emit('did-finish-load');
     this.owner.painted();
   }
@@ -195,6 +203,41 @@ export class FakeBrowserWindow extends EventEmitter implements Named, Closable {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.webContents.destroy();
+    app.windows.delete(this);
+    this.emit('closed');
+  }
+}
+
+/** A window without web contents (Electron's `BaseWindow`): only its options and events matter here. */
+export class FakeBaseWindow extends EventEmitter implements Named, Closable {
+  static readonly all: FakeBaseWindow[] = [];
+  readonly id = nextId++;
+  #destroyed = false;
+
+  constructor(options: WindowOptions = {}) {
+    super();
+    record('BaseWindow', 'constructor', options);
+    FakeBaseWindow.all.push(this);
+    app.windows.add(this);
+  }
+
+  recordAs(): string {
+    return `BaseWindow#${this.id}`;
+  }
+
+  isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  close(): boolean {
+    this.destroy();
+    return true;
+  }
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    record(this.recordAs(), 'destroy');
     app.windows.delete(this);
     this.emit('closed');
   }

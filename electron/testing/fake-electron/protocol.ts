@@ -12,6 +12,8 @@ export const FAKE_ENV = {
   failIn: 'FAKE_ELECTRON_FAIL_IN',
   /** `1` when the OS theme is dark. */
   dark: 'FAKE_ELECTRON_DARK',
+  /** The platform the app is told it runs on (`win32`), as `process.platform`. */
+  platform: 'FAKE_ELECTRON_PLATFORM',
 } as const;
 
 /** One recorded call (or event) of the main process against the electron API. */
@@ -30,7 +32,8 @@ export type Command =
   | { cmd: 'click-notification'; index: number }
   | { cmd: 'click-tray-item'; label: string }
   | { cmd: 'invoke'; channel: string; args: unknown[]; senderUrl: string; isMainFrame: boolean }
-  | { cmd: 'emit'; target: 'powerMonitor' | 'window' | 'nativeTheme'; event: string }
+  /** `sessionWatcher`: the newest hidden `BaseWindow`. */
+  | { cmd: 'emit'; target: 'powerMonitor' | 'window' | 'sessionWatcher' | 'nativeTheme'; event: string }
   | { cmd: 'reload-window' };
 
 export type CommandMessage = Command & { id: number };
