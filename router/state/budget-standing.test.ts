@@ -113,4 +113,18 @@ test('limits: catalogue, then the catalogue’s model entry, then the config (nu
     { rpm: 10, rpd: 50, tpm: 6000, tpd: null },
   );
   assert.deepEqual(modelLimits('custom', 'm', undefined), NO_LIMITS);
+  // Groq's page: groq/compound has 250 RPD and 70K TPM, and no daily token limit.
+  assert.deepEqual(modelLimits('groq', 'groq/compound', undefined), {
+    rpm: 30,
+    rpd: 250,
+    tpm: 70_000,
+    tpd: null,
+  });
+  // Mistral's free tier: one request a second and 500K tokens a minute, Codestral included.
+  assert.deepEqual(modelLimits('codestral', 'codestral-2508', undefined), {
+    rpm: 60,
+    rpd: null,
+    tpm: 500_000,
+    tpd: null,
+  });
 });
