@@ -7,6 +7,12 @@ import { startRouter } from '../router/start-router.js';
 
 const [stateDir, configPath] = process.argv.slice(2);
 if (!stateDir || !configPath) throw new Error('usage: crash-daemon.ts <state-dir> <config.json>');
-const router = await startRouter({ port: 0, stateDir, configPath, persistDebounceMs: 50 });
+const router = await startRouter({
+  port: 0,
+  stateDir,
+  configPath,
+  persistDebounceMs: 50,
+  discoveryTickMs: 0,
+});
 process.stdout.write(`crash daemon listening on ${router.url}\n`);
 process.once('SIGTERM', () => void router.stop({ graceMs: 1000 }));

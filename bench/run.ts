@@ -119,7 +119,16 @@ async function main(): Promise<void> {
         '--config',
         path.join(dir, 'config.json'),
       ],
-      { tsx: false, env: { PATH: process.env.PATH ?? '', HOME: dir, ...catalogueEnv() } },
+      // No daily model discovery: the catalogue's placeholder keys must never reach a real provider.
+      {
+        tsx: false,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          FCM_ROUTER_DISCOVERY_TICK_MS: '0',
+          ...catalogueEnv(),
+        },
+      },
     );
     children.push(daemon);
     log(`upstream ${upstream.url}, relay ${relay.url}, router ${daemon.url} (pid ${daemon.pid})`);

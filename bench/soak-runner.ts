@@ -199,6 +199,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     stateDir: dir,
     env,
     persistDebounceMs: options.persistDebounceMs ?? 200,
+    discoveryTickMs: 0,
     logger: { info: capture, warn: capture, error: capture },
   });
   const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys).flat()];

@@ -40,6 +40,12 @@ export interface StartRouterOptions {
   random?: () => number;
   /** How often background probes are looked for, ms; 0 turns the scheduler off. @default 15000 */
   probeTickMs?: number;
+  /**
+   * How often due model discoveries are looked for, ms (each keyed provider's model list is fetched at most
+   * once a day; the first look comes a minute after start, or sooner with a shorter tick); 0 turns the
+   * scheduler off. @default FCM_ROUTER_DISCOVERY_TICK_MS, then 3600000
+   */
+  discoveryTickMs?: number;
   /** Debounce of state writes. @default 2000 */
   persistDebounceMs?: number;
 }
@@ -69,6 +75,11 @@ export interface RouterHandle {
   probeNow(model: string): Promise<ProbeView>;
   /** Runs the probes due now (trials of models whose cooldown passed, idle models); the keys probed. */
   runDueProbes(): Promise<string[]>;
+  /**
+   * Fetches the model list of each keyed provider not asked for a day (answered or not), one after
+   * another; the provider ids asked.
+   */
+  runDueDiscoveries(): Promise<string[]>;
   /** Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state. */
   stop(options?: { graceMs?: number }): Promise<void>;
 }

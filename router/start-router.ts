@@ -10,6 +10,7 @@ import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { prepareDemo } from './demo/demo-setup.js';
 import { startDemoTraffic } from './demo/demo-traffic.js';
+import { DISCOVERY_TICK_MS, DiscoverySchedule, routerDiscoveryDeps } from './engine/discovery-schedule.js';
 import { EventBus } from './engine/event-bus.js';
 import { RouterEngine } from './engine/router-engine.js';
 import { packageRoot, packageVersion } from './package-info.js';
@@ -57,6 +58,26 @@ function choosePort(option: number | undefined, env: Record<string, string | und
   return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv < 65536 && env.FCM_ROUTER_PORT
     ? fromEnv
     : DEFAULT_PORT;
+}
+
+/**
+ * How often due model discoveries are looked for: the option, then FCM_ROUTER_DISCOVERY_TICK_MS (0 turns
+ * the schedule off), then hourly. A malformed variable is named in a warning and the default used.
+ */
+function chooseDiscoveryTick(
+  option: number | undefined,
+  env: Record<string, string | undefined>,
+  logger: RouterLogger,
+): number {
+  if (option !== undefined) return option;
+  const raw = env.FCM_ROUTER_DISCOVERY_TICK_MS;
+  if (raw === undefined || raw === '') return DISCOVERY_TICK_MS;
+  const fromEnv = Number(raw);
+  if (Number.isSafeInteger(fromEnv) && fromEnv >= 0) return fromEnv;
+  logger.warn(
+    `FCM_ROUTER_DISCOVERY_TICK_MS is not a whole number of milliseconds (0 turns it off): checking every ${DISCOVERY_TICK_MS} ms`,
+  );
+  return DISCOVERY_TICK_MS;
 }
 
 /**
@@ -272,6 +293,9 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     onFail: () => Promise.all([upstream.close(), demo?.close()]),
   });
   if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
+  const discoveries = new DiscoverySchedule(routerDiscoveryDeps(live, quotas, discovery, clock, logger));
+  const discoveryTickMs = chooseDiscoveryTick(options.discoveryTickMs, env, logger);
+  if (discoveryTickMs > 0) discoveries.start(discoveryTickMs);
   const traffic = demo && options.demoTraffic !== false ? startDemoTraffic(url) : null;
 
   return routerHandle({
@@ -284,6 +308,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     engine,
     stores,
     discovery,
+    discoveries,
     events,
     server,
     eventsRoute,
@@ -308,6 +333,7 @@ interface RunningParts {
   engine: RouterEngine;
   stores: StateStores;
   discovery: DiscoveryBook;
+  discoveries: DiscoverySchedule;
   events: EventBus;
   server: Server;
   eventsRoute: RouterServer['events'];
@@ -329,7 +355,7 @@ function routerHandle(parts: RunningParts): RouterHandle {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     eventsRoute.closeAll();
-    await engine.probes.stop();
+    await Promise.all([engine.probes.stop(), parts.discoveries.stop()]);
     await engine.waitIdle(graceMs);
     server.closeAllConnections();
     await closed;
@@ -356,6 +382,7 @@ function routerHandle(parts: RunningParts): RouterHandle {
     isPaused: () => engine.isPaused(),
     probeNow: (model) => engine.probes.probe(model),
     runDueProbes: async () => (await engine.probes.pass()).map((probe) => probe.key),
+    runDueDiscoveries: () => parts.discoveries.pass(),
     stop: (stopOptions = {}) => (stopping ??= stop(stopOptions.graceMs ?? 10_000)),
   };
 }

@@ -128,7 +128,14 @@ export async function measureFlushP99(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-flushp99-'));
   try {
     await writeFile(path.join(dir, 'config.json'), JSON.stringify(benchConfig(upstream, 1000)));
-    const router = await startRouter({ port: 0, stateDir: dir, env: catalogueEnv(), logger: silent });
+    const router = await startRouter({
+      port: 0,
+      stateDir: dir,
+      env: catalogueEnv(),
+      logger: silent,
+      // The catalogue's placeholder keys must never reach a real provider's model list.
+      discoveryTickMs: 0,
+    });
     const store = await bigStore(dir, entries);
     try {
       await p99Of(router.url, 200);

@@ -62,7 +62,7 @@ async function timeRouter(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-hedge-'));
   try {
     await writeFile(path.join(dir, 'config.json'), JSON.stringify(config));
-    const router = await startRouter({ port: 0, stateDir: dir, env: {}, logger: silent });
+    const router = await startRouter({ port: 0, stateDir: dir, env: {}, logger: silent, discoveryTickMs: 0 });
     const pool = openPool(router.url, 1);
     try {
       const body = chatBody(model, false);

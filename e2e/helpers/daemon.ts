@@ -20,11 +20,15 @@ export interface Daemon {
 
 /** Provider key variables from the developer's shell must not leak into the test's catalogue. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/(_API_KEY|_TOKEN|_ACCESS_TOKEN|_ACCOUNT_ID)$/.test(name) && name !== 'FCM_ROUTER_PORT',
+  return {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/(_API_KEY|_TOKEN|_ACCESS_TOKEN|_ACCOUNT_ID)$/.test(name) && name !== 'FCM_ROUTER_PORT',
+      ),
     ),
-  );
+    // Model lists are fetched when a spec asks, never by the daily schedule in the middle of one.
+    FCM_ROUTER_DISCOVERY_TICK_MS: '0',
+  };
 }
 
 function exited(child: ChildProcess, ms: number): Promise<boolean> {

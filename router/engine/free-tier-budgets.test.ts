@@ -121,3 +121,51 @@ test('with every model at its budget the agent gets 429 insufficient_quota and w
     await upstream.close();
   }
 });
+
+test('the minute slides: 2 RPM with requests at 0:59 and 1:01 skips a third at 1:02 until 1:59, across a restart', async () => {
+  const upstream = await startFakeUpstream();
+  const clock = new TestClock();
+  const config = budgetConfig(upstream, { rpm: 2 });
+  upstream.always('alpha/m1', json('alpha')).always('beta/m2', json('beta'));
+  /** Moves the clock to `seconds` past the minute the test starts in. */
+  const minuteStart = clock.now() - (clock.now() % 60_000);
+  const at = (seconds: number): void => clock.advance(minuteStart + seconds * 1000 - clock.now());
+  const first = await startHarness({ config, clock });
+  let second: RouterHarness | null = null;
+  try {
+    at(59);
+    const firstAt = clock.now();
+    assert.equal((await first.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+    const firstDone = clock.now();
+    at(61);
+    assert.equal((await first.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+    at(62);
+    const third = await first.chat();
+    assert.equal(third.headers['x-fcm-v2-decision'], 'beta/m2!served|beta/m2:200|skips=1');
+    assert.deepEqual(first.lastEntry().skipped, [{ model: 'alpha/m1', reason: 'quota_budget' }]);
+    // Usable again when the 0:59 request is a minute old (the clock also moves with real time).
+    const resume = first.model('alpha/m1').quotaPausedUntil ?? 0;
+    assert.ok(
+      resume >= firstAt + 60_000 && resume <= firstDone + 60_000,
+      `resume at ${resume - minuteStart} ms`,
+    );
+
+    await first.stop();
+    second = await startHarness({ config, clock, dir: first.dir });
+    at(118.5);
+    assert.ok(clock.now() < resume, 'just before 1:59');
+    assert.equal((await second.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'the restart kept the minute');
+    assert.equal(second.model('alpha/m1').blockedBy, 'quota_budget');
+    clock.advance(resume - clock.now());
+    assert.equal((await second.chat()).headers['x-fcm-v2-model'], 'alpha/m1', 'one slot slid out at 1:59');
+    assert.equal(
+      (await second.chat()).headers['x-fcm-v2-model'],
+      'beta/m2',
+      'and only one: 1:01 still counts',
+    );
+    assert.equal(upstream.callsTo('alpha/m1').length, 3);
+  } finally {
+    await (second ?? first).close();
+    await upstream.close();
+  }
+});

@@ -48,8 +48,10 @@ export async function discoverModels(
   if (key === undefined || (provider.keyRequired && key.value === ''))
     return { ok: false, status: 409, code: 'missing_key', message: `${providerId} has no usable key` };
   const list = await fetchModelIds(provider.baseUrl, key.value === '' ? null : key.value, provider.headers);
-  if (!list.ok)
+  if (!list.ok) {
+    discovery.attempted(provider.id);
     return { ok: false, status: 502, code: 'discovery_failed', message: `${providerId}: ${list.error}` };
+  }
   discovery.record(provider.id, list.ids);
   await live.rediscovered();
   const now = live.resolved;

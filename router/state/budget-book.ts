@@ -1,15 +1,17 @@
 /**
  * Free-tier budget counts: requests and tokens per key (and model, unless the provider's limits are per
- * key) in the current minute and UTC day, kept in a persisted file so a restart does not forget a day's
- * use. Counters are named by a scope and a key fingerprint (`groq/llama @6f0b3c1d2e4a`), never a key.
+ * key) in the sliding minute and the UTC day, kept in a persisted file so a restart forgets neither. Counters
+ * are named by a scope and a key fingerprint (`groq/llama @6f0b3c1d2e4a`), never a key.
  */
 import { z } from 'zod/v3';
 import type { BudgetLimits } from '../catalogue/free-tier-limits.js';
 import type { RouterLogger } from '../public-types.js';
 import {
+  addToMinute,
   budgetStanding,
   MINUTE_MS,
   rolled,
+  setMinuteUsed,
   type BudgetCounts,
   type BudgetStanding,
   type RateLimitHint,
@@ -19,16 +21,26 @@ import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 const count = z.number().int().min(0);
-const countsSchema = z.strictObject({
-  minute: z.number(),
-  minuteRequests: count,
-  minuteTokens: count,
-  day: z.number(),
-  dayRequests: count,
-  dayTokens: count,
-  heldUntil: z.number().nullable(),
+const dayFields = { day: z.number(), dayRequests: count, dayTokens: count, heldUntil: z.number().nullable() };
+const sliceSchema = z.strictObject({ last: z.number(), requests: count, tokens: count });
+/** Loading prunes what left the minute; the bound only keeps a damaged file from growing memory. */
+const countsSchema = z.strictObject({ minute: z.array(sliceSchema).max(10_000), ...dayFields });
+/**
+ * Counts as files held them while the minute was the fixed UTC minute: that minute's counts become one slice
+ * dated its last millisecond, the latest they can have been made, so they never leave the window early.
+ */
+const fixedMinuteSchema = z
+  .strictObject({ minute: z.number(), minuteRequests: count, minuteTokens: count, ...dayFields })
+  .transform(({ minute, minuteRequests, minuteTokens, ...day }): BudgetCounts => ({
+    minute:
+      minuteRequests + minuteTokens > 0
+        ? [{ last: minute + MINUTE_MS - 1, requests: minuteRequests, tokens: minuteTokens }]
+        : [],
+    ...day,
+  }));
+const fileSchema = z.strictObject({
+  counters: z.record(z.string().min(1), z.union([countsSchema, fixedMinuteSchema])),
 });
-const fileSchema = z.strictObject({ counters: z.record(z.string().min(1), countsSchema) });
 type BudgetFile = z.output<typeof fileSchema>;
 
 export interface BudgetBookOptions {
@@ -87,10 +99,10 @@ export class BudgetBook {
 
   /** Counts one request and `tokens` tokens on counter `id`. */
   add(id: string, limits: BudgetLimits, requests: number, tokens: number): void {
+    const now = this.options.clock();
     this.update(id, limits, (counts) => {
-      counts.minuteRequests += requests;
+      addToMinute(counts, now, requests, tokens);
       counts.dayRequests += requests;
-      counts.minuteTokens += tokens;
       counts.dayTokens += tokens;
     });
   }
@@ -103,8 +115,8 @@ export class BudgetBook {
   correct(id: string, limits: BudgetLimits, hints: RateLimitHints): void {
     const now = this.options.clock();
     this.update(id, limits, (counts) => {
-      fix(counts, hints.requests, limits.rpm, limits.rpd, 'Requests', now);
-      fix(counts, hints.tokens, limits.tpm, limits.tpd, 'Tokens', now);
+      fix(counts, hints.requests, limits.rpm, limits.rpd, 'requests', now);
+      fix(counts, hints.tokens, limits.tpm, limits.tpd, 'tokens', now);
     });
   }
 
@@ -125,7 +137,7 @@ export class BudgetBook {
     this.file.schedule();
   }
 
-  /** Counters with nothing left in them today are left out. */
+  /** Counters with nothing left in them are left out. */
   private snapshot(): BudgetFile {
     const now = this.options.clock();
     const counters: Record<string, BudgetCounts> = {};
@@ -139,8 +151,11 @@ export class BudgetBook {
 
 const OK: BudgetStanding = { type: 'ok' };
 
+/** A counter with anything in it: today's counts, the minute's (which may reach back past midnight), a hold. */
 function live(counts: BudgetCounts): boolean {
-  return counts.dayRequests > 0 || counts.dayTokens > 0 || counts.heldUntil !== null;
+  return (
+    counts.dayRequests > 0 || counts.dayTokens > 0 || counts.minute.length > 0 || counts.heldUntil !== null
+  );
 }
 
 function fix(
@@ -148,7 +163,7 @@ function fix(
   hint: RateLimitHint | null,
   perMinute: number | null,
   perDay: number | null,
-  kind: 'Requests' | 'Tokens',
+  kind: 'requests' | 'tokens',
   now: number,
 ): void {
   if (hint === null) return;
@@ -156,8 +171,9 @@ function fix(
   const limit = minute ? perMinute : perDay;
   if (limit !== null) {
     const used = Math.max(0, limit - hint.remaining);
-    if (minute) counts[`minute${kind}`] = used;
-    else counts[`day${kind}`] = used;
+    if (minute) setMinuteUsed(counts, kind, used, now);
+    else if (kind === 'requests') counts.dayRequests = used;
+    else counts.dayTokens = used;
   }
   if (hint.remaining <= 0 && hint.resetMs !== null && hint.resetMs > 0) {
     const until = now + hint.resetMs;

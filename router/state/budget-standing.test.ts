@@ -1,39 +1,101 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_LIMITS, modelLimits } from '../catalogue/free-tier-limits.js';
-import { budgetStanding, dayShare, DAY_MS, MINUTE_MS, rolled } from './budget-standing.js';
+import {
+  addToMinute,
+  budgetStanding,
+  dayShare,
+  DAY_MS,
+  minuteUsed,
+  MINUTE_MS,
+  rolled,
+  setMinuteUsed,
+  type BudgetCounts,
+} from './budget-standing.js';
 
 const DAY = Date.UTC(2030, 0, 15);
 const NOW = DAY + 12 * 3_600_000 + 30_000;
 
-test('counts roll over with their minute and their UTC day', () => {
-  const counts = { ...rolled(undefined, NOW), minuteRequests: 3, dayRequests: 9, dayTokens: 50 };
-  assert.deepEqual(rolled(counts, NOW + 10_000), counts);
-  const nextMinute = rolled(counts, NOW + MINUTE_MS);
-  assert.equal(nextMinute.minuteRequests, 0);
-  assert.equal(nextMinute.dayRequests, 9);
+/** Counts at `now` with `requests` requests made at each of `times`, and the day's counts given. */
+function countsWith(now: number, times: number[], day: Partial<BudgetCounts> = {}): BudgetCounts {
+  const counts = { ...rolled(undefined, now), ...day };
+  for (const at of times) addToMinute(counts, at, 1, 10);
+  return counts;
+}
+
+test('the minute slides: a count leaves it 60 s after it was made; the day rolls over at UTC midnight', () => {
+  const counts = countsWith(NOW, [NOW - 50_000, NOW - 20_000, NOW], { dayRequests: 9, dayTokens: 50 });
+  assert.equal(minuteUsed(counts, 'requests'), 3);
+  assert.equal(minuteUsed(counts, 'tokens'), 30);
+  assert.deepEqual(rolled(counts, NOW), counts);
+  assert.equal(minuteUsed(rolled(counts, NOW + 9_999), 'requests'), 3);
+  assert.equal(minuteUsed(rolled(counts, NOW + 10_000), 'requests'), 2, 'the oldest is a minute old');
+  assert.equal(minuteUsed(rolled(counts, NOW + 60_000), 'requests'), 0);
+  assert.equal(rolled(counts, NOW + 10_000).dayRequests, 9);
   assert.equal(rolled(counts, NOW + DAY_MS).dayRequests, 0);
+  // Just before midnight: the new day starts empty, the last minute still counts.
+  const late = DAY + DAY_MS - 5_000;
+  const beforeMidnight = countsWith(late, [late], { dayRequests: 1 });
+  const afterMidnight = rolled(beforeMidnight, late + 10_000);
+  assert.equal(afterMidnight.dayRequests, 0);
+  assert.equal(minuteUsed(afterMidnight, 'requests'), 1);
 });
 
-test('at a limit until its window ends (the latest of several), near from 80 %, else fine', () => {
+test('the minute keeps one slice per second, so its memory is bounded whatever the rate', () => {
+  const counts = rolled(undefined, NOW);
+  for (let ms = 0; ms < 120_000; ms += 10) addToMinute(counts, NOW + ms, 1, 0);
+  const now = NOW + 120_000;
+  const minute = rolled(counts, now).minute;
+  assert.ok(minute.length <= 61, `${minute.length} slices`);
+  // The slice from 60.000 s on stays while its latest count (60.990 s) is under a minute old: never early.
+  assert.equal(minuteUsed(rolled(counts, now), 'requests'), 6000);
+  assert.equal(minute[0]?.last, NOW + 60_990, 'each slice is dated by its latest count');
+});
+
+test('at a limit until enough of the minute slid out (or the day is over), near from 80 %, else fine', () => {
   const limits = { ...NO_LIMITS, rpm: 10, rpd: 100 };
-  const base = rolled(undefined, NOW);
-  assert.deepEqual(budgetStanding(limits, { ...base, minuteRequests: 7 }), { type: 'ok' });
-  assert.deepEqual(budgetStanding(limits, { ...base, minuteRequests: 8 }), { type: 'near' });
-  assert.deepEqual(budgetStanding(limits, { ...base, minuteRequests: 10 }), {
+  const times = (n: number): number[] => Array.from({ length: n }, (_, i) => NOW - 30_000 + i * 1000);
+  assert.deepEqual(budgetStanding(limits, countsWith(NOW, times(7))), { type: 'ok' });
+  assert.deepEqual(budgetStanding(limits, countsWith(NOW, times(8))), { type: 'near' });
+  // Ten requests a second apart from 30 s ago: one slot frees when the first is a minute old.
+  assert.deepEqual(budgetStanding(limits, countsWith(NOW, times(10))), {
     type: 'at',
-    until: base.minute + MINUTE_MS,
+    until: NOW - 30_000 + MINUTE_MS,
   });
-  assert.deepEqual(budgetStanding(limits, { ...base, minuteRequests: 10, dayRequests: 100 }), {
+  const two = countsWith(NOW, [NOW - 1000, NOW]);
+  assert.deepEqual(budgetStanding({ ...NO_LIMITS, rpm: 1 }, two), { type: 'at', until: NOW + MINUTE_MS });
+  assert.deepEqual(budgetStanding(limits, countsWith(NOW, times(10), { dayRequests: 100 })), {
     type: 'at',
     until: DAY + DAY_MS,
   });
+  const tokens = countsWith(NOW, [NOW - 40_000, NOW - 10_000]);
+  assert.deepEqual(budgetStanding({ ...NO_LIMITS, tpm: 15 }, tokens), {
+    type: 'at',
+    until: NOW - 40_000 + MINUTE_MS,
+  });
+  const base = rolled(undefined, NOW);
   assert.deepEqual(budgetStanding(NO_LIMITS, { ...base, heldUntil: NOW + 5000 }), {
     type: 'at',
     until: NOW + 5000,
   });
   assert.equal(dayShare(limits, { ...base, dayRequests: 25 }), 0.25);
   assert.equal(dayShare({ ...NO_LIMITS, rpm: 5 }, base), null);
+});
+
+test('a provider’s count replaces the minute’s: more counted now, fewer taken from the oldest', () => {
+  const counts = countsWith(NOW, [NOW - 50_000, NOW - 20_000]);
+  setMinuteUsed(counts, 'requests', 5, NOW);
+  assert.equal(minuteUsed(counts, 'requests'), 5);
+  assert.deepEqual(counts.minute.at(-1), { last: NOW, requests: 3, tokens: 0 });
+  setMinuteUsed(counts, 'requests', 3, NOW);
+  assert.deepEqual(
+    counts.minute.map((slice) => slice.requests),
+    [0, 0, 3],
+    'the two oldest requests went',
+  );
+  assert.equal(minuteUsed(counts, 'tokens'), 20, 'tokens stay');
+  setMinuteUsed(counts, 'tokens', 0, NOW);
+  assert.deepEqual(counts.minute, [{ last: NOW, requests: 3, tokens: 0 }], 'empty slices are dropped');
 });
 
 test('limits: catalogue, then the catalogue’s model entry, then the config (null removes one)', () => {
@@ -51,4 +113,18 @@ test('limits: catalogue, then the catalogue’s model entry, then the config (nu
     { rpm: 10, rpd: 50, tpm: 6000, tpd: null },
   );
   assert.deepEqual(modelLimits('custom', 'm', undefined), NO_LIMITS);
+  // Groq's page: groq/compound has 250 RPD and 70K TPM, and no daily token limit.
+  assert.deepEqual(modelLimits('groq', 'groq/compound', undefined), {
+    rpm: 30,
+    rpd: 250,
+    tpm: 70_000,
+    tpd: null,
+  });
+  // Mistral's free tier: one request a second and 500K tokens a minute, Codestral included.
+  assert.deepEqual(modelLimits('codestral', 'codestral-2508', undefined), {
+    rpm: 60,
+    rpd: null,
+    tpm: 500_000,
+    tpd: null,
+  });
 });

@@ -1,6 +1,14 @@
 /**
- * Where one counter stands against its free-tier limits, in fixed windows: the current UTC minute and the
- * current UTC day (the windows free tiers reset in). Pure.
+ * Where one counter stands against its free-tier limits: over the last 60 s (a sliding minute) and in the
+ * current UTC day (the window free tiers reset their daily limits in). Pure.
+ *
+ * The minute slides because a fixed one lets up to twice the RPM through within 60 s across a minute's turn,
+ * and the provider's own window then answers 429 first. It is kept as one slice per second that had counts
+ * (at most 61 live, so memory is bounded whatever the rate), each holding the time of its latest count: a
+ * slice leaves the window 60 s after that, so counts never leave early, and a slice holding one request
+ * leaves exactly when that request is a minute old. Whole seconds rather than 5 s buckets: the resume time
+ * is then at most a second late instead of up to five, and a minute holds one second's slice per request at
+ * worst, which stays small.
  */
 import type { BudgetLimits } from '../catalogue/free-tier-limits.js';
 
@@ -9,12 +17,18 @@ export const DAY_MS = 86_400_000;
 /** From this share of any limit on, a model ranks behind the others. */
 export const NEAR_SHARE = 0.8;
 
+/** What was counted in one second of the sliding minute. */
+export interface MinuteSlice {
+  /** When its latest count was made: the slice leaves the minute 60 s after. */
+  last: number;
+  requests: number;
+  tokens: number;
+}
+
 /** What was used in the current windows, and a hold a provider's headers asked for. */
 export interface BudgetCounts {
-  /** Start of the minute the minute counts belong to. */
-  minute: number;
-  minuteRequests: number;
-  minuteTokens: number;
+  /** The last 60 s, oldest slice first, one per second that had counts. */
+  minute: MinuteSlice[];
   /** Start of the UTC day the day counts belong to. */
   day: number;
   dayRequests: number;
@@ -42,16 +56,14 @@ export type BudgetStanding =
   /** A limit is reached: usable again at `until`. */
   | { type: 'at'; until: number };
 
-/** Counts with the windows that are over emptied. */
+/** Counts with what left the minute dropped and a day that is over emptied (a copy: safe to change). */
 export function rolled(counts: BudgetCounts | undefined, now: number): BudgetCounts {
-  const minute = now - (now % MINUTE_MS);
   const day = now - (now % DAY_MS);
-  const sameMinute = counts !== undefined && counts.minute === minute;
   const sameDay = counts !== undefined && counts.day === day;
   return {
-    minute,
-    minuteRequests: sameMinute ? counts.minuteRequests : 0,
-    minuteTokens: sameMinute ? counts.minuteTokens : 0,
+    minute: (counts?.minute ?? [])
+      .filter((slice) => now - slice.last < MINUTE_MS)
+      .map((slice) => ({ ...slice })),
     day,
     dayRequests: sameDay ? counts.dayRequests : 0,
     dayTokens: sameDay ? counts.dayTokens : 0,
@@ -60,6 +72,62 @@ export function rolled(counts: BudgetCounts | undefined, now: number): BudgetCou
         ? counts.heldUntil
         : null,
   };
+}
+
+/** Requests or tokens counted in the sliding minute. */
+export function minuteUsed(counts: BudgetCounts, kind: 'requests' | 'tokens'): number {
+  let used = 0;
+  for (const slice of counts.minute) used += slice[kind];
+  return used;
+}
+
+/** Counts `requests` and `tokens` in the minute's slice of `now` (a new slice in a new second). */
+export function addToMinute(counts: BudgetCounts, now: number, requests: number, tokens: number): void {
+  const latest = counts.minute.at(-1);
+  if (latest !== undefined && Math.floor(latest.last / 1000) >= Math.floor(now / 1000)) {
+    latest.last = Math.max(latest.last, now);
+    latest.requests += requests;
+    latest.tokens += tokens;
+  } else counts.minute.push({ last: now, requests, tokens });
+}
+
+/**
+ * Makes the minute hold `used` requests or tokens (a provider's own count): more are counted now, fewer are
+ * taken from the oldest slices first, the ones about to leave anyway.
+ */
+export function setMinuteUsed(
+  counts: BudgetCounts,
+  kind: 'requests' | 'tokens',
+  used: number,
+  now: number,
+): void {
+  let extra = minuteUsed(counts, kind) - used;
+  if (extra < 0) {
+    addToMinute(counts, now, kind === 'requests' ? -extra : 0, kind === 'tokens' ? -extra : 0);
+    return;
+  }
+  for (const slice of counts.minute) {
+    if (extra <= 0) break;
+    const taken = Math.min(slice[kind], extra);
+    slice[kind] -= taken;
+    extra -= taken;
+  }
+  counts.minute = counts.minute.filter((slice) => slice.requests > 0 || slice.tokens > 0);
+}
+
+/**
+ * When a minute at `limit` (requests or tokens) holds less again: the moment enough of its oldest slices
+ * have left (a limit is at least 1, so the last slice leaving always frees it).
+ */
+function minuteFreesAt(counts: BudgetCounts, kind: 'requests' | 'tokens', limit: number): number {
+  let used = minuteUsed(counts, kind);
+  let at = counts.minute.at(-1)?.last ?? 0;
+  for (const slice of counts.minute) {
+    used -= slice[kind];
+    at = slice.last;
+    if (used < limit) break;
+  }
+  return at + MINUTE_MS;
 }
 
 /** The share of the most used daily limit (requests or tokens), or null without a daily limit. */
@@ -72,27 +140,26 @@ export function dayShare(limits: BudgetLimits, counts: BudgetCounts): number | n
 }
 
 /**
- * Where `counts` (already rolled to `now`) stand against `limits`: at a limit (until every reached limit's
- * window is over), near one, or fine.
- * @example budgetStanding({ rpm: 2, rpd: null, tpm: null, tpd: null }, counts with 2 requests this minute, now)
- *   // { type: 'at', until: <the next minute> }
+ * Where `counts` (already rolled to `now`) stand against `limits`: at a limit (until every reached limit
+ * frees up: enough of the minute has slid out, or the day is over), near one, or fine.
+ * @example budgetStanding({ rpm: 2, rpd: null, tpm: null, tpd: null }, counts with requests at 0:59 and 1:01)
+ *   // { type: 'at', until: <1:59, when the 0:59 request is a minute old> }
  */
 export function budgetStanding(limits: BudgetLimits, counts: BudgetCounts): BudgetStanding {
-  const nextMinute = counts.minute + MINUTE_MS;
-  const nextDay = counts.day + DAY_MS;
-  const checks: [used: number, limit: number | null, until: number][] = [
-    [counts.minuteRequests, limits.rpm, nextMinute],
-    [counts.minuteTokens, limits.tpm, nextMinute],
-    [counts.dayRequests, limits.rpd, nextDay],
-    [counts.dayTokens, limits.tpd, nextDay],
-  ];
   let until = counts.heldUntil;
   let near = false;
-  for (const [used, limit, end] of checks) {
-    if (limit === null) continue;
-    if (used >= limit) until = until === null ? end : Math.max(until, end);
-    else if (used >= limit * NEAR_SHARE) near = true;
-  }
+  const check = (used: number, limit: number | null, freesAt: (limit: number) => number): void => {
+    if (limit === null) return;
+    if (used >= limit) {
+      const end = freesAt(limit);
+      until = until === null ? end : Math.max(until, end);
+    } else if (used >= limit * NEAR_SHARE) near = true;
+  };
+  const nextDay = (): number => counts.day + DAY_MS;
+  check(minuteUsed(counts, 'requests'), limits.rpm, (limit) => minuteFreesAt(counts, 'requests', limit));
+  check(minuteUsed(counts, 'tokens'), limits.tpm, (limit) => minuteFreesAt(counts, 'tokens', limit));
+  check(counts.dayRequests, limits.rpd, nextDay);
+  check(counts.dayTokens, limits.tpd, nextDay);
   if (until !== null) return { type: 'at', until };
   return near ? { type: 'near' } : { type: 'ok' };
 }

@@ -1,7 +1,8 @@
 /**
  * What each provider's model list said when it was last fetched (model discovery), kept across restarts
  * in `discovery.json`: the config is resolved with it, so a catalogue model the provider no longer lists
- * is skipped before an agent meets its 404, and new ones can be offered.
+ * is skipped before an agent meets its 404, and new ones can be offered. The last attempt per provider is
+ * kept too, failed ones included, so the daily check does not call an unreachable provider again that day.
  */
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
@@ -13,6 +14,8 @@ const fileSchema = z.strictObject({
     z.string().min(1),
     z.strictObject({ at: z.number(), ids: z.array(z.string().min(1).max(300)).max(10_000) }),
   ),
+  /** When each provider's list was last asked for, answered or not (absent from files written before). */
+  lastAttemptAt: z.record(z.string().min(1), z.number()).default({}),
 });
 type DiscoveryFile = z.output<typeof fileSchema>;
 
@@ -31,6 +34,7 @@ export interface DiscoveryBookOptions {
 
 export class DiscoveryBook {
   private readonly lists = new Map<string, Discovery>();
+  private readonly attempts = new Map<string, number>();
   private readonly file: JsonStateFile<DiscoveryFile>;
 
   constructor(private readonly options: DiscoveryBookOptions) {
@@ -44,6 +48,7 @@ export class DiscoveryBook {
         providers: Object.fromEntries(
           [...this.lists].map(([id, list]) => [id, { at: list.at, ids: [...list.ids] }]),
         ),
+        lastAttemptAt: Object.fromEntries(this.attempts),
       }),
     });
   }
@@ -53,6 +58,7 @@ export class DiscoveryBook {
     if (data === null) return;
     for (const [id, list] of Object.entries(data.providers))
       this.lists.set(id, { at: list.at, ids: new Set(list.ids) });
+    for (const [id, at] of Object.entries(data.lastAttemptAt)) this.attempts.set(id, at);
   }
 
   /** Every provider's last list. */
@@ -60,9 +66,22 @@ export class DiscoveryBook {
     return this.lists;
   }
 
+  /** When the provider's list was last asked for (answered or not), or null if never. */
+  lastAttemptAt(providerId: string): number | null {
+    return this.attempts.get(providerId) ?? this.lists.get(providerId)?.at ?? null;
+  }
+
+  /** Records that the provider's list was asked for now (whatever the answer). */
+  attempted(providerId: string): void {
+    this.attempts.set(providerId, this.options.clock());
+    this.file.schedule();
+  }
+
   /** Records a provider's list, fetched now. */
   record(providerId: string, ids: readonly string[]): void {
-    this.lists.set(providerId, { at: this.options.clock(), ids: new Set(ids) });
+    const now = this.options.clock();
+    this.lists.set(providerId, { at: now, ids: new Set(ids) });
+    this.attempts.set(providerId, now);
     this.file.schedule();
   }
 

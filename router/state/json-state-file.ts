@@ -18,8 +18,11 @@ const envelopeSchema = z
 
 export interface JsonStateFileOptions<T> {
   path: string;
-  /** Validates the file's payload (everything but `version` and `savedAt`). */
-  schema: z.ZodType<T>;
+  /**
+   * Validates the file's payload (everything but `version` and `savedAt`); it may fill in defaults or
+   * migrate an older shape, so what it reads need not be what it returns.
+   */
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>;
   debounceMs: number;
   logger: RouterLogger;
   clock: Clock;

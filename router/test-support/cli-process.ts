@@ -9,9 +9,9 @@ import { within } from './deferred.js';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'fcm-router.js');
 
-/** A minimal environment: no provider keys, no FCM_* overrides. */
+/** A minimal environment: no provider keys, no FCM_* overrides, and no model list fetched by itself. */
 function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { FCM_ROUTER_DISCOVERY_TICK_MS: '0' };
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;

@@ -172,6 +172,8 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       persistDebounceMs: options.persistDebounceMs ?? 10,
       // Tests run probe passes themselves, on their clock.
       probeTickMs: 0,
+      // Nor does a model list get fetched unless a test asks.
+      discoveryTickMs: 0,
       allowRemote: options.allowRemote,
     });
   } catch (error) {
