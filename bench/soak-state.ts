@@ -55,12 +55,14 @@ export async function checkStateDir(
     'budgets.json',
     'usage.json',
     'discovery.json',
+    'probes.json',
     'daemon.json',
     'daemon.lock',
     ...allowed,
   ]);
-  // Budget counts and usage: whole version 1 state files when present.
-  for (const name of ['budgets.json', 'usage.json']) await readJson(path.join(dir, name), problems);
+  // Budget counts, usage and probes: whole version 1 state files when present.
+  for (const name of ['budgets.json', 'usage.json', 'probes.json'])
+    await readJson(path.join(dir, name), problems);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);

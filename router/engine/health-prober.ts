@@ -5,7 +5,7 @@ import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
-import { ProbeBudget } from '../state/probe-budget.js';
+import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import type { Answer } from './answer.js';
@@ -24,6 +24,8 @@ export interface ProberDeps {
   breakers: BreakerStore;
   quotas: QuotaBook;
   latency: LatencyBook;
+  /** The day's spent budget and each model's last probe, persisted. */
+  book: ProbeBook;
   clock: Clock;
   isPaused: () => boolean;
   /** Routes one request to a pinned model, as every request is (gate, classifier, bookkeeping, history). */
@@ -41,8 +43,6 @@ export interface ProberDeps {
  */
 export class HealthProber {
   readonly #deps: ProberDeps;
-  readonly #budget = new ProbeBudget();
-  readonly #last = new Map<string, ProbeView>();
   #pass: Promise<PlannedProbe[]> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -50,9 +50,9 @@ export class HealthProber {
     this.#deps = deps;
   }
 
-  /** The last probe of `key` since start, or null. */
+  /** The last probe of `key`, or null. */
   last(key: string): ProbeView | null {
-    return this.#last.get(key) ?? null;
+    return this.#deps.book.last(key);
   }
 
   /**
@@ -62,7 +62,7 @@ export class HealthProber {
   async probe(key: string): Promise<ProbeView> {
     const deps = this.#deps;
     const provider = deps.resolved().models.get(key)?.provider ?? key.split('/')[0] ?? '';
-    this.#budget.spend(provider, deps.clock());
+    deps.book.spend(provider);
     const started = deps.clock();
     const requestId = `probe-${randomUUID()}`;
     const body = { model: key, messages: [{ role: 'user', content: 'hi' }], max_tokens: PROBE_MAX_TOKENS };
@@ -86,7 +86,7 @@ export class HealthProber {
       kind: served ? null : (entry.attempts.at(-1)?.kind ?? null),
       latencyMs: entry.wallMs,
     };
-    this.#last.set(key, view);
+    deps.book.record(key, view);
     deps.onProbed(key);
     return view;
   }
@@ -119,7 +119,7 @@ export class HealthProber {
     if (deps.isPaused()) return [];
     const now = deps.clock();
     return dueProbes(this.#candidates(), now, (provider, limit) =>
-      this.#budget.remaining(provider, limit, now),
+      this.#deps.book.remaining(provider, limit),
     );
   }
 
@@ -150,7 +150,7 @@ export class HealthProber {
       const settings = provider === undefined ? undefined : resolved.config.providers[provider]?.probe;
       if (provider === undefined || settings === undefined || !settings.enabled) continue;
       const facts = candidateFacts(key, resolved, breakers, quotas, new Set());
-      const times = [latency.get(key).lastAt, this.#last.get(key)?.at, facts.breaker.lastFailureAt];
+      const times = [latency.get(key).lastAt, this.#deps.book.last(key)?.at, facts.breaker.lastFailureAt];
       const known = times.filter((at): at is number => typeof at === 'number');
       out.push({
         key,

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeUpstream } from '../test-support/fake-upstream.js';
+import { startHarness } from '../test-support/router-harness.js';
 import { json, status } from '../test-support/upstream-behaviours.js';
-import { withScenario } from '../test-support/scenario.js';
+import { scenarioConfig, withScenario } from '../test-support/scenario.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, breaker: { failureThreshold: 1 } };
 const ALPHA_PROBES = { alpha: { enabled: true } };
@@ -102,4 +108,37 @@ test('"probe now" from the dashboard API', async () => {
     router.router.setPaused(true);
     assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 409);
   });
+});
+
+test('a restart keeps the day’s spent probe budget and each model’s last probe', async () => {
+  const upstream = await startFakeUpstream();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
+  try {
+    const clock = new TestClock();
+    const config = scenarioConfig(upstream, {
+      providers: { alpha: ['m1', 'm2'] },
+      probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
+    });
+    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
+    const first = await startHarness({ config, dir, clock });
+    assert.deepEqual(await first.router.runDueProbes(), ['alpha/m1', 'alpha/m2']);
+    await first.stop();
+    assert.ok((await readdir(path.join(dir, 'state'))).includes('probes.json'));
+
+    clock.advance(60_001);
+    const second = await startHarness({ config, dir, clock });
+    try {
+      assert.equal(second.model('alpha/m2').lastProbe?.ok, true, 'the last probe survives');
+      assert.deepEqual(await second.router.runDueProbes(), ['alpha/m1'], 'one probe left today');
+      clock.advance(60_001);
+      assert.deepEqual(await second.router.runDueProbes(), [], 'the budget is spent');
+      clock.advance(12 * 60 * 60 * 1000);
+      assert.equal((await second.router.runDueProbes()).length, 2, 'a new day, a new budget');
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await upstream.close();
+  }
 });

@@ -5,6 +5,7 @@ import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
+import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
@@ -33,6 +34,8 @@ export interface EngineParts {
   history: RequestHistory;
   modelStats: ModelStatsBook;
   latency: LatencyBook;
+  /** Probes spent today and each model's last probe. */
+  probeBook: ProbeBook;
   /** @default Math.random */
   random?: () => number;
   upstream: UpstreamClient;
@@ -64,6 +67,7 @@ export class RouterEngine {
     this.#context = this.#contextFor(parts.resolved);
     this.probes = new HealthProber({
       ...parts,
+      book: parts.probeBook,
       resolved: () => this.#context.resolved,
       isPaused: this.#isPaused,
       route: (req, answer) => this.handleChat(req, answer),
