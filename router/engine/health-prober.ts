@@ -28,6 +28,8 @@ export interface ProberDeps {
   book: ProbeBook;
   clock: Clock;
   isPaused: () => boolean;
+  /** Whether the machine looks connected: background probes wait for it, so they cannot fail for that. */
+  isOnline: () => boolean;
   /** Routes one request to a pinned model, as every request is (gate, classifier, bookkeeping, history). */
   route: (req: ChatRequest, answer: Answer) => Promise<HistoryEntry>;
   /** A model was probed: its view changed. */
@@ -39,7 +41,8 @@ export interface ProberDeps {
  * Health probes: a tiny completion to one model, routed as a pinned request with `source: "probe"` (its
  * history entry stays out of agent counters). An OPEN model whose cooldown passed is probed as its trial,
  * so no agent's request has to find out whether it is back; idle models are probed to keep their latency
- * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused.
+ * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused
+ * or the machine is offline.
  */
 export class HealthProber {
   readonly #deps: ProberDeps;
@@ -116,7 +119,7 @@ export class HealthProber {
   /** The probes due now, as the plan says. */
   due(): PlannedProbe[] {
     const deps = this.#deps;
-    if (deps.isPaused()) return [];
+    if (deps.isPaused() || !deps.isOnline()) return [];
     const now = deps.clock();
     return dueProbes(this.#candidates(), now, (provider, limit) =>
       this.#deps.book.remaining(provider, limit),
@@ -126,8 +129,8 @@ export class HealthProber {
   async #runPass(): Promise<PlannedProbe[]> {
     const planned = this.due();
     for (const probe of planned) {
-      // Routing may have been paused since the plan was made.
-      if (this.#deps.isPaused()) break;
+      // Routing may have been paused, or the machine gone offline, since the plan was made.
+      if (this.#deps.isPaused() || !this.#deps.isOnline()) break;
       try {
         await this.probe(probe.key);
       } catch (error) {

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import type { HistoryEntry, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
@@ -14,6 +15,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
 import { HealthProber } from './health-prober.js';
+import { isOnline } from './online-check.js';
 import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
 import type { Answer } from './answer.js';
@@ -38,6 +40,8 @@ export interface EngineParts {
   probeBook: ProbeBook;
   /** @default Math.random */
   random?: () => number;
+  /** Whether the machine looks connected (background probes wait for it). @default its network interfaces */
+  isOnline?: () => boolean;
   upstream: UpstreamClient;
   events: EventBus;
   clock: Clock;
@@ -70,6 +74,7 @@ export class RouterEngine {
       book: parts.probeBook,
       resolved: () => this.#context.resolved,
       isPaused: this.#isPaused,
+      isOnline: parts.isOnline ?? (() => isOnline(networkInterfaces())),
       route: (req, answer) => this.handleChat(req, answer),
       onProbed: (key) => this.emitModel(key),
     });

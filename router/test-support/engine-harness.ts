@@ -67,6 +67,7 @@ export async function startEngineHarness(
     latency,
     probeBook: new ProbeBook({ ...state, file: path.join(dir, 'probes.json') }),
     upstream,
+    isOnline: () => true,
     events: new EventBus(),
     clock,
     logger,

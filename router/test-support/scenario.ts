@@ -26,6 +26,8 @@ export interface ScenarioOptions {
   probes?: Record<string, NonNullable<NonNullable<ConfigInput['providers']>[string]['probe']>>;
   /** The router's random numbers (exploration). @default Math.random */
   random?: () => number;
+  /** Whether the machine counts as online for background probes. @default always */
+  isOnline?: () => boolean;
   /** A state dir prepared before the router starts (`<dir>/state`); removed afterwards. */
   dir?: string;
 }
@@ -91,6 +93,7 @@ export async function withScenario(
     router = await startHarness({
       config: scenarioConfig(upstream, options),
       ...(options.random ? { random: options.random } : {}),
+      ...(options.isOnline ? { isOnline: options.isOnline } : {}),
       ...(options.dir ? { dir: options.dir } : {}),
     });
     await run({ router, upstream });
