@@ -100,6 +100,24 @@ export async function checkStateDir(
   return { problems, historyIds, historySavedAt: historyIds === null ? null : historySavedAt, breakerCount };
 }
 
+/**
+ * Request totals of `counters.json` in `dir`, every day summed (a soak may run across midnight), or null
+ * when the file is missing or not a counters file.
+ */
+export async function counterTotals(dir: string): Promise<{ requests: number; served: number } | null> {
+  const counters = await readJson(path.join(dir, 'counters.json'), []);
+  if (!counters || !isRecord(counters.days)) return null;
+  const totals = { requests: 0, served: 0 };
+  const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+  for (const day of Object.values(counters.days)) {
+    if (!isRecord(day)) return null;
+    const served = count(day.servedFirstTry) + count(day.servedAfterFailover);
+    totals.served += served;
+    totals.requests += served + count(day.failed) + count(day.clientAborted) + count(day.rejected);
+  }
+  return totals;
+}
+
 /** Files under `dir` (recursively) whose bytes contain any of `canaries`, as `file: canary`. */
 export async function findCanaries(dir: string, canaries: readonly string[]): Promise<string[]> {
   const found: string[] = [];
