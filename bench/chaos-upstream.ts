@@ -1,12 +1,13 @@
 /**
  * The chaos soak's fake providers: one real HTTP server on loopback; `/<provider>/v1/chat/completions`
- * looks the request up by its `x-request-id` (`soak-<index>`) and the model it names, and behaves as the
- * request's plan says: a good answer (fast, slow or reasoning first), or one of every failure the engine
+ * looks the request up by its `x-request-id` (`soak-<index>`, or a health probe's `probe-<uuid>`) and the
+ * model it names, and behaves as the request's plan says: a good answer (fast, slow or reasoning first), or one of every failure the engine
  * knows. It checks each request carries its provider's key, and counts what it did.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { PROBE_ID, probePlan } from './soak-probes.js';
 import {
   answerText,
   planRequest,
@@ -26,8 +27,10 @@ export interface ChaosOptions {
 
 export interface ChaosUpstream {
   url: string;
-  /** Calls per behaviour so far. */
+  /** Calls per behaviour so far (agents' and probes'). */
   counts: Map<Behaviour, number>;
+  /** Calls made by health probes. */
+  readonly probeCalls: number;
   /** Requests that came without their provider's key, or for a model or request the plan does not know. */
   strays: string[];
   close(): Promise<void>;
@@ -173,6 +176,7 @@ async function behave(
 export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUpstream> {
   const counts = new Map<Behaviour, number>();
   const strays: string[] = [];
+  let probeCalls = 0;
   const column = new Map(options.models.map((model, i) => [model.key, i]));
   const plans = new Map<number, RequestPlan>();
   const planOf = (index: number): RequestPlan => {
@@ -196,15 +200,18 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
       // Falls through to the stray check below.
     }
     const key = `${provider}/${String(body.model)}`;
-    const index = Number(/^soak-(\d+)$/.exec(String(req.headers['x-request-id']))?.[1] ?? Number.NaN);
+    const requestId = String(req.headers['x-request-id']);
+    const probe = PROBE_ID.test(requestId);
+    const index = probe ? -1 : Number(/^soak-(\d+)$/.exec(requestId)?.[1] ?? Number.NaN);
     const col = column.get(key);
     const keyed = (options.keys[provider] ?? []).some((own) => req.headers.authorization === `Bearer ${own}`);
     if (col === undefined || !Number.isInteger(index) || !keyed) {
-      strays.push(`${req.url} ${key} ${String(req.headers['x-request-id'])} key=${keyed}`);
+      strays.push(`${req.url} ${key} ${requestId} key=${keyed}`);
       res.writeHead(418).end();
       return;
     }
-    const plan = planOf(index);
+    if (probe) probeCalls += 1;
+    const plan = probe ? probePlan(options.seed, requestId, options.models, key) : planOf(index);
     const behaviour = plan.behaviours[col] as Behaviour;
     counts.set(behaviour, (counts.get(behaviour) ?? 0) + 1);
     await behave(behaviour, body.stream === true, answerText(key, index, options.canary), req, res);
@@ -217,6 +224,9 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
+    get probeCalls() {
+      return probeCalls;
+    },
     strays,
     close: async () => {
       for (const socket of sockets) socket.destroy();

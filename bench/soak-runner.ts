@@ -2,7 +2,8 @@
  * The chaos soak: a real router (in this process, on a temp state dir) over the chaos upstream, driven by
  * `concurrency` clients through `requests` seeded requests, stream and non-stream. Every response is checked
  * on the client side and against its decision trace and plan; at the end the state files, the privacy
- * canaries, memory and leftover handles are checked too.
+ * canaries, memory and leftover handles are checked too. With probes on, every provider probes its models
+ * in the background while the agents run, and the probes are checked as well (`soak-probes.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import type { ConfigInput } from '../router/config/schema.js';
 import { startRouter } from '../router/start-router.js';
 import { startChaosUpstream } from './chaos-upstream.js';
 import { checkClientView, type ClientView } from './soak-check.js';
+import { judgeProbes } from './soak-probes.js';
 import {
   answerText,
   BEHAVIOURS,
@@ -26,7 +28,7 @@ import {
   type SoakModel,
   type Verdict,
 } from './soak-scenarios.js';
-import { checkStateDir, findCanaries } from './soak-state.js';
+import { checkStateDir, counterTotals, findCanaries } from './soak-state.js';
 
 export interface SoakOptions {
   seed: number;
@@ -36,6 +38,8 @@ export interface SoakOptions {
   persistDebounceMs?: number;
   /** The router's `hedgeAfterMs` (below the soak's 800 ms request timeout). @default null: no hedging */
   hedgeAfterMs?: number | null;
+  /** Health probes on every provider, looked for every {@link PROBE_TICK_MS} ms. @default false */
+  probes?: boolean;
   /** Progress lines (never request content). */
   log?: (line: string) => void;
 }
@@ -62,6 +66,11 @@ export interface SoakReport {
   leakedHandles: string[];
   /** Hedged races (with `hedgeAfterMs`): hedges started, and those that served. */
   hedges: { started: number; served: number };
+  /**
+   * Health probes (with `probes`): those the router ran (history entries), those that were a trial, those
+   * served, and their calls upstream (a retry without `max_tokens` is a second call).
+   */
+  probes: { run: number; trials: number; served: number; upstreamCalls: number };
 }
 
 const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
@@ -75,6 +84,13 @@ const BUDGET = { rpm: 40, rpd: 20 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
 /** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
 const HEAD_SLACK_MS = 1500;
+/**
+ * The router's probe tick with probes on: short, so probes really run (trials of models whose 1 s cooldown
+ * passed, before an agent's request takes them) throughout a soak of a few seconds.
+ */
+export const PROBE_TICK_MS = 200;
+/** Every provider's probe settings with probes on: idle probes at the shortest interval, a budget never spent. */
+const PROBE_SETTINGS = { enabled: true, idleIntervalMs: 60_000, dailyBudget: 10_000 };
 
 /** 20 models over four providers, interleaved, with the dead-key model fifth. */
 export function soakModels(): SoakModel[] {
@@ -90,6 +106,7 @@ function soakConfig(
   upstream: string,
   models: readonly SoakModel[],
   hedgeAfterMs: number | null,
+  probes: boolean,
 ): ConfigInput {
   const providers: NonNullable<ConfigInput['providers']> = {};
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
@@ -103,6 +120,7 @@ function soakConfig(
       models: ids,
       apiKeyEnv: [`SOAK_${i}_KEY`, `SOAK_${i}_B_KEY`],
       ...(id === BUDGETED_PROVIDER ? { limits: BUDGET } : {}),
+      ...(probes ? { probe: PROBE_SETTINGS } : {}),
     };
   }
   return {
@@ -190,7 +208,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
   await writeFile(
     path.join(dir, 'config.json'),
-    JSON.stringify(soakConfig(upstream.url, models, options.hedgeAfterMs ?? null)),
+    JSON.stringify(soakConfig(upstream.url, models, options.hedgeAfterMs ?? null, options.probes === true)),
   );
   const logLines: string[] = [];
   const capture = (line: string): void => void logLines.push(line);
@@ -201,9 +219,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     persistDebounceMs: options.persistDebounceMs ?? 200,
     discoveryTickMs: 0,
     logger: { info: capture, warn: capture, error: capture },
+    // The chaos upstream is on loopback: the machine's own network has nothing to do with the soak.
+    ...(options.probes === true ? { probeTickMs: PROBE_TICK_MS, isOnline: () => true } : {}),
   });
   const secrets = [prompt.slice(0, 26), completionCanary, ...Object.values(keys).flat()];
   const entries = new Map<string, HistoryEntry>();
+  let agentEntries = 0;
   // Events are scanned as they come rather than kept, so the memory check measures the router, not this.
   const eventLeaks = new Set<string>();
   const scanEvent = (event: object): void => {
@@ -214,6 +235,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const unsubscribe = [
     router.on('request', (event) => {
       entries.set(event.entry.requestId, event.entry);
+      if (event.entry.requestId.startsWith('soak-')) agentEntries += 1;
       scanEvent(event);
     }),
     router.on('breaker', scanEvent),
@@ -241,7 +263,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  for (let wait = 0; entries.size < options.requests && wait < 40; wait += 1) await delay(50);
+  for (let wait = 0; agentEntries < options.requests && wait < 40; wait += 1) await delay(50);
   gc();
   memory.rssEndMb = mb(process.memoryUsage.rss());
   memory.heapEndMb = mb(process.memoryUsage().heapUsed);
@@ -296,17 +318,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       violations.push({ index, problem: `client saw ${result?.kind} but the trace says ${entry.outcome}` });
   }
 
-  for (const stop of unsubscribe) stop();
   await pool.close();
+  // Stopped before the listeners go: a probe that finishes meanwhile is still judged.
   await router.stop({ graceMs: 2000 });
+  for (const stop of unsubscribe) stop();
   await upstream.close();
 
+  const probes = judgeProbes(entries.values(), options.seed, models, SOAK_LIMITS, await counterTotals(dir));
+  for (const { requestId, problem } of probes.violations)
+    violations.push({ index: -1, problem: `${requestId}: ${problem}` });
   const state = await checkStateDir(dir);
-  if (state.historyIds !== null && state.historyIds.length !== Math.min(options.requests, 500)) {
-    state.problems.push(
-      `history.json holds ${state.historyIds.length} entries, expected ${Math.min(options.requests, 500)}`,
-    );
-  }
+  const kept = Math.min(entries.size, 500);
+  if (state.historyIds !== null && state.historyIds.length !== kept)
+    state.problems.push(`history.json holds ${state.historyIds.length} entries, expected ${kept}`);
   const privacyLeaks = [...(await findCanaries(dir, secrets)), ...eventLeaks];
   for (const secret of secrets) {
     if (logLines.some((line) => line.includes(secret))) privacyLeaks.push(`log: ${secret.slice(0, 12)}…`);
@@ -334,6 +358,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     budgetSkips,
     violations,
     hedges,
+    probes: {
+      run: probes.run,
+      trials: probes.trials,
+      served: probes.served,
+      upstreamCalls: upstream.probeCalls,
+    },
     behaviourCounts,
     strays: upstream.strays,
     stateProblems: state.problems,

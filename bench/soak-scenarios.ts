@@ -35,8 +35,8 @@ const GOOD: ReadonlySet<Behaviour> = new Set(['good', 'slow_good', 'reasoning_go
 /** Behaviours that send real content and then break: a stream ends partial, a JSON body never parses. */
 const MID_STREAM: ReadonlySet<Behaviour> = new Set(['stall_after', 'reset_mid', 'error_after']);
 
-const GOOD_WEIGHTS = { good: 110, slow_good: 15, reasoning_good: 12 } as const;
-const FAIL_WEIGHTS = {
+export const GOOD_WEIGHTS = { good: 110, slow_good: 15, reasoning_good: 12 } as const;
+export const FAIL_WEIGHTS = {
   empty: 4,
   empty_content: 4,
   error_payload: 4,
@@ -168,7 +168,8 @@ const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', '
  * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met (or it
  * lost a hedged race to the model that served), a
  * served model really was good (a partial one really broke mid-stream), and a request nobody served is
- * explained (doomed, its good models held back by breakers or pauses, the budget or the attempt cap).
+ * explained (doomed, its good models held back by breakers or pauses, the budget or the attempt cap). A
+ * pinned request is judged on its one model.
  */
 export function judgeTrace(
   plan: RequestPlan,
@@ -221,7 +222,8 @@ export function judgeTrace(
   const heldBy: string[] = [];
   for (const [i, model] of models.entries()) {
     const behaviour = plan.behaviours[i] as Behaviour;
-    if (!isGood(behaviour)) continue;
+    // A pinned request (a probe) has one candidate: the model it names.
+    if (!isGood(behaviour) || (entry.pinned !== null && model.key !== entry.pinned)) continue;
     if (attempted.has(model.key)) {
       const attempt = entry.attempts.find((a) => a.model === model.key);
       if (attempt?.kind === 'budget_exhausted') continue;

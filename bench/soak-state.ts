@@ -55,12 +55,14 @@ export async function checkStateDir(
     'budgets.json',
     'usage.json',
     'discovery.json',
+    'probes.json',
     'daemon.json',
     'daemon.lock',
     ...allowed,
   ]);
-  // Budget counts and usage: whole version 1 state files when present.
-  for (const name of ['budgets.json', 'usage.json']) await readJson(path.join(dir, name), problems);
+  // Budget counts, usage and probes: whole version 1 state files when present.
+  for (const name of ['budgets.json', 'usage.json', 'probes.json'])
+    await readJson(path.join(dir, name), problems);
   for (const name of await readdir(dir)) {
     if (name.includes('.corrupt-')) problems.push(`${name}: a state file was moved aside as corrupt`);
     else if (!known.has(name)) problems.push(`${name}: unexpected file (a temp file left behind?)`);
@@ -96,6 +98,24 @@ export async function checkStateDir(
   if (quotas && !(isRecord(quotas.models) && isRecord(quotas.providers) && isRecord(quotas.auth)))
     problems.push('quotas.json: wrong shape');
   return { problems, historyIds, historySavedAt: historyIds === null ? null : historySavedAt, breakerCount };
+}
+
+/**
+ * Request totals of `counters.json` in `dir`, every day summed (a soak may run across midnight), or null
+ * when the file is missing or not a counters file.
+ */
+export async function counterTotals(dir: string): Promise<{ requests: number; served: number } | null> {
+  const counters = await readJson(path.join(dir, 'counters.json'), []);
+  if (!counters || !isRecord(counters.days)) return null;
+  const totals = { requests: 0, served: 0 };
+  const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+  for (const day of Object.values(counters.days)) {
+    if (!isRecord(day)) return null;
+    const served = count(day.servedFirstTry) + count(day.servedAfterFailover);
+    totals.served += served;
+    totals.requests += served + count(day.failed) + count(day.clientAborted) + count(day.rejected);
+  }
+  return totals;
 }
 
 /** Files under `dir` (recursively) whose bytes contain any of `canaries`, as `file: canary`. */

@@ -3,7 +3,16 @@ import { test } from 'node:test';
 import type { HistoryEntry } from '../router/api-types.js';
 import { checkClientView, readSse, type ClientView } from './soak-check.js';
 import { runSoak } from './soak-runner.js';
-import { BEHAVIOURS, judgeTrace, planRequest, type RequestPlan, type SoakModel } from './soak-scenarios.js';
+import { judgeProbes, probePlan } from './soak-probes.js';
+import {
+  BEHAVIOURS,
+  expectedKinds,
+  isGood,
+  judgeTrace,
+  planRequest,
+  type RequestPlan,
+  type SoakModel,
+} from './soak-scenarios.js';
 
 const models: SoakModel[] = [
   { key: 'p/a', deadKey: false },
@@ -122,6 +131,71 @@ test('judgeTrace accepts a hedged race’s loser only when the other model commi
   assert.deepEqual(judgeTrace(broke, models, partial, limits), { ok: true, category: 'partial' });
 });
 
+const probeId = (n: number): string => `probe-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+test('a probe’s plan replays from its request id; it is doomed exactly when the probed model fails', () => {
+  const seen = new Set<string>();
+  for (let n = 0; n < 200; n += 1) {
+    const plan = probePlan(42, probeId(n), models, 'p/a');
+    assert.deepEqual(plan, probePlan(42, probeId(n), models, 'p/a'));
+    assert.equal(plan.stream, false);
+    assert.equal(plan.behaviours[2], 's401');
+    assert.equal(plan.doomed, !isGood(plan.behaviours[0] ?? 's401'));
+    seen.add(plan.behaviours[0] ?? '');
+  }
+  assert.ok(seen.size > 5, `probes meet many behaviours: ${[...seen].join(', ')}`);
+});
+
+test('judgeProbes: probes alone have source "probe", their traces are fair, the counters count agents only', () => {
+  const goodProbe = Array.from({ length: 200 }, (_, n) => probeId(n)).find(
+    (id) => !probePlan(42, id, models, 'p/a').doomed,
+  ) as string;
+  const failingProbe = Array.from({ length: 200 }, (_, n) => probeId(n)).find((id) => {
+    const behaviour = probePlan(42, id, models, 'p/a').behaviours[0] ?? 'good';
+    return expectedKinds(behaviour, false).length === 1;
+  }) as string;
+  const failedBehaviour = probePlan(42, failingProbe, models, 'p/a').behaviours[0] ?? 'good';
+  const probe = (id: string, over: Partial<HistoryEntry>): HistoryEntry =>
+    entry({ requestId: id, source: 'probe', pinned: 'p/a', ...over });
+  const served = probe(goodProbe, {
+    outcome: 'served',
+    servedModel: 'p/a',
+    clientStatus: 200,
+    attempts: [{ ...attempt('p/a', null), role: 'pinned' }],
+  });
+  const failed = probe(failingProbe, {
+    attempts: [attempt('p/a', expectedKinds(failedBehaviour, false)[0] ?? null)],
+  });
+  const agent = entry({
+    requestId: 'soak-0',
+    outcome: 'served',
+    servedModel: 'p/a',
+    attempts: [attempt('p/a', null)],
+  });
+  const fair = judgeProbes([served, failed, agent], 42, models, limits, { requests: 1, served: 1 });
+  assert.deepEqual(fair, { run: 2, served: 1, trials: 0, violations: [] });
+
+  const problems = (entries: HistoryEntry[], counters = { requests: 1, served: 1 }): string[] =>
+    judgeProbes(entries, 42, models, limits, counters).violations.map((v) => v.problem);
+  assert.deepEqual(problems([{ ...served, source: 'agent' }, agent]), ['a probe has source agent']);
+  assert.deepEqual(problems([served, { ...agent, source: 'probe' }]), [
+    "an agent's request has source probe",
+  ]);
+  assert.deepEqual(problems([served, agent], { requests: 2, served: 2 }), [
+    'day counters count 2 requests (2 served), the agents sent 1 (1 served)',
+  ]);
+  const unfair = {
+    ...failed,
+    outcome: 'served' as const,
+    servedModel: 'p/a',
+    attempts: [attempt('p/a', null)],
+  };
+  assert.equal(problems([unfair, agent]).length, 1, 'a probe served by a model that failed it');
+  assert.deepEqual(problems([{ ...served, pinned: null }, agent]), [
+    'a probe that is not pinned to its model',
+  ]);
+});
+
 test('checkClientView catches empty 200s, early error frames and splices', () => {
   const view = (over: Partial<ClientView>): ClientView => ({
     status: 200,
@@ -208,4 +282,16 @@ test('chaos soak with hedging: every invariant holds, and hedges both win and lo
   assert.deepEqual(report.leakedHandles, []);
   const { started, served } = report.hedges;
   assert.ok(served > 0 && served < started, `${started} hedges started, ${served} served`);
+});
+
+test('chaos soak with probes and hedging: every invariant holds, and probes really run', async () => {
+  const report = await runSoak({ seed: 7, requests: 1500, concurrency: 32, hedgeAfterMs: 300, probes: true });
+  assert.deepEqual(report.violations.slice(0, 10), []);
+  assert.deepEqual(report.strays, []);
+  assert.deepEqual(report.stateProblems, []);
+  assert.deepEqual(report.privacyLeaks, []);
+  assert.deepEqual(report.leakedHandles, []);
+  assert.ok(report.probes.run > 0, 'probes ran during the soak');
+  assert.ok(report.probes.upstreamCalls > 0, 'probes reached the upstream');
+  assert.ok(report.hedges.started > 0, 'hedges started alongside the probes');
 });

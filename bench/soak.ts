@@ -1,10 +1,11 @@
 /**
- * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C] [-- --hedge-after-ms MS]`: the chaos
- * soak at full length (with hedging when MS is given, below the soak's 800 ms request timeout). Prints
+ * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C] [-- --hedge-after-ms MS] [-- --probes]`:
+ * the chaos soak at full length (with hedging when MS is given, below the soak's 800 ms request timeout; with
+ * health probes on every provider with `--probes`). Prints
  * the counts and every violation; exits 1 when any invariant broke. It does not call process.exit: a
  * leaked socket or timer would keep it alive, and a watchdog says so.
  */
-import { runSoak, type SoakReport } from './soak-runner.js';
+import { PROBE_TICK_MS, runSoak, type SoakReport } from './soak-runner.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -29,6 +30,7 @@ export function describeSoak(report: SoakReport): string[] {
         .join(', ') || 'none'
     }`,
     `hedges:                 ${report.hedges.started} started, ${report.hedges.served} served`,
+    `probes:                 ${report.probes.run} run (${report.probes.trials} as a model's trial), ${report.probes.served} served, ${report.probes.upstreamCalls} upstream calls`,
     `key rotations:          ${report.keyRotations} requests moved a model to its provider's other key; free-tier budget skips: ${report.budgetSkips}`,
     `invariant violations:   ${report.violations.length}`,
     `upstream behaviours:    ${Object.entries(report.behaviourCounts)
@@ -49,18 +51,23 @@ if (isMain) {
   const concurrency = option('concurrency', 32);
   const hedge = option('hedge-after-ms', Number.NaN);
   const hedgeAfterMs = Number.isFinite(hedge) ? hedge : null;
+  const probes = process.argv.includes('--probes');
   const hedging = hedgeAfterMs === null ? '' : `, hedging after ${hedgeAfterMs} ms`;
-  console.log(`chaos soak: ${requests} requests, concurrency ${concurrency}, seed ${seed}${hedging}`);
+  const probing = probes ? `, probes every ${PROBE_TICK_MS} ms` : '';
+  console.log(
+    `chaos soak: ${requests} requests, concurrency ${concurrency}, seed ${seed}${hedging}${probing}`,
+  );
   const report = await runSoak({
     seed,
     requests,
     concurrency,
     hedgeAfterMs,
+    probes,
     log: (line) => console.log(`  ${line}`),
   });
   for (const line of describeSoak(report)) console.log(line);
   for (const v of report.violations.slice(0, 50))
-    console.log(`  violation: request ${v.index}: ${v.problem}`);
+    console.log(`  violation: ${v.index < 0 ? '' : `request ${v.index}: `}${v.problem}`);
   const broken =
     report.violations.length +
     report.stateProblems.length +

@@ -38,6 +38,8 @@ export interface StartRouterOptions {
   clock?: Clock;
   /** A number in [0, 1), for the exploration share of `fastest` sets. @default Math.random */
   random?: () => number;
+  /** Whether the machine looks connected; background probes wait for it. @default its network interfaces */
+  isOnline?: () => boolean;
   /** How often background probes are looked for, ms; 0 turns the scheduler off. @default 15000 */
   probeTickMs?: number;
   /**

@@ -255,6 +255,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
   const { quotas, history, counters } = stores;
   const upstream = new UpstreamClient();
   const random = options.random ? { random: options.random } : {};
+  const online = options.isOnline ? { isOnline: options.isOnline } : {};
   const modelStats = new ModelStatsBook();
   const parts = {
     ...stores,
@@ -265,6 +266,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     clock,
     logger,
     ...random,
+    ...online,
   };
   const engine = (ref.engine = new RouterEngine(parts));
   const version = packageVersion();

@@ -6,6 +6,7 @@ import { BreakerStore } from './state/breaker-store.js';
 import type { Clock } from './state/clock.js';
 import { DailyCounters } from './state/daily-counters.js';
 import { LatencyBook } from './state/latency-book.js';
+import { ProbeBook } from './state/probe-book.js';
 import { QuotaBook } from './state/quota-book.js';
 import { RequestHistory } from './state/request-history.js';
 
@@ -16,6 +17,8 @@ export interface StateStores {
   history: RequestHistory;
   latency: LatencyBook;
   counters: DailyCounters;
+  /** Probes spent today per provider and each model's last probe. */
+  probeBook: ProbeBook;
   /** Writes what is pending and stops every store's timer. */
   close(): Promise<void>;
 }
@@ -32,8 +35,8 @@ export interface StateStoreOptions {
 }
 
 /**
- * Opens and restores the state files: breakers, quota pauses and budgets, history, latency and the day
- * counters (which count every finished request: the history keeps only the last 500).
+ * Opens and restores the state files: breakers, quota pauses and budgets, history, latency, the day
+ * counters (which count every finished request: the history keeps only the last 500) and probes.
  */
 export async function openStateStores(options: StateStoreOptions): Promise<StateStores> {
   const { stateDir, clock, debounceMs, logger, live } = options;
@@ -55,7 +58,8 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
   const history = new RequestHistory(file('history.json'));
   const latency = new LatencyBook(file('latency.json'));
   const counters = new DailyCounters(file('counters.json'));
-  await Promise.all([breakers.load(), quotas.load(), history.load(), latency.load(), counters.load()]);
+  const probeBook = new ProbeBook(file('probes.json'));
+  await Promise.all([breakers, quotas, history, latency, counters, probeBook].map((store) => store.load()));
   options.events.on('request', (event) => counters.record(event.entry));
   return {
     breakers,
@@ -63,14 +67,11 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     history,
     latency,
     counters,
+    probeBook,
     close: async () => {
-      await Promise.all([
-        breakers.close(),
-        quotas.close(),
-        history.close(),
-        latency.close(),
-        counters.close(),
-      ]);
+      await Promise.all(
+        [breakers, quotas, history, latency, counters, probeBook].map((store) => store.close()),
+      );
     },
   };
 }

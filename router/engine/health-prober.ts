@@ -5,7 +5,7 @@ import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
-import { ProbeBudget } from '../state/probe-budget.js';
+import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import type { Answer } from './answer.js';
@@ -24,8 +24,12 @@ export interface ProberDeps {
   breakers: BreakerStore;
   quotas: QuotaBook;
   latency: LatencyBook;
+  /** The day's spent budget and each model's last probe, persisted. */
+  book: ProbeBook;
   clock: Clock;
   isPaused: () => boolean;
+  /** Whether the machine looks connected: background probes wait for it, so they cannot fail for that. */
+  isOnline: () => boolean;
   /** Routes one request to a pinned model, as every request is (gate, classifier, bookkeeping, history). */
   route: (req: ChatRequest, answer: Answer) => Promise<HistoryEntry>;
   /** A model was probed: its view changed. */
@@ -37,12 +41,11 @@ export interface ProberDeps {
  * Health probes: a tiny completion to one model, routed as a pinned request with `source: "probe"` (its
  * history entry stays out of agent counters). An OPEN model whose cooldown passed is probed as its trial,
  * so no agent's request has to find out whether it is back; idle models are probed to keep their latency
- * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused.
+ * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused
+ * or the machine is offline.
  */
 export class HealthProber {
   readonly #deps: ProberDeps;
-  readonly #budget = new ProbeBudget();
-  readonly #last = new Map<string, ProbeView>();
   #pass: Promise<PlannedProbe[]> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -50,9 +53,9 @@ export class HealthProber {
     this.#deps = deps;
   }
 
-  /** The last probe of `key` since start, or null. */
+  /** The last probe of `key`, or null. */
   last(key: string): ProbeView | null {
-    return this.#last.get(key) ?? null;
+    return this.#deps.book.last(key);
   }
 
   /**
@@ -62,7 +65,7 @@ export class HealthProber {
   async probe(key: string): Promise<ProbeView> {
     const deps = this.#deps;
     const provider = deps.resolved().models.get(key)?.provider ?? key.split('/')[0] ?? '';
-    this.#budget.spend(provider, deps.clock());
+    deps.book.spend(provider);
     const started = deps.clock();
     const requestId = `probe-${randomUUID()}`;
     const body = { model: key, messages: [{ role: 'user', content: 'hi' }], max_tokens: PROBE_MAX_TOKENS };
@@ -86,7 +89,7 @@ export class HealthProber {
       kind: served ? null : (entry.attempts.at(-1)?.kind ?? null),
       latencyMs: entry.wallMs,
     };
-    this.#last.set(key, view);
+    deps.book.record(key, view);
     deps.onProbed(key);
     return view;
   }
@@ -116,18 +119,18 @@ export class HealthProber {
   /** The probes due now, as the plan says. */
   due(): PlannedProbe[] {
     const deps = this.#deps;
-    if (deps.isPaused()) return [];
+    if (deps.isPaused() || !deps.isOnline()) return [];
     const now = deps.clock();
     return dueProbes(this.#candidates(), now, (provider, limit) =>
-      this.#budget.remaining(provider, limit, now),
+      this.#deps.book.remaining(provider, limit),
     );
   }
 
   async #runPass(): Promise<PlannedProbe[]> {
     const planned = this.due();
     for (const probe of planned) {
-      // Routing may have been paused since the plan was made.
-      if (this.#deps.isPaused()) break;
+      // Routing may have been paused, or the machine gone offline, since the plan was made.
+      if (this.#deps.isPaused() || !this.#deps.isOnline()) break;
       try {
         await this.probe(probe.key);
       } catch (error) {
@@ -150,7 +153,7 @@ export class HealthProber {
       const settings = provider === undefined ? undefined : resolved.config.providers[provider]?.probe;
       if (provider === undefined || settings === undefined || !settings.enabled) continue;
       const facts = candidateFacts(key, resolved, breakers, quotas, new Set());
-      const times = [latency.get(key).lastAt, this.#last.get(key)?.at, facts.breaker.lastFailureAt];
+      const times = [latency.get(key).lastAt, this.#deps.book.last(key)?.at, facts.breaker.lastFailureAt];
       const known = times.filter((at): at is number => typeof at === 'number');
       out.push({
         key,

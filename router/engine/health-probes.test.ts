@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { deadUrl, startFakeUpstream } from '../test-support/fake-upstream.js';
+import { startHarness } from '../test-support/router-harness.js';
 import { json, status } from '../test-support/upstream-behaviours.js';
-import { withScenario } from '../test-support/scenario.js';
+import { scenarioConfig, withScenario } from '../test-support/scenario.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, breaker: { failureThreshold: 1 } };
 const ALPHA_PROBES = { alpha: { enabled: true } };
@@ -101,5 +107,103 @@ test('"probe now" from the dashboard API', async () => {
     assert.equal(bad.status, 400);
     router.router.setPaused(true);
     assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 409);
+  });
+});
+
+test('a restart keeps the day’s spent probe budget and each model’s last probe', async () => {
+  const upstream = await startFakeUpstream();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
+  try {
+    const clock = new TestClock();
+    const config = scenarioConfig(upstream, {
+      providers: { alpha: ['m1', 'm2'] },
+      probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
+    });
+    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
+    const first = await startHarness({ config, dir, clock });
+    assert.deepEqual(await first.router.runDueProbes(), ['alpha/m1', 'alpha/m2']);
+    await first.stop();
+    assert.ok((await readdir(path.join(dir, 'state'))).includes('probes.json'));
+
+    clock.advance(60_001);
+    const second = await startHarness({ config, dir, clock });
+    try {
+      assert.equal(second.model('alpha/m2').lastProbe?.ok, true, 'the last probe survives');
+      assert.deepEqual(await second.router.runDueProbes(), ['alpha/m1'], 'one probe left today');
+      clock.advance(60_001);
+      assert.deepEqual(await second.router.runDueProbes(), [], 'the budget is spent');
+      clock.advance(12 * 60 * 60 * 1000);
+      assert.equal((await second.router.runDueProbes()).length, 2, 'a new day, a new budget');
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await upstream.close();
+  }
+});
+
+test('probes never run while the machine is offline, and spend no budget; back online they run', async () => {
+  const network = { online: false };
+  const options = {
+    providers: { alpha: ['m1', 'm2'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 2 } },
+    isOnline: () => network.online,
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    assert.equal(upstream.callsTo('alpha/m1').length + upstream.callsTo('alpha/m2').length, 0);
+    assert.equal(router.router.history().entries.length, 0);
+
+    network.online = true;
+    assert.deepEqual(
+      await router.router.runDueProbes(),
+      ['alpha/m1', 'alpha/m2'],
+      'the whole budget is left',
+    );
+    assert.equal(router.model('alpha/m2').lastProbe?.ok, true);
+  });
+});
+
+test('a pass stops at the first probe the machine is offline for', async () => {
+  const network = { online: true };
+  const options = {
+    providers: { alpha: ['m1', 'm2', 'm3'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
+    isOnline: () => network.online,
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    for (const key of ['alpha/m1', 'alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
+    const off = router.router.on('request', () => {
+      network.online = false;
+    });
+    await router.router.runDueProbes();
+    off();
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+    assert.equal(upstream.callsTo('alpha/m2').length + upstream.callsTo('alpha/m3').length, 0);
+    assert.equal(router.model('alpha/m2').lastProbe, null);
+
+    network.online = true;
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m2', 'alpha/m3'], 'their budget is left');
+  });
+});
+
+test('a lone probe’s network error while the machine is online counts against the model', async () => {
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: {
+      gone: { baseUrl: `${dead}/gone`, models: ['m0'], probe: { enabled: true, idleIntervalMs: 60_000 } },
+    },
+    sets: { main: ['gone/m0'] },
+    isOnline: () => true,
+  };
+  await withScenario(options, async ({ router }) => {
+    assert.deepEqual(await router.router.runDueProbes(), ['gone/m0']);
+    const gone = router.model('gone/m0');
+    assert.equal(gone.lastProbe?.kind, 'network_error');
+    assert.equal(gone.consecutiveFailures, 1);
+    assert.equal(router.lastEntry().source, 'probe');
   });
 });

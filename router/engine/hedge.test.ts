@@ -1,10 +1,11 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { deferred, within } from '../test-support/deferred.js';
 import { sseText } from '../test-support/http-client.js';
 import { after, hang, json, sse, sseContent } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
 import { withScenario } from '../test-support/scenario.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
 const THREE = { providers: { alpha: ['m1'], beta: ['m2'], gamma: ['m3'] } };
@@ -148,32 +149,75 @@ test('no hedge starts once the budget is spent', async () => {
   });
 });
 
-test('auto without a latency figure for the model means no hedge', async () => {
-  const failover = { hedgeAfterMs: 'auto' as const, requestTimeoutMs: 2500 };
-  await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
+/**
+ * `auto` delays are seconds long: these tests run on a frozen clock and mock timers, so the router's deadlines
+ * fire exactly when the test moves time, and each attempt's latency on the trace is the time the test set.
+ */
+const AUTO = { hedgeAfterMs: 'auto' as const, requestTimeoutMs: 4000 };
+
+/** Moves the frozen clock and the mocked timers together. */
+function elapse(t: TestContext, clock: TestClock, ms: number): void {
+  clock.advance(ms);
+  t.mock.timers.tick(ms);
+}
+
+test('auto without a latency figure for the model means no hedge', async (t) => {
+  const clock = new TestClock({ frozen: true });
+  await withScenario({ ...TWO, failover: AUTO, clock }, async ({ router, upstream }) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     upstream.always('alpha/m1', hang()).always('beta/m2', json('from beta'));
     const entry = router.nextEntry();
-    const reply = await router.chat();
-    assert.equal(reply.headers['x-fcm-v2-decision'], 'beta/m2!served|alpha/m1:timeout->beta/m2:200|skips=0');
+    const called = upstream.nextCall('alpha/m1');
+    const reply = router.chat();
+    await called;
+    elapse(t, clock, 3999);
+    elapse(t, clock, 1);
+    assert.equal(
+      (await reply).headers['x-fcm-v2-decision'],
+      'beta/m2!served|alpha/m1:timeout->beta/m2:200|skips=0',
+    );
     assert.deepEqual(
-      (await entry).attempts.map(({ role }) => role),
-      ['normal', 'normal'],
+      (await entry).attempts.map(({ role, latencyMs }) => ({ role, latencyMs })),
+      [
+        { role: 'normal', latencyMs: 4000 },
+        { role: 'normal', latencyMs: 0 },
+      ],
+      'alpha ran to its timeout alone',
     );
   });
 });
 
-test('auto hedges after 2 s for a model whose p95 time to first byte is short', async () => {
-  const failover = { hedgeAfterMs: 'auto' as const, requestTimeoutMs: 4000 };
-  await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
-    upstream.script('alpha/m1', json('fast once')).always('alpha/m1', hang()).always('beta/m2', json('b'));
+test('auto hedges after 2 s for a model whose p95 time to first byte is short', async (t) => {
+  const clock = new TestClock({ frozen: true });
+  await withScenario({ ...TWO, failover: AUTO, clock }, async ({ router, upstream }) => {
+    // Before the first request: the router's deadline timer must be a mocked one from the start.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const gate = deferred();
+    upstream.script('alpha/m1', json('fast once')).always('alpha/m1', hang());
+    upstream.always('beta/m2', after(gate.promise, json('b')));
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
-    const started = Date.now();
-    const reply = await router.chat();
-    const elapsed = Date.now() - started;
+    assert.equal(router.model('alpha/m1').latency.ttfbP95Ms, 0, 'a p95 far below the 2 s floor');
+    const entry = router.nextEntry();
+    const called = upstream.nextCall('alpha/m1');
+    const reply = router.chat();
+    await called;
+    const hedged = upstream.nextCall('beta/m2');
+    elapse(t, clock, 1999);
+    elapse(t, clock, 1);
+    await hedged;
+    clock.advance(500);
+    gate.resolve();
     assert.equal(
-      reply.headers['x-fcm-v2-decision'],
+      (await reply).headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:hedge_lost->beta/m2:200|skips=0',
     );
-    assert.ok(elapsed >= 1950 && elapsed < 3900, `hedged after ${elapsed} ms`);
+    assert.deepEqual(
+      (await entry).attempts.map(({ role, latencyMs }) => ({ role, latencyMs })),
+      [
+        { role: 'normal', latencyMs: 2500 },
+        { role: 'hedge', latencyMs: 500 },
+      ],
+      'the hedge started 2000 ms into the request, on the clock',
+    );
   });
 });

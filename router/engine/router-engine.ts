@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import type { HistoryEntry, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
@@ -5,6 +6,7 @@ import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
+import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
@@ -13,6 +15,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
 import { parseModelName } from './model-names.js';
 import { HealthProber } from './health-prober.js';
+import { isOnline } from './online-check.js';
 import { RankingMemo } from './ranking-memo.js';
 import { requestLogLine } from './request-log-line.js';
 import type { Answer } from './answer.js';
@@ -33,8 +36,12 @@ export interface EngineParts {
   history: RequestHistory;
   modelStats: ModelStatsBook;
   latency: LatencyBook;
+  /** Probes spent today and each model's last probe. */
+  probeBook: ProbeBook;
   /** @default Math.random */
   random?: () => number;
+  /** Whether the machine looks connected (background probes wait for it). @default its network interfaces */
+  isOnline?: () => boolean;
   upstream: UpstreamClient;
   events: EventBus;
   clock: Clock;
@@ -64,8 +71,10 @@ export class RouterEngine {
     this.#context = this.#contextFor(parts.resolved);
     this.probes = new HealthProber({
       ...parts,
+      book: parts.probeBook,
       resolved: () => this.#context.resolved,
       isPaused: this.#isPaused,
+      isOnline: parts.isOnline ?? (() => isOnline(networkInterfaces())),
       route: (req, answer) => this.handleChat(req, answer),
       onProbed: (key) => this.emitModel(key),
     });

@@ -17,6 +17,7 @@ import { RouterEngine } from '../engine/router-engine.js';
 import { BreakerStore } from '../state/breaker-store.js';
 import { LatencyBook } from '../state/latency-book.js';
 import { ModelStatsBook } from '../state/model-stats.js';
+import { ProbeBook } from '../state/probe-book.js';
 import { QuotaBook } from '../state/quota-book.js';
 import { RequestHistory } from '../state/request-history.js';
 import { ClientGone } from '../upstream/client-gone.js';
@@ -64,7 +65,9 @@ export async function startEngineHarness(
     history,
     modelStats,
     latency,
+    probeBook: new ProbeBook({ ...state, file: path.join(dir, 'probes.json') }),
     upstream,
+    isOnline: () => true,
     events: new EventBus(),
     clock,
     logger,

@@ -31,6 +31,11 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   /** The router's random numbers (exploration). @default Math.random */
   random?: () => number;
+  /**
+   * Whether the machine counts as online for background probes. @default always: fake upstreams are on
+   * loopback, so the machine's own network does not matter to a test.
+   */
+  isOnline?: () => boolean;
   /** Start as `--allow-remote` does (on loopback still): the API wants the token on reads too. */
   allowRemote?: boolean;
 }
@@ -169,6 +174,7 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       logger,
       clock: clock.now,
       ...(options.random ? { random: options.random } : {}),
+      isOnline: options.isOnline ?? (() => true),
       persistDebounceMs: options.persistDebounceMs ?? 10,
       // Tests run probe passes themselves, on their clock.
       probeTickMs: 0,

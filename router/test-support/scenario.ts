@@ -5,6 +5,7 @@
 import type { ConfigInput } from '../config/schema.js';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
 import { startHarness, type RouterHarness } from './router-harness.js';
+import type { TestClock } from './test-clock.js';
 
 type RouterSettings = NonNullable<ConfigInput['router']>;
 
@@ -26,6 +27,10 @@ export interface ScenarioOptions {
   probes?: Record<string, NonNullable<NonNullable<ConfigInput['providers']>[string]['probe']>>;
   /** The router's random numbers (exploration). @default Math.random */
   random?: () => number;
+  /** The router's clock. @default a fresh `TestClock` */
+  clock?: TestClock;
+  /** Whether the machine counts as online for background probes. @default always */
+  isOnline?: () => boolean;
   /** A state dir prepared before the router starts (`<dir>/state`); removed afterwards. */
   dir?: string;
 }
@@ -91,6 +96,8 @@ export async function withScenario(
     router = await startHarness({
       config: scenarioConfig(upstream, options),
       ...(options.random ? { random: options.random } : {}),
+      ...(options.isOnline ? { isOnline: options.isOnline } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
       ...(options.dir ? { dir: options.dir } : {}),
     });
     await run({ router, upstream });
