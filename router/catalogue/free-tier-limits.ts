@@ -1,9 +1,9 @@
 /**
  * The free-tier limits providers publish: requests per minute and per day, tokens per minute and per day.
  * They apply per key and model, or per key alone for providers whose `quotaScope` is `key` (OpenRouter,
- * NVIDIA). The router counts against them and skips a model at its limit before the provider's 429; the
- * config overrides any of them (`providers.<id>.limits`, `providers.<id>.modelLimits`), and a provider's
- * `x-ratelimit-*` headers correct the counts. Providers change these often: they are a starting point, each
+ * Mistral, Codestral). The router counts against them and skips a model at its limit before the provider's
+ * 429; the config overrides any of them (`providers.<id>.limits`, `providers.<id>.modelLimits`), and a
+ * provider's `x-ratelimit-*` headers correct the counts. Providers change these often: they are a starting point, each
  * with its source below (and in docs/configuration.md).
  */
 
@@ -98,13 +98,15 @@ export const FREE_TIER_LIMITS: Readonly<Record<string, ProviderLimits>> = {
    * NVIDIA's answer on its developer forum as reported by third parties (for example
    * https://fungather.com/article/201/understanding-nvidia-nim-api-catalog-traffic-limits-and-usage-quotas.html),
    * with token limits explicitly not disclosed. Kept: it is the only figure anyone attributes to NVIDIA.
+   * It is counted per model (NVIDIA's quota scope is the model), so 40 a minute on each.
    */
   nvidia: { all: { rpm: 40 } },
   /*
    * https://help.mistral.ai/en/articles/225174-what-are-the-limits-of-the-free-tier (no date on the page):
    * "1 request per second, 500,000 tokens per minute, 1 billion tokens per month" for every free-tier model,
-   * per organization (https://docs.mistral.ai/deployment/ai-studio/tier). One request a second is counted
-   * as 60 a minute; the month is not counted.
+   * per organization (https://docs.mistral.ai/deployment/ai-studio/tier), so they are counted per key across
+   * models (the provider's `quotaScope` is `key`). One request a second is counted as 60 a minute; the month
+   * is not counted.
    */
   mistral: { all: { rpm: 60, tpm: 500_000 } },
   /*

@@ -103,6 +103,10 @@ test('zai ids lose their prefix upstream; catalogue facts are carried', () => {
   assert.equal(gptOss?.upstreamModelId, 'openai/gpt-oss-120b');
   assert.equal(gptOss?.sweScore, 62.4);
   assert.equal(resolved.providers.get('openrouter')?.quotaScope, 'key');
+  // Mistral's free tier is the organisation's across models; Codestral shares its endpoint and key.
+  assert.equal(resolved.providers.get('mistral')?.quotaScope, 'key');
+  assert.equal(resolved.providers.get('codestral')?.quotaScope, 'key');
+  assert.equal(resolved.providers.get('groq')?.quotaScope, 'model');
 });
 
 test('a provider’s day: Google AI Studio’s starts at Pacific midnight, others at UTC, the config overrides either', () => {
