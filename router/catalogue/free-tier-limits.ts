@@ -1,9 +1,9 @@
 /**
  * The free-tier limits providers publish: requests per minute and per day, tokens per minute and per day.
  * They apply per key and model, or per key alone for providers whose `quotaScope` is `key` (OpenRouter,
- * NVIDIA). The router counts against them and skips a model at its limit before the provider's 429; the
- * config overrides any of them (`providers.<id>.limits`, `providers.<id>.modelLimits`), and a provider's
- * `x-ratelimit-*` headers correct the counts. Providers change these often: they are a starting point, each
+ * Mistral, Codestral). The router counts against them and skips a model at its limit before the provider's
+ * 429; the config overrides any of them (`providers.<id>.limits`, `providers.<id>.modelLimits`), and a
+ * provider's `x-ratelimit-*` headers correct the counts. Providers change these often: they are a starting point, each
  * with its source below (and in docs/configuration.md).
  */
 
@@ -19,6 +19,11 @@ export interface BudgetLimits {
 export type PartialLimits = Partial<Record<keyof BudgetLimits, number | null>>;
 
 interface ProviderLimits {
+  /**
+   * Where the provider's day starts, for its daily limits: an IANA time zone (its midnight). UTC when absent;
+   * `providers.<id>.dayTimeZone` in the config overrides it.
+   */
+  dayTimeZone?: string;
   /** Every model of the provider. */
   all: PartialLimits;
   /** Per model id, over `all`. */
@@ -31,7 +36,8 @@ export const NO_LIMITS: BudgetLimits = Object.freeze({ rpm: null, rpd: null, tpm
  * Published free tiers (per key and model unless the provider's quota scope is the key). Each provider says
  * where its numbers come from and what that page said; where no provider page gives a number, the comment
  * says so and why the number is kept anyway. Limits a provider sets by the hour or the month are not
- * counted (the router counts the minute and the UTC day): the provider's 429 still pauses the key then.
+ * counted (the router counts the minute and the provider's day): the provider's 429 still pauses the key
+ * then.
  */
 export const FREE_TIER_LIMITS: Readonly<Record<string, ProviderLimits>> = {
   /*
@@ -65,13 +71,14 @@ export const FREE_TIER_LIMITS: Readonly<Record<string, ProviderLimits>> = {
   cerebras: { all: { rpm: 30, rpd: 14_400, tpm: 60_000, tpd: 1_000_000 } },
   /*
    * https://ai.google.dev/gemini-api/docs/rate-limits (no date on the page): limits are per project, not
-   * per key; requests per day reset at midnight Pacific time (the router counts the UTC day); the current
-   * page publishes no free-tier numbers and sends you to AI Studio for your project's. Earlier versions of
-   * the page listed 10 RPM / 250K TPM for the Flash models, with 250 to 500 RPD depending on the version,
-   * 5 RPM / 100 RPD for 2.5 Pro and 15 RPM / 1000 RPD for 2.5 Flash-Lite. Kept as a starting point for
-   * the models those rows named; the Gemini 3 models are not listed anywhere and share `all`.
+   * per key; requests per day reset at midnight Pacific time (so its day is counted in America/Los_Angeles);
+   * the current page publishes no free-tier numbers and sends you to AI Studio for your project's. Earlier
+   * versions of the page listed 10 RPM / 250K TPM for the Flash models, with 250 to 500 RPD depending on
+   * the version, 5 RPM / 100 RPD for 2.5 Pro and 15 RPM / 1000 RPD for 2.5 Flash-Lite. Kept as a starting
+   * point for the models those rows named; the Gemini 3 models are not listed anywhere and share `all`.
    */
   googleai: {
+    dayTimeZone: 'America/Los_Angeles',
     all: { rpm: 10, rpd: 250, tpm: 250_000 },
     models: {
       'gemini-2.5-pro': { rpm: 5, rpd: 100 },
@@ -91,13 +98,15 @@ export const FREE_TIER_LIMITS: Readonly<Record<string, ProviderLimits>> = {
    * NVIDIA's answer on its developer forum as reported by third parties (for example
    * https://fungather.com/article/201/understanding-nvidia-nim-api-catalog-traffic-limits-and-usage-quotas.html),
    * with token limits explicitly not disclosed. Kept: it is the only figure anyone attributes to NVIDIA.
+   * It is counted per model (NVIDIA's quota scope is the model), so 40 a minute on each.
    */
   nvidia: { all: { rpm: 40 } },
   /*
    * https://help.mistral.ai/en/articles/225174-what-are-the-limits-of-the-free-tier (no date on the page):
    * "1 request per second, 500,000 tokens per minute, 1 billion tokens per month" for every free-tier model,
-   * per organization (https://docs.mistral.ai/deployment/ai-studio/tier). One request a second is counted
-   * as 60 a minute; the month is not counted.
+   * per organization (https://docs.mistral.ai/deployment/ai-studio/tier), so they are counted per key across
+   * models (the provider's `quotaScope` is `key`). One request a second is counted as 60 a minute; the month
+   * is not counted.
    */
   mistral: { all: { rpm: 60, tpm: 500_000 } },
   /*

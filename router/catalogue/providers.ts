@@ -64,6 +64,9 @@ const ENTRIES: readonly Entry[] = [
     keyEnv: ['MISTRAL_API_KEY'],
     signupUrl: 'https://console.mistral.ai/api-keys',
     bodyPreset: 'mistral',
+    // The free tier's limits are the organisation's across every model: budgets count per key, and a 429
+    // pauses the key's every Mistral model.
+    quotaScope: 'key',
   },
   {
     id: 'cloudflare',
@@ -106,6 +109,8 @@ const ENTRIES: readonly Entry[] = [
     keyEnv: ['MISTRAL_API_KEY', 'CODESTRAL_API_KEY'],
     signupUrl: 'https://console.mistral.ai/api-keys',
     bodyPreset: 'mistral',
+    // Mistral's free tier, per organisation across models, as for `mistral`.
+    quotaScope: 'key',
   },
   {
     id: 'zai',

@@ -103,6 +103,29 @@ test('zai ids lose their prefix upstream; catalogue facts are carried', () => {
   assert.equal(gptOss?.upstreamModelId, 'openai/gpt-oss-120b');
   assert.equal(gptOss?.sweScore, 62.4);
   assert.equal(resolved.providers.get('openrouter')?.quotaScope, 'key');
+  // Mistral's free tier is the organisation's across models; Codestral shares its endpoint and key.
+  assert.equal(resolved.providers.get('mistral')?.quotaScope, 'key');
+  assert.equal(resolved.providers.get('codestral')?.quotaScope, 'key');
+  assert.equal(resolved.providers.get('groq')?.quotaScope, 'model');
+});
+
+test('a provider’s day: Google AI Studio’s starts at Pacific midnight, others at UTC, the config overrides either', () => {
+  const resolved = resolveConfig(cfg({}), {});
+  assert.equal(resolved.providers.get('googleai')?.dayTimeZone, 'America/Los_Angeles');
+  assert.equal(resolved.providers.get('groq')?.dayTimeZone, 'UTC');
+  const own = resolveConfig(
+    cfg({
+      providers: {
+        googleai: { dayTimeZone: 'UTC' },
+        groq: { dayTimeZone: 'Europe/Paris' },
+        local: { baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] },
+      },
+    }),
+    {},
+  );
+  assert.equal(own.providers.get('googleai')?.dayTimeZone, 'UTC');
+  assert.equal(own.providers.get('groq')?.dayTimeZone, 'Europe/Paris');
+  assert.equal(own.providers.get('local')?.dayTimeZone, 'UTC');
 });
 
 test('config overrides merge over a catalogue provider', () => {

@@ -6,7 +6,8 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
-import { modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
+import { FREE_TIER_LIMITS, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
+import { UTC_ZONE } from '../state/day-start.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
 
@@ -47,6 +48,8 @@ export interface ResolvedProvider {
   bodyPreset: 'mistral' | null;
   stripModelPrefix: string | null;
   quotaScope: 'model' | 'key';
+  /** Where the provider's day starts for its daily limits: an IANA time zone (the config's, the catalogue's, else UTC). */
+  dayTimeZone: string;
   signupUrl: string | null;
   /** Catalogue ids, then config `models`, then ids only named in sets (deduplicated). */
   modelIds: string[];
@@ -206,6 +209,7 @@ function resolveProvider(
     bodyPreset: entry?.bodyPreset ?? null,
     stripModelPrefix: entry?.stripModelPrefix ?? null,
     quotaScope: entry?.quotaScope ?? 'model',
+    dayTimeZone: settings?.dayTimeZone ?? FREE_TIER_LIMITS[id]?.dayTimeZone ?? UTC_ZONE,
     signupUrl: entry?.signupUrl ?? null,
     modelIds: [...new Set(modelIds)],
     discoveredNew: [],

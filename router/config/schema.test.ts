@@ -47,6 +47,17 @@ const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
     ],
   },
   {
+    name: 'a day time zone no runtime knows, and one given as a number',
+    config: { providers: { googleai: { dayTimeZone: 'Pacific Time' }, groq: { dayTimeZone: -8 } } },
+    issues: [
+      {
+        path: 'providers.googleai.dayTimeZone',
+        message: 'must be a time zone such as America/Los_Angeles or UTC (an IANA name)',
+      },
+      { path: 'providers.groq.dayTimeZone', message: 'text (a JSON string)' },
+    ],
+  },
+  {
     name: 'a fraction of a millisecond',
     config: failover({ requestTimeoutMs: 1500.5 }),
     issues: [

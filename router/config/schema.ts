@@ -1,5 +1,6 @@
 import { z } from 'zod/v3';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
+import { isTimeZone } from '../state/day-start.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -142,6 +143,12 @@ const limitsSchema = z.strictObject({
   tpd: budget('tokens per day'),
 });
 
+/** An IANA time zone the runtime knows; the length bound keeps a damaged value out of the formatter cache. */
+const timeZoneSchema = z
+  .string()
+  .max(100)
+  .refine(isTimeZone, 'must be a time zone such as America/Los_Angeles or UTC (an IANA name)');
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
@@ -160,6 +167,8 @@ export const providerConfigSchema = z.strictObject({
   limits: limitsSchema.optional(),
   /** Free-tier limits per model id, over `limits`. */
   modelLimits: z.record(z.string().min(1).max(300), limitsSchema).optional(),
+  /** Where the provider's day starts for its daily limits (its midnight), over the catalogue's; UTC by default. */
+  dayTimeZone: timeZoneSchema.optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
   headers: headersSchema.optional(),
   /** Health probes; absent means off. */

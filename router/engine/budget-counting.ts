@@ -35,7 +35,7 @@ export function countAttemptStart(
   fingerprint: string,
 ): void {
   if (!hasLimits(model.limits)) return;
-  quotas.budgets.add(budgetId(provider, model.key, fingerprint), model.limits, 1, 0);
+  quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
 }
 
 /** Counts a finished attempt's tokens (`served`: a served one's, else null) and applies the provider's rate-limit headers. */
@@ -50,7 +50,8 @@ export function countAttemptEnd(
   const { limits } = model;
   if (!hasLimits(limits)) return;
   const id = budgetId(provider, model.key, fingerprint);
+  const zone = provider.dayTimeZone;
   if (served !== null)
-    quotas.budgets.add(id, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
-  if (rateLimit) quotas.budgets.correct(id, limits, rateLimit);
+    quotas.budgets.add(id, zone, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
+  if (rateLimit) quotas.budgets.correct(id, zone, limits, rateLimit);
 }

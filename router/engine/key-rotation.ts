@@ -64,7 +64,8 @@ export function keyStanding(
     if (until !== null) return { type: 'paused', until };
   }
   if (!hasLimits(target.limits)) return USABLE;
-  const budget = quotas.budgets.standing(budgetId(provider, target.key, fingerprint), target.limits);
+  const id = budgetId(provider, target.key, fingerprint);
+  const budget = quotas.budgets.standing(id, provider.dayTimeZone, target.limits);
   if (budget.type === 'at') return { type: 'budget', until: budget.until };
   return budget.type === 'near' ? NEAR : USABLE;
 }

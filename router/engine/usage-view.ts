@@ -17,7 +17,10 @@ export function budgetShareToday(
   if (!model || !provider || !hasLimits(model.limits)) return null;
   const shares = keysOf(provider)
     .map((key) =>
-      dayShare(model.limits, quotas.budgets.counts(budgetId(provider, modelKey, key.fingerprint))),
+      dayShare(
+        model.limits,
+        quotas.budgets.counts(budgetId(provider, modelKey, key.fingerprint), provider.dayTimeZone),
+      ),
     )
     .filter((share): share is number => share !== null);
   return shares.length === 0 ? null : shares.reduce((sum, share) => sum + share, 0) / shares.length;

@@ -46,22 +46,23 @@ test('a budgets file from when the minute was fixed still loads: the day survive
     await book.load();
     assert.deepEqual(logger.lines, [], 'not moved aside as corrupt');
     assert.deepEqual(await readdir(dir), ['budgets.json']);
-    const counts = book.counts(ID);
+    const counts = book.counts(ID, 'UTC');
     assert.equal(counts.dayRequests, 7);
     assert.equal(counts.dayTokens, 900);
     assert.equal(minuteUsed(counts, 'requests'), 2);
     // The old minute's requests may have come as late as its last millisecond: they count a minute from then.
     const limits = { ...NO_LIMITS, rpm: 2 };
-    assert.deepEqual(book.standing(ID, limits), { type: 'at', until: MINUTE + 2 * MINUTE_MS - 1 });
-    assert.equal(book.counts('beta/m2 @aaaaaaaaaaaa').dayRequests, 3);
+    assert.deepEqual(book.standing(ID, 'UTC', limits), { type: 'at', until: MINUTE + 2 * MINUTE_MS - 1 });
+    assert.equal(book.counts('beta/m2 @aaaaaaaaaaaa', 'UTC').dayRequests, 3);
 
-    book.add(ID, limits, 1, 5);
+    book.add(ID, 'UTC', limits, 1, 5);
     await book.close();
     const saved = JSON.parse(await readFile(file, 'utf8')) as { counters: Record<string, unknown> };
     assert.deepEqual(saved.counters[ID], {
       // A count made before the newest slice's date joins it: slices stay in order, none leaves early.
       minute: [{ last: MINUTE + MINUTE_MS - 1, requests: 3, tokens: 45 }],
       day: DAY,
+      dayEnd: DAY + DAY_MS,
       dayRequests: 8,
       dayTokens: 905,
       heldUntil: null,
@@ -70,7 +71,39 @@ test('a budgets file from when the minute was fixed still loads: the day survive
     time.now = DAY + DAY_MS + 1000;
     const next = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
     await next.load();
-    assert.equal(next.counts(ID).dayRequests, 0, 'a new day');
+    assert.equal(next.counts(ID, 'UTC').dayRequests, 0, 'a new day');
     await next.close();
+  });
+});
+
+test('a Pacific day’s counts survive a save and a load after UTC midnight; a file without day ends still loads', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'budgets.json');
+    const pacific = 'America/Los_Angeles';
+    const time = { now: Date.UTC(2030, 0, 15, 23, 30) };
+    const logger = recordingLogger();
+    const book = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const limits = { ...NO_LIMITS, rpd: 2 };
+    book.add(ID, pacific, limits, 2, 0);
+    time.now = Date.UTC(2030, 0, 16, 0, 30);
+    await book.close();
+    const next = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    await next.load();
+    assert.deepEqual(next.standing(ID, pacific, limits), { type: 'at', until: Date.UTC(2030, 0, 16, 8) });
+    await next.close();
+
+    // A file written before days had a zone: its days were UTC days.
+    const counts = { minute: [], day: DAY, dayRequests: 4, dayTokens: 0, heldUntil: null };
+    await writeFile(
+      file,
+      JSON.stringify({ version: STATE_FILE_VERSION, savedAt: DAY, counters: { [ID]: counts } }),
+    );
+    time.now = DAY + 3_600_000;
+    const old = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    await old.load();
+    assert.equal(old.counts(ID, 'UTC').dayRequests, 4);
+    assert.deepEqual(old.standing(ID, 'UTC', { ...NO_LIMITS, rpd: 4 }), { type: 'at', until: DAY + DAY_MS });
+    await old.close();
+    assert.deepEqual(logger.lines, [], 'nothing moved aside as corrupt');
   });
 });

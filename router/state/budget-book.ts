@@ -1,6 +1,6 @@
 /**
  * Free-tier budget counts: requests and tokens per key (and model, unless the provider's limits are per
- * key) in the sliding minute and the UTC day, kept in a persisted file so a restart forgets neither. Counters
+ * key) in the sliding minute and the provider's day (midnight to midnight in its time zone), kept in a persisted file so a restart forgets neither. Counters
  * are named by a scope and a key fingerprint (`groq/llama @6f0b3c1d2e4a`), never a key.
  */
 import { z } from 'zod/v3';
@@ -9,7 +9,9 @@ import type { RouterLogger } from '../public-types.js';
 import {
   addToMinute,
   budgetStanding,
+  DAY_MS,
   MINUTE_MS,
+  pruned,
   rolled,
   setMinuteUsed,
   type BudgetCounts,
@@ -21,22 +23,32 @@ import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 const count = z.number().int().min(0);
-const dayFields = { day: z.number(), dayRequests: count, dayTokens: count, heldUntil: z.number().nullable() };
+/** Files from before days had a time zone have no `dayEnd`: their days were UTC days. */
+const dayFields = {
+  day: z.number(),
+  dayEnd: z.number().optional(),
+  dayRequests: count,
+  dayTokens: count,
+  heldUntil: z.number().nullable(),
+};
 const sliceSchema = z.strictObject({ last: z.number(), requests: count, tokens: count });
 /** Loading prunes what left the minute; the bound only keeps a damaged file from growing memory. */
-const countsSchema = z.strictObject({ minute: z.array(sliceSchema).max(10_000), ...dayFields });
+const countsSchema = z
+  .strictObject({ minute: z.array(sliceSchema).max(10_000), ...dayFields })
+  .transform(({ dayEnd, ...counts }): BudgetCounts => ({ ...counts, dayEnd: dayEnd ?? counts.day + DAY_MS }));
 /**
  * Counts as files held them while the minute was the fixed UTC minute: that minute's counts become one slice
  * dated its last millisecond, the latest they can have been made, so they never leave the window early.
  */
 const fixedMinuteSchema = z
   .strictObject({ minute: z.number(), minuteRequests: count, minuteTokens: count, ...dayFields })
-  .transform(({ minute, minuteRequests, minuteTokens, ...day }): BudgetCounts => ({
+  .transform(({ minute, minuteRequests, minuteTokens, dayEnd, ...day }): BudgetCounts => ({
     minute:
       minuteRequests + minuteTokens > 0
         ? [{ last: minute + MINUTE_MS - 1, requests: minuteRequests, tokens: minuteTokens }]
         : [],
     ...day,
+    dayEnd: dayEnd ?? day.day + DAY_MS,
   }));
 const fileSchema = z.strictObject({
   counters: z.record(z.string().min(1), z.union([countsSchema, fixedMinuteSchema])),
@@ -75,7 +87,7 @@ export class BudgetBook {
     if (data === null) return;
     const now = this.options.clock();
     for (const [id, counts] of Object.entries(data.counters)) {
-      const current = rolled(counts, now);
+      const current = pruned(counts, now);
       if (live(current)) this.counters.set(id, current);
     }
     this.changes += 1;
@@ -86,21 +98,21 @@ export class BudgetBook {
     return this.changes;
   }
 
-  /** What counter `id` used in the current windows. */
-  counts(id: string): BudgetCounts {
-    return rolled(this.counters.get(id), this.options.clock());
+  /** What counter `id` used in the current windows, its day being the day of time zone `zone`. */
+  counts(id: string, zone: string): BudgetCounts {
+    return rolled(this.counters.get(id), this.options.clock(), zone);
   }
 
-  /** Where counter `id` stands against `limits` now. */
-  standing(id: string, limits: BudgetLimits): BudgetStanding {
+  /** Where counter `id` stands against `limits` now, its daily limits counted in the day of `zone`. */
+  standing(id: string, zone: string, limits: BudgetLimits): BudgetStanding {
     if (this.counters.size === 0) return OK;
-    return budgetStanding(limits, this.counts(id));
+    return budgetStanding(limits, this.counts(id, zone));
   }
 
-  /** Counts one request and `tokens` tokens on counter `id`. */
-  add(id: string, limits: BudgetLimits, requests: number, tokens: number): void {
+  /** Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`. */
+  add(id: string, zone: string, limits: BudgetLimits, requests: number, tokens: number): void {
     const now = this.options.clock();
-    this.update(id, limits, (counts) => {
+    this.update(id, zone, limits, (counts) => {
       addToMinute(counts, now, requests, tokens);
       counts.dayRequests += requests;
       counts.dayTokens += tokens;
@@ -112,9 +124,9 @@ export class BudgetBook {
    * a minute is the minute's, a later one the day's) where that limit is known, and a budget at 0 is held
    * until its reset.
    */
-  correct(id: string, limits: BudgetLimits, hints: RateLimitHints): void {
+  correct(id: string, zone: string, limits: BudgetLimits, hints: RateLimitHints): void {
     const now = this.options.clock();
-    this.update(id, limits, (counts) => {
+    this.update(id, zone, limits, (counts) => {
       fix(counts, hints.requests, limits.rpm, limits.rpd, 'requests', now);
       fix(counts, hints.tokens, limits.tpm, limits.tpd, 'tokens', now);
     });
@@ -128,8 +140,13 @@ export class BudgetBook {
     return this.file.close();
   }
 
-  private update(id: string, limits: BudgetLimits, change: (counts: BudgetCounts) => void): void {
-    const counts = this.counts(id);
+  private update(
+    id: string,
+    zone: string,
+    limits: BudgetLimits,
+    change: (counts: BudgetCounts) => void,
+  ): void {
+    const counts = this.counts(id, zone);
     const before = budgetStanding(limits, counts).type;
     change(counts);
     this.counters.set(id, counts);
@@ -142,7 +159,7 @@ export class BudgetBook {
     const now = this.options.clock();
     const counters: Record<string, BudgetCounts> = {};
     for (const [id, counts] of this.counters) {
-      const current = rolled(counts, now);
+      const current = pruned(counts, now);
       if (live(current)) counters[id] = current;
     }
     return { counters };

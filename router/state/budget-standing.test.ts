@@ -8,17 +8,19 @@ import {
   DAY_MS,
   minuteUsed,
   MINUTE_MS,
+  pruned,
   rolled,
   setMinuteUsed,
   type BudgetCounts,
 } from './budget-standing.js';
 
 const DAY = Date.UTC(2030, 0, 15);
-const NOW = DAY + 12 * 3_600_000 + 30_000;
+const HOUR = 3_600_000;
+const NOW = DAY + 12 * HOUR + 30_000;
 
 /** Counts at `now` with `requests` requests made at each of `times`, and the day's counts given. */
 function countsWith(now: number, times: number[], day: Partial<BudgetCounts> = {}): BudgetCounts {
-  const counts = { ...rolled(undefined, now), ...day };
+  const counts = { ...rolled(undefined, now, 'UTC'), ...day };
   for (const at of times) addToMinute(counts, at, 1, 10);
   return counts;
 }
@@ -27,28 +29,28 @@ test('the minute slides: a count leaves it 60 s after it was made; the day rolls
   const counts = countsWith(NOW, [NOW - 50_000, NOW - 20_000, NOW], { dayRequests: 9, dayTokens: 50 });
   assert.equal(minuteUsed(counts, 'requests'), 3);
   assert.equal(minuteUsed(counts, 'tokens'), 30);
-  assert.deepEqual(rolled(counts, NOW), counts);
-  assert.equal(minuteUsed(rolled(counts, NOW + 9_999), 'requests'), 3);
-  assert.equal(minuteUsed(rolled(counts, NOW + 10_000), 'requests'), 2, 'the oldest is a minute old');
-  assert.equal(minuteUsed(rolled(counts, NOW + 60_000), 'requests'), 0);
-  assert.equal(rolled(counts, NOW + 10_000).dayRequests, 9);
-  assert.equal(rolled(counts, NOW + DAY_MS).dayRequests, 0);
+  assert.deepEqual(rolled(counts, NOW, 'UTC'), counts);
+  assert.equal(minuteUsed(rolled(counts, NOW + 9_999, 'UTC'), 'requests'), 3);
+  assert.equal(minuteUsed(rolled(counts, NOW + 10_000, 'UTC'), 'requests'), 2, 'the oldest is a minute old');
+  assert.equal(minuteUsed(rolled(counts, NOW + 60_000, 'UTC'), 'requests'), 0);
+  assert.equal(rolled(counts, NOW + 10_000, 'UTC').dayRequests, 9);
+  assert.equal(rolled(counts, NOW + DAY_MS, 'UTC').dayRequests, 0);
   // Just before midnight: the new day starts empty, the last minute still counts.
   const late = DAY + DAY_MS - 5_000;
   const beforeMidnight = countsWith(late, [late], { dayRequests: 1 });
-  const afterMidnight = rolled(beforeMidnight, late + 10_000);
+  const afterMidnight = rolled(beforeMidnight, late + 10_000, 'UTC');
   assert.equal(afterMidnight.dayRequests, 0);
   assert.equal(minuteUsed(afterMidnight, 'requests'), 1);
 });
 
 test('the minute keeps one slice per second, so its memory is bounded whatever the rate', () => {
-  const counts = rolled(undefined, NOW);
+  const counts = rolled(undefined, NOW, 'UTC');
   for (let ms = 0; ms < 120_000; ms += 10) addToMinute(counts, NOW + ms, 1, 0);
   const now = NOW + 120_000;
-  const minute = rolled(counts, now).minute;
+  const minute = rolled(counts, now, 'UTC').minute;
   assert.ok(minute.length <= 61, `${minute.length} slices`);
   // The slice from 60.000 s on stays while its latest count (60.990 s) is under a minute old: never early.
-  assert.equal(minuteUsed(rolled(counts, now), 'requests'), 6000);
+  assert.equal(minuteUsed(rolled(counts, now, 'UTC'), 'requests'), 6000);
   assert.equal(minute[0]?.last, NOW + 60_990, 'each slice is dated by its latest count');
 });
 
@@ -73,7 +75,7 @@ test('at a limit until enough of the minute slid out (or the day is over), near 
     type: 'at',
     until: NOW - 40_000 + MINUTE_MS,
   });
-  const base = rolled(undefined, NOW);
+  const base = rolled(undefined, NOW, 'UTC');
   assert.deepEqual(budgetStanding(NO_LIMITS, { ...base, heldUntil: NOW + 5000 }), {
     type: 'at',
     until: NOW + 5000,
@@ -127,4 +129,36 @@ test('limits: catalogue, then the catalogue’s model entry, then the config (nu
     tpm: 500_000,
     tpd: null,
   });
+});
+
+test('the day is the provider’s: a Pacific day holds 23:30 and 00:30 UTC and is at its limit until Pacific midnight', () => {
+  const pacific = 'America/Los_Angeles';
+  const evening = Date.UTC(2030, 0, 15, 23, 30);
+  const counts = rolled(undefined, evening, pacific);
+  assert.equal(counts.day, Date.UTC(2030, 0, 15, 8));
+  counts.dayRequests = 2;
+  const afterUtcMidnight = rolled(counts, evening + HOUR, pacific);
+  assert.equal(afterUtcMidnight.dayRequests, 2, 'still the same day in California');
+  const limits = { ...NO_LIMITS, rpd: 2 };
+  assert.deepEqual(budgetStanding(limits, afterUtcMidnight), { type: 'at', until: Date.UTC(2030, 0, 16, 8) });
+  assert.equal(
+    rolled(counts, Date.UTC(2030, 0, 16, 8), pacific).dayRequests,
+    0,
+    'a new day at Pacific midnight',
+  );
+  // The same counts read in UTC are another day: a changed zone starts a new one.
+  assert.equal(rolled(counts, evening + HOUR, 'UTC').dayRequests, 0);
+  // The day clocks go back lasts 25 hours: its limit holds until the next midnight, 08:00 UTC.
+  const autumn = { ...rolled(undefined, Date.UTC(2030, 10, 3, 7, 30), pacific), dayRequests: 2 };
+  assert.deepEqual(budgetStanding(limits, rolled(autumn, Date.UTC(2030, 10, 4, 7, 30), pacific)), {
+    type: 'at',
+    until: Date.UTC(2030, 10, 4, 8),
+  });
+});
+
+test('pruning needs no zone: a day’s counts stay until its own end', () => {
+  const pacific = rolled(undefined, Date.UTC(2030, 0, 15, 23, 30), 'America/Los_Angeles');
+  pacific.dayRequests = 3;
+  assert.equal(pruned(pacific, Date.UTC(2030, 0, 16, 7, 59)).dayRequests, 3);
+  assert.equal(pruned(pacific, Date.UTC(2030, 0, 16, 8)).dayRequests, 0);
 });

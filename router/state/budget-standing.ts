@@ -1,6 +1,7 @@
 /**
  * Where one counter stands against its free-tier limits: over the last 60 s (a sliding minute) and in the
- * current UTC day (the window free tiers reset their daily limits in). Pure.
+ * provider's current day (the window its daily limits reset in: from midnight to midnight in the provider's
+ * time zone, UTC unless said otherwise, see `day-start.ts`). Pure.
  *
  * The minute slides because a fixed one lets up to twice the RPM through within 60 s across a minute's turn,
  * and the provider's own window then answers 429 first. It is kept as one slice per second that had counts
@@ -11,9 +12,10 @@
  * worst, which stays small.
  */
 import type { BudgetLimits } from '../catalogue/free-tier-limits.js';
+import { dayWindow } from './day-start.js';
 
 export const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from './day-start.js';
 /** From this share of any limit on, a model ranks behind the others. */
 export const NEAR_SHARE = 0.8;
 
@@ -29,8 +31,10 @@ export interface MinuteSlice {
 export interface BudgetCounts {
   /** The last 60 s, oldest slice first, one per second that had counts. */
   minute: MinuteSlice[];
-  /** Start of the UTC day the day counts belong to. */
+  /** Start of the provider's day the day counts belong to (its midnight, in the provider's time zone). */
   day: number;
+  /** When that day ends (the next midnight there): the day counts reset then. */
+  dayEnd: number;
   dayRequests: number;
   dayTokens: number;
   /** A provider said the budget is spent until then (`x-ratelimit-remaining-*: 0`). */
@@ -56,22 +60,39 @@ export type BudgetStanding =
   /** A limit is reached: usable again at `until`. */
   | { type: 'at'; until: number };
 
-/** Counts with what left the minute dropped and a day that is over emptied (a copy: safe to change). */
-export function rolled(counts: BudgetCounts | undefined, now: number): BudgetCounts {
-  const day = now - (now % DAY_MS);
-  const sameDay = counts !== undefined && counts.day === day;
+/**
+ * Counts with what left the minute dropped, an expired hold lifted and a day that is over emptied (a copy:
+ * safe to change). Needs no time zone: the day carries its end.
+ */
+export function pruned(counts: BudgetCounts, now: number): BudgetCounts {
+  const over = now >= counts.dayEnd;
   return {
-    minute: (counts?.minute ?? [])
-      .filter((slice) => now - slice.last < MINUTE_MS)
-      .map((slice) => ({ ...slice })),
-    day,
-    dayRequests: sameDay ? counts.dayRequests : 0,
-    dayTokens: sameDay ? counts.dayTokens : 0,
-    heldUntil:
-      counts?.heldUntil !== null && counts?.heldUntil !== undefined && counts.heldUntil > now
-        ? counts.heldUntil
-        : null,
+    minute: counts.minute.filter((slice) => now - slice.last < MINUTE_MS).map((slice) => ({ ...slice })),
+    day: counts.day,
+    dayEnd: counts.dayEnd,
+    dayRequests: over ? 0 : counts.dayRequests,
+    dayTokens: over ? 0 : counts.dayTokens,
+    heldUntil: counts.heldUntil !== null && counts.heldUntil > now ? counts.heldUntil : null,
   };
+}
+
+/**
+ * Counts brought to `now` in the day of `zone` that holds it (a copy: safe to change): what left the minute
+ * dropped, and day counts of another day emptied, whether that day is over or was counted in another zone
+ * (a changed zone starts a new day).
+ */
+export function rolled(counts: BudgetCounts | undefined, now: number, zone: string): BudgetCounts {
+  const { start, end } = dayWindow(now, zone);
+  if (counts === undefined)
+    return { minute: [], day: start, dayEnd: end, dayRequests: 0, dayTokens: 0, heldUntil: null };
+  const current = pruned(counts, now);
+  if (current.day !== start) {
+    current.dayRequests = 0;
+    current.dayTokens = 0;
+  }
+  current.day = start;
+  current.dayEnd = end;
+  return current;
 }
 
 /** Requests or tokens counted in the sliding minute. */
@@ -155,7 +176,7 @@ export function budgetStanding(limits: BudgetLimits, counts: BudgetCounts): Budg
       until = until === null ? end : Math.max(until, end);
     } else if (used >= limit * NEAR_SHARE) near = true;
   };
-  const nextDay = (): number => counts.day + DAY_MS;
+  const nextDay = (): number => counts.dayEnd;
   check(minuteUsed(counts, 'requests'), limits.rpm, (limit) => minuteFreesAt(counts, 'requests', limit));
   check(minuteUsed(counts, 'tokens'), limits.tpm, (limit) => minuteFreesAt(counts, 'tokens', limit));
   check(counts.dayRequests, limits.rpd, nextDay);

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConfigInput } from '../config/schema.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { startHarness, type RouterHarness } from '../test-support/router-harness.js';
+import { scenarioConfig } from '../test-support/scenario.js';
+import { json, status } from '../test-support/upstream-behaviours.js';
+
+/**
+ * Mistral's free limits are the organisation's across models, and Codestral is served by the same endpoint
+ * and key: both count budgets, and take 429 pauses, per key rather than per model.
+ */
+const ORG_WIDE = ['mistral', 'codestral'] as const;
+
+/** Two models of `provider` at 2 requests a day, each first in its own set, beta/m2 after it. */
+function orgConfig(upstream: FakeUpstream, provider: string): ConfigInput {
+  const config = scenarioConfig(upstream, {
+    providers: { [provider]: ['m-a', 'm-b'], beta: ['m2'] },
+    sets: { a: [`${provider}/m-a`, 'beta/m2'], b: [`${provider}/m-b`, 'beta/m2'] },
+  });
+  const providers = config.providers ?? {};
+  const own = providers[provider];
+  assert.ok(own);
+  providers[provider] = { ...own, limits: { rpm: null, tpm: null, rpd: 2 } };
+  return config;
+}
+
+async function withOrg(
+  provider: string,
+  run: (router: RouterHarness, upstream: FakeUpstream) => Promise<void>,
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  let router: RouterHarness | null = null;
+  try {
+    router = await startHarness({ config: orgConfig(upstream, provider) });
+    upstream
+      .always(`${provider}/m-a`, json('a'))
+      .always(`${provider}/m-b`, json('b'))
+      .always('beta/m2', json('beta'));
+    await run(router, upstream);
+  } finally {
+    await router?.close();
+    await upstream.close();
+  }
+}
+
+for (const provider of ORG_WIDE) {
+  test(`${provider}: a daily budget is reached across two models of one key`, async () => {
+    await withOrg(provider, async (router, upstream) => {
+      const served = async (set: string): Promise<unknown> =>
+        (await router.chat({ model: `fcm:${set}` })).headers['x-fcm-v2-model'];
+      assert.equal(await served('a'), `${provider}/m-a`);
+      assert.equal(await served('b'), `${provider}/m-b`);
+      // One request on each model: the key's 2 a day are spent for both.
+      assert.equal(await served('a'), 'beta/m2');
+      assert.deepEqual(router.lastEntry().skipped, [{ model: `${provider}/m-a`, reason: 'quota_budget' }]);
+      assert.equal(await served('b'), 'beta/m2');
+      assert.deepEqual(router.lastEntry().skipped, [{ model: `${provider}/m-b`, reason: 'quota_budget' }]);
+      assert.equal(upstream.callsTo(`${provider}/m-a`).length, 1);
+      assert.equal(upstream.callsTo(`${provider}/m-b`).length, 1);
+    });
+  });
+
+  test(`${provider}: a 429 on one model pauses the key for its other models`, async () => {
+    await withOrg(provider, async (router, upstream) => {
+      upstream.script(`${provider}/m-a`, status(429, { retryAfter: '30' }));
+      const first = await router.chat({ model: 'fcm:a' });
+      assert.equal(
+        first.headers['x-fcm-v2-decision'],
+        `beta/m2!served|${provider}/m-a:429->beta/m2:200|skips=0`,
+      );
+      const other = await router.chat({ model: 'fcm:b' });
+      assert.equal(other.headers['x-fcm-v2-model'], 'beta/m2');
+      assert.deepEqual(router.lastEntry().skipped, [{ model: `${provider}/m-b`, reason: 'quota_paused' }]);
+      assert.equal(upstream.callsTo(`${provider}/m-b`).length, 0);
+      router.clock.advance(31_000);
+      assert.equal((await router.chat({ model: 'fcm:b' })).headers['x-fcm-v2-model'], `${provider}/m-b`);
+    });
+  });
+}
