@@ -53,6 +53,11 @@ export class HealthProber {
     this.#deps = deps;
   }
 
+  /** Whether the machine looks connected: probes, the dashboard's included, wait for a network. */
+  online(): boolean {
+    return this.#deps.isOnline();
+  }
+
   /** The last probe of `key`, or null. */
   last(key: string): ProbeView | null {
     return this.#deps.book.last(key);

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ErrorResponse } from '../api-types.js';
 import { deadUrl, startFakeUpstream } from '../test-support/fake-upstream.js';
+import { parseReply } from '../test-support/http-client.js';
 import { startHarness } from '../test-support/router-harness.js';
 import { json, status } from '../test-support/upstream-behaviours.js';
 import { scenarioConfig, withScenario } from '../test-support/scenario.js';
@@ -155,6 +157,12 @@ test('probes never run while the machine is offline, and spend no budget; back o
     assert.deepEqual(await router.router.runDueProbes(), []);
     assert.equal(upstream.callsTo('alpha/m1').length + upstream.callsTo('alpha/m2').length, 0);
     assert.equal(router.router.history().entries.length, 0);
+
+    // The dashboard's "probe now" waits for a network too, with the reason named.
+    const now = await router.api('POST', '/api/models/probe', { model: 'alpha/m1' });
+    assert.equal(now.status, 409);
+    assert.equal(parseReply<ErrorResponse>(now).error.code, 'offline');
+    assert.equal(upstream.callsTo('alpha/m1').length, 0);
 
     network.online = true;
     assert.deepEqual(

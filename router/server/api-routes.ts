@@ -166,6 +166,14 @@ async function probeModel({ deps, req, res }: ApiCall): Promise<void> {
     sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
   else if (!engine.knowsModel(model))
     sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
+  else if (!engine.probes.online())
+    // Offline, a probe could only fail and count against a model that may be fine.
+    sendError(
+      res,
+      409,
+      'offline',
+      'fcm-router: this machine has no network connection; probe once it is back',
+    );
   else sendJson(res, 200, await engine.probes.probe(model));
 }
 
