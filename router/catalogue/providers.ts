@@ -23,6 +23,12 @@ export interface CatalogueProvider {
   stripModelPrefix?: string;
   /** Whether free-tier limits apply per model or to the whole key (quota pauses follow this scope). */
   quotaScope: 'model' | 'key';
+  /**
+   * The account a key-scoped budget belongs to, when another catalogue provider reaches the same account
+   * (Codestral is Mistral's endpoint and key): the same key then counts once against its limits. The
+   * provider's own id otherwise.
+   */
+  quotaAccount?: string;
 }
 
 type Entry = Omit<CatalogueProvider, 'keyRequired' | 'quotaScope'> &
@@ -109,8 +115,10 @@ const ENTRIES: readonly Entry[] = [
     keyEnv: ['MISTRAL_API_KEY', 'CODESTRAL_API_KEY'],
     signupUrl: 'https://console.mistral.ai/api-keys',
     bodyPreset: 'mistral',
-    // Mistral's free tier, per organisation across models, as for `mistral`.
+    // Mistral's free tier, per organisation across models, as for `mistral`; with Mistral's key the two
+    // providers' use counts once against it.
     quotaScope: 'key',
+    quotaAccount: 'mistral',
   },
   {
     id: 'zai',

@@ -48,6 +48,8 @@ export interface ResolvedProvider {
   bodyPreset: 'mistral' | null;
   stripModelPrefix: string | null;
   quotaScope: 'model' | 'key';
+  /** Whose limits a key-scoped budget counts against: the catalogue's shared account, else the provider's id. */
+  quotaAccount: string;
   /** Where the provider's day starts for its daily limits: an IANA time zone (the config's, the catalogue's, else UTC). */
   dayTimeZone: string;
   signupUrl: string | null;
@@ -209,6 +211,7 @@ function resolveProvider(
     bodyPreset: entry?.bodyPreset ?? null,
     stripModelPrefix: entry?.stripModelPrefix ?? null,
     quotaScope: entry?.quotaScope ?? 'model',
+    quotaAccount: entry?.quotaAccount ?? id,
     dayTimeZone: settings?.dayTimeZone ?? FREE_TIER_LIMITS[id]?.dayTimeZone ?? UTC_ZONE,
     signupUrl: entry?.signupUrl ?? null,
     modelIds: [...new Set(modelIds)],

@@ -78,3 +78,49 @@ for (const provider of ORG_WIDE) {
     });
   });
 }
+
+/** Mistral and Codestral, each with one model at 2 requests a day, and `keys` for them; beta/m2 after. */
+function sharedAccountConfig(upstream: FakeUpstream, keys: Record<string, string>): ConfigInput {
+  const config = scenarioConfig(upstream, {
+    providers: { mistral: ['m-a'], codestral: ['c-a'], beta: ['m2'] },
+    sets: { m: ['mistral/m-a', 'beta/m2'], c: ['codestral/c-a', 'beta/m2'] },
+    keys,
+  });
+  const providers = config.providers ?? {};
+  for (const id of ['mistral', 'codestral']) {
+    const own = providers[id];
+    assert.ok(own);
+    providers[id] = { ...own, limits: { rpm: null, tpm: null, rpd: 2 } };
+  }
+  return config;
+}
+
+for (const [name, keys, codestralServes] of [
+  [
+    'one key on Mistral and Codestral counts once against the organisation',
+    { mistral: 'org', codestral: 'org' },
+    false,
+  ],
+  ['Codestral with a key of its own counts apart', { mistral: 'org', codestral: 'other' }, true],
+] as const) {
+  test(name, async () => {
+    const upstream = await startFakeUpstream();
+    const router = await startHarness({ config: sharedAccountConfig(upstream, keys) });
+    try {
+      upstream
+        .always('mistral/m-a', json('m'))
+        .always('codestral/c-a', json('c'))
+        .always('beta/m2', json('b'));
+      const served = async (set: string): Promise<unknown> =>
+        (await router.chat({ model: `fcm:${set}` })).headers['x-fcm-v2-model'];
+      assert.equal(await served('m'), 'mistral/m-a');
+      assert.equal(await served('m'), 'mistral/m-a');
+      assert.equal(await served('c'), codestralServes ? 'codestral/c-a' : 'beta/m2');
+      if (!codestralServes)
+        assert.deepEqual(router.lastEntry().skipped, [{ model: 'codestral/c-a', reason: 'quota_budget' }]);
+    } finally {
+      await router.close();
+      await upstream.close();
+    }
+  });
+}

@@ -27,9 +27,12 @@ export function keyId(providerId: string, fingerprint: string): string {
   return `${providerId} @${fingerprint}`;
 }
 
-/** The budget counter of a key for a model: the model's own, or the provider's when limits are per key. */
+/**
+ * The budget counter of a key for a model: the model's own, or the account's when limits are per key (the
+ * same key on two providers of one account, Mistral and Codestral, counts once).
+ */
 export function budgetId(provider: ResolvedProvider, modelKey: string, fingerprint: string): string {
-  return `${provider.quotaScope === 'key' ? provider.id : modelKey} @${fingerprint}`;
+  return `${provider.quotaScope === 'key' ? provider.quotaAccount : modelKey} @${fingerprint}`;
 }
 
 /** Where one key stands for one model now. */
