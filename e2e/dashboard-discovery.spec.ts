@@ -36,6 +36,9 @@ test('checking the providers’ lists skips a vanished model and offers a new on
   // Another catalogue model of Groq, not in the set: offered until the list shows it is gone.
   const other = page.locator('datalist option[value="groq/openai/gpt-oss-120b"]');
   await expect(other).toHaveCount(1);
+  await expect(
+    page.getByText('The router fetches them by itself once a day; not fetched yet.'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Check the providers’ model lists' }).click();
   await expect(page.getByRole('list', { name: 'Model lists' })).toContainText(
     /groq: 2 listed, \d+ gone \(skipped\), 1 new \(offered below\)/,
@@ -45,5 +48,6 @@ test('checking the providers’ lists skips a vanished model and offers a new on
   expect(state.models.find((m) => m.key === KEPT)?.blockedBy).toBeNull();
   await expect(page.locator('datalist option[value="groq/brand-new-coder"]')).toHaveCount(1);
   await expect(other).toHaveCount(0);
+  await expect(page.getByText(/once a day; last fetched \d+ s ago\./)).toBeVisible();
   expect(errors()).toEqual([]);
 });

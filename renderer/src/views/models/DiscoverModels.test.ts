@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { ProviderView } from '../../../../router/api-types.js';
-import { discoverable, discoveryWords } from './DiscoverModels.js';
+import { discoverable, discoveryWords, lastCheckWords } from './DiscoverModels.js';
 
 const provider = (id: string, over: Partial<ProviderView> = {}): ProviderView => ({
   id,
@@ -35,5 +35,20 @@ test('a list in words: how many listed, gone and new', () => {
   ).toBe('groq: 14 listed, 1 gone (skipped), 2 new (offered below)');
   expect(discoveryWords({ ok: true, provider: 'x', listed: 3, vanished: [], discovered: [] })).toBe(
     'x: 3 listed',
+  );
+});
+
+test('when the lists were last fetched: the latest of them, or not yet', () => {
+  const now = Date.UTC(2030, 0, 15, 12, 0, 0);
+  expect(lastCheckWords([provider('groq')], now)).toBe(
+    'The router fetches them by itself once a day; not fetched yet.',
+  );
+  const lists = [
+    provider('groq', { discoveredAt: now - 3 * 3_600_000 }),
+    provider('cerebras', { discoveredAt: now - 90_000 }),
+    provider('nvidia'),
+  ];
+  expect(lastCheckWords(lists, now)).toBe(
+    'The router fetches them by itself once a day; last fetched 1 min 30 s ago.',
   );
 });
