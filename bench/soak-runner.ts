@@ -262,7 +262,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       if ((index + 1) % 500 === 0) log(`${index + 1}/${options.requests} requests`);
     }
   };
+  // A pass started with the load plans a probe of every model (none has been used yet), so probes run
+  // alongside the agents whatever the machine's speed; the scheduler's ticks add the trials they win.
+  const firstProbes = options.probes === true ? router.runDueProbes() : Promise.resolve([]);
   await Promise.all(Array.from({ length: options.concurrency }, worker));
+  await firstProbes;
   for (let wait = 0; agentEntries < options.requests && wait < 40; wait += 1) await delay(50);
   gc();
   memory.rssEndMb = mb(process.memoryUsage.rss());
