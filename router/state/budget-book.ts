@@ -12,6 +12,7 @@ import {
   DAY_MS,
   MINUTE_MS,
   pruned,
+  roll,
   rolled,
   setMinuteUsed,
   type BudgetCounts,
@@ -105,8 +106,11 @@ export class BudgetBook {
 
   /** Where counter `id` stands against `limits` now, its daily limits counted in the day of `zone`. */
   standing(id: string, zone: string, limits: BudgetLimits): BudgetStanding {
-    if (this.counters.size === 0) return OK;
-    return budgetStanding(limits, this.counts(id, zone));
+    const counts = this.counters.get(id);
+    // No counts: every limit is at least 1, so nothing is near or reached.
+    if (counts === undefined) return OK;
+    roll(counts, this.options.clock(), zone);
+    return budgetStanding(limits, counts);
   }
 
   /** Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`. */
@@ -146,10 +150,14 @@ export class BudgetBook {
     limits: BudgetLimits,
     change: (counts: BudgetCounts) => void,
   ): void {
-    const counts = this.counts(id, zone);
+    const now = this.options.clock();
+    let counts = this.counters.get(id);
+    if (counts === undefined) {
+      counts = rolled(undefined, now, zone);
+      this.counters.set(id, counts);
+    } else roll(counts, now, zone);
     const before = budgetStanding(limits, counts).type;
     change(counts);
-    this.counters.set(id, counts);
     if (budgetStanding(limits, counts).type !== before) this.changes += 1;
     this.file.schedule();
   }

@@ -9,6 +9,7 @@ import {
   minuteUsed,
   MINUTE_MS,
   pruned,
+  roll,
   rolled,
   setMinuteUsed,
   type BudgetCounts,
@@ -161,4 +162,32 @@ test('pruning needs no zone: a day’s counts stay until its own end', () => {
   pacific.dayRequests = 3;
   assert.equal(pruned(pacific, Date.UTC(2030, 0, 16, 7, 59)).dayRequests, 3);
   assert.equal(pruned(pacific, Date.UTC(2030, 0, 16, 8)).dayRequests, 0);
+});
+
+test('roll brings counts to now in place, exactly as rolled does on a copy', () => {
+  const t0 = Date.UTC(2030, 0, 15, 23, 59, 0);
+  const base: BudgetCounts = {
+    minute: [
+      { last: t0 - 70_000, requests: 1, tokens: 10 },
+      { last: t0 - 30_000, requests: 2, tokens: 20 },
+      { last: t0 - 1_000, requests: 3, tokens: 30 },
+    ],
+    day: Date.UTC(2030, 0, 15),
+    dayEnd: Date.UTC(2030, 0, 16),
+    dayRequests: 6,
+    dayTokens: 60,
+    heldUntil: t0 + 5_000,
+  };
+  const copy = (): BudgetCounts => ({ ...base, minute: base.minute.map((slice) => ({ ...slice })) });
+  for (const [now, zone] of [
+    [t0, 'UTC'],
+    [t0 + 10_000, 'UTC'],
+    [t0 + 31_000, 'UTC'],
+    [t0 + 120_000, 'UTC'],
+    [t0, 'America/Los_Angeles'],
+  ] as const) {
+    const inPlace = copy();
+    roll(inPlace, now, zone);
+    assert.deepEqual(inPlace, rolled(copy(), now, zone), `${now - t0} ms on, ${zone}`);
+  }
 });

@@ -86,13 +86,26 @@ export function rolled(counts: BudgetCounts | undefined, now: number, zone: stri
   if (counts === undefined)
     return { minute: [], day: start, dayEnd: end, dayRequests: 0, dayTokens: 0, heldUntil: null };
   const current = pruned(counts, now);
-  if (current.day !== start) {
-    current.dayRequests = 0;
-    current.dayTokens = 0;
-  }
-  current.day = start;
-  current.dayEnd = end;
+  roll(current, now, zone);
   return current;
+}
+
+/**
+ * {@link rolled} in place, allocating nothing: ranking asks where each key stands on every request, and a
+ * copy of up to 61 slices per model per request would cost more than the rest of the ranking.
+ */
+export function roll(counts: BudgetCounts, now: number, zone: string): void {
+  let kept = 0;
+  for (const slice of counts.minute) if (now - slice.last < MINUTE_MS) counts.minute[kept++] = slice;
+  counts.minute.length = kept;
+  const { start, end } = dayWindow(now, zone);
+  if (counts.day !== start) {
+    counts.dayRequests = 0;
+    counts.dayTokens = 0;
+  }
+  counts.day = start;
+  counts.dayEnd = end;
+  if (counts.heldUntil !== null && counts.heldUntil <= now) counts.heldUntil = null;
 }
 
 /** Requests or tokens counted in the sliding minute. */
