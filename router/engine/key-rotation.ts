@@ -6,6 +6,7 @@
 import { hasLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import type { ProviderKey, ResolvedProvider } from '../config/resolve-config.js';
 import type { QuotaBook } from '../state/quota-book.js';
+import { scopedId } from '../state/scoped-id.js';
 
 /** The model a key is chosen for: its key and its free-tier limits (a `ResolvedModel` is one). */
 export interface KeyTarget {
@@ -24,7 +25,7 @@ export function keysOf(provider: ResolvedProvider): readonly ProviderKey[] {
 
 /** The id of a provider's key in a request's set of refused keys. */
 export function keyId(providerId: string, fingerprint: string): string {
-  return `${providerId} @${fingerprint}`;
+  return scopedId(providerId, fingerprint);
 }
 
 /**
@@ -32,7 +33,7 @@ export function keyId(providerId: string, fingerprint: string): string {
  * same key on two providers of one account, Mistral and Codestral, counts once).
  */
 export function budgetId(provider: ResolvedProvider, modelKey: string, fingerprint: string): string {
-  return `${provider.quotaScope === 'key' ? provider.quotaAccount : modelKey} @${fingerprint}`;
+  return scopedId(provider.quotaScope === 'key' ? provider.quotaAccount : modelKey, fingerprint);
 }
 
 /** Where one key stands for one model now. */

@@ -95,9 +95,15 @@ export function rolled(counts: BudgetCounts | undefined, now: number, zone: stri
  * copy of up to 61 slices per model per request would cost more than the rest of the ranking.
  */
 export function roll(counts: BudgetCounts, now: number, zone: string): void {
+  const { minute } = counts;
   let kept = 0;
-  for (const slice of counts.minute) if (now - slice.last < MINUTE_MS) counts.minute[kept++] = slice;
-  counts.minute.length = kept;
+  for (let i = 0; i < minute.length; i += 1) {
+    const slice = minute[i] as MinuteSlice;
+    if (now - slice.last >= MINUTE_MS) continue;
+    if (kept !== i) minute[kept] = slice;
+    kept += 1;
+  }
+  if (kept !== minute.length) minute.length = kept;
   const { start, end } = dayWindow(now, zone);
   if (counts.day !== start) {
     counts.dayRequests = 0;
@@ -153,13 +159,18 @@ export function setMinuteUsed(
  * When a minute at `limit` (requests or tokens) holds less again: the moment enough of its oldest slices
  * have left (a limit is at least 1, so the last slice leaving always frees it).
  */
-function minuteFreesAt(counts: BudgetCounts, kind: 'requests' | 'tokens', limit: number): number {
-  let used = minuteUsed(counts, kind);
+function minuteFreesAt(
+  counts: BudgetCounts,
+  kind: 'requests' | 'tokens',
+  used: number,
+  limit: number,
+): number {
+  let left = used;
   let at = counts.minute.at(-1)?.last ?? 0;
   for (const slice of counts.minute) {
-    used -= slice[kind];
+    left -= slice[kind];
     at = slice.last;
-    if (used < limit) break;
+    if (left < limit) break;
   }
   return at + MINUTE_MS;
 }
@@ -180,20 +191,33 @@ export function dayShare(limits: BudgetLimits, counts: BudgetCounts): number | n
  *   // { type: 'at', until: <1:59, when the 0:59 request is a minute old> }
  */
 export function budgetStanding(limits: BudgetLimits, counts: BudgetCounts): BudgetStanding {
+  // Asked for every model with limits on every ranking: one pass over the minute, no closures.
+  let minuteRequests = 0;
+  let minuteTokens = 0;
+  for (const slice of counts.minute) {
+    minuteRequests += slice.requests;
+    minuteTokens += slice.tokens;
+  }
   let until = counts.heldUntil;
   let near = false;
-  const check = (used: number, limit: number | null, freesAt: (limit: number) => number): void => {
-    if (limit === null) return;
-    if (used >= limit) {
-      const end = freesAt(limit);
-      until = until === null ? end : Math.max(until, end);
-    } else if (used >= limit * NEAR_SHARE) near = true;
-  };
-  const nextDay = (): number => counts.dayEnd;
-  check(minuteUsed(counts, 'requests'), limits.rpm, (limit) => minuteFreesAt(counts, 'requests', limit));
-  check(minuteUsed(counts, 'tokens'), limits.tpm, (limit) => minuteFreesAt(counts, 'tokens', limit));
-  check(counts.dayRequests, limits.rpd, nextDay);
-  check(counts.dayTokens, limits.tpd, nextDay);
+  const { rpm, tpm, rpd, tpd } = limits;
+  if (rpm !== null && minuteRequests >= rpm)
+    until = latest(until, minuteFreesAt(counts, 'requests', minuteRequests, rpm));
+  else if (rpm !== null && minuteRequests >= rpm * NEAR_SHARE) near = true;
+  if (tpm !== null && minuteTokens >= tpm)
+    until = latest(until, minuteFreesAt(counts, 'tokens', minuteTokens, tpm));
+  else if (tpm !== null && minuteTokens >= tpm * NEAR_SHARE) near = true;
+  if (rpd !== null && counts.dayRequests >= rpd) until = latest(until, counts.dayEnd);
+  else if (rpd !== null && counts.dayRequests >= rpd * NEAR_SHARE) near = true;
+  if (tpd !== null && counts.dayTokens >= tpd) until = latest(until, counts.dayEnd);
+  else if (tpd !== null && counts.dayTokens >= tpd * NEAR_SHARE) near = true;
   if (until !== null) return { type: 'at', until };
-  return near ? { type: 'near' } : { type: 'ok' };
+  return near ? NEAR : OK;
+}
+
+const OK: BudgetStanding = { type: 'ok' };
+const NEAR: BudgetStanding = { type: 'near' };
+
+function latest(until: number | null, end: number): number {
+  return until === null ? end : Math.max(until, end);
 }

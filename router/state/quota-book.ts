@@ -12,6 +12,7 @@ import { UsageBook } from './usage-book.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
+import { KEY_MARK, scopedId } from './scoped-id.js';
 
 export type ProviderPauseReason = 'rate_limit' | 'payment_required';
 
@@ -284,12 +285,9 @@ export class QuotaBook {
 }
 
 /** Separates a scope from its key's fingerprint in ids (model keys and provider ids hold no space). */
-const KEY_MARK = ' @';
 
 /** The id of a pause or block of `scope` on the key with this fingerprint. */
-function scoped(scope: string, fingerprint: string): string {
-  return `${scope}${KEY_MARK}${fingerprint}`;
-}
+const scoped = scopedId;
 
 function asFingerprint(value: string): string {
   return isKeyFingerprint(value) ? value : keyFingerprint(value);
