@@ -4,7 +4,9 @@ import path from 'node:path';
 import { catalogueEnv, RANKING_KEYLESS } from '../bench-config.js';
 import { resolveConfig } from '../../router/config/resolve-config.js';
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
+import { hasLimits } from '../../router/catalogue/free-tier-limits.js';
 import { candidateFacts } from '../../router/engine/candidate-facts.js';
+import { budgetId } from '../../router/engine/key-rotation.js';
 import { rankCandidates } from '../../router/engine/ranking.js';
 import { BreakerStore } from '../../router/state/breaker-store.js';
 import { QuotaBook } from '../../router/state/quota-book.js';
@@ -20,7 +22,8 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * Ranks the default set of the whole catalogue (a key for every provider) `iterations` times, with a
- * realistic mix of breaker states and pauses, through the same fact-gathering the engine uses per request.
+ * realistic mix of breaker states and pauses, and a minute of free-tier budget counts (some models near
+ * their limit), through the same fact-gathering the engine uses per request.
  */
 export async function measureRanking(iterations: number): Promise<RankingSample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-rank-'));
@@ -28,7 +31,10 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
     const resolved = resolveConfig(DEFAULT_CONFIG, catalogueEnv(RANKING_KEYLESS));
     const set = resolved.sets[resolved.activeSet] ?? [];
     const settings = DEFAULT_CONFIG.router.breaker;
-    const common = { clock: Date.now, debounceMs: 3_600_000, logger: silent };
+    // The budget counts are made over the last minute, then the clock is the real one again.
+    let past: number | null = Date.now() - 60_000;
+    const clock = (): number => past ?? Date.now();
+    const common = { clock, debounceMs: 3_600_000, logger: silent };
     const breakers = new BreakerStore({
       ...common,
       file: path.join(dir, 'breakers.json'),
@@ -43,6 +49,26 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
         quotas.pauseModel(key, provider?.keys[0]?.fingerprint ?? '', 60_000, true);
       }
     });
+    // Of every ten models with limits, traffic reached one up to near its per-minute limit, one at a
+    // request a second and one now and then (a request every 12 s); the rest saw none this minute.
+    for (let second = 0; second < 59; second += 1) {
+      set.forEach((key, index) => {
+        const model = resolved.models.get(key);
+        const provider = resolved.providers.get(model?.provider ?? '');
+        if (!model || !provider || !hasLimits(model.limits)) return;
+        const id = budgetId(provider, key, provider.keys[0]?.fingerprint ?? '');
+        const share = index % 10;
+        const requests =
+          share === 4
+            ? Math.ceil(((model.limits.rpm ?? 60) * 0.85) / 59)
+            : share === 5 || (share === 6 && second % 12 === 0)
+              ? 1
+              : 0;
+        if (requests > 0) quotas.budgets.add(id, provider.dayTimeZone, model.limits, requests, 500);
+      });
+      if (past !== null) past += 1000;
+    }
+    past = null;
     const blocked = new Set<string>();
     const rank = (): number =>
       rankCandidates(
