@@ -285,7 +285,7 @@ test('chaos soak with hedging: every invariant holds, and hedges both win and lo
 });
 
 test('chaos soak with probes and hedging: every invariant holds, and probes really run', async () => {
-  const report = await runSoak({ seed: 7, requests: 1500, concurrency: 32, hedgeAfterMs: 300, probes: true });
+  const report = await runSoak({ seed: 7, requests: 3000, concurrency: 32, hedgeAfterMs: 300, probes: true });
   assert.deepEqual(report.violations.slice(0, 10), []);
   assert.deepEqual(report.strays, []);
   assert.deepEqual(report.stateProblems, []);
