@@ -219,6 +219,28 @@ function resolveProvider(
   };
 }
 
+/**
+ * A provider's model list as discovery may judge it by: only one that names at least one of the provider's
+ * catalogue models. A list that names none is in another format or partial (a provider that really dropped
+ * every model is rarer than one whose list does not say what it serves), and taking it would skip the whole
+ * provider without a word.
+ */
+function usableList(
+  listed: ReadonlySet<string> | undefined,
+  provider: ResolvedProvider,
+  catalogueModels: ReadonlyMap<string, CatalogueModel>,
+  id: string,
+): ReadonlySet<string> | undefined {
+  if (listed === undefined) return undefined;
+  const prefix = provider.stripModelPrefix;
+  for (const modelId of provider.modelIds) {
+    if (!catalogueModels.has(`${id}/${modelId}`)) continue;
+    const upstream = prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
+    if (listed.has(upstream)) return listed;
+  }
+  return undefined;
+}
+
 const TIER_ORDER = ['S+', 'S', 'A+', 'A', 'A-', 'B+', 'B', 'C'];
 
 function tierRank(tier: string | null): number {
@@ -296,7 +318,7 @@ export function resolveConfig(
   for (const id of ids) {
     const provider = resolveProvider(id, entries.get(id), config.providers[id], modelIds.get(id) ?? [], env);
     providers.set(id, provider);
-    const listed = discovered.get(id)?.ids;
+    const listed = usableList(discovered.get(id)?.ids, provider, catalogueModels, id);
     const upstreamIds = new Set<string>();
     for (const modelId of provider.modelIds) {
       const key = `${id}/${modelId}`;

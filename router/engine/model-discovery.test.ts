@@ -71,3 +71,36 @@ test('discovery refuses an unknown provider and reports a provider without a lis
     await upstream.close();
   }
 });
+
+for (const [name, listed, gone] of [
+  [
+    "a list in Google's format (`models/<id>`) is read as the ids requests use",
+    ['models/llama-3.1-8b-instant'],
+    [GONE],
+  ],
+  ['a list that names none of the catalogue models is not used to skip any', ['other-a', 'other-b'], []],
+] as const) {
+  test(name, async () => {
+    const upstream = await startFakeUpstream();
+    const config: ConfigInput = {
+      providers: { groq: { baseUrl: upstream.baseUrl('groq'), apiKey: 'gsk-discovery' } },
+      sets: { main: [GONE, KEPT] },
+      activeSet: 'main',
+    };
+    upstream.listModels('groq', [...listed]);
+    const router = await startHarness({ config });
+    try {
+      const reply = await router.api('POST', '/api/providers/discover', { provider: 'groq' });
+      assert.equal(reply.status, 200, reply.text);
+      const result = JSON.parse(reply.text) as DiscoveryResponse;
+      assert.ok(result.ok);
+      if (gone.length === 0) assert.deepEqual(result.vanished, []);
+      for (const key of gone) assert.ok(result.vanished.includes(key), key);
+      assert.ok(!result.vanished.includes(KEPT));
+      assert.equal(router.model(KEPT).blockedBy, null);
+    } finally {
+      await router.close();
+      await upstream.close();
+    }
+  });
+}

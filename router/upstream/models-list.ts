@@ -52,9 +52,17 @@ export async function fetchModelIds(
     }
     const parsed = listSchema.safeParse(body);
     if (!parsed.success) return { ok: false, error: 'the model list is not { data: [{ id }] }' };
-    return { ok: true, ids: [...new Set(parsed.data.data.map((model) => model.id))] };
+    return { ok: true, ids: [...new Set(parsed.data.data.map((model) => requestId(model.id)))] };
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
     return { ok: false, error: `the model list could not be fetched (${name})` };
   }
+}
+
+/**
+ * A listed id as requests name the model: Google's OpenAI-compatible list says `models/gemini-2.5-flash`,
+ * its chat completions take `gemini-2.5-flash`.
+ */
+function requestId(listed: string): string {
+  return listed.startsWith('models/') ? listed.slice('models/'.length) : listed;
 }
