@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { hasLimits } from '../catalogue/free-tier-limits.js';
 import { dayShare } from '../state/budget-standing.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { utcDay } from '../state/usage-book.js';
+import { localDayKey } from '../state/local-day.js';
 import { budgetId, keysOf } from './key-rotation.js';
 
 /** The share of a model's daily budget used today, over all its provider's keys; null without one. */
@@ -42,7 +42,7 @@ export function buildUsage(resolved: ResolvedConfig, quotas: QuotaBook, now: num
     };
   });
   const today = new Map<string, ModelUsageToday>();
-  for (const entry of days.find((day) => day.day === utcDay(now))?.entries ?? []) {
+  for (const entry of days.find((day) => day.day === localDayKey(now))?.entries ?? []) {
     const row = today.get(entry.model) ?? {
       model: entry.model,
       requests: 0,

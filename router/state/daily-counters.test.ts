@@ -4,7 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttemptView, HistoryEntry, RequestOutcome } from '../api-types.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
-import { DailyCounters, localDayKey, MAX_DAYS } from './daily-counters.js';
+import { DailyCounters, MAX_DAYS } from './daily-counters.js';
+import { localDayKey } from './local-day.js';
 
 const NOON = new Date(2030, 0, 15, 12, 0, 0).getTime();
 const DAY = 24 * 3600_000;

@@ -7,6 +7,7 @@ import type { HistoryEntry, HistoryStats } from '../api-types.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
+import { localDayKey } from './local-day.js';
 
 /** Days kept in the file. */
 export const MAX_DAYS = 31;
@@ -39,21 +40,6 @@ const zero = (): DayCounts => ({
   promptTokens: 0,
   completionTokens: 0,
 });
-
-/** `YYYY-MM-DD` of the local calendar day holding `ms`. */
-export function localDayKey(ms: number): string {
-  // Every finished request asks; the answer changes at local midnight.
-  if (ms >= lastLocalDay.from && ms < lastLocalDay.until) return lastLocalDay.key;
-  const day = new Date(ms);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  const key = `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
-  const from = new Date(day.getFullYear(), day.getMonth(), day.getDate()).getTime();
-  const until = new Date(day.getFullYear(), day.getMonth(), day.getDate() + 1).getTime();
-  lastLocalDay = { from, until, key };
-  return key;
-}
-
-let lastLocalDay = { from: 0, until: 0, key: '' };
 
 /** Adds one request to a day's counts. Pure. */
 export function countEntry(counts: DayCounts, entry: HistoryEntry): void {

@@ -1,5 +1,5 @@
 /**
- * Token usage added up per UTC day, model and key (by fingerprint): what `GET /api/usage` and the Models
+ * Token usage added up per local day, model and key (by fingerprint): what `GET /api/usage` and the Models
  * view show. Kept in a persisted file for the last {@link USAGE_DAYS} days.
  */
 import { z } from 'zod/v3';
@@ -7,6 +7,7 @@ import type { RouterLogger } from '../public-types.js';
 import { DAY_MS } from './budget-standing.js';
 import type { Clock } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
+import { localDayKey } from './local-day.js';
 
 /** How many days of usage are kept. */
 export const USAGE_DAYS = 31;
@@ -33,16 +34,6 @@ export interface ServedTokens {
   completionTokens: number | null;
   estimated?: boolean;
 }
-
-/** `2030-01-15` for a time on that UTC day. */
-export function utcDay(at: number): string {
-  const day = Math.floor(at / DAY_MS);
-  // Every served request asks; the answer changes once a day.
-  if (day !== lastUtcDay.day) lastUtcDay = { day, key: new Date(day * DAY_MS).toISOString().slice(0, 10) };
-  return lastUtcDay.key;
-}
-
-let lastUtcDay = { day: Number.NaN, key: '' };
 
 export interface UsageBookOptions {
   file: string;
@@ -79,7 +70,7 @@ export class UsageBook {
 
   /** Adds one served request of `model` on the key with `fingerprint`. */
   record(model: string, fingerprint: string, tokens: ServedTokens): void {
-    const day = utcDay(this.options.clock());
+    const day = localDayKey(this.options.clock());
     let tallies = this.days.get(day);
     if (tallies === undefined) {
       tallies = new Map();
@@ -125,7 +116,7 @@ export class UsageBook {
   }
 
   private prune(): void {
-    const oldest = utcDay(this.options.clock() - (USAGE_DAYS - 1) * DAY_MS);
+    const oldest = localDayKey(this.options.clock() - (USAGE_DAYS - 1) * DAY_MS);
     for (const day of this.days.keys()) if (day < oldest) this.days.delete(day);
   }
 
