@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttemptView, HistoryEntry, RequestOutcome } from '../api-types.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
-import { DailyCounters, MAX_DAYS } from './daily-counters.js';
+import { countEntry, DailyCounters, MAX_DAYS, type DayCounts } from './daily-counters.js';
 import { localDayKey } from './local-day.js';
 
 const NOON = new Date(2030, 0, 15, 12, 0, 0).getTime();
@@ -143,5 +143,43 @@ test('dashboard tests and probes stay out of the day’s counts', async () => {
       promptTokens: 1,
       completionTokens: 1,
     });
+  });
+});
+
+test('a day counts first tries, failovers and failures (a local fault is one); tokens add up, unknown ones add nothing', () => {
+  const counts: DayCounts = {
+    servedFirstTry: 0,
+    servedAfterFailover: 0,
+    failed: 0,
+    clientAborted: 0,
+    rejected: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+  };
+  const withUsage = (at: number, prompt: number | null, completion: number | null): HistoryEntry => ({
+    ...entry('served', 1, at),
+    usage: { promptTokens: prompt, completionTokens: completion },
+  });
+  for (const one of [
+    entry('served', 1, NOON),
+    entry('served', 2, NOON),
+    entry('all_failed', 4, NOON),
+    entry('no_candidates', 0, NOON),
+    entry('partial', 1, NOON, [40, 3]),
+    entry('internal_error', 1, NOON),
+    entry('client_aborted', 1, NOON),
+    entry('rejected', 0, NOON),
+    withUsage(NOON, 120, 30),
+    withUsage(NOON, null, 7),
+  ])
+    countEntry(counts, one);
+  assert.deepEqual(counts, {
+    servedFirstTry: 3,
+    servedAfterFailover: 1,
+    failed: 4,
+    clientAborted: 1,
+    rejected: 1,
+    promptTokens: 160,
+    completionTokens: 40,
   });
 });

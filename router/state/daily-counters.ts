@@ -23,7 +23,7 @@ const dayCountsSchema = z.strictObject({
   completionTokens: count,
 });
 
-/** One day's counts. `failed`: partial, all failed or no candidates (as the overview counts them). */
+/** One day's counts. `failed`: partial, all failed, no candidates or a local fault (as the overview counts them). */
 export type DayCounts = z.infer<typeof dayCountsSchema>;
 
 const fileSchema = z.strictObject({
@@ -48,7 +48,9 @@ export function countEntry(counts: DayCounts, entry: HistoryEntry): void {
       if (entry.attempts.length > 1) counts.servedAfterFailover += 1;
       else counts.servedFirstTry += 1;
       break;
+    // A local fault (`internal_error`) failed the request as surely as its models did.
     case 'partial':
+    case 'internal_error':
     case 'all_failed':
     case 'no_candidates':
       counts.failed += 1;
