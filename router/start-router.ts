@@ -23,6 +23,7 @@ import { openStateStores, type StateStores } from './state-stores.js';
 import { systemClock, type Clock } from './state/clock.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { DiscoveryBook } from './state/discovery-book.js';
+import { historyResponse } from './state/request-history.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 
 export const DEFAULT_PORT = 19280;
@@ -375,10 +376,7 @@ function routerHandle(parts: RunningParts): RouterHandle {
     configPath: parts.configPath,
     version: parts.version,
     state: () => engine.state(),
-    history: (limit) => ({
-      entries: stores.history.list(limit),
-      stats: { ...stores.history.stats(), ...stores.counters.todayStats() },
-    }),
+    history: (limit) => historyResponse(stores.history, stores.counters, limit),
     on: (type, listener) => parts.events.on(type, listener),
     setPaused: (paused) => engine.setPaused(paused),
     isPaused: () => engine.isPaused(),

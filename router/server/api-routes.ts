@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
-import type { ConfigSaveResponse, HistoryResponse } from '../api-types.js';
+import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
@@ -15,6 +15,7 @@ import type { QuotaBook } from '../state/quota-book.js';
 import {
   DEFAULT_HISTORY_CAPACITY,
   DEFAULT_HISTORY_LIMIT,
+  historyResponse,
   type RequestHistory,
 } from '../state/request-history.js';
 import { readBody, refuseTooLarge } from './read-body.js';
@@ -136,12 +137,7 @@ function getHistory({ deps, url, res }: ApiCall): void {
     sendError(res, 400, 'invalid_request', `fcm-router: ${limit.message}`, { extra: { param: 'limit' } });
     return;
   }
-  const history: HistoryResponse = {
-    entries: deps.history.list(limit.limit),
-    // Today's counts come from the day's counters: the history keeps only its last 500 entries.
-    stats: { ...deps.history.stats(), ...deps.counters.todayStats() },
-  };
-  sendJson(res, 200, history);
+  sendJson(res, 200, historyResponse(deps.history, deps.counters, limit.limit));
 }
 
 async function putConfig({ deps, req, res }: ApiCall): Promise<void> {

@@ -3,11 +3,12 @@
  * model names, kinds and timings only, never prompt or completion text.
  */
 import { z } from 'zod/v3';
-import type { AttemptView, HistoryEntry, HistoryStats, RequestOutcome } from '../api-types.js';
+import type { AttemptView, HistoryEntry, HistoryResponse, RequestOutcome } from '../api-types.js';
 import { FAILURE_KINDS, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
-import { computeHistoryStats, startOfLocalDay } from './history-stats.js';
+import type { DailyCounters } from './daily-counters.js';
+import { computeHistoryStats, type RetainedStats } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint } from './key-fingerprint.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -91,7 +92,6 @@ export interface RequestHistoryOptions {
 }
 
 export class RequestHistory {
-  private readonly clock: Clock;
   private readonly logger: RouterLogger;
   /** Past capacity the oldest entry is dropped. */
   private readonly entries: RingBuffer<HistoryEntry>;
@@ -102,7 +102,6 @@ export class RequestHistory {
     this.entries = new RingBuffer(
       Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0),
     );
-    this.clock = options.clock;
     this.logger = options.logger;
     this.file = new JsonStateFile<HistoryFile>({
       path: options.file,
@@ -142,9 +141,9 @@ export class RequestHistory {
     return this.entries.newest(n);
   }
 
-  stats(): HistoryStats {
-    const now = this.clock();
-    return computeHistoryStats(this.entries.toArray(), now, startOfLocalDay(now));
+  /** The retained entries' figures (today's counts are the day counters'). */
+  stats(): RetainedStats {
+    return computeHistoryStats(this.entries.toArray());
   }
 
   clear(): void {
@@ -159,4 +158,16 @@ export class RequestHistory {
   close(): Promise<void> {
     return this.file.close();
   }
+}
+
+/**
+ * What `GET /api/history` and the router handle answer: the newest `limit` entries, the retained history's
+ * figures, and today's counts from the day counters (the history keeps only its last entries).
+ */
+export function historyResponse(
+  history: RequestHistory,
+  counters: DailyCounters,
+  limit?: number,
+): HistoryResponse {
+  return { entries: history.list(limit), stats: { ...history.stats(), ...counters.todayStats() } };
 }
