@@ -13,6 +13,21 @@ export interface ErrorAnswer {
   param?: string;
 }
 
+/**
+ * A refusal of the client's own request (`invalid_request_error`): bad body, unknown model, wrong method.
+ * `param` names the request field at fault.
+ */
+export function clientError(
+  status: number,
+  code: string,
+  message: string,
+  param?: string | null,
+): ErrorAnswer {
+  const error: ErrorAnswer = { status, code, type: 'invalid_request_error', message, retryAfterSec: null };
+  if (param !== undefined && param !== null) error.param = param;
+  return error;
+}
+
 const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
 
 /**

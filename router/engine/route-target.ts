@@ -1,5 +1,5 @@
 import { lookupModel, type ResolvedConfig, type ResolvedModel } from '../config/resolve-config.js';
-import type { ErrorAnswer } from './final-answer.js';
+import { clientError, type ErrorAnswer } from './final-answer.js';
 import { parseModelName } from './model-names.js';
 
 /** What a request routes to: a set's chain, one pinned model, or a refusal (the name points nowhere). */
@@ -26,12 +26,5 @@ export function resolveTarget(resolved: ResolvedConfig, modelRequested: string):
 }
 
 function refused(message: string, pinned: string | null): RouteTarget {
-  const error: ErrorAnswer = {
-    status: 404,
-    code: 'model_not_found',
-    type: 'invalid_request_error',
-    message,
-    retryAfterSec: null,
-  };
-  return { type: 'refused', error, pinned };
+  return { type: 'refused', error: clientError(404, 'model_not_found', message), pinned };
 }

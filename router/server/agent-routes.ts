@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LiveConfig } from '../config/live-config.js';
 import { Answer } from '../engine/answer.js';
 import { pickRequestId } from '../engine/decision-header.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { handleCountTokens } from './count-tokens-route.js';
@@ -55,13 +55,7 @@ export async function handleAgentRoute(
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
     req.resume();
-    const error: ErrorAnswer = {
-      status: 405,
-      code: 'method_not_allowed',
-      type: 'invalid_request_error',
-      message: 'fcm-router: use POST',
-      retryAfterSec: null,
-    };
+    const error = clientError(405, 'method_not_allowed', 'fcm-router: use POST');
     return refuseOnFace(face, req, res, error, { allow: 'POST' });
   }
   if (pathname === '/v1/messages/count_tokens') {

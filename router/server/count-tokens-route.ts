@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer.js';
-import { pickRequestId } from '../engine/decision-header.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
-import { readFaceBody } from './face-route.js';
+import { readFaceBody, requestIdOf } from './face-route.js';
 import { sendJson } from './respond.js';
 
 /**
@@ -13,7 +11,7 @@ import { sendJson } from './respond.js';
  * anybody's free quota); errors in Anthropic's shape.
  */
 export async function handleCountTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  const requestId = requestIdOf(req);
   const refuse = (error: ErrorAnswer): void =>
     new Answer(res, new MessagesEncoder({ requestId, model: 'fcm' }), requestId).refuse(error, 'rejected');
   const body = await readFaceBody(req, res, refuse);
@@ -23,13 +21,7 @@ export async function handleCountTokens(req: IncomingMessage, res: ServerRespons
     const message = counted.message.startsWith('fcm-router:')
       ? counted.message
       : `fcm-router: ${counted.message}`;
-    return refuse({
-      status: 400,
-      code: 'invalid_request',
-      type: 'invalid_request_error',
-      message,
-      retryAfterSec: null,
-    });
+    return refuse(clientError(400, 'invalid_request', message));
   }
   sendJson(res, 200, counted.body, { 'x-request-id': requestId });
 }

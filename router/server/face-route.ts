@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { pickRequestId } from '../engine/decision-header.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import type { RequestSource } from '../engine/route-context.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
@@ -30,7 +30,8 @@ export interface FaceSpec<T> {
   upstreamHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
 }
 
-function requestIdOf(req: IncomingMessage): string {
+/** The agent's `x-request-id` when it is usable, else a fresh one. */
+export function requestIdOf(req: IncomingMessage): string {
   return pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
 }
 
@@ -49,7 +50,7 @@ export async function readFaceBody(
   refuse: (error: ErrorAnswer) => void,
 ): Promise<Record<string, unknown> | null> {
   const bad = (message: string, status = 400, code = 'invalid_request'): null => {
-    refuse({ status, code, type: 'invalid_request_error', message, retryAfterSec: null });
+    refuse(clientError(status, code, message));
     return null;
   };
   if (!isJsonContentType(req.headers['content-type'])) {
@@ -92,26 +93,11 @@ export async function handleFace<T>(
   if (body === null) return;
   const request = face.translate(body);
   if (!request.ok) {
-    const error: ErrorAnswer = {
-      status: 400,
-      code: 'invalid_request',
-      type: 'invalid_request_error',
-      message: `fcm-router: ${request.message}`,
-      retryAfterSec: null,
-    };
-    if (request.param !== null) error.param = request.param;
-    return refuse(error);
+    return refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
   }
   if (request.model.length > MAX_MODEL_NAME) {
     const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
-    return refuse({
-      status: 400,
-      code: 'invalid_request',
-      type: 'invalid_request_error',
-      message,
-      retryAfterSec: null,
-      param: 'model',
-    });
+    return refuse(clientError(400, 'invalid_request', message, 'model'));
   }
   const answer = new Answer(
     res,
