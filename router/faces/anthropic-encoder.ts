@@ -10,7 +10,7 @@ import { brokenStreamMessage } from './chat-face.js';
 import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
 import { anthropicMessage } from './anthropic-message.js';
 import { AnthropicStreamWriter } from './anthropic-stream.js';
-import { UpstreamLineReader } from './upstream-lines.js';
+import { TranslatedStream } from './translated-stream.js';
 
 /** What a Messages encoder needs to know of its request. */
 export interface MessagesEncoderOptions {
@@ -25,8 +25,9 @@ export class MessagesEncoder implements AnswerEncoder {
   readonly face = 'messages' as const;
   readonly #model: string;
   readonly #stem: string;
-  #reader: UpstreamLineReader | null = null;
-  #writer: AnthropicStreamWriter | null = null;
+  readonly #stream = new TranslatedStream(
+    () => new AnthropicStreamWriter(this.#messageId(), this.#model, this.#stem),
+  );
 
   constructor(options: MessagesEncoderOptions) {
     this.#model = options.model;
@@ -41,23 +42,16 @@ export class MessagesEncoder implements AnswerEncoder {
   }
 
   streamLines(lines: Uint8Array): string | null {
-    const writer = this.#stream();
-    this.#reader?.read(lines, writer);
-    const out = writer.take();
-    return out === '' ? null : out;
+    return this.#stream.lines(lines);
   }
 
   streamClose(): string | null {
-    const writer = this.#stream();
-    this.#reader?.end(writer);
-    writer.close();
-    const out = writer.take();
-    return out === '' ? null : out;
+    return this.#stream.close();
   }
 
   /** An `error` event after what was sent; no `message_stop`, so the client knows the message is cut short. */
   streamFailure(kind: FailureKind, model: string): string {
-    const writer = this.#stream();
+    const writer = this.#stream.writer;
     const before = writer.closed ? '' : writer.take();
     const error = anthropicErrorBody(anthropicStreamErrorType(kind), brokenStreamMessage(kind, model));
     return `${before}event: error\ndata: ${error}\n\n`;
@@ -69,13 +63,5 @@ export class MessagesEncoder implements AnswerEncoder {
 
   #messageId(): string {
     return `msg_${this.#stem}`;
-  }
-
-  #stream(): AnthropicStreamWriter {
-    if (!this.#writer) {
-      this.#reader = new UpstreamLineReader();
-      this.#writer = new AnthropicStreamWriter(this.#messageId(), this.#model, this.#stem);
-    }
-    return this.#writer;
   }
 }

@@ -18,7 +18,7 @@ import {
 } from './responses-items.js';
 import { ResponsesStreamWriter } from './responses-stream.js';
 import type { ToolNames } from './responses-tools.js';
-import { UpstreamLineReader } from './upstream-lines.js';
+import { TranslatedStream } from './translated-stream.js';
 
 /** What a Responses encoder needs to know of its request. */
 export interface ResponsesEncoderOptions {
@@ -43,8 +43,9 @@ export class ResponsesEncoder implements AnswerEncoder {
   readonly #meta: ResponseMeta;
   readonly #names: ToolNames;
   readonly #stem: string;
-  #reader: UpstreamLineReader | null = null;
-  #writer: ResponsesStreamWriter | null = null;
+  readonly #stream = new TranslatedStream(
+    () => new ResponsesStreamWriter(this.#meta, this.#names, this.#stem),
+  );
 
   constructor(options: ResponsesEncoderOptions) {
     this.#stem = idStem(options.requestId);
@@ -68,35 +69,20 @@ export class ResponsesEncoder implements AnswerEncoder {
   }
 
   streamLines(lines: Uint8Array): string | null {
-    const writer = this.#stream();
-    this.#reader?.read(lines, writer);
-    const out = writer.take();
-    return out === '' ? null : out;
+    return this.#stream.lines(lines);
   }
 
   streamClose(): string | null {
-    const writer = this.#stream();
-    this.#reader?.end(writer);
-    writer.close();
-    const out = writer.take();
-    return out === '' ? null : out;
+    return this.#stream.close();
   }
 
   streamFailure(kind: FailureKind, model: string): string {
-    const writer = this.#stream();
+    const writer = this.#stream.writer;
     writer.fail(failureCode(kind), brokenStreamMessage(kind, model));
     return writer.take();
   }
 
   error(answer: ErrorAnswer): string {
     return openAiErrorBody(answer.message, answer.type, answer.code, answer.param ?? null);
-  }
-
-  #stream(): ResponsesStreamWriter {
-    if (!this.#writer) {
-      this.#reader = new UpstreamLineReader();
-      this.#writer = new ResponsesStreamWriter(this.#meta, this.#names, this.#stem);
-    }
-    return this.#writer;
   }
 }
