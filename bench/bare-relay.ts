@@ -31,7 +31,9 @@ export async function startBareRelay(
   upstream: string,
   port = 0,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const pool = new Pool(upstream, { connections: 1024, pipelining: 1, keepAliveTimeout: 60_000 });
+  // No cap on upstream sockets, as the router's pools have none: a capped relay would queue a burst's
+  // requests behind a slow upstream and read slower than it is.
+  const pool = new Pool(upstream, { pipelining: 1, keepAliveTimeout: 60_000 });
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     pool

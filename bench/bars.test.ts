@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { textTable } from './report.js';
 import { evaluateBars, rssTrendGrowth, type Measured } from './bars.js';
 import { theilSenFit } from './stats.js';
 
@@ -143,6 +144,15 @@ describe('evaluateBars', () => {
       relay: { p99: 700, max: 900, errors: 0 },
       router: { p99: 800, max: 2500, errors: 0 },
     },
+    slowBurst: {
+      clients: 2000,
+      requests: 6000,
+      rounds: 3,
+      upstreamMs: 1000,
+      direct: { p99: 1300, max: 1350, errors: 0 },
+      relay: { p99: 1700, max: 1750, errors: 0 },
+      router: { p99: 1820, max: 1860, errors: 0 },
+    },
   });
   const byMetric = (rows: ReturnType<typeof evaluateBars>, metric: string) => {
     const row = rows.find((candidate) => candidate.metric.startsWith(metric));
@@ -222,5 +232,18 @@ describe('evaluateBars', () => {
     assert.equal(byMetric(rows, 'worst request').router, 2500);
     m.burst.router = { p99: 801, max: 900, errors: 0 };
     assert.equal(byMetric(evaluateBars(m), 'p99').pass, false);
+  });
+
+  it('reports the burst against a slow provider beside the bar, against direct, without judging it', () => {
+    const m = measured({ throughput: 1, cpuPerRequest: 1, streamRate: 1 });
+    const rows = evaluateBars(m);
+    const slow = rows.at(-1);
+    assert.ok(slow);
+    assert.match(slow.workload, /^burst, provider taking 1 s: 2000 clients, 6 k requests x 3$/);
+    assert.deepEqual([slow.router, slow.ratio, slow.against, slow.pass], [1820, 1.4, 'direct', true]);
+    // The burst bar's row keeps its own figures: the slow burst does not stand in for it.
+    assert.equal(rows.filter((row) => row.bar === '<= 2x direct').length, 1);
+    assert.equal(byMetric(rows, 'p99').router, 800);
+    assert.match(textTable([slow]), /1\.4x direct/);
   });
 });

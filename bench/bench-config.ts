@@ -11,6 +11,12 @@ import { CATALOGUE_PROVIDERS } from '../router/catalogue/providers.js';
 export const BENCH_SET = 'bench';
 export const FAILOVER_SET = 'failover';
 export const OPEN_SET = 'open';
+/** The set whose provider answers only after `SLOW_UPSTREAM_MS`, as a real one does. */
+export const SLOW_SET = 'slow';
+/** How long the slow provider takes over a non-stream answer. */
+export const SLOW_UPSTREAM_MS = 1000;
+/** The slow provider's path on the fast fake upstream, for the direct and relay targets. */
+export const SLOW_PATH = `/slow-${SLOW_UPSTREAM_MS}/v1/chat/completions`;
 /** Model id the direct and relay targets ask for (any id works against the fake upstream). */
 export const DIRECT_MODEL = 'm1';
 
@@ -46,12 +52,15 @@ export function benchConfig(upstream: string, holdMs: number): ConfigInput {
   }
   providers['bench-flaky'] = { baseUrl: `${upstream}/flaky/v1`, models: ['m0'] };
   providers['bench-open'] = { baseUrl: `${upstream}/open-${holdMs}/v1`, models: ['m0'] };
+  const slow = Array.from({ length: MODELS_PER_PROVIDER }, (_, i) => `m${i + 1}`);
+  providers['bench-slow'] = { baseUrl: `${upstream}/slow-${SLOW_UPSTREAM_MS}/v1`, models: slow };
   return {
     providers,
     sets: {
       [BENCH_SET]: bench,
       [FAILOVER_SET]: ['bench-flaky/m0', ...bench.slice(0, 19)],
       [OPEN_SET]: ['bench-open/m0', ...bench.slice(0, 19)],
+      [SLOW_SET]: slow.map((model) => `bench-slow/${model}`),
     },
     activeSet: BENCH_SET,
   };

@@ -5,6 +5,7 @@
  *   /flaky/v1/chat/completions       an empty 200 (`choices: []`) when the request has `x-bench-empty: 1`
  *   /open-<ms>/v1/chat/completions   a stream that stays open for <ms>, one chunk a second
  *   /hang/v1/chat/completions        never answers (until the caller gives up)
+ *   /slow-<ms>/v1/chat/completions   the 1 KB completion after <ms>, as a provider that takes its time
  * Run directly, it prints its URL and serves until SIGTERM.
  */
 import http from 'node:http';
@@ -84,6 +85,15 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
   const stream = body.includes('"stream":true');
   const open = /^\/open-(\d+)\//.exec(url);
   if (open?.[1]) return holdOpen(res, Number(open[1]));
+  const slow = /^\/slow-(\d+)\//.exec(url);
+  if (slow?.[1]) {
+    const timer = setTimeout(
+      () => res.writeHead(200, JSON_HEAD(COMPLETION_BODY.length)).end(COMPLETION_BODY),
+      Number(slow[1]),
+    );
+    res.once('close', () => clearTimeout(timer));
+    return;
+  }
   // A model that hangs: the socket stays open, silent, until the router aborts.
   if (url.startsWith('/hang/')) return;
   if (url.startsWith('/flaky/') && req.headers['x-bench-empty'] === '1') {

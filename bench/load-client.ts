@@ -43,16 +43,20 @@ export interface Reply {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** One non-stream request, body read to the end; `ok` means 200 with a body. */
+/** The path every agent request of the benchmark takes, unless a workload names another. */
+export const CHAT_PATH = '/v1/chat/completions';
+
+/** One non-stream request to `path`, body read to the end; `ok` means 200 with a body. */
 export async function timedRequest(
   pool: Pool,
   body: string,
   headers: Record<string, string> = {},
+  path = CHAT_PATH,
 ): Promise<Reply> {
   const start = process.hrtime.bigint();
   try {
     const res = await pool.request({
-      path: '/v1/chat/completions',
+      path,
       method: 'POST',
       headers: { ...JSON_HEADERS, ...headers },
       body,
@@ -82,11 +86,7 @@ export interface StreamReply {
 const DONE = Buffer.from('data: [DONE]');
 
 /** One stream request read to the end; `ok` means 200 and the stream ended with `[DONE]`. */
-export async function timedStream(
-  pool: Pool,
-  body: string,
-  path = '/v1/chat/completions',
-): Promise<StreamReply> {
+export async function timedStream(pool: Pool, body: string, path = CHAT_PATH): Promise<StreamReply> {
   const start = process.hrtime.bigint();
   let ttfbMs = Number.NaN;
   let bytes = 0;

@@ -24,7 +24,8 @@ export function machine(): Machine {
 }
 
 const cell = (value: number | null): string => (value === null ? '-' : String(round(value)));
-const ratioCell = (value: number | null): string => (value === null ? '-' : `${round(value)}x`);
+const ratioCell = (row: Row): string =>
+  row.ratio === null ? '-' : `${round(row.ratio)}x${row.against ? ` ${row.against}` : ''}`;
 
 const COLUMNS = ['workload', 'metric', 'direct', 'relay', 'router', 'router/relay', 'bar', 'result'] as const;
 
@@ -35,7 +36,7 @@ function cells(row: Row): string[] {
     cell(row.direct),
     cell(row.relay),
     cell(row.router),
-    ratioCell(row.ratio),
+    ratioCell(row),
     row.bar,
     row.pass ? 'PASS' : 'MISS',
   ];

@@ -10,7 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluateBars, type Measured, type Pair } from './bars.js';
-import { BENCH_SET, benchConfig, catalogueEnv, DIRECT_MODEL } from './bench-config.js';
+import {
+  BENCH_SET,
+  benchConfig,
+  catalogueEnv,
+  DIRECT_MODEL,
+  SLOW_PATH,
+  SLOW_SET,
+  SLOW_UPSTREAM_MS,
+} from './bench-config.js';
 import { openPool, type Target, type TargetName } from './load-client.js';
 import { cpuMs, startChild, type ChildHandle } from './proc.js';
 import { markdownTable, machine, textTable, writeResults } from './report.js';
@@ -82,6 +90,13 @@ const PLAN = quick
 const CONCURRENCY = 64;
 /** The burst: quick mode sends fewer requests, at the same concurrency. */
 const BURST = { clients: 2000, requests: quick ? 4000 : 20_000, rounds: quick ? 2 : 3 };
+/** The same burst against a provider that takes `SLOW_UPSTREAM_MS` per answer: fewer requests each. */
+const SLOW_BURST = {
+  clients: 2000,
+  requests: quick ? 2000 : 6000,
+  rounds: quick ? 2 : 3,
+  upstreamMs: SLOW_UPSTREAM_MS,
+};
 const ORDER: TargetName[] = ['direct', 'relay', 'router'];
 
 const t0 = Date.now();
@@ -298,6 +313,22 @@ async function main(): Promise<void> {
     );
     for (const name of ORDER)
       if (burst[name].errors > 0) notes.push(`burst: ${burst[name].errors} failed requests through ${name}`);
+    log(
+      `burst against a provider taking ${SLOW_UPSTREAM_MS} ms: ${SLOW_BURST.requests} requests, ${SLOW_BURST.rounds} rounds`,
+    );
+    const slowBurst = await measureBursts(
+      [
+        { name: 'direct', origin: upstream.url, model: DIRECT_MODEL, path: SLOW_PATH },
+        { name: 'relay', origin: relay.url, model: DIRECT_MODEL, path: SLOW_PATH },
+        { name: 'router', origin: daemon.url, model: `fcm:${SLOW_SET}` },
+      ],
+      SLOW_BURST.clients,
+      SLOW_BURST.requests,
+      SLOW_BURST.rounds,
+    );
+    for (const name of ORDER)
+      if (slowBurst[name].errors > 0)
+        notes.push(`slow burst: ${slowBurst[name].errors} failed requests through ${name}`);
 
     await Promise.all(Object.values(targets).map((target) => target.pool.close()));
     const measured: Measured = {
@@ -351,6 +382,7 @@ async function main(): Promise<void> {
       paired,
       hedge,
       burst: { ...BURST, ...burst },
+      slowBurst: { ...SLOW_BURST, ...slowBurst },
     };
     if (faceErrors > 0) notes.push(`faces: ${faceErrors} failed streams during the face workloads`);
     for (const name of ORDER)

@@ -1,5 +1,5 @@
 import type { TargetName } from '../load-client.js';
-import { chatBody, openPool, timedRequest } from '../load-client.js';
+import { CHAT_PATH, chatBody, openPool, timedRequest } from '../load-client.js';
 import { quantile } from '../stats.js';
 import { turnOrder } from './interleaved.js';
 
@@ -20,6 +20,7 @@ export async function burst(
   model: string,
   clients: number,
   requests: number,
+  path = CHAT_PATH,
 ): Promise<BurstRun> {
   const pool = openPool(origin, clients);
   const body = chatBody(model, false);
@@ -28,7 +29,7 @@ export async function burst(
   let errors = 0;
   const client = async (): Promise<void> => {
     for (let i = 0; i < perClient; i += 1) {
-      const reply = await timedRequest(pool, body);
+      const reply = await timedRequest(pool, body, {}, path);
       if (!reply.ok) errors += 1;
       samples.push(reply.ms);
     }
@@ -45,6 +46,8 @@ export interface BurstTarget {
   name: TargetName;
   origin: string;
   model: string;
+  /** The request path; the agents' chat-completions path unless said. */
+  path?: string;
 }
 
 /** A target's bursts pooled over every round: p99 and worst request in ms, and failed requests. */
@@ -70,7 +73,7 @@ export async function measureBursts(
   );
   for (let round = 0; round < rounds; round += 1) {
     for (const target of turnOrder(targets, round)) {
-      const run = await burst(target.origin, target.model, clients, requests);
+      const run = await burst(target.origin, target.model, clients, requests, target.path);
       const pooled = runs.get(target.name) as BurstRun;
       for (const ms of run.samples) pooled.samples.push(ms);
       pooled.errors += run.errors;
