@@ -76,7 +76,7 @@ const PLAN = quick
       rounds: 11,
       latencyN: 1000,
       rateMs: 2000,
-      streamN: 50,
+      streamN: 200,
       faceStreamN: 60,
       failoverPairs: 1000,
       openCount: 500,
