@@ -51,8 +51,14 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     onChange: (scope) => {
       if (scope.model) options.onModelChange(scope.model);
       if (!scope.provider) return;
-      for (const model of live.resolved.models.values())
-        if (model.provider === scope.provider) options.onModelChange(model.key);
+      // A provider's id, or a quota account whose pause holds every provider of it.
+      const { models, providers } = live.resolved;
+      for (const model of models.values())
+        if (
+          model.provider === scope.provider ||
+          providers.get(model.provider)?.quotaAccount === scope.provider
+        )
+          options.onModelChange(model.key);
     },
   });
   const history = new RequestHistory(file('history.json'));

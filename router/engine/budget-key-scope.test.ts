@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ProvidersResponse } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { startHarness, type RouterHarness } from '../test-support/router-harness.js';
@@ -118,6 +119,48 @@ for (const [name, keys, codestralServes] of [
       assert.equal(await served('c'), codestralServes ? 'codestral/c-a' : 'beta/m2');
       if (!codestralServes)
         assert.deepEqual(router.lastEntry().skipped, [{ model: 'codestral/c-a', reason: 'quota_budget' }]);
+    } finally {
+      await router.close();
+      await upstream.close();
+    }
+  });
+}
+
+for (const [name, keys, codestralServes] of [
+  [
+    'one key on Mistral and Codestral: a 429 on Mistral pauses the key on Codestral too',
+    { mistral: 'org', codestral: 'org' },
+    false,
+  ],
+  ['a 429 on Mistral leaves a Codestral key of its own alone', { mistral: 'org', codestral: 'other' }, true],
+] as const) {
+  test(name, async () => {
+    const upstream = await startFakeUpstream();
+    const router = await startHarness({ config: sharedAccountConfig(upstream, keys) });
+    try {
+      upstream
+        .always('mistral/m-a', status(429, { retryAfter: '30' }))
+        .always('codestral/c-a', json('c'))
+        .always('beta/m2', json('b'));
+      const first = await router.chat({ model: 'fcm:m' });
+      assert.equal(first.headers['x-fcm-v2-decision'], 'beta/m2!served|mistral/m-a:429->beta/m2:200|skips=0');
+      const other = await router.chat({ model: 'fcm:c' });
+      if (codestralServes) {
+        assert.equal(other.headers['x-fcm-v2-model'], 'codestral/c-a');
+      } else {
+        // The organisation's limit answered: the same key is not sent to its other endpoint for another 429.
+        assert.equal(other.headers['x-fcm-v2-model'], 'beta/m2');
+        assert.deepEqual(router.lastEntry().skipped, [{ model: 'codestral/c-a', reason: 'quota_paused' }]);
+        assert.equal(upstream.callsTo('codestral/c-a').length, 0);
+        const view = JSON.parse((await router.get('/api/providers')).text) as ProvidersResponse;
+        const codestral = view.providers.find((provider) => provider.id === 'codestral');
+        assert.deepEqual(
+          codestral?.keys.map((key) => key.state),
+          ['paused'],
+        );
+        router.clock.advance(31_000);
+        assert.equal((await router.chat({ model: 'fcm:c' })).headers['x-fcm-v2-model'], 'codestral/c-a');
+      }
     } finally {
       await router.close();
       await upstream.close();

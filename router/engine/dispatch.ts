@@ -209,7 +209,7 @@ function book(
       bookSuccess(
         ctx,
         key,
-        provider.id,
+        provider,
         apiKey.fingerprint,
         verdict.latencyMs,
         breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN',

@@ -2,6 +2,7 @@ import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
+import { pauseAccount } from './key-rotation.js';
 
 /** `invalid` only when every key was refused: one good key keeps the provider working. */
 function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
@@ -16,14 +17,15 @@ function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeySta
  * every model of the provider does; else usable, with how many models wait on it.
  */
 function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
+  const account = pauseAccount(provider);
   return provider.keys.map(({ fingerprint, source }) => {
     const shown = source.startsWith('env:') ? source.slice(4) : source;
     if (quotas.isAuthBlocked(provider.id, fingerprint))
       return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0 };
     const ends = provider.modelIds
-      .map((modelId) => quotas.pausedUntil(`${provider.id}/${modelId}`, provider.id, fingerprint))
+      .map((modelId) => quotas.pausedUntil(`${provider.id}/${modelId}`, account, fingerprint))
       .filter((until): until is number => until !== null);
-    const whole = quotas.keyPausedUntil(provider.id, fingerprint);
+    const whole = quotas.keyPausedUntil(account, fingerprint);
     const all = provider.modelIds.length > 0 && ends.length === provider.modelIds.length;
     const pausedUntil = whole ?? (all ? Math.min(...ends) : null);
     return {

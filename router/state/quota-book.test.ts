@@ -99,6 +99,21 @@ test('a success clears the model pause, a rate-limit pause and the auth block', 
   });
 });
 
+test("a success on one provider of an account clears the account's rate-limit pause, and its own auth block", async () => {
+  await withDir(async (dir) => {
+    const { book, changes } = makeBook(join(dir, 'quota.json'));
+    // Mistral's 429 paused the key for the account; Codestral's own key block is its provider's.
+    book.pauseProvider('mistral', K, 60_000, 'rate_limit', true);
+    book.blockAuth('codestral', K);
+    changes.length = 0;
+    book.clearOnSuccess('codestral/c', 'codestral', K, 'mistral');
+    assert.equal(book.keyPausedUntil('mistral', K), null);
+    assert.equal(book.isAuthBlocked('codestral', K), false);
+    assert.deepEqual(changes, [{ provider: 'mistral' }]);
+    await book.close();
+  });
+});
+
 test('a success keeps an authoritative payment pause but clears a heuristic one', async () => {
   await withDir(async (dir) => {
     const { book } = makeBook(join(dir, 'quota.json'));

@@ -180,24 +180,26 @@ export class QuotaBook {
 
   /**
    * A served request or passing probe: clears the model's pause, its provider's rate-limit pause (and a
-   * heuristic payment pause) and the provider's auth block. An authoritative 402 pause stays: one free
-   * model answering does not prove the key has credit again.
+   * heuristic payment pause; kept under `account`, the provider's quota account) and the provider's auth
+   * block. An authoritative 402 pause stays: one free model answering does not prove the key has credit
+   * again.
    */
-  clearOnSuccess(modelKey: string, providerId: string, fingerprint: string): void {
+  clearOnSuccess(modelKey: string, providerId: string, fingerprint: string, account = providerId): void {
     // The usual case, nothing paused or blocked: no work and no allocation per served request.
     if (this.models.size === 0 && this.providers.size === 0 && this.auth.size === 0) return;
     const scope: QuotaScope = {};
     const modelIds = [scoped(modelKey, fingerprint), modelKey];
     if (modelIds.filter((id) => this.models.delete(id)).length > 0) scope.model = modelKey;
     let clearsPause = false;
-    for (const id of [scoped(providerId, fingerprint), providerId]) {
+    for (const id of [scoped(account, fingerprint), account]) {
       const pause = this.providers.get(id);
       if (pause !== undefined && (pause.reason === 'rate_limit' || !pause.authoritative)) {
         this.providers.delete(id);
         clearsPause = true;
       }
     }
-    if (this.auth.delete(scoped(providerId, fingerprint)) || clearsPause) scope.provider = providerId;
+    if (clearsPause) scope.provider = account;
+    if (this.auth.delete(scoped(providerId, fingerprint))) scope.provider ??= providerId;
     if (scope.model !== undefined || scope.provider !== undefined) this.changed(scope);
   }
 
