@@ -72,6 +72,33 @@ test('discovery refuses an unknown provider and reports a provider without a lis
   }
 });
 
+test('a list that says it has more pages marks nothing gone: one page cannot tell which models left', async () => {
+  const upstream = await startFakeUpstream();
+  const config: ConfigInput = {
+    providers: { groq: { baseUrl: upstream.baseUrl('groq'), apiKey: 'gsk-discovery' } },
+    sets: { main: [GONE, KEPT] },
+    activeSet: 'main',
+  };
+  const router = await startHarness({ config });
+  try {
+    for (const more of [{ has_more: true }, { nextPageToken: 'page-2' }, { next_page_token: 'p2' }]) {
+      upstream.listModels('groq', ['llama-3.1-8b-instant'], more);
+      const reply = await router.api('POST', '/api/providers/discover', { provider: 'groq' });
+      assert.equal(reply.status, 502, reply.text);
+      assert.match(reply.text, /discovery_failed/);
+      assert.match(reply.text, /more pages/);
+      assert.equal(router.model(GONE).blockedBy, null, JSON.stringify(more));
+    }
+    // A first page with nothing more to come is the whole list.
+    upstream.listModels('groq', ['llama-3.1-8b-instant'], { has_more: false, nextPageToken: '' });
+    assert.equal((await router.api('POST', '/api/providers/discover', { provider: 'groq' })).status, 200);
+    assert.equal(router.model(GONE).blockedBy, 'model_vanished');
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
+});
+
 for (const [name, listed, gone] of [
   [
     "a list in Google's format (`models/<id>`) is read as the ids requests use",

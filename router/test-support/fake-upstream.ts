@@ -22,7 +22,7 @@ export class FakeUpstream {
   readonly #waiters: { test: (call: UpstreamCall) => boolean; done: Deferred<UpstreamCall> }[] = [];
   readonly #sockets = new Set<Socket>();
   /** Provider → the model ids `GET <provider>/models` lists, with the key each call carried. */
-  readonly #lists = new Map<string, readonly string[]>();
+  readonly #lists = new Map<string, { ids: readonly string[]; extra: Record<string, unknown> }>();
   readonly listCalls: { provider: string; authorization: string | undefined }[] = [];
   #server: http.Server | null = null;
   #url = '';
@@ -58,9 +58,12 @@ export class FakeUpstream {
     return this;
   }
 
-  /** What `GET <url>/<provider>/models` lists (OpenAI shape); a provider without a list answers 404. */
-  listModels(provider: string, ids: readonly string[]): this {
-    this.#lists.set(provider, ids);
+  /**
+   * What `GET <url>/<provider>/models` lists (OpenAI shape, with `extra` fields beside `data`); a provider
+   * without a list answers 404.
+   */
+  listModels(provider: string, ids: readonly string[], extra: Record<string, unknown> = {}): this {
+    this.#lists.set(provider, { ids, extra });
     return this;
   }
 
@@ -114,11 +117,10 @@ export class FakeUpstream {
     if (req.method === 'GET' && listed) {
       const provider = listed[1] ?? '';
       this.listCalls.push({ provider, authorization: req.headers.authorization });
-      const ids = this.#lists.get(provider);
-      res.writeHead(ids ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify(ids ? { object: 'list', data: ids.map((id) => ({ id, object: 'model' })) } : {}),
-      );
+      const list = this.#lists.get(provider);
+      res.writeHead(list ? 200 : 404, { 'content-type': 'application/json' });
+      const data = list?.ids.map((id) => ({ id, object: 'model' }));
+      res.end(JSON.stringify(list ? { object: 'list', data, ...list.extra } : {}));
       return;
     }
     const parts: Buffer[] = [];

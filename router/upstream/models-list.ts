@@ -52,11 +52,20 @@ export async function fetchModelIds(
     }
     const parsed = listSchema.safeParse(body);
     if (!parsed.success) return { ok: false, error: 'the model list is not { data: [{ id }] }' };
+    // One page of several cannot tell which models are gone: better no list than models skipped wrongly.
+    if (hasMorePages(parsed.data))
+      return { ok: false, error: 'the model list comes in more pages than one; none was used' };
     return { ok: true, ids: [...new Set(parsed.data.data.map((model) => requestId(model.id)))] };
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
     return { ok: false, error: `the model list could not be fetched (${name})` };
   }
+}
+
+/** A list that says more is to come: `has_more` (OpenAI's, Anthropic's) or a next-page token (Google's). */
+function hasMorePages(list: Record<string, unknown>): boolean {
+  const token = (value: unknown): boolean => typeof value === 'string' && value !== '';
+  return list.has_more === true || token(list.nextPageToken) || token(list.next_page_token);
 }
 
 /**
