@@ -311,9 +311,9 @@ export interface UsageEntryView {
   estimatedTokens: number;
 }
 
-/** One UTC day's usage. */
+/** One local day's usage. */
 export interface UsageDayView {
-  /** `YYYY-MM-DD` (UTC, the day free tiers reset by). */
+  /** `YYYY-MM-DD`, the user's calendar day (the dashboard's "today"; budgets count each provider's own day). */
   day: string;
   requests: number;
   promptTokens: number;

@@ -5,6 +5,7 @@ import type { RouterLogger } from './public-types.js';
 import { BreakerStore } from './state/breaker-store.js';
 import type { Clock } from './state/clock.js';
 import { DailyCounters } from './state/daily-counters.js';
+import { UTC_ZONE } from './state/day-start.js';
 import { LatencyBook } from './state/latency-book.js';
 import { ProbeBook } from './state/probe-book.js';
 import { QuotaBook } from './state/quota-book.js';
@@ -64,7 +65,10 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
   const history = new RequestHistory(file('history.json'));
   const latency = new LatencyBook(file('latency.json'));
   const counters = new DailyCounters(file('counters.json'));
-  const probeBook = new ProbeBook(file('probes.json'));
+  const probeBook = new ProbeBook({
+    ...file('probes.json'),
+    zoneOf: (provider) => live.resolved.providers.get(provider)?.dayTimeZone ?? UTC_ZONE,
+  });
   await Promise.all([breakers, quotas, history, latency, counters, probeBook].map((store) => store.load()));
   options.events.on('request', (event) => counters.record(event.entry));
   return {

@@ -119,7 +119,7 @@ export const probeSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** Probe a model of this provider nobody used for this long, to keep its latency fresh; null: never. */
   idleIntervalMs: wholeNumber('milliseconds', 60_000, 86_400_000).nullable().default(null),
-  /** At most this many probes per day (UTC) across the provider's models. */
+  /** At most this many probes per day (the provider's `dayTimeZone`) across the provider's models. */
   dailyBudget: wholeNumber('probes', 1, 10_000).default(50),
 });
 

@@ -9,9 +9,11 @@ import { recordingLogger, withDir } from '../test-support/state-test-helpers.js'
 const T0 = Date.UTC(2030, 0, 15, 20, 0, 0);
 const HOUR = 60 * 60 * 1000;
 
-function makeBook(file: string, time = { now: T0 }) {
+/** Every provider counts in UTC unless `zones` names its day's time zone. */
+function makeBook(file: string, time = { now: T0 }, zones: Record<string, string> = {}) {
   const logger = recordingLogger();
-  const book = new ProbeBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+  const zoneOf = (provider: string): string => zones[provider] ?? 'UTC';
+  const book = new ProbeBook({ file, clock: () => time.now, debounceMs: 60_000, logger, zoneOf });
   return { book, time, logger };
 }
 
@@ -64,6 +66,37 @@ test('a restart keeps the day’s spent budget and each model’s last probe; th
     assert.equal(third.book.last('alpha/m1')?.kind, 'server_error', 'the last probe stays');
     assert.deepEqual(second.logger.lines, []);
     await third.book.close();
+  });
+});
+
+test('each provider’s budget comes back at its own midnight: a Pacific provider’s at 08:00 UTC', async () => {
+  await withDir(async (dir) => {
+    const zones = { google: 'America/Los_Angeles' };
+    const { book, time } = makeBook(join(dir, 'probes.json'), { now: T0 }, zones);
+    book.spend('google');
+    book.spend('alpha');
+    // 00:30 UTC: a new UTC day, still the same Pacific one (16:30 the day before).
+    time.now = Date.UTC(2030, 0, 16, 0, 30);
+    assert.equal(book.remaining('alpha', 3), 3);
+    assert.equal(book.remaining('google', 3), 2, 'not before Pacific midnight');
+    time.now = Date.UTC(2030, 0, 16, 8, 0);
+    assert.equal(book.remaining('google', 3), 3);
+    await book.close();
+  });
+});
+
+test('an older file’s counts, kept for one UTC day, still count in that day', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'probes.json');
+    const older = { version: 1, savedAt: T0, day: '2030-01-15', spent: { alpha: 2 }, last: {} };
+    await writeFile(file, JSON.stringify(older));
+    const { book, time, logger } = makeBook(file);
+    await book.load();
+    assert.deepEqual(logger.lines, []);
+    assert.equal(book.remaining('alpha', 5), 3);
+    time.now = Date.UTC(2030, 0, 16, 0, 0);
+    assert.equal(book.remaining('alpha', 5), 5);
+    await book.close();
   });
 });
 

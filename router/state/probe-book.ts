@@ -1,13 +1,15 @@
 /**
  * What health probes have spent and found, kept across restarts in `probes.json`: each provider's probes of
- * the current UTC day (so a daemon that restarts, or crash-loops, cannot spend a provider's free quota
- * again on probes) and each model's last probe (shown in the Models view).
+ * its current day (counted in the provider's own time zone, as its free-tier limits are, so a daemon that
+ * restarts, or crash-loops, cannot spend a provider's free quota again on probes) and each model's last
+ * probe (shown in the Models view).
  */
 import { z } from 'zod/v3';
 import type { ProbeView } from '../api-types.js';
 import { FAILURE_KINDS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
+import { dayWindow } from './day-start.js';
 import { JsonStateFile } from './json-state-file.js';
 
 const probeViewSchema = z.strictObject({
@@ -17,12 +19,27 @@ const probeViewSchema = z.strictObject({
   latencyMs: z.number().min(0),
 });
 
-const fileSchema = z.strictObject({
-  /** The UTC day `spent` counts, `YYYY-MM-DD`. */
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD day'),
-  spent: z.record(z.string().min(1), z.number().int().min(0)),
-  last: z.record(z.string().min(1), probeViewSchema),
-});
+/** A provider's probes of one of its days, the day named by its first instant. */
+const spentSchema = z.strictObject({ dayStart: z.number().min(0), count: z.number().int().min(0) });
+type Spent = z.output<typeof spentSchema>;
+
+/** An older file counted every provider in one UTC day: its counts are kept as that UTC day's. */
+function fromOneUtcDay(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !('day' in raw) || typeof raw.day !== 'string') return raw;
+  const { day, spent, ...rest } = raw as { day: string; spent?: unknown };
+  if (typeof spent !== 'object' || spent === null) return raw;
+  const dayStart = Date.parse(`${day}T00:00:00Z`);
+  const counts = Object.entries(spent).map(([provider, count]) => [provider, { dayStart, count }]);
+  return { ...rest, spent: Object.fromEntries(counts) };
+}
+
+const fileSchema = z.preprocess(
+  fromOneUtcDay,
+  z.strictObject({
+    spent: z.record(z.string().min(1), spentSchema),
+    last: z.record(z.string().min(1), probeViewSchema),
+  }),
+);
 type ProbeFile = z.output<typeof fileSchema>;
 
 export interface ProbeBookOptions {
@@ -30,23 +47,21 @@ export interface ProbeBookOptions {
   clock: Clock;
   debounceMs: number;
   logger: RouterLogger;
+  /** The time zone a provider's day is counted in (its free-tier limits' day). */
+  zoneOf: (provider: string) => string;
 }
 
-/** The UTC day of `now`, `YYYY-MM-DD`. */
-function utcDay(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
-}
-
-/** Probes spent per provider and UTC day, and each model's last probe, persisted. */
+/** Probes spent per provider and day, and each model's last probe, persisted. */
 export class ProbeBook {
-  #day = '';
-  readonly #spent = new Map<string, number>();
+  readonly #spent = new Map<string, Spent>();
   readonly #last = new Map<string, ProbeView>();
   readonly #clock: Clock;
+  readonly #zoneOf: (provider: string) => string;
   readonly #file: JsonStateFile<ProbeFile>;
 
   constructor(options: ProbeBookOptions) {
     this.#clock = options.clock;
+    this.#zoneOf = options.zoneOf;
     this.#file = new JsonStateFile<ProbeFile>({
       path: options.file,
       schema: fileSchema,
@@ -54,7 +69,6 @@ export class ProbeBook {
       logger: options.logger,
       clock: options.clock,
       snapshot: () => ({
-        day: this.#day || utcDay(this.#clock()),
         spent: Object.fromEntries(this.#spent),
         last: Object.fromEntries(this.#last),
       }),
@@ -65,21 +79,19 @@ export class ProbeBook {
   async load(): Promise<void> {
     const data = await this.#file.load();
     if (data === null) return;
-    this.#day = data.day;
-    for (const [provider, count] of Object.entries(data.spent)) this.#spent.set(provider, count);
+    for (const [provider, spent] of Object.entries(data.spent)) this.#spent.set(provider, spent);
     for (const [key, view] of Object.entries(data.last)) this.#last.set(key, view);
   }
 
-  /** Probes `provider` may still spend today under `limit`. */
+  /** Probes `provider` may still spend in its day under `limit`. */
   remaining(provider: string, limit: number): number {
-    this.#roll();
-    return Math.max(0, limit - (this.#spent.get(provider) ?? 0));
+    return Math.max(0, limit - this.#today(provider).count);
   }
 
-  /** Counts one probe of `provider` today. */
+  /** Counts one probe of `provider` in its day. */
   spend(provider: string): void {
-    this.#roll();
-    this.#spent.set(provider, (this.#spent.get(provider) ?? 0) + 1);
+    const today = this.#today(provider);
+    this.#spent.set(provider, { dayStart: today.dayStart, count: today.count + 1 });
     this.#file.schedule();
   }
 
@@ -102,11 +114,10 @@ export class ProbeBook {
     return this.#file.close();
   }
 
-  /** A new UTC day starts every provider's count at zero. */
-  #roll(): void {
-    const day = utcDay(this.#clock());
-    if (day === this.#day) return;
-    this.#day = day;
-    this.#spent.clear();
+  /** The provider's probes of its current day: a new day starts its count at zero. */
+  #today(provider: string): Spent {
+    const dayStart = dayWindow(this.#clock(), this.#zoneOf(provider)).start;
+    const spent = this.#spent.get(provider);
+    return spent !== undefined && spent.dayStart === dayStart ? spent : { dayStart, count: 0 };
   }
 }

@@ -24,6 +24,7 @@ import { ClientGone } from '../upstream/client-gone.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { recordingLogger } from './state-test-helpers.js';
 import { TestClock } from './test-clock.js';
+import { UTC_ZONE } from '../state/day-start.js';
 
 export interface EngineHarness {
   url: string;
@@ -65,7 +66,11 @@ export async function startEngineHarness(
     history,
     modelStats,
     latency,
-    probeBook: new ProbeBook({ ...state, file: path.join(dir, 'probes.json') }),
+    probeBook: new ProbeBook({
+      ...state,
+      file: path.join(dir, 'probes.json'),
+      zoneOf: (provider) => resolved.providers.get(provider)?.dayTimeZone ?? UTC_ZONE,
+    }),
     upstream,
     isOnline: () => true,
     events: new EventBus(),
