@@ -2,7 +2,7 @@ import type { ModelUsageToday } from '../../../../router/api-types.js';
 import { useUsage } from '../../api/queries.js';
 import { formatPercent, formatTokens } from '../../lib/format.js';
 
-/** What a model used today (UTC) in words: tokens (how many estimated) and the share of its daily free budget. */
+/** What a model used today (the local day) in words: tokens (how many estimated) and the share of its daily free budget. */
 export function usageWords(row: ModelUsageToday | undefined): string {
   if (row === undefined) return 'no tokens today';
   const parts = [`${formatTokens(row.tokens)} tokens today`];
