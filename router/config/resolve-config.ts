@@ -48,7 +48,11 @@ export interface ResolvedProvider {
   bodyPreset: 'mistral' | null;
   stripModelPrefix: string | null;
   quotaScope: 'model' | 'key';
-  /** Whose limits a key-scoped budget counts against: the catalogue's shared account, else the provider's id. */
+  /**
+   * Whose limits a key counts against: the catalogue's shared account, else the provider's id. Key-scoped
+   * budgets and every provider-wide pause of a key (429, 402) are kept under it, so a pause met on one
+   * provider of an account (Mistral, Codestral: one endpoint, one organisation) holds on the others.
+   */
   quotaAccount: string;
   /** Where the provider's day starts for its daily limits: an IANA time zone (the config's, the catalogue's, else UTC). */
   dayTimeZone: string;

@@ -36,15 +36,6 @@ export function budgetId(provider: ResolvedProvider, modelKey: string, fingerpri
   return scopedId(provider.quotaScope === 'key' ? provider.quotaAccount : modelKey, fingerprint);
 }
 
-/**
- * The id a key's provider-wide pauses (its rate limit, its credit) are kept under: the quota account's, so a
- * 429 or 402 on one provider of an account pauses the same key on the others (Mistral and Codestral share
- * one endpoint and one organisation's limits). Every other provider is its own account.
- */
-export function pauseAccount(provider: ResolvedProvider): string {
-  return provider.quotaAccount;
-}
-
 /** Where one key stands for one model now. */
 export type KeyStanding =
   /** `near`: at least one budget is mostly used. */
@@ -73,7 +64,7 @@ export function keyStanding(
     return { type: 'invalid' };
   if (!quotas.isClear()) {
     if (quotas.isAuthBlocked(provider.id, fingerprint)) return { type: 'invalid' };
-    const until = quotas.pausedUntil(target.key, pauseAccount(provider), fingerprint);
+    const until = quotas.pausedUntil(target.key, provider.quotaAccount, fingerprint);
     if (until !== null) return { type: 'paused', until };
   }
   if (!hasLimits(target.limits)) return USABLE;

@@ -2,7 +2,6 @@ import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { pauseAccount } from './key-rotation.js';
 
 /** `invalid` only when every key was refused: one good key keeps the provider working. */
 function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
@@ -17,7 +16,7 @@ function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeySta
  * every model of the provider does; else usable, with how many models wait on it.
  */
 function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
-  const account = pauseAccount(provider);
+  const account = provider.quotaAccount;
   return provider.keys.map(({ fingerprint, source }) => {
     const shown = source.startsWith('env:') ? source.slice(4) : source;
     if (quotas.isAuthBlocked(provider.id, fingerprint))

@@ -2,7 +2,7 @@ import type { SkipView } from '../api-types.js';
 import type { ProviderKey, ResolvedProvider } from '../config/resolve-config.js';
 import type { Classification } from '../gate/failure-classifier.js';
 import { openUntil } from '../state/breaker.js';
-import { keyId, keysBlock, pauseAccount } from './key-rotation.js';
+import { keyId, keysBlock } from './key-rotation.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
@@ -28,7 +28,7 @@ export function bookSuccess(
   tripped: boolean,
 ): void {
   ctx.breakers.recordSuccess(key, tripped);
-  ctx.quotas.clearOnSuccess(key, provider.id, fingerprint, pauseAccount(provider));
+  ctx.quotas.clearOnSuccess(key, provider.id, fingerprint, provider.quotaAccount);
   ctx.modelStats.record(key, true, latencyMs);
 }
 
@@ -57,7 +57,7 @@ export function bookFailure(
     if (failure.pause.scope === 'provider' || provider.quotaScope === 'key') {
       const reason = failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit';
       ctx.quotas.pauseProvider(
-        pauseAccount(provider),
+        provider.quotaAccount,
         fingerprint,
         failure.pause.ms,
         reason,
