@@ -5,7 +5,7 @@ import type { ConfigInput } from '../config/schema.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { startHarness, type RouterHarness } from '../test-support/router-harness.js';
 import { scenarioConfig } from '../test-support/scenario.js';
-import { json, status } from '../test-support/upstream-behaviours.js';
+import { json, status, type Behaviour } from '../test-support/upstream-behaviours.js';
 
 /**
  * Mistral's free limits are the organisation's across models, and Codestral is served by the same endpoint
@@ -96,6 +96,23 @@ function sharedAccountConfig(upstream: FakeUpstream, keys: Record<string, string
   return config;
 }
 
+/** Runs `run` against the shared-account config, Mistral's model doing `mistral`, the others answering. */
+async function withSharedAccount(
+  keys: Record<string, string>,
+  mistral: Behaviour,
+  run: (router: RouterHarness, upstream: FakeUpstream) => Promise<void>,
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  const router = await startHarness({ config: sharedAccountConfig(upstream, keys) });
+  try {
+    upstream.always('mistral/m-a', mistral).always('codestral/c-a', json('c')).always('beta/m2', json('b'));
+    await run(router, upstream);
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
+}
+
 for (const [name, keys, codestralServes] of [
   [
     'one key on Mistral and Codestral counts once against the organisation',
@@ -105,13 +122,7 @@ for (const [name, keys, codestralServes] of [
   ['Codestral with a key of its own counts apart', { mistral: 'org', codestral: 'other' }, true],
 ] as const) {
   test(name, async () => {
-    const upstream = await startFakeUpstream();
-    const router = await startHarness({ config: sharedAccountConfig(upstream, keys) });
-    try {
-      upstream
-        .always('mistral/m-a', json('m'))
-        .always('codestral/c-a', json('c'))
-        .always('beta/m2', json('b'));
+    await withSharedAccount(keys, json('m'), async (router) => {
       const served = async (set: string): Promise<unknown> =>
         (await router.chat({ model: `fcm:${set}` })).headers['x-fcm-v2-model'];
       assert.equal(await served('m'), 'mistral/m-a');
@@ -119,10 +130,7 @@ for (const [name, keys, codestralServes] of [
       assert.equal(await served('c'), codestralServes ? 'codestral/c-a' : 'beta/m2');
       if (!codestralServes)
         assert.deepEqual(router.lastEntry().skipped, [{ model: 'codestral/c-a', reason: 'quota_budget' }]);
-    } finally {
-      await router.close();
-      await upstream.close();
-    }
+    });
   });
 }
 
@@ -135,13 +143,7 @@ for (const [name, keys, codestralServes] of [
   ['a 429 on Mistral leaves a Codestral key of its own alone', { mistral: 'org', codestral: 'other' }, true],
 ] as const) {
   test(name, async () => {
-    const upstream = await startFakeUpstream();
-    const router = await startHarness({ config: sharedAccountConfig(upstream, keys) });
-    try {
-      upstream
-        .always('mistral/m-a', status(429, { retryAfter: '30' }))
-        .always('codestral/c-a', json('c'))
-        .always('beta/m2', json('b'));
+    await withSharedAccount(keys, status(429, { retryAfter: '30' }), async (router, upstream) => {
       const first = await router.chat({ model: 'fcm:m' });
       assert.equal(first.headers['x-fcm-v2-decision'], 'beta/m2!served|mistral/m-a:429->beta/m2:200|skips=0');
       const other = await router.chat({ model: 'fcm:c' });
@@ -161,9 +163,6 @@ for (const [name, keys, codestralServes] of [
         router.clock.advance(31_000);
         assert.equal((await router.chat({ model: 'fcm:c' })).headers['x-fcm-v2-model'], 'codestral/c-a');
       }
-    } finally {
-      await router.close();
-      await upstream.close();
-    }
+    });
   });
 }

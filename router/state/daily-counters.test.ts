@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttemptView, HistoryEntry, RequestOutcome } from '../api-types.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
-import { countEntry, DailyCounters, MAX_DAYS, type DayCounts } from './daily-counters.js';
+import { countEntry, DailyCounters, emptyDayCounts, MAX_DAYS } from './daily-counters.js';
 import { localDayKey } from './local-day.js';
 
 const NOON = new Date(2030, 0, 15, 12, 0, 0).getTime();
@@ -147,15 +147,7 @@ test('dashboard tests and probes stay out of the day’s counts', async () => {
 });
 
 test('a day counts first tries, failovers and failures (a local fault is one); tokens add up, unknown ones add nothing', () => {
-  const counts: DayCounts = {
-    servedFirstTry: 0,
-    servedAfterFailover: 0,
-    failed: 0,
-    clientAborted: 0,
-    rejected: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-  };
+  const counts = emptyDayCounts();
   const withUsage = (at: number, prompt: number | null, completion: number | null): HistoryEntry => ({
     ...entry('served', 1, at),
     usage: { promptTokens: prompt, completionTokens: completion },

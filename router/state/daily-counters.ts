@@ -31,7 +31,8 @@ const fileSchema = z.strictObject({
 });
 type CountersFile = z.infer<typeof fileSchema>;
 
-const zero = (): DayCounts => ({
+/** A day with nothing counted yet. */
+export const emptyDayCounts = (): DayCounts => ({
   servedFirstTry: 0,
   servedAfterFailover: 0,
   failed: 0,
@@ -107,7 +108,7 @@ export class DailyCounters {
     const key = localDayKey(entry.at);
     let counts = this.#days.get(key);
     if (!counts) {
-      counts = zero();
+      counts = emptyDayCounts();
       this.#days.set(key, counts);
       this.#prune();
     }
@@ -117,7 +118,7 @@ export class DailyCounters {
 
   /** Today's counts (zeros on a day without requests). */
   today(): DayCounts {
-    return { ...(this.#days.get(localDayKey(this.#clock())) ?? zero()) };
+    return { ...(this.#days.get(localDayKey(this.#clock())) ?? emptyDayCounts()) };
   }
 
   /** `HistoryStats.today` from today's counts. */
