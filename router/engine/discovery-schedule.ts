@@ -14,7 +14,7 @@ import { discoverModels, type DiscoveryResult } from './model-discovery.js';
 /** How often the scheduler looks for due providers: hourly, so a daily fetch is at most an hour late. */
 export const DISCOVERY_TICK_MS = 3_600_000;
 /** The first look after start: soon, but not in the same breath as the start's own work. */
-export const DISCOVERY_FIRST_MS = 60_000;
+const DISCOVERY_FIRST_MS = 60_000;
 /** A provider's list is fetched again this long after the last attempt. */
 export const DISCOVERY_EVERY_MS = 86_400_000;
 
@@ -45,7 +45,7 @@ export function dueDiscoveries(
 }
 
 /** The providers of a config, with whether a scheduled discovery may ask them. */
-export function discoveryCandidates(resolved: ResolvedConfig, quotas: QuotaBook): DiscoveryCandidate[] {
+function discoveryCandidates(resolved: ResolvedConfig, quotas: QuotaBook): DiscoveryCandidate[] {
   return [...resolved.providers.values()].map((provider) => ({
     id: provider.id,
     usable:
