@@ -16,20 +16,27 @@ import {
   responseStatus,
   type ResponseMeta,
 } from './responses-items.js';
-import { ResponsesStreamWriter } from './responses-stream.js';
+import { ResponsesStreamWriter, type ServedItems } from './responses-stream.js';
 import type { ToolNames } from './responses-tools.js';
 import { TranslatedStream } from './translated-stream.js';
 
 /** What a Responses encoder needs to know of its request. */
 export interface ResponsesEncoderOptions {
-  /** The request's id (unique per request): response, item and minted call ids derive from it. */
+  /** The request's id: response, item and minted call ids derive from it unless `idStem` is given. */
   requestId: string;
+  /**
+   * The stem of the response, item and minted call ids, in place of one taken from `requestId` (which an
+   * agent may choose, and repeat): ids that items are kept under must be unique.
+   */
+  idStem?: string;
   /** The model name the agent asked for, echoed in `model`. */
   model: string;
   /** When the request came, in Unix seconds (`created_at`). */
   createdAt: number;
   /** From the request's translation: flattened namespace function names mapped back. */
   toolNames: ToolNames;
+  /** Called with the answer's output items once it is served whole (not after a broken stream). */
+  onServed?: ServedItems;
 }
 
 /** The `code` of `response.failed`: Codex waits and retries on `rate_limit_exceeded`. */
@@ -43,14 +50,16 @@ export class ResponsesEncoder implements AnswerEncoder {
   readonly #meta: ResponseMeta;
   readonly #names: ToolNames;
   readonly #stem: string;
+  readonly #onServed: ServedItems | null;
   readonly #stream = new TranslatedStream(
-    () => new ResponsesStreamWriter(this.#meta, this.#names, this.#stem),
+    () => new ResponsesStreamWriter(this.#meta, this.#names, this.#stem, this.#onServed),
   );
 
   constructor(options: ResponsesEncoderOptions) {
-    this.#stem = idStem(options.requestId);
+    this.#stem = options.idStem ?? idStem(options.requestId);
     this.#meta = { id: `resp_${this.#stem}`, createdAt: options.createdAt, model: options.model };
     this.#names = options.toolNames;
+    this.#onServed = options.onServed ?? null;
   }
 
   json(completion: Buffer | string): string {
@@ -65,7 +74,9 @@ export class ResponsesEncoder implements AnswerEncoder {
     });
     const { status, incomplete_details } = responseStatus(answer.finishReason);
     const usage = responsesUsage(answer.usage);
-    return JSON.stringify(responseObject(this.#meta, status, { output, usage, incomplete_details }));
+    const body = JSON.stringify(responseObject(this.#meta, status, { output, usage, incomplete_details }));
+    this.#onServed?.(output);
+    return body;
   }
 
   streamLines(lines: Uint8Array): string | null {

@@ -2,11 +2,12 @@
  * Responses `input` items → chat-completions messages. `developer` and `system` messages become system
  * messages; an assistant message and the `function_call` items after it become one assistant message with
  * `tool_calls` (chat wants parallel calls together); a `function_call_output` becomes a `tool` message with
- * the same `call_id`; earlier reasoning is dropped.
+ * the same `call_id`; earlier reasoning is dropped. Item references are expanded before
+ * (`responses-references.ts`).
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
 import { refuse, type FieldError } from './face-validation.js';
-import type { ResponsesItem, ResponsesPart } from './responses-schema.js';
+import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';
 
 type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
@@ -46,7 +47,7 @@ const joinText = (parts: ChatContentPart[]): string =>
   parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
 
 /** Converts `input` (a string is one user message); images in tool outputs follow as a user message. */
-export function convertInput(input: string | ResponsesItem[]): Converted {
+export function convertInput(input: string | readonly ResponsesInputItem[]): Converted {
   if (typeof input === 'string') return { ok: true, messages: [{ role: 'user', content: input }] };
   const out: ChatMessage[] = [];
   let assistant: { texts: string[]; calls: ChatToolCall[] } | null = null;

@@ -78,7 +78,7 @@ test('previous_response_id and conversation get a clear 400', () => {
   const previous = translateResponsesRequest({ model: 'm', input: 'x', previous_response_id: 'resp_1' });
   assert.ok(!previous.ok);
   assert.equal(previous.param, 'previous_response_id');
-  assert.match(previous.message, /keeps no responses; send the whole conversation in `input`/);
+  assert.match(previous.message, /keeps no whole conversations; send the whole conversation in `input`/);
   const conversation = translateResponsesRequest({ model: 'm', input: 'x', conversation: 'conv_1' });
   assert.ok(!conversation.ok);
   assert.equal(conversation.param, 'conversation');
@@ -89,7 +89,9 @@ test('invalid bodies get a 400 that names the field', () => {
   const cases: [unknown, string | null, RegExp][] = [
     [{ model: 'm' }, 'input', /input is required \(string or array\)/],
     [{ input: 'x' }, 'model', /model is required/],
-    [{ model: 'm', input: [{ type: 'item_reference', id: 'x' }] }, 'input[0].type', /message/],
+    [{ model: 'm', input: [{ type: 'mystery', id: 'x' }] }, 'input[0].type', /message/],
+    [{ model: 'm', input: [{ type: 'item_reference', id: 'x' }] }, 'input[0]', /does not hold/],
+    [{ model: 'm', input: [{ type: 'item_reference' }] }, 'input[0].id', /id is required/],
     [
       { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] },
       'input[0].content[0]',

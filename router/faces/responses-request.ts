@@ -1,13 +1,16 @@
 /**
- * OpenAI Responses request → one chat-completions request. `store`, `include`, `prompt_cache_key`,
- * `client_metadata` and `metadata` are accepted and not forwarded. The router keeps no responses, so
- * `previous_response_id` (and `conversation`) get a 400: the agent must send the whole conversation, as
- * Codex does with `store: false`.
+ * OpenAI Responses request → one chat-completions request. `include`, `prompt_cache_key`,
+ * `client_metadata` and `metadata` are accepted and not forwarded. `item_reference` items are expanded
+ * from the items of recent answers the router kept (`ItemLookup`); a reference it does not hold is a 400.
+ * The router keeps no whole conversations, so `previous_response_id` (and `conversation`) get a 400: the
+ * agent must send the whole conversation, as Codex does with `store: false`.
  */
 import type { ChatRequest, ChatResponseFormat, FaceRequest, ReasoningEffort } from './chat-request.js';
 import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
-import { fieldError, refuse } from './face-validation.js';
+import { fieldError, refuse, type FieldError } from './face-validation.js';
 import { convertInput } from './responses-input.js';
+import type { ItemLookup } from './responses-item-store.js';
+import { expandReferences, NO_ITEMS } from './responses-references.js';
 import { responsesSchema, type ResponsesBody } from './responses-schema.js';
 import { chatToolChoice, chatTools, type ToolNames } from './responses-tools.js';
 
@@ -31,18 +34,12 @@ function responseFormat(body: ResponsesBody): ChatResponseFormat | null {
   return { type: 'json_schema', json_schema: schema };
 }
 
-/**
- * Translates a Responses request body (already JSON-parsed) into one chat-completions body, or a 400 naming
- * the field at fault. `toolNames` maps flattened namespace functions back for the encoder.
- */
-export function translateResponsesRequest(body: unknown): FaceRequest<{ toolNames: ToolNames }> {
-  const parsed = responsesSchema.safeParse(body);
-  if (!parsed.success) return fieldError(parsed.error);
-  const request = parsed.data;
+/** The 400 for asking the router to recall a whole conversation, which it does not keep; else null. */
+function statefulRefusal(request: ResponsesBody): FieldError | null {
   if (request.previous_response_id) {
     return refuse(
       'previous_response_id',
-      'is not supported: fcm-router keeps no responses; send the whole conversation in `input` (with `store: false`)',
+      'is not supported: fcm-router keeps no whole conversations; send the whole conversation in `input` (with `store: false`)',
     );
   }
   if (request.conversation !== undefined && request.conversation !== null) {
@@ -51,7 +48,33 @@ export function translateResponsesRequest(body: unknown): FaceRequest<{ toolName
       'is not supported: fcm-router keeps no conversations; send the whole conversation in `input`',
     );
   }
-  const converted = convertInput(request.input);
+  return null;
+}
+
+/** What the encoder needs from the translation. */
+export interface ResponsesExtra {
+  /** Flattened namespace function names mapped back. */
+  toolNames: ToolNames;
+  /** Whether the answer's items are kept for later references (not with `store: false`). */
+  keepItems: boolean;
+}
+
+/**
+ * Translates a Responses request body (already JSON-parsed) into one chat-completions body, or a 400 naming
+ * the field at fault; `items` resolves `item_reference` items (by default none is held).
+ */
+export function translateResponsesRequest(
+  body: unknown,
+  items: ItemLookup = NO_ITEMS,
+): FaceRequest<ResponsesExtra> {
+  const parsed = responsesSchema.safeParse(body);
+  if (!parsed.success) return fieldError(parsed.error);
+  const request = parsed.data;
+  const stateful = statefulRefusal(request);
+  if (stateful) return stateful;
+  const input = expandReferences(request.input, items);
+  if (!input.ok) return input;
+  const converted = convertInput(input.input);
   if (!converted.ok) return converted;
   const tools = chatTools(request.tools ?? []);
   if (!tools.ok) return tools;
@@ -86,5 +109,6 @@ export function translateResponsesRequest(body: unknown): FaceRequest<{ toolName
     model: request.model,
     effort: responsesEffort(request),
     toolNames: tools.names,
+    keepItems: request.store !== false,
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The OpenAI Responses request as this face reads it. Only what is translated is checked; fields accepted
- * but not forwarded (`store`, `include`, `prompt_cache_key`, `client_metadata`, `metadata`, …) are left out
- * of the parsed value. Tools are read loosely here and checked one by one as they are translated.
+ * The OpenAI Responses request as this face reads it. Only what is translated or decides something is
+ * checked; fields accepted but not forwarded (`include`, `prompt_cache_key`, `client_metadata`, `metadata`,
+ * …) are left out of the parsed value. Tools are read loosely here and checked one by one as they are
+ * translated.
  */
 import { z } from 'zod';
 import { isRecord } from '../gate/safe-json.js';
@@ -42,11 +43,30 @@ const functionCallOutputItem = z.object({
 /** Items an upstream cannot use: earlier reasoning and compactions are encrypted, a web search ran elsewhere. */
 const droppedItem = z.looseObject({ type: z.enum(['reasoning', 'compaction', 'web_search_call']) });
 
-/** A message may leave out `type` (the "easy input message" form). */
+/** An item of an earlier answer, by id (the router expands it from the items it kept). */
+const itemReference = z.object({ type: z.literal('item_reference'), id: z.string().min(1).max(200) });
+
+/** The type an item left out: a message has a `role`; a bare `id` is a reference (OpenAI's `type` is optional there). */
+function impliedType(item: Record<string, unknown>): string | undefined {
+  if ('role' in item) return 'message';
+  if ('id' in item) return 'item_reference';
+  return undefined;
+}
+
+/** A message may leave out `type` (the "easy input message" form), and so may an item reference. */
 const inputItem = z.preprocess(
-  (item) =>
-    isRecord(item) && item.type === undefined && 'role' in item ? { ...item, type: 'message' } : item,
-  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, droppedItem]),
+  (item) => {
+    if (!isRecord(item) || item.type !== undefined) return item;
+    const type = impliedType(item);
+    return type === undefined ? item : { ...item, type };
+  },
+  z.discriminatedUnion('type', [
+    messageItem,
+    functionCallItem,
+    functionCallOutputItem,
+    droppedItem,
+    itemReference,
+  ]),
 );
 
 export const functionTool = z.object({
@@ -98,11 +118,15 @@ export const responsesSchema = z.object({
   reasoning: z.object({ effort: z.string().nullish() }).nullish(),
   text: z.object({ format: textFormat.optional() }).nullish(),
   stream: z.boolean().nullish(),
+  /** `false`: the answer's items are not kept, so nothing can refer to them later. */
+  store: z.boolean().nullish(),
   previous_response_id: z.string().nullish(),
   conversation: z.unknown().optional(),
 });
 
 export type ResponsesBody = z.infer<typeof responsesSchema>;
 export type ResponsesItem = Extract<z.infer<typeof responsesSchema>['input'], unknown[]>[number];
+/** An input item once references are expanded. */
+export type ResponsesInputItem = Exclude<ResponsesItem, { type: 'item_reference' }>;
 export type ResponsesPart = z.infer<typeof contentPart>;
 export type ResponsesToolChoice = z.infer<typeof toolChoice>;

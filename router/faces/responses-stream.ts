@@ -19,6 +19,9 @@ import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const PREFIX: Record<ItemKind, string> = { reasoning: 'rs', message: 'msg', function_call: 'fc' };
 
+/** Receives a served answer's output items (the face keeps them for later item references). */
+export type ServedItems = (output: readonly Record<string, unknown>[]) => void;
+
 /** One per streamed request; `take()` hands over the event text produced since the last call. */
 export class ResponsesStreamWriter implements DeltaSink, FrameSink {
   readonly #meta: ResponseMeta;
@@ -35,11 +38,13 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
   #minted = 0;
   #finish: string | null = null;
   #usage: ChatUsage | null = null;
+  readonly #onServed: ServedItems | null;
 
-  constructor(meta: ResponseMeta, names: ToolNames, idStem: string) {
+  constructor(meta: ResponseMeta, names: ToolNames, idStem: string, onServed: ServedItems | null = null) {
     this.#meta = meta;
     this.#names = names;
     this.#stem = idStem;
+    this.#onServed = onServed;
     this.#tools = new ToolCallTracker(() => {
       this.#minted += 1;
       return `call_${this.#stem}_${this.#minted}`;
@@ -92,7 +97,10 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
     this.#usage = usage;
   }
 
-  /** Ends the response: closes the open item, then `response.completed` (or `.incomplete`), once. */
+  /**
+   * Ends the response: closes the open item, then `response.completed` (or `.incomplete`), once; the
+   * items go to `onServed`.
+   */
   close(): void {
     this.#start();
     if (this.#closed) return;
@@ -103,6 +111,7 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
     const response = responseObject(this.#meta, status, { output: this.#output, usage, incomplete_details });
     const type = status === 'completed' ? 'response.completed' : 'response.incomplete';
     this.#emit(type, `,"response":${JSON.stringify(response)}`);
+    this.#onServed?.(this.#output);
   }
 
   /** Ends the response as failed: `response.failed` with the error and the items so far (no `.completed`). */

@@ -6,6 +6,8 @@ import { pickRequestId } from '../engine/decision-header.js';
 import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import { advertisedModelNames, pinnableModels } from '../engine/model-names.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import type { ResponseItemStore } from '../faces/index.js';
+import type { Clock } from '../state/clock.js';
 import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
@@ -13,18 +15,28 @@ import { handleModels } from './models-route.js';
 import { sendError } from './respond.js';
 
 /** A face whose `extra` the route does not need to know. */
-type AnyFace = FaceSpec<unknown>;
+export type AnyFace = FaceSpec<unknown>;
 
-/** The agent protocols by path: chat completions, Anthropic Messages (Claude Code), OpenAI Responses (Codex). */
-const FACES = new Map<string, AnyFace>([
-  ['/v1/chat/completions', chatFace as AnyFace],
-  ['/v1/messages', messagesFace as AnyFace],
-  ['/v1/responses', responsesFace as AnyFace],
-]);
+/** The agent protocols by path. */
+export type AgentFaces = ReadonlyMap<string, AnyFace>;
 
-/** The face that serves `pathname`, if any. */
-export function faceOf(pathname: string): AnyFace | undefined {
-  return FACES.get(pathname);
+/**
+ * One router's faces: chat completions, Anthropic Messages (Claude Code), OpenAI Responses (Codex); the
+ * Responses face keeps its answers' items in `items`.
+ */
+export function agentFaces(deps: { items: ResponseItemStore; clock: Clock }): AgentFaces {
+  return new Map<string, AnyFace>([
+    ['/v1/chat/completions', chatFace as AnyFace],
+    ['/v1/messages', messagesFace as AnyFace],
+    ['/v1/responses', responsesFace(deps) as AnyFace],
+  ]);
+}
+
+/** What the agent routes serve with. */
+export interface AgentRouteDeps {
+  engine: RouterEngine;
+  live: LiveConfig;
+  faces: AgentFaces;
 }
 
 /**
@@ -44,14 +56,14 @@ export function refuseOnFace(
 
 /** `/v1/*`: the faces, the local token count, the model list, else 404. */
 export async function handleAgentRoute(
-  engine: RouterEngine,
-  live: LiveConfig,
+  deps: AgentRouteDeps,
   method: string,
   pathname: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const face = faceOf(pathname);
+  const { engine, live } = deps;
+  const face = deps.faces.get(pathname);
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
     req.resume();

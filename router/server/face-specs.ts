@@ -1,13 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   ChatEncoder,
+  keptOutputs,
   MessagesEncoder,
   ResponsesEncoder,
   translateMessagesRequest,
   translateResponsesRequest,
   type FaceRequest,
-  type ToolNames,
+  type ResponseItemStore,
+  type ResponsesExtra,
 } from '../faces/index.js';
+import type { Clock } from '../state/clock.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
 
 /**
@@ -63,15 +67,31 @@ export const messagesFace: FaceSpec<null> = {
   upstreamHeaders: agentNameOnly,
 };
 
-/** `POST /v1/responses` (Codex): OpenAI Responses in, one chat-completions request upstream. */
-export const responsesFace: FaceSpec<ToolNames | null> = {
-  translate: (body) => routed(translateResponsesRequest(body), (request) => request.toolNames),
-  encoder: (requestId, request) =>
-    new ResponsesEncoder({
-      requestId,
-      model: request?.model ?? 'fcm',
-      createdAt: Math.floor(Date.now() / 1000),
-      toolNames: request?.extra ?? new Map(),
-    }),
-  upstreamHeaders: agentNameOnly,
-};
+/**
+ * `POST /v1/responses` (Codex, the AI SDK's `openai.responses()`): OpenAI Responses in, one chat-completions
+ * request upstream. Each answer's output items go to `items` (unless the agent sent `store: false`), for
+ * later requests that refer to them; their ids carry a random stem, so no two answers share one.
+ */
+export function responsesFace(deps: {
+  items: ResponseItemStore;
+  clock: Clock;
+}): FaceSpec<ResponsesExtra | null> {
+  const { items, clock } = deps;
+  return {
+    translate: (body) =>
+      routed(translateResponsesRequest(body, items), ({ toolNames, keepItems }) => ({
+        toolNames,
+        keepItems,
+      })),
+    encoder: (requestId, request) =>
+      new ResponsesEncoder({
+        requestId,
+        idStem: randomBytes(12).toString('hex'),
+        model: request?.model ?? 'fcm',
+        createdAt: Math.floor(clock() / 1000),
+        toolNames: request?.extra?.toolNames ?? new Map(),
+        ...(request?.extra?.keepItems ? { onServed: (output) => items.keep(keptOutputs(output)) } : {}),
+      }),
+    upstreamHeaders: agentNameOnly,
+  };
+}

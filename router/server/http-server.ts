@@ -11,7 +11,14 @@ import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { faceOf, handleAgentRoute, methodNotAllowed, refuseOnFace } from './agent-routes.js';
+import { ResponseItemStore } from '../faces/index.js';
+import {
+  agentFaces,
+  handleAgentRoute,
+  methodNotAllowed,
+  refuseOnFace,
+  type AnyFace,
+} from './agent-routes.js';
 import { PendingBodies } from './body-gate.js';
 import { EventsRoute } from './events-route.js';
 import {
@@ -85,12 +92,16 @@ function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: Pendi
 }
 
 /** Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. */
-function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, refusal: Refusal): void {
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  face: AnyFace | undefined,
+  refusal: Refusal,
+): void {
   if (refusal.linger) lingerAfterRefusal(req);
   else req.resume();
   const extra: Record<string, string> =
     refusal.status === 503 ? { 'retry-after': '1', connection: 'close' } : {};
-  const face = faceOf(pathname);
   if (face === undefined) {
     sendError(res, refusal.status, refusal.code, refusal.message, { headers: extra });
     return;
@@ -191,6 +202,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
   const limits = () => deps.live.resolved.config.router.server;
   const pendingBodies = new PendingBodies(() => limits().maxPendingBodies);
+  // The Responses face's kept items: this router's, in memory only.
+  const items = new ResponseItemStore({ clock: deps.clock });
+  const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.clock }) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -200,9 +214,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const pathname = query === -1 ? target : target.slice(0, query);
     const isAgentPath = pathname.startsWith('/v1/');
     const refusal = guardRefusal(req, isAgentPath, pendingBodies);
-    if (refusal !== null) return refuse(req, res, pathname, refusal);
+    if (refusal !== null) return refuse(req, res, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
-    if (isAgentPath) return handleAgentRoute(deps.engine, deps.live, method, pathname, req, res);
+    if (isAgentPath) return handleAgentRoute(agent, method, pathname, req, res);
     if (pathname.startsWith('/api/'))
       return handleApiRequest(deps, eventsRoute, method, pathname, target, req, res);
     return handlePage(deps, staticRoute, method, pathname, target, req, res);
