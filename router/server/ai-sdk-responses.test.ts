@@ -107,79 +107,106 @@ const readFile = tool({
   execute: ({ path }) => Promise.resolve(FILES[path] ?? 'no such file'),
 });
 
+/** What the SDK sent the router, as far as these tests read it. */
+interface SentBody {
+  input?: { type?: string; encrypted_content?: unknown }[];
+  store?: unknown;
+  include?: unknown;
+}
+
+/** The whole conversation the upstream must get by the third turn. */
+const WHOLE_CONVERSATION = [
+  { role: 'user', content: 'What is in a.txt?' },
+  {
+    role: 'assistant',
+    content: 'Reading a.txt.',
+    tool_calls: [
+      { id: 'call_a_txt', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+    ],
+  },
+  { role: 'tool', tool_call_id: 'call_a_txt', content: '42' },
+  { role: 'assistant', content: 'a.txt holds 42.' },
+  { role: 'user', content: 'And b.txt?' },
+  {
+    role: 'assistant',
+    content: 'Reading b.txt.',
+    tool_calls: [
+      { id: 'call_b_txt', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.txt"}' } },
+    ],
+  },
+  { role: 'tool', tool_call_id: 'call_b_txt', content: '58' },
+  { role: 'assistant', content: 'b.txt holds 58.' },
+  { role: 'user', content: 'Add them up.' },
+];
+
+/**
+ * Three turns through the router at `url` (the second streamed), each asserted on its answer; `openaiOptions`
+ * are the SDK's provider options (none: its defaults). Returns the bodies the SDK sent.
+ */
+async function converse(url: string, openaiOptions?: Record<string, string | boolean>): Promise<SentBody[]> {
+  // The SDK's own fetch, watched: what it sends is left as it is.
+  const sent: SentBody[] = [];
+  const watched: typeof fetch = (input, init) => {
+    if (typeof init?.body === 'string') sent.push(JSON.parse(init.body) as SentBody);
+    return fetch(input, init);
+  };
+  const model = createOpenAI({ baseURL: `${url}/v1`, apiKey: 'any', fetch: watched }).responses('fcm');
+  const settings = {
+    model,
+    tools: { read_file: readFile },
+    stopWhen: stepCountIs(3),
+    maxRetries: 0,
+    ...(openaiOptions ? { providerOptions: { openai: openaiOptions } } : {}),
+  };
+  const messages: ModelMessage[] = [{ role: 'user', content: 'What is in a.txt?' }];
+
+  const first = await generateText({ ...settings, messages });
+  assert.equal(first.text, 'a.txt holds 42.');
+  assert.equal(first.steps.length, 2);
+  const reasoning = first.steps[0]?.content.find((part) => part.type === 'reasoning');
+  assert.equal(reasoning?.type === 'reasoning' ? reasoning.text : null, 'I should read a.txt.');
+  messages.push(...first.response.messages, { role: 'user', content: 'And b.txt?' });
+
+  const second = streamText({ ...settings, messages });
+  assert.equal(await second.text, 'b.txt holds 58.');
+  assert.equal((await second.steps).length, 2);
+  messages.push(...(await second.response).messages, { role: 'user', content: 'Add them up.' });
+
+  const third = await generateText({ ...settings, messages });
+  assert.equal(third.text, 'Together 100.');
+  return sent;
+}
+
+const referencesIn = (sent: readonly SentBody[]): (number | undefined)[] =>
+  sent.map((body) => body.input?.filter((item) => item.type === 'item_reference').length);
+
 test('ai sdk: openai.responses() holds a three-turn conversation with tool loops through the router, default settings', async () => {
   await withScenario({ providers: { good: ['coder'] } }, async ({ router, upstream }) => {
     upstream.always(MODEL, conversationalModel);
-    // The SDK's own fetch, watched: what it sends is left as it is.
-    const sent: { input?: { type?: string }[]; store?: unknown }[] = [];
-    const watched: typeof fetch = (input, init) => {
-      if (typeof init?.body === 'string') sent.push(JSON.parse(init.body) as (typeof sent)[number]);
-      return fetch(input, init);
-    };
-    const openai = createOpenAI({ baseURL: `${router.url}/v1`, apiKey: 'any', fetch: watched });
-    const model = openai.responses('fcm');
-    const tools = { read_file: readFile };
-    const messages: ModelMessage[] = [{ role: 'user', content: 'What is in a.txt?' }];
-
-    const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(3), maxRetries: 0 });
-    assert.equal(first.text, 'a.txt holds 42.');
-    assert.equal(first.steps.length, 2);
-    messages.push(...first.response.messages, { role: 'user', content: 'And b.txt?' });
-
-    const second = streamText({ model, tools, messages, stopWhen: stepCountIs(3), maxRetries: 0 });
-    assert.equal(await second.text, 'b.txt holds 58.');
-    assert.equal((await second.steps).length, 2);
-    messages.push(...(await second.response).messages, { role: 'user', content: 'Add them up.' });
-
-    const third = await generateText({ model, tools, messages, stopWhen: stepCountIs(3), maxRetries: 0 });
-    assert.equal(third.text, 'Together 100.');
-
-    // The SDK referred to its earlier reasoning and messages by id (its default `store`), and the router
-    // expanded them: the upstream got the whole conversation.
-    assert.equal(sent.length, 5);
+    const sent = await converse(router.url);
+    // The SDK referred to its earlier reasoning and messages by id (its default, `store` unsent), and the
+    // router expanded them: the upstream got the whole conversation.
     assert.ok(sent.every((body) => body.store === undefined));
-    const references = sent.map(
-      (body) => body.input?.filter((item) => item.type === 'item_reference').length,
-    );
-    assert.deepEqual(references, [0, 2, 3, 5, 6]);
-    const lastRequest = upstream.calls.at(-1);
+    assert.deepEqual(referencesIn(sent), [0, 2, 3, 5, 6]);
     assert.equal(upstream.calls.length, 5);
-    assert.deepEqual(lastRequest?.body?.messages, [
-      { role: 'user', content: 'What is in a.txt?' },
-      {
-        role: 'assistant',
-        content: 'Reading a.txt.',
-        tool_calls: [
-          {
-            id: 'call_a_txt',
-            type: 'function',
-            function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
-          },
-        ],
-      },
-      { role: 'tool', tool_call_id: 'call_a_txt', content: '42' },
-      { role: 'assistant', content: 'a.txt holds 42.' },
-      { role: 'user', content: 'And b.txt?' },
-      {
-        role: 'assistant',
-        content: 'Reading b.txt.',
-        tool_calls: [
-          {
-            id: 'call_b_txt',
-            type: 'function',
-            function: { name: 'read_file', arguments: '{"path":"b.txt"}' },
-          },
-        ],
-      },
-      { role: 'tool', tool_call_id: 'call_b_txt', content: '58' },
-      { role: 'assistant', content: 'b.txt holds 58.' },
-      { role: 'user', content: 'Add them up.' },
-    ]);
-    const reasoning = first.steps[0]?.content.find((part) => part.type === 'reasoning');
-    assert.equal(reasoning?.type === 'reasoning' ? reasoning.text : null, 'I should read a.txt.');
+    assert.deepEqual(upstream.calls.at(-1)?.body?.messages, WHOLE_CONVERSATION);
     assert.deepEqual(
       router.router.history(10).entries.map((entry) => `${entry.api}:${entry.outcome}`),
       Array(5).fill('responses:served'),
     );
+  });
+});
+
+test('ai sdk: with `store: false` and a reasoning model the SDK sends the conversation whole; reasoning stays behind', async () => {
+  await withScenario({ providers: { good: ['coder'] } }, async ({ router, upstream }) => {
+    upstream.always(MODEL, conversationalModel);
+    const sent = await converse(router.url, { store: false, forceReasoning: true });
+    assert.ok(sent.every((body) => body.store === false));
+    assert.ok(sent.every((body) => JSON.stringify(body.include) === '["reasoning.encrypted_content"]'));
+    assert.deepEqual(referencesIn(sent), [0, 0, 0, 0, 0]);
+    // The router's reasoning items carry no `encrypted_content` (it never sends earlier reasoning upstream),
+    // so the SDK leaves them out, with its warning, rather than believing they are carried.
+    assert.ok(sent.every((body) => !body.input?.some((item) => item.type === 'reasoning')));
+    assert.deepEqual(upstream.calls.at(-1)?.body?.messages, WHOLE_CONVERSATION);
   });
 });
