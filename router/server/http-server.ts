@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { HealthResponse } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
+import { ResponseItemStore } from '../faces/index.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
@@ -11,7 +12,6 @@ import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
 import { handleApi } from './api-routes.js';
-import { ResponseItemStore } from '../faces/index.js';
 import {
   agentFaces,
   handleAgentRoute,
