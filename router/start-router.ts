@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile } from './config/config-store.js';
+import { watchConfigFile, type ConfigWatch } from './config/config-watch.js';
+import { issueText, type FileChange } from './config/file-sync.js';
 import { LiveConfig } from './config/live-config.js';
 import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
@@ -176,16 +178,50 @@ async function openLiveState(
     path: configPath,
     raw: loaded.raw,
     config: loaded.config,
+    revision: loaded.revision,
     env,
     discovered: () => discovery.all,
     onApply: (resolved, changed) => {
       ref.engine?.applyConfig(resolved, changed);
       logger.info(`config applied: ${changed.join(', ')}`);
     },
+    onFileChange: (change) => {
+      logFileChange(logger, configPath, change);
+      events.emit({ type: 'config-file', path: configPath, ...change });
+    },
   });
   const onModelChange = (key: string): void => ref.engine?.emitModel(key);
   const stores = await openStateStores({ stateDir, clock, debounceMs, logger, live, events, onModelChange });
   return { events, discovery, live, stores };
+}
+
+/** One line for a change made to the config file outside the router: paths and issues, never values. */
+function logFileChange(logger: RouterLogger, file: string, change: FileChange): void {
+  if (change.status === 'applied')
+    logger.info(
+      `${file} was changed on disk: applied (${change.changed.join(', ') || 'nothing that matters changed'})`,
+    );
+  else if (change.status === 'invalid')
+    logger.warn(
+      `${file} was changed on disk and is not valid, so it is not used (running on the last good config; saves are refused until it is fixed): ${issueText(change.issues)}`,
+    );
+  else logger.warn(`${file} was removed: running on the last config; the next save writes it again`);
+}
+
+/** Watches the config file and takes each change made outside the router (see `LiveConfig.syncWithFile`). */
+function watchLiveConfig(live: LiveConfig, logger: RouterLogger): ConfigWatch {
+  return watchConfigFile({
+    file: live.path,
+    onChange: () => {
+      live.syncWithFile().catch((error: unknown) => {
+        logger.warn(`could not read ${live.path}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    },
+    onError: (message) =>
+      logger.warn(
+        `cannot watch ${live.path} for edits (${message}): an edit is taken before the next save instead`,
+      ),
+  });
 }
 
 /**
@@ -270,6 +306,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     ...online,
   };
   const engine = (ref.engine = new RouterEngine(parts));
+  const configWatch = watchLiveConfig(live, logger);
   const version = packageVersion();
   const token = randomBytes(24).toString('base64url');
   const { server, events: eventsRoute } = createRouterServer({
@@ -293,7 +330,10 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     version,
     demo: demo !== null,
     token,
-    onFail: () => Promise.all([upstream.close(), demo?.close()]),
+    onFail: () => {
+      configWatch.close();
+      return Promise.all([upstream.close(), demo?.close()]);
+    },
   });
   if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
   const discoveries = new DiscoverySchedule(routerDiscoveryDeps(live, quotas, discovery, clock, logger));
@@ -312,6 +352,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     stores,
     discovery,
     discoveries,
+    configWatch,
     events,
     server,
     eventsRoute,
@@ -337,6 +378,7 @@ interface RunningParts {
   stores: StateStores;
   discovery: DiscoveryBook;
   discoveries: DiscoverySchedule;
+  configWatch: ConfigWatch;
   events: EventBus;
   server: Server;
   eventsRoute: RouterServer['events'];
@@ -355,6 +397,7 @@ function routerHandle(parts: RunningParts): RouterHandle {
   const { engine, stores, server, eventsRoute } = parts;
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number): Promise<void> => {
+    parts.configWatch.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     eventsRoute.closeAll();

@@ -4,7 +4,13 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { demoConfig } from '../demo/demo-config.js';
-import { loadConfigFile, saveConfigFile, validateConfig } from './config-store.js';
+import {
+  loadConfigFile,
+  NO_FILE_REVISION,
+  saveConfigFile,
+  textRevision,
+  validateConfig,
+} from './config-store.js';
 import { DEFAULT_CONFIG } from './schema.js';
 import type { ConfigInput } from './schema.js';
 
@@ -20,7 +26,13 @@ async function withTempDir(run: (dir: string) => Promise<void>): Promise<void> {
 test('a missing file loads as the defaults', async () => {
   await withTempDir(async (dir) => {
     const result = await loadConfigFile(path.join(dir, 'config.json'));
-    assert.deepEqual(result, { ok: true, raw: {}, config: DEFAULT_CONFIG, existed: false });
+    assert.deepEqual(result, {
+      ok: true,
+      raw: {},
+      config: DEFAULT_CONFIG,
+      existed: false,
+      revision: NO_FILE_REVISION,
+    });
   });
 });
 
@@ -99,6 +111,7 @@ test('an empty file loads as the defaults; an unreadable path is an issue, not a
       raw: {},
       config: DEFAULT_CONFIG,
       existed: true,
+      revision: textRevision('\uFEFF  \n'),
     });
     const folder = await loadConfigFile(dir);
     assert.ok(!folder.ok);

@@ -1,6 +1,12 @@
 import type { RouterEvent, RouterEventType } from '../../../router/api-types.js';
 
-export const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router'];
+export const EVENT_TYPES: readonly RouterEventType[] = [
+  'request',
+  'breaker',
+  'config',
+  'router',
+  'config-file',
+];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
