@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
 import type { LiveConfig } from '../config/live-config.js';
+import { withProviderKey } from '../config/provider-key.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import { buildUsage } from '../engine/usage-view.js';
@@ -141,12 +142,7 @@ async function setProviderKey({ deps, req, res }: ApiCall): Promise<void> {
     sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
     return;
   }
-  const result = await live.update((raw) => {
-    const providers = { ...raw.providers };
-    const { apiKey: _old, ...rest } = providers[body.provider] ?? {};
-    providers[body.provider] = body.apiKey === '' ? rest : { ...rest, apiKey: body.apiKey };
-    return { ...raw, providers };
-  });
+  const result = await live.update((raw) => withProviderKey(raw, body.provider, body.apiKey));
   if (!result.ok) return answerUpdate(res, result, live);
   deps.quotas.clearAuth(body.provider);
   sendJson(res, 200, { ok: true });
