@@ -144,7 +144,9 @@ test('an invalid hand edit keeps the router on its last good config, names the e
 
     const key = await router.api('POST', '/api/providers/key', { provider: 'beta', apiKey: 'sk-new' });
     assert.equal(key.status, 409, key.text);
-    assert.match(parseReply<ErrorResponse>(key).error.message, /is not valid .*invalid JSON/);
+    const refused = parseReply<ErrorResponse>(key).error;
+    assert.equal(refused.code, 'config_file_invalid');
+    assert.match(refused.message, /is not valid .*invalid JSON/);
     const put = await save(router, { ...api.config, activeSet: 'spare' }, api.revision);
     assert.equal(put.status, 409, put.text);
     assert.equal(

@@ -17,8 +17,8 @@ export type UpdateResult =
   | { ok: false; issues: ConfigIssue[] }
   /** Valid, but the file could not be written: nothing was applied. */
   | { ok: false; saveFailed: string }
-  /** Refused: the file changed on disk since the change was based on it, or holds an invalid edit. */
-  | { ok: false; conflict: string };
+  /** Refused: the file changed on disk since the change was based on it (`stale`), or holds an invalid edit. */
+  | { ok: false; conflict: string; reason: 'stale' | 'invalid' };
 
 export interface LiveConfigOptions {
   path: string;
@@ -171,11 +171,12 @@ export class LiveConfig {
   async #refusal(basis: Basis): Promise<UpdateResult | null> {
     const change = await this.#sync();
     const file = this.options.path;
-    if (this.#problem) return { ok: false, conflict: invalidOnDiskMessage(file, this.#problem) };
+    if (this.#problem)
+      return { ok: false, conflict: invalidOnDiskMessage(file, this.#problem), reason: 'invalid' };
     const stale = basis.revision !== undefined && basis.revision !== this.#revision;
     // A whole config sent without a revision cannot hold an edit the router had not read when it came.
     const unseen = basis.whole && basis.revision === undefined && change?.status === 'applied';
-    return stale || unseen ? { ok: false, conflict: staleSaveMessage(file) } : null;
+    return stale || unseen ? { ok: false, conflict: staleSaveMessage(file), reason: 'stale' } : null;
   }
 
   #enqueue(
@@ -208,7 +209,7 @@ export class LiveConfig {
   async #write(raw: ConfigInput): Promise<{ ok: true } | UpdateResult> {
     try {
       const written = await writeConfigGuarded(this.options.path, raw, this.#seen);
-      if (!written.ok) return { ok: false, conflict: staleSaveMessage(this.options.path) };
+      if (!written.ok) return { ok: false, conflict: staleSaveMessage(this.options.path), reason: 'stale' };
       this.#revision = this.#seen = written.revision;
       return { ok: true };
     } catch (error) {

@@ -54,7 +54,8 @@ export function answerUpdate(res: ServerResponse, result: UpdateResult, live: Li
     };
     sendJson(res, 200, saved);
   } else if ('conflict' in result) {
-    sendError(res, 409, 'config_changed_on_disk', `fcm-router: ${result.conflict}`);
+    const code = result.reason === 'stale' ? 'config_changed_on_disk' : 'config_file_invalid';
+    sendError(res, 409, code, `fcm-router: ${result.conflict}`);
   } else if ('saveFailed' in result) {
     sendError(
       res,

@@ -107,7 +107,7 @@ test('a config file that cannot be read is not replaced: saves answer 409 naming
     const put = await router.api('PUT', '/api/config', { ...shown.config, activeSet: 'spare' });
     assert.equal(put.status, 409, put.text);
     const error = parseReply<ErrorResponse>(put).error;
-    assert.equal(error.code, 'config_changed_on_disk');
+    assert.equal(error.code, 'config_file_invalid');
     assert.match(error.message, /cannot read the file \(EISDIR\)/);
     const key = await router.api('POST', '/api/providers/key', { provider: 'beta', apiKey: 'sk-lost' });
     assert.equal(key.status, 409, key.text);
