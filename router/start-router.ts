@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile } from './config/config-store.js';
-import { watchConfigFile, type ConfigWatch } from './config/config-watch.js';
-import { issueText, type FileChange } from './config/file-sync.js';
+import type { ConfigWatch } from './config/config-watch.js';
 import { LiveConfig } from './config/live-config.js';
+import { logFileChange, watchLiveConfig } from './config/watch-live-config.js';
 import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { prepareDemo } from './demo/demo-setup.js';
@@ -193,35 +193,6 @@ async function openLiveState(
   const onModelChange = (key: string): void => ref.engine?.emitModel(key);
   const stores = await openStateStores({ stateDir, clock, debounceMs, logger, live, events, onModelChange });
   return { events, discovery, live, stores };
-}
-
-/** One line for a change made to the config file outside the router: paths and issues, never values. */
-function logFileChange(logger: RouterLogger, file: string, change: FileChange): void {
-  if (change.status === 'applied')
-    logger.info(
-      `${file} was changed on disk: applied (${change.changed.join(', ') || 'nothing that matters changed'})`,
-    );
-  else if (change.status === 'invalid')
-    logger.warn(
-      `${file} was changed on disk and is not valid, so it is not used (running on the last good config; saves are refused until it is fixed): ${issueText(change.issues)}`,
-    );
-  else logger.warn(`${file} was removed: running on the last config; the next save writes it again`);
-}
-
-/** Watches the config file and takes each change made outside the router (see `LiveConfig.syncWithFile`). */
-function watchLiveConfig(live: LiveConfig, logger: RouterLogger): ConfigWatch {
-  return watchConfigFile({
-    file: live.path,
-    onChange: () => {
-      live.syncWithFile().catch((error: unknown) => {
-        logger.warn(`could not read ${live.path}: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    },
-    onError: (message) =>
-      logger.warn(
-        `cannot watch ${live.path} for edits (${message}): an edit is taken before the next save instead`,
-      ),
-  });
 }
 
 /**
