@@ -106,9 +106,9 @@ test('a save based on a revision older than an edit on disk gets 409 and the edi
     );
     assert.equal(await readFile(router.router.configPath, 'utf8'), text, 'the edit is not replaced');
 
-    const active = await router.api('POST', '/api/sets/active', { set: 'spare' });
+    const active = await router.api('POST', '/api/sets/active', { set: 'handmade' });
     assert.equal(active.status, 200, active.text);
-    assert.deepEqual(await readConfig(router), { ...edited, activeSet: 'spare' });
+    assert.deepEqual(await readConfig(router), { ...edited, activeSet: 'handmade' });
     const fresh = await shown(router);
     assert.notEqual(fresh.revision, stale.revision);
     const again = await save(router, { ...fresh.config, activeSet: 'main' }, fresh.revision);

@@ -138,6 +138,8 @@ async function setProviderKey({ deps, req, res }: ApiCall): Promise<void> {
   if (!read.ok) return;
   const body = read.value;
   const { live } = deps;
+  // A provider added to the file by hand a moment ago is known once the file is read again.
+  await live.syncWithFile();
   if (!live.resolved.providers.has(body.provider)) {
     sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
     return;
@@ -153,6 +155,7 @@ async function setActiveSet({ deps, req, res }: ApiCall): Promise<void> {
   if (!read.ok) return;
   const { set } = read.value;
   const { live } = deps;
+  await live.syncWithFile();
   if (!Object.hasOwn(live.resolved.sets, set)) {
     sendError(res, 404, 'set_not_found', `fcm-router: no set named "${set}"`);
     return;
