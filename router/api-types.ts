@@ -347,6 +347,19 @@ export interface ConfigResponse {
   effective: ConfigInput;
   defaults: ConfigInput;
   path: string;
+  /**
+   * The revision of the file this config was read from or written as. Send it back as `If-Match` with a
+   * `PUT /api/config`: a save based on an older revision gets 409 `config_changed_on_disk`.
+   */
+  revision: string;
+  /** The file holds an edit that is not valid: the router runs on the last good config meanwhile. */
+  fileProblem: ConfigFileProblem | null;
+}
+
+/** An invalid `config.json` on disk: which file and what is wrong (never its content). */
+export interface ConfigFileProblem {
+  path: string;
+  issues: ConfigIssue[];
 }
 
 /**
@@ -360,7 +373,31 @@ export interface ConfigSaveResponse {
   changed: string[];
   config: ConfigInput;
   keysDropped?: string[];
+  /** The file's revision after the save (for the next `If-Match`). */
+  revision?: string;
 }
+
+/**
+ * `POST /api/config/import` success: one line per decision (keys by fingerprint only), whether the import
+ * changes anything, and whether it was saved and applied (never on a dry run).
+ */
+export interface ConfigImportResponse {
+  ok: true;
+  lines: string[];
+  changed: boolean;
+  written: boolean;
+  path: string;
+}
+
+/**
+ * `config.json` was changed by someone else than the router: `applied` (valid, now in use; `changed`
+ * names the paths), `invalid` (kept on disk as it is, the router runs on the last good config) or
+ * `removed` (the router keeps its config and writes the file again on the next save).
+ */
+export type ConfigFileEvent =
+  | { type: 'config-file'; status: 'applied'; path: string; changed: string[] }
+  | { type: 'config-file'; status: 'invalid'; path: string; issues: ConfigIssue[] }
+  | { type: 'config-file'; status: 'removed'; path: string };
 
 /** Every error the router answers with, OpenAI-shaped. `issues` comes with config validation errors. */
 export interface ErrorResponse {
@@ -378,6 +415,7 @@ export type RouterEvent =
   | { type: 'request'; entry: HistoryEntry }
   | { type: 'breaker'; model: ModelStateView }
   | { type: 'config'; activeSet: string; sets: Record<string, string[]>; changed: string[] }
-  | { type: 'router'; paused: boolean };
+  | { type: 'router'; paused: boolean }
+  | ConfigFileEvent;
 
 export type RouterEventType = RouterEvent['type'];

@@ -50,7 +50,15 @@ test('the commands that talk to a running daemon take a state dir and their one 
     command: 'set-key',
     provider: 'groq',
     stateDir: 'd',
+    configPath: undefined,
   });
+  assert.deepEqual(parseCli(['set-key', 'groq', '--config', 'c.json']), {
+    command: 'set-key',
+    provider: 'groq',
+    stateDir: undefined,
+    configPath: 'c.json',
+  });
+  assert.throws(() => parseCli(['reset', 'a/b', '--config', 'c.json']), /Unknown option '--config'/);
   assert.throws(() => parseCli(['reset']), /"reset" needs a model key/);
   assert.throws(() => parseCli(['reset', 'a/b', 'c/d']), /"reset" takes one model key/);
   assert.throws(() => parseCli(['set-key']), /"set-key" needs a provider id/);

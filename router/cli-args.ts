@@ -26,7 +26,7 @@ export type CliCommand =
     }
   | { command: 'status' | 'stop' | 'pause' | 'resume'; stateDir?: string }
   | { command: 'reset'; model: string; stateDir?: string }
-  | { command: 'set-key'; provider: string; stateDir?: string }
+  | { command: 'set-key'; provider: string; stateDir?: string; configPath?: string }
   | {
       command: 'import-fcm';
       file?: string;
@@ -73,12 +73,13 @@ ${STATE_DIR_LINE}`,
 
 Closes one model's breaker and lifts its quota pause, so the next request may use it.
 ${STATE_DIR_LINE}`,
-  'set-key': `fcm-router set-key <provider> [--state-dir DIR]
+  'set-key': `fcm-router set-key <provider> [--state-dir DIR] [--config FILE]
 
-Stores a provider's API key in the daemon's config. The key is read from standard input (typed with
-echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty
-input saves nothing.
-${STATE_DIR_LINE}`,
+Stores a provider's API key in the config: through the running daemon, which uses it at once, or in the
+file when no daemon runs. The key is read from standard input (typed with echo off, or piped:
+printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty input saves nothing.
+${STATE_DIR_LINE}
+  --config FILE     config file to change (default <state folder>/config.json)`,
   'import-fcm': `fcm-router import-fcm [FILE] [--force] [--dry-run] [--state-dir DIR] [--config FILE]
 
 Reads a free-coding-models config (FILE, default ~/.free-coding-models.json): provider keys, providers
@@ -136,13 +137,19 @@ export function parseCli(argv: readonly string[]): CliCommand {
       args: [...rest],
       strict: true,
       allowPositionals: first === 'reset' || first === 'set-key',
-      options: { 'state-dir': { type: 'string' } },
+      options: {
+        'state-dir': { type: 'string' },
+        ...(first === 'set-key' ? { config: { type: 'string' as const } } : {}),
+      },
     });
     const stateDir = values['state-dir'];
     if (first === 'reset')
       return { command: first, model: onlyPositional(first, positionals, 'a model key'), stateDir };
-    if (first === 'set-key')
-      return { command: first, provider: onlyPositional(first, positionals, 'a provider id'), stateDir };
+    if (first === 'set-key') {
+      const provider = onlyPositional(first, positionals, 'a provider id');
+      const configPath = typeof values.config === 'string' ? values.config : undefined;
+      return { command: first, provider, stateDir, configPath };
+    }
     return { command: first, stateDir };
   }
 

@@ -3,7 +3,9 @@
  * (`daemon.json`, else the lock), check that the pid answering `/health` is the one recorded, and send
  * management calls with the per-start token the daemon wrote beside them.
  */
+import path from 'node:path';
 import { request } from 'undici';
+import { z } from 'zod/v3';
 import { readDaemonFile, type DaemonFile } from './daemon-file.js';
 import { readDaemonLock } from './daemon-lock.js';
 
@@ -76,41 +78,65 @@ export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
   return null;
 }
 
-/** What a management call answered: its status and, for an error, the router's message. */
+/** The part of an error answer the CLI prints. */
+const errorBody = z.object({ error: z.object({ message: z.string() }) });
+
+/** What a management call answered: its status, its JSON body (null when none) and, for an error, the router's message. */
 export interface ApiAnswer {
   status: number;
   message: string | null;
+  body: unknown;
 }
 
-/** Sends one management call (`x-fcm-token`, JSON body) to a live daemon. */
+/** Sends one management call (`x-fcm-token`, JSON body when given) to a live daemon. */
 export async function callDaemon(
   daemon: LiveDaemon,
-  method: 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
-  body: unknown,
+  body?: unknown,
 ): Promise<ApiAnswer> {
   if (daemon.token === null) {
     return {
       status: 0,
       message: 'the running daemon did not record its API token (restart it with this version)',
+      body: null,
     };
   }
   const res = await request(`${daemon.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-fcm-token': daemon.token },
-    body: JSON.stringify(body),
+    body: body === undefined ? undefined : JSON.stringify(body),
     headersTimeout: 10_000,
     bodyTimeout: 10_000,
   });
   const text = await res.body.text();
-  if (res.statusCode < 400) return { status: res.statusCode, message: null };
-  let message = `HTTP ${res.statusCode}`;
+  let parsed: unknown = null;
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === 'string')
-      message = parsed.error.message.replace(/^fcm-router: /, '');
+    parsed = JSON.parse(text);
   } catch {
     // not JSON: the status says enough
   }
-  return { status: res.statusCode, message };
+  if (res.statusCode < 400) return { status: res.statusCode, message: null, body: parsed };
+  const error = errorBody.safeParse(parsed);
+  const message = error.success
+    ? error.data.error.message.replace(/^fcm-router: /, '')
+    : `HTTP ${res.statusCode}`;
+  return { status: res.statusCode, message, body: parsed };
+}
+
+/** The config file the daemon runs on, or null when it does not say. */
+export async function daemonConfigPath(daemon: LiveDaemon): Promise<string | null> {
+  const answer = await callDaemon(daemon, 'GET', '/api/config');
+  const parsed = z.object({ path: z.string() }).safeParse(answer.body);
+  return parsed.success ? parsed.data.path : null;
+}
+
+/**
+ * Whether a command that changes `configPath` (`--config`, or undefined for the state folder's) must go
+ * through `daemon`: when it runs on that very file, it is the file's one writer.
+ */
+export async function daemonOwnsConfig(daemon: LiveDaemon, configPath: string | undefined): Promise<boolean> {
+  if (configPath === undefined) return true;
+  const served = await daemonConfigPath(daemon);
+  return served !== null && path.resolve(served) === path.resolve(configPath);
 }

@@ -7,6 +7,7 @@ import { runDaemon } from './cli-daemon.js';
 import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
+import { runSetKey } from './cli-set-key.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { packageVersion } from './package-info.js';
 
@@ -15,7 +16,10 @@ const logger = createBufferedLogger(process.stdout, process.stderr);
 /** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
 const NOT_RUNNING = 3;
 
-type ControlCommand = Exclude<CliCommand, { command: 'daemon' | 'help' | 'version' | 'import-fcm' }>;
+type ControlCommand = Exclude<
+  CliCommand,
+  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' }
+>;
 
 async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
   process.kill(daemon.pid, 'SIGTERM');
@@ -42,7 +46,7 @@ async function manage(daemon: LiveDaemon, path: string, body: unknown, done: str
   return 1;
 }
 
-function stateDirOf(cmd: ControlCommand): string {
+function stateDirOf(cmd: { stateDir?: string | undefined }): string {
   return resolveStateDir({
     stateDir: cmd.stateDir,
     env: process.env,
@@ -82,27 +86,24 @@ async function runControl(cmd: ControlCommand): Promise<number> {
         { model: cmd.model },
         `${cmd.model}: breaker closed, quota pause lifted`,
       );
-    case 'set-key': {
-      let apiKey: string;
-      try {
-        apiKey = await readSecret(process.stdin, process.stderr, `API key for ${cmd.provider} (not shown): `);
-      } catch (error) {
-        console.error(`fcm-router: no key saved (${error instanceof Error ? error.message : String(error)})`);
-        return 1;
-      }
-      // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
-      if (apiKey === '') {
-        console.error('fcm-router: no key on standard input; nothing saved');
-        return 1;
-      }
-      return manage(
-        daemon,
-        '/api/providers/key',
-        { provider: cmd.provider, apiKey },
-        `key of ${cmd.provider} saved`,
-      );
-    }
   }
+}
+
+/** The key typed or piped on standard input, or null (the reason printed). */
+async function readKey(provider: string): Promise<string | null> {
+  let apiKey: string;
+  try {
+    apiKey = await readSecret(process.stdin, process.stderr, `API key for ${provider} (not shown): `);
+  } catch (error) {
+    console.error(`fcm-router: no key saved (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
+  // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
+  if (apiKey === '') {
+    console.error('fcm-router: no key on standard input; nothing saved');
+    return null;
+  }
+  return apiKey;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -123,18 +124,29 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'daemon':
       return runDaemon(cmd, logger);
     case 'import-fcm': {
-      const stateDir = resolveStateDir({
-        stateDir: cmd.stateDir,
-        env: process.env,
-        platform: process.platform,
-        homedir: os.homedir(),
-      });
+      const stateDir = stateDirOf(cmd);
       return runImportFcm({
         file: cmd.file ?? path.join(os.homedir(), '.free-coding-models.json'),
-        configPath: cmd.configPath ?? path.join(stateDir, 'config.json'),
+        configPath: cmd.configPath,
+        stateDir,
+        daemon: await findDaemon(stateDir),
         force: cmd.force,
         dryRun: cmd.dryRun,
         print: (line) => console.log(line),
+      });
+    }
+    case 'set-key': {
+      const apiKey = await readKey(cmd.provider);
+      if (apiKey === null) return 1;
+      const stateDir = stateDirOf(cmd);
+      return runSetKey({
+        provider: cmd.provider,
+        apiKey,
+        configPath: cmd.configPath,
+        stateDir,
+        daemon: await findDaemon(stateDir),
+        print: (line) => console.log(line),
+        printError: (line) => console.error(line),
       });
     }
     default:

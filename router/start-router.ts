@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile } from './config/config-store.js';
+import type { ConfigWatch } from './config/config-watch.js';
 import { LiveConfig } from './config/live-config.js';
+import { logFileChange, watchLiveConfig } from './config/watch-live-config.js';
 import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { prepareDemo } from './demo/demo-setup.js';
@@ -176,11 +178,16 @@ async function openLiveState(
     path: configPath,
     raw: loaded.raw,
     config: loaded.config,
+    revision: loaded.revision,
     env,
     discovered: () => discovery.all,
     onApply: (resolved, changed) => {
       ref.engine?.applyConfig(resolved, changed);
       logger.info(`config applied: ${changed.join(', ')}`);
+    },
+    onFileChange: (change) => {
+      logFileChange(logger, configPath, change);
+      events.emit({ type: 'config-file', path: configPath, ...change });
     },
   });
   const onModelChange = (key: string): void => ref.engine?.emitModel(key);
@@ -270,6 +277,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     ...online,
   };
   const engine = (ref.engine = new RouterEngine(parts));
+  const configWatch = watchLiveConfig(live, logger);
   const version = packageVersion();
   const token = randomBytes(24).toString('base64url');
   const { server, events: eventsRoute } = createRouterServer({
@@ -293,7 +301,10 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     version,
     demo: demo !== null,
     token,
-    onFail: () => Promise.all([upstream.close(), demo?.close()]),
+    onFail: () => {
+      configWatch.close();
+      return Promise.all([upstream.close(), demo?.close()]);
+    },
   });
   if (options.probeTickMs !== 0) engine.probes.start(options.probeTickMs);
   const discoveries = new DiscoverySchedule(routerDiscoveryDeps(live, quotas, discovery, clock, logger));
@@ -312,6 +323,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     stores,
     discovery,
     discoveries,
+    configWatch,
     events,
     server,
     eventsRoute,
@@ -337,6 +349,7 @@ interface RunningParts {
   stores: StateStores;
   discovery: DiscoveryBook;
   discoveries: DiscoverySchedule;
+  configWatch: ConfigWatch;
   events: EventBus;
   server: Server;
   eventsRoute: RouterServer['events'];
@@ -355,6 +368,7 @@ function routerHandle(parts: RunningParts): RouterHandle {
   const { engine, stores, server, eventsRoute } = parts;
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number): Promise<void> => {
+    parts.configWatch.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     eventsRoute.closeAll();

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { ConfigFileBanner } from './components/ConfigFileBanner.js';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
 import { Nav, VIEW_TITLES } from './components/Nav.js';
 import { PausedBanner } from './components/PausedBanner.js';
@@ -31,6 +32,7 @@ export function App() {
       <main className="main" id="main" tabIndex={-1}>
         <ConnectionBanner />
         <PausedBanner />
+        <ConfigFileBanner />
         <h1 className="view-title">{VIEW_TITLES[view]}</h1>
         {view === 'overview' && <OverviewView />}
         {view === 'models' && <ModelsView />}

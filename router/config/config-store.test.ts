@@ -4,7 +4,14 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { demoConfig } from '../demo/demo-config.js';
-import { loadConfigFile, saveConfigFile, validateConfig } from './config-store.js';
+import {
+  loadConfigFile,
+  NO_FILE_REVISION,
+  saveConfigFile,
+  textRevision,
+  validateConfig,
+  writeConfigGuarded,
+} from './config-store.js';
 import { DEFAULT_CONFIG } from './schema.js';
 import type { ConfigInput } from './schema.js';
 
@@ -20,7 +27,13 @@ async function withTempDir(run: (dir: string) => Promise<void>): Promise<void> {
 test('a missing file loads as the defaults', async () => {
   await withTempDir(async (dir) => {
     const result = await loadConfigFile(path.join(dir, 'config.json'));
-    assert.deepEqual(result, { ok: true, raw: {}, config: DEFAULT_CONFIG, existed: false });
+    assert.deepEqual(result, {
+      ok: true,
+      raw: {},
+      config: DEFAULT_CONFIG,
+      existed: false,
+      revision: NO_FILE_REVISION,
+    });
   });
 });
 
@@ -99,6 +112,7 @@ test('an empty file loads as the defaults; an unreadable path is an issue, not a
       raw: {},
       config: DEFAULT_CONFIG,
       existed: true,
+      revision: textRevision('\uFEFF  \n'),
     });
     const folder = await loadConfigFile(dir);
     assert.ok(!folder.ok);
@@ -136,5 +150,33 @@ test('a file with a provider header the HTTP client would refuse, or a reserved 
       'providers.__proto__',
       'providers.groq.headers.x-a',
     ]);
+  });
+});
+
+test('the guarded writer writes only over the content it read, and names the revision it found instead', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    const missing = await loadConfigFile(file);
+    const first = await writeConfigGuarded(file, { activeSet: 'a' }, missing.revision);
+    assert.ok(first.ok);
+    assert.equal(first.revision, (await loadConfigFile(file)).revision);
+
+    await writeFile(file, '{"activeSet": "by hand"}');
+    const stale = await writeConfigGuarded(file, { activeSet: 'b' }, first.revision);
+    assert.deepEqual(stale, { ok: false, onDisk: textRevision('{"activeSet": "by hand"}') });
+    assert.equal(await readFile(file, 'utf8'), '{"activeSet": "by hand"}', 'the edit is not replaced');
+    assert.ok((await writeConfigGuarded(file, { activeSet: 'b' }, stale.ok ? '' : stale.onDisk)).ok);
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), { activeSet: 'b' });
+  });
+});
+
+test('a JSON error never quotes the file: a key written there stays out of the message', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    await writeFile(file, '{"providers": {"groq": {"apiKey": gsk_secret_in_file}}}');
+    const result = await loadConfigFile(file);
+    assert.ok(!result.ok);
+    assert.match(result.issues[0]?.message ?? '', /^invalid JSON/);
+    assert.ok(!JSON.stringify(result.issues).includes('gsk_'), JSON.stringify(result.issues));
   });
 });

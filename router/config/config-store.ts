@@ -1,7 +1,9 @@
 /**
  * Reading and writing `config.json`. Loading never throws (a bad file comes back as issues the editor can
- * show); saving only ever replaces the file atomically, so a crash mid-write leaves the old file intact.
+ * show); saving only ever replaces the file atomically, so a crash mid-write leaves the old file intact,
+ * and only through {@link writeConfigGuarded}, which refuses to replace content it has not read.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -9,9 +11,22 @@ import { checkProviders } from './resolve-config.js';
 import { parseConfig } from './schema.js';
 import type { Config, ConfigInput, ConfigIssue } from './schema.js';
 
-export type LoadResult =
+/** The revision of a config file that does not exist. */
+export const NO_FILE_REVISION = 'none';
+
+/**
+ * `revision`: what the file held when it was read (a hash of its bytes, or {@link NO_FILE_REVISION}), so a
+ * later write can tell whether someone else changed it since.
+ */
+export type LoadResult = (
   | { ok: true; raw: ConfigInput; config: Config; existed: boolean }
-  | { ok: false; issues: ConfigIssue[]; path: string };
+  | { ok: false; issues: ConfigIssue[]; path: string }
+) & { revision: string };
+
+/** The revision of a config file's text: a short hash of its bytes. */
+export function textRevision(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 24);
+}
 
 /** Validates a config value: the schema first, then what it cannot see (custom providers). */
 export function validateConfig(
@@ -31,7 +46,11 @@ function lineColumn(text: string, offset: number): string {
 
 /** JSON.parse's message with a line and column added (Node 20 names only a character position). */
 function describeJsonError(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // V8 quotes a stretch of the text (`…"apiKey": gsk_…" is not valid JSON`): it may hold a key, so it goes.
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /,\s*(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s,
+    '',
+  );
   if (/line \d+ column \d+/.test(message)) return `invalid JSON: ${message}`;
   const position = /at position (\d+)/.exec(message)?.[1];
   if (position !== undefined) return `invalid JSON at ${lineColumn(text, Number(position))}: ${message}`;
@@ -50,42 +69,89 @@ function parseDefaults(): Config {
   return result.config;
 }
 
+/** The file's text, `null` when there is none, or the error code that kept it from being read. */
+async function readConfigText(file: string): Promise<{ text: string | null } | { code: string }> {
+  try {
+    return { text: await readFile(file, 'utf8') };
+  } catch (error) {
+    const code = errorCode(error);
+    return code === 'ENOENT' ? { text: null } : { code: code ?? 'error' };
+  }
+}
+
+/** The config in a file's text (the text as read; a byte-order mark and blank content are allowed). */
+function parseConfigText(file: string, text: string): LoadResult {
+  const revision = textRevision(text);
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return { ok: true, raw: {}, config: parseDefaults(), existed: true, revision };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch (error) {
+    const issues = [{ path: '(root)', message: describeJsonError(error, body) }];
+    return { ok: false, path: file, issues, revision };
+  }
+  const result = validateConfig(raw);
+  if (!result.ok) return { ok: false, path: file, issues: result.issues, revision };
+  // The value passed the schema, so it is a valid input as written.
+  return { ok: true, raw: raw as ConfigInput, config: result.config, existed: true, revision };
+}
+
 /**
  * Loads and validates the config file. A missing file (or one holding only whitespace) is the defaults
  * with `existed: false`/`true`; unreadable or invalid JSON gives one issue at `(root)`.
  */
 export async function loadConfigFile(file: string): Promise<LoadResult> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT') return { ok: true, raw: {}, config: parseDefaults(), existed: false };
-    return {
-      ok: false,
-      path: file,
-      issues: [{ path: '(root)', message: `cannot read the file (${code ?? 'error'})` }],
-    };
+  const read = await readConfigText(file);
+  if ('code' in read) {
+    const issues = [{ path: '(root)', message: `cannot read the file (${read.code})` }];
+    return { ok: false, path: file, issues, revision: `unreadable:${read.code}` };
   }
-  text = text.replace(/^\uFEFF/, '');
-  if (text.trim() === '') return { ok: true, raw: {}, config: parseDefaults(), existed: true };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, path: file, issues: [{ path: '(root)', message: describeJsonError(error, text) }] };
-  }
-  const result = validateConfig(raw);
-  if (!result.ok) return { ok: false, path: file, issues: result.issues };
-  // The value passed the schema, so it is a valid input as written.
-  return { ok: true, raw: raw as ConfigInput, config: result.config, existed: true };
+  if (read.text === null)
+    return { ok: true, raw: {}, config: parseDefaults(), existed: false, revision: NO_FILE_REVISION };
+  return parseConfigText(file, read.text);
+}
+
+/** The revision the file has now ({@link NO_FILE_REVISION} when there is none). */
+export async function fileRevision(file: string): Promise<string> {
+  const read = await readConfigText(file);
+  if ('code' in read) return `unreadable:${read.code}`;
+  return read.text === null ? NO_FILE_REVISION : textRevision(read.text);
+}
+
+/** The text a config is written as: pretty JSON and a final newline. */
+function configText(raw: ConfigInput): string {
+  return `${JSON.stringify(raw, null, 2)}\n`;
 }
 
 /**
  * Writes the config as pretty JSON, readable by the user only (0600, folder 0700). The file is replaced
- * atomically (temp file, fsync, rename).
+ * atomically (temp file, fsync, rename). Unguarded: writers go through {@link writeConfigGuarded}.
  */
-export async function saveConfigFile(file: string, raw: ConfigInput): Promise<void> {
+export async function saveConfigFile(file: string, raw: ConfigInput): Promise<string> {
+  const text = configText(raw);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`, { mode: 0o600 });
+  await writeFileAtomic(file, text, { mode: 0o600 });
+  return textRevision(text);
+}
+
+export type GuardedWrite =
+  /** Written; `revision` is the file's new one. */
+  | { ok: true; revision: string }
+  /** Not written: the file is no longer what the writer read (`onDisk` is its revision now). */
+  | { ok: false; onDisk: string };
+
+/**
+ * The one way `config.json` is written: only while the file still holds what the writer read
+ * (`expected`, the revision it was read at), so an edit made in between is never replaced. Write errors
+ * are thrown.
+ */
+export async function writeConfigGuarded(
+  file: string,
+  raw: ConfigInput,
+  expected: string,
+): Promise<GuardedWrite> {
+  const onDisk = await fileRevision(file);
+  if (onDisk !== expected) return { ok: false, onDisk };
+  return { ok: true, revision: await saveConfigFile(file, raw) };
 }

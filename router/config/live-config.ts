@@ -1,6 +1,7 @@
 import type { ConfigResponse } from '../api-types.js';
 import { diffPaths } from './config-diff.js';
-import { saveConfigFile, validateConfig } from './config-store.js';
+import { loadConfigFile, validateConfig, writeConfigGuarded } from './config-store.js';
+import { changeOf, invalidOnDiskMessage, judgeFile, staleSaveMessage, type FileChange } from './file-sync.js';
 import {
   BUILTIN_CATALOGUE,
   resolveConfig,
@@ -12,37 +13,55 @@ import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './se
 
 export type UpdateResult =
   /** `keysDropped`: providers whose stored key was dropped because they now point elsewhere. */
-  | { ok: true; changed: string[]; keysDropped: string[] }
+  | { ok: true; changed: string[]; keysDropped: string[]; revision: string }
   | { ok: false; issues: ConfigIssue[] }
   /** Valid, but the file could not be written: nothing was applied. */
-  | { ok: false; saveFailed: string };
+  | { ok: false; saveFailed: string }
+  /** Refused: the file changed on disk since the change was based on it (`stale`), or holds an invalid edit. */
+  | { ok: false; conflict: string; reason: 'stale' | 'invalid' };
 
 export interface LiveConfigOptions {
   path: string;
   raw: ConfigInput;
   config: Config;
+  /** The revision of the file `raw` was read from (see `LoadResult`). */
+  revision: string;
   env: Record<string, string | undefined>;
   /** Called after a change was validated and saved; the engine routes with it from then on. */
   onApply: (resolved: ResolvedConfig, changed: string[]) => void;
-  /** Write changes to `path` (off only for tests that want no file). @default true */
-  persist?: boolean;
+  /** Called when the file was changed by someone else (after `onApply`, when it was applied). */
+  onFileChange?: (change: FileChange) => void;
   /** The providers' own model lists, as last fetched (model discovery). @default none */
   discovered?: () => DiscoveredModels;
+}
+
+/** What a change is based on: a revision the caller read, and whether it replaces the whole config. */
+interface Basis {
+  revision?: string;
+  whole: boolean;
 }
 
 /**
  * The config the router runs on, and the one way to change it: validate the whole new config, save it
  * atomically (0600), then apply it without a restart. Updates are serialised, so two editors saving at
- * once cannot interleave a read and a write.
+ * once cannot interleave a read and a write. Before each one the file is read again: an edit made there
+ * is taken first (or, when invalid, blocks saving), so no save replaces content the router has not read.
  */
 export class LiveConfig {
   #raw: ConfigInput;
   #resolved: ResolvedConfig;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The revision of the file the config in use was read from or written as. */
+  #revision: string;
+  /** The revision the file had when last read or written (differs from `#revision` while invalid). */
+  #seen: string;
+  /** The issues of the invalid edit last seen on disk, or null. */
+  #problem: ConfigIssue[] | null = null;
 
   constructor(private readonly options: LiveConfigOptions) {
     this.#raw = options.raw;
     this.#resolved = this.#resolve(options.config);
+    this.#revision = this.#seen = options.revision;
   }
 
   #resolve(config: Config): ResolvedConfig {
@@ -71,6 +90,10 @@ export class LiveConfig {
     return this.options.path;
   }
 
+  get revision(): string {
+    return this.#revision;
+  }
+
   /** `GET /api/config`: the file as written, the effective config and the defaults, secrets masked. */
   response(): ConfigResponse {
     return {
@@ -78,15 +101,48 @@ export class LiveConfig {
       effective: maskSecrets(this.#resolved.config as ConfigInput),
       defaults: DEFAULT_CONFIG as ConfigInput,
       path: this.options.path,
+      revision: this.#revision,
+      fileProblem: this.#problem ? { path: this.options.path, issues: this.#problem } : null,
     };
+  }
+
+  /**
+   * Reads the file again and takes an edit made there: a valid one is applied as a save would be, an
+   * invalid one is kept on disk and reported. Resolves with what changed, or null when nothing did.
+   */
+  syncWithFile(): Promise<FileChange | null> {
+    const run = this.#queue.then(() => this.#sync());
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #sync(): Promise<FileChange | null> {
+    const loaded = await loadConfigFile(this.options.path);
+    if (loaded.revision === this.#seen) return null;
+    this.#seen = loaded.revision;
+    const verdict = judgeFile(loaded, this.#raw);
+    this.#problem = verdict.take === 'problem' ? verdict.issues : null;
+    if (verdict.take === 'config') {
+      this.#raw = verdict.raw;
+      this.#revision = loaded.revision;
+      if (verdict.changed.length > 0) {
+        this.#resolved = this.#resolve(verdict.config);
+        this.options.onApply(this.#resolved, verdict.changed);
+      }
+    }
+    const change = changeOf(verdict);
+    this.options.onFileChange?.(change);
+    return change;
   }
 
   /**
    * Replaces the whole config (`PUT /api/config`). Masked keys keep their current value, except where the
    * provider's address or headers change in the same request (see {@link keysLeavingTheirAddress}).
+   * `basedOn`: the revision the sender read; an older one is refused, as is any whole config sent while
+   * the file held an edit the router had not read yet.
    */
-  replace(incoming: unknown): Promise<UpdateResult> {
-    return this.#enqueue(() => {
+  replace(incoming: unknown, basedOn?: string): Promise<UpdateResult> {
+    return this.#enqueue({ whole: true, ...(basedOn === undefined ? {} : { revision: basedOn }) }, () => {
       if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) {
         return { ok: false, issues: [{ path: '(root)', message: 'must be a JSON object' }] };
       }
@@ -101,13 +157,35 @@ export class LiveConfig {
     });
   }
 
-  /** Changes part of the config through a function of the current raw config (sets, keys, toggles). */
+  /**
+   * Changes part of the config through a function of the current raw config (sets, keys, toggles). An
+   * edit made on disk meanwhile is read first, so the change is made to it.
+   */
   update(change: (raw: ConfigInput, resolved: ResolvedConfig) => ConfigInput): Promise<UpdateResult> {
-    return this.#enqueue(() => ({ raw: change(structuredClone(this.#raw), this.#resolved) }));
+    return this.#enqueue({ whole: false }, () => ({
+      raw: change(structuredClone(this.#raw), this.#resolved),
+    }));
   }
 
-  #enqueue(next: () => { raw: ConfigInput; keysDropped?: string[] } | UpdateResult): Promise<UpdateResult> {
+  /** Null when a change on `basis` may be saved now (the file read again first), else the refusal. */
+  async #refusal(basis: Basis): Promise<UpdateResult | null> {
+    const change = await this.#sync();
+    const file = this.options.path;
+    if (this.#problem)
+      return { ok: false, conflict: invalidOnDiskMessage(file, this.#problem), reason: 'invalid' };
+    const stale = basis.revision !== undefined && basis.revision !== this.#revision;
+    // A whole config sent without a revision cannot hold an edit the router had not read when it came.
+    const unseen = basis.whole && basis.revision === undefined && change?.status === 'applied';
+    return stale || unseen ? { ok: false, conflict: staleSaveMessage(file), reason: 'stale' } : null;
+  }
+
+  #enqueue(
+    basis: Basis,
+    next: () => { raw: ConfigInput; keysDropped?: string[] } | UpdateResult,
+  ): Promise<UpdateResult> {
     const run = this.#queue.then(async (): Promise<UpdateResult> => {
+      const refused = await this.#refusal(basis);
+      if (refused) return refused;
       const proposal = next();
       if (!('raw' in proposal)) return proposal;
       const candidate = proposal.raw;
@@ -115,21 +193,28 @@ export class LiveConfig {
       if (!checked.ok) return { ok: false, issues: checked.issues };
       const changed = diffPaths(this.#raw, candidate);
       const keysDropped = proposal.keysDropped ?? [];
-      if (changed.length === 0) return { ok: true, changed, keysDropped: [] };
-      if (this.options.persist !== false) {
-        try {
-          await saveConfigFile(this.options.path, candidate);
-        } catch (error) {
-          return { ok: false, saveFailed: describeSaveError(error) };
-        }
-      }
+      if (changed.length === 0) return { ok: true, changed, keysDropped: [], revision: this.#revision };
+      const written = await this.#write(candidate);
+      if (!written.ok) return written;
       this.#raw = candidate;
       this.#resolved = this.#resolve(checked.config);
       this.options.onApply(this.#resolved, changed);
-      return { ok: true, changed, keysDropped };
+      return { ok: true, changed, keysDropped, revision: this.#revision };
     });
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Writes `raw` through the guarded writer; the file must still be as last read. */
+  async #write(raw: ConfigInput): Promise<{ ok: true } | UpdateResult> {
+    try {
+      const written = await writeConfigGuarded(this.options.path, raw, this.#seen);
+      if (!written.ok) return { ok: false, conflict: staleSaveMessage(this.options.path), reason: 'stale' };
+      this.#revision = this.#seen = written.revision;
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, saveFailed: describeSaveError(error) };
+    }
   }
 }
 

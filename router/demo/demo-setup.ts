@@ -36,8 +36,10 @@ export async function prepareDemo(baseDir: string, configPath?: string): Promise
     raw = fresh;
     checked = validateConfig(raw);
   }
+  // The revision is the file's as read: the first save replaces it, the refreshed URLs included.
+  const { revision } = saved;
   const loaded: LoadResult = checked.ok
-    ? { ok: true, raw, config: checked.config, existed: saved.ok && saved.existed }
-    : { ok: false, issues: checked.issues, path: file };
+    ? { ok: true, raw, config: checked.config, existed: saved.ok && saved.existed, revision }
+    : { ok: false, issues: checked.issues, path: file, revision };
   return { stateDir, configPath: file, loaded, close: () => upstream.close() };
 }

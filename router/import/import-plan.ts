@@ -3,6 +3,7 @@
  * off and sets, each with a line saying so (keys only by fingerprint). Something this config has already is
  * kept unless `force`. Pure.
  */
+import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { ConfigInput } from '../config/schema.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { FcmConfig } from './fcm-config.js';
@@ -122,6 +123,14 @@ function planSets(draft: Draft, fcm: FcmConfig): string[] {
     draft.changed = true;
   }
   return imported;
+}
+
+/** The provider ids an import may use: the catalogue's and those `config` adds. */
+export function knownProviders(config: ConfigInput): Set<string> {
+  return new Set([
+    ...CATALOGUE_PROVIDERS.map((provider) => provider.id),
+    ...Object.keys(config.providers ?? {}),
+  ]);
 }
 
 /**

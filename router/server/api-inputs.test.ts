@@ -23,6 +23,18 @@ const ROUTES: { method: 'POST' | 'PUT'; path: string; valid: unknown }[] = [
   { method: 'POST', path: '/api/sets/active', valid: { set: 'spare' } },
   { method: 'POST', path: '/api/pause', valid: { paused: false } },
   { method: 'PUT', path: '/api/sets/main', valid: { models: ['beta/m2'] } },
+  {
+    method: 'POST',
+    path: '/api/config/import',
+    valid: {
+      keys: { beta: ['sk-imported'] },
+      disabled: [],
+      sets: {},
+      activeSet: null,
+      force: true,
+      dryRun: false,
+    },
+  },
 ];
 
 /** Bodies no route accepts, as raw text. */
@@ -98,6 +110,20 @@ test('PUT /api/config with the body null is answered: 400 naming the body', asyn
     const reply = await within(router.api('PUT', '/api/config', null), 5000, 'PUT /api/config null');
     assert.equal(reply.status, 400, reply.text);
     assert.match(parseReply<ErrorResponse>(reply).error.message, /must be a JSON object/);
+  });
+});
+
+test('PUT /api/config with an If-Match that is no revision is answered 400 naming the header', async () => {
+  await withScenario(SCENARIO, async ({ router }) => {
+    const before = await readFile(router.router.configPath, 'utf8');
+    const reply = await httpRequest(`${router.url}/api/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-fcm-token': router.token, 'if-match': '"a b"' },
+      body: '{}',
+    });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(parseReply<ErrorResponse>(reply).error.param, 'If-Match');
+    assert.equal(await readFile(router.router.configPath, 'utf8'), before);
   });
 });
 

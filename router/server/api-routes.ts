@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
-import type { ConfigSaveResponse } from '../api-types.js';
-import type { LiveConfig, UpdateResult } from '../config/live-config.js';
+import type { LiveConfig } from '../config/live-config.js';
+import { withProviderKey } from '../config/provider-key.js';
 import { modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import { buildUsage } from '../engine/usage-view.js';
 import { discoverModels } from '../engine/model-discovery.js';
 import type { RouterEngine } from '../engine/router-engine.js';
-import { parseJson } from '../gate/safe-json.js';
 import type { DailyCounters } from '../state/daily-counters.js';
 import type { Clock } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
@@ -18,7 +17,8 @@ import {
   historyResponse,
   type RequestHistory,
 } from '../state/request-history.js';
-import { readBody, refuseTooLarge } from './read-body.js';
+import { answerUpdate, readJson } from './api-io.js';
+import { importConfig } from './import-route.js';
 import { sendError, sendJson } from './respond.js';
 
 export interface ApiDeps {
@@ -38,41 +38,6 @@ const setBody = z.strictObject({ models: z.array(modelKeySchema).max(500) });
 const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
 const pauseBody = z.strictObject({ paused: z.boolean() });
 
-/** Largest body a management call may send. */
-const MAX_API_BODY_BYTES = 1024 * 1024;
-
-/**
- * Reads and validates a small JSON body. Answers a 4xx itself on bad input; the result says whether it did
- * (a body of `null` is a value like any other, not "already answered").
- */
-async function readJson<T>(
-  req: IncomingMessage,
-  res: ServerResponse,
-  schema: z.ZodType<T>,
-): Promise<{ ok: true; value: T } | { ok: false }> {
-  const read = await readBody(req, MAX_API_BODY_BYTES);
-  if (!read.ok) {
-    if (read.reason === 'too_large') refuseTooLarge(req, res, 'fcm-router: body is over 1 MiB');
-    else res.destroy();
-    return { ok: false };
-  }
-  const parsed = parseJson(read.body.toString('utf8'));
-  if (!parsed.ok) {
-    sendError(res, 400, 'invalid_json', `fcm-router: body is not valid JSON (${parsed.error})`);
-    return { ok: false };
-  }
-  const checked = schema.safeParse(parsed.value);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const where = issue?.path.map(String).join('.') || 'body';
-    sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, {
-      extra: { param: where },
-    });
-    return { ok: false };
-  }
-  return { ok: true, value: checked.data };
-}
-
 /** `limit` of `/api/history`: one whole number from 1 to the history's capacity, or absent. */
 function historyLimit(url: URL): { ok: true; limit: number } | { ok: false; message: string } {
   const values = url.searchParams.getAll('limit');
@@ -86,33 +51,6 @@ function historyLimit(url: URL): { ok: true; limit: number } | { ok: false; mess
   return { ok: true, limit };
 }
 
-function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
-  if (result.ok) {
-    const saved: ConfigSaveResponse = {
-      ok: true,
-      changed: result.changed,
-      config: live.response().config,
-      keysDropped: result.keysDropped,
-    };
-    sendJson(res, 200, saved);
-  } else if ('saveFailed' in result) {
-    sendError(
-      res,
-      500,
-      'save_failed',
-      `fcm-router: could not save: ${result.saveFailed} (${live.path}); the config in use is unchanged`,
-    );
-  } else {
-    sendError(
-      res,
-      400,
-      'invalid_config',
-      `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      { extra: { issues: result.issues } },
-    );
-  }
-}
-
 /** Materialises the effective sets into the raw config (with no `sets`, the derived default set). */
 function withSets(
   raw: ConfigInput,
@@ -124,7 +62,7 @@ function withSets(
 }
 
 /** What one `/api/*` handler gets. */
-interface ApiCall {
+export interface ApiCall {
   deps: ApiDeps;
   url: URL;
   req: IncomingMessage;
@@ -140,9 +78,31 @@ function getHistory({ deps, url, res }: ApiCall): void {
   sendJson(res, 200, historyResponse(deps.history, deps.counters, limit.limit));
 }
 
+/** `If-Match: "<revision>"` (quotes and a weak `W/` optional); at most one. */
+const ifMatchHeader = z
+  .string()
+  .max(200)
+  .transform((value) =>
+    value
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1'),
+  )
+  .pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,100}$/, 'a revision from GET /api/config'))
+  .optional();
+
 async function putConfig({ deps, req, res }: ApiCall): Promise<void> {
   const body = await readJson(req, res, z.unknown());
-  if (body.ok) answerUpdate(res, await deps.live.replace(body.value), deps.live);
+  if (!body.ok) return;
+  const basedOn = ifMatchHeader.safeParse(req.headers['if-match']);
+  if (!basedOn.success) {
+    const message = basedOn.error.issues[0]?.message ?? 'invalid';
+    sendError(res, 400, 'invalid_request', `fcm-router: If-Match: ${message}`, {
+      extra: { param: 'If-Match' },
+    });
+    return;
+  }
+  answerUpdate(res, await deps.live.replace(body.value, basedOn.data), deps.live);
 }
 
 async function resetModel({ deps, req, res }: ApiCall): Promise<void> {
@@ -178,16 +138,13 @@ async function setProviderKey({ deps, req, res }: ApiCall): Promise<void> {
   if (!read.ok) return;
   const body = read.value;
   const { live } = deps;
+  // A provider added to the file by hand a moment ago is known once the file is read again.
+  await live.syncWithFile();
   if (!live.resolved.providers.has(body.provider)) {
     sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${body.provider}"`);
     return;
   }
-  const result = await live.update((raw) => {
-    const providers = { ...raw.providers };
-    const { apiKey: _old, ...rest } = providers[body.provider] ?? {};
-    providers[body.provider] = body.apiKey === '' ? rest : { ...rest, apiKey: body.apiKey };
-    return { ...raw, providers };
-  });
+  const result = await live.update((raw) => withProviderKey(raw, body.provider, body.apiKey));
   if (!result.ok) return answerUpdate(res, result, live);
   deps.quotas.clearAuth(body.provider);
   sendJson(res, 200, { ok: true });
@@ -198,6 +155,7 @@ async function setActiveSet({ deps, req, res }: ApiCall): Promise<void> {
   if (!read.ok) return;
   const { set } = read.value;
   const { live } = deps;
+  await live.syncWithFile();
   if (!Object.hasOwn(live.resolved.sets, set)) {
     sendError(res, 404, 'set_not_found', `fcm-router: no set named "${set}"`);
     return;
@@ -250,6 +208,7 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/usage': ({ deps, res }) =>
     sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.clock())),
   'PUT /api/config': putConfig,
+  'POST /api/config/import': importConfig,
   'POST /api/models/reset': resetModel,
   'POST /api/models/probe': probeModel,
   'POST /api/providers/key': setProviderKey,

@@ -1,6 +1,6 @@
 /**
  * Saving the config over the API: a stored key never follows its provider to a new address or new
- * headers unless the same request sets it again, and a save the disk refuses leaves the config in use alone.
+ * headers unless the same request sets it again, and a file that cannot be read is never replaced.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -96,25 +96,25 @@ test('adding or changing custom headers drops the stored key; removing them does
   });
 });
 
-test('a save the disk refuses answers 500 "could not save" and keeps the config in use', async () => {
+test('a config file that cannot be read is not replaced: saves answer 409 naming why, the config in use stays', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.always('alpha/m1', json('a')).always('beta/m2', json('b'));
-    const before = await readFile(router.router.configPath, 'utf8');
-    // Root ignores file modes: a folder where the file should be makes the save fail the same way.
+    const shown = parseReply<ConfigResponse>(await router.get('/api/config'));
+    // Root ignores file modes: a folder where the file should be cannot be read either.
     await rm(router.router.configPath);
     await mkdir(router.router.configPath);
-    const shown = parseReply<ConfigResponse>(await router.get('/api/config'));
 
     const put = await router.api('PUT', '/api/config', { ...shown.config, activeSet: 'spare' });
-    assert.equal(put.status, 500, put.text);
+    assert.equal(put.status, 409, put.text);
     const error = parseReply<ErrorResponse>(put).error;
-    assert.equal(error.code, 'save_failed');
-    assert.match(error.message, /could not save: EISDIR/);
+    assert.equal(error.code, 'config_file_invalid');
+    assert.match(error.message, /cannot read the file \(EISDIR\)/);
     const key = await router.api('POST', '/api/providers/key', { provider: 'beta', apiKey: 'sk-lost' });
-    assert.equal(key.status, 500, key.text);
-    assert.match(parseReply<ErrorResponse>(key).error.message, /could not save/);
+    assert.equal(key.status, 409, key.text);
 
-    assert.deepEqual(parseReply<ConfigResponse>(await router.get('/api/config')), shown, 'nothing applied');
+    const after = parseReply<ConfigResponse>(await router.get('/api/config'));
+    assert.deepEqual([after.config, after.effective], [shown.config, shown.effective], 'nothing applied');
+    assert.match(after.fileProblem?.issues[0]?.message ?? '', /cannot read the file \(EISDIR\)/);
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1', 'routing as before');
     assert.deepEqual(await readdir(router.router.configPath), [], 'nothing written into the folder');
     assert.deepEqual(
@@ -123,6 +123,5 @@ test('a save the disk refuses answers 500 "could not save" and keeps the config 
       'no temp file left',
     );
     await rm(router.router.configPath, { recursive: true });
-    assert.ok(before.length > 0);
   });
 });

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { RouterEventType } from '../api-types.js';
 import type { EventBus } from '../engine/event-bus.js';
 
-const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router'];
+const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router', 'config-file'];
 const HEARTBEAT_MS = 15_000;
 /** A dashboard that stops reading is dropped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

@@ -39,8 +39,13 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   if (method !== 'GET') {
     // The daemon refuses mutating calls without its token and a JSON content type (CSRF protection).
     headers['content-type'] = 'application/json';
@@ -73,7 +78,17 @@ export function apiGet<T>(path: string): Promise<T> {
   return request<T>('GET', path);
 }
 
-/** A mutating call (`POST`/`PUT`/`DELETE`) carrying the router token. */
-export function apiSend<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown): Promise<T> {
-  return request<T>(method, path, body);
+/** A mutating call (`POST`/`PUT`/`DELETE`) carrying the router token (and `headers`, e.g. `If-Match`). */
+export function apiSend<T>(
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  return request<T>(method, path, body, headers);
+}
+
+/** The router refused a save because `config.json` changed on disk since the config was read. */
+export function isChangedOnDisk(error: unknown): boolean {
+  return isApiError(error) && error.code === 'config_changed_on_disk';
 }

@@ -29,7 +29,9 @@ export const api = {
   discoverModels: (provider: string) =>
     apiSend<DiscoveryResponse>('POST', '/api/providers/discover', { provider }),
 
-  saveConfig: (config: ConfigInput) => apiSend<ConfigSaveResponse>('PUT', '/api/config', config),
+  /** Saves the whole config; `revision` is the one it was read at (a stale one gets 409). */
+  saveConfig: (config: ConfigInput, revision: string) =>
+    apiSend<ConfigSaveResponse>('PUT', '/api/config', config, { 'if-match': `"${revision}"` }),
   resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),
   /** A health probe of one model now; its result. */
   probeModel: (model: string) => apiSend<ProbeView>('POST', '/api/models/probe', { model }),

@@ -13,6 +13,9 @@ export const queryKeys = {
 
 export type ResourceName = keyof typeof queryKeys;
 
+/** Where LiveProvider keeps the last `config-file` event: client state, never fetched. */
+export const CONFIG_FILE_EVENT_KEY = ['config-file-event'] as const;
+
 // One hook per resource. They never refetch on a timer: LiveProvider patches and invalidates them on events.
 
 /** `GET /health`: version and uptime. */

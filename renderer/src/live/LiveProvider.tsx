@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { HistoryResponse, RouterEvent, StateResponse } from '../../../router/api-types.js';
 import { api, HISTORY_LIMIT } from '../api/endpoints.js';
-import { queryKeys, type ResourceName } from '../api/queries.js';
+import { CONFIG_FILE_EVENT_KEY, queryKeys, type ResourceName } from '../api/queries.js';
 import { refreshRouterToken } from '../api/token.js';
 import { applyBreaker, applyConfig, applyRequest } from './apply-event.js';
 import { coalesce } from './coalesce.js';
@@ -58,6 +58,13 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
           );
           refresh.add('state');
           refresh.add('config');
+          refresh.add('providers');
+          break;
+        case 'config-file':
+          // The banner shows it; the config (with its problem, if any) and what depends on it are reloaded.
+          client.setQueryData(CONFIG_FILE_EVENT_KEY, event);
+          refresh.add('config');
+          refresh.add('state');
           refresh.add('providers');
           break;
         case 'router':

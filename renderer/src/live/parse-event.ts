@@ -1,9 +1,22 @@
 import type { RouterEvent, RouterEventType } from '../../../router/api-types.js';
 
-export const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router'];
+export const EVENT_TYPES: readonly RouterEventType[] = [
+  'request',
+  'breaker',
+  'config',
+  'router',
+  'config-file',
+];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A `config-file` event's own fields: `changed` when applied, `issues` when invalid. */
+function fileChangeShape(value: Record<string, unknown>): boolean {
+  if (value.status === 'applied') return Array.isArray(value.changed);
+  if (value.status === 'invalid') return Array.isArray(value.issues);
+  return value.status === 'removed';
 }
 
 /**
@@ -31,6 +44,8 @@ export function parseRouterEvent(name: string, data: string): RouterEvent | null
       return typeof value.activeSet === 'string' && isObject(value.sets) ? (value as RouterEvent) : null;
     case 'router':
       return typeof value.paused === 'boolean' ? (value as RouterEvent) : null;
+    case 'config-file':
+      return typeof value.path === 'string' && fileChangeShape(value) ? (value as RouterEvent) : null;
     default:
       return null;
   }

@@ -27,7 +27,7 @@ export function ProviderRow({
     // Read the config fresh so the toggle never writes back a stale copy of other settings.
     mutationFn: async (enabled: boolean) => {
       const current = await api.config();
-      return api.saveConfig(withProviderEnabled(current.config, provider.id, enabled));
+      return api.saveConfig(withProviderEnabled(current.config, provider.id, enabled), current.revision);
     },
     onSettled: () => client.invalidateQueries(),
   });

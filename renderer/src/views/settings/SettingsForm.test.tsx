@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { ConfigInput, ConfigResponse, ConfigSaveResponse } from '../../../../router/api-types.js';
 import { ApiError } from '../../api/client.js';
-import { SettingsForm } from './SettingsForm.js';
+import { CHANGED_ON_DISK, SettingsForm } from './SettingsForm.js';
 import { DEFAULT_CONFIG } from '../../test-support/default-config.js';
 
 const defaults: ConfigInput = DEFAULT_CONFIG;
@@ -16,6 +16,8 @@ const response: ConfigResponse = {
   effective: defaults,
   defaults,
   path: '/tmp/config.json',
+  revision: 'rev-1',
+  fileProblem: null,
 };
 
 /** A server stand-in that validates like the schema does for the one field under test. */
@@ -98,5 +100,27 @@ describe('SettingsForm', () => {
     render(<SettingsForm config={response} onSave={onSave} />);
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByText(/Not saved: The router is not reachable/)).toBeInTheDocument();
+  });
+
+  test('a save refused because config.json changed on disk says so plainly and reloads the form from the file', async () => {
+    const user = userEvent.setup();
+    const revisions: string[] = [];
+    const onSave = async (_config: ConfigInput, revision: string): Promise<ConfigSaveResponse> => {
+      revisions.push(revision);
+      throw new ApiError(409, 'changed on disk', 'config_changed_on_disk', []);
+    };
+    const { rerender } = render(<SettingsForm config={response} onSave={onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '9');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(revisions).toEqual(['rev-1']);
+    expect(screen.getByText(`Not saved: ${CHANGED_ON_DISK}`)).toBeInTheDocument();
+
+    // The dashboard refetches the config: the form now shows the file's values, not the refused ones.
+    const onDisk = { ...defaults, router: { ...defaults.router, failover: { maxAttempts: 2 } } };
+    rerender(<SettingsForm config={{ ...response, effective: onDisk, revision: 'rev-2' }} onSave={onSave} />);
+    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('2');
+    expect(screen.queryByText('unsaved changes')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import type {
   ConfigResponse,
   ConfigSaveResponse,
 } from '../../../../router/api-types.js';
-import { isApiError } from '../../api/client.js';
+import { isApiError, isChangedOnDisk } from '../../api/client.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { SETTINGS_FIELDS, type SettingsField } from '../../lib/settings-fields.js';
 import {
@@ -27,9 +27,15 @@ const SECTIONS: { id: SettingsField['section']; title: string; blurb: string }[]
   },
 ];
 
+/** What the form says when the router refused a save because the file changed on disk. */
+export const CHANGED_ON_DISK =
+  'config.json was changed on disk since this form was filled in. The form now shows the file as it is: make your change again.';
+
 /**
  * The failover and breaker editor. Validation is the server's: a save sends the whole config and shows
- * each issue the schema reports next to the field whose path it names. A successful save is live.
+ * each issue the schema reports next to the field whose path it names. A successful save is live. A save
+ * carries the revision the form was filled from: when the file changed since, the router refuses it and
+ * the form reloads; an untouched form follows a newer config by itself.
  */
 export function SettingsForm({
   config,
@@ -39,7 +45,7 @@ export function SettingsForm({
   config: ConfigResponse;
   /** Known model keys, offered in the last-resort field. */
   models?: readonly string[];
-  onSave(config: ConfigInput): Promise<ConfigSaveResponse>;
+  onSave(config: ConfigInput, revision: string): Promise<ConfigSaveResponse>;
 }) {
   const [saved, setSaved] = useState<FormValues>(() => formFromConfig(config.effective));
   const [values, setValues] = useState<FormValues>(saved);
@@ -50,6 +56,16 @@ export function SettingsForm({
   const defaults = formFromConfig(config.defaults);
   const { byPath, other } = splitIssues(issues);
   const dirty = SETTINGS_FIELDS.some((f) => values[f.path] !== saved[f.path]);
+  /** The revision the form's values were filled from. */
+  const [basedOn, setBasedOn] = useState(config.revision);
+  const [reload, setReload] = useState(false);
+  if (config.revision !== basedOn && (!dirty || reload)) {
+    const fresh = formFromConfig(config.effective);
+    setBasedOn(config.revision);
+    setSaved(fresh);
+    setValues(fresh);
+    setReload(false);
+  }
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -57,13 +73,17 @@ export function SettingsForm({
     setFailure(null);
     setChanges(null);
     try {
-      const result = await onSave(buildConfig(config.config, values, config.defaults));
+      const result = await onSave(buildConfig(config.config, values, config.defaults), basedOn);
       setIssues([]);
       setSaved(values);
+      if (result.revision !== undefined) setBasedOn(result.revision);
       setChanges(describeChanges(result.changed, config.effective, result.config, config.defaults));
     } catch (error) {
       if (isApiError(error) && error.issues.length > 0) setIssues(error.issues);
-      else setFailure(errorText(error));
+      else if (isChangedOnDisk(error)) {
+        setFailure(CHANGED_ON_DISK);
+        setReload(true);
+      } else setFailure(errorText(error));
     } finally {
       setSaving(false);
     }

@@ -16,10 +16,13 @@ export function SettingsView() {
   const providers = useProviders();
   const models = providers.data?.providers.flatMap((p) => p.models.map((m) => m.key));
   const bridge = desktopBridge();
-  const save = async (config: ConfigInput) => {
-    const result = await api.saveConfig(config);
-    void client.invalidateQueries();
-    return result;
+  const save = async (config: ConfigInput, revision: string) => {
+    try {
+      return await api.saveConfig(config, revision);
+    } finally {
+      // Also after a refusal: a 409 means the file changed on disk, and the form reloads from it.
+      void client.invalidateQueries();
+    }
   };
   return (
     <div className="grid">

@@ -1,0 +1,75 @@
+/** Reading a management call's JSON body and answering a config change: shared by the `/api/*` routes. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod/v3';
+import type { ConfigSaveResponse } from '../api-types.js';
+import type { LiveConfig, UpdateResult } from '../config/live-config.js';
+import { parseJson } from '../gate/safe-json.js';
+import { readBody, refuseTooLarge } from './read-body.js';
+import { sendError, sendJson } from './respond.js';
+
+/** Largest body a management call may send. */
+const MAX_API_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads and validates a small JSON body. Answers a 4xx itself on bad input; the result says whether it did
+ * (a body of `null` is a value like any other, not "already answered").
+ */
+export async function readJson<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  schema: z.ZodType<T>,
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  const read = await readBody(req, MAX_API_BODY_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'too_large') refuseTooLarge(req, res, 'fcm-router: body is over 1 MiB');
+    else res.destroy();
+    return { ok: false };
+  }
+  const parsed = parseJson(read.body.toString('utf8'));
+  if (!parsed.ok) {
+    sendError(res, 400, 'invalid_json', `fcm-router: body is not valid JSON (${parsed.error})`);
+    return { ok: false };
+  }
+  const checked = schema.safeParse(parsed.value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue?.path.map(String).join('.') || 'body';
+    sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, {
+      extra: { param: where },
+    });
+    return { ok: false };
+  }
+  return { ok: true, value: checked.data };
+}
+
+/** Answers a config change: what changed, or why it was refused or not saved. */
+export function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
+  if (result.ok) {
+    const saved: ConfigSaveResponse = {
+      ok: true,
+      changed: result.changed,
+      config: live.response().config,
+      keysDropped: result.keysDropped,
+      revision: result.revision,
+    };
+    sendJson(res, 200, saved);
+  } else if ('conflict' in result) {
+    const code = result.reason === 'stale' ? 'config_changed_on_disk' : 'config_file_invalid';
+    sendError(res, 409, code, `fcm-router: ${result.conflict}`);
+  } else if ('saveFailed' in result) {
+    sendError(
+      res,
+      500,
+      'save_failed',
+      `fcm-router: could not save: ${result.saveFailed} (${live.path}); the config in use is unchanged`,
+    );
+  } else {
+    sendError(
+      res,
+      400,
+      'invalid_config',
+      `fcm-router: invalid config: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { extra: { issues: result.issues } },
+    );
+  }
+}
