@@ -10,6 +10,7 @@ import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
+import { dropUnreadBody } from './read-body.js';
 import { sendError } from './respond.js';
 
 /** A face whose `extra` the route does not need to know. */
@@ -54,9 +55,8 @@ export async function handleAgentRoute(
   const face = faceOf(pathname);
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
-    req.resume();
     const error = clientError(405, 'method_not_allowed', 'fcm-router: use POST');
-    return refuseOnFace(face, req, res, error, { allow: 'POST' });
+    return refuseOnFace(face, req, res, error, { allow: 'POST', ...dropUnreadBody(req) });
   }
   if (pathname === '/v1/messages/count_tokens') {
     if (method === 'POST') return handleCountTokens(req, res);
@@ -66,12 +66,12 @@ export async function handleAgentRoute(
     if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
     return handleModels(advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved)), res);
   }
-  req.resume();
-  sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
+  const headers = dropUnreadBody(req);
+  sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`, { headers });
 }
 
 /** 405 naming the method to use. */
 export function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): void {
-  req.resume();
-  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { allow } });
+  const headers = { allow, ...dropUnreadBody(req) };
+  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers });
 }

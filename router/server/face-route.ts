@@ -10,7 +10,7 @@ import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { readBody } from './read-body.js';
+import { dropUnreadBody, readBody } from './read-body.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 export const MAX_MODEL_NAME = 300;
@@ -47,20 +47,27 @@ function sourceOf(req: IncomingMessage): RequestSource {
 export async function readFaceBody(
   req: IncomingMessage,
   res: ServerResponse,
-  refuse: (error: ErrorAnswer) => void,
+  refuse: (error: ErrorAnswer, extra?: Readonly<Record<string, string>>) => void,
 ): Promise<Record<string, unknown> | null> {
-  const bad = (message: string, status = 400, code = 'invalid_request'): null => {
-    refuse(clientError(status, code, message));
+  const bad = (
+    message: string,
+    status = 400,
+    code = 'invalid_request',
+    extra?: Record<string, string>,
+  ): null => {
+    refuse(clientError(status, code, message), extra);
     return null;
   };
   if (!isJsonContentType(req.headers['content-type'])) {
-    req.resume();
-    return bad('fcm-router: send the request body as application/json', 415, 'unsupported_media_type');
+    const message = 'fcm-router: send the request body as application/json';
+    return bad(message, 415, 'unsupported_media_type', dropUnreadBody(req));
   }
   const read = await readBody(req);
   if (!read.ok) {
     if (read.reason === 'too_large')
-      return bad('fcm-router: request body is over 10 MiB', 413, 'request_too_large');
+      return bad('fcm-router: request body is over 10 MiB', 413, 'request_too_large', {
+        connection: 'close',
+      });
     res.destroy();
     return null;
   }
@@ -85,8 +92,7 @@ export async function handleFace<T>(
   res: ServerResponse,
 ): Promise<void> {
   const requestId = requestIdOf(req);
-  const refuse = (error: ErrorAnswer): void => {
-    const extra = error.status === 413 ? { connection: 'close' } : undefined;
+  const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void => {
     new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
   };
   const body = await readFaceBody(req, res, refuse);

@@ -22,7 +22,7 @@ import {
   TOKEN_COOKIE,
   tokenMatches,
 } from './guards.js';
-import { lingerAfterRefusal } from './read-body.js';
+import { dropUnreadBody } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
@@ -60,36 +60,31 @@ interface Refusal {
   status: number;
   code: string;
   message: string;
-  /** The body is still arriving: drain it for a while so the client reads the status. */
-  linger: boolean;
 }
 
 /** Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass. */
 function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: PendingBodies): Refusal | null {
   if (!isAllowedHost(req.headers.host)) {
     const message = 'fcm-router: Host header must be a loopback name or an IP address';
-    return { status: 403, code: 'forbidden_host', message, linger: false };
+    return { status: 403, code: 'forbidden_host', message };
   }
   if (!isAllowedOrigin(req.headers.origin, req.headers.host, isAgentPath))
     return {
       status: 403,
       code: 'forbidden_origin',
       message: 'fcm-router: cross-site requests are refused',
-      linger: false,
     };
   if (!pending.admit(req)) {
     const message = 'fcm-router: too many requests are still sending their bodies; retry shortly';
-    return { status: 503, code: 'server_busy', message, linger: true };
+    return { status: 503, code: 'server_busy', message };
   }
   return null;
 }
 
 /** Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. */
 function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, refusal: Refusal): void {
-  if (refusal.linger) lingerAfterRefusal(req);
-  else req.resume();
-  const extra: Record<string, string> =
-    refusal.status === 503 ? { 'retry-after': '1', connection: 'close' } : {};
+  const extra: Record<string, string> = dropUnreadBody(req);
+  if (refusal.status === 503) Object.assign(extra, { 'retry-after': '1', connection: 'close' });
   const face = faceOf(pathname);
   if (face === undefined) {
     sendError(res, refusal.status, refusal.code, refusal.message, { headers: extra });
@@ -128,10 +123,8 @@ async function handleApiRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const refuseApi = (status: number, code: string, message: string): void => {
-    req.resume();
-    sendError(res, status, code, message);
-  };
+  const refuseApi = (status: number, code: string, message: string): void =>
+    sendError(res, status, code, message, { headers: dropUnreadBody(req) });
   if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token))
     return refuseApi(
       403,
