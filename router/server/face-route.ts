@@ -4,7 +4,8 @@ import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { pickRequestId } from '../engine/decision-header.js';
 import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
-import type { RequestSource } from '../engine/route-context.js';
+import type { ChatRequest, RequestSource } from '../engine/route-context.js';
+import { ChatEncoder } from '../faces/chat-face.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
@@ -81,9 +82,85 @@ export async function readFaceBody(
   return body;
 }
 
+/** The chat request and its answer, once the face has read and translated the agent's body. */
+interface Prepared {
+  chat: ChatRequest;
+  answer: Answer;
+}
+
+/** What a request is known as before its translation: its id, the raw body's model, where it came from. */
+function requestFacts(req: IncomingMessage, requestId: string, body: Record<string, unknown>): ChatRequest {
+  const model = typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm';
+  return {
+    requestId,
+    modelRequested: model.length > MAX_MODEL_NAME ? 'fcm' : model,
+    body,
+    stream: body.stream === true,
+    clientHeaders: {},
+    client: clientToken(req.headers['user-agent']),
+    source: sourceOf(req),
+    clientGone: new ClientGone(),
+  };
+}
+
+/** Translates `body` on `face` into the request to route and its answer; null when it was refused (400). */
+function prepare<T>(
+  face: FaceSpec<T>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: ChatRequest,
+  refuse: (error: ErrorAnswer) => void,
+): Prepared | null {
+  const request = face.translate(facts.body);
+  if (!request.ok) {
+    refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
+    return null;
+  }
+  if (request.model.length > MAX_MODEL_NAME) {
+    const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
+    refuse(clientError(400, 'invalid_request', message, 'model'));
+    return null;
+  }
+  const { requestId } = facts;
+  const encoder = face.encoder(requestId, { model: request.model, extra: request.extra });
+  const chat: ChatRequest = {
+    ...facts,
+    modelRequested: request.model.length > 0 ? request.model : 'fcm',
+    body: request.chat,
+    stream: request.stream,
+    clientHeaders: face.upstreamHeaders(req.headers),
+  };
+  return { chat, answer: new Answer(res, encoder, requestId) };
+}
+
+/**
+ * A throw in the face's own code (its translator, its encoder): a local fault, contained as one in
+ * routing is, answered in the face's error shape (OpenAI's when even its refusal encoder throws).
+ */
+function failLocally<T>(
+  engine: RouterEngine,
+  face: FaceSpec<T>,
+  facts: ChatRequest,
+  res: ServerResponse,
+  error: unknown,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  let encoder: AnswerEncoder;
+  try {
+    encoder = face.encoder(facts.requestId, null);
+  } catch {
+    encoder = new ChatEncoder();
+  }
+  engine.failBeforeRouting(facts, new Answer(res, encoder, facts.requestId), error);
+}
+
 /**
  * Serves one agent request on `face`: reads and translates its body (refusals in the face's own error
  * shape, with decision headers), then hands the chat-completions request and its answer to the engine.
+ * A throw in the face's code is answered as a local fault, never left to the server's catch-all.
  */
 export async function handleFace<T>(
   engine: RouterEngine,
@@ -95,40 +172,25 @@ export async function handleFace<T>(
   const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void => {
     new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
   };
-  const body = await readFaceBody(req, res, refuse);
-  if (body === null) return;
-  const request = face.translate(body);
-  if (!request.ok) {
-    return refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
+  let facts: ChatRequest | null = null;
+  let prepared: Prepared | null;
+  try {
+    const body = await readFaceBody(req, res, refuse);
+    if (body === null) return;
+    facts = requestFacts(req, requestId, body);
+    prepared = prepare(face, req, res, facts, refuse);
+  } catch (error) {
+    facts ??= requestFacts(req, requestId, {});
+    return failLocally(engine, face, facts, res, error);
   }
-  if (request.model.length > MAX_MODEL_NAME) {
-    const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
-    return refuse(clientError(400, 'invalid_request', message, 'model'));
-  }
-  const answer = new Answer(
-    res,
-    face.encoder(requestId, { model: request.model, extra: request.extra }),
-    requestId,
-  );
-  const clientGone = new ClientGone();
+  if (prepared === null) return;
+  const { chat, answer } = prepared;
   const onClose = (): void => {
-    if (!res.writableFinished) clientGone.markGone();
+    if (!res.writableFinished) chat.clientGone.markGone();
   };
   res.on('close', onClose);
   try {
-    await engine.handleChat(
-      {
-        requestId,
-        modelRequested: request.model.length > 0 ? request.model : 'fcm',
-        body: request.chat,
-        stream: request.stream,
-        clientHeaders: face.upstreamHeaders(req.headers),
-        client: clientToken(req.headers['user-agent']),
-        source: sourceOf(req),
-        clientGone,
-      },
-      answer,
-    );
+    await engine.handleChat(chat, answer);
   } finally {
     res.off('close', onClose);
   }
