@@ -4,6 +4,7 @@ import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
+import { logText } from '../engine/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Clock } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
@@ -210,7 +211,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         deps.logger.error(
-          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${faultTrace(error)}`,
+          `internal error on ${req.method} ${logText(new URL(req.url ?? '/', 'http://x').pathname)}: ${faultTrace(error)}`,
         );
         if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
         else res.destroy();
