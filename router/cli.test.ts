@@ -218,6 +218,13 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
       assert.match(empty.output, /no key on standard input; nothing saved/);
       assert.equal((await chat(url)).status, 200);
       assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
+      const garbled = await runCli(['set-key', 'alpha', '--state-dir', stateDir], {
+        stdin: 'sk-clé pasted\n',
+      });
+      assert.equal(garbled.code, 1, garbled.output);
+      assert.match(garbled.output, /not saved: an API key is printable ASCII without spaces or line breaks/);
+      assert.equal((await chat(url)).status, 200);
+      assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
       const wrong = await runCli(['set-key', 'nobody', '--state-dir', stateDir], { stdin: 'k' });
       assert.equal(wrong.code, 1);
       assert.match(wrong.output, /unknown provider "nobody"/);

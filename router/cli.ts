@@ -7,6 +7,7 @@ import { runDaemon } from './cli-daemon.js';
 import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
+import { API_KEY_MESSAGE, isApiKeyText } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { packageVersion } from './package-info.js';
 
@@ -93,6 +94,10 @@ async function runControl(cmd: ControlCommand): Promise<number> {
       // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
       if (apiKey === '') {
         console.error('fcm-router: no key on standard input; nothing saved');
+        return 1;
+      }
+      if (!isApiKeyText(apiKey)) {
+        console.error(`fcm-router: not saved: ${API_KEY_MESSAGE}`);
         return 1;
       }
       return manage(
