@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { pickRequestId } from '../engine/decision-header.js';
@@ -27,8 +27,6 @@ export interface FaceSpec<T> {
   translate(body: Record<string, unknown>): FaceTranslation<T>;
   /** The request's encoder; `request` is null for a refusal before translation. */
   encoder(requestId: string, request: { model: string; extra: T } | null): AnswerEncoder;
-  /** The agent's headers that may reach the upstream (its protocol's own headers never do). */
-  upstreamHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
 }
 
 /** The agent's `x-request-id` when it is usable, else a fresh one. */
@@ -128,7 +126,8 @@ function prepare<T>(
     modelRequested: request.model.length > 0 ? request.model : 'fcm',
     body: request.chat,
     stream: request.stream,
-    clientHeaders: face.upstreamHeaders(req.headers),
+    // Only the few every face forwards reach a provider (`buildUpstreamHeaders`).
+    clientHeaders: req.headers,
   };
   return { chat, answer: new Answer(res, encoder, requestId) };
 }

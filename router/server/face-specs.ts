@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import {
   ChatEncoder,
   MessagesEncoder,
@@ -9,15 +8,6 @@ import {
   type ToolNames,
 } from '../faces/index.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
-
-/**
- * Of a translating face's client headers, only the agent's name goes upstream: its protocol's own headers
- * (`anthropic-beta`, `anthropic-version`, session ids) mean nothing to a chat-completions provider.
- */
-function agentNameOnly(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const agent = headers['user-agent'];
-  return agent === undefined ? {} : { 'user-agent': agent };
-}
 
 /** A face translation as the route takes it, with what its encoder needs from it (`extra`). */
 function routed<T, E>(
@@ -53,14 +43,12 @@ export const chatFace: FaceSpec<null> = {
     return { ok: true, chat: body, stream: body.stream === true, model, extra: null };
   },
   encoder: () => new ChatEncoder(),
-  upstreamHeaders: (headers) => headers,
 };
 
 /** `POST /v1/messages` (Claude Code): Anthropic Messages in, one chat-completions request upstream. */
 export const messagesFace: FaceSpec<null> = {
   translate: (body) => routed(translateMessagesRequest(body), () => null),
   encoder: (requestId, request) => new MessagesEncoder({ requestId, model: request?.model ?? 'fcm' }),
-  upstreamHeaders: agentNameOnly,
 };
 
 /** `POST /v1/responses` (Codex): OpenAI Responses in, one chat-completions request upstream. */
@@ -73,5 +61,4 @@ export const responsesFace: FaceSpec<ToolNames | null> = {
       createdAt: Math.floor(Date.now() / 1000),
       toolNames: request?.extra ?? new Map(),
     }),
-  upstreamHeaders: agentNameOnly,
 };
