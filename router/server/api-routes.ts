@@ -18,6 +18,7 @@ import {
   historyResponse,
   type RequestHistory,
 } from '../state/request-history.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { readBody, refuseTooLarge } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -54,6 +55,10 @@ async function readJson<T>(
   if (!read.ok) {
     if (read.reason === 'too_large') refuseTooLarge(req, res, 'fcm-router: body is over 1 MiB');
     else res.destroy();
+    return { ok: false };
+  }
+  if (exceedsJsonDepth(read.body)) {
+    sendError(res, 400, 'invalid_json', `fcm-router: body nests deeper than ${MAX_JSON_DEPTH} levels`);
     return { ok: false };
   }
   const parsed = parseJson(read.body.toString('utf8'));

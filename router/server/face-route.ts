@@ -70,13 +70,14 @@ export async function readFaceBody(
     res.destroy();
     return null;
   }
+  // Before parsing: parsing a deeply nested body would hold the event loop for seconds.
+  if (exceedsJsonDepth(read.body))
+    return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok)
     return bad(`fcm-router: request body is not valid JSON (${parsed.error})`, 400, 'invalid_json');
   const body = parsed.value;
   if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
-  if (exceedsJsonDepth(body))
-    return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   return body;
 }
 
