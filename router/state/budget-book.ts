@@ -91,6 +91,8 @@ export class BudgetBook {
     const now = this.options.clock();
     for (const [id, counts] of Object.entries(data.counters)) {
       const current = pruned(counts, now);
+      // No hold outlasts a day: a damaged or hand-edited file cannot hold a key for ever.
+      if (current.heldUntil !== null) current.heldUntil = Math.min(current.heldUntil, now + DAY_MS);
       if (live(current)) this.counters.set(id, current);
       this.noteHold(current);
     }
@@ -217,7 +219,8 @@ function fix(
     else counts.dayTokens = used;
   }
   if (hint.remaining <= 0 && hint.resetMs !== null && hint.resetMs > 0) {
-    const until = now + hint.resetMs;
+    // Every budget a provider reports resets within its day.
+    const until = now + Math.min(hint.resetMs, DAY_MS);
     counts.heldUntil = counts.heldUntil === null ? until : Math.max(counts.heldUntil, until);
   }
 }
