@@ -238,3 +238,25 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
     assert.match(result.output, /not running/);
   });
 });
+
+test('SIGTERM exits 1, saying so, when the final save of the state fails', async () => {
+  await withSetup(null, async ({ stateDir, configFile, upstream }) => {
+    const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
+    try {
+      const [, url] = await daemon.waitForLine(URL_LINE);
+      assert.ok(url);
+      // A folder where the history file goes: no write of it can succeed, as root too.
+      const blocked = path.join(stateDir, 'history.json');
+      await rm(blocked, { force: true });
+      await mkdir(blocked);
+      await writeFile(path.join(blocked, 'keep'), '');
+      upstream.always('alpha/m1', json('ok'));
+      assert.equal((await chat(url)).status, 200);
+      daemon.signal('SIGTERM');
+      assert.equal(await daemon.exited, 1, daemon.output());
+      assert.match(daemon.output(), /error while stopping: state file .*history\.json was not saved/);
+    } finally {
+      await daemon.kill();
+    }
+  });
+});
