@@ -207,3 +207,30 @@ test('POST /api/models/reset closes an OPEN breaker; an unknown model is 404', a
     assert.equal(JSON.parse(unknown.text).error.code, 'model_not_found');
   });
 });
+
+test('a pinned attempt sent during an earlier trip does not close the breaker once it tripped again', async () => {
+  await withScenario(PATIENT, async ({ router, upstream }) => {
+    await tripAlpha(router, upstream);
+    // A pinned request goes to the OPEN model and is held at the upstream.
+    const gate = deferred();
+    upstream.script('alpha/m1', after(gate.promise, json('late but good')));
+    const pinned = router.chat({ model: 'fcm:@alpha/m1' });
+    await upstream.nextCall('alpha/m1', 4);
+    // Meanwhile the cooldown runs out and the trial fails: the breaker trips a second time.
+    router.clock.advance(COOLDOWN + 1);
+    upstream.script('alpha/m1', empty200());
+    upstream.script('beta/m2', json('from beta'));
+    await router.chat();
+    const reopened = router.model('alpha/m1');
+    assert.equal(reopened.state, 'OPEN');
+    assert.equal(reopened.tripCount, 2);
+    // The pinned attempt from the first trip now succeeds: it proves nothing about the second.
+    gate.resolve();
+    const reply = await within(pinned, 5000, 'the pinned answer');
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers['x-fcm-v2-model'], 'alpha/m1');
+    const after2 = router.model('alpha/m1');
+    assert.equal(after2.state, 'OPEN', 'still open from the second trip');
+    assert.equal(after2.tripCount, 2);
+  });
+});

@@ -156,9 +156,15 @@ export class BreakerStore {
     return this.trials.has(key);
   }
 
-  /** Records a served attempt; `trial` when it held the model's trial slot (see `recordSuccess`). */
-  recordSuccess(key: string, trial: boolean): void {
+  /**
+   * Records a served attempt. `sentToTrip`: the breaker's `tripCount` when the attempt went to it tripped
+   * on purpose (a trial, a pinned or last-resort try), else null. Only such an attempt may close an OPEN or
+   * HALF_OPEN breaker (see `recordSuccess`), and only while it is still the trip it was sent to: once the
+   * breaker tripped again, a success that began before proves nothing about the model now.
+   */
+  recordSuccess(key: string, sentToTrip: number | null): void {
     const rec = this.get(key);
+    const trial = sentToTrip !== null && sentToTrip === rec.tripCount;
     this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings(), trial));
   }
 
