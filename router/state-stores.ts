@@ -46,6 +46,7 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     ...file('breakers.json'),
     settings: () => live.resolved.config.router.breaker,
     onChange: options.onModelChange,
+    isListed: (key) => live.resolved.models.has(key),
   });
   const quotas = new QuotaBook({
     ...file('quotas.json'),

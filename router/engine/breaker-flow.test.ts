@@ -1,5 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { StateResponse } from '../api-types.js';
+import { MAX_UNLISTED } from '../state/breaker-store.js';
+import { parseReply } from '../test-support/http-client.js';
 import { deferred, within } from '../test-support/deferred.js';
 import { type FakeUpstream } from '../test-support/fake-upstream.js';
 import { after, empty200, json, status } from '../test-support/upstream-behaviours.js';
@@ -232,5 +237,32 @@ test('a pinned attempt sent during an earlier trip does not close the breaker on
     const after2 = router.model('alpha/m1');
     assert.equal(after2.state, 'OPEN', 'still open from the second trip');
     assert.equal(after2.tripCount, 2);
+  });
+});
+
+test('made-up pinned model ids leave no saved breaker and a bounded number in memory', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', empty200());
+    for (let i = 0; i < 3; i += 1) await router.chat({ model: 'fcm:@alpha/m1' });
+    // Every other id of alpha is answered by the fake upstream's 500: each leaves a failure.
+    for (let i = 0; i < MAX_UNLISTED + 40; i += 1) {
+      const reply = await router.chat({ model: `fcm:@alpha/made-up-${i}` });
+      assert.equal(reply.status, 502, reply.text);
+    }
+    for (let i = 0; i < 20; i += 1) await router.chat({ model: `fcm:@nobody/made-up-${i}` });
+    const state = parseReply<StateResponse>(await router.get('/api/state'));
+    const madeUp = state.models.filter((model) => model.key.includes('made-up'));
+    assert.ok(madeUp.length <= MAX_UNLISTED, `${madeUp.length} made-up models shown`);
+    assert.ok(!state.models.some((model) => model.key.startsWith('nobody/')), 'no unknown provider kept');
+    assert.equal(
+      router.model(`alpha/made-up-${MAX_UNLISTED + 39}`).consecutiveFailures,
+      1,
+      'the latest kept',
+    );
+    await router.stop();
+    const saved = JSON.parse(await readFile(path.join(router.stateDir, 'breakers.json'), 'utf8')) as {
+      breakers: Record<string, unknown>;
+    };
+    assert.deepEqual(Object.keys(saved.breakers), ['alpha/m1'], 'only the config’s model is saved');
   });
 });

@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import type { HistoryEntry, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
-import type { BreakerStore } from '../state/breaker-store.js';
+import { MAX_UNLISTED, type BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
@@ -134,13 +134,26 @@ export class RouterEngine {
       const context = this.#context;
       const { resolved } = context;
       const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-      if (target.type === 'pinned') this.#pinned.add(target.model);
+      if (target.type === 'pinned') this.#notePinned(resolved, target.model);
       return this.#record(await this.#route(context, req, answer));
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
         this.#idleWaiters.splice(0).forEach((wake) => wake());
     }
+  }
+
+  /**
+   * Remembers a pinned model for the dashboard: one of the config's, or one of a known provider that its
+   * list lacks, at most {@link MAX_UNLISTED} of these (the most recent): made-up ids cannot grow memory.
+   */
+  #notePinned(resolved: ResolvedConfig, key: string): void {
+    if (!resolved.providers.has(key.split('/')[0] ?? '')) return;
+    this.#pinned.delete(key);
+    this.#pinned.add(key);
+    if (this.#pinned.size <= MAX_UNLISTED) return;
+    const oldest = this.#pinned.values().next().value;
+    if (oldest !== undefined) this.#pinned.delete(oldest);
   }
 
   /**
