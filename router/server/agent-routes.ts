@@ -37,10 +37,11 @@ export function refuseOnFace(
   req: IncomingMessage,
   res: ServerResponse,
   error: ErrorAnswer,
-  extra?: Readonly<Record<string, string>>,
+  options: { headers?: Readonly<Record<string, string>>; outcome?: 'rejected' | 'internal_error' } = {},
 ): void {
   const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
-  new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
+  const answer = new Answer(res, face.encoder(requestId, null), requestId);
+  answer.refuse(error, options.outcome ?? 'rejected', options.headers);
 }
 
 /** `/v1/*`: the faces, the local token count, the model list, else 404. */
@@ -56,7 +57,7 @@ export async function handleAgentRoute(
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
     const error = clientError(405, 'method_not_allowed', 'fcm-router: use POST');
-    return refuseOnFace(face, req, res, error, { allow: 'POST', ...dropUnreadBody(req) });
+    return refuseOnFace(face, req, res, error, { headers: { allow: 'POST', ...dropUnreadBody(req) } });
   }
   if (pathname === '/v1/messages/count_tokens') {
     if (method === 'POST') return handleCountTokens(req, res);

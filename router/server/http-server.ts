@@ -4,6 +4,7 @@ import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
+import { INTERNAL_ERROR_ANSWER } from '../engine/final-answer.js';
 import { logText } from '../engine/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Clock } from '../state/clock.js';
@@ -99,7 +100,22 @@ function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, ref
     message: refusal.message,
     retryAfterSec: null,
   };
-  refuseOnFace(face, req, res, error, extra);
+  refuseOnFace(face, req, res, error, { headers: extra });
+}
+
+/**
+ * The last stand against a throw no route contained: 500 `internal_error`, on an agent's path in its
+ * face's shape with the decision headers (the face route contains its own faults; this catches the rest).
+ */
+function answerInternalError(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  const face = faceOf(pathname);
+  try {
+    if (face !== undefined)
+      return refuseOnFace(face, req, res, INTERNAL_ERROR_ANSWER, { outcome: 'internal_error' });
+  } catch {
+    // Even the face's refusal threw: the plain answer below.
+  }
+  if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
 }
 
 /** `GET /health`: alive, which version, since when, which process. */
@@ -210,11 +226,10 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     { ...timeouts(), keepAliveTimeout: 65_000, connectionsCheckingInterval: DEADLINE_CHECK_MS },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
-        deps.logger.error(
-          `internal error on ${req.method} ${logText(new URL(req.url ?? '/', 'http://x').pathname)}: ${faultTrace(error)}`,
-        );
-        if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
-        else res.destroy();
+        const { pathname } = new URL(req.url ?? '/', 'http://x');
+        deps.logger.error(`internal error on ${req.method} ${logText(pathname)}: ${faultTrace(error)}`);
+        if (res.headersSent) res.destroy();
+        else answerInternalError(req, res, pathname);
       });
     },
   );
