@@ -3,11 +3,20 @@
  * LF would forge lines, ESC would drive the terminal), C1 controls, line separators and bidi overrides are
  * written as `\xNN` / `\uNNNN` escapes. Pure.
  */
-const UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_ALL = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escaped(char: string): string {
-  const code = char.charCodeAt(0);
+/** A character a log line must not carry as it is. */
+function isUnsafe(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
+function escaped(code: number): string {
   return code < 0x100
     ? `\\x${code.toString(16).padStart(2, '0')}`
     : `\\u${code.toString(16).padStart(4, '0')}`;
@@ -18,5 +27,13 @@ function escaped(char: string): string {
  * @example logText('a\r\nb\u001b[31m') // 'a\\x0d\\x0ab\\x1b[31m'
  */
 export function logText(text: string): string {
-  return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escaped) : text;
+  let clean = 0;
+  while (clean < text.length && !isUnsafe(text.charCodeAt(clean))) clean += 1;
+  if (clean === text.length) return text;
+  let out = text.slice(0, clean);
+  for (let i = clean; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    out += isUnsafe(code) ? escaped(code) : text[i];
+  }
+  return out;
 }
