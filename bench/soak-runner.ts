@@ -118,7 +118,7 @@ function soakConfig(
     providers[id] = {
       baseUrl: `${upstream}/${id}/v1`,
       models: ids,
-      apiKeyEnv: [`SOAK_${i}_KEY`, `SOAK_${i}_B_KEY`],
+      apiKeyEnv: [`FCM_SOAK_${i}_KEY`, `FCM_SOAK_${i}_B_KEY`],
       ...(id === BUDGETED_PROVIDER ? { limits: BUDGET } : {}),
       ...(probes ? { probe: PROBE_SETTINGS } : {}),
     };
@@ -201,8 +201,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   for (const [i, id] of [...PROVIDERS, DEAD_KEY_PROVIDER].entries()) {
     const pair = [`sk-KEY-CANARY-${i}-${canary}`, `sk-KEY-CANARY-${i}-B-${canary}`];
     keys[id] = pair;
-    env[`SOAK_${i}_KEY`] = pair[0] as string;
-    env[`SOAK_${i}_B_KEY`] = pair[1] as string;
+    env[`FCM_SOAK_${i}_KEY`] = pair[0] as string;
+    env[`FCM_SOAK_${i}_B_KEY`] = pair[1] as string;
   }
   const models = soakModels();
   const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });

@@ -60,8 +60,11 @@ export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Pro
     source: process,
     logger,
     flush: async () => {
-      await running.stop({ graceMs: 2000 });
-      logger.flush();
+      try {
+        await running.stop({ graceMs: 2000 });
+      } finally {
+        logger.flush();
+      }
     },
     exit: (code) => process.exit(code),
   });

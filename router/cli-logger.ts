@@ -1,3 +1,4 @@
+import { logText } from './engine/log-text.js';
 import type { RouterLogger } from './public-types.js';
 
 export interface BufferedLogger extends RouterLogger {
@@ -25,7 +26,7 @@ function secondStamp(): (nowMs: number) => string {
 /**
  * The daemon's log: one line per request would cost a synchronous write each on the hot path (stdout to a
  * file or pipe blocks), so info lines are gathered and written at most every `intervalMs` or once 32 KB
- * are waiting. Warnings and errors go out at once.
+ * are waiting. Warnings and errors go out at once. No line carries a control character ({@link logText}).
  */
 export function createBufferedLogger(
   out: { write(text: string): unknown },
@@ -48,7 +49,7 @@ export function createBufferedLogger(
   };
   return {
     info(line) {
-      const text = `${time(clock())} ${line}\n`;
+      const text = `${time(clock())} ${logText(line)}\n`;
       pending.push(text);
       size += text.length;
       if (size >= 32 * 1024) flush();
@@ -59,11 +60,11 @@ export function createBufferedLogger(
     },
     warn(line) {
       flush();
-      err.write(`${time(clock())} warn: ${line}\n`);
+      err.write(`${time(clock())} warn: ${logText(line)}\n`);
     },
     error(line) {
       flush();
-      err.write(`${time(clock())} error: ${line}\n`);
+      err.write(`${time(clock())} error: ${logText(line)}\n`);
     },
     flush,
   };

@@ -218,6 +218,13 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
       assert.match(empty.output, /no key on standard input; nothing saved/);
       assert.equal((await chat(url)).status, 200);
       assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
+      const garbled = await runCli(['set-key', 'alpha', '--state-dir', stateDir], {
+        stdin: 'sk-clé pasted\n',
+      });
+      assert.equal(garbled.code, 1, garbled.output);
+      assert.match(garbled.output, /not saved: an API key is printable ASCII without spaces or line breaks/);
+      assert.equal((await chat(url)).status, 200);
+      assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
       const wrong = await runCli(['set-key', 'nobody', '--state-dir', stateDir], { stdin: 'k' });
       assert.equal(wrong.code, 1);
       assert.match(wrong.output, /unknown provider "nobody"/);
@@ -229,5 +236,27 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
     const result = await runCli(['pause', '--state-dir', stateDir]);
     assert.equal(result.code, 3, result.output);
     assert.match(result.output, /not running/);
+  });
+});
+
+test('SIGTERM exits 1, saying so, when the final save of the state fails', async () => {
+  await withSetup(null, async ({ stateDir, configFile, upstream }) => {
+    const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
+    try {
+      const [, url] = await daemon.waitForLine(URL_LINE);
+      assert.ok(url);
+      // A folder where the history file goes: no write of it can succeed, as root too.
+      const blocked = path.join(stateDir, 'history.json');
+      await rm(blocked, { force: true });
+      await mkdir(blocked);
+      await writeFile(path.join(blocked, 'keep'), '');
+      upstream.always('alpha/m1', json('ok'));
+      assert.equal((await chat(url)).status, 200);
+      daemon.signal('SIGTERM');
+      assert.equal(await daemon.exited, 1, daemon.output());
+      assert.match(daemon.output(), /error while stopping: state file .*history\.json was not saved/);
+    } finally {
+      await daemon.kill();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
 import { runSetKey } from './cli-set-key.js';
+import { API_KEY_MESSAGE, isApiKeyText } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { packageVersion } from './package-info.js';
 
@@ -101,6 +102,10 @@ async function readKey(provider: string): Promise<string | null> {
   // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
   if (apiKey === '') {
     console.error('fcm-router: no key on standard input; nothing saved');
+    return null;
+  }
+  if (!isApiKeyText(apiKey)) {
+    console.error(`fcm-router: not saved: ${API_KEY_MESSAGE}`);
     return null;
   }
   return apiKey;

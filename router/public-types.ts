@@ -82,6 +82,9 @@ export interface RouterHandle {
    * another; the provider ids asked.
    */
   runDueDiscoveries(): Promise<string[]>;
-  /** Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state. */
+  /**
+   * Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state and frees
+   * the state folder. Rejects, once stopped, when a state file could not be saved.
+   */
   stop(options?: { graceMs?: number }): Promise<void>;
 }

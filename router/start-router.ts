@@ -21,7 +21,7 @@ import { writeDaemonFile } from './daemon-file.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
 import { isLoopbackHost } from './server/guards.js';
 import { createRouterServer, type RouterServer } from './server/http-server.js';
-import { openStateStores, type StateStores } from './state-stores.js';
+import { openStateStores, settleAll, type StateStores } from './state-stores.js';
 import { systemClock, type Clock } from './state/clock.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { DiscoveryBook } from './state/discovery-book.js';
@@ -376,11 +376,14 @@ function routerHandle(parts: RunningParts): RouterHandle {
     await engine.waitIdle(graceMs);
     server.closeAllConnections();
     await closed;
-    await Promise.all([stores.close(), parts.discovery.close()]);
+    const saved = settleAll([stores.close(), parts.discovery.close()]);
+    await saved.catch(() => undefined);
     await Promise.all([parts.upstream.close(), parts.closeDemo()]);
     // A folder that turned read-only keeps these files; the next start takes the stale lock over.
     await rm(path.join(parts.baseDir, 'daemon.json'), { force: true }).catch(() => undefined);
     await parts.lock.release();
+    // Stopped either way; a state file that could not be saved makes the stop fail (exit 1 in the CLI).
+    await saved;
   };
   return {
     url: parts.url,

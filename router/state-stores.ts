@@ -46,6 +46,7 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     ...file('breakers.json'),
     settings: () => live.resolved.config.router.breaker,
     onChange: options.onModelChange,
+    isListed: (key) => live.resolved.models.has(key),
   });
   const quotas = new QuotaBook({
     ...file('quotas.json'),
@@ -78,10 +79,16 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     latency,
     counters,
     probeBook,
-    close: async () => {
-      await Promise.all(
-        [breakers, quotas, history, latency, counters, probeBook].map((store) => store.close()),
-      );
-    },
+    close: () =>
+      settleAll([breakers, quotas, history, latency, counters, probeBook].map((store) => store.close())),
   };
+}
+
+/**
+ * Waits for every promise, then rejects with the first failure, if any: one store that cannot save must
+ * not stop the others from saving (nor the shutdown from going on).
+ */
+export async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }

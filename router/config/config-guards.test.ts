@@ -61,23 +61,33 @@ test('reserved ids are refused for providers and sets, with the path named', () 
   );
 });
 
-test('apiKeyEnv names only variables that look like credentials, or that the catalogue reads', () => {
+test('apiKeyEnv names only variables the catalogue reads or ones made for fcm-router, never other secrets', () => {
   const check = (name: string) => issuesOf(JSON.stringify({ providers: { groq: { apiKeyEnv: name } } }));
   for (const name of [
     'GROQ_API_KEY',
-    'MY_PROXY_KEY',
-    'GITHUB_TOKEN',
     'OVH_AI_ENDPOINTS_ACCESS_TOKEN',
-    'my_key',
+    'FCM_MY_PROXY_KEY',
+    'FCM_GROQ_KEY_2',
+    'FCM_LOCAL_TOKEN',
   ])
     assert.deepEqual(check(name), [], name);
-  for (const name of ['HOME', 'PATH', 'AWS_SECRET_ACCESS', 'KEYBOARD', 'TOKEN_FILE']) {
+  for (const name of [
+    'HOME',
+    'PATH',
+    'GITHUB_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'NPM_TOKEN',
+    'MY_PROXY_KEY',
+    'my_key',
+    'FCM_ROUTER_STATE_DIR',
+    'FCM_KEY',
+  ]) {
     const issues = check(name);
     assert.deepEqual(
       issues.map((i) => i.path),
       ['providers.groq.apiKeyEnv'],
       name,
     );
-    assert.match(issues[0]?.message ?? '', /_KEY, _TOKEN or _API_KEY/);
+    assert.match(issues[0]?.message ?? '', /catalogue reads .* FCM_…_KEY or FCM_…_TOKEN/);
   }
 });

@@ -43,29 +43,33 @@ test('splitModelKey splits at the first slash only', () => {
 });
 
 test('key precedence: config key, then apiKeyEnv, then the catalogue env list', () => {
-  const env = { GROQ_API_KEY: 'from-catalogue-env', MY_GROQ_KEY: ' from-own-env \n' };
+  const env = { GROQ_API_KEY: 'from-catalogue-env', FCM_MY_GROQ_KEY: ' from-own-env \n' };
   const viaConfig = resolveConfig(
-    cfg({ providers: { groq: { apiKey: 'in-config', apiKeyEnv: 'MY_GROQ_KEY' } } }),
+    cfg({ providers: { groq: { apiKey: 'in-config', apiKeyEnv: 'FCM_MY_GROQ_KEY' } } }),
     env,
   );
   assert.equal(viaConfig.providers.get('groq')?.apiKey, 'in-config');
   assert.equal(viaConfig.providers.get('groq')?.keySource, 'config');
 
   const viaOwnEnv = resolveConfig(
-    cfg({ providers: { groq: { apiKey: '  ', apiKeyEnv: 'MY_GROQ_KEY' } } }),
+    cfg({ providers: { groq: { apiKey: '  ', apiKeyEnv: 'FCM_MY_GROQ_KEY' } } }),
     env,
   );
   assert.equal(viaOwnEnv.providers.get('groq')?.apiKey, 'from-own-env');
-  assert.equal(viaOwnEnv.providers.get('groq')?.keySource, 'env:MY_GROQ_KEY');
+  assert.equal(viaOwnEnv.providers.get('groq')?.keySource, 'env:FCM_MY_GROQ_KEY');
 
   const viaCatalogue = resolveConfig(cfg({}), env);
   assert.equal(viaCatalogue.providers.get('groq')?.apiKey, 'from-catalogue-env');
   assert.equal(viaCatalogue.providers.get('groq')?.keySource, 'env:GROQ_API_KEY');
 
   // apiKeyEnv names the one variable to use; an unset one does not fall back to the catalogue's list.
-  const unsetOwn = resolveConfig(cfg({ providers: { groq: { apiKeyEnv: 'UNSET_VAR_KEY' } } }), env);
+  const unsetOwn = resolveConfig(cfg({ providers: { groq: { apiKeyEnv: 'FCM_UNSET_VAR_KEY' } } }), env);
   assert.equal(unsetOwn.providers.get('groq')?.apiKey, null);
   assert.equal(unsetOwn.providers.get('groq')?.keySource, null);
+
+  // A variable whose value could never be sent as a key (not printable ASCII) counts as unset.
+  const garbled = resolveConfig(cfg({}), { GROQ_API_KEY: 'gsk-é\r\nx' });
+  assert.equal(garbled.providers.get('groq')?.apiKey, null);
 });
 
 test('the first non-empty variable of the catalogue list wins', () => {
@@ -318,7 +322,7 @@ test('a model named twice in a set is kept once, at its first place', () => {
 });
 
 test('several keys: apiKey then apiKeys, deduplicated; apiKeyEnv may list several variables', () => {
-  const env = { GROQ_A_KEY: 'gsk-a', GROQ_B_KEY: ' gsk-b ', GROQ_API_KEY: 'gsk-catalogue' };
+  const env = { FCM_GROQ_A_KEY: 'gsk-a', FCM_GROQ_B_KEY: ' gsk-b ', GROQ_API_KEY: 'gsk-catalogue' };
   const listed = resolveConfig(
     cfg({ providers: { groq: { apiKey: 'gsk-1', apiKeys: ['gsk-2', 'gsk-1', ' '] } } }),
     env,
@@ -333,23 +337,25 @@ test('several keys: apiKey then apiKeys, deduplicated; apiKeyEnv may list severa
   assert.equal(listed?.apiKey, 'gsk-1');
 
   const fromEnv = resolveConfig(
-    cfg({ providers: { groq: { apiKeyEnv: ['GROQ_A_KEY', 'UNSET_VAR_KEY', 'GROQ_B_KEY'] } } }),
+    cfg({ providers: { groq: { apiKeyEnv: ['FCM_GROQ_A_KEY', 'FCM_UNSET_VAR_KEY', 'FCM_GROQ_B_KEY'] } } }),
     env,
   ).providers.get('groq');
   assert.deepEqual(
     fromEnv?.keys.map(({ value, source }) => [value, source]),
     [
-      ['gsk-a', 'env:GROQ_A_KEY'],
-      ['gsk-b', 'env:GROQ_B_KEY'],
+      ['gsk-a', 'env:FCM_GROQ_A_KEY'],
+      ['gsk-b', 'env:FCM_GROQ_B_KEY'],
     ],
   );
-  assert.equal(fromEnv?.keySource, 'env:GROQ_A_KEY');
+  assert.equal(fromEnv?.keySource, 'env:FCM_GROQ_A_KEY');
   const onlyList = resolveConfig(cfg({ providers: { groq: { apiKeys: ['gsk-x'] } } }), env);
   assert.equal(onlyList.providers.get('groq')?.apiKey, 'gsk-x', 'config keys win over the environment');
 });
 
 test('apiKeyEnv and apiKeys are validated', () => {
-  const bad = parseConfig({ providers: { groq: { apiKeyEnv: ['OK_KEY', 'not a name'], apiKeys: 'gsk' } } });
+  const bad = parseConfig({
+    providers: { groq: { apiKeyEnv: ['FCM_OK_KEY', 'not a name'], apiKeys: 'gsk' } },
+  });
   assert.equal(bad.ok, false);
   if (bad.ok) return;
   assert.deepEqual(bad.issues, [

@@ -9,7 +9,7 @@ import type { CatalogueProvider } from '../catalogue/providers.js';
 import { FREE_TIER_LIMITS, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import { UTC_ZONE } from '../state/day-start.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
-import type { Config, ConfigIssue, ProviderConfig } from './schema.js';
+import { isApiKeyText, type Config, type ConfigIssue, type ProviderConfig } from './schema.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -174,7 +174,9 @@ function resolveKeys(
   const keys = new Map<string, ProviderKey>();
   const add = (raw: string | undefined, source: string): void => {
     const value = raw?.trim();
-    if (value && !keys.has(value)) keys.set(value, { value, fingerprint: keyFingerprint(value), source });
+    // A variable holding no usable key (a non-ASCII character, a line break inside) counts as unset.
+    if (value && isApiKeyText(value) && !keys.has(value))
+      keys.set(value, { value, fingerprint: keyFingerprint(value), source });
   };
   add(settings?.apiKey, 'config');
   for (const key of settings?.apiKeys ?? []) add(key, 'config');

@@ -91,12 +91,17 @@ const CATALOGUE_KEY_ENV: ReadonlySet<string> = new Set(
   CATALOGUE_PROVIDERS.flatMap((provider) => provider.keyEnv),
 );
 
+/** A variable made for fcm-router: `FCM_…_KEY` or `FCM_…_TOKEN`, numbered or not (`FCM_GROQ_KEY_2`). */
+const OWN_KEY_ENV = /^FCM_[A-Za-z0-9_]+_(KEY|TOKEN)(_\d+)?$/;
+
 /**
- * An `apiKeyEnv` must look like a credential (`…_KEY`, `…_TOKEN`, `…_API_KEY`) or be one the catalogue
- * names: the variable's value is sent upstream as a bearer key, so `HOME` or `PATH` must never be.
+ * An `apiKeyEnv` may name only a variable the catalogue reads keys from, or one made for fcm-router
+ * (`FCM_…_KEY`, `FCM_…_TOKEN`): the variable's value is sent upstream as a bearer key to the provider's
+ * address, which whoever may change the config chooses, so no other secret of the environment
+ * (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`) may ever be named.
  */
 export function isCredentialEnvName(name: string): boolean {
-  return /_(KEY|TOKEN)$/i.test(name) || CATALOGUE_KEY_ENV.has(name);
+  return CATALOGUE_KEY_ENV.has(name) || OWN_KEY_ENV.test(name);
 }
 
 function isHttpUrl(value: string): boolean {
@@ -130,7 +135,7 @@ const envName = z
   // Only a well-formed name is judged further: one message per problem.
   .refine(
     (name) => !ENV_NAME.test(name) || isCredentialEnvName(name),
-    'must name a key variable: ending in _KEY, _TOKEN or _API_KEY, or one the catalogue uses',
+    'must name a key variable the catalogue reads (GROQ_API_KEY…) or one made for fcm-router: FCM_…_KEY or FCM_…_TOKEN (e.g. FCM_MY_PROXY_KEY); no other variable of the environment is sent upstream',
   );
 
 const budget = (unit: string) => wholeNumber(unit, 1, 1_000_000_000).nullable().optional();
@@ -149,13 +154,31 @@ const timeZoneSchema = z
   .max(100)
   .refine(isTimeZone, 'must be a time zone such as America/Los_Angeles or UTC (an IANA name)');
 
+/** Printable ASCII, no blank: what an API key is, once the blanks around it are trimmed. */
+const API_KEY_TEXT = /^[\x21-\x7e]*$/;
+
+/**
+ * Whether `key` can be an API key: printable ASCII without spaces or line breaks (blanks around it are
+ * trimmed when it is used). Anything else could never be sent in a header: every request would fail
+ * locally, and be blamed on the provider.
+ */
+export function isApiKeyText(key: string): boolean {
+  return API_KEY_TEXT.test(key.trim());
+}
+
+export const API_KEY_MESSAGE =
+  'an API key is printable ASCII without spaces or line breaks: check it for a stray character from pasting';
+
+/** One API key, as the config and `POST /api/providers/key` take it (`""`: none). */
+export const apiKeySchema = z.string().max(4096).refine(isApiKeyText, API_KEY_MESSAGE);
+
 export const providerConfigSchema = z.strictObject({
   /** Display name for a provider the catalogue does not know. */
   name: z.string().min(1).max(100).optional(),
   /** The key itself (stored 0600, never sent back by the API). */
-  apiKey: z.string().max(4096).optional(),
+  apiKey: apiKeySchema.optional(),
   /** More keys of the same provider, tried in turn when one is rate-limited or refused (after `apiKey`). */
-  apiKeys: z.array(z.string().max(4096)).max(50).optional(),
+  apiKeys: z.array(apiKeySchema).max(50).optional(),
   /** Environment variables holding keys (one name or a list), overriding the catalogue's list. */
   apiKeyEnv: z.union([envName, z.array(envName).min(1).max(50)]).optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */

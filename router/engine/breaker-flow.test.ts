@@ -1,5 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { StateResponse } from '../api-types.js';
+import { MAX_UNLISTED } from '../state/breaker-store.js';
+import { parseReply } from '../test-support/http-client.js';
 import { deferred, within } from '../test-support/deferred.js';
 import { type FakeUpstream } from '../test-support/fake-upstream.js';
 import { after, empty200, json, status } from '../test-support/upstream-behaviours.js';
@@ -205,5 +210,59 @@ test('POST /api/models/reset closes an OPEN breaker; an unknown model is 404', a
     const unknown = await router.api('POST', '/api/models/reset', { model: 'nobody/none' });
     assert.equal(unknown.status, 404);
     assert.equal(JSON.parse(unknown.text).error.code, 'model_not_found');
+  });
+});
+
+test('a pinned attempt sent during an earlier trip does not close the breaker once it tripped again', async () => {
+  await withScenario(PATIENT, async ({ router, upstream }) => {
+    await tripAlpha(router, upstream);
+    // A pinned request goes to the OPEN model and is held at the upstream.
+    const gate = deferred();
+    upstream.script('alpha/m1', after(gate.promise, json('late but good')));
+    const pinned = router.chat({ model: 'fcm:@alpha/m1' });
+    await upstream.nextCall('alpha/m1', 4);
+    // Meanwhile the cooldown runs out and the trial fails: the breaker trips a second time.
+    router.clock.advance(COOLDOWN + 1);
+    upstream.script('alpha/m1', empty200());
+    upstream.script('beta/m2', json('from beta'));
+    await router.chat();
+    const reopened = router.model('alpha/m1');
+    assert.equal(reopened.state, 'OPEN');
+    assert.equal(reopened.tripCount, 2);
+    // The pinned attempt from the first trip now succeeds: it proves nothing about the second.
+    gate.resolve();
+    const reply = await within(pinned, 5000, 'the pinned answer');
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers['x-fcm-v2-model'], 'alpha/m1');
+    const after2 = router.model('alpha/m1');
+    assert.equal(after2.state, 'OPEN', 'still open from the second trip');
+    assert.equal(after2.tripCount, 2);
+  });
+});
+
+test('made-up pinned model ids leave no saved breaker and a bounded number in memory', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', empty200());
+    for (let i = 0; i < 3; i += 1) await router.chat({ model: 'fcm:@alpha/m1' });
+    // Every other id of alpha is answered by the fake upstream's 500: each leaves a failure.
+    for (let i = 0; i < MAX_UNLISTED + 40; i += 1) {
+      const reply = await router.chat({ model: `fcm:@alpha/made-up-${i}` });
+      assert.equal(reply.status, 502, reply.text);
+    }
+    for (let i = 0; i < 20; i += 1) await router.chat({ model: `fcm:@nobody/made-up-${i}` });
+    const state = parseReply<StateResponse>(await router.get('/api/state'));
+    const madeUp = state.models.filter((model) => model.key.includes('made-up'));
+    assert.ok(madeUp.length <= MAX_UNLISTED, `${madeUp.length} made-up models shown`);
+    assert.ok(!state.models.some((model) => model.key.startsWith('nobody/')), 'no unknown provider kept');
+    assert.equal(
+      router.model(`alpha/made-up-${MAX_UNLISTED + 39}`).consecutiveFailures,
+      1,
+      'the latest kept',
+    );
+    await router.stop();
+    const saved = JSON.parse(await readFile(path.join(router.stateDir, 'breakers.json'), 'utf8')) as {
+      breakers: Record<string, unknown>;
+    };
+    assert.deepEqual(Object.keys(saved.breakers), ['alpha/m1'], 'only the config’s model is saved');
   });
 });

@@ -6,6 +6,7 @@
 import type { UsageView } from '../api-types.js';
 import { hasLimits } from '../catalogue/free-tier-limits.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
+import { holdsBudget } from '../state/budget-standing.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { AttemptVerdict } from './attempt.js';
 import { budgetId } from './key-rotation.js';
@@ -38,7 +39,10 @@ export function countAttemptStart(
   quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
 }
 
-/** Counts a finished attempt's tokens (`served`: a served one's, else null) and applies the provider's rate-limit headers. */
+/**
+ * Counts a finished attempt's tokens (`served`: a served one's, else null) and applies the provider's
+ * rate-limit headers; for a model without limits only a spent budget's hold.
+ */
 export function countAttemptEnd(
   quotas: QuotaBook,
   provider: ResolvedProvider,
@@ -48,9 +52,14 @@ export function countAttemptEnd(
   rateLimit: AttemptVerdict['rateLimit'],
 ): void {
   const { limits } = model;
-  if (!hasLimits(limits)) return;
   const id = budgetId(provider, model.key, fingerprint);
   const zone = provider.dayTimeZone;
+  if (!hasLimits(limits)) {
+    // A provider's headers are authoritative: its "nothing left" holds the key whether or not its limits
+    // are known (a custom provider, a catalogue entry without numbers). Nothing else is counted.
+    if (rateLimit && holdsBudget(rateLimit)) quotas.budgets.correct(id, zone, limits, rateLimit);
+    return;
+  }
   if (served !== null)
     quotas.budgets.add(id, zone, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
   if (rateLimit) quotas.budgets.correct(id, zone, limits, rateLimit);

@@ -131,7 +131,7 @@ test('a ranking is timeless only while no cooldown, trial timer or quota pause i
 
     assert.equal(rank().timeless, true, 'CLOSED, and a missing key: only a state change alters this');
     const breakerVersion = breakers.version;
-    breakers.recordSuccess(key, false);
+    breakers.recordSuccess(key, null);
     assert.equal(breakers.version, breakerVersion, 'a healthy model serving again changes nothing');
 
     breakers.recordFailure(key, 'server_error');
@@ -139,7 +139,7 @@ test('a ranking is timeless only while no cooldown, trial timer or quota pause i
     breakers.recordFailure(key, 'server_error');
     assert.equal(breakers.get(key).state, 'DEGRADED');
     assert.equal(rank().timeless, false, 'a DEGRADED model is due a trial after a while');
-    breakers.recordSuccess(key, false);
+    breakers.recordSuccess(key, null);
     assert.equal(rank().timeless, true);
 
     const quotaVersion = quotas.version;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AttemptView } from '../api-types.js';
-import { asciiHeader, formatDecision, pickRequestId } from './decision-header.js';
+import { formatDecision, headerValue, pickRequestId } from './decision-header.js';
 
 const attempt = (model: string, status: number | null, kind: AttemptView['kind']): AttemptView => ({
   model,
@@ -29,14 +29,19 @@ describe('formatDecision', () => {
     assert.ok(value.length <= 900, String(value.length));
     assert.match(value, /^none!all_failed\|\.\.\./);
     assert.match(value, /^[\x20-\x7e]+$/);
-    assert.ok(value.includes('mod?le-199:500'));
+    assert.ok(value.includes('mod%C3%A8le-199:500'));
   });
 });
 
-describe('asciiHeader', () => {
-  it('returns an ASCII value unchanged and replaces every other character', () => {
-    assert.equal(asciiHeader('a/b:200'), 'a/b:200');
-    assert.equal(asciiHeader('é→\tx'), '???x');
+describe('headerValue', () => {
+  it('returns a printable ASCII value unchanged and percent-encodes everything else, reversibly', () => {
+    assert.equal(headerValue('a/b:200'), 'a/b:200');
+    assert.equal(headerValue('é→\tx'), '%C3%A9%E2%86%92%09x');
+    for (const value of ['fake/世界', 'qwen-通义', 'a\r\nset-cookie: x', 'nul\0esc\u001b[31m', '100%', '😀'])
+      assert.equal(decodeURIComponent(headerValue(value)), value);
+    assert.equal(headerValue('lone \ud800'), 'lone %EF%BF%BD', 'a lone surrogate cannot be encoded');
+    for (const value of ['a\r\nb', '世界', '\0', '\u001b'])
+      assert.match(headerValue(value), /^[\x20-\x7e]*$/);
   });
 });
 

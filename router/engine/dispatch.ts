@@ -1,4 +1,4 @@
-import type { BreakerStateName, UsageView } from '../api-types.js';
+import type { UsageView } from '../api-types.js';
 import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
@@ -134,7 +134,10 @@ async function attemptOn(
     trace.skips.push({ model: key, reason: 'half_open_busy' });
     return { type: 'other', result: NEXT };
   }
-  const breakerBefore = ctx.breakers.get(key).state;
+  const before = ctx.breakers.get(key);
+  const breakerBefore = before.state;
+  // The trip this attempt went to, if it went to a tripped model: only that trip's success may close it.
+  const sentToTrip = breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN' ? before.tripCount : null;
   trace.begin(key, role, breakerBefore);
   countAttemptStart(ctx.quotas, provider, model, apiKey.fingerprint);
   let verdict: AttemptVerdict;
@@ -182,38 +185,37 @@ async function attemptOn(
     ...(note === null ? {} : { note }),
     ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
-  const result = book(run, key, provider, apiKey, role, breakerBefore, verdict, served);
+  const result = book(run, { key, provider, apiKey, role, sentToTrip }, verdict, served);
   if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
   if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
   const refused = verdict.status === 400 && note === null;
   return { type: refused ? 'refused' : 'other', result };
 }
 
+/** What a verdict is booked against: the attempt's model, key, role and the trip it went to. */
+interface Booking {
+  key: string;
+  provider: ResolvedProvider;
+  apiKey: ProviderKey;
+  role: Role;
+  sentToTrip: number | null;
+}
+
 /** Books a verdict (breaker, pauses, stats) and tells the chain what it means. */
 function book(
   run: RequestRun,
-  key: string,
-  provider: ResolvedProvider,
-  apiKey: ProviderKey,
-  role: Role,
-  breakerBefore: BreakerStateName,
+  booking: Booking,
   verdict: AttemptVerdict,
   served: UsageView | null,
 ): DispatchResult {
   const { ctx, trace } = run;
+  const { key, provider, apiKey, role } = booking;
   switch (verdict.type) {
     case 'served':
       trace.usage = served;
       if (served !== null) ctx.quotas.usage.record(key, apiKey.fingerprint, served);
       // Only an attempt that went to a tripped model on purpose (trial, panic, last resort) may close it.
-      bookSuccess(
-        ctx,
-        key,
-        provider,
-        apiKey.fingerprint,
-        verdict.latencyMs,
-        breakerBefore === 'OPEN' || breakerBefore === 'HALF_OPEN',
-      );
+      bookSuccess(ctx, key, provider, apiKey.fingerprint, verdict.latencyMs, booking.sentToTrip);
       return SERVED;
     case 'fault':
       ctx.logger.error(

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConfigInput } from '../config/schema.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { startHarness, type RouterHarness } from '../test-support/router-harness.js';
-import { scenarioConfig } from '../test-support/scenario.js';
+import { scenarioConfig, withScenario } from '../test-support/scenario.js';
 import { TestClock } from '../test-support/test-clock.js';
 import { json, jsonBody } from '../test-support/upstream-behaviours.js';
 import { completion } from '../test-support/upstream-frames.js';
@@ -78,6 +78,37 @@ test('a provider’s rate-limit headers correct the count and hold a spent budge
     router.clock.advance(1000);
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+  });
+});
+
+test('a provider without configured limits is held by its own "nothing left" headers until their reset', async () => {
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
+    upstream.always('beta/m2', json('beta'));
+    for (const kind of ['requests', 'tokens']) {
+      const spent = { [`x-ratelimit-remaining-${kind}`]: '0', [`x-ratelimit-reset-${kind}`]: '60s' };
+      upstream.script('alpha/m1', jsonBody(completion('alpha'), 200, spent));
+      upstream.always('alpha/m1', json('alpha'));
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1', kind);
+      const held = await router.chat();
+      assert.equal(held.headers['x-fcm-v2-decision'], 'beta/m2!served|beta/m2:200|skips=1', kind);
+      assert.deepEqual(router.lastEntry().skipped, [{ model: 'alpha/m1', reason: 'quota_budget' }]);
+      assert.equal(router.model('alpha/m1').blockedBy, 'quota_budget');
+      router.clock.advance(59_000);
+      assert.equal(
+        (await router.chat()).headers['x-fcm-v2-model'],
+        'beta/m2',
+        `${kind}: held until the reset`,
+      );
+      router.clock.advance(1_000);
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1', `${kind}: back at the reset`);
+    }
+    // Headers that leave something are no hold.
+    upstream.script(
+      'alpha/m1',
+      jsonBody(completion('alpha'), 200, { 'x-ratelimit-remaining-requests': '3' }),
+    );
+    await router.chat();
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
   });
 });
 

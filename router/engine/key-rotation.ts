@@ -67,7 +67,8 @@ export function keyStanding(
     const until = quotas.pausedUntil(target.key, provider.quotaAccount, fingerprint);
     if (until !== null) return { type: 'paused', until };
   }
-  if (!hasLimits(target.limits)) return USABLE;
+  // Without limits only a provider's own "nothing left" can hold the key (see `countAttemptEnd`).
+  if (!hasLimits(target.limits) && !quotas.budgets.holding()) return USABLE;
   const id = budgetId(provider, target.key, fingerprint);
   const budget = quotas.budgets.standing(id, provider.dayTimeZone, target.limits);
   if (budget.type === 'at') return { type: 'budget', until: budget.until };

@@ -17,7 +17,8 @@ function isTrialRole(role: Role): boolean {
 
 /**
  * A served attempt: the breaker closes (an OPEN or HALF_OPEN one only for an attempt that went to it
- * `tripped`, on purpose), pauses and the auth block lift, stats count a success.
+ * tripped, on purpose: `sentToTrip` is the trip it went to, see `BreakerStore.recordSuccess`), pauses and
+ * the auth block lift, stats count a success.
  */
 export function bookSuccess(
   ctx: RouteContext,
@@ -25,9 +26,9 @@ export function bookSuccess(
   provider: ResolvedProvider,
   fingerprint: string,
   latencyMs: number,
-  tripped: boolean,
+  sentToTrip: number | null,
 ): void {
-  ctx.breakers.recordSuccess(key, tripped);
+  ctx.breakers.recordSuccess(key, sentToTrip);
   ctx.quotas.clearOnSuccess(key, provider.id, fingerprint, provider.quotaAccount);
   ctx.modelStats.record(key, true, latencyMs);
 }

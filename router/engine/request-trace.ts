@@ -1,7 +1,7 @@
 import type { AttemptView, BreakerStateName, SkipView, UsageView } from '../api-types.js';
 import type { Classification } from '../gate/failure-classifier.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
-import { formatDecision } from './decision-header.js';
+import { formatDecision, headerValue } from './decision-header.js';
 
 /** Why an attempt was made: its place in the order, a trial, the panic try, the last resort, a pin. */
 export type Role = AttemptView['role'];
@@ -109,7 +109,7 @@ export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): D
   const served = trace.served;
   const headers: Record<string, string> = {
     'x-request-id': trace.requestId,
-    'x-fcm-v2-model': served ?? attempts.at(-1)?.model ?? 'none',
+    'x-fcm-v2-model': headerValue(served ?? attempts.at(-1)?.model ?? 'none'),
     'x-fcm-v2-attempts': String(attempts.length),
     'x-fcm-v2-decision': formatDecision(served, outcome, attempts, trace.skips.length),
   };

@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import type { HistoryEntry, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
-import type { BreakerStore } from '../state/breaker-store.js';
+import { MAX_UNLISTED, type BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
@@ -134,12 +134,8 @@ export class RouterEngine {
       const context = this.#context;
       const { resolved } = context;
       const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-      if (target.type === 'pinned') this.#pinned.add(target.model);
-      const entry = await this.#route(context, req, answer);
-      this.parts.history.add(entry);
-      this.parts.events.emit({ type: 'request', entry });
-      this.parts.logger.info(requestLogLine(entry));
-      return entry;
+      if (target.type === 'pinned') this.#notePinned(resolved, target.model);
+      return this.#record(await this.#route(context, req, answer));
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
@@ -148,28 +144,62 @@ export class RouterEngine {
   }
 
   /**
-   * Routes, containing any throw of the router's own code to this request: it answers 500 `internal_error`
-   * (or ends a stream already under way), is logged with its stack (never its message: it may quote the
-   * prompt), and blames no model.
+   * Remembers a pinned model for the dashboard: one of the config's, or one of a known provider that its
+   * list lacks, at most {@link MAX_UNLISTED} of these (the most recent): made-up ids cannot grow memory.
    */
+  #notePinned(resolved: ResolvedConfig, key: string): void {
+    if (!resolved.providers.has(key.split('/')[0] ?? '')) return;
+    this.#pinned.delete(key);
+    this.#pinned.add(key);
+    if (this.#pinned.size <= MAX_UNLISTED) return;
+    const oldest = this.#pinned.values().next().value;
+    if (oldest !== undefined) this.#pinned.delete(oldest);
+  }
+
+  /**
+   * A local fault on the agent's path before routing began (a face's translator or encoder threw): it is
+   * contained, answered and recorded as a fault in routing is.
+   */
+  failBeforeRouting(req: ChatRequest, answer: Answer, error: unknown): HistoryEntry {
+    return this.#record(this.#contain(req, answer, error, this.parts.clock()));
+  }
+
+  /** Adds a finished request to the history, the events and the log. */
+  #record(entry: HistoryEntry): HistoryEntry {
+    this.parts.history.add(entry);
+    this.parts.events.emit({ type: 'request', entry });
+    this.parts.logger.info(requestLogLine(entry));
+    return entry;
+  }
+
+  /** Routes, containing any throw of the router's own code to this request (see {@link #contain}). */
   async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     const started = this.parts.clock();
     try {
       return await routeRequest(context, req, answer);
     } catch (error) {
-      this.parts.logger.error(`request ${req.requestId}: local fault: ${faultTrace(error)}`);
-      const committed = answer.started;
-      try {
-        if (committed) answer.close();
-        else answer.refuse(INTERNAL_ERROR_ANSWER, 'internal_error');
-      } catch {
-        answer.close();
-      }
-      const ending: Ending = committed
-        ? { outcome: 'partial', clientStatus: 200 }
-        : { outcome: 'internal_error', clientStatus: 500 };
-      return historyEntry(req, answer, null, started, this.parts.clock(), ending);
+      return this.#contain(req, answer, error, started);
     }
+  }
+
+  /**
+   * A throw of the router's own code, kept to its request: it answers 500 `internal_error` (or ends a
+   * stream already under way), is logged with its stack (never its message: it may quote the prompt), and
+   * blames no model.
+   */
+  #contain(req: ChatRequest, answer: Answer, error: unknown, started: number): HistoryEntry {
+    this.parts.logger.error(`request ${req.requestId}: local fault: ${faultTrace(error)}`);
+    const committed = answer.started;
+    try {
+      if (committed) answer.close();
+      else answer.refuse(INTERNAL_ERROR_ANSWER, 'internal_error');
+    } catch {
+      answer.close();
+    }
+    const ending: Ending = committed
+      ? { outcome: 'partial', clientStatus: 200 }
+      : { outcome: 'internal_error', clientStatus: 500 };
+    return historyEntry(req, answer, null, started, this.parts.clock(), ending);
   }
 
   /** Resolves once no request is in flight, or after `timeoutMs`. */

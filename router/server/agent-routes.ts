@@ -12,6 +12,7 @@ import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
+import { dropUnreadBody } from './read-body.js';
 import { sendError } from './respond.js';
 
 /** A face whose `extra` the route does not need to know. */
@@ -48,10 +49,11 @@ export function refuseOnFace(
   req: IncomingMessage,
   res: ServerResponse,
   error: ErrorAnswer,
-  extra?: Readonly<Record<string, string>>,
+  options: { headers?: Readonly<Record<string, string>>; outcome?: 'rejected' | 'internal_error' } = {},
 ): void {
   const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
-  new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
+  const answer = new Answer(res, face.encoder(requestId, null), requestId);
+  answer.refuse(error, options.outcome ?? 'rejected', options.headers);
 }
 
 /** `/v1/*`: the faces, the local token count, the model list, else 404. */
@@ -66,9 +68,8 @@ export async function handleAgentRoute(
   const face = deps.faces.get(pathname);
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
-    req.resume();
     const error = clientError(405, 'method_not_allowed', 'fcm-router: use POST');
-    return refuseOnFace(face, req, res, error, { allow: 'POST' });
+    return refuseOnFace(face, req, res, error, { headers: { allow: 'POST', ...dropUnreadBody(req) } });
   }
   if (pathname === '/v1/messages/count_tokens') {
     if (method === 'POST') return handleCountTokens(req, res);
@@ -78,12 +79,12 @@ export async function handleAgentRoute(
     if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
     return handleModels(advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved)), res);
   }
-  req.resume();
-  sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
+  const headers = dropUnreadBody(req);
+  sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`, { headers });
 }
 
 /** 405 naming the method to use. */
 export function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): void {
-  req.resume();
-  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers: { allow } });
+  const headers = { allow, ...dropUnreadBody(req) };
+  sendError(res, 405, 'method_not_allowed', `fcm-router: use ${allow}`, { headers });
 }

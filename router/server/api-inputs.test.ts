@@ -9,6 +9,8 @@ import type { ErrorResponse, StateResponse } from '../api-types.js';
 import { within } from '../test-support/deferred.js';
 import { httpRequest, parseReply, type HttpReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
+import { json } from '../test-support/upstream-behaviours.js';
+import type { ConfigInput } from '../config/schema.js';
 
 const SCENARIO = {
   providers: { alpha: ['m1'], beta: ['m2'] },
@@ -160,5 +162,35 @@ test('query parameters are validated: /api/history?limit= takes a whole number f
     }
     assert.equal((await router.get('/api/history?limit=1&limit=2')).status, 400, 'a repeated parameter');
     assert.equal((await router.get('/api/history')).status, 200, 'no limit: the default');
+  });
+});
+
+test('an API key that is not printable ASCII without blanks is refused, naming it, and the stored key stays', async () => {
+  await withScenario(SCENARIO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    for (const apiKey of ['sk-é', 'sk-通义', 'sk-a\r\nx-evil: 1', 'sk a', 'sk-\u0000']) {
+      const key = await router.api('POST', '/api/providers/key', { provider: 'alpha', apiKey });
+      assert.equal(key.status, 400, `${JSON.stringify(apiKey)}: ${key.text}`);
+      const error = parseReply<ErrorResponse>(key).error;
+      assert.equal(error.param, 'apiKey');
+      assert.match(error.message, /printable ASCII without spaces or line breaks/);
+      const config = parseReply<{ config: ConfigInput }>(await router.get('/api/config')).config;
+      const put = await router.api('PUT', '/api/config', {
+        ...config,
+        providers: { ...config.providers, beta: { ...config.providers?.['beta'], apiKeys: [apiKey] } },
+      });
+      assert.equal(put.status, 400, `PUT ${JSON.stringify(apiKey)}: ${put.text}`);
+      assert.match(put.text, /providers\.beta\.apiKeys\.0/);
+    }
+    assert.equal(
+      (await router.api('POST', '/api/providers/key', { provider: 'alpha', apiKey: ' sk-ok ' })).status,
+      200,
+    );
+    assert.equal((await router.chat()).status, 200);
+    assert.equal(
+      upstream.calls.at(-1)?.headers.authorization,
+      'Bearer sk-ok',
+      'blanks around a key are trimmed',
+    );
   });
 });

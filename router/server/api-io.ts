@@ -4,6 +4,7 @@ import type { z } from 'zod/v3';
 import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { parseJson } from '../gate/safe-json.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { readBody, refuseTooLarge } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -23,6 +24,10 @@ export async function readJson<T>(
   if (!read.ok) {
     if (read.reason === 'too_large') refuseTooLarge(req, res, 'fcm-router: body is over 1 MiB');
     else res.destroy();
+    return { ok: false };
+  }
+  if (exceedsJsonDepth(read.body)) {
+    sendError(res, 400, 'invalid_json', `fcm-router: body nests deeper than ${MAX_JSON_DEPTH} levels`);
     return { ok: false };
   }
   const parsed = parseJson(read.body.toString('utf8'));

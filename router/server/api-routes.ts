@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
 import type { LiveConfig } from '../config/live-config.js';
 import { withProviderKey } from '../config/provider-key.js';
-import { modelKeySchema, type ConfigInput } from '../config/schema.js';
+import { apiKeySchema, modelKeySchema, type ConfigInput } from '../config/schema.js';
 import { buildProviders } from '../engine/providers-view.js';
 import { buildUsage } from '../engine/usage-view.js';
 import { discoverModels } from '../engine/model-discovery.js';
@@ -33,7 +33,7 @@ export interface ApiDeps {
 
 const resetBody = z.strictObject({ model: modelKeySchema });
 const discoverBody = z.strictObject({ provider: z.string().min(1).max(100) });
-const keyBody = z.strictObject({ provider: z.string().min(1).max(100), apiKey: z.string().max(4096) });
+const keyBody = z.strictObject({ provider: z.string().min(1).max(100), apiKey: apiKeySchema });
 const setBody = z.strictObject({ models: z.array(modelKeySchema).max(500) });
 const activeBody = z.strictObject({ set: z.string().min(1).max(100) });
 const pauseBody = z.strictObject({ paused: z.boolean() });

@@ -113,3 +113,26 @@ test('a foreign Origin, a non-loopback Host and a mutating call without the toke
     assert.equal(own.status, 200, 'the dashboard’s own origin passes');
   });
 });
+
+test('nesting is judged on the raw bytes before parsing: an 8 MB body nested millions deep is refused unparsed', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    const post = (body: string) =>
+      httpRequest(`${router.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    // 300 levels and then text no parser takes: refused for its depth, so the parser never ran.
+    const deepThenBroken = await post(`{"messages": ${'['.repeat(300)} not json`);
+    assertOpenAiError(deepThenBroken, 400, 'invalid_request');
+    assert.match(parseReply<ErrorResponse>(deepThenBroken).error.message, /nests deeper than 256 levels/);
+    const huge = await post(`{"messages":${'['.repeat(4_000_000)}${']'.repeat(4_000_000)}}`);
+    assertOpenAiError(huge, 400, 'invalid_request');
+    assert.match(parseReply<ErrorResponse>(huge).error.message, /nests deeper than 256 levels/);
+    // Brackets in strings are text: a prompt full of them is routed.
+    upstream.always('alpha/m1', json('ok'));
+    const content = `${'['.repeat(1000)} {{ "quoted" \\ ]`;
+    const fine = await post(JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content }] }));
+    assert.equal(fine.status, 200, fine.text);
+  });
+});

@@ -28,13 +28,18 @@ export class PendingBodies {
     if (!hasBody(req)) return true;
     if (this.#count >= this.max()) return false;
     this.#count += 1;
-    let counted = true;
+    const socket = req.socket;
     const arrived = (): void => {
-      if (counted) this.#count -= 1;
-      counted = false;
+      req.off('end', arrived);
+      req.off('close', arrived);
+      socket.off('close', arrived);
+      this.#count -= 1;
     };
     req.once('end', arrived);
     req.once('close', arrived);
+    // Answered before its body was in, a request is detached from its socket: neither 'end' nor 'close'
+    // comes when the client hangs up then, only the socket's own 'close'.
+    socket.once('close', arrived);
     return true;
   }
 }

@@ -5,47 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
 import type { ErrorResponse } from '../api-types.js';
 import { deferred, within } from '../test-support/deferred.js';
-import { httpRequest, parseReply, sseText } from '../test-support/http-client.js';
+import { httpRequest, parseReply, postRecording, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
 
 const ONE = { providers: { alpha: ['m1'] } };
 const CHAT = JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] });
-
-/** POSTs `body` with node's client and reports the status it read and every socket error it saw. */
-function postRecording(
-  url: string,
-  body: Buffer,
-  headers: Record<string, string>,
-  chunked: boolean,
-): Promise<{ status: number | null; errors: string[] }> {
-  return new Promise((resolve) => {
-    const errors: string[] = [];
-    let status: number | null = null;
-    const req = http.request(url, {
-      method: 'POST',
-      agent: false,
-      headers: chunked ? headers : { ...headers, 'content-length': String(body.length) },
-    });
-    req.on('response', (res) => {
-      status = res.statusCode ?? null;
-      res.resume();
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
-    // Settled once the socket is gone, so an EPIPE after the answer is seen too.
-    req.on('close', () => setImmediate(() => resolve({ status, errors })));
-    if (chunked) {
-      for (let offset = 0; offset < body.length; offset += 64 * 1024)
-        req.write(body.subarray(offset, offset + 64 * 1024));
-      req.end();
-    } else req.end(body);
-  });
-}
 
 test('an oversized body gets its 413 while the client is still sending: no EPIPE, no reset', async () => {
   await withScenario(ONE, async ({ router, upstream }) => {

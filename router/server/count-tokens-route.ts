@@ -12,8 +12,12 @@ import { sendJson } from './respond.js';
  */
 export async function handleCountTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = requestIdOf(req);
-  const refuse = (error: ErrorAnswer): void =>
-    new Answer(res, new MessagesEncoder({ requestId, model: 'fcm' }), requestId).refuse(error, 'rejected');
+  const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void =>
+    new Answer(res, new MessagesEncoder({ requestId, model: 'fcm' }), requestId).refuse(
+      error,
+      'rejected',
+      extra,
+    );
   const body = await readFaceBody(req, res, refuse);
   if (body === null) return;
   const counted = countMessagesTokens(body);

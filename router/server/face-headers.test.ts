@@ -10,6 +10,8 @@ import { fixture } from '../faces/test-kit.js';
 import { AGENT_REPLY, agentModel } from '../test-support/agent-model.js';
 import { CHAIN, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
 import { httpRequest } from '../test-support/http-client.js';
+import { withScenario } from '../test-support/scenario.js';
+import { json } from '../test-support/upstream-behaviours.js';
 
 const FIXTURES = [
   'claude-code-2.1.332.first-turn.json',
@@ -84,5 +86,52 @@ test('recorded agent requests replayed with their own headers: served, and only 
       !history.includes(AGENT_KEY) && !router.logText().includes(AGENT_KEY),
       'the key is kept nowhere',
     );
+  });
+});
+
+test('no face forwards a client credential: every face passes the same few headers upstream', async () => {
+  await withScenario({ providers: { alpha: ['m1'] } }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const credentials: Record<string, string> = {
+      authorization: `Bearer ${AGENT_KEY}`,
+      'x-api-key': AGENT_KEY,
+      'x-goog-api-key': AGENT_KEY,
+      'anthropic-api-key': AGENT_KEY,
+      'x-auth-token': AGENT_KEY,
+      'openai-organization': 'org-agent-7f3a',
+      'openai-project': 'proj-agent-7f3a',
+      'api-key': AGENT_KEY,
+      cookie: `session=${AGENT_KEY}`,
+      'x-custom-secret': AGENT_KEY,
+    };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'agent/1.0',
+      'x-title': 'My agent',
+      ...credentials,
+    };
+    const bodies: Record<string, unknown> = {
+      '/v1/chat/completions': { model: 'fcm', messages: [{ role: 'user', content: 'hi' }] },
+      '/v1/messages': { model: 'fcm', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] },
+      '/v1/responses': { model: 'fcm', input: 'hi' },
+    };
+    for (const [path, body] of Object.entries(bodies)) {
+      const reply = await httpRequest(`${router.url}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      assert.equal(reply.status, 200, `${path}: ${reply.text}`);
+      const call = upstream.calls.at(-1);
+      assert.ok(call);
+      const extra = Object.keys(call.headers).filter(
+        (header) => !ALLOWED.has(header) && header !== 'x-title',
+      );
+      assert.deepEqual(extra, [], `${path}: client headers that reached the provider`);
+      assert.equal(call.headers.authorization, 'Bearer sk-test-alpha');
+      assert.equal(call.headers['user-agent'], 'agent/1.0');
+      assert.equal(call.headers['x-title'], 'My agent', `${path}: an app's attribution header goes along`);
+      assert.ok(!JSON.stringify(call.headers).includes('7f3a'), `${path}: no credential upstream`);
+    }
   });
 });

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { pickRequestId } from '../engine/decision-header.js';
 import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
-import type { RequestSource } from '../engine/route-context.js';
+import type { ChatRequest, RequestSource } from '../engine/route-context.js';
+import { ChatEncoder } from '../faces/chat-face.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { readBody } from './read-body.js';
+import { dropUnreadBody, readBody } from './read-body.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 export const MAX_MODEL_NAME = 300;
@@ -26,8 +27,6 @@ export interface FaceSpec<T> {
   translate(body: Record<string, unknown>): FaceTranslation<T>;
   /** The request's encoder; `request` is null for a refusal before translation. */
   encoder(requestId: string, request: { model: string; extra: T } | null): AnswerEncoder;
-  /** The agent's headers that may reach the upstream (its protocol's own headers never do). */
-  upstreamHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
 }
 
 /** The agent's `x-request-id` when it is usable, else a fresh one. */
@@ -47,36 +46,121 @@ function sourceOf(req: IncomingMessage): RequestSource {
 export async function readFaceBody(
   req: IncomingMessage,
   res: ServerResponse,
-  refuse: (error: ErrorAnswer) => void,
+  refuse: (error: ErrorAnswer, extra?: Readonly<Record<string, string>>) => void,
 ): Promise<Record<string, unknown> | null> {
-  const bad = (message: string, status = 400, code = 'invalid_request'): null => {
-    refuse(clientError(status, code, message));
+  const bad = (
+    message: string,
+    status = 400,
+    code = 'invalid_request',
+    extra?: Record<string, string>,
+  ): null => {
+    refuse(clientError(status, code, message), extra);
     return null;
   };
   if (!isJsonContentType(req.headers['content-type'])) {
-    req.resume();
-    return bad('fcm-router: send the request body as application/json', 415, 'unsupported_media_type');
+    const message = 'fcm-router: send the request body as application/json';
+    return bad(message, 415, 'unsupported_media_type', dropUnreadBody(req));
   }
   const read = await readBody(req);
   if (!read.ok) {
     if (read.reason === 'too_large')
-      return bad('fcm-router: request body is over 10 MiB', 413, 'request_too_large');
+      return bad('fcm-router: request body is over 10 MiB', 413, 'request_too_large', {
+        connection: 'close',
+      });
     res.destroy();
     return null;
   }
+  // Before parsing: parsing a deeply nested body would hold the event loop for seconds.
+  if (exceedsJsonDepth(read.body))
+    return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   const parsed = parseJson(read.body.toString('utf8'));
   if (!parsed.ok)
     return bad(`fcm-router: request body is not valid JSON (${parsed.error})`, 400, 'invalid_json');
   const body = parsed.value;
   if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
-  if (exceedsJsonDepth(body))
-    return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   return body;
+}
+
+/** The chat request and its answer, once the face has read and translated the agent's body. */
+interface Prepared {
+  chat: ChatRequest;
+  answer: Answer;
+}
+
+/** What a request is known as before its translation: its id, the raw body's model, where it came from. */
+function requestFacts(req: IncomingMessage, requestId: string, body: Record<string, unknown>): ChatRequest {
+  const model = typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm';
+  return {
+    requestId,
+    modelRequested: model.length > MAX_MODEL_NAME ? 'fcm' : model,
+    body,
+    stream: body.stream === true,
+    clientHeaders: {},
+    client: clientToken(req.headers['user-agent']),
+    source: sourceOf(req),
+    clientGone: new ClientGone(),
+  };
+}
+
+/** Translates `body` on `face` into the request to route and its answer; null when it was refused (400). */
+function prepare<T>(
+  face: FaceSpec<T>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: ChatRequest,
+  refuse: (error: ErrorAnswer) => void,
+): Prepared | null {
+  const request = face.translate(facts.body);
+  if (!request.ok) {
+    refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
+    return null;
+  }
+  if (request.model.length > MAX_MODEL_NAME) {
+    const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
+    refuse(clientError(400, 'invalid_request', message, 'model'));
+    return null;
+  }
+  const { requestId } = facts;
+  const encoder = face.encoder(requestId, { model: request.model, extra: request.extra });
+  const chat: ChatRequest = {
+    ...facts,
+    modelRequested: request.model.length > 0 ? request.model : 'fcm',
+    body: request.chat,
+    stream: request.stream,
+    // Only the few every face forwards reach a provider (`buildUpstreamHeaders`).
+    clientHeaders: req.headers,
+  };
+  return { chat, answer: new Answer(res, encoder, requestId) };
+}
+
+/**
+ * A throw in the face's own code (its translator, its encoder): a local fault, contained as one in
+ * routing is, answered in the face's error shape (OpenAI's when even its refusal encoder throws).
+ */
+function failLocally<T>(
+  engine: RouterEngine,
+  face: FaceSpec<T>,
+  facts: ChatRequest,
+  res: ServerResponse,
+  error: unknown,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  let encoder: AnswerEncoder;
+  try {
+    encoder = face.encoder(facts.requestId, null);
+  } catch {
+    encoder = new ChatEncoder();
+  }
+  engine.failBeforeRouting(facts, new Answer(res, encoder, facts.requestId), error);
 }
 
 /**
  * Serves one agent request on `face`: reads and translates its body (refusals in the face's own error
  * shape, with decision headers), then hands the chat-completions request and its answer to the engine.
+ * A throw in the face's code is answered as a local fault, never left to the server's catch-all.
  */
 export async function handleFace<T>(
   engine: RouterEngine,
@@ -85,44 +169,28 @@ export async function handleFace<T>(
   res: ServerResponse,
 ): Promise<void> {
   const requestId = requestIdOf(req);
-  const refuse = (error: ErrorAnswer): void => {
-    const extra = error.status === 413 ? { connection: 'close' } : undefined;
+  const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void => {
     new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
   };
-  const body = await readFaceBody(req, res, refuse);
-  if (body === null) return;
-  const request = face.translate(body);
-  if (!request.ok) {
-    return refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
+  let facts: ChatRequest | null = null;
+  let prepared: Prepared | null;
+  try {
+    const body = await readFaceBody(req, res, refuse);
+    if (body === null) return;
+    facts = requestFacts(req, requestId, body);
+    prepared = prepare(face, req, res, facts, refuse);
+  } catch (error) {
+    facts ??= requestFacts(req, requestId, {});
+    return failLocally(engine, face, facts, res, error);
   }
-  if (request.model.length > MAX_MODEL_NAME) {
-    const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
-    return refuse(clientError(400, 'invalid_request', message, 'model'));
-  }
-  const answer = new Answer(
-    res,
-    face.encoder(requestId, { model: request.model, extra: request.extra }),
-    requestId,
-  );
-  const clientGone = new ClientGone();
+  if (prepared === null) return;
+  const { chat, answer } = prepared;
   const onClose = (): void => {
-    if (!res.writableFinished) clientGone.markGone();
+    if (!res.writableFinished) chat.clientGone.markGone();
   };
   res.on('close', onClose);
   try {
-    await engine.handleChat(
-      {
-        requestId,
-        modelRequested: request.model.length > 0 ? request.model : 'fcm',
-        body: request.chat,
-        stream: request.stream,
-        clientHeaders: face.upstreamHeaders(req.headers),
-        client: clientToken(req.headers['user-agent']),
-        source: sourceOf(req),
-        clientGone,
-      },
-      answer,
-    );
+    await engine.handleChat(chat, answer);
   } finally {
     res.off('close', onClose);
   }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import {
   ChatEncoder,
   keptOutputs,
@@ -13,15 +12,6 @@ import {
 } from '../faces/index.js';
 import type { Clock } from '../state/clock.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
-
-/**
- * Of a translating face's client headers, only the agent's name goes upstream: its protocol's own headers
- * (`anthropic-beta`, `anthropic-version`, session ids) mean nothing to a chat-completions provider.
- */
-function agentNameOnly(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const agent = headers['user-agent'];
-  return agent === undefined ? {} : { 'user-agent': agent };
-}
 
 /** A face translation as the route takes it, with what its encoder needs from it (`extra`). */
 function routed<T, E>(
@@ -57,14 +47,12 @@ export const chatFace: FaceSpec<null> = {
     return { ok: true, chat: body, stream: body.stream === true, model, extra: null };
   },
   encoder: () => new ChatEncoder(),
-  upstreamHeaders: (headers) => headers,
 };
 
 /** `POST /v1/messages` (Claude Code): Anthropic Messages in, one chat-completions request upstream. */
 export const messagesFace: FaceSpec<null> = {
   translate: (body) => routed(translateMessagesRequest(body), () => null),
   encoder: (requestId, request) => new MessagesEncoder({ requestId, model: request?.model ?? 'fcm' }),
-  upstreamHeaders: agentNameOnly,
 };
 
 /**
@@ -92,6 +80,5 @@ export function responsesFace(deps: {
         toolNames: request?.extra?.toolNames ?? new Map(),
         ...(request?.extra?.keepItems ? { onServed: (output) => items.keep(keptOutputs(output)) } : {}),
       }),
-    upstreamHeaders: agentNameOnly,
   };
 }

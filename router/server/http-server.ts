@@ -5,6 +5,8 @@ import type { EventBus } from '../engine/event-bus.js';
 import { ResponseItemStore } from '../faces/index.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
+import { INTERNAL_ERROR_ANSWER } from '../engine/final-answer.js';
+import { logText } from '../engine/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Clock } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
@@ -29,7 +31,7 @@ import {
   TOKEN_COOKIE,
   tokenMatches,
 } from './guards.js';
-import { lingerAfterRefusal } from './read-body.js';
+import { dropUnreadBody } from './read-body.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
@@ -67,26 +69,23 @@ interface Refusal {
   status: number;
   code: string;
   message: string;
-  /** The body is still arriving: drain it for a while so the client reads the status. */
-  linger: boolean;
 }
 
 /** Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass. */
 function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: PendingBodies): Refusal | null {
   if (!isAllowedHost(req.headers.host)) {
     const message = 'fcm-router: Host header must be a loopback name or an IP address';
-    return { status: 403, code: 'forbidden_host', message, linger: false };
+    return { status: 403, code: 'forbidden_host', message };
   }
   if (!isAllowedOrigin(req.headers.origin, req.headers.host, isAgentPath))
     return {
       status: 403,
       code: 'forbidden_origin',
       message: 'fcm-router: cross-site requests are refused',
-      linger: false,
     };
   if (!pending.admit(req)) {
     const message = 'fcm-router: too many requests are still sending their bodies; retry shortly';
-    return { status: 503, code: 'server_busy', message, linger: true };
+    return { status: 503, code: 'server_busy', message };
   }
   return null;
 }
@@ -98,10 +97,8 @@ function refuse(
   face: AnyFace | undefined,
   refusal: Refusal,
 ): void {
-  if (refusal.linger) lingerAfterRefusal(req);
-  else req.resume();
-  const extra: Record<string, string> =
-    refusal.status === 503 ? { 'retry-after': '1', connection: 'close' } : {};
+  const extra: Record<string, string> = dropUnreadBody(req);
+  if (refusal.status === 503) Object.assign(extra, { 'retry-after': '1', connection: 'close' });
   if (face === undefined) {
     sendError(res, refusal.status, refusal.code, refusal.message, { headers: extra });
     return;
@@ -114,7 +111,21 @@ function refuse(
     message: refusal.message,
     retryAfterSec: null,
   };
-  refuseOnFace(face, req, res, error, extra);
+  refuseOnFace(face, req, res, error, { headers: extra });
+}
+
+/**
+ * The last stand against a throw no route contained: 500 `internal_error`, on an agent's path in its
+ * face's shape with the decision headers (the face route contains its own faults; this catches the rest).
+ */
+function answerInternalError(req: IncomingMessage, res: ServerResponse, face: AnyFace | undefined): void {
+  try {
+    if (face !== undefined)
+      return refuseOnFace(face, req, res, INTERNAL_ERROR_ANSWER, { outcome: 'internal_error' });
+  } catch {
+    // Even the face's refusal threw: the plain answer below.
+  }
+  if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
 }
 
 /** `GET /health`: alive, which version, since when, which process. */
@@ -139,10 +150,8 @@ async function handleApiRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const refuseApi = (status: number, code: string, message: string): void => {
-    req.resume();
-    sendError(res, status, code, message);
-  };
+  const refuseApi = (status: number, code: string, message: string): void =>
+    sendError(res, status, code, message, { headers: dropUnreadBody(req) });
   if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token))
     return refuseApi(
       403,
@@ -230,11 +239,10 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     { ...timeouts(), keepAliveTimeout: 65_000, connectionsCheckingInterval: DEADLINE_CHECK_MS },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
-        deps.logger.error(
-          `internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${faultTrace(error)}`,
-        );
-        if (!res.headersSent) sendError(res, 500, 'internal_error', 'fcm-router: internal error');
-        else res.destroy();
+        const { pathname } = new URL(req.url ?? '/', 'http://x');
+        deps.logger.error(`internal error on ${req.method} ${logText(pathname)}: ${faultTrace(error)}`);
+        if (res.headersSent) res.destroy();
+        else answerInternalError(req, res, agent.faces.get(pathname));
       });
     },
   );

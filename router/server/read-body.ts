@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { hasBody } from './body-gate.js';
 import { sendError } from './respond.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -36,6 +37,20 @@ export function lingerAfterRefusal(req: IncomingMessage, lingerMs = LINGER_MS): 
     timer.unref();
     this.once('close', () => clearTimeout(timer));
   };
+}
+
+/**
+ * Deals with the unread body of a request answered before reading it (403, 404, 405, 415): a body already
+ * in, or none, is dropped; one still arriving is drained for a while (see {@link lingerAfterRefusal}), and
+ * the answer must then close the connection: the headers returned say so.
+ */
+export function dropUnreadBody(req: IncomingMessage): Record<string, string> {
+  if (req.complete || !hasBody(req)) {
+    req.resume();
+    return {};
+  }
+  lingerAfterRefusal(req);
+  return { connection: 'close' };
 }
 
 /** Answers 413 with `connection: close`, letting the client finish sending first (see {@link lingerAfterRefusal}). */

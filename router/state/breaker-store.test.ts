@@ -48,7 +48,7 @@ test('an unknown key reads as a fresh CLOSED record that is not stored', async (
     const rec = store.get('groq/llama');
     assert.equal(rec.state, 'CLOSED');
     assert.equal(rec.tripCount, 0);
-    store.recordSuccess('groq/llama', false);
+    store.recordSuccess('groq/llama', null);
     assert.deepEqual(store.keys(), []);
     assert.deepEqual(changes, []);
     await store.close();
@@ -73,7 +73,7 @@ test('failures open the breaker; get() settles it to HALF_OPEN lazily and report
     assert.equal(store.get('groq/llama').state, 'HALF_OPEN');
     assert.equal(changes.length, 4);
 
-    store.recordSuccess('groq/llama', true);
+    store.recordSuccess('groq/llama', 1);
     const closed = store.get('groq/llama');
     assert.equal(closed.state, 'CLOSED');
     assert.equal(closed.tripCount, 1);
@@ -250,5 +250,21 @@ test('changes are debounced into one write; close flushes what is pending', asyn
     };
     assert.equal(second.version, 1);
     assert.deepEqual(Object.keys(second.breakers).sort(), ['a/m', 'b/m']);
+  });
+});
+
+test('a success closes a tripped breaker only for the trip it was sent to', async () => {
+  await withDir(async (dir) => {
+    const { store, time } = makeStore(join(dir, 'breakers.json'));
+    for (let i = 0; i < 3; i += 1) store.recordFailure('groq/llama', 'timeout');
+    assert.equal(store.get('groq/llama').tripCount, 1);
+    time.now = T0 + 30_000;
+    store.recordFailure('groq/llama', 'timeout');
+    assert.equal(store.get('groq/llama').tripCount, 2, 'the trial failed: a second trip');
+    store.recordSuccess('groq/llama', 1);
+    assert.equal(store.get('groq/llama').state, 'OPEN', 'sent during the first trip');
+    store.recordSuccess('groq/llama', 2);
+    assert.equal(store.get('groq/llama').state, 'CLOSED');
+    await store.close();
   });
 });

@@ -53,7 +53,19 @@ export interface BreakerStoreOptions {
   logger: RouterLogger;
   /** Called after a record really changed (not for a mere `updatedAt`). */
   onChange?: (key: string) => void;
+  /**
+   * Whether a model is one of the config's or the catalogue's: only theirs are saved. Any other (a model
+   * an agent pinned by an id of its choosing) is kept in memory only, at most {@link MAX_UNLISTED} of
+   * them. @default every model is listed
+   */
+  isListed?: (key: string) => boolean;
 }
+
+/**
+ * Breakers kept for models outside the config and the catalogue (pinned by id): the most recently
+ * updated ones, so that any number of made-up ids cannot grow memory or the file.
+ */
+export const MAX_UNLISTED = 32;
 
 export class BreakerStore {
   private readonly options: BreakerStoreOptions;
@@ -74,7 +86,7 @@ export class BreakerStore {
       debounceMs: options.debounceMs,
       logger: options.logger,
       clock: options.clock,
-      snapshot: () => ({ breakers: Object.fromEntries(this.records) }),
+      snapshot: () => ({ breakers: Object.fromEntries(this.listedRecords()) }),
     });
   }
 
@@ -108,6 +120,7 @@ export class BreakerStore {
         openedAt: rec.openedAt === null ? null : Math.min(rec.openedAt, now),
       });
     }
+    this.pruneUnlisted();
     this.changes += 1;
     if (dropped > 0) this.file.schedule();
   }
@@ -156,9 +169,15 @@ export class BreakerStore {
     return this.trials.has(key);
   }
 
-  /** Records a served attempt; `trial` when it held the model's trial slot (see `recordSuccess`). */
-  recordSuccess(key: string, trial: boolean): void {
+  /**
+   * Records a served attempt. `sentToTrip`: the breaker's `tripCount` when the attempt went to it tripped
+   * on purpose (a trial, a pinned or last-resort try), else null. Only such an attempt may close an OPEN or
+   * HALF_OPEN breaker (see `recordSuccess`), and only while it is still the trip it was sent to: once the
+   * breaker tripped again, a success that began before proves nothing about the model now.
+   */
+  recordSuccess(key: string, sentToTrip: number | null): void {
     const rec = this.get(key);
+    const trial = sentToTrip !== null && sentToTrip === rec.tripCount;
     this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings(), trial));
   }
 
@@ -202,10 +221,29 @@ export class BreakerStore {
     return this.file.close();
   }
 
+  /** The records to save: the listed models' only. */
+  private listedRecords(): [string, BreakerRecord][] {
+    const isListed = this.options.isListed;
+    const entries = [...this.records];
+    return isListed === undefined ? entries : entries.filter(([key]) => isListed(key));
+  }
+
+  /** Drops the least recently updated breakers of unlisted models past {@link MAX_UNLISTED}. */
+  private pruneUnlisted(): void {
+    const isListed = this.options.isListed;
+    if (isListed === undefined) return;
+    const unlisted = [...this.records].filter(([key]) => !isListed(key));
+    if (unlisted.length <= MAX_UNLISTED) return;
+    unlisted.sort(([, a], [, b]) => a.updatedAt - b.updatedAt);
+    for (const [key] of unlisted.slice(0, unlisted.length - MAX_UNLISTED)) this.records.delete(key);
+  }
+
   /** Stores `next` when it differs from `prev`, persists and notifies; returns the current record. */
   private commit(key: string, prev: BreakerRecord, next: BreakerRecord): BreakerRecord {
     if (next === prev) return prev;
+    const added = !this.records.has(key);
     this.records.set(key, next);
+    if (added && this.options.isListed?.(key) === false) this.pruneUnlisted();
     this.changes += 1;
     this.file.schedule();
     if (breakerChanged(prev, next)) this.options.onChange?.(key);

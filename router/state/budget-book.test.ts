@@ -107,3 +107,30 @@ test('a Pacific day’s counts survive a save and a load after UTC midnight; a f
     assert.deepEqual(logger.lines, [], 'nothing moved aside as corrupt');
   });
 });
+
+test('a hold is never longer than a day: neither from a provider’s reset header nor from a damaged file', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'budgets.json');
+    const time = { now: MINUTE };
+    const logger = recordingLogger();
+    const book = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    book.correct(ID, 'UTC', NO_LIMITS, { requests: { remaining: 0, resetMs: 9e12 }, tokens: null });
+    assert.deepEqual(book.standing(ID, 'UTC', NO_LIMITS), { type: 'at', until: MINUTE + DAY_MS });
+    await book.close();
+
+    const damaged = {
+      version: STATE_FILE_VERSION,
+      savedAt: MINUTE,
+      counters: {
+        [ID]: { minute: [], day: DAY, dayEnd: DAY + DAY_MS, dayRequests: 0, dayTokens: 0, heldUntil: 9e15 },
+      },
+    };
+    await writeFile(file, JSON.stringify(damaged));
+    const loaded = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    await loaded.load();
+    assert.deepEqual(loaded.standing(ID, 'UTC', NO_LIMITS), { type: 'at', until: MINUTE + DAY_MS });
+    time.now = MINUTE + DAY_MS;
+    assert.deepEqual(loaded.standing(ID, 'UTC', NO_LIMITS), { type: 'ok' });
+    await loaded.close();
+  });
+});

@@ -69,6 +69,8 @@ export class BudgetBook {
   private readonly file: JsonStateFile<BudgetFile>;
   /** Bumped when a counter's standing changes (ok → near → at), not by every count. */
   private changes = 0;
+  /** The latest hold any counter was given: none is live once the clock is past it. */
+  private latestHold = 0;
 
   constructor(options: BudgetBookOptions) {
     this.options = options;
@@ -89,7 +91,10 @@ export class BudgetBook {
     const now = this.options.clock();
     for (const [id, counts] of Object.entries(data.counters)) {
       const current = pruned(counts, now);
+      // No hold outlasts a day: a damaged or hand-edited file cannot hold a key for ever.
+      if (current.heldUntil !== null) current.heldUntil = Math.min(current.heldUntil, now + DAY_MS);
       if (live(current)) this.counters.set(id, current);
+      this.noteHold(current);
     }
     this.changes += 1;
   }
@@ -97,6 +102,14 @@ export class BudgetBook {
   /** Changes whenever a counter's standing did: a ranking made without it changing is still current. */
   get version(): number {
     return this.changes;
+  }
+
+  /**
+   * Whether any counter may be held by a provider's headers now: the cheap test that lets ranking skip
+   * looking up the counters of models without limits.
+   */
+  holding(): boolean {
+    return this.options.clock() < this.latestHold;
   }
 
   /** What counter `id` used in the current windows, its day being the day of time zone `zone`. */
@@ -126,7 +139,7 @@ export class BudgetBook {
   /**
    * A provider's own word on what is left: it replaces the count of the window it speaks of (a reset within
    * a minute is the minute's, a later one the day's) where that limit is known, and a budget at 0 is held
-   * until its reset.
+   * until its reset, limits known or not (with none, `limits` is all null and only the hold counts).
    */
   correct(id: string, zone: string, limits: BudgetLimits, hints: RateLimitHints): void {
     const now = this.options.clock();
@@ -158,8 +171,13 @@ export class BudgetBook {
     } else roll(counts, now, zone);
     const before = budgetStanding(limits, counts).type;
     change(counts);
+    this.noteHold(counts);
     if (budgetStanding(limits, counts).type !== before) this.changes += 1;
     this.file.schedule();
+  }
+
+  private noteHold(counts: BudgetCounts): void {
+    if (counts.heldUntil !== null) this.latestHold = Math.max(this.latestHold, counts.heldUntil);
   }
 
   /** Counters with nothing left in them are left out. */
@@ -201,7 +219,8 @@ function fix(
     else counts.dayTokens = used;
   }
   if (hint.remaining <= 0 && hint.resetMs !== null && hint.resetMs > 0) {
-    const until = now + hint.resetMs;
+    // Every budget a provider reports resets within its day.
+    const until = now + Math.min(hint.resetMs, DAY_MS);
     counts.heldUntil = counts.heldUntil === null ? until : Math.max(counts.heldUntil, until);
   }
 }

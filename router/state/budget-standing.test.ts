@@ -5,6 +5,7 @@ import {
   addToMinute,
   budgetStanding,
   dayShare,
+  holdsBudget,
   DAY_MS,
   minuteUsed,
   MINUTE_MS,
@@ -190,4 +191,17 @@ test('roll brings counts to now in place, exactly as rolled does on a copy', () 
     roll(inPlace, now, zone);
     assert.deepEqual(inPlace, rolled(copy(), now, zone), `${now - t0} ms on, ${zone}`);
   }
+});
+
+test('a provider’s headers hold a budget when one is spent and says when it resets', () => {
+  const hint = (remaining: number, resetMs: number | null) => ({ remaining, resetMs });
+  assert.equal(holdsBudget({ requests: hint(0, 60_000), tokens: null }), true);
+  assert.equal(holdsBudget({ requests: hint(5, 60_000), tokens: hint(0, 1_000) }), true);
+  assert.equal(holdsBudget({ requests: hint(1, 60_000), tokens: null }), false);
+  assert.equal(
+    holdsBudget({ requests: hint(0, null), tokens: null }),
+    false,
+    'no reset: nothing to hold until',
+  );
+  assert.equal(holdsBudget({ requests: null, tokens: null }), false);
 });

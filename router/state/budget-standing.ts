@@ -53,6 +53,13 @@ export interface RateLimitHints {
   tokens: RateLimitHint | null;
 }
 
+/** True when a provider's headers say a budget is spent and when it resets: a hold, limits known or not. */
+export function holdsBudget(hints: RateLimitHints): boolean {
+  return [hints.requests, hints.tokens].some(
+    (hint) => hint !== null && hint.remaining <= 0 && hint.resetMs !== null && hint.resetMs > 0,
+  );
+}
+
 export type BudgetStanding =
   | { type: 'ok' }
   /** Some limit is at least {@link NEAR_SHARE} used. */

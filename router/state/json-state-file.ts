@@ -101,7 +101,10 @@ export class JsonStateFile<T extends object> {
     return run;
   }
 
-  /** Cancels the pending timer and flushes. Later changes are only written by an explicit flush. */
+  /**
+   * Cancels the pending timer and flushes. Later changes are only written by an explicit flush. Rejects
+   * when that last write failed (it was logged), so a shutdown can say its state was not saved.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== null) {
@@ -109,6 +112,7 @@ export class JsonStateFile<T extends object> {
       this.timer = null;
     }
     await this.flush();
+    if (this.dirty) throw new Error(`state file ${this.options.path} was not saved`);
   }
 
   private async writeIfDirty(): Promise<void> {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { keyFingerprint } from './key-fingerprint.js';
 import { STATE_FILE_VERSION } from './json-state-file.js';
-import { QuotaBook, type QuotaScope } from './quota-book.js';
+import { PAYMENT_PAUSE_MS, QUOTA_PAUSE_MAX_MS } from '../gate/failure-classifier.js';
+import { LONGEST_PAUSE_MS, QuotaBook, type QuotaScope } from './quota-book.js';
 import { withDir } from '../test-support/state-test-helpers.js';
 
 const T0 = 1_700_000_000_000;
@@ -247,4 +248,33 @@ test('privacy: the state file holds key fingerprints, never keys', async () => {
     assert.equal(text.includes('thisIsARawKey'), false);
     assert.equal(text.includes(keyFingerprint(secret)), true);
   });
+});
+
+test('a pause in the file is never longer on load than the longest the router sets (a damaged until: 9e15)', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'quota.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: STATE_FILE_VERSION,
+        savedAt: T0,
+        models: { [`p/a @${K}`]: { until: 9e15, authoritative: true } },
+        providers: { [`q @${K}`]: { until: 9e15, reason: 'payment_required', authoritative: true } },
+        auth: {},
+      }),
+    );
+    const { book, time } = makeBook(file);
+    await book.load();
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + LONGEST_PAUSE_MS);
+    assert.equal(book.pausedUntil('q/x', 'q', K), T0 + LONGEST_PAUSE_MS);
+    time.now = T0 + LONGEST_PAUSE_MS;
+    assert.equal(book.pausedUntil('p/a', 'p', K), null);
+    assert.equal(book.pausedUntil('q/x', 'q', K), null);
+    await book.close();
+  });
+});
+
+test('the longest pause covers every pause the classifier sets', () => {
+  assert.ok(LONGEST_PAUSE_MS >= QUOTA_PAUSE_MAX_MS);
+  assert.ok(LONGEST_PAUSE_MS >= PAYMENT_PAUSE_MS);
 });

@@ -48,6 +48,13 @@ type AuthBlock = z.output<typeof authBlockSchema>;
 
 export type QuotaScope = { model?: string; provider?: string };
 
+/**
+ * The longest pause the router ever sets (a 402's hour; a Retry-After is capped at 15 minutes): a pause
+ * read from the file is cut to this from the moment it is loaded, so a damaged or hand-edited `until`
+ * (`9e15`) cannot hold a key for ever.
+ */
+export const LONGEST_PAUSE_MS = 3_600_000;
+
 export interface QuotaBookOptions {
   file: string;
   /** Where the budget counts live. @default `budgets.json` beside `file` */
@@ -97,17 +104,18 @@ export class QuotaBook {
     });
   }
 
-  /** Restores the file; pauses already over are dropped. */
+  /** Restores the file; pauses already over are dropped, longer ones cut to {@link LONGEST_PAUSE_MS}. */
   async load(): Promise<void> {
     await Promise.all([this.budgets.load(), this.usage.load()]);
     const data = await this.file.load();
     if (data === null) return;
     const now = this.options.clock();
+    const latest = now + LONGEST_PAUSE_MS;
     for (const [key, pause] of Object.entries(data.models)) {
-      if (pause.until > now) this.models.set(key, pause);
+      if (pause.until > now) this.models.set(key, { ...pause, until: Math.min(pause.until, latest) });
     }
     for (const [id, pause] of Object.entries(data.providers)) {
-      if (pause.until > now) this.providers.set(id, pause);
+      if (pause.until > now) this.providers.set(id, { ...pause, until: Math.min(pause.until, latest) });
     }
     // An older file keyed a block by the provider alone; its fingerprint names the key.
     for (const [id, block] of Object.entries(data.auth)) {

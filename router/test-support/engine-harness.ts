@@ -1,7 +1,7 @@
 /**
  * The engine alone behind a bare HTTP server, with an encoder of the test's choosing for every answer:
  * for what only a face controls (an encoder that throws, a face's translation), without the dashboard,
- * guards or config files of a whole router. Stores are real, in a temp dir; the clock is a `TestClock`.
+ * guards or config files of a whole router; or through the server's face route with a face of its choosing. Stores are real, in a temp dir; the clock is a `TestClock`.
  */
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { EventBus } from '../engine/event-bus.js';
 import { RouterEngine } from '../engine/router-engine.js';
+import { handleFace, type FaceSpec } from '../server/face-route.js';
 import { BreakerStore } from '../state/breaker-store.js';
 import { LatencyBook } from '../state/latency-book.js';
 import { ModelStatsBook } from '../state/model-stats.js';
@@ -32,8 +33,11 @@ export interface EngineHarness {
   breakers: BreakerStore;
   modelStats: ModelStatsBook;
   logger: ReturnType<typeof recordingLogger>;
+  history: RequestHistory;
   /** The encoder the next answers use (a fresh one per request). */
   useEncoder(make: () => AnswerEncoder): void;
+  /** Serves the next requests through the server's face route with `face` (its translator and encoders). */
+  useFace(face: FaceSpec<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -78,8 +82,13 @@ export async function startEngineHarness(
     logger,
   });
   let encoder = makeEncoder;
+  let face: FaceSpec<unknown> | null = null;
   let requests = 0;
   const server = http.createServer((req, res) => {
+    if (face !== null) {
+      void handleFace(engine, face, req, res);
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -107,8 +116,12 @@ export async function startEngineHarness(
     breakers,
     modelStats,
     logger,
+    history,
     useEncoder: (make) => {
       encoder = make;
+    },
+    useFace: (spec) => {
+      face = spec;
     },
     close: async () => {
       server.closeAllConnections();

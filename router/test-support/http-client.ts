@@ -84,3 +84,34 @@ export function sseText(text: string): string {
     })
     .join('');
 }
+
+/** POSTs `body` with node's client and reports the status it read and every socket error it saw. */
+export function postRecording(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  chunked: boolean,
+  method = 'POST',
+): Promise<{ status: number | null; errors: string[] }> {
+  return new Promise((resolve) => {
+    const errors: string[] = [];
+    let status: number | null = null;
+    const req = http.request(url, {
+      method,
+      agent: false,
+      headers: chunked ? headers : { ...headers, 'content-length': String(body.length) },
+    });
+    req.on('response', (res) => {
+      status = res.statusCode ?? null;
+      res.resume();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    // Settled once the socket is gone, so an EPIPE after the answer is seen too.
+    req.on('close', () => setImmediate(() => resolve({ status, errors })));
+    if (chunked) {
+      for (let offset = 0; offset < body.length; offset += 64 * 1024)
+        req.write(body.subarray(offset, offset + 64 * 1024));
+      req.end();
+    } else req.end(body);
+  });
+}

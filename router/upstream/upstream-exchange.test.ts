@@ -20,6 +20,7 @@ interface Script {
   plan?: (head: UpstreamHead) => BodyPlan;
   chunk?: (chunk: Buffer, index: number) => ChunkVerdict;
   whole?: (body: Buffer | null) => void;
+  error?: (error: Error) => void;
 }
 
 /** A handler that logs every callback; `ended` settles with the log at the first ending. */
@@ -68,6 +69,7 @@ class Recorder implements ExchangeHandler {
   onError(error: Error): void {
     this.error = error;
     this.log.push(isLocalFault(error) ? 'fault' : `error ${error.message}`);
+    this.script.error?.(error);
     this.#ended.resolve(this.log);
   }
 }
@@ -365,4 +367,47 @@ test("a throw in the handler's own code is a local fault: the upstream is cut an
       },
     );
   }
+});
+
+test('a throw in onError itself, on the abort a deadline makes, is a local fault and never escapes', async () => {
+  await withServer(
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n');
+    },
+    async (open) => {
+      const first = deferred();
+      const recorder = new Recorder({
+        plan: stream,
+        chunk: () => {
+          first.resolve();
+          return undefined;
+        },
+        error: (error) => {
+          if (!isLocalFault(error)) throw new RangeError('local bug in onError');
+        },
+      });
+      const exchange = open(recorder);
+      await first.promise;
+      // The deadline timer's path: a throw here would reach the timer and end the process.
+      assert.doesNotThrow(() => exchange.abort(new AttemptAbort('stream_stall')));
+      assert.deepEqual(recorder.log.slice(-2), ['error stream_stall', 'fault']);
+      assert.ok(isLocalFault(recorder.error));
+      // One whose every onError throws is left alone: still nothing escapes.
+      const arrived = deferred();
+      const stubborn = new Recorder({
+        plan: stream,
+        chunk: () => {
+          arrived.resolve();
+          return undefined;
+        },
+        error: () => {
+          throw new RangeError('always');
+        },
+      });
+      const second = open(stubborn);
+      await arrived.promise;
+      assert.doesNotThrow(() => second.abort(new AttemptAbort('stream_stall')));
+    },
+  );
 });

@@ -153,7 +153,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (phase.name === 'over') return;
     if (phase.name === 'snippet') return this.#endSnippet(phase);
     this.#phase = OVER;
-    this.#handler.onError(error);
+    this.#tellError(error);
   }
 
   #endSnippet(phase: Extract<Phase, { name: 'snippet' }>): void {
@@ -208,8 +208,26 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     } catch (error) {
       this.#phase = OVER;
       this.#cut();
-      this.#handler.onError(new LocalFault(error));
+      this.#tellError(new LocalFault(error));
       return undefined;
+    }
+  }
+
+  /**
+   * `onError`, guarded as every handler call is: it runs on undici's callbacks and on the deadline timer's
+   * abort, where a throw would end the process. A throw there is told as a `LocalFault`; a handler that
+   * throws on its fault too has nothing left to be told.
+   */
+  #tellError(error: Error): void {
+    try {
+      this.#handler.onError(error);
+    } catch (fault) {
+      if (error instanceof LocalFault) return;
+      try {
+        this.#handler.onError(new LocalFault(fault));
+      } catch {
+        // A handler that cannot take even its own fault is beyond the exchange's help.
+      }
     }
   }
 
