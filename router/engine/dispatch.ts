@@ -167,7 +167,7 @@ async function attemptOn(
       ctx.clock() - began,
       verdict.usage?.completionTokens ?? null,
     );
-  const served = verdict.type === 'served' ? servedTokens(verdict.usage, req.body) : null;
+  const served = verdict.type === 'served' ? servedTokens(verdict.usage, req.needs.input) : null;
   countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, served, verdict.rateLimit);
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;

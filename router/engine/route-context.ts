@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { RequestNeeds } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
@@ -47,4 +48,8 @@ export interface ChatRequest {
   source: RequestSource;
   /** Marked when the client goes away. */
   clientGone: ClientGone;
+  /** Its estimated size and the features it uses: a model that cannot take them is skipped. */
+  needs: RequestNeeds;
+  /** The agent's conversation (a short hash of its session id), or null: it stays on its model. */
+  session: string | null;
 }

@@ -6,11 +6,13 @@ import { pickRequestId } from '../engine/decision-header.js';
 import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import type { RequestSource } from '../engine/route-context.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import { estimateNeeds } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { readBody } from './read-body.js';
+import { sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 export const MAX_MODEL_NAME = 300;
@@ -42,13 +44,14 @@ function sourceOf(req: IncomingMessage): RequestSource {
 
 /**
  * Reads a face's JSON body: 415 for another content type, 413 over the size limit, 400 for bad JSON, a
- * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused.
+ * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused; else
+ * the body and its length in bytes (what the size estimate counts on).
  */
 export async function readFaceBody(
   req: IncomingMessage,
   res: ServerResponse,
   refuse: (error: ErrorAnswer) => void,
-): Promise<Record<string, unknown> | null> {
+): Promise<{ body: Record<string, unknown>; bytes: number } | null> {
   const bad = (message: string, status = 400, code = 'invalid_request'): null => {
     refuse(clientError(status, code, message));
     return null;
@@ -71,7 +74,7 @@ export async function readFaceBody(
   if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
   if (exceedsJsonDepth(body))
     return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
-  return body;
+  return { body, bytes: read.body.length };
 }
 
 /**
@@ -89,9 +92,9 @@ export async function handleFace<T>(
     const extra = error.status === 413 ? { connection: 'close' } : undefined;
     new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
   };
-  const body = await readFaceBody(req, res, refuse);
-  if (body === null) return;
-  const request = face.translate(body);
+  const read = await readFaceBody(req, res, refuse);
+  if (read === null) return;
+  const request = face.translate(read.body);
   if (!request.ok) {
     return refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
   }
@@ -120,6 +123,8 @@ export async function handleFace<T>(
         client: clientToken(req.headers['user-agent']),
         source: sourceOf(req),
         clientGone,
+        needs: estimateNeeds(read.bytes, request.chat),
+        session: sessionOf(req.headers, read.body),
       },
       answer,
     );

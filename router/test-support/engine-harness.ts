@@ -13,6 +13,7 @@ import { parseConfig, type ConfigInput } from '../config/schema.js';
 import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { EventBus } from '../engine/event-bus.js';
+import { estimateNeeds } from '../faces/request-size.js';
 import { RouterEngine } from '../engine/router-engine.js';
 import { BreakerStore } from '../state/breaker-store.js';
 import { LatencyBook } from '../state/latency-book.js';
@@ -95,6 +96,8 @@ export async function startEngineHarness(
           client: null,
           source: 'agent',
           clientGone: new ClientGone(),
+          needs: estimateNeeds(Buffer.concat(chunks).length, body),
+          session: null,
         },
         answer,
       );
