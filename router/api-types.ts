@@ -149,6 +149,10 @@ export interface AttemptView {
 export interface SkipView {
   model: string;
   reason: SkipReason;
+  /** For a request that does not fit: the window or tokens-per-minute limit it is over, in tokens. */
+  limit?: number;
+  /** For `quota_budget`: when the key's minute has room for it again (epoch ms). */
+  until?: number;
 }
 
 export interface UsageView {
@@ -187,6 +191,12 @@ export interface HistoryEntry {
   source: RequestSource;
   /** The protocol face it came in on (`chat` in older entries). */
   api: ApiFace;
+  /** Its estimated size in tokens, input and asked-for output (absent in older entries). */
+  size?: number;
+  /** The agent's conversation, as a short hash of its session id (never the id itself); absent without one. */
+  session?: string;
+  /** The model its conversation was on, tried first ahead of the set's order; absent when none was. */
+  sticky?: string;
 }
 
 /**

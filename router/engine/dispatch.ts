@@ -2,11 +2,13 @@ import type { BreakerStateName, UsageView } from '../api-types.js';
 import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
-import { withoutMaxTokens } from '../faces/max-tokens.js';
+import { fitMaxTokens, withoutMaxTokens } from '../faces/max-tokens.js';
+import { totalTokens } from '../faces/request-size.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { countAttemptEnd, countAttemptStart, servedTokens } from './budget-counting.js';
+import { fitNow, learnFromRefusal } from './fit-steps.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -25,6 +27,15 @@ export interface RequestRun {
   pinnedModel: ResolvedModel | null;
   /** The body without its output length, made the first time a model refuses it. */
   bodyWithoutMaxTokens?: BodyTemplate;
+  /** The body with its output length clamped, per length, made the first time a model needs it. */
+  clamped?: Map<number, BodyTemplate>;
+}
+
+/** The body an attempt sends, what the router changed in it (for the trace) and its size in tokens. */
+interface SentBody {
+  body: BodyTemplate;
+  note: string | null;
+  size: number;
 }
 
 /** What one dispatch means for the chain. */
@@ -89,13 +100,34 @@ async function onKey(
   role: Role,
   lane: Lane | undefined,
 ): Promise<Outcome> {
-  const first = await attemptOn(run, model, provider, apiKey, role, run.body, null, lane);
+  const sent = bodyFor(run, model.key);
+  const first = await attemptOn(run, model, provider, apiKey, role, sent, lane);
   if (first.type !== 'refused') return first;
   const retry = withoutMaxTokens(run.req.body);
   // In a hedged race the other attempt may have committed meanwhile: no retry then.
   if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
-  return attemptOn(run, model, provider, apiKey, role, run.bodyWithoutMaxTokens, retry.note, lane);
+  const bare = { body: run.bodyWithoutMaxTokens, note: retry.note, size: run.req.needs.input };
+  return attemptOn(run, model, provider, apiKey, role, bare, lane);
+}
+
+/**
+ * The body for `key`: the agent's, or with its output length clamped to what the model gives or its window
+ * leaves (noted in the trace).
+ */
+function bodyFor(run: RequestRun, key: string): SentBody {
+  const { needs, body } = run.req;
+  const fit = fitNow(run, key);
+  if (!fit.fits || fit.output === null) return { body: run.body, note: null, size: totalTokens(needs) };
+  const clamped = fitMaxTokens(body, fit.output, "what the model's window and output limit leave");
+  if (clamped.note === null) return { body: run.body, note: null, size: totalTokens(needs) };
+  run.clamped ??= new Map();
+  let template = run.clamped.get(fit.output);
+  if (template === undefined) {
+    template = new BodyTemplate(clamped.body);
+    run.clamped.set(fit.output, template);
+  }
+  return { body: template, note: clamped.note, size: fit.size };
 }
 
 /** Another attempt fits the request: under the attempt cap and the budget, and the client is still there. */
@@ -123,11 +155,11 @@ async function attemptOn(
   provider: ResolvedProvider,
   apiKey: ProviderKey,
   role: Role,
-  body: BodyTemplate,
-  note: string | null,
+  sent: SentBody,
   lane: Lane | undefined,
 ): Promise<Outcome> {
   const { ctx, trace, req } = run;
+  const { body, note, size } = sent;
   const { key } = model;
   const holdsTrial = role === 'trial' || role === 'panic';
   if (holdsTrial && !ctx.breakers.tryAcquireTrial(key)) {
@@ -183,9 +215,15 @@ async function attemptOn(
     ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
   const result = book(run, key, provider, apiKey, role, breakerBefore, verdict, served);
+  if (verdict.type === 'served') ctx.fits.served(key, size, req.needs);
   if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
   if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
-  const refused = verdict.status === 400 && note === null;
+  learnFromRefusal(run, key, verdict.failure, size);
+  // A refusal may be the output length's fault, unless it said otherwise or the body had none.
+  const refused =
+    verdict.status === 400 &&
+    body !== run.bodyWithoutMaxTokens &&
+    (verdict.failure.kind === 'invalid_request' || verdict.failure.kind === 'context_length');
   return { type: refused ? 'refused' : 'other', result };
 }
 

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RequestNeeds } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
+import type { FitBook } from '../state/fit-book.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
@@ -11,12 +12,15 @@ import type { ClientGone } from '../upstream/client-gone.js';
 import type { DeadlineWatch } from '../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { RankingMemo } from './ranking-memo.js';
+import type { SessionHomes } from './session-homes.js';
 
 /** The engine's stores and services one request uses. */
 export interface RouteContext {
   resolved: ResolvedConfig;
   breakers: BreakerStore;
   quotas: QuotaBook;
+  /** What refusals taught about each model's size and features. */
+  fits: FitBook;
   modelStats: ModelStatsBook;
   /** How fast each model answers, for `fastest` sets (and hedge delays). */
   latency: LatencyBook;
@@ -25,6 +29,8 @@ export interface RouteContext {
   upstream: UpstreamClient;
   /** Rankings of healthy sets, reused across requests until a store changes. */
   rankings: RankingMemo;
+  /** The model each agent conversation is on. */
+  sessions: SessionHomes;
   clock: Clock;
   /** Every attempt's deadlines, on the engine's clock. */
   deadlines: DeadlineWatch;

@@ -25,6 +25,7 @@ export interface MaxTokensFit<T> {
 export function fitMaxTokens<T extends Record<string, unknown>>(
   body: T,
   outputLimit: number | null,
+  why = "the model's output limit",
 ): MaxTokensFit<T> {
   if (outputLimit === null || !Number.isFinite(outputLimit) || outputLimit < 1) return { body, note: null };
   const limit = Math.floor(outputLimit);
@@ -35,7 +36,7 @@ export function fitMaxTokens<T extends Record<string, unknown>>(
     if (typeof asked !== 'number' || asked <= limit) continue;
     copy ??= { ...body };
     copy[field] = limit;
-    notes.push(`${field} ${asked} clamped to ${limit} (the model's output limit)`);
+    notes.push(`${field} ${asked} clamped to ${limit} (${why})`);
   }
   return copy ? { body: copy as T, note: notes.join('; ') } : { body, note: null };
 }

@@ -1,0 +1,69 @@
+/**
+ * Whether a model can take a request, before it is sent: its features (tools, images), its context window
+ * and a key's whole tokens-per-minute limit, from what the router knows (config, the provider's list, the
+ * catalogue) and what refusals taught. A request whose input fits but whose asked-for output would not is
+ * sent with the output clamped to what is left; the model's own output limit clamps it too. Pure.
+ */
+import type { ModelFit } from '../catalogue/model-fit.js';
+import type { RequestNeeds } from '../faces/request-size.js';
+import type { FitSkipReason } from '../gate/failure-kinds.js';
+import type { LearnedFit } from '../state/fit-book.js';
+
+/**
+ * Output a request must keep for a window to count as taking it: clamping an agent's 32,000 to a few
+ * hundred tokens would cut its answers short, which is worse than the next model.
+ */
+export const MIN_OUTPUT_ROOM = 4096;
+
+export type FitVerdict =
+  /** It fits; `output` is the output length to send when it must be lower than asked (else null). */
+  | { fits: true; output: number | null; size: number }
+  /** It does not; `limit` is the window or TPM limit it is over (null for a feature). */
+  | { fits: false; reason: FitSkipReason; limit: number | null };
+
+/** What fitting a request to one model reads: its facts, its TPM limit, what was learnt. */
+export interface FitInput {
+  fit: ModelFit;
+  /** The key's tokens-per-minute limit, or null. */
+  tpm: number | null;
+  learned: LearnedFit | undefined;
+}
+
+const NO_TOOLS: FitVerdict = { fits: false, reason: 'no_tool_support', limit: null };
+const NO_IMAGES: FitVerdict = { fits: false, reason: 'no_image_support', limit: null };
+
+/**
+ * Fits `needs` to one model. The size compared is input plus the output that would be sent.
+ *
+ * @example fitVerdict({ input: 20000, output: 32000, tools: false, images: false },
+ *   { fit: { contextWindow: 65000, … }, tpm: null, learned: undefined })
+ *   // { fits: true, output: 45000, size: 65000 }… clamped to what the window leaves
+ */
+export function fitVerdict(needs: RequestNeeds, model: FitInput): FitVerdict {
+  const { fit, tpm, learned } = model;
+  if (needs.tools && (fit.tools === false || learned?.noToolsAt !== undefined)) return NO_TOOLS;
+  if (needs.images && (fit.images === false || learned?.noImagesAt !== undefined)) return NO_IMAGES;
+  const { input } = needs;
+  let output = needs.output;
+  if (output !== null && fit.maxOutputTokens !== null) output = Math.min(output, fit.maxOutputTokens);
+  const caps: [number | null, FitSkipReason][] = [
+    [fit.contextWindow, 'context_window'],
+    [tpm, 'over_tpm'],
+  ];
+  for (const [cap, reason] of caps) {
+    if (cap === null) continue;
+    const least = output === null ? 0 : Math.min(output, MIN_OUTPUT_ROOM);
+    if (input + least > cap) return { fits: false, reason, limit: cap };
+    if (output !== null && input + output > cap) output = cap - input;
+  }
+  const size = input + (output ?? 0);
+  const ceiling = learned?.ceiling;
+  // A learnt ceiling is a size refused as a whole: a request at it or over is not sent again.
+  if (ceiling !== undefined && size > ceiling.tokens)
+    return {
+      fits: false,
+      reason: ceiling.kind === 'tpm' ? 'over_tpm' : 'context_window',
+      limit: ceiling.tokens,
+    };
+  return { fits: true, output: output === needs.output ? null : output, size };
+}
