@@ -1,0 +1,129 @@
+/**
+ * Windows known before asking, on the real router over fake upstreams: the catalogue's context window and
+ * free-tier TPM skip a catalogue model without sending (Cerebras' gpt-oss-120b: 65k context, 60K TPM), the
+ * config's `modelFit` does the same for any model, a full minute is `quota_budget` with its resume time,
+ * an asked-for output the window cannot hold is clamped, and a request no model of the set takes is
+ * answered in each face's own words for a context overflow.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { httpRequest, parseReply } from '../test-support/http-client.js';
+import { withScenario } from '../test-support/scenario.js';
+import { json, jsonBody } from '../test-support/upstream-behaviours.js';
+import { completion } from '../test-support/upstream-frames.js';
+
+const CEREBRAS = 'cerebras/gpt-oss-120b';
+const prompt = (words: number) => ({ messages: [{ role: 'user', content: 'word '.repeat(words) }] });
+
+test('the catalogue’s window and TPM skip a model before sending; a request that fits goes', async () => {
+  const providers = { cerebras: ['gpt-oss-120b'], big: ['m'] };
+  await withScenario({ providers }, async ({ router, upstream }) => {
+    upstream.always(CEREBRAS, json('from cerebras')).always('big/m', json('from big'));
+    await router.chat(prompt(99_000));
+    assert.deepEqual(router.lastEntry().skipped, [
+      { model: CEREBRAS, reason: 'context_window', limit: 65_000 },
+    ]);
+    assert.equal(router.lastEntry().servedModel, 'big/m');
+    await router.chat(prompt(55_000));
+    assert.deepEqual(router.lastEntry().skipped, [{ model: CEREBRAS, reason: 'over_tpm', limit: 60_000 }]);
+    assert.equal(upstream.callsTo(CEREBRAS).length, 0, 'nothing was sent to cerebras');
+    await router.chat(prompt(100));
+    assert.equal(router.lastEntry().servedModel, CEREBRAS);
+  });
+});
+
+test('a request over what is left of the key’s minute is quota_budget, with the time the minute has room', async () => {
+  const providers = { cerebras: ['gpt-oss-120b'], big: ['m'] };
+  await withScenario({ providers }, async ({ router, upstream }) => {
+    const usage = { prompt_tokens: 40_000, completion_tokens: 10, total_tokens: 40_010 };
+    upstream.script(CEREBRAS, jsonBody(completion('first', { usage }))).always('big/m', json('from big'));
+    await router.chat(prompt(100));
+    const servedAt = router.clock.now();
+    assert.equal(router.lastEntry().servedModel, CEREBRAS);
+    await router.chat(prompt(25_000));
+    const [skip] = router.lastEntry().skipped;
+    assert.equal(skip?.reason, 'quota_budget');
+    assert.ok(
+      skip?.until !== undefined && skip.until >= servedAt + 59_000 && skip.until <= servedAt + 60_000,
+    );
+    assert.equal(upstream.callsTo(CEREBRAS).length, 1);
+  });
+});
+
+test('modelFit in the config: its window skips the model; an output too long for it is clamped and noted', async () => {
+  const providers = { small: ['m'], big: ['m'] };
+  const providerSettings = { small: { modelFit: { m: { contextWindow: 20_000, maxOutputTokens: 8192 } } } };
+  await withScenario({ providers, providerSettings }, async ({ router, upstream }) => {
+    upstream.always('small/m', json('from small')).always('big/m', json('from big'));
+    await router.chat(prompt(20_000));
+    assert.deepEqual(router.lastEntry().skipped, [
+      { model: 'small/m', reason: 'context_window', limit: 20_000 },
+    ]);
+    await router.chat({ ...prompt(9000), max_tokens: 32_000 });
+    const entry = router.lastEntry();
+    assert.equal(entry.servedModel, 'small/m');
+    const sent = upstream.callsTo('small/m')[0]?.body;
+    const room = 20_000 - (entry.size ?? 0) + 32_000;
+    assert.equal(sent?.max_tokens, Math.min(8192, room));
+    assert.match(entry.attempts[0]?.note ?? '', /^max_tokens 32000 clamped to \d+ \(what the model's window/);
+  });
+});
+
+const tooLarge = {
+  providers: { small: ['m'], big: ['m'] },
+  providerSettings: {
+    small: { modelFit: { m: { contextWindow: 4000 } } },
+    big: { modelFit: { m: { contextWindow: 8000 } } },
+  },
+};
+const headers = { 'content-type': 'application/json', 'x-api-key': 'any', authorization: 'Bearer any' };
+const words = 'word '.repeat(12_000);
+
+test('nothing fits, on chat completions: 400 context_length_exceeded naming the size and the largest window', async () => {
+  await withScenario(tooLarge, async ({ router, upstream }) => {
+    const reply = await router.chat(prompt(12_000));
+    assert.equal(reply.status, 400);
+    const { error } = parseReply<{ error: { code: string; type: string; message: string } }>(reply);
+    const size = router.lastEntry().size ?? 0;
+    assert.equal(error.code, 'context_length_exceeded');
+    assert.equal(error.type, 'invalid_request_error');
+    assert.match(
+      error.message,
+      new RegExp(`about ${size} tokens .* largest context window in the set is 8000 tokens`),
+    );
+    assert.equal(upstream.calls.length, 0);
+  });
+});
+
+test('nothing fits, on Messages: Anthropic’s “prompt is too long: N tokens > M maximum”', async () => {
+  await withScenario(tooLarge, async ({ router }) => {
+    const body = { model: 'fcm', max_tokens: 1000, messages: [{ role: 'user', content: words }] };
+    const reply = await httpRequest(`${router.url}/v1/messages`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    assert.equal(reply.status, 400);
+    const size = router.lastEntry().size ?? 0;
+    assert.deepEqual(JSON.parse(reply.text), {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: `prompt is too long: ${size} tokens > 8000 maximum` },
+    });
+  });
+});
+
+test('nothing fits, on Responses: its context_length_exceeded error', async () => {
+  await withScenario(tooLarge, async ({ router }) => {
+    const body = { model: 'fcm', input: words, stream: true };
+    const reply = await httpRequest(`${router.url}/v1/responses`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    assert.equal(reply.status, 400);
+    const { error } = parseReply<{ error: { code: string; type: string } }>(reply);
+    assert.equal(error.code, 'context_length_exceeded');
+    assert.equal(error.type, 'invalid_request_error');
+    assert.equal(router.lastEntry().outcome, 'no_candidates');
+  });
+});
