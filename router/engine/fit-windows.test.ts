@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { httpRequest, parseReply } from '../test-support/http-client.js';
-import { withScenario } from '../test-support/scenario.js';
+import { startHarness } from '../test-support/router-harness.js';
+import { scenarioConfig, withScenario } from '../test-support/scenario.js';
 import { json, jsonBody } from '../test-support/upstream-behaviours.js';
 import { completion } from '../test-support/upstream-frames.js';
 
@@ -125,5 +126,50 @@ test('nothing fits, on Responses: its context_length_exceeded error', async () =
     assert.equal(error.code, 'context_length_exceeded');
     assert.equal(error.type, 'invalid_request_error');
     assert.equal(router.lastEntry().outcome, 'no_candidates');
+  });
+});
+
+test('GET /v1/models gives each set the smallest window among its routable models, each pinned model its own', async () => {
+  const providers = { cerebras: ['gpt-oss-120b'], small: ['m'], open: ['m'] };
+  const providerSettings = { small: { modelFit: { m: { contextWindow: 20_000 } } } };
+  const sets = { main: [CEREBRAS, 'small/m', 'open/m'], wide: [CEREBRAS, 'open/m'] };
+  await withScenario({ providers, providerSettings, sets }, async ({ router }) => {
+    type Listed = { id: string; context_window?: number; context_length?: number };
+    const { data } = parseReply<{ data: Listed[] }>(await router.get('/v1/models'));
+    const byId = new Map(data.map((model) => [model.id, model]));
+    assert.equal(byId.get('fcm')?.context_window, 20_000);
+    assert.equal(byId.get('fcm')?.context_length, 20_000);
+    assert.equal(byId.get('fcm:main')?.context_window, 20_000);
+    assert.equal(byId.get('fcm:wide')?.context_window, 65_000, 'a window nobody knows does not count');
+    assert.equal(byId.get(`fcm:@${CEREBRAS}`)?.context_window, 65_000);
+    assert.equal(byId.get('fcm:@open/m')?.context_window, undefined);
+  });
+});
+
+test('the provider’s own list gives a window (context_length): used over the catalogue’s, kept across a restart', async () => {
+  const KEPT = 'groq/llama-3.1-8b-instant';
+  const providers = { groq: ['llama-3.1-8b-instant'], big: ['m'] };
+  // Groq's free tier takes 6K tokens a minute on this model: lifted here so only the window speaks.
+  const providerSettings = { groq: { modelLimits: { 'llama-3.1-8b-instant': { tpm: null } } } };
+  await withScenario({ providers, providerSettings }, async ({ router, upstream }) => {
+    upstream.always(KEPT, json('from groq')).always('big/m', json('from big'));
+    upstream.listModels('groq', [{ id: 'llama-3.1-8b-instant', context_window: 9000 }]);
+    await router.chat(prompt(9000));
+    assert.equal(router.lastEntry().servedModel, KEPT, 'the catalogue says 131k');
+    const reply = await router.api('POST', '/api/providers/discover', { provider: 'groq' });
+    assert.equal(reply.status, 200, reply.text);
+    await router.chat(prompt(9000));
+    assert.deepEqual(router.lastEntry().skipped, [{ model: KEPT, reason: 'context_window', limit: 9000 }]);
+    await router.stop();
+    const again = await startHarness({
+      config: scenarioConfig(upstream, { providers, providerSettings }),
+      dir: router.dir,
+    });
+    try {
+      await again.chat(prompt(9000));
+      assert.deepEqual(again.lastEntry().skipped, [{ model: KEPT, reason: 'context_window', limit: 9000 }]);
+    } finally {
+      await again.stop();
+    }
   });
 });

@@ -18,6 +18,7 @@ import { parseModelName } from './model-names.js';
 import { HealthProber } from './health-prober.js';
 import { isOnline } from './online-check.js';
 import { RankingMemo } from './ranking-memo.js';
+import { advertisedWindow } from './set-windows.js';
 import { SessionHomes } from './session-homes.js';
 import { requestLogLine } from './request-log-line.js';
 import type { Answer } from './answer.js';
@@ -214,6 +215,11 @@ export class RouterEngine {
         now: this.parts.clock(),
       }),
     });
+  }
+
+  /** The context window an agent should plan for under an advertised model name, or null when unknown. */
+  contextWindow(name: string): number | null {
+    return advertisedWindow(this.#context.resolved, name, (key) => this.parts.fits.get(key));
   }
 
   /** A model of the config, pinned since start, or with a breaker. */
