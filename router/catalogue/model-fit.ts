@@ -17,6 +17,8 @@ export interface ModelFit {
   tools: boolean | null;
   /** False when the model is known not to take images. */
   images: boolean | null;
+  /** True when the model takes `reasoning_effort` (the config says so; nothing else knows). */
+  reasoningEffort: boolean;
 }
 
 export const UNKNOWN_FIT: ModelFit = Object.freeze({
@@ -25,6 +27,7 @@ export const UNKNOWN_FIT: ModelFit = Object.freeze({
   maxOutputTokens: null,
   tools: null,
   images: null,
+  reasoningEffort: false,
 });
 
 /** A model's facts in the config (every field optional). */
@@ -33,6 +36,7 @@ export interface ModelFitSettings {
   maxOutputTokens?: number | undefined;
   tools?: boolean | undefined;
   images?: boolean | undefined;
+  reasoningEffort?: boolean | undefined;
 }
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1000, m: 1_000_000 };
@@ -72,5 +76,6 @@ export function modelFit(
     maxOutputTokens: settings?.maxOutputTokens ?? null,
     tools: settings?.tools ?? null,
     images: settings?.images ?? null,
+    reasoningEffort: settings?.reasoningEffort ?? false,
   };
 }

@@ -152,6 +152,8 @@ const modelFitSchema = z.strictObject({
   maxOutputTokens: wholeNumber('tokens', 16, 100_000_000).optional(),
   tools: z.boolean().optional(),
   images: z.boolean().optional(),
+  /** It takes `reasoning_effort`: the effort Claude Code or Codex asks for is passed on to it. */
+  reasoningEffort: z.boolean().optional(),
 });
 
 /** An IANA time zone the runtime knows; the length bound keeps a damaged value out of the formatter cache. */

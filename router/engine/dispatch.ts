@@ -2,13 +2,13 @@ import type { BreakerStateName, UsageView } from '../api-types.js';
 import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
-import { fitMaxTokens, withoutMaxTokens } from '../faces/max-tokens.js';
-import { totalTokens } from '../faces/request-size.js';
+import { withoutMaxTokens } from '../faces/max-tokens.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { countAttemptEnd, countAttemptStart, servedTokens } from './budget-counting.js';
-import { fitNow, learnFromRefusal } from './fit-steps.js';
+import { learnFromRefusal } from './fit-steps.js';
+import { bodyFor, type SentBody } from './sent-body.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -27,15 +27,8 @@ export interface RequestRun {
   pinnedModel: ResolvedModel | null;
   /** The body without its output length, made the first time a model refuses it. */
   bodyWithoutMaxTokens?: BodyTemplate;
-  /** The body with its output length clamped, per length, made the first time a model needs it. */
-  clamped?: Map<number, BodyTemplate>;
-}
-
-/** The body an attempt sends, what the router changed in it (for the trace) and its size in tokens. */
-interface SentBody {
-  body: BodyTemplate;
-  note: string | null;
-  size: number;
+  /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
+  variants?: Map<string, BodyTemplate>;
 }
 
 /** What one dispatch means for the chain. */
@@ -100,7 +93,7 @@ async function onKey(
   role: Role,
   lane: Lane | undefined,
 ): Promise<Outcome> {
-  const sent = bodyFor(run, model.key);
+  const sent = bodyFor(run, model);
   const first = await attemptOn(run, model, provider, apiKey, role, sent, lane);
   if (first.type !== 'refused') return first;
   const retry = withoutMaxTokens(run.req.body);
@@ -109,25 +102,6 @@ async function onKey(
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
   const bare = { body: run.bodyWithoutMaxTokens, note: retry.note, size: run.req.needs.input };
   return attemptOn(run, model, provider, apiKey, role, bare, lane);
-}
-
-/**
- * The body for `key`: the agent's, or with its output length clamped to what the model gives or its window
- * leaves (noted in the trace).
- */
-function bodyFor(run: RequestRun, key: string): SentBody {
-  const { needs, body } = run.req;
-  const fit = fitNow(run, key);
-  if (!fit.fits || fit.output === null) return { body: run.body, note: null, size: totalTokens(needs) };
-  const clamped = fitMaxTokens(body, fit.output, "what the model's window and output limit leave");
-  if (clamped.note === null) return { body: run.body, note: null, size: totalTokens(needs) };
-  run.clamped ??= new Map();
-  let template = run.clamped.get(fit.output);
-  if (template === undefined) {
-    template = new BodyTemplate(clamped.body);
-    run.clamped.set(fit.output, template);
-  }
-  return { body: template, note: clamped.note, size: fit.size };
 }
 
 /** Another attempt fits the request: under the attempt cap and the budget, and the client is still there. */

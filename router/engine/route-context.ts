@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { ReasoningEffort } from '../faces/chat-request.js';
 import type { RequestNeeds } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
@@ -58,4 +59,9 @@ export interface ChatRequest {
   needs: RequestNeeds;
   /** The agent's conversation (a short hash of its session id), or null: it stays on its model. */
   session: string | null;
+  /**
+   * The reasoning effort a translating face read from the agent's request, sent as `reasoning_effort` to
+   * the models whose `modelFit` says they take it; null when none was asked (the chat face passes its own).
+   */
+  effort?: ReasoningEffort | null;
 }

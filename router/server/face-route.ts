@@ -6,6 +6,7 @@ import { pickRequestId } from '../engine/decision-header.js';
 import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import type { RequestSource } from '../engine/route-context.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import type { ReasoningEffort } from '../faces/chat-request.js';
 import { estimateNeeds } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
@@ -19,7 +20,15 @@ export const MAX_MODEL_NAME = 300;
 
 /** A face's reading of an agent's request: the chat-completions body to route, or the field at fault. */
 export type FaceTranslation<T> =
-  | { ok: true; chat: Record<string, unknown>; stream: boolean; model: string; extra: T }
+  | {
+      ok: true;
+      chat: Record<string, unknown>;
+      stream: boolean;
+      model: string;
+      extra: T;
+      /** The reasoning effort asked for, for the models that take `reasoning_effort` (else null). */
+      effort?: ReasoningEffort | null;
+    }
   | { ok: false; message: string; param: string | null };
 
 /** One protocol an agent may speak: how its requests are read and its answers written. */
@@ -125,6 +134,7 @@ export async function handleFace<T>(
         clientGone,
         needs: estimateNeeds(read.bytes, request.chat),
         session: sessionOf(req.headers, read.body),
+        effort: request.effort ?? null,
       },
       answer,
     );
