@@ -29,6 +29,11 @@ export interface FitInput {
   learned: LearnedFit | undefined;
 }
 
+/** The output a window must leave for the request to go: what was asked, up to {@link MIN_OUTPUT_ROOM}. */
+function leastOutput(output: number | null): number {
+  return output === null ? 0 : Math.min(output, MIN_OUTPUT_ROOM);
+}
+
 const NO_TOOLS: FitVerdict = { fits: false, reason: 'no_tool_support', limit: null };
 const NO_IMAGES: FitVerdict = { fits: false, reason: 'no_image_support', limit: null };
 
@@ -46,15 +51,15 @@ export function fitVerdict(needs: RequestNeeds, model: FitInput): FitVerdict {
   const { input } = needs;
   let output = needs.output;
   if (output !== null && fit.maxOutputTokens !== null) output = Math.min(output, fit.maxOutputTokens);
-  const caps: [number | null, FitSkipReason][] = [
-    [fit.contextWindow, 'context_window'],
-    [tpm, 'over_tpm'],
-  ];
-  for (const [cap, reason] of caps) {
-    if (cap === null) continue;
-    const least = output === null ? 0 : Math.min(output, MIN_OUTPUT_ROOM);
-    if (input + least > cap) return { fits: false, reason, limit: cap };
-    if (output !== null && input + output > cap) output = cap - input;
+  // Asked of every model of a set on every request: two plain checks, nothing allocated on the way.
+  const window = fit.contextWindow;
+  if (window !== null) {
+    if (input + leastOutput(output) > window) return { fits: false, reason: 'context_window', limit: window };
+    if (output !== null && input + output > window) output = window - input;
+  }
+  if (tpm !== null) {
+    if (input + leastOutput(output) > tpm) return { fits: false, reason: 'over_tpm', limit: tpm };
+    if (output !== null && input + output > tpm) output = tpm - input;
   }
   const size = input + (output ?? 0);
   const ceiling = learned?.ceiling;

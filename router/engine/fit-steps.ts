@@ -8,8 +8,18 @@ import type { Classification } from '../gate/failure-classifier.js';
 import type { FitSkipReason } from '../gate/failure-kinds.js';
 import { fitVerdict, type FitVerdict } from './fit-check.js';
 import { budgetId, keysOf } from './key-rotation.js';
-import type { RequestRun } from './dispatch.js';
+import type { ResolvedModel } from '../config/resolve-config.js';
 import type { RankedCandidate } from './ranking.js';
+import type { RequestTrace } from './request-trace.js';
+import type { ChatRequest, RouteContext } from './route-context.js';
+
+/** What fitting reads of a request being routed (a `RequestRun` is one). */
+export interface FitRun {
+  ctx: Pick<RouteContext, 'resolved' | 'fits' | 'quotas' | 'sessions'>;
+  req: Pick<ChatRequest, 'needs' | 'session'>;
+  trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
+  pinnedModel: ResolvedModel | null;
+}
 
 /**
  * A request under this share of a key's tokens-per-minute is not checked against what is left of the
@@ -22,7 +32,7 @@ const MINUTE_CHECK_SHARE = 0.2;
 type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
 
 /** Whether `key` can take the run's request now. */
-export function fitNow(run: RequestRun, key: string): Fit {
+export function fitNow(run: FitRun, key: string): Fit {
   const { ctx, req } = run;
   const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
   if (model === undefined) return { fits: true, output: null, size: totalTokens(req.needs) };
@@ -42,7 +52,7 @@ export function fitNow(run: RequestRun, key: string): Fit {
 }
 
 /** Records a skip for a model that cannot take the request; false when it can. */
-export function skipUnfit(run: RequestRun, key: string): boolean {
+export function skipUnfit(run: FitRun, key: string): boolean {
   const fit = fitNow(run, key);
   if (fit.fits) return false;
   const { trace } = run;
@@ -63,7 +73,7 @@ export function skipUnfit(run: RequestRun, key: string): boolean {
  * The candidates that can take the request, in order, with the conversation's model first when it is one of
  * them (noted in the trace as `sticky`).
  */
-export function fitOrder(run: RequestRun, order: readonly RankedCandidate[]): RankedCandidate[] {
+export function fitOrder(run: FitRun, order: readonly RankedCandidate[]): RankedCandidate[] {
   const fitting = order.filter((candidate) => !skipUnfit(run, candidate.key));
   const { session } = run.req;
   const home = session === null ? null : run.ctx.sessions.home(session);
@@ -83,7 +93,7 @@ const SIZE_KINDS: Readonly<Record<string, 'context' | 'tpm'>> = {
 const FEATURE_KINDS = { no_tool_support: 'tools', no_image_support: 'images' } as const;
 
 /** What a refusal of a request of `size` tokens teaches about `key` (nothing unless it was about fit). */
-export function learnFromRefusal(run: RequestRun, key: string, failure: Classification, size: number): void {
+export function learnFromRefusal(run: FitRun, key: string, failure: Classification, size: number): void {
   const { fits } = run.ctx;
   const sizeKind = SIZE_KINDS[failure.kind];
   if (sizeKind !== undefined) {
