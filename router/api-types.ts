@@ -235,6 +235,20 @@ export interface HistoryResponse {
   stats: HistoryStats;
 }
 
+/** `GET /v1/models`: the names agents may send, with the context window to plan for where one is known. */
+export interface ModelsListResponse {
+  object: 'list';
+  data: {
+    id: string;
+    object: 'model';
+    created: number;
+    owned_by: string;
+    context_window?: number;
+    context_length?: number;
+    max_model_len?: number;
+  }[];
+}
+
 /** `GET /health`. */
 export interface HealthResponse {
   ok: true;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { ModelsListResponse } from '../api-types.js';
 import { sendJson } from './respond.js';
 
 /**
@@ -11,7 +12,7 @@ export function handleModels(
   windowOf: (name: string) => number | null,
   res: ServerResponse,
 ): void {
-  sendJson(res, 200, {
+  const body: ModelsListResponse = {
     object: 'list',
     data: names.map((id) => {
       const window = windowOf(id);
@@ -19,5 +20,6 @@ export function handleModels(
         window === null ? {} : { context_window: window, context_length: window, max_model_len: window };
       return { id, object: 'model', created: 0, owned_by: 'fcm-router', ...sizes };
     }),
-  });
+  };
+  sendJson(res, 200, body);
 }

@@ -59,6 +59,7 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
           refresh.add('state');
           refresh.add('config');
           refresh.add('providers');
+          refresh.add('models');
           break;
         case 'router':
           client.setQueryData<StateResponse>(queryKeys.state, (s) =>
