@@ -8,13 +8,16 @@ import { jsonBody, type Behaviour } from './upstream-behaviours.js';
 /** The fake's own token count of a request. */
 export const upstreamTokens = (rawBody: string): number => Math.ceil(rawBody.length / 4);
 
-/** Serves `text`, unless `refuse` says the request is not for it: then answers with its refusal. */
-function judge(refuse: (rawBody: string) => Behaviour | null, text = 'served'): Behaviour {
-  return (res, call) => (refuse(call.rawBody) ?? jsonBody(completion(text)))(res, call);
+/** Serves (`serve`, else a short JSON answer), unless `refuse` says the request is not for it. */
+function judge(refuse: (rawBody: string) => Behaviour | null, serve?: Behaviour): Behaviour {
+  return (res, call) => (refuse(call.rawBody) ?? serve ?? jsonBody(completion('served')))(res, call);
 }
 
-/** A model with a `window`-token context that refuses larger requests as vLLM and OpenAI do (400). */
-export function contextWindowOf(window: number): Behaviour {
+/**
+ * A model with a `window`-token context that refuses larger requests as vLLM and OpenAI do (400); what it
+ * takes, `serve` answers.
+ */
+export function contextWindowOf(window: number, serve?: Behaviour): Behaviour {
   return judge((raw) => {
     const tokens = upstreamTokens(raw);
     if (tokens <= window) return null;
@@ -23,7 +26,7 @@ export function contextWindowOf(window: number): Behaviour {
       { error: { message, type: 'invalid_request_error', code: 'context_length_exceeded' } },
       400,
     );
-  });
+  }, serve);
 }
 
 /** A Groq free-tier model whose key takes `tpm` tokens a minute: a larger request is a 413. */
