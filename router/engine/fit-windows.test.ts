@@ -173,3 +173,17 @@ test('the provider’s own list gives a window (context_length): used over the c
     }
   });
 });
+
+test('when only the minute’s room is missing, the agent gets 429 with Retry-After at the moment it has room', async () => {
+  await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router, upstream }) => {
+    const usage = { prompt_tokens: 40_000, completion_tokens: 10, total_tokens: 40_010 };
+    upstream.always(CEREBRAS, jsonBody(completion('first', { usage })));
+    await router.chat(prompt(100));
+    router.clock.advance(20_000);
+    const reply = await router.chat(prompt(25_000));
+    assert.equal(reply.status, 429);
+    assert.equal(parseReply<{ error: { code: string } }>(reply).error.code, 'insufficient_quota');
+    const retry = Number(reply.headers['retry-after']);
+    assert.ok(retry >= 39 && retry <= 41, `Retry-After ${String(retry)}`);
+  });
+});
