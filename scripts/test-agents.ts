@@ -125,7 +125,7 @@ function historyChecks(entries: readonly HistoryEntry[]): Check[] {
     {
       name: `router history: ${SMALL} refused the first request for its size, and every later one skipped it`,
       ok: refusedOnce && notSkipped.length === 0,
-      detail: [...onSmall, ...notSkipped].map(chainOf).join('\n'),
+      detail: [...new Set([...onSmall, ...notSkipped])].map(chainOf).join('\n'),
     },
   ];
   for (const api of ['messages', 'responses'] as const) {
@@ -274,7 +274,7 @@ async function main(): Promise<number> {
   daemon.kill('SIGTERM');
   await new Promise((resolve) => daemon.once('exit', resolve));
   await upstream.close();
-  const entries = (await historyOf(stateDir)).reverse();
+  const entries = (await historyOf(stateDir)).sort((a, b) => a.at - b.at);
   checks.push(...historyChecks(entries));
   await rm(scratch, { recursive: true, force: true });
 

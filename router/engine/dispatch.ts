@@ -7,7 +7,7 @@ import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { countAttemptEnd, countAttemptStart, servedTokens } from './budget-counting.js';
-import { learnFromRefusal } from './fit-steps.js';
+import { inputFits, learnFromRefusal } from './fit-steps.js';
 import { bodyFor, type SentBody } from './sent-body.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
@@ -99,6 +99,8 @@ async function onKey(
   const retry = withoutMaxTokens(run.req.body);
   // In a hedged race the other attempt may have committed meanwhile: no retry then.
   if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
+  // A model that said the request is too long for it is tried without an output length only if the input fits.
+  if (!inputFits(run, model.key)) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
   const bare = { body: run.bodyWithoutMaxTokens, note: retry.note, size: run.req.needs.input };
   return attemptOn(run, model, provider, apiKey, role, bare, lane);

@@ -35,7 +35,10 @@ test('a window skips a request whose input and least output do not fit, and clam
     reason: 'context_window',
     limit: 65_000,
   });
-  assert.deepEqual(fitVerdict(needs(40_000, 32_000), window), { fits: true, output: 25_000, size: 65_000 });
+  // Clamped to what the window leaves after the input and a quarter more for the estimate's error.
+  assert.deepEqual(fitVerdict(needs(40_000, 32_000), window), { fits: true, output: 15_000, size: 55_000 });
+  // Never below the output a request must keep, when that still fits.
+  assert.deepEqual(fitVerdict(needs(58_000, 32_000), window), { fits: true, output: 4096, size: 62_096 });
   assert.deepEqual(fitVerdict(needs(60_000, 1000), window), { fits: true, output: null, size: 61_000 });
   assert.deepEqual(fitVerdict(needs(64_000), window), { fits: true, output: null, size: 64_000 });
 });

@@ -15,6 +15,12 @@ import type { LearnedFit } from '../state/fit-book.js';
  */
 export const MIN_OUTPUT_ROOM = 4096;
 
+/**
+ * An output clamped to a window leaves room for the estimate's error on the input (it is within 25 % of a
+ * real tokenizer): a clamp to the exact edge would be refused whenever the estimate ran low.
+ */
+export const CLAMP_INPUT_MARGIN = 1.25;
+
 export type FitVerdict =
   /** It fits; `output` is the output length to send when it must be lower than asked (else null). */
   | { fits: true; output: number | null; size: number }
@@ -27,6 +33,17 @@ export interface FitInput {
   /** The key's tokens-per-minute limit, or null. */
   tpm: number | null;
   learned: LearnedFit | undefined;
+}
+
+/**
+ * The output to send under `limit`: what is left after the input and the estimate's margin, but never less
+ * than what the request must keep (when even that fits without the margin).
+ */
+function clamped(limit: number, input: number, output: number): number {
+  return Math.max(
+    limit - Math.ceil(input * CLAMP_INPUT_MARGIN),
+    Math.min(leastOutput(output), limit - input),
+  );
 }
 
 /** The output a window must leave for the request to go: what was asked, up to {@link MIN_OUTPUT_ROOM}. */
@@ -55,20 +72,22 @@ export function fitVerdict(needs: RequestNeeds, model: FitInput): FitVerdict {
   const window = fit.contextWindow;
   if (window !== null) {
     if (input + leastOutput(output) > window) return { fits: false, reason: 'context_window', limit: window };
-    if (output !== null && input + output > window) output = window - input;
+    if (output !== null && input + output > window) output = clamped(window, input, output);
   }
   if (tpm !== null) {
     if (input + leastOutput(output) > tpm) return { fits: false, reason: 'over_tpm', limit: tpm };
-    if (output !== null && input + output > tpm) output = tpm - input;
+    if (output !== null && input + output > tpm) output = clamped(tpm, input, output);
   }
-  const size = input + (output ?? 0);
   const ceiling = learned?.ceiling;
-  // A learnt ceiling is a size refused as a whole: a request at it or over is not sent again.
-  if (ceiling !== undefined && size > ceiling.tokens)
-    return {
-      fits: false,
-      reason: ceiling.kind === 'tpm' ? 'over_tpm' : 'context_window',
-      limit: ceiling.tokens,
-    };
-  return { fits: true, output: output === needs.output ? null : output, size };
+  if (ceiling !== undefined) {
+    const reason = ceiling.kind === 'tpm' ? 'over_tpm' : 'context_window';
+    const limit = ceiling.tokens;
+    // A limit the model stated (or a size it served) is a window like any: the output may be clamped to it.
+    // A size refused without words is refused as a whole: a request at it or over is not sent again.
+    const clampable = ceiling.stated === true || ceiling.source === 'served';
+    if (input + (clampable ? leastOutput(output) : (output ?? 0)) > limit)
+      return { fits: false, reason, limit };
+    if (output !== null && input + output > limit) output = clamped(limit, input, output);
+  }
+  return { fits: true, output: output === needs.output ? null : output, size: input + (output ?? 0) };
 }

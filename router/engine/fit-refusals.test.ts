@@ -110,3 +110,28 @@ test('“does not support images” is learnt: requests with images skip the mod
     assert.equal(router.lastEntry().servedModel, SMALL);
   });
 });
+
+test('a refusal of the output asked for: retried without it; from then on the output is clamped to the stated window', async () => {
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream.always(SMALL, contextWindowOf(8192)).always(BIG, json('from big'));
+    const ask = { messages: [{ role: 'user', content: 'word '.repeat(2000) }], max_tokens: 32_000 };
+    await router.chat(ask);
+    let entry = router.lastEntry();
+    assert.deepEqual(attemptChain(entry.attempts), ['small/m:context_length', 'small/m:ok']);
+    assert.match(entry.attempts[1]?.note ?? '', /^max_tokens 32000 dropped/);
+    await router.chat(ask);
+    entry = router.lastEntry();
+    assert.deepEqual(attemptChain(entry.attempts), ['small/m:ok']);
+    assert.match(entry.attempts[0]?.note ?? '', /^max_tokens 32000 clamped to \d+/);
+    const sent = upstream.callsTo(SMALL).at(-1)?.body?.max_tokens;
+    assert.ok(typeof sent === 'number' && sent < 8192 - 2000, String(sent));
+  });
+});
+
+test('a request whose input alone is over the stated window is not retried without its output length', async () => {
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream.always(SMALL, contextWindowOf(8192)).always(BIG, json('from big'));
+    await router.chat({ ...large, max_tokens: 32_000 });
+    assert.deepEqual(attemptChain(router.lastEntry().attempts), ['small/m:context_length', 'big/m:ok']);
+  });
+});

@@ -51,6 +51,17 @@ export function fitNow(run: FitRun, key: string): Fit {
   return soonest === null ? verdict : { fits: false, reason: 'quota_budget', until: soonest };
 }
 
+/**
+ * Whether the request's input alone fits `key` as far as is known now (after what its refusal taught):
+ * retrying it without an output length is worth an attempt only then.
+ */
+export function inputFits(run: FitRun, key: string): boolean {
+  const model = key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+  if (model === undefined) return true;
+  const needs = { ...run.req.needs, output: null };
+  return fitVerdict(needs, { fit: model.fit, tpm: null, learned: run.ctx.fits.get(key) }).fits;
+}
+
 /** Records a skip for a model that cannot take the request; false when it can. */
 export function skipUnfit(run: FitRun, key: string): boolean {
   const fit = fitNow(run, key);

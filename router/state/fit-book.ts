@@ -18,6 +18,8 @@ export interface LearnedCeiling {
   /** The model's context window, or the key's whole tokens-per-minute limit. */
   kind: 'context' | 'tpm';
   source: 'refusal' | 'served';
+  /** The refusal stated the limit (its own window or TPM), so the ceiling is that limit, not a size seen. */
+  stated?: boolean;
   at: number;
 }
 
@@ -34,6 +36,7 @@ const ceilingSchema = z.strictObject({
   tokens: z.number().int().min(0),
   kind: z.enum(['context', 'tpm']),
   source: z.enum(['refusal', 'served']),
+  stated: z.boolean().optional(),
   at: z.number(),
 });
 const learnedSchema = z.strictObject({
@@ -89,10 +92,13 @@ export class FitBook {
    * ceiling from now on (a limit the refusal stated lowers it further, never raises it).
    */
   refusedSize(key: string, size: number, kind: LearnedCeiling['kind'], stated: number | null): void {
-    const tokens = Math.max(0, Math.min(size - 1, stated ?? Number.POSITIVE_INFINITY));
+    const byStated = stated !== null && stated < size;
+    const tokens = Math.max(0, byStated ? stated : size - 1);
     const known = this.#models.get(key)?.ceiling;
     if (known !== undefined && known.source === 'refusal' && known.tokens <= tokens) return;
-    this.#update(key, { ceiling: { tokens, kind, source: 'refusal', at: this.#clock() } });
+    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.#clock() };
+    if (byStated) ceiling.stated = true;
+    this.#update(key, { ceiling });
   }
 
   /** `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised. */

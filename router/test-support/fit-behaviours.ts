@@ -5,8 +5,11 @@
 import { completion } from './upstream-frames.js';
 import { jsonBody, type Behaviour } from './upstream-behaviours.js';
 
-/** The fake's own token count of a request. */
-export const upstreamTokens = (rawBody: string): number => Math.ceil(rawBody.length / 4);
+/** The fake's own token count of a request: its body, and the output it asks for. */
+export function upstreamTokens(rawBody: string): number {
+  const asked = /"max_tokens":(\d+)/.exec(rawBody)?.[1];
+  return Math.ceil(rawBody.length / 4) + Number(asked ?? 0);
+}
 
 /** Serves (`serve`, else a short JSON answer), unless `refuse` says the request is not for it. */
 function judge(refuse: (rawBody: string) => Behaviour | null, serve?: Behaviour): Behaviour {
