@@ -55,6 +55,7 @@ export async function checkStateDir(
     'budgets.json',
     'usage.json',
     'discovery.json',
+    'fit.json',
     'probes.json',
     'daemon.json',
     'daemon.lock',

@@ -149,6 +149,10 @@ export interface AttemptView {
 export interface SkipView {
   model: string;
   reason: SkipReason;
+  /** For a request that does not fit: the window or tokens-per-minute limit it is over, in tokens. */
+  limit?: number;
+  /** For `quota_budget`: when the key's minute has room for it again (epoch ms). */
+  until?: number;
 }
 
 export interface UsageView {
@@ -187,6 +191,12 @@ export interface HistoryEntry {
   source: RequestSource;
   /** The protocol face it came in on (`chat` in older entries). */
   api: ApiFace;
+  /** Its estimated size in tokens, input and asked-for output (absent in older entries). */
+  size?: number;
+  /** The agent's conversation, as a short hash of its session id (never the id itself); absent without one. */
+  session?: string;
+  /** The model its conversation was on, tried first ahead of the set's order; absent when none was. */
+  sticky?: string;
 }
 
 /**
@@ -223,6 +233,20 @@ export interface HistoryStats {
 export interface HistoryResponse {
   entries: HistoryEntry[];
   stats: HistoryStats;
+}
+
+/** `GET /v1/models`: the names agents may send, with the context window to plan for where one is known. */
+export interface ModelsListResponse {
+  object: 'list';
+  data: {
+    id: string;
+    object: 'model';
+    created: number;
+    owned_by: string;
+    context_window?: number;
+    context_length?: number;
+    max_model_len?: number;
+  }[];
 }
 
 /** `GET /health`. */

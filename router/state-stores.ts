@@ -5,6 +5,7 @@ import type { RouterLogger } from './public-types.js';
 import { BreakerStore } from './state/breaker-store.js';
 import type { Clock } from './state/clock.js';
 import { DailyCounters } from './state/daily-counters.js';
+import { FitBook } from './state/fit-book.js';
 import { UTC_ZONE } from './state/day-start.js';
 import { LatencyBook } from './state/latency-book.js';
 import { ProbeBook } from './state/probe-book.js';
@@ -20,6 +21,8 @@ export interface StateStores {
   counters: DailyCounters;
   /** Probes spent today per provider and each model's last probe. */
   probeBook: ProbeBook;
+  /** What refusals taught about each model's size and features. */
+  fits: FitBook;
   /** Writes what is pending and stops every store's timer. */
   close(): Promise<void>;
 }
@@ -37,7 +40,8 @@ export interface StateStoreOptions {
 
 /**
  * Opens and restores the state files: breakers, quota pauses and budgets, history, latency, the day
- * counters (which count every finished request: the history keeps only the last 500) and probes.
+ * counters (which count every finished request: the history keeps only the last 500), probes and what
+ * refusals taught about models' sizes and features.
  */
 export async function openStateStores(options: StateStoreOptions): Promise<StateStores> {
   const { stateDir, clock, debounceMs, logger, live } = options;
@@ -70,7 +74,9 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     ...file('probes.json'),
     zoneOf: (provider) => live.resolved.providers.get(provider)?.dayTimeZone ?? UTC_ZONE,
   });
-  await Promise.all([breakers, quotas, history, latency, counters, probeBook].map((store) => store.load()));
+  const fits = new FitBook(file('fit.json'));
+  const all = [breakers, quotas, history, latency, counters, probeBook, fits];
+  await Promise.all(all.map((store) => store.load()));
   options.events.on('request', (event) => counters.record(event.entry));
   return {
     breakers,
@@ -79,8 +85,8 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     latency,
     counters,
     probeBook,
-    close: () =>
-      settleAll([breakers, quotas, history, latency, counters, probeBook].map((store) => store.close())),
+    fits,
+    close: () => settleAll(all.map((store) => store.close())),
   };
 }
 

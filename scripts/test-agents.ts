@@ -1,9 +1,11 @@
 /**
  * `npm run test:agents`: the real Claude Code and Codex, headless, against the real daemon over fake
- * upstreams whose first two models are black holes (an empty 200; an SSE error frame before content) and
- * whose third is a scripted coding model. Each agent gets a plain prompt and a shell-tool loop. The agents
- * are installed on demand from npm into `.agents/` (ignored). Agents retry quietly, so their exit status is
- * not enough: every request the router saw on the agent's endpoint must have been served.
+ * upstreams whose first model has a 4,000-token window (smaller than either agent's requests), whose next two
+ * are black holes (an empty 200; an SSE error frame before content) and whose fourth is a scripted coding
+ * model. Each agent gets a plain prompt and a shell-tool loop. The agents are installed on demand from npm
+ * into `.agents/` (ignored). Agents retry quietly, so their exit status is not enough: every request the
+ * router saw on the agent's endpoint must have been served; the small model refuses once and is skipped from
+ * then on; and each conversation stays on the model that served its first turn.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { HistoryEntry } from '../router/api-types.js';
 import { AGENT_REPLY, agentModel } from '../router/test-support/agent-model.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
+import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
 import { byStreaming, empty200, errorPayload, sse } from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
@@ -93,6 +96,59 @@ async function historyOf(stateDir: string): Promise<HistoryEntry[]> {
   return (JSON.parse(text) as { entries: HistoryEntry[] }).entries;
 }
 
+/** The model that refuses both agents' requests as too long for its 4,000-token window. */
+const SMALL = 'small/ctx';
+
+/** Skips and attempts of an entry, for a check's detail. */
+function chainOf(entry: HistoryEntry): string {
+  const chain = entry.attempts.map((attempt) => `${attempt.model}:${attempt.kind ?? 'ok'}`);
+  const skips = entry.skipped.map((skip) => `skip ${skip.model}:${skip.reason}`);
+  const sticky = entry.sticky === undefined ? '' : ` sticky ${entry.sticky}`;
+  return `${entry.requestId} ${entry.outcome} ${entry.clientStatus} ${[...skips, ...chain].join(' ')}${sticky}`;
+}
+
+/**
+ * What the history must show (`entries` oldest first): every agent request served by good/coder; the small
+ * model tried once, refusing for size, and skipped for it from then on; each conversation's first turn
+ * through both black holes, its later turns straight on its model (`sticky`).
+ */
+function historyChecks(entries: readonly HistoryEntry[]): Check[] {
+  const onSmall = entries.filter((entry) => entry.attempts.some((attempt) => attempt.model === SMALL));
+  const refusedOnce =
+    onSmall.length === 1 && onSmall[0]?.attempts[0]?.kind === 'context_length' && onSmall[0] === entries[0];
+  const notSkipped = entries
+    .slice(1)
+    .filter(
+      (entry) => !entry.skipped.some((skip) => skip.model === SMALL && skip.reason === 'context_window'),
+    );
+  const checks: Check[] = [
+    {
+      name: `router history: ${SMALL} refused the first request for its size, and every later one skipped it`,
+      ok: refusedOnce && notSkipped.length === 0,
+      detail: [...new Set([...onSmall, ...notSkipped])].map(chainOf).join('\n'),
+    },
+  ];
+  for (const api of ['messages', 'responses'] as const) {
+    const seen = entries.filter((entry) => entry.api === api);
+    const sessions = new Set<string>();
+    const wrong = seen.filter((entry) => {
+      if (entry.outcome !== 'served' || entry.servedModel !== 'good/coder') return true;
+      const models = entry.attempts.map((attempt) => attempt.model).filter((model) => model !== SMALL);
+      const session = entry.session ?? entry.requestId;
+      const first = !sessions.has(session);
+      sessions.add(session);
+      if (first) return models.join(' ') !== 'hole/empty hole/errframe good/coder';
+      return entry.sticky !== 'good/coder' || models.join(' ') !== 'good/coder';
+    });
+    checks.push({
+      name: `router history: all ${seen.length} ${api} requests (${sessions.size} conversations) served by good/coder, each conversation's first after both black holes, its later turns on good/coder directly`,
+      ok: seen.length > 0 && wrong.length === 0,
+      detail: wrong.map(chainOf).join('\n'),
+    });
+  }
+  return checks;
+}
+
 async function main(): Promise<number> {
   ensureAgents();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'fcm-agents-'));
@@ -104,11 +160,12 @@ async function main(): Promise<number> {
     byStreaming(sse([roleFrame(), errorFrame()], { done: false }), errorPayload()),
   );
   upstream.always('good/coder', agentModel());
+  upstream.always(SMALL, contextWindowOf(4000, agentModel()));
   const stateDir = path.join(scratch, 'state');
   const configPath = path.join(scratch, 'config.json');
   const config = {
-    providers: fakeProviders(upstream, { hole: ['empty', 'errframe'], good: ['coder'] }),
-    sets: { main: ['hole/empty', 'hole/errframe', 'good/coder'] },
+    providers: fakeProviders(upstream, { small: ['ctx'], hole: ['empty', 'errframe'], good: ['coder'] }),
+    sets: { main: [SMALL, 'hole/empty', 'hole/errframe', 'good/coder'] },
     activeSet: 'main',
     // The black holes stay CLOSED through every run, so each request meets both of them first.
     router: { breaker: { failureThreshold: 20, degradedRatio: 1 } },
@@ -217,25 +274,8 @@ async function main(): Promise<number> {
   daemon.kill('SIGTERM');
   await new Promise((resolve) => daemon.once('exit', resolve));
   await upstream.close();
-  const entries = await historyOf(stateDir);
-  for (const api of ['messages', 'responses'] as const) {
-    const seen = entries.filter((entry) => entry.api === api);
-    const wrong = seen.filter(
-      (entry) =>
-        entry.outcome !== 'served' ||
-        entry.attempts.map((attempt) => attempt.model).join(' ') !== 'hole/empty hole/errframe good/coder',
-    );
-    checks.push({
-      name: `router history: all ${seen.length} ${api} requests served by good/coder after both black holes`,
-      ok: seen.length > 0 && wrong.length === 0,
-      detail: wrong
-        .map((entry) => {
-          const chain = entry.attempts.map((attempt) => `${attempt.model}:${attempt.kind ?? 'ok'}`);
-          return `${entry.requestId} ${entry.outcome} ${entry.clientStatus} ${chain.join(' ')}`;
-        })
-        .join('\n'),
-    });
-  }
+  const entries = (await historyOf(stateDir)).sort((a, b) => a.at - b.at);
+  checks.push(...historyChecks(entries));
   await rm(scratch, { recursive: true, force: true });
 
   for (const check of checks) {

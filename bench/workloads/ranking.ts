@@ -6,6 +6,9 @@ import { resolveConfig } from '../../router/config/resolve-config.js';
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { hasLimits } from '../../router/catalogue/free-tier-limits.js';
 import { candidateFacts } from '../../router/engine/candidate-facts.js';
+import { fitOrder, type FitRun } from '../../router/engine/fit-steps.js';
+import { SessionHomes } from '../../router/engine/session-homes.js';
+import { FitBook } from '../../router/state/fit-book.js';
 import { budgetId } from '../../router/engine/key-rotation.js';
 import { rankCandidates } from '../../router/engine/ranking.js';
 import { BreakerStore } from '../../router/state/breaker-store.js';
@@ -23,7 +26,9 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 /**
  * Ranks the default set of the whole catalogue (a key for every provider) `iterations` times, with a
  * realistic mix of breaker states and pauses, and a minute of free-tier budget counts (some models near
- * their limit), through the same fact-gathering the engine uses per request.
+ * their limit), through the same fact-gathering the engine uses per request; then fits a Claude Code turn
+ * of 20,000 tokens with tools and 32,000 tokens of output asked for to the order (windows, TPM, the
+ * minute's room, learnt ceilings, the session's home), as every agent request is.
  */
 export async function measureRanking(iterations: number): Promise<RankingSample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-rank-'));
@@ -41,6 +46,12 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
       settings: () => settings,
     });
     const quotas = new QuotaBook({ ...common, file: path.join(dir, 'quotas.json') });
+    const fits = new FitBook({ ...common, file: path.join(dir, 'fit.json') });
+    set.forEach((key, index) => {
+      if (index % 10 === 7) fits.refusedSize(key, 30_000, 'context', null);
+    });
+    const sessions = new SessionHomes(clock);
+    sessions.served('bench-session', set[Math.floor(set.length / 2)] ?? '');
     set.forEach((key, index) => {
       if (index % 10 === 1) for (let i = 0; i < 3; i += 1) breakers.recordFailure(key, 'server_error');
       if (index % 10 === 2) for (let i = 0; i < 2; i += 1) breakers.recordFailure(key, 'empty_content');
@@ -70,13 +81,22 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
     }
     past = null;
     const blocked = new Set<string>();
-    const rank = (): number =>
-      rankCandidates(
+    const needs = { input: 20_000, output: 32_000, tools: true, images: false };
+    const rank = (): number => {
+      const { order } = rankCandidates(
         set,
         (key) => candidateFacts(key, resolved, breakers, quotas, blocked),
         Date.now(),
         settings,
-      ).order.length;
+      );
+      const run: FitRun = {
+        ctx: { resolved, fits, quotas, sessions },
+        req: { needs, session: 'bench-session' },
+        trace: { skips: [], largestTooSmall: null, sticky: null },
+        pinnedModel: null,
+      };
+      return fitOrder(run, order).length;
+    };
     let sink = 0;
     for (let i = 0; i < 500; i += 1) sink += rank();
     const start = process.hrtime.bigint();
@@ -84,7 +104,7 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
     const us = (elapsedMs(start) * 1000) / iterations;
     if (sink < 0) throw new Error('unreachable');
     const providers = new Set(set.map((key) => key.split('/')[0])).size;
-    await Promise.all([breakers.close(), quotas.close()]);
+    await Promise.all([breakers.close(), quotas.close(), fits.close()]);
     return { models: set.length, providers, usPerRanking: us };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
 import { FREE_TIER_LIMITS, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
+import { modelFit, type ModelFit } from '../catalogue/model-fit.js';
 import { UTC_ZONE } from '../state/day-start.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import { isApiKeyText, type Config, type ConfigIssue, type ProviderConfig } from './schema.js';
@@ -76,12 +77,20 @@ export interface ResolvedModel {
   context: string | null;
   /** Free-tier limits, per key (and per model unless the provider's quota scope is the key). */
   limits: BudgetLimits;
+  /** Its context window, longest output, tools and images, as far as known before asking. */
+  fit: ModelFit;
   /** A catalogue model the provider's own list no longer holds (model discovery): skipped. */
   vanished?: boolean;
 }
 
-/** Provider id → the model ids its own list held when last fetched (model discovery). */
-export type DiscoveredModels = ReadonlyMap<string, { ids: ReadonlySet<string> }>;
+/**
+ * Provider id → the model ids its own list held when last fetched (model discovery), and the context
+ * windows it gave (by listed id), where it gave any.
+ */
+export type DiscoveredModels = ReadonlyMap<
+  string,
+  { ids: ReadonlySet<string>; windows?: ReadonlyMap<string, number> }
+>;
 
 export interface ResolvedConfig {
   config: Config;
@@ -349,6 +358,11 @@ export function resolveConfig(
         sweScore: known?.sweScore ?? null,
         context: known?.context ?? null,
         limits: modelLimits(id, modelId, config.providers[id]),
+        fit: modelFit(
+          config.providers[id]?.modelFit?.[modelId],
+          discovered.get(id)?.windows?.get(upstreamModelId),
+          known?.context ?? null,
+        ),
       });
     }
     if (listed !== undefined)
@@ -393,5 +407,6 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
     sweScore: null,
     context: null,
     limits: modelLimits(provider.id, split.modelId, resolved.config.providers[provider.id]),
+    fit: modelFit(resolved.config.providers[provider.id]?.modelFit?.[split.modelId], undefined, null),
   };
 }

@@ -148,6 +148,19 @@ const limitsSchema = z.strictObject({
   tpd: budget('tokens per day'),
 });
 
+/**
+ * What one model can take, over what the provider's list and the catalogue say: its context window and
+ * longest output in tokens, and whether it takes tools and images.
+ */
+const modelFitSchema = z.strictObject({
+  contextWindow: wholeNumber('tokens', 256, 100_000_000).optional(),
+  maxOutputTokens: wholeNumber('tokens', 16, 100_000_000).optional(),
+  tools: z.boolean().optional(),
+  images: z.boolean().optional(),
+  /** It takes `reasoning_effort`: the effort Claude Code or Codex asks for is passed on to it. */
+  reasoningEffort: z.boolean().optional(),
+});
+
 /** An IANA time zone the runtime knows; the length bound keeps a damaged value out of the formatter cache. */
 const timeZoneSchema = z
   .string()
@@ -190,6 +203,8 @@ export const providerConfigSchema = z.strictObject({
   limits: limitsSchema.optional(),
   /** Free-tier limits per model id, over `limits`. */
   modelLimits: z.record(z.string().min(1).max(300), limitsSchema).optional(),
+  /** Per model id: its context window, longest output, tools and images (see docs/configuration.md). */
+  modelFit: z.record(z.string().min(1).max(300), modelFitSchema).optional(),
   /** Where the provider's day starts for its daily limits (its midnight), over the catalogue's; UTC by default. */
   dayTimeZone: timeZoneSchema.optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */

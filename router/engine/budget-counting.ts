@@ -11,21 +11,12 @@ import type { QuotaBook } from '../state/quota-book.js';
 import type { AttemptVerdict } from './attempt.js';
 import { budgetId } from './key-rotation.js';
 
-/** Characters per token in a rough estimate (English and code average about four). */
-const CHARS_PER_TOKEN = 4;
-
-/** A rough token count of a chat body's messages, for when the upstream reports no usage. */
-export function estimateTokens(body: Record<string, unknown>): number {
-  const text = JSON.stringify(body.messages ?? body) ?? '';
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
-
 /**
- * A served attempt's tokens: the upstream's usage, else an estimate from the request's length (marked
- * so). Computed once per served attempt: the budget count and the day's usage both take this figure.
+ * A served attempt's tokens: the upstream's usage, else the request's estimated input (`request-size.ts`,
+ * marked so). Computed once per served attempt: the budget count and the day's usage both take this figure.
  */
-export function servedTokens(reported: UsageView | null, body: Record<string, unknown>): UsageView {
-  return reported ?? { promptTokens: estimateTokens(body), completionTokens: null, estimated: true };
+export function servedTokens(reported: UsageView | null, estimatedInput: number): UsageView {
+  return reported ?? { promptTokens: estimatedInput, completionTokens: null, estimated: true };
 }
 
 /** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */

@@ -1,5 +1,6 @@
 import { candidateFacts } from './candidate-facts.js';
 import { fastestOrder } from './fastest-order.js';
+import { skipUnfit } from './fit-steps.js';
 import { keysBlock } from './key-rotation.js';
 import type { RequestRun } from './dispatch.js';
 import { rankCandidates, type RankedCandidate, type Ranking } from './ranking.js';
@@ -44,7 +45,7 @@ export function lastResortKey(run: RequestRun): string | null {
     trace.skips.push({ model: key, reason: 'auth_error' });
     return null;
   }
-  return key;
+  return skipUnfit(run, key) ? null : key;
 }
 
 /**

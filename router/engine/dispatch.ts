@@ -7,6 +7,8 @@ import { faultTrace } from '../upstream/exchange-errors.js';
 import type { Answer } from './answer.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { countAttemptEnd, countAttemptStart, servedTokens } from './budget-counting.js';
+import { inputFits, learnFromRefusal } from './fit-steps.js';
+import { bodyFor, type SentBody } from './sent-body.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
 import type { RequestTrace, Role } from './request-trace.js';
@@ -25,6 +27,8 @@ export interface RequestRun {
   pinnedModel: ResolvedModel | null;
   /** The body without its output length, made the first time a model refuses it. */
   bodyWithoutMaxTokens?: BodyTemplate;
+  /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
+  variants?: Map<string, BodyTemplate>;
 }
 
 /** What one dispatch means for the chain. */
@@ -89,13 +93,17 @@ async function onKey(
   role: Role,
   lane: Lane | undefined,
 ): Promise<Outcome> {
-  const first = await attemptOn(run, model, provider, apiKey, role, run.body, null, lane);
+  const sent = bodyFor(run, model);
+  const first = await attemptOn(run, model, provider, apiKey, role, sent, lane);
   if (first.type !== 'refused') return first;
   const retry = withoutMaxTokens(run.req.body);
   // In a hedged race the other attempt may have committed meanwhile: no retry then.
   if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
+  // A model that said the request is too long for it is tried without an output length only if the input fits.
+  if (!inputFits(run, model.key)) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
-  return attemptOn(run, model, provider, apiKey, role, run.bodyWithoutMaxTokens, retry.note, lane);
+  const bare = { body: run.bodyWithoutMaxTokens, note: retry.note, size: run.req.needs.input };
+  return attemptOn(run, model, provider, apiKey, role, bare, lane);
 }
 
 /** Another attempt fits the request: under the attempt cap and the budget, and the client is still there. */
@@ -123,11 +131,11 @@ async function attemptOn(
   provider: ResolvedProvider,
   apiKey: ProviderKey,
   role: Role,
-  body: BodyTemplate,
-  note: string | null,
+  sent: SentBody,
   lane: Lane | undefined,
 ): Promise<Outcome> {
   const { ctx, trace, req } = run;
+  const { body, note, size } = sent;
   const { key } = model;
   const holdsTrial = role === 'trial' || role === 'panic';
   if (holdsTrial && !ctx.breakers.tryAcquireTrial(key)) {
@@ -170,7 +178,7 @@ async function attemptOn(
       ctx.clock() - began,
       verdict.usage?.completionTokens ?? null,
     );
-  const served = verdict.type === 'served' ? servedTokens(verdict.usage, req.body) : null;
+  const served = verdict.type === 'served' ? servedTokens(verdict.usage, req.needs.input) : null;
   countAttemptEnd(ctx.quotas, provider, model, apiKey.fingerprint, served, verdict.rateLimit);
   const kind =
     verdict.type === 'served' ? null : verdict.type === 'fault' ? 'internal_error' : verdict.failure.kind;
@@ -186,9 +194,15 @@ async function attemptOn(
     ...(apiKey.fingerprint === '' ? {} : { key: apiKey.fingerprint }),
   });
   const result = book(run, { key, provider, apiKey, role, sentToTrip }, verdict, served);
+  if (verdict.type === 'served') ctx.fits.served(key, size, req.needs);
   if (verdict.type !== 'failed' || verdict.committed) return { type: 'other', result };
   if (KEY_FAILURES.has(verdict.failure.kind)) return { type: 'key_refused', result };
-  const refused = verdict.status === 400 && note === null;
+  learnFromRefusal(run, key, verdict.failure, size);
+  // A refusal may be the output length's fault, unless it said otherwise or the body had none.
+  const refused =
+    verdict.status === 400 &&
+    body !== run.bodyWithoutMaxTokens &&
+    (verdict.failure.kind === 'invalid_request' || verdict.failure.kind === 'context_length');
   return { type: refused ? 'refused' : 'other', result };
 }
 

@@ -11,6 +11,8 @@ export interface ErrorAnswer {
   retryAfterSec: number | null;
   /** The request field at fault, for a client error. */
   param?: string;
+  /** The request is larger than every model of its set takes: its size and the largest window, in tokens. */
+  tooLong?: { tokens: number; maximum: number };
 }
 
 /**
@@ -106,6 +108,32 @@ export function allFailedAnswer(
     message: `fcm-router: every model tried failed (${kinds.join(', ')})`,
     retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
   };
+}
+
+/**
+ * When no model of the set can take the request (each was skipped, or refused it, for its size or for the
+ * tools or images it uses): 400 `context_length_exceeded` naming the request's estimated size and the
+ * largest window among the models it was too large for, which agents act on by compacting; or, when size was
+ * not the matter, a 400 naming the features no model takes. Pure.
+ */
+export function nothingFitsAnswer(
+  size: number,
+  largestWindow: number | null,
+  reasons: ReadonlySet<string>,
+): ErrorAnswer {
+  if (largestWindow !== null) {
+    const message = `fcm-router: this request is about ${size} tokens (input and requested output) and the largest context window in the set is ${largestWindow} tokens; compact the conversation or ask for less output`;
+    return {
+      ...clientError(400, 'context_length_exceeded', message, 'messages'),
+      tooLong: { tokens: size, maximum: largestWindow },
+    };
+  }
+  const features = [
+    reasons.has('no_tool_support') ? 'tools' : null,
+    reasons.has('no_image_support') ? 'images' : null,
+  ].filter((feature) => feature !== null);
+  const message = `fcm-router: no model of the set takes ${features.join(' or ')}, which this request uses`;
+  return clientError(400, 'unsupported_request', message, features[0] ?? null);
 }
 
 /** A local fault stopped the request: the router's own error, no model blamed (the log has the stack). */

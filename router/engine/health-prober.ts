@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HistoryEntry, ProbeView } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import { SMALL_REQUEST } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { Clock } from '../state/clock.js';
@@ -84,6 +85,8 @@ export class HealthProber {
         client: null,
         source: 'probe',
         clientGone: new ClientGone(),
+        needs: SMALL_REQUEST,
+        session: null,
       },
       probeAnswer(requestId),
     );

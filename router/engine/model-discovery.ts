@@ -52,7 +52,7 @@ export async function discoverModels(
     discovery.attempted(provider.id);
     return { ok: false, status: 502, code: 'discovery_failed', message: `${providerId}: ${list.error}` };
   }
-  discovery.record(provider.id, list.ids);
+  discovery.record(provider.id, list.ids, list.windows);
   await live.rediscovered();
   const now = live.resolved;
   const vanished = [...now.models.values()]

@@ -1,6 +1,6 @@
 import type { SkipView } from '../api-types.js';
 import type { BreakerSettings } from '../config/schema.js';
-import type { SkipReason } from '../gate/failure-kinds.js';
+import type { FitSkipReason, SkipReason } from '../gate/failure-kinds.js';
 import { isTrialDue, openUntil, type BreakerRecord } from '../state/breaker.js';
 
 /** What ranking needs to know about one model, gathered by the engine from its stores. */
@@ -9,7 +9,7 @@ export interface CandidateFacts {
   breaker: BreakerRecord;
   trialBusy: boolean;
   /** Why the model cannot be tried regardless of its breaker, or null. */
-  blocked: Exclude<SkipReason, 'circuit_open' | 'half_open_busy' | 'already_tried'> | null;
+  blocked: Exclude<SkipReason, 'circuit_open' | 'half_open_busy' | 'already_tried' | FitSkipReason> | null;
   /** Every usable key is near a free-tier budget: the model goes behind the others. */
   nearBudget?: boolean;
 }

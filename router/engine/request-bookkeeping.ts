@@ -93,15 +93,19 @@ export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): v
 export function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): number | null {
   let soonest: number | null = null;
   for (const skip of skips) {
-    let at: number | null = null;
-    if (skip.reason === 'circuit_open') at = openUntil(ctx.breakers.get(skip.model));
-    else if (skip.reason === 'quota_paused' || skip.reason === 'quota_budget') {
-      const model = ctx.resolved.models.get(skip.model);
-      const provider = ctx.resolved.providers.get(model?.provider ?? '');
-      const block = model && provider ? keysBlock(provider, model, ctx.quotas, new Set()) : null;
-      at = block !== null && block.reason !== 'auth_error' ? block.until : null;
-    }
+    const at = skipBackAt(ctx, skip);
     if (at !== null && (soonest === null || at < soonest)) soonest = at;
   }
   return soonest;
+}
+
+/** When one skipped model is back: its cooldown's or pause's end, or when a key's minute has room for it. */
+function skipBackAt(ctx: RouteContext, skip: SkipView): number | null {
+  if (skip.until !== undefined) return skip.until;
+  if (skip.reason === 'circuit_open') return openUntil(ctx.breakers.get(skip.model));
+  if (skip.reason !== 'quota_paused' && skip.reason !== 'quota_budget') return null;
+  const model = ctx.resolved.models.get(skip.model);
+  const provider = ctx.resolved.providers.get(model?.provider ?? '');
+  const block = model && provider ? keysBlock(provider, model, ctx.quotas, new Set()) : null;
+  return block !== null && block.reason !== 'auth_error' ? block.until : null;
 }

@@ -33,6 +33,10 @@ export class RequestTrace {
   readonly deferredNetwork: { key: string; role: Role }[] = [];
   lastResortUsed = false;
   usage: UsageView | null = null;
+  /** The model the request's conversation was on, tried first (null when none was). */
+  sticky: string | null = null;
+  /** The largest window (or TPM limit) of the models the request was too large for, in tokens. */
+  largestTooSmall: number | null = null;
   readonly #running: Running[] = [];
   /** The begin order of each finished attempt, parallel to `attempts`. */
   readonly #seqs: number[] = [];

@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedConfig } from '../config/resolve-config.js';
+import type { ReasoningEffort } from '../faces/chat-request.js';
+import type { RequestNeeds } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
+import type { FitBook } from '../state/fit-book.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
@@ -10,12 +13,15 @@ import type { ClientGone } from '../upstream/client-gone.js';
 import type { DeadlineWatch } from '../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { RankingMemo } from './ranking-memo.js';
+import type { SessionHomes } from './session-homes.js';
 
 /** The engine's stores and services one request uses. */
 export interface RouteContext {
   resolved: ResolvedConfig;
   breakers: BreakerStore;
   quotas: QuotaBook;
+  /** What refusals taught about each model's size and features. */
+  fits: FitBook;
   modelStats: ModelStatsBook;
   /** How fast each model answers, for `fastest` sets (and hedge delays). */
   latency: LatencyBook;
@@ -24,6 +30,8 @@ export interface RouteContext {
   upstream: UpstreamClient;
   /** Rankings of healthy sets, reused across requests until a store changes. */
   rankings: RankingMemo;
+  /** The model each agent conversation is on. */
+  sessions: SessionHomes;
   clock: Clock;
   /** Every attempt's deadlines, on the engine's clock. */
   deadlines: DeadlineWatch;
@@ -47,4 +55,13 @@ export interface ChatRequest {
   source: RequestSource;
   /** Marked when the client goes away. */
   clientGone: ClientGone;
+  /** Its estimated size and the features it uses: a model that cannot take them is skipped. */
+  needs: RequestNeeds;
+  /** The agent's conversation (a short hash of its session id), or null: it stays on its model. */
+  session: string | null;
+  /**
+   * The reasoning effort a translating face read from the agent's request, sent as `reasoning_effort` to
+   * the models whose `modelFit` says they take it; null when none was asked (the chat face passes its own).
+   */
+  effort?: ReasoningEffort | null;
 }

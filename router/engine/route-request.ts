@@ -2,12 +2,21 @@ import type { HistoryEntry } from '../api-types.js';
 import type { RequestOutcome } from '../gate/failure-kinds.js';
 import { BodyTemplate } from '../upstream/body-template.js';
 import type { Answer } from './answer.js';
-import { INTERNAL_ERROR_ANSWER, PAUSED_ANSWER, allFailedAnswer, noCandidatesAnswer } from './final-answer.js';
+import {
+  INTERNAL_ERROR_ANSWER,
+  PAUSED_ANSWER,
+  allFailedAnswer,
+  noCandidatesAnswer,
+  nothingFitsAnswer,
+  type ErrorAnswer,
+} from './final-answer.js';
+import { totalTokens } from '../faces/request-size.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import { resolveTarget, type RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
+import { FIT_REASONS, fitOrder, skipUnfit } from './fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from './request-trace.js';
@@ -59,6 +68,8 @@ export async function routeRequest(
       ? await dispatch(run, target.model.key, pinnedRole(run, target.model.key))
       : await walkSet(run, target.set, target.name);
   settleDeferredNetwork(ctx, run.trace);
+  // The conversation lives where its turn was served: the same model, or the one it moved to.
+  if (req.session !== null && run.trace.served !== null) ctx.sessions.served(req.session, run.trace.served);
   const ending = finalAnswer(run, last);
   return historyEntry(req, answer, target, started, ctx.clock(), ending);
 }
@@ -80,7 +91,7 @@ async function walkSet(
   name: string,
 ): Promise<DispatchResult | null> {
   const ranking = rankSet(run, set, name);
-  let last = await walkChain(run, ranking.order);
+  let last = await walkChain(run, fitOrder(run, ranking.order));
   if (last !== null && last.type !== 'next') return last;
   const lastResort = lastResortKey(run);
   if (lastResort !== null) {
@@ -89,8 +100,9 @@ async function walkSet(
     if (last.type !== 'next') return last;
   }
   const { trace, req, ctx, deadline } = run;
-  if (trace.attempts.length === 0 && ranking.panic && !req.clientGone.gone && ctx.clock() < deadline)
-    last = await dispatch(run, ranking.panic, 'panic');
+  const { panic } = ranking;
+  if (trace.attempts.length === 0 && panic && !req.clientGone.gone && ctx.clock() < deadline)
+    if (!skipUnfit(run, panic)) last = await dispatch(run, panic, 'panic');
   return last;
 }
 
@@ -164,11 +176,23 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
       .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
   ]);
   const error =
-    outcome === 'no_candidates'
+    unfitAnswer(run) ??
+    (outcome === 'no_candidates'
       ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
-      : allFailedAnswer(trace.failures, soonest, ctx.clock());
+      : allFailedAnswer(trace.failures, soonest, ctx.clock()));
   answer.refuse(error, outcome);
   return { outcome, clientStatus: error.status };
+}
+
+/** The answer when every model was skipped or refused for fit (size, tools, images), else null. */
+function unfitAnswer(run: RequestRun): ErrorAnswer | null {
+  const { trace, req } = run;
+  const reasons = new Set<string>([
+    ...trace.skips.map((skip) => skip.reason).filter((reason) => reason !== 'already_tried'),
+    ...trace.failures.map((failure) => failure.kind),
+  ]);
+  if (reasons.size === 0 || [...reasons].some((reason) => !FIT_REASONS.has(reason))) return null;
+  return nothingFitsAnswer(totalTokens(req.needs), trace.largestTooSmall, reasons);
 }
 
 /** The request's history entry: its decision trace and how it ended (`target` null: refused before one). */
@@ -199,5 +223,8 @@ export function historyEntry(
     usage: trace.usage,
     source: req.source,
     api: answer.face,
+    size: totalTokens(req.needs),
+    ...(req.session === null ? {} : { session: req.session }),
+    ...(trace.sticky === null ? {} : { sticky: trace.sticky }),
   };
 }

@@ -3,6 +3,7 @@ import type { HistoryEntry, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import { MAX_UNLISTED, type BreakerStore } from '../state/breaker-store.js';
+import type { FitBook } from '../state/fit-book.js';
 import type { Clock } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
@@ -17,6 +18,8 @@ import { parseModelName } from './model-names.js';
 import { HealthProber } from './health-prober.js';
 import { isOnline } from './online-check.js';
 import { RankingMemo } from './ranking-memo.js';
+import { advertisedWindow } from './set-windows.js';
+import { SessionHomes } from './session-homes.js';
 import { requestLogLine } from './request-log-line.js';
 import type { Answer } from './answer.js';
 import { INTERNAL_ERROR_ANSWER } from './final-answer.js';
@@ -38,6 +41,8 @@ export interface EngineParts {
   latency: LatencyBook;
   /** Probes spent today and each model's last probe. */
   probeBook: ProbeBook;
+  /** What refusals taught about each model's size and features. */
+  fits: FitBook;
   /** @default Math.random */
   random?: () => number;
   /** Whether the machine looks connected (background probes wait for it). @default its network interfaces */
@@ -58,6 +63,7 @@ export class RouterEngine {
   #idleWaiters: (() => void)[] = [];
   readonly #pinned = new Set<string>();
   readonly #rankings = new RankingMemo();
+  readonly #sessions: SessionHomes;
   readonly #isPaused = (): boolean => this.#paused;
   /** Every attempt's deadlines on one timer, on the engine's clock. */
   readonly #deadlines: DeadlineWatch;
@@ -68,6 +74,7 @@ export class RouterEngine {
 
   constructor(private readonly parts: EngineParts) {
     this.#deadlines = new DeadlineWatch(parts.clock);
+    this.#sessions = new SessionHomes(parts.clock);
     this.#context = this.#contextFor(parts.resolved);
     this.probes = new HealthProber({
       ...parts,
@@ -81,11 +88,12 @@ export class RouterEngine {
   }
 
   #contextFor(resolved: ResolvedConfig): RouteContext {
-    const { breakers, quotas, modelStats, latency, upstream, clock, logger } = this.parts;
+    const { breakers, quotas, modelStats, latency, upstream, clock, logger, fits } = this.parts;
     return {
       resolved,
       breakers,
       quotas,
+      fits,
       modelStats,
       latency,
       random: this.parts.random ?? Math.random,
@@ -93,6 +101,7 @@ export class RouterEngine {
       clock,
       logger,
       rankings: this.#rankings,
+      sessions: this.#sessions,
       deadlines: this.#deadlines,
       isPaused: this.#isPaused,
     };
@@ -238,6 +247,11 @@ export class RouterEngine {
     });
   }
 
+  /** The context window an agent should plan for under an advertised model name, or null when unknown. */
+  contextWindow(name: string): number | null {
+    return advertisedWindow(this.#context.resolved, name, (key) => this.parts.fits.get(key));
+  }
+
   /** A model of the config, pinned since start, or with a breaker. */
   knowsModel(key: string): boolean {
     return (
@@ -252,6 +266,7 @@ export class RouterEngine {
     if (!this.knowsModel(key)) return false;
     this.parts.breakers.reset(key);
     this.parts.quotas.clearModel(key);
+    this.parts.fits.forget(key);
     this.emitModel(key);
     return true;
   }

@@ -58,7 +58,11 @@ export class MessagesEncoder implements AnswerEncoder {
   }
 
   error(answer: ErrorAnswer): string {
-    return anthropicErrorBody(anthropicErrorType(answer.status), answer.message);
+    // Anthropic's own words, which Claude Code answers by compacting the conversation.
+    const message = answer.tooLong
+      ? `prompt is too long: ${answer.tooLong.tokens} tokens > ${answer.tooLong.maximum} maximum`
+      : answer.message;
+    return anthropicErrorBody(anthropicErrorType(answer.status), message);
   }
 
   #messageId(): string {

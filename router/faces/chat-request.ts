@@ -40,7 +40,10 @@ export type ChatRequest = {
   response_format?: ChatResponseFormat;
 };
 
-/** A reasoning effort an agent asked for; the engine forwards it as `reasoning_effort` only to models that take it. */
+/**
+ * A reasoning effort an agent asked for; the engine forwards it as `reasoning_effort` only to models that
+ * take it (`modelFit.<id>.reasoningEffort` in the config).
+ */
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 
 /** What a face's request translation gives the engine, or a 400 naming the field at fault. */

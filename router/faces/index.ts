@@ -2,7 +2,8 @@ export type { ChatRequest, FaceRequest, ReasoningEffort } from './chat-request.j
 export { ChatEncoder, chatMidStreamErrorFrame, openAiErrorBody } from './chat-face.js';
 export { MessagesEncoder, type MessagesEncoderOptions } from './anthropic-encoder.js';
 export { translateMessagesRequest } from './anthropic-request.js';
-export { countMessagesTokens, estimateTokens } from './anthropic-count-tokens.js';
+export { countMessagesTokens } from './anthropic-count-tokens.js';
+export { estimateNeeds, SMALL_REQUEST, totalTokens, type RequestNeeds } from './request-size.js';
 export { anthropicErrorBody, anthropicErrorType } from './anthropic-errors.js';
 export { ResponsesEncoder, type ResponsesEncoderOptions } from './responses-encoder.js';
 export { translateResponsesRequest, type ResponsesExtra } from './responses-request.js';

@@ -1,8 +1,9 @@
 /**
  * Free models' output limits. Agents ask for far more output than most free models give (Claude Code asks
  * for 32,000 tokens, 128,000 for its default model), and a model that refuses a too-large `max_tokens`
- * with a 400 must not make the whole set fail. Where the catalogue knows a model's output limit the request
- * is clamped to it; where it does not, the engine may retry that model once without the field.
+ * with a 400 must not make the whole set fail. Where a model's output limit is known (`modelFit` in the
+ * config), or its context window leaves less, the request is clamped for that model (`engine/sent-body.ts`);
+ * where it is refused anyway, the engine may retry that model once without the field.
  */
 
 /** The output-token fields a chat body may carry. */
@@ -25,6 +26,7 @@ export interface MaxTokensFit<T> {
 export function fitMaxTokens<T extends Record<string, unknown>>(
   body: T,
   outputLimit: number | null,
+  why = "the model's output limit",
 ): MaxTokensFit<T> {
   if (outputLimit === null || !Number.isFinite(outputLimit) || outputLimit < 1) return { body, note: null };
   const limit = Math.floor(outputLimit);
@@ -35,7 +37,7 @@ export function fitMaxTokens<T extends Record<string, unknown>>(
     if (typeof asked !== 'number' || asked <= limit) continue;
     copy ??= { ...body };
     copy[field] = limit;
-    notes.push(`${field} ${asked} clamped to ${limit} (the model's output limit)`);
+    notes.push(`${field} ${asked} clamped to ${limit} (${why})`);
   }
   return copy ? { body: copy as T, note: notes.join('; ') } : { body, note: null };
 }

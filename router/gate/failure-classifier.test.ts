@@ -154,6 +154,12 @@ test('transport kinds', () => {
 test('every failure kind is reachable from some input', () => {
   const inputs: FailureInput[] = [
     ...[401, 402, 404, 408, 400, 429, 500, 529].map((status) => http(status)),
+    ...[
+      "This model's maximum context length is 8192 tokens",
+      'Request too large for model on tokens per minute (TPM): Limit 6000, Requested 15234',
+      'tools is not supported',
+      'this model does not support images',
+    ].map((text): FailureInput => ({ type: 'http', status: 400, retryAfter: null, bodySnippet: text })),
     ...(
       [
         'html_maintenance',

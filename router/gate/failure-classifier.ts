@@ -4,6 +4,7 @@
  * model's fault (no health damage); a request-shape error is the client's; a removed model (404/410) counts.
  */
 import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
+import { fitRefusal } from './fit-refusal.js';
 import { parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
 
 export type FailureInput =
@@ -35,6 +36,8 @@ export interface Classification {
   blockProviderAuth: boolean;
   /** Status to give the client if every attempt ends like this. */
   clientStatus: number;
+  /** A size refusal's stated limit in tokens (a context window, a TPM limit), when it states one. */
+  statedLimit?: number;
 }
 
 /** Pause after a rate limit that names no usable wait. */
@@ -60,6 +63,11 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   rate_limit: row('model', false, 429),
   model_not_found: row('model', true, 502),
   invalid_request: row('client', false, 400),
+  // The request is too large for this model, or uses what it does not take: the request's, not the model's.
+  context_length: row('client', false, 400),
+  over_tpm: row('client', false, 400),
+  no_tool_support: row('client', false, 400),
+  no_image_support: row('client', false, 400),
   timeout: row('provider', true, 504),
   body_timeout: row('provider', true, 504),
   stream_stall: row('provider', true, 504),
@@ -138,11 +146,18 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
   let retryAfter: string | null = null;
   let text = '';
   switch (input.type) {
-    case 'http':
+    case 'http': {
+      const fit = fitRefusal(input.status, input.bodySnippet);
+      if (fit !== null) {
+        const base = KIND_TABLE[fit.kind];
+        const stated = fit.statedLimit === null ? {} : { statedLimit: fit.statedLimit };
+        return { kind: fit.kind, ...base, pause: null, blockProviderAuth: false, ...stated };
+      }
       kind = kindOfStatus(input.status);
       retryAfter = input.retryAfter;
       text = input.bodySnippet;
       break;
+    }
     case 'content':
       kind = input.kind === 'error_payload' ? kindOfErrorPayload(input.errorCode, input.detail) : input.kind;
       text = input.detail;

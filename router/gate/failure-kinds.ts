@@ -8,6 +8,10 @@ export const FAILURE_KINDS = [
   'rate_limit',
   'model_not_found',
   'invalid_request',
+  'context_length',
+  'over_tpm',
+  'no_tool_support',
+  'no_image_support',
   'timeout',
   'body_timeout',
   'stream_stall',
@@ -33,6 +37,12 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 export type ContentFailureKind = Extract<
   FailureKind,
   'html_maintenance' | 'invalid_json' | 'empty_choices' | 'empty_content' | 'error_payload' | 'empty_stream'
+>;
+
+/** Refusals of a request the model cannot take: too large, or using tools or images it does not take. */
+export type FitFailureKind = Extract<
+  FailureKind,
+  'context_length' | 'over_tpm' | 'no_tool_support' | 'no_image_support'
 >;
 
 /** Failures of the transport itself, with no HTTP status to classify. */
@@ -62,9 +72,19 @@ export const SKIP_REASONS = [
   'unknown_model',
   'model_vanished',
   'already_tried',
+  'context_window',
+  'over_tpm',
+  'no_tool_support',
+  'no_image_support',
 ] as const;
 
 export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Skips of a model that cannot take this request (its size, its tools, its images). */
+export type FitSkipReason = Extract<
+  SkipReason,
+  'context_window' | 'over_tpm' | 'no_tool_support' | 'no_image_support'
+>;
 
 /** The outcome of one request as history and headers record it. */
 export type RequestOutcome =

@@ -77,7 +77,8 @@ export async function handleAgentRoute(
   }
   if (pathname === '/v1/models') {
     if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
-    return handleModels(advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved)), res);
+    const names = advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved));
+    return handleModels(names, (name) => engine.contextWindow(name), res);
   }
   const headers = dropUnreadBody(req);
   sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`, { headers });

@@ -18,9 +18,9 @@ export async function handleCountTokens(req: IncomingMessage, res: ServerRespons
       'rejected',
       extra,
     );
-  const body = await readFaceBody(req, res, refuse);
-  if (body === null) return;
-  const counted = countMessagesTokens(body);
+  const read = await readFaceBody(req, res, refuse);
+  if (read === null) return;
+  const counted = countMessagesTokens(read.body, read.bytes);
   if (!counted.ok) {
     const message = counted.message.startsWith('fcm-router:')
       ? counted.message

@@ -7,18 +7,29 @@ import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
 import type { ChatRequest, RequestSource } from '../engine/route-context.js';
 import { ChatEncoder } from '../faces/chat-face.js';
 import type { RouterEngine } from '../engine/router-engine.js';
+import type { ReasoningEffort } from '../faces/chat-request.js';
+import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { dropUnreadBody, readBody } from './read-body.js';
+import { sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 export const MAX_MODEL_NAME = 300;
 
 /** A face's reading of an agent's request: the chat-completions body to route, or the field at fault. */
 export type FaceTranslation<T> =
-  | { ok: true; chat: Record<string, unknown>; stream: boolean; model: string; extra: T }
+  | {
+      ok: true;
+      chat: Record<string, unknown>;
+      stream: boolean;
+      model: string;
+      extra: T;
+      /** The reasoning effort asked for, for the models that take `reasoning_effort` (else null). */
+      effort?: ReasoningEffort | null;
+    }
   | { ok: false; message: string; param: string | null };
 
 /** One protocol an agent may speak: how its requests are read and its answers written. */
@@ -41,13 +52,14 @@ function sourceOf(req: IncomingMessage): RequestSource {
 
 /**
  * Reads a face's JSON body: 415 for another content type, 413 over the size limit, 400 for bad JSON, a
- * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused.
+ * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused; else
+ * the body and its length in bytes (what the size estimate counts on).
  */
 export async function readFaceBody(
   req: IncomingMessage,
   res: ServerResponse,
   refuse: (error: ErrorAnswer, extra?: Readonly<Record<string, string>>) => void,
-): Promise<Record<string, unknown> | null> {
+): Promise<{ body: Record<string, unknown>; bytes: number } | null> {
   const bad = (
     message: string,
     status = 400,
@@ -78,7 +90,7 @@ export async function readFaceBody(
     return bad(`fcm-router: request body is not valid JSON (${parsed.error})`, 400, 'invalid_json');
   const body = parsed.value;
   if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
-  return body;
+  return { body, bytes: read.body.length };
 }
 
 /** The chat request and its answer, once the face has read and translated the agent's body. */
@@ -88,7 +100,12 @@ interface Prepared {
 }
 
 /** What a request is known as before its translation: its id, the raw body's model, where it came from. */
-function requestFacts(req: IncomingMessage, requestId: string, body: Record<string, unknown>): ChatRequest {
+function requestFacts(
+  req: IncomingMessage,
+  requestId: string,
+  read: { body: Record<string, unknown>; bytes: number },
+): ChatRequest {
+  const { body } = read;
   const model = typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm';
   return {
     requestId,
@@ -99,6 +116,8 @@ function requestFacts(req: IncomingMessage, requestId: string, body: Record<stri
     client: clientToken(req.headers['user-agent']),
     source: sourceOf(req),
     clientGone: new ClientGone(),
+    needs: SMALL_REQUEST,
+    session: sessionOf(req.headers, body),
   };
 }
 
@@ -107,9 +126,10 @@ function prepare<T>(
   face: FaceSpec<T>,
   req: IncomingMessage,
   res: ServerResponse,
-  facts: ChatRequest,
+  read: { facts: ChatRequest; bytes: number },
   refuse: (error: ErrorAnswer) => void,
 ): Prepared | null {
+  const { facts, bytes } = read;
   const request = face.translate(facts.body);
   if (!request.ok) {
     refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
@@ -129,6 +149,8 @@ function prepare<T>(
     stream: request.stream,
     // Only the few every face forwards reach a provider (`buildUpstreamHeaders`).
     clientHeaders: req.headers,
+    needs: estimateNeeds(bytes, request.chat),
+    effort: request.effort ?? null,
   };
   return { chat, answer: new Answer(res, encoder, requestId) };
 }
@@ -175,12 +197,12 @@ export async function handleFace<T>(
   let facts: ChatRequest | null = null;
   let prepared: Prepared | null;
   try {
-    const body = await readFaceBody(req, res, refuse);
-    if (body === null) return;
-    facts = requestFacts(req, requestId, body);
-    prepared = prepare(face, req, res, facts, refuse);
+    const read = await readFaceBody(req, res, refuse);
+    if (read === null) return;
+    facts = requestFacts(req, requestId, read);
+    prepared = prepare(face, req, res, { facts, bytes: read.bytes }, refuse);
   } catch (error) {
-    facts ??= requestFacts(req, requestId, {});
+    facts ??= requestFacts(req, requestId, { body: {}, bytes: 0 });
     return failLocally(engine, face, facts, res, error);
   }
   if (prepared === null) return;

@@ -28,6 +28,7 @@ function routed<T, E>(
     stream: request.stream,
     model: request.model,
     extra: extra(request),
+    effort: request.effort,
   };
 }
 

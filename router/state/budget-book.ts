@@ -9,6 +9,7 @@ import type { RouterLogger } from '../public-types.js';
 import {
   addToMinute,
   budgetStanding,
+  minuteRoomAt,
   DAY_MS,
   MINUTE_MS,
   pruned,
@@ -124,6 +125,17 @@ export class BudgetBook {
     if (counts === undefined) return OK;
     roll(counts, this.options.clock(), zone);
     return budgetStanding(limits, counts);
+  }
+
+  /**
+   * When counter `id`'s sliding minute has room for `tokens` more under `tpm`: null when it has now (or has
+   * no counts), else when enough of it has slid out.
+   */
+  minuteRoomAt(id: string, zone: string, tpm: number, tokens: number): number | null {
+    const counts = this.counters.get(id);
+    if (counts === undefined) return null;
+    roll(counts, this.options.clock(), zone);
+    return minuteRoomAt(counts, tpm, tokens);
   }
 
   /** Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`. */

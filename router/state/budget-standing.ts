@@ -182,6 +182,20 @@ function minuteFreesAt(
   return at + MINUTE_MS;
 }
 
+/**
+ * When the sliding minute (rolled to now) has room for `tokens` more under `tpm`: null when it has now, else
+ * the moment enough of its oldest slices have left.
+ */
+export function minuteRoomAt(counts: BudgetCounts, tpm: number, tokens: number): number | null {
+  let used = minuteUsed(counts, 'tokens');
+  if (used + tokens <= tpm) return null;
+  for (const slice of counts.minute) {
+    used -= slice.tokens;
+    if (used + tokens <= tpm) return slice.last + MINUTE_MS;
+  }
+  return (counts.minute.at(-1)?.last ?? 0) + MINUTE_MS;
+}
+
 /** The share of the most used daily limit (requests or tokens), or null without a daily limit. */
 export function dayShare(limits: BudgetLimits, counts: BudgetCounts): number | null {
   const shares = [

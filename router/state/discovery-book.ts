@@ -12,17 +12,23 @@ import { JsonStateFile } from './json-state-file.js';
 const fileSchema = z.strictObject({
   providers: z.record(
     z.string().min(1),
-    z.strictObject({ at: z.number(), ids: z.array(z.string().min(1).max(300)).max(10_000) }),
+    z.strictObject({
+      at: z.number(),
+      ids: z.array(z.string().min(1).max(300)).max(10_000),
+      /** Context windows the list gave, by listed id (absent from files written before). */
+      windows: z.record(z.string().min(1).max(300), z.number().int().positive()).default({}),
+    }),
   ),
   /** When each provider's list was last asked for, answered or not (absent from files written before). */
   lastAttemptAt: z.record(z.string().min(1), z.number()).default({}),
 });
 type DiscoveryFile = z.output<typeof fileSchema>;
 
-/** One provider's list: when it was fetched and the ids it held (as the provider names them). */
+/** One provider's list: when it was fetched, the ids it held (as the provider names them), their windows. */
 export interface Discovery {
   at: number;
   ids: ReadonlySet<string>;
+  windows: ReadonlyMap<string, number>;
 }
 
 export interface DiscoveryBookOptions {
@@ -46,7 +52,10 @@ export class DiscoveryBook {
       clock: options.clock,
       snapshot: () => ({
         providers: Object.fromEntries(
-          [...this.lists].map(([id, list]) => [id, { at: list.at, ids: [...list.ids] }]),
+          [...this.lists].map(([id, list]) => [
+            id,
+            { at: list.at, ids: [...list.ids], windows: Object.fromEntries(list.windows) },
+          ]),
         ),
         lastAttemptAt: Object.fromEntries(this.attempts),
       }),
@@ -57,7 +66,11 @@ export class DiscoveryBook {
     const data = await this.file.load();
     if (data === null) return;
     for (const [id, list] of Object.entries(data.providers))
-      this.lists.set(id, { at: list.at, ids: new Set(list.ids) });
+      this.lists.set(id, {
+        at: list.at,
+        ids: new Set(list.ids),
+        windows: new Map(Object.entries(list.windows)),
+      });
     for (const [id, at] of Object.entries(data.lastAttemptAt)) this.attempts.set(id, at);
   }
 
@@ -77,10 +90,10 @@ export class DiscoveryBook {
     this.file.schedule();
   }
 
-  /** Records a provider's list, fetched now. */
-  record(providerId: string, ids: readonly string[]): void {
+  /** Records a provider's list, fetched now, with the context windows it gave by listed id. */
+  record(providerId: string, ids: readonly string[], windows: Readonly<Record<string, number>> = {}): void {
     const now = this.options.clock();
-    this.lists.set(providerId, { at: now, ids: new Set(ids) });
+    this.lists.set(providerId, { at: now, ids: new Set(ids), windows: new Map(Object.entries(windows)) });
     this.attempts.set(providerId, now);
     this.file.schedule();
   }

@@ -66,7 +66,16 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
       }),
     )
     .max(100),
-  skipped: z.array(z.strictObject({ model: name, reason: z.enum(SKIP_REASONS) })).max(2000),
+  skipped: z
+    .array(
+      z.strictObject({
+        model: name,
+        reason: z.enum(SKIP_REASONS),
+        limit: z.number().int().min(0).optional(),
+        until: z.number().optional(),
+      }),
+    )
+    .max(2000),
   client: z.string().max(200).nullable(),
   clientStatus: z.number().int(),
   lastResortUsed: z.boolean(),
@@ -76,6 +85,12 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
   // Entries written before these fields existed came from agents, on chat completions.
   source: z.enum(['agent', 'test', 'probe']).default('agent'),
   api: z.enum(['chat', 'messages', 'responses']).default('chat'),
+  size: z.number().int().min(0).optional(),
+  session: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
+  sticky: name.optional(),
 });
 
 /** Entries are checked one by one, so one bad entry does not cost the others. */

@@ -13,9 +13,11 @@ import { parseConfig, type ConfigInput } from '../config/schema.js';
 import { Answer } from '../engine/answer.js';
 import type { AnswerEncoder } from '../engine/answer-encoder.js';
 import { EventBus } from '../engine/event-bus.js';
+import { estimateNeeds } from '../faces/request-size.js';
 import { RouterEngine } from '../engine/router-engine.js';
 import { handleFace, type FaceSpec } from '../server/face-route.js';
 import { BreakerStore } from '../state/breaker-store.js';
+import { FitBook } from '../state/fit-book.js';
 import { LatencyBook } from '../state/latency-book.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { ProbeBook } from '../state/probe-book.js';
@@ -63,7 +65,9 @@ export async function startEngineHarness(
   const modelStats = new ModelStatsBook();
   const latency = new LatencyBook({ ...state, file: path.join(dir, 'latency.json') });
   const upstream = new UpstreamClient();
+  const fits = new FitBook({ ...state, file: path.join(dir, 'fit.json') });
   const engine = new RouterEngine({
+    fits,
     resolved,
     breakers,
     quotas,
@@ -104,6 +108,8 @@ export async function startEngineHarness(
           client: null,
           source: 'agent',
           clientGone: new ClientGone(),
+          needs: estimateNeeds(Buffer.concat(chunks).length, body),
+          session: null,
         },
         answer,
       );
@@ -127,7 +133,7 @@ export async function startEngineHarness(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await upstream.close();
-      await Promise.all([breakers.close(), quotas.close(), history.close(), latency.close()]);
+      await Promise.all([breakers, quotas, history, latency, fits].map((store) => store.close()));
       await rm(dir, { recursive: true, force: true });
     },
   };

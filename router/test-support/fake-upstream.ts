@@ -15,6 +15,9 @@ interface Script {
   fallback: Behaviour | null;
 }
 
+/** A listed model with fields beside its id (`context_length`, say). */
+export type ListedModel = { id: string } & Record<string, unknown>;
+
 /** The fake upstream server. */
 export class FakeUpstream {
   readonly calls: UpstreamCall[] = [];
@@ -22,7 +25,10 @@ export class FakeUpstream {
   readonly #waiters: { test: (call: UpstreamCall) => boolean; done: Deferred<UpstreamCall> }[] = [];
   readonly #sockets = new Set<Socket>();
   /** Provider → the model ids `GET <provider>/models` lists, with the key each call carried. */
-  readonly #lists = new Map<string, { ids: readonly string[]; extra: Record<string, unknown> }>();
+  readonly #lists = new Map<
+    string,
+    { ids: readonly (string | ListedModel)[]; extra: Record<string, unknown> }
+  >();
   readonly listCalls: { provider: string; authorization: string | undefined }[] = [];
   #server: http.Server | null = null;
   #url = '';
@@ -62,7 +68,11 @@ export class FakeUpstream {
    * What `GET <url>/<provider>/models` lists (OpenAI shape, with `extra` fields beside `data`); a provider
    * without a list answers 404.
    */
-  listModels(provider: string, ids: readonly string[], extra: Record<string, unknown> = {}): this {
+  listModels(
+    provider: string,
+    ids: readonly (string | ListedModel)[],
+    extra: Record<string, unknown> = {},
+  ): this {
     this.#lists.set(provider, { ids, extra });
     return this;
   }
@@ -119,7 +129,9 @@ export class FakeUpstream {
       this.listCalls.push({ provider, authorization: req.headers.authorization });
       const list = this.#lists.get(provider);
       res.writeHead(list ? 200 : 404, { 'content-type': 'application/json' });
-      const data = list?.ids.map((id) => ({ id, object: 'model' }));
+      const data = list?.ids.map((id) =>
+        typeof id === 'string' ? { id, object: 'model' } : { object: 'model', ...id },
+      );
       res.end(JSON.stringify(list ? { object: 'list', data, ...list.extra } : {}));
       return;
     }

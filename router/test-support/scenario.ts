@@ -20,6 +20,8 @@ export interface ScenarioOptions {
   failover?: RouterSettings['failover'];
   breaker?: RouterSettings['breaker'];
   server?: RouterSettings['server'];
+  /** More settings of a fake provider (its `modelFit`, say), over what the scenario gives it. */
+  providerSettings?: NonNullable<ConfigInput['providers']>;
   /** Extra provider entries (e.g. one whose base URL refuses connections). */
   extraProviders?: NonNullable<ConfigInput['providers']>;
   ranking?: RouterSettings['ranking'];
@@ -57,6 +59,10 @@ export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions)
   const keys = Object.entries(options.providers).flatMap(([id, ids]) => ids.map((model) => `${id}/${model}`));
   const sets = options.sets ?? { main: keys };
   const providers = fakeProviders(upstream, options.providers, options.keys);
+  for (const [id, settings] of Object.entries(options.providerSettings ?? {})) {
+    const provider = providers[id];
+    if (provider) providers[id] = { ...provider, ...settings };
+  }
   for (const [id, probe] of Object.entries(options.probes ?? {})) {
     const provider = providers[id];
     if (provider) providers[id] = { ...provider, probe };

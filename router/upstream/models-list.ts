@@ -8,11 +8,22 @@ import { z } from 'zod/v3';
 const MAX_BYTES = 4 * 1024 * 1024;
 const TIMEOUT_MS = 15_000;
 
+/** A context window a list gives: a whole number of tokens, anything else is not one. */
+const windowSchema = z.number().int().positive().max(100_000_000).optional().catch(undefined);
+
 const listSchema = z
-  .object({ data: z.array(z.object({ id: z.string().min(1) }).passthrough()) })
+  .object({
+    data: z.array(
+      z
+        .object({ id: z.string().min(1), context_length: windowSchema, context_window: windowSchema })
+        .passthrough(),
+    ),
+  })
   .passthrough();
 
-export type ModelsListResult = { ok: true; ids: string[] } | { ok: false; error: string };
+/** The ids a provider lists, and the context window of each that has one (`context_length`, `context_window`). */
+export type ModelsListResult =
+  { ok: true; ids: string[]; windows: Record<string, number> } | { ok: false; error: string };
 
 /** Fetches the model ids a provider lists for this key; never throws. */
 export async function fetchModelIds(
@@ -55,7 +66,12 @@ export async function fetchModelIds(
     // One page of several cannot tell which models are gone: better no list than models skipped wrongly.
     if (hasMorePages(parsed.data))
       return { ok: false, error: 'the model list comes in more pages than one; none was used' };
-    return { ok: true, ids: [...new Set(parsed.data.data.map((model) => requestId(model.id)))] };
+    const windows: Record<string, number> = {};
+    for (const model of parsed.data.data) {
+      const window = model.context_length ?? model.context_window;
+      if (window !== undefined) windows[requestId(model.id)] = window;
+    }
+    return { ok: true, ids: [...new Set(parsed.data.data.map((model) => requestId(model.id)))], windows };
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
     return { ok: false, error: `the model list could not be fetched (${name})` };

@@ -4,6 +4,7 @@ import type {
   ConfigSaveResponse,
   HealthResponse,
   HistoryResponse,
+  ModelsListResponse,
   ProbeView,
   ProvidersResponse,
   UsageResponse,
@@ -25,6 +26,8 @@ export const api = {
   config: () => apiGet<ConfigResponse>('/api/config'),
   providers: () => apiGet<ProvidersResponse>('/api/providers'),
   usage: () => apiGet<UsageResponse>('/api/usage'),
+  /** The names agents may send, with each one's context window. */
+  models: () => apiGet<ModelsListResponse>('/v1/models'),
   /** Fetches a provider's own model list (model discovery). */
   discoverModels: (provider: string) =>
     apiSend<DiscoveryResponse>('POST', '/api/providers/discover', { provider }),

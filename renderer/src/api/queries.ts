@@ -9,6 +9,7 @@ export const queryKeys = {
   config: ['config'],
   providers: ['providers'],
   usage: ['usage'],
+  models: ['models'],
 } as const;
 
 export type ResourceName = keyof typeof queryKeys;
@@ -30,3 +31,5 @@ export const useConfig = () => useQuery({ queryKey: queryKeys.config, queryFn: a
 export const useProviders = () => useQuery({ queryKey: queryKeys.providers, queryFn: api.providers });
 
 export const useUsage = () => useQuery({ queryKey: queryKeys.usage, queryFn: api.usage });
+/** `GET /v1/models`: what agents see, with each name's context window. */
+export const useAgentModels = () => useQuery({ queryKey: queryKeys.models, queryFn: api.models });

@@ -148,3 +148,17 @@ test('a hedged race shows the stopped attempt as hedge_lost and tags the hedge t
   );
   expect(steps[2]).toHaveTextContent('served by');
 });
+
+test('a fit skip shows the limit it was over; a sticky request says so', () => {
+  const entry: HistoryEntry = {
+    ...failover,
+    skipped: [{ model: 'cerebras/gpt-oss-120b', reason: 'context_window', limit: 65_000 }],
+    sticky: 'demo-fast/coder',
+    size: 110_000,
+  };
+  render(<TraceTimeline entry={entry} />);
+  expect(screen.getByText('context_window')).toBeTruthy();
+  expect(screen.getByText('limit 65,000 tokens')).toBeTruthy();
+  expect(screen.getByText('sticky').getAttribute('title')).toContain('demo-fast/coder');
+  expect(screen.getByText('~110,000 tokens')).toBeTruthy();
+});

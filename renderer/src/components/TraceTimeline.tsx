@@ -12,7 +12,16 @@ type TraceEntry = Pick<
   | 'clientStatus'
   | 'wallMs'
   | 'lastResortUsed'
+  | 'sticky'
+  | 'size'
 >;
+
+/** What a fit skip was over (a window or TPM limit) or when the minute has room again. */
+function skipFigure(skip: SkipView): string | null {
+  if (skip.limit !== undefined) return `limit ${skip.limit.toLocaleString('en-US')} tokens`;
+  if (skip.until !== undefined) return `room again at ${new Date(skip.until).toLocaleTimeString()}`;
+  return null;
+}
 
 function SkipStep({ skip }: { skip: SkipView }) {
   return (
@@ -22,6 +31,7 @@ function SkipStep({ skip }: { skip: SkipView }) {
       <code className="model-key">{skip.model}</code>
       <span className="trace-detail">
         <span className="mono">{skip.reason}</span> <span className="muted">— {SKIP_HINTS[skip.reason]}</span>
+        {skipFigure(skip) !== null && <span className="mono">{skipFigure(skip)}</span>}
       </span>
     </li>
   );
@@ -88,6 +98,19 @@ export function TraceTimeline({ entry }: { entry: TraceEntry }) {
           <span className="mono">HTTP {entry.clientStatus} to the agent</span>
           <span className="mono">{formatLatency(entry.wallMs)} total</span>
           {entry.lastResortUsed && <span className="tag">last resort</span>}
+          {entry.sticky !== undefined && (
+            <span
+              className="tag"
+              title={`The conversation was on ${entry.sticky}: tried first, ahead of the set's order`}
+            >
+              sticky
+            </span>
+          )}
+          {entry.size !== undefined && (
+            <span className="muted mono" title="estimated size: input and requested output">
+              ~{entry.size.toLocaleString('en-US')} tokens
+            </span>
+          )}
         </span>
       </li>
     </ol>

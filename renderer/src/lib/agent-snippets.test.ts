@@ -25,3 +25,14 @@ test('every agent snippet points at the router and names the model', () => {
   expect(opencode.model).toBe('fcm/fcm');
   expect(byId.get('curl')).toContain('http://127.0.0.1:19280/v1/chat/completions');
 });
+
+test('with the set’s window known, Claude Code and Codex are told it', () => {
+  const byId = new Map(
+    agentSnippets('http://127.0.0.1:19280/v1', 'fcm', 65_000).map((snippet) => [snippet.id, snippet.text]),
+  );
+  expect(byId.get('claude-code')).toContain('export CLAUDE_CODE_AUTO_COMPACT_WINDOW=65000\n');
+  expect(byId.get('codex')).toContain('model_context_window = 65000\n');
+  const unknown = new Map(agentSnippets('http://127.0.0.1:19280/v1').map((s) => [s.id, s.text]));
+  expect(unknown.get('claude-code')).not.toContain('AUTO_COMPACT');
+  expect(unknown.get('codex')).not.toContain('model_context_window');
+});

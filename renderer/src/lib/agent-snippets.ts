@@ -13,9 +13,15 @@ export const PLACEHOLDER_KEY = 'fcm-local';
 
 /**
  * Snippets for Claude Code, Codex, OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl`
- * (ending in `/v1`; Claude Code takes the origin without it).
+ * (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known, Claude
+ * Code (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`) and Codex (`model_context_window`) are told it, so they compact
+ * in time instead of assuming a window the models do not have.
  */
-export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
+export function agentSnippets(
+  baseUrl: string,
+  model = 'fcm',
+  contextWindow: number | null = null,
+): AgentSnippet[] {
   const opencode = {
     $schema: 'https://opencode.ai/config.json',
     provider: {
@@ -40,6 +46,7 @@ export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
         `export ANTHROPIC_API_KEY=${PLACEHOLDER_KEY}`,
         `export ANTHROPIC_MODEL=${model}`,
         'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
+        ...(contextWindow === null ? [] : [`export CLAUDE_CODE_AUTO_COMPACT_WINDOW=${contextWindow}`]),
         'claude',
       ].join('\n'),
     },
@@ -50,6 +57,7 @@ export function agentSnippets(baseUrl: string, model = 'fcm'): AgentSnippet[] {
       text: [
         `model = "${model}"`,
         'model_provider = "fcm"',
+        ...(contextWindow === null ? [] : [`model_context_window = ${contextWindow}`]),
         '',
         '[model_providers.fcm]',
         'name = "fcm-router"',

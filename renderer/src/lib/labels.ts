@@ -7,6 +7,10 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   rate_limit: 'Rate limited (429); the model is paused.',
   model_not_found: 'The provider does not know this model (404).',
   invalid_request: 'The provider rejected the request shape (400/413/422).',
+  context_length: 'Too long for this model’s context window; the router learnt its ceiling.',
+  over_tpm: 'Larger than the key’s whole tokens-per-minute limit; the router learnt it.',
+  no_tool_support: 'The model does not take tools; the router learnt it.',
+  no_image_support: 'The model does not take images; the router learnt it.',
   timeout: 'No response headers in time.',
   body_timeout: 'The response body did not arrive in time.',
   stream_stall: 'The stream went silent.',
@@ -39,6 +43,10 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   half_open_busy: 'trial already running',
   unknown_model: 'not in the catalogue',
   already_tried: 'already tried in this request',
+  context_window: 'the request is larger than its context window',
+  over_tpm: 'the request is larger than the key’s whole tokens-per-minute limit',
+  no_tool_support: 'does not take tools',
+  no_image_support: 'does not take images',
 };
 
 /** Why an attempt was made, as its tag says (a plain turn in the order has none). */

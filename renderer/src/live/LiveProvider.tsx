@@ -59,6 +59,7 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
           refresh.add('state');
           refresh.add('config');
           refresh.add('providers');
+          refresh.add('models');
           break;
         case 'config-file':
           // The banner shows it; the config (with its problem, if any) and what depends on it are reloaded.

@@ -2,12 +2,16 @@ import { useState } from 'react';
 import { CopyButton } from '../../components/CopyButton.js';
 import { CopyField } from '../../components/CopyField.js';
 import { Panel } from '../../components/Panel.js';
+import { useAgentModels } from '../../api/queries.js';
 import { agentSnippets, PLACEHOLDER_KEY } from '../../lib/agent-snippets.js';
 
 /** Everything an agent needs to use the router, ready to copy. */
 export function SetupPanel() {
   const baseUrl = `${window.location.origin}/v1`;
-  const snippets = agentSnippets(baseUrl);
+  // The active set's usable window, as `GET /v1/models` tells the agents.
+  const models = useAgentModels().data?.data;
+  const contextWindow = models?.find((model) => model.id === 'fcm')?.context_window ?? null;
+  const snippets = agentSnippets(baseUrl, 'fcm', contextWindow);
   const [selected, setSelected] = useState(snippets[0]?.id ?? '');
   const snippet = snippets.find((s) => s.id === selected) ?? snippets[0];
   return (

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { TestClock } from '../test-support/test-clock.js';
+import { FitBook } from './fit-book.js';
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+async function withBook(
+  run: (book: FitBook, file: string, clock: TestClock) => Promise<void>,
+): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-fit-'));
+  const clock = new TestClock();
+  const file = path.join(dir, 'fit.json');
+  try {
+    await run(new FitBook({ file, clock: clock.now, debounceMs: 10, logger: silent }), file, clock);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a refused size sets the ceiling below it (or at the limit the refusal stated); a success above raises it', async () => {
+  await withBook(async (book) => {
+    book.refusedSize('p/m', 15_000, 'context', null);
+    assert.equal(book.get('p/m')?.ceiling?.tokens, 14_999);
+    book.refusedSize('p/m', 20_000, 'context', null);
+    assert.equal(book.get('p/m')?.ceiling?.tokens, 14_999, 'a larger refusal teaches nothing new');
+    book.refusedSize('p/m', 12_000, 'context', 8192);
+    assert.equal(book.get('p/m')?.ceiling?.tokens, 8192);
+    book.served('p/m', 5000, { tools: false, images: false });
+    assert.equal(book.get('p/m')?.ceiling?.tokens, 8192);
+    book.served('p/m', 30_000, { tools: false, images: false });
+    assert.deepEqual(
+      { ...book.get('p/m')?.ceiling, at: 0 },
+      { tokens: 30_000, kind: 'context', source: 'served', at: 0 },
+    );
+  });
+});
+
+test('a refused feature is lifted by a success that used it; what was learnt is kept across a restart', async () => {
+  await withBook(async (book, file, clock) => {
+    book.refusedFeature('p/m', 'tools');
+    book.refusedFeature('p/m', 'images');
+    book.served('p/m', 10, { tools: true, images: false });
+    assert.equal(book.get('p/m')?.noToolsAt, undefined);
+    assert.ok(book.get('p/m')?.noImagesAt !== undefined);
+    book.refusedSize('q/m', 9000, 'tpm', 6000);
+    await book.close();
+    const again = new FitBook({ file, clock: clock.now, debounceMs: 10, logger: silent });
+    await again.load();
+    assert.ok(again.get('p/m')?.noImagesAt !== undefined);
+    assert.equal(again.get('q/m')?.ceiling?.kind, 'tpm');
+    assert.equal(again.get('q/m')?.ceiling?.tokens, 6000);
+    again.forget('q/m');
+    assert.equal(again.get('q/m'), undefined);
+    await again.close();
+  });
+});

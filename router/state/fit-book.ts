@@ -1,0 +1,149 @@
+/**
+ * What refusals taught about each model, kept across restarts in `fit.json` like breakers: the size of
+ * request it refused as too large (its context window, or a key's whole tokens-per-minute), and that it
+ * refused tools or images. Each fact carries where it came from and when. A later success above a learnt
+ * ceiling raises it; a success with tools or images lifts that refusal.
+ */
+import { z } from 'zod/v3';
+import type { RouterLogger } from '../public-types.js';
+import type { Clock } from './clock.js';
+import { JsonStateFile } from './json-state-file.js';
+
+/** Models kept at most (the oldest learnt is dropped first): pinned models may be any name. */
+export const FIT_BOOK_MAX_MODELS = 2000;
+
+/** A learnt ceiling: requests over `tokens` were refused (or, after a success, `tokens` was served). */
+export interface LearnedCeiling {
+  tokens: number;
+  /** The model's context window, or the key's whole tokens-per-minute limit. */
+  kind: 'context' | 'tpm';
+  source: 'refusal' | 'served';
+  /** The refusal stated the limit (its own window or TPM), so the ceiling is that limit, not a size seen. */
+  stated?: boolean;
+  at: number;
+}
+
+/** What refusals taught about one model. */
+export interface LearnedFit {
+  ceiling?: LearnedCeiling;
+  /** When it refused tools. */
+  noToolsAt?: number;
+  /** When it refused images. */
+  noImagesAt?: number;
+}
+
+const ceilingSchema = z.strictObject({
+  tokens: z.number().int().min(0),
+  kind: z.enum(['context', 'tpm']),
+  source: z.enum(['refusal', 'served']),
+  stated: z.boolean().optional(),
+  at: z.number(),
+});
+const learnedSchema = z.strictObject({
+  ceiling: ceilingSchema.optional(),
+  noToolsAt: z.number().optional(),
+  noImagesAt: z.number().optional(),
+});
+const fileSchema = z.strictObject({ models: z.record(z.string().min(1).max(600), learnedSchema) });
+type FitFile = z.output<typeof fileSchema>;
+
+export interface FitBookOptions {
+  file: string;
+  clock: Clock;
+  debounceMs: number;
+  logger: RouterLogger;
+}
+
+/** A feature a model may refuse. */
+export type Feature = 'tools' | 'images';
+
+const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
+
+export class FitBook {
+  readonly #models = new Map<string, LearnedFit>();
+  readonly #clock: Clock;
+  readonly #file: JsonStateFile<FitFile>;
+
+  constructor(options: FitBookOptions) {
+    this.#clock = options.clock;
+    this.#file = new JsonStateFile<FitFile>({
+      path: options.file,
+      schema: fileSchema,
+      debounceMs: options.debounceMs,
+      logger: options.logger,
+      clock: options.clock,
+      snapshot: () => ({ models: Object.fromEntries(this.#models) }),
+    });
+  }
+
+  async load(): Promise<void> {
+    const data = await this.#file.load();
+    if (data === null) return;
+    for (const [key, learned] of Object.entries(data.models)) this.#models.set(key, learned);
+  }
+
+  /** What was learnt about `key`, or undefined (the usual case: nothing). */
+  get(key: string): LearnedFit | undefined {
+    return this.#models.get(key);
+  }
+
+  /**
+   * `key` refused a request of `size` tokens as too large. Requests of that size or more are over its
+   * ceiling from now on (a limit the refusal stated lowers it further, never raises it).
+   */
+  refusedSize(key: string, size: number, kind: LearnedCeiling['kind'], stated: number | null): void {
+    const byStated = stated !== null && stated < size;
+    const tokens = Math.max(0, byStated ? stated : size - 1);
+    const known = this.#models.get(key)?.ceiling;
+    if (known !== undefined && known.source === 'refusal' && known.tokens <= tokens) return;
+    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.#clock() };
+    if (byStated) ceiling.stated = true;
+    this.#update(key, { ceiling });
+  }
+
+  /** `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised. */
+  served(key: string, size: number, features: { tools: boolean; images: boolean }): void {
+    const learned = this.#models.get(key);
+    if (learned === undefined) return;
+    const { ceiling } = learned;
+    const patch: LearnedFit = {};
+    if (ceiling !== undefined && size > ceiling.tokens)
+      patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.#clock() };
+    const lifted = (['tools', 'images'] as const).filter(
+      (feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined,
+    );
+    if (patch.ceiling === undefined && lifted.length === 0) return;
+    this.#update(key, patch, lifted);
+  }
+
+  /** `key` refused a request for using `feature`. */
+  refusedFeature(key: string, feature: Feature): void {
+    this.#update(key, { [FEATURE_FIELD[feature]]: this.#clock() });
+  }
+
+  /** Forgets what was learnt about `key` (a manual reset of the model). */
+  forget(key: string): void {
+    if (this.#models.delete(key)) this.#file.schedule();
+  }
+
+  flush(): Promise<void> {
+    return this.#file.flush();
+  }
+
+  close(): Promise<void> {
+    return this.#file.close();
+  }
+
+  #update(key: string, patch: LearnedFit, lifted: readonly Feature[] = []): void {
+    const next: LearnedFit = { ...this.#models.get(key), ...patch };
+    for (const feature of lifted) delete next[FEATURE_FIELD[feature]];
+    // Newest last, so the oldest is the first dropped.
+    this.#models.delete(key);
+    this.#models.set(key, next);
+    if (this.#models.size > FIT_BOOK_MAX_MODELS) {
+      const oldest = this.#models.keys().next().value;
+      if (oldest !== undefined) this.#models.delete(oldest);
+    }
+    this.#file.schedule();
+  }
+}
