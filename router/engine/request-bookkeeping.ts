@@ -3,6 +3,7 @@ import type { ProviderKey, ResolvedProvider } from '../config/resolve-config.js'
 import type { Classification } from '../gate/failure-classifier.js';
 import { openUntil } from '../state/breaker.js';
 import { keyId, keysBlock } from './key-rotation.js';
+import { isOfflineFailure } from './offline-rule.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
@@ -76,12 +77,7 @@ export function bookFailure(
 /** Books deferred network errors unless every attempt failed that way across two or more providers. */
 export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
   if (trace.deferredNetwork.length === 0) return;
-  const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
-  const offline =
-    !trace.served &&
-    trace.attempts.every((attempt) => attempt.kind === 'network_error') &&
-    providers.size >= 2;
-  if (offline) return;
+  if (isOfflineFailure(trace.attempts, trace.served !== null)) return;
   for (const { key, role } of trace.deferredNetwork) {
     if (isTrialRole(role)) ctx.breakers.recordTrialFailure(key, 'network_error');
     else ctx.breakers.recordFailure(key, 'network_error');

@@ -4,6 +4,7 @@ import type {
   HistoryEntry,
   HistoryStats,
   ModelStateView,
+  RecentOutcomes,
   StateResponse,
 } from '../../../router/api-types.js';
 
@@ -73,6 +74,16 @@ export const GREEN: HealthVerdict = {
   backAt: null,
 };
 
+/** No agent request of the set failing. */
+export const QUIET: RecentOutcomes = {
+  window: 6,
+  failedInARow: 0,
+  causes: [],
+  unreachable: false,
+  spared: [],
+  lastAt: null,
+};
+
 export function stateOf(models: ModelStateView[], over: Partial<StateResponse> = {}): StateResponse {
   return {
     activeSet: 'default',
@@ -80,6 +91,7 @@ export function stateOf(models: ModelStateView[], over: Partial<StateResponse> =
     paused: false,
     failureThreshold: 3,
     health: GREEN,
+    recent: QUIET,
     models,
     ...over,
   };
