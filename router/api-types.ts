@@ -235,15 +235,19 @@ export interface HistoryStats {
   rejected: number;
   /** Share of served requests that needed more than one attempt. */
   failoverRate: number;
-  /** Served over all requests except client aborts. */
+  /** Served over the requests the router tried to serve (client aborts and refusals left out). */
   successRate: number;
   avgAttempts: number;
   avgWallMs: number;
-  /** Since local midnight: served at the first attempt, served after failover, failed, tokens used. */
+  /**
+   * Since local midnight: served at the first attempt, served after failover, failed, refused (paused,
+   * an unknown model name: answered without asking a model), tokens used.
+   */
   today: {
     servedFirstTry: number;
     servedAfterFailover: number;
     failed: number;
+    refused: number;
     promptTokens: number;
     completionTokens: number;
   };

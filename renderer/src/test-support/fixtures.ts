@@ -110,5 +110,12 @@ export const EMPTY_STATS: HistoryStats = {
   successRate: 0,
   avgAttempts: 0,
   avgWallMs: 0,
-  today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
+  today: {
+    servedFirstTry: 0,
+    servedAfterFailover: 0,
+    failed: 0,
+    refused: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+  },
 };
