@@ -36,6 +36,8 @@ export interface ModelStateView {
   /** When an OPEN breaker becomes HALF_OPEN. */
   openUntil: number | null;
   quotaPausedUntil: number | null;
+  /** What paused it, when the model is quota-paused (not when only a free-tier budget is used up). */
+  quotaPause: QuotaPauseView | null;
   /** The provider's key was refused (401/403) and has not changed or passed since. */
   authBlocked: boolean;
   /** No key is configured for a provider that needs one. */
@@ -54,6 +56,20 @@ export interface ModelStateView {
   latency: LatencyView;
   /** The last health probe of this model since start, or null. */
   lastProbe: ProbeView | null;
+}
+
+/** Why a model is quota-paused, for its row: what paused it and who said for how long. */
+export interface QuotaPauseView {
+  until: number;
+  /** A rate limit (429), or the provider's account out of credit (402). */
+  reason: 'rate_limit' | 'payment_required';
+  /**
+   * The provider said how long (a usable Retry-After or rate-limit reset header, or a 402); false: it did
+   * not, and the pause is the router's own estimate.
+   */
+  fromProvider: boolean;
+  /** The pause holds the provider's key for all its models (an account-wide limit), or this model only. */
+  scope: 'model' | 'provider';
 }
 
 /** One health probe's result. */

@@ -31,6 +31,7 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     cooldownMs: 30_000,
     openUntil: null,
     quotaPausedUntil: null,
+    quotaPause: null,
     authBlocked: false,
     missingKey: false,
     providerEnabled: true,

@@ -1,12 +1,19 @@
-import type { HistoryEntry, ModelBlock, ModelStateView, ProbeView, StateResponse } from '../api-types.js';
-import type { ResolvedConfig } from '../config/resolve-config.js';
+import type {
+  HistoryEntry,
+  ModelBlock,
+  ModelStateView,
+  ProbeView,
+  QuotaPauseView,
+  StateResponse,
+} from '../api-types.js';
+import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import { openUntil } from '../state/breaker.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts } from './candidate-facts.js';
-import { keysBlock } from './key-rotation.js';
+import { keysBlock, keysOf } from './key-rotation.js';
 import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
@@ -26,6 +33,21 @@ export interface StateSources {
   history: Iterable<HistoryEntry>;
   paused: boolean;
   now: number;
+}
+
+/** The pause of the key that holds the model back until `until` (the soonest of its paused keys). */
+function quotaPauseView(
+  key: string,
+  provider: ResolvedProvider,
+  quotas: QuotaBook,
+  until: number,
+): QuotaPauseView | null {
+  for (const apiKey of keysOf(provider)) {
+    const pause = quotas.pauseInfo(key, provider.quotaAccount, apiKey.fingerprint);
+    if (pause?.until !== until) continue;
+    return { until, reason: pause.reason, fromProvider: pause.authoritative, scope: pause.scope };
+  }
+  return null;
 }
 
 /** One model's view for `/api/state` and the `breaker` event. */
@@ -58,6 +80,10 @@ export function modelView(
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
     quotaPausedUntil: keyBlock !== null && keyBlock.reason !== 'auth_error' ? keyBlock.until : null,
+    quotaPause:
+      provider && keyBlock?.reason === 'quota_paused'
+        ? quotaPauseView(key, provider, quotas, keyBlock.until)
+        : null,
     authBlocked: keyBlock?.reason === 'auth_error',
     missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
     providerEnabled: provider?.enabled ?? false,

@@ -50,6 +50,7 @@ export function modelView(key: string, over: Partial<ModelStateView> = {}): Mode
     cooldownMs: 30_000,
     openUntil: null,
     quotaPausedUntil: null,
+    quotaPause: null,
     authBlocked: false,
     missingKey: false,
     providerEnabled: true,
