@@ -2,9 +2,10 @@
  * The Overview at a glance: which models fail, why, and when they come back; today's tokens; the time to
  * first byte over the last hour; uptime with its units.
  */
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
 import { chat } from './helpers/chat.js';
+import { expectCountingDown } from './helpers/countdown.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 
@@ -26,27 +27,6 @@ test.beforeAll(async () => {
   upstream.script('m4', 'empty-200', 'empty-200');
   for (let i = 0; i < 2; i++) await chat(daemon.url, 'fcm:@up/m4');
 });
-
-/**
- * The seconds a countdown shows, in either format it uses (`54 s`, `3:57`), or 0 once it reads `due`.
- * How long the page took to show it does not matter: only that it counts down to the right moment.
- */
-async function secondsLeft(timer: Locator, label: string): Promise<number> {
-  const text = (await timer.textContent()) ?? '';
-  if (text === `${label} due`) return 0;
-  const match = new RegExp(`^${label} in (?:(\\d+) s|(\\d+):(\\d\\d))$`).exec(text);
-  if (!match) throw new Error(`not a countdown to ${label}: "${text}"`);
-  return match[1] !== undefined ? Number(match[1]) : Number(match[2]) * 60 + Number(match[3]);
-}
-
-/** The countdown is at most `maxSeconds` from its end, and moves towards it. */
-async function expectCountingDown(timer: Locator, label: string, maxSeconds: number): Promise<void> {
-  await expect(timer).toHaveText(new RegExp(`^${label} (in (\\d+ s|\\d+:\\d\\d)|due)$`));
-  const first = await secondsLeft(timer, label);
-  expect(first).toBeLessThanOrEqual(maxSeconds);
-  if (first === 0) return;
-  await expect.poll(() => secondsLeft(timer, label)).toBeLessThan(first);
-}
 
 test.afterAll(async () => {
   await daemon?.stop();
