@@ -172,3 +172,35 @@ test('a model’s history: success and latency over time with labelled axes, and
   await expect(events.last()).toContainText('served');
   await page.getByRole('button', { name: 'Reset breaker of up/m2' }).click();
 });
+
+test('"Save as new set" over a set that exists asks first; replacing saves the order and switches agents to it', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  const token = await tokenOf();
+  const put = await fetch(`${daemon.url}/api/sets/fast`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-fcm-token': token },
+    body: JSON.stringify({ models: ['up/m3'] }),
+  });
+  expect(put.status).toBe(200);
+  await open(page);
+  await page.getByLabel('New set name').fill('fast');
+  await page.getByRole('button', { name: 'Save as new set' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Replace set fast' });
+  await expect(ask).toContainText('A set named “fast” exists (1 models)');
+  await expect(ask).toContainText('Agents’ fcm requests then go to “fast”');
+  expect((await getJson<StateResponse>(daemon.url, '/api/state')).sets.fast).toEqual(['up/m3']);
+
+  await ask.getByRole('button', { name: 'Replace “fast” and switch to it' }).click();
+  await expect(ask).toBeHidden();
+  await expect(page.getByRole('combobox', { name: 'Active set' })).toHaveValue('fast');
+  const state = await getJson<StateResponse>(daemon.url, '/api/state');
+  expect(state.sets.fast).toEqual(SET);
+  expect(state.activeSet).toBe('fast');
+
+  await page.getByRole('combobox', { name: 'Active set' }).selectOption('default');
+  await expect
+    .poll(async () => (await getJson<StateResponse>(daemon.url, '/api/state')).activeSet)
+    .toBe('default');
+});

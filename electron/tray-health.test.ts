@@ -157,3 +157,21 @@ test('tooltips never exceed the Windows limit', () => {
   assert.equal(view.tooltip.length, TOOLTIP_MAX);
   assert.ok(view.tooltip.endsWith('…'));
 });
+
+test('red when the newest agent requests all failed, though every model looks CLOSED (the verdict of /api/state)', () => {
+  const recent = {
+    window: 6,
+    failedInARow: 6,
+    causes: ['network_error' as const],
+    unreachable: true,
+    spared: ['a/x', 'b/y'],
+    lastAt: NOW - 1000,
+  };
+  const state = snapshot([model('a/x'), model('b/y')], { recent });
+  const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
+  assert.equal(view.colour, 'red');
+  assert.equal(
+    view.statusLine,
+    'The last 6 requests failed: no provider reachable (network_error) — check the connection or proxy',
+  );
+});

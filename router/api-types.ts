@@ -36,6 +36,8 @@ export interface ModelStateView {
   /** When an OPEN breaker becomes HALF_OPEN. */
   openUntil: number | null;
   quotaPausedUntil: number | null;
+  /** What paused it, when the model is quota-paused (not when only a free-tier budget is used up). */
+  quotaPause: QuotaPauseView | null;
   /** The provider's key was refused (401/403) and has not changed or passed since. */
   authBlocked: boolean;
   /** No key is configured for a provider that needs one. */
@@ -54,6 +56,20 @@ export interface ModelStateView {
   latency: LatencyView;
   /** The last health probe of this model since start, or null. */
   lastProbe: ProbeView | null;
+}
+
+/** Why a model is quota-paused, for its row: what paused it and who said for how long. */
+export interface QuotaPauseView {
+  until: number;
+  /** A rate limit (429), or the provider's account out of credit (402). */
+  reason: 'rate_limit' | 'payment_required';
+  /**
+   * The provider said how long (a usable Retry-After or rate-limit reset header, or a 402); false: it did
+   * not, and the pause is the router's own estimate.
+   */
+  fromProvider: boolean;
+  /** The pause holds the provider's key for all its models (an account-wide limit), or this model only. */
+  scope: 'model' | 'provider';
 }
 
 /** One health probe's result. */
@@ -93,17 +109,22 @@ export type ModelBlock = Extract<
 export type HealthLevel = 'green' | 'amber' | 'red';
 
 /** What the user can do about the current health, when anything. */
-export type HealthAction = 'resume' | 'add_key' | 'check_keys' | 'enable_provider' | 'edit_set' | 'wait';
+export type HealthAction =
+  'resume' | 'add_key' | 'check_keys' | 'enable_provider' | 'edit_set' | 'wait' | 'check_network';
 
 /**
- * One verdict on whether agents are being served, computed by the router from its state. Green only when
- * the next agent request goes to a CLOSED model and no model of the active set is out; amber when only
- * DEGRADED, trial or quota-paused models are left, or some models of the set are out; red when nothing is
- * routable or routing is paused.
+ * One verdict on whether agents are being served, computed by the router from its state and from what the
+ * newest agent requests got. Green only when the next agent request goes to a CLOSED model and no model of
+ * the active set is out; amber when only DEGRADED, trial or quota-paused models are left, or some models of
+ * the set are out; red when nothing is routable, routing is paused, or the newest agent requests of the set
+ * all failed (`RecentOutcomes.window` in a row).
  */
 export interface HealthVerdict {
   level: HealthLevel;
-  /** A few words: `routing`, `some models out`, `degraded`, `quota-paused`, `nothing routable`, `paused`. */
+  /**
+   * A few words: `routing`, `some models out`, `degraded`, `quota-paused`, `nothing routable`, `paused`,
+   * `requests failing`.
+   */
   title: string;
   /** Why, and what to do, in one sentence: "no model has a key: add one in Providers". */
   reason: string;
@@ -116,6 +137,29 @@ export interface HealthVerdict {
   backAt: number | null;
 }
 
+/**
+ * What the newest agent requests of the active set got: how many failed in a row (counting stops at
+ * `window` and at the newest success), and why. Probes, dashboard tests, client aborts and refused requests
+ * (paused, a bad request) are left out: they say nothing about whether the set can serve.
+ */
+export interface RecentOutcomes {
+  /** The streak that turns the verdict red (the newest requests all failed). */
+  window: number;
+  /** Consecutive failed requests, newest first, up to `window`; 0 after a success. */
+  failedInARow: number;
+  /**
+   * Why they failed, most frequent first: the failure kinds of their attempts, the skip reasons of
+   * requests that found no candidate, `internal_error` for a local fault.
+   */
+  causes: (FailureKind | SkipReason)[];
+  /** Every one of them failed on network errors only (no provider was reachable). */
+  unreachable: boolean;
+  /** Models whose network errors in these requests were not held against them (the offline rule). */
+  spared: string[];
+  /** When the newest of them started, or null. */
+  lastAt: number | null;
+}
+
 /** `GET /api/state`. `models` lists the active set first, in current routing order. */
 export interface StateResponse {
   activeSet: string;
@@ -125,6 +169,8 @@ export interface StateResponse {
   failureThreshold: number;
   /** The verdict on the active set as of this snapshot. */
   health: HealthVerdict;
+  /** What the newest agent requests of the active set got (the verdict reads it too). */
+  recent: RecentOutcomes;
   models: ModelStateView[];
 }
 
@@ -215,15 +261,19 @@ export interface HistoryStats {
   rejected: number;
   /** Share of served requests that needed more than one attempt. */
   failoverRate: number;
-  /** Served over all requests except client aborts. */
+  /** Served over the requests the router tried to serve (client aborts and refusals left out). */
   successRate: number;
   avgAttempts: number;
   avgWallMs: number;
-  /** Since local midnight: served at the first attempt, served after failover, failed, tokens used. */
+  /**
+   * Since local midnight: served at the first attempt, served after failover, failed, refused (paused,
+   * an unknown model name: answered without asking a model), tokens used.
+   */
   today: {
     servedFirstTry: number;
     servedAfterFailover: number;
     failed: number;
+    refused: number;
     promptTokens: number;
     completionTokens: number;
   };

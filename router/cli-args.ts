@@ -55,7 +55,9 @@ ${STATE_DIR_LINE}
   --demo            simulated providers, no keys needed`,
   status: `fcm-router status [--state-dir DIR]
 
-Says whether a daemon serves this state folder, where, and since when. Exit 0 running, 3 not running.
+Says whether a daemon serves this state folder, where, since when, and the router's health verdict
+(level, why, the next model, paused). Exit 0 routing, 1 state unreadable, 3 not running, 4 nothing
+routable or the newest agent requests all failed, 5 paused.
 ${STATE_DIR_LINE}`,
   stop: `fcm-router stop [--state-dir DIR]
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
 import { callDaemon, findDaemon, type LiveDaemon } from './cli-control.js';
+import { readDaemonState, STATUS_EXIT, statusReport } from './cli-status.js';
 import { runDaemon } from './cli-daemon.js';
 import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
@@ -15,7 +16,7 @@ import { packageVersion } from './package-info.js';
 const logger = createBufferedLogger(process.stdout, process.stderr);
 
 /** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
-const NOT_RUNNING = 3;
+const NOT_RUNNING = STATUS_EXIT.notRunning;
 
 type ControlCommand = Exclude<
   CliCommand,
@@ -64,11 +65,11 @@ async function runControl(cmd: ControlCommand): Promise<number> {
     return cmd.command === 'stop' ? 0 : NOT_RUNNING;
   }
   switch (cmd.command) {
-    case 'status':
-      console.log(
-        `fcm-router ${daemon.version} running at ${daemon.url} (pid ${daemon.pid}, up ${Math.round(daemon.uptimeMs / 1000)} s${daemon.demo ? ', demo mode' : ''})`,
-      );
-      return 0;
+    case 'status': {
+      const report = statusReport(daemon, await readDaemonState(daemon));
+      for (const line of report.lines) console.log(line);
+      return report.code;
+    }
     case 'stop':
       return runStop(daemon, stateDir);
     case 'pause':

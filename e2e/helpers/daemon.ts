@@ -42,11 +42,19 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
+export interface DaemonOptions {
+  /** @default 30 000 */
+  timeoutMs?: number;
+  /** @default a free one */
+  port?: number;
+}
+
 /**
- * Starts `fcm-router daemon` on a free port with a temporary state folder and the given config file
- * contents, and resolves once it prints its listening URL.
+ * Starts `fcm-router daemon` on a free port (or `options.port`, to come back where a stopped one was) with a
+ * temporary state folder and the given config file contents, and resolves once it prints its listening URL.
  */
-export async function startDaemon(config: unknown, timeoutMs = 30_000): Promise<Daemon> {
+export async function startDaemon(config: unknown, options: DaemonOptions = {}): Promise<Daemon> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-e2e-'));
   const stateDir = path.join(dir, 'state');
   const configPath = path.join(dir, 'config.json');
@@ -57,7 +65,7 @@ export async function startDaemon(config: unknown, timeoutMs = 30_000): Promise<
       'bin/fcm-router.js',
       'daemon',
       '--port',
-      '0',
+      String(options.port ?? 0),
       '--host',
       '127.0.0.1',
       '--state-dir',

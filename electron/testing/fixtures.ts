@@ -7,6 +7,7 @@ import type {
   StateResponse,
 } from '../../router/api-types.js';
 import { healthVerdict } from '../../router/engine/health-verdict.js';
+import { recentOutcomes } from '../../router/engine/recent-outcomes.js';
 
 /** What the router's ranking would skip a model for, from the flags a test sets (its order of checks). */
 function blockOf(m: Partial<ModelStateView>): ModelBlock | null {
@@ -30,6 +31,7 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     cooldownMs: 30_000,
     openUntil: null,
     quotaPausedUntil: null,
+    quotaPause: null,
     authBlocked: false,
     missingKey: false,
     providerEnabled: true,
@@ -52,12 +54,14 @@ export function snapshot(
 ): StateResponse {
   const paused = overrides.paused ?? false;
   const activeSet = overrides.activeSet ?? 'default';
+  const recent = overrides.recent ?? recentOutcomes({ newestFirst: [], activeSet });
   return {
     activeSet,
     sets: { default: models.filter((m) => m.inActiveSet).map((m) => m.key) },
     paused,
     failureThreshold: 3,
-    health: healthVerdict({ paused, activeSet, models }, at),
+    health: healthVerdict({ paused, activeSet, models, recent }, at),
+    recent,
     models,
     ...overrides,
   };

@@ -266,3 +266,39 @@ test('made-up pinned model ids leave no saved breaker and a bounded number in me
     assert.deepEqual(Object.keys(saved.breakers), ['alpha/m1'], 'only the config’s model is saved');
   });
 });
+
+test('a dashboard Test of an OPEN model before its cooldown ran out: failing does not lengthen the outage, passing closes it', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    await tripAlpha(router, upstream);
+    const before = router.model('alpha/m1');
+    router.clock.advance(10_000);
+    const testIt = () => router.chat({ model: 'fcm:@alpha/m1' }, { headers: { 'x-fcm-source': 'test' } });
+
+    upstream.script('alpha/m1', status(500));
+    assert.equal((await testIt()).status, 502);
+    assert.equal(router.lastEntry().attempts[0]?.role, 'trial');
+    const after = router.model('alpha/m1');
+    assert.equal(after.state, 'OPEN');
+    assert.equal(after.openUntil, before.openUntil, 'the cooldown ends when it would have');
+    assert.equal(after.tripCount, before.tripCount);
+    assert.equal(after.cooldownMs, before.cooldownMs);
+    assert.equal(after.lastFailureKind, 'server_error', 'the failure is still on record');
+
+    upstream.script('alpha/m1', json('back'));
+    assert.equal((await testIt()).status, 200);
+    assert.equal(router.model('alpha/m1').state, 'CLOSED', 'a success closes it early');
+  });
+});
+
+test('a dashboard Test once the cooldown ran out is the trial: failing reopens with an escalated cooldown', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    await tripAlpha(router, upstream);
+    router.clock.advance(COOLDOWN + 1);
+    upstream.script('alpha/m1', status(500));
+    await router.chat({ model: 'fcm:@alpha/m1' }, { headers: { 'x-fcm-source': 'test' } });
+    const reopened = router.model('alpha/m1');
+    assert.equal(reopened.state, 'OPEN');
+    assert.equal(reopened.tripCount, 2);
+    assert.equal(reopened.cooldownMs, COOLDOWN * 2);
+  });
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BreakerStateName, HealthVerdict, ModelBlock } from '../api-types.js';
+import type { BreakerStateName, HealthVerdict, ModelBlock, RecentOutcomes } from '../api-types.js';
 import { healthVerdict, type VerdictInput } from './health-verdict.js';
 
 const NOW = 1_700_000_000_000;
@@ -238,3 +238,65 @@ for (const c of cases) {
     if (backAt !== undefined) assert.equal(verdict.backAt, backAt);
   });
 }
+
+const failing = (over: Partial<RecentOutcomes> = {}): RecentOutcomes => ({
+  window: 6,
+  failedInARow: 6,
+  causes: ['network_error'],
+  unreachable: true,
+  spared: ['a/1', 'b/2'],
+  lastAt: NOW - 1000,
+  ...over,
+});
+
+test('health verdict: every CLOSED model but the last 6 requests unreachable is red, saying why', () => {
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }, { key: 'b/2' }]), recent: failing() }, NOW);
+  assert.equal(verdict.level, 'red');
+  assert.equal(verdict.title, 'requests failing');
+  assert.equal(
+    verdict.reason,
+    'the last 6 requests failed: no provider reachable (network_error) — check the connection or proxy',
+  );
+  assert.equal(verdict.action, 'check_network');
+  assert.equal(verdict.next, 'a/1', 'the next model is still named');
+});
+
+test('health verdict: fewer failures than the window leave the state verdict as it is', () => {
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent: failing({ failedInARow: 5 }) }, NOW);
+  assert.equal(verdict.level, 'green');
+});
+
+test('health verdict: paused stays paused whatever the requests got', () => {
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }], true), recent: failing() }, NOW);
+  assert.equal(verdict.title, 'paused');
+});
+
+test('health verdict: a red state verdict keeps its more precise words unless nothing was reachable', () => {
+  const noKeys = input([{ key: 'a/1', blockedBy: 'missing_key' }]);
+  const refused = failing({ unreachable: false, causes: ['missing_key'] });
+  assert.equal(healthVerdict({ ...noKeys, recent: refused }, NOW).action, 'add_key');
+  const tripped = input([{ key: 'a/1', state: 'OPEN', openUntil: NOW + 60_000 }]);
+  assert.match(healthVerdict({ ...tripped, recent: failing() }, NOW).reason, /no provider reachable/);
+});
+
+test('health verdict: failures of the models tried name their kinds, most frequent first', () => {
+  const recent = failing({
+    unreachable: false,
+    causes: ['server_error', 'empty_content', 'timeout', 'stream_stall'],
+  });
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent }, NOW);
+  assert.equal(verdict.level, 'red');
+  assert.equal(
+    verdict.reason,
+    'the last 6 requests failed: every model tried failed them (server_error, empty_content, timeout) — see Requests for each attempt',
+  );
+  const limited = failing({ unreachable: false, causes: ['rate_limit'] });
+  assert.equal(healthVerdict({ ...input([{ key: 'a/1' }]), recent: limited }, NOW).action, 'wait');
+  const keys = failing({ unreachable: false, causes: ['auth_error', 'network_error'] });
+  assert.equal(healthVerdict({ ...input([{ key: 'a/1' }]), recent: keys }, NOW).action, 'check_keys');
+  const fault = failing({ unreachable: false, causes: ['internal_error'] });
+  assert.match(
+    healthVerdict({ ...input([{ key: 'a/1' }]), recent: fault }, NOW).reason,
+    /fault in the router/,
+  );
+});

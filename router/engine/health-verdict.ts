@@ -1,8 +1,10 @@
 /**
  * The one health verdict of the router: the Overview's status, the tray's colour and tooltip and the
- * `status` command all show this, so they never disagree. Pure: a snapshot of the active set and a time.
+ * `status` command all show this, so they never disagree. Pure: a snapshot of the active set, what the
+ * newest agent requests got, and a time.
  */
-import type { HealthAction, HealthVerdict, ModelStateView } from '../api-types.js';
+import type { HealthAction, HealthVerdict, ModelStateView, RecentOutcomes } from '../api-types.js';
+import { failingWords } from './recent-outcomes.js';
 
 /** What a model of the active set is to the next request. */
 type Standing =
@@ -26,6 +28,8 @@ export interface VerdictInput {
   activeSet: string;
   /** The active set's models in routing order (other models are ignored). */
   models: readonly Model[];
+  /** What the newest agent requests of the set got; absent from an older router's snapshot. */
+  recent?: RecentOutcomes;
 }
 
 function standingOf(model: Model, now: number): Standing {
@@ -146,8 +150,22 @@ function nothingRoutable(
  * and no model of the set is out; amber when only DEGRADED, trial or quota-paused models are left, or
  * some models are out; red when nothing is routable or routing is paused. Models of a switched-off
  * provider are left out: turning a provider off is a choice, not a fault.
+ *
+ * What agents got outranks what the breakers say: when the newest `recent.window` agent requests of the
+ * set all failed, the verdict is red and says why (unless routing is paused, or the set's own state already
+ * says red more precisely, e.g. no keys); one success clears it.
  */
 export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
+  const verdict = stateVerdict(input, now);
+  const recent = input.recent;
+  if (!recent || recent.failedInARow < recent.window || input.paused) return verdict;
+  if (verdict.level === 'red' && !recent.unreachable) return verdict;
+  const words = failingWords(recent);
+  return { ...verdict, level: 'red', title: 'requests failing', ...words };
+}
+
+/** The verdict from the set's state alone: breakers, keys, pauses. */
+function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
   const { set, counts, considered, routable, closed, out, backAt } = tally(input, now);
   const next = routable[0] ?? null;
   const base = {

@@ -3,16 +3,22 @@ import type { ProviderKey, ResolvedProvider } from '../config/resolve-config.js'
 import type { Classification } from '../gate/failure-classifier.js';
 import { openUntil } from '../state/breaker.js';
 import { keyId, keysBlock } from './key-rotation.js';
+import { isOfflineFailure } from './offline-rule.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { RouteContext } from './route-context.js';
 
 /**
- * Roles whose failure counts as a failed trial even while the breaker is still OPEN: the panic try, and a
- * trial (a HALF_OPEN model's turn, or the dashboard's Test of a tripped model) — it reopens with a longer
- * cooldown.
+ * Whether a failure counts as a failed trial, reopening the breaker with a longer cooldown: the panic try
+ * (made while OPEN, when nothing else could be), and a trial once the cooldown has run out (a HALF_OPEN
+ * model's turn, or a dashboard Test or probe of it). A Test or probe of an OPEN model before its cooldown
+ * ran out may close it early on success, but its failure does not lengthen the outage: it is counted as an
+ * OPEN model's failure is (no re-trip, same cooldown).
  */
-function isTrialRole(role: Role): boolean {
-  return role === 'panic' || role === 'trial';
+function failsAsTrial(ctx: RouteContext, key: string, role: Role): boolean {
+  if (role === 'panic') return true;
+  if (role !== 'trial') return false;
+  const until = openUntil(ctx.breakers.get(key));
+  return until === null || until <= ctx.clock();
 }
 
 /**
@@ -51,7 +57,8 @@ export function bookFailure(
   const { fingerprint } = apiKey;
   trace.failures.push(failure);
   if (failure.kind === 'network_error') trace.deferredNetwork.push({ key, role });
-  else if (failure.healthDamage && isTrialRole(role)) ctx.breakers.recordTrialFailure(key, failure.kind);
+  else if (failure.healthDamage && failsAsTrial(ctx, key, role))
+    ctx.breakers.recordTrialFailure(key, failure.kind);
   else if (failure.healthDamage) ctx.breakers.recordFailure(key, failure.kind);
   if (failure.blame !== 'none' && failure.blame !== 'client') ctx.modelStats.record(key, false, latencyMs);
   if (failure.pause) {
@@ -77,14 +84,9 @@ export function bookFailure(
 /** Books deferred network errors unless every attempt failed that way across two or more providers. */
 export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
   if (trace.deferredNetwork.length === 0) return;
-  const providers = new Set(trace.attempts.map((attempt) => attempt.model.split('/')[0]));
-  const offline =
-    !trace.served &&
-    trace.attempts.every((attempt) => attempt.kind === 'network_error') &&
-    providers.size >= 2;
-  if (offline) return;
+  if (isOfflineFailure(trace.attempts, trace.served !== null)) return;
   for (const { key, role } of trace.deferredNetwork) {
-    if (isTrialRole(role)) ctx.breakers.recordTrialFailure(key, 'network_error');
+    if (failsAsTrial(ctx, key, role)) ctx.breakers.recordTrialFailure(key, 'network_error');
     else ctx.breakers.recordFailure(key, 'network_error');
   }
 }

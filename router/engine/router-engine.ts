@@ -228,6 +228,7 @@ export class RouterEngine {
       ...this.parts,
       resolved: this.#context.resolved,
       pinned: this.#pinned,
+      history: this.parts.history.newestFirst(),
       paused: this.#paused,
       lastProbe: (key) => this.probes.last(key),
       now: this.parts.clock(),

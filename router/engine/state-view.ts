@@ -1,15 +1,23 @@
-import type { ModelBlock, ModelStateView, ProbeView, StateResponse } from '../api-types.js';
-import type { ResolvedConfig } from '../config/resolve-config.js';
+import type {
+  HistoryEntry,
+  ModelBlock,
+  ModelStateView,
+  ProbeView,
+  QuotaPauseView,
+  StateResponse,
+} from '../api-types.js';
+import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
 import { openUntil } from '../state/breaker.js';
 import type { BreakerStore } from '../state/breaker-store.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts } from './candidate-facts.js';
-import { keysBlock } from './key-rotation.js';
+import { keysBlock, keysOf } from './key-rotation.js';
 import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from './ranking.js';
+import { recentOutcomes } from './recent-outcomes.js';
 
 export interface StateSources {
   resolved: ResolvedConfig;
@@ -21,12 +29,32 @@ export interface StateSources {
   lastProbe: (key: string) => ProbeView | null;
   /** Models pinned by a request since start. */
   pinned: ReadonlySet<string>;
+  /** The request history, newest first (read only as far as the verdict needs). */
+  history: Iterable<HistoryEntry>;
   paused: boolean;
   now: number;
 }
 
+/** The pause of the key that holds the model back until `until` (the soonest of its paused keys). */
+function quotaPauseView(
+  key: string,
+  provider: ResolvedProvider,
+  quotas: QuotaBook,
+  until: number,
+): QuotaPauseView | null {
+  for (const apiKey of keysOf(provider)) {
+    const pause = quotas.pauseInfo(key, provider.quotaAccount, apiKey.fingerprint);
+    if (pause?.until !== until) continue;
+    return { until, reason: pause.reason, fromProvider: pause.authoritative, scope: pause.scope };
+  }
+  return null;
+}
+
 /** One model's view for `/api/state` and the `breaker` event. */
-export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'paused'>): ModelStateView {
+export function modelView(
+  key: string,
+  src: Omit<StateSources, 'pinned' | 'paused' | 'history'>,
+): ModelStateView {
   const { resolved, breakers, quotas } = src;
   const breaker = breakers.get(key);
   const model = resolved.models.get(key);
@@ -52,6 +80,10 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
     quotaPausedUntil: keyBlock !== null && keyBlock.reason !== 'auth_error' ? keyBlock.until : null,
+    quotaPause:
+      provider && keyBlock?.reason === 'quota_paused'
+        ? quotaPauseView(key, provider, quotas, keyBlock.until)
+        : null,
     authBlocked: keyBlock?.reason === 'auth_error',
     missingKey: provider ? provider.keyRequired && !provider.apiKey : false,
     providerEnabled: provider?.enabled ?? false,
@@ -67,8 +99,8 @@ export function modelView(key: string, src: Omit<StateSources, 'pinned' | 'pause
 
 /**
  * The `/api/state` snapshot: the active set first in the order the next request would try it (skipped
- * models after, in set order), then every other set's models, then models pinned since start; and the
- * health verdict on it.
+ * models after, in set order), then every other set's models, then models pinned since start; what the
+ * newest agent requests of the active set got; and the health verdict on both.
  */
 export function buildState(src: StateSources): StateResponse {
   const { resolved, breakers, quotas, now } = src;
@@ -90,12 +122,14 @@ export function buildState(src: StateSources): StateResponse {
   Object.values(resolved.sets).forEach((set) => set.forEach(push));
   src.pinned.forEach(push);
   const models = ordered.map((key) => modelView(key, src));
+  const recent = recentOutcomes({ newestFirst: src.history, activeSet: resolved.activeSet });
   return {
     activeSet: resolved.activeSet,
     sets: Object.fromEntries(Object.entries(resolved.sets).map(([name, keys]) => [name, [...keys]])),
     paused: src.paused,
     failureThreshold: resolved.config.router.breaker.failureThreshold,
-    health: healthVerdict({ paused: src.paused, activeSet: resolved.activeSet, models }, now),
+    health: healthVerdict({ paused: src.paused, activeSet: resolved.activeSet, models, recent }, now),
+    recent,
     models,
   };
 }

@@ -14,7 +14,7 @@ import { completion } from '../test-support/upstream-frames.js';
 
 const REQUESTS = 540;
 
-test('today’s counters count every request past the 500 the history keeps, and survive a restart', async () => {
+test('today’s counters count every request past the 500 the history keeps, refusals apart, and survive a restart', async () => {
   const upstream = await startFakeUpstream();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
   let stopFirst = async (): Promise<void> => undefined;
@@ -30,6 +30,11 @@ test('today’s counters count every request past the 500 the history keeps, and
     upstream.script('alpha/m1', status(500), status(500));
     await first.chat();
     await first.chat({ model: 'fcm:@alpha/m1' });
+    // Refusals: three while paused, one for a set that does not exist.
+    assert.equal((await first.api('POST', '/api/pause', { paused: true })).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await first.chat()).status, 503);
+    assert.equal((await first.api('POST', '/api/pause', { paused: false })).status, 200);
+    assert.equal((await first.chat({ model: 'fcm:no-such-set' })).status, 404);
 
     const history = parseReply<HistoryResponse>(await first.get('/api/history?limit=1'));
     assert.equal(history.stats.retained, 500);
@@ -37,6 +42,7 @@ test('today’s counters count every request past the 500 the history keeps, and
       servedFirstTry: REQUESTS,
       servedAfterFailover: 1,
       failed: 1,
+      refused: 4,
       promptTokens: 7 * REQUESTS + 100,
       completionTokens: 3 * REQUESTS + 1,
     };
@@ -52,6 +58,7 @@ test('today’s counters count every request past the 500 the history keeps, and
         servedFirstTry: 0,
         servedAfterFailover: 0,
         failed: 0,
+        refused: 0,
         promptTokens: 0,
         completionTokens: 0,
       });

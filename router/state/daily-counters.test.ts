@@ -140,6 +140,7 @@ test('dashboard tests and probes stay out of the day’s counts', async () => {
       servedFirstTry: 1,
       servedAfterFailover: 0,
       failed: 0,
+      refused: 0,
       promptTokens: 1,
       completionTokens: 1,
     });

@@ -129,6 +129,7 @@ export class DailyCounters {
         servedFirstTry: counts.servedFirstTry,
         servedAfterFailover: counts.servedAfterFailover,
         failed: counts.failed,
+        refused: counts.rejected,
         promptTokens: counts.promptTokens,
         completionTokens: counts.completionTokens,
       },

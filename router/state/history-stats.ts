@@ -10,8 +10,8 @@ export function isAgentEntry(entry: Pick<HistoryEntry, 'source'>): boolean {
 
 /**
  * Summarises the retained history. Only agent requests count: a dashboard test or a probe says how one
- * model answered a fixed question, not how agents were served. Client aborts are kept out of the success
- * rate (the agent gave up; no model failed). Today's counts are not the retained history's: the day's
+ * model answered a fixed question, not how agents were served. Client aborts and refusals are kept out of
+ * the success rate (the agent gave up, or no model was asked: a pause, an unknown model name). Today's counts are not the retained history's: the day's
  * counters (daily-counters.ts) count every request.
  */
 export function computeHistoryStats(entries: readonly HistoryEntry[]): RetainedStats {
@@ -65,7 +65,7 @@ export function computeHistoryStats(entries: readonly HistoryEntry[]): RetainedS
     }
   }
   const agents = entries.length - stats.tests;
-  const counted = agents - stats.clientAborted;
+  const counted = agents - stats.clientAborted - stats.rejected;
   stats.successRate = counted > 0 ? stats.served / counted : 0;
   stats.failoverRate = stats.served > 0 ? servedAfterFailover / stats.served : 0;
   stats.avgAttempts = agents > 0 ? attempts / agents : 0;

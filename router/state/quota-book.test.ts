@@ -54,11 +54,14 @@ test('a provider pause covers all its models; the later of model and provider wi
       until: T0 + 120_000,
       authoritative: true,
       scope: 'provider',
+      reason: 'rate_limit',
     });
 
     book.pauseModel('openrouter/x', K, 300_000, false);
     assert.equal(book.pausedUntil('openrouter/x', 'openrouter', K), T0 + 300_000);
     assert.equal(book.pauseInfo('openrouter/x', 'openrouter', K)?.scope, 'model');
+    book.pauseProvider('credit', K, 600_000, 'payment_required', true);
+    assert.equal(book.pauseInfo('credit/x', 'credit', K)?.reason, 'payment_required');
     time.now = T0 + 150_000;
     assert.equal(book.pausedUntil('openrouter/y', 'openrouter', K), null);
     await book.close();
@@ -76,6 +79,7 @@ test('a shorter pause does not cut a longer one short; zero or negative lengths 
       until: T0 + 300_000,
       authoritative: true,
       scope: 'model',
+      reason: 'rate_limit',
     });
     assert.equal(changes.length, 1);
     await book.close();
@@ -219,6 +223,7 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
       until: T0 + 600_000,
       authoritative: true,
       scope: 'model',
+      reason: 'rate_limit',
     });
     assert.equal(b.book.pausedUntil('or/any', 'or', K), T0 + 300_000);
     assert.equal(b.book.isAuthBlocked('groq', fp), true);

@@ -22,6 +22,8 @@ export interface PauseInfo {
   /** Set by the provider (Retry-After, 402): never probe it early. Heuristic pauses may be probed. */
   authoritative: boolean;
   scope: 'model' | 'provider';
+  /** What paused it: a rate limit (429) or, for a provider-wide pause, an account out of credit (402). */
+  reason: ProviderPauseReason;
 }
 
 const modelPauseSchema = z.strictObject({ until: z.number(), authoritative: z.boolean() });
@@ -179,10 +181,11 @@ export class QuotaBook {
     const model = this.later(this.models, modelKey, fingerprint);
     const provider = this.later(this.providers, providerId, fingerprint);
     if (provider !== undefined && (model === undefined || provider.until > model.until)) {
-      return { until: provider.until, authoritative: provider.authoritative, scope: 'provider' };
+      const { until, authoritative, reason } = provider;
+      return { until, authoritative, scope: 'provider', reason };
     }
     if (model !== undefined)
-      return { until: model.until, authoritative: model.authoritative, scope: 'model' };
+      return { until: model.until, authoritative: model.authoritative, scope: 'model', reason: 'rate_limit' };
     return null;
   }
 

@@ -156,6 +156,11 @@ export class RequestHistory {
     return this.entries.newest(n);
   }
 
+  /** Every retained entry, newest first, read lazily. */
+  newestFirst(): Iterable<HistoryEntry> {
+    return this.entries.newestFirst();
+  }
+
   /** The retained entries' figures (today's counts are the day counters'). */
   stats(): RetainedStats {
     return computeHistoryStats(this.entries.toArray());

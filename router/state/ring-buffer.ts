@@ -44,6 +44,13 @@ export class RingBuffer<T> {
     return out;
   }
 
+  /** The items newest first, read lazily (no copy: a reader that stops early pays for what it read). */
+  *newestFirst(): Generator<T, void, undefined> {
+    for (let i = 0; i < this.#size; i += 1) {
+      yield this.#items[(this.#start + this.#size - 1 - i) % this.capacity] as T;
+    }
+  }
+
   clear(): void {
     this.#items.fill(undefined);
     this.#start = 0;

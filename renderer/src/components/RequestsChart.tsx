@@ -10,9 +10,10 @@ import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
  */
 function toAligned(series: OutcomeSeries): uPlot.AlignedData {
   const okAndFailover = series.firstTry.map((v, i) => v + (series.afterFailover[i] ?? 0));
-  const total = okAndFailover.map((v, i) => v + (series.failed[i] ?? 0));
+  const tried = okAndFailover.map((v, i) => v + (series.failed[i] ?? 0));
+  const total = tried.map((v, i) => v + (series.refused[i] ?? 0));
   const bar = (values: number[]) => values.map((v) => (v === 0 ? null : v));
-  return [series.t, bar(total), bar(okAndFailover), bar(series.firstTry), series.failoverRate];
+  return [series.t, bar(total), bar(tried), bar(okAndFailover), bar(series.firstTry), series.failoverRate];
 }
 
 function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
@@ -26,8 +27,10 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
     labelFont: '11px system-ui, sans-serif',
     labelSize: 16,
   };
-  const raw = (key: 'firstTry' | 'afterFailover' | 'failed') => (_: uPlot, _v: number | null, idx: number) =>
-    String(rawSeries()[key][idx] ?? 0);
+  const raw =
+    (key: 'firstTry' | 'afterFailover' | 'failed' | 'refused') =>
+    (_: uPlot, _v: number | null, idx: number) =>
+      String(rawSeries()[key][idx] ?? 0);
   return {
     width,
     height: 180,
@@ -53,6 +56,15 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
     ],
     series: [
       {},
+      {
+        label: 'refused',
+        scale: 'n',
+        fill: cssVar('--muted'),
+        stroke: cssVar('--muted'),
+        paths: bars,
+        points: { show: false },
+        value: raw('refused'),
+      },
       {
         label: 'failed',
         scale: 'n',
@@ -92,7 +104,7 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
   };
 }
 
-/** Requests of the last hour by outcome (stacked bars) with the failover rate (line, right axis). */
+/** Requests of the last hour by outcome, refusals on top (stacked bars), with the failover rate (line, right axis). */
 export function RequestsChart({ series }: { series: OutcomeSeries }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -124,6 +136,6 @@ export function RequestsChart({ series }: { series: OutcomeSeries }) {
   }, [scheme]);
 
   const totals = seriesTotals(series);
-  const summary = `Last hour: ${totals.firstTry} served first try, ${totals.afterFailover} after failover, ${totals.failed} failed`;
+  const summary = `Last hour: ${totals.firstTry} served first try, ${totals.afterFailover} after failover, ${totals.failed} failed, ${totals.refused} refused`;
   return <div className="chart" ref={box} role="img" aria-label={summary} />;
 }

@@ -50,6 +50,12 @@ export function formatClock(at: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
+/** Local wall-clock time of an epoch-ms instant, `HH:MM`. */
+export function formatHourMinute(at: number): string {
+  const d = new Date(at);
+  return [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
 /** A config value for people: `30000` ms becomes `30 s`, bytes become KiB/MiB. */
 export function humanizeUnit(value: number, unit: 'ms' | 'bytes'): string {
   if (unit === 'bytes') {

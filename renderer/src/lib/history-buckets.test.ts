@@ -36,20 +36,23 @@ function entry(at: number, outcome: RequestOutcome, attempts = 1): HistoryEntry 
 describe('bucketOutcomes', () => {
   const now = 10 * 3_600_000 + 30_000;
 
-  test('splits served requests by attempts, counts failures, ignores aborts, tests and old entries', () => {
+  test('splits served requests by attempts, counts failures and refusals, ignores aborts, tests and old entries', () => {
     const series = bucketOutcomes(
       [
         entry(now - 1000, 'served'),
         entry(now - 2000, 'served', 2),
         entry(now - 3000, 'all_failed', 4),
         entry(now - 4000, 'client_aborted'),
+        entry(now - 4500, 'rejected', 0),
+        entry(now - 4600, 'rejected', 0),
         entry(now - 2 * 3_600_000, 'served'),
         { ...entry(now - 5000, 'all_failed'), source: 'test' },
       ],
       now,
     );
     expect(series.t).toHaveLength(30);
-    expect(seriesTotals(series)).toEqual({ firstTry: 1, afterFailover: 1, failed: 1 });
+    expect(seriesTotals(series)).toEqual({ firstTry: 1, afterFailover: 1, failed: 1, refused: 2 });
+    expect(series.refused.at(-1)).toBe(2);
     expect(series.failoverRate.at(-1)).toBe(50);
     expect(series.failoverRate[0]).toBeNull();
   });

@@ -9,13 +9,16 @@ export interface OutcomeSeries {
   firstTry: number[];
   afterFailover: number[];
   failed: number[];
+  /** Refused without asking a model: routing paused, an unknown model name. */
+  refused: number[];
   /** Served after failover over all served, in percent; null for a bucket with nothing served. */
   failoverRate: (number | null)[];
 }
 
 /**
- * Buckets the agents' history of the last `spanMs` before `now` into `bucketMs` slices. Client aborts and
- * rejected requests are left out (they say nothing about the providers), and so are dashboard tests.
+ * Buckets the agents' history of the last `spanMs` before `now` into `bucketMs` slices. Refused requests
+ * (paused, an unknown model name) are a series of their own; client aborts are left out (they say nothing
+ * about the providers), and so are dashboard tests.
  * @default spanMs one hour, bucketMs two minutes
  */
 export function bucketOutcomes(
@@ -28,12 +31,20 @@ export function bucketOutcomes(
   // Align bucket edges to the clock so bars do not shift on every re-render.
   const end = Math.floor(now / bucketMs) * bucketMs + bucketMs;
   const start = end - count * bucketMs;
-  const series: OutcomeSeries = { t: [], firstTry: [], afterFailover: [], failed: [], failoverRate: [] };
+  const series: OutcomeSeries = {
+    t: [],
+    firstTry: [],
+    afterFailover: [],
+    failed: [],
+    refused: [],
+    failoverRate: [],
+  };
   for (let i = 0; i < count; i++) {
     series.t.push((start + i * bucketMs) / 1000);
     series.firstTry.push(0);
     series.afterFailover.push(0);
     series.failed.push(0);
+    series.refused.push(0);
   }
   for (const entry of entries) {
     if (entry.at < start || entry.at >= end || !isAgentRequest(entry)) continue;
@@ -43,6 +54,8 @@ export function bucketOutcomes(
       bucket[i] = (bucket[i] ?? 0) + 1;
     } else if (isFailedOutcome(entry.outcome)) {
       series.failed[i] = (series.failed[i] ?? 0) + 1;
+    } else if (entry.outcome === 'rejected') {
+      series.refused[i] = (series.refused[i] ?? 0) + 1;
     }
   }
   for (let i = 0; i < count; i++) {
@@ -58,11 +71,13 @@ export function seriesTotals(series: OutcomeSeries): {
   firstTry: number;
   afterFailover: number;
   failed: number;
+  refused: number;
 } {
   const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
   return {
     firstTry: sum(series.firstTry),
     afterFailover: sum(series.afterFailover),
     failed: sum(series.failed),
+    refused: sum(series.refused),
   };
 }

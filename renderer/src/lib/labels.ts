@@ -30,6 +30,16 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   internal_error: 'A fault in the router itself (logged with its stack); the model is not blamed.',
 };
 
+/** A failure kind's explanation as words inside a sentence: `the provider answered 5xx`. */
+export function failureWords(kind: FailureKind): string {
+  const hint = FAILURE_HINTS[kind].replace(/\.$/, '');
+  // Lower the first letter of a sentence, not of an acronym (`HTTP 200 …`, `An HTML page …` → `an HTML …`).
+  const second = hint.charAt(1);
+  return second !== '' && second === second.toLowerCase()
+    ? hint.charAt(0).toLowerCase() + hint.slice(1)
+    : hint;
+}
+
 export const SKIP_HINTS: Record<SkipReason, string> = {
   provider_blocked: 'provider refused its key earlier in this request',
   provider_disabled: 'provider disabled',

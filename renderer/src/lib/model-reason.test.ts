@@ -15,12 +15,30 @@ test('why a model is out: its block first, then its breaker, with the failure ki
       modelView('a/x', { state: 'OPEN', openUntil: 9000, lastFailureKind: 'server_error', tripCount: 3 }),
       now,
     ),
-  ).toBe('tripped on server_error (trip 3)');
+  ).toBe('tripped (trip 3) on server_error — the provider answered 5xx');
   expect(outReason(modelView('a/x', { state: 'OPEN', openUntil: 900 }), now)).toMatch(/cooldown over/);
   expect(
     outReason(
       modelView('a/x', { state: 'DEGRADED', consecutiveFailures: 2, lastFailureKind: 'timeout' }),
       now,
     ),
-  ).toBe('2 failures since the last success on timeout: routed behind healthy models');
+  ).toBe(
+    '2 failures since the last success on timeout — no response headers in time: routed behind healthy models',
+  );
+  expect(
+    outReason(
+      modelView('a/x', { state: 'DEGRADED', consecutiveFailures: 1, lastFailureKind: 'empty_choices' }),
+      now,
+    ),
+  ).toMatch(/on empty_choices — HTTP 200 with no choices:/);
+  expect(
+    outReason(modelView('a/x', { state: 'OPEN', openUntil: 9000, lastFailureKind: 'html_maintenance' }), now),
+  ).toBe('tripped on html_maintenance — an HTML page instead of JSON (maintenance or captive page)');
+});
+
+test('a CLOSED model the offline rule spared says it was unreachable, not blamed', () => {
+  expect(outReason(modelView('a/x'), 1000, true)).toBe(
+    'unreachable, not held against the model (no provider answered: check the connection)',
+  );
+  expect(outReason(modelView('a/x', { blockedBy: 'missing_key' }), 1000, true)).toBe('no API key configured');
 });

@@ -1,11 +1,16 @@
 import type { ModelStateView } from '../../../router/api-types.js';
-import { FAILURE_HINTS, SKIP_HINTS } from './labels.js';
+import { FAILURE_HINTS, SKIP_HINTS, failureWords } from './labels.js';
+
+/** What a row says of a model the offline rule spared: its network errors were not held against it. */
+export const SPARED_WORDS =
+  'unreachable, not held against the model (no provider answered: check the connection)';
 
 /**
- * Why a model of the active set is not taking requests normally, in a few words, or null when it is. What
- * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it.
+ * Why a model of the active set is not taking requests normally, in plain words, or null when it is. What
+ * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it;
+ * a CLOSED model that the newest requests could not reach (`spared` by the offline rule) says so.
  */
-export function outReason(model: ModelStateView, now: number): string | null {
+export function outReason(model: ModelStateView, now: number, spared = false): string | null {
   if (
     (model.blockedBy === 'quota_paused' || model.blockedBy === 'quota_budget') &&
     (model.quotaPausedUntil ?? 0) <= now
@@ -14,17 +19,19 @@ export function outReason(model: ModelStateView, now: number): string | null {
   } else if (model.blockedBy !== null) {
     return SKIP_HINTS[model.blockedBy];
   }
-  const last = model.lastFailureKind ? ` on ${model.lastFailureKind}` : '';
+  const last = model.lastFailureKind
+    ? ` on ${model.lastFailureKind} — ${failureWords(model.lastFailureKind)}`
+    : '';
   const failures = `${model.consecutiveFailures} failure${model.consecutiveFailures === 1 ? '' : 's'} since the last success`;
   switch (model.state) {
     case 'CLOSED':
-      return null;
+      return spared ? SPARED_WORDS : null;
     case 'DEGRADED':
       return `${failures}${last}: routed behind healthy models`;
     case 'OPEN':
       return model.openUntil !== null && model.openUntil <= now
         ? `cooldown over: the next request is its trial`
-        : `tripped${last}${model.tripCount > 1 ? ` (trip ${model.tripCount})` : ''}`;
+        : `tripped${model.tripCount > 1 ? ` (trip ${model.tripCount})` : ''}${last}`;
     case 'HALF_OPEN':
       return 'on trial: the next request closes or reopens it';
   }

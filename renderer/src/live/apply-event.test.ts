@@ -22,7 +22,7 @@ function entry(
 }
 
 describe('applyRequest', () => {
-  test('prepends newest first, counts today by outcome, ignores duplicates and caps the list', () => {
+  test('prepends newest first, counts today by outcome (refusals apart), ignores duplicates and caps the list', () => {
     let history = applyRequest(emptyHistory, entry('r1', 1), 2);
     history = applyRequest(
       history,
@@ -31,11 +31,13 @@ describe('applyRequest', () => {
     );
     history = applyRequest(history, entry('r3', 4, 'all_failed'), 2);
     history = applyRequest(history, entry('r3', 4, 'all_failed'), 2);
-    expect(history.entries.map((e) => e.requestId)).toEqual(['r3', 'r2']);
+    history = applyRequest(history, entry('r4', 0, 'rejected'), 2);
+    expect(history.entries.map((e) => e.requestId)).toEqual(['r4', 'r3']);
     expect(history.stats.today).toEqual({
       servedFirstTry: 1,
       servedAfterFailover: 1,
       failed: 1,
+      refused: 1,
       promptTokens: 10,
       completionTokens: 4,
     });

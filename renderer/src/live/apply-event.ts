@@ -27,6 +27,8 @@ export function applyRequest(history: HistoryResponse, entry: HistoryEntry, limi
     else today.servedFirstTry += 1;
   } else if (isFailedOutcome(entry.outcome)) {
     today.failed += 1;
+  } else if (entry.outcome === 'rejected') {
+    today.refused += 1;
   }
   return { entries, stats: { ...history.stats, retained, today } };
 }

@@ -8,3 +8,13 @@ export const ConnectionContext = createContext<ConnectionStatus>({ state: 'conne
 export function useConnection(): ConnectionStatus {
   return useContext(ConnectionContext);
 }
+
+/** Since when the router has not answered (the stream broke and has not opened again), or null. */
+export function cutOffSince(status: ConnectionStatus): number | null {
+  return status.state === 'open' ? null : (status.downSince ?? null);
+}
+
+/** {@link cutOffSince} of the live connection. */
+export function useCutOffSince(): number | null {
+  return cutOffSince(useConnection());
+}

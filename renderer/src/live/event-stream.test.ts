@@ -70,3 +70,38 @@ describe('openEventStream', () => {
     expect(FakeSource.made[2]?.closed).toBe(true);
   });
 });
+
+describe('downSince', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSource.made = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  test('is the moment the stream first broke, kept through every retry, and gone once it opens', () => {
+    const statuses: ConnectionStatus[] = [];
+    let clock = 1_000;
+    const stop = openEventStream({
+      url: '/api/events',
+      onEvent: () => undefined,
+      onStatus: (s) => statuses.push(s),
+      onResync: () => undefined,
+      createSource: (url) => new FakeSource(url),
+      now: () => clock,
+    });
+    expect(statuses.at(-1)).toEqual({ state: 'connecting' });
+    FakeSource.made[0]?.onopen?.(new Event('open'));
+    clock = 5_000;
+    FakeSource.made[0]?.onerror?.(new Event('error'));
+    expect(statuses.at(-1)).toMatchObject({ state: 'retrying', downSince: 5_000 });
+    clock = 7_000;
+    vi.advanceTimersByTime(1200);
+    expect(statuses.at(-1)).toEqual({ state: 'connecting', downSince: 5_000 });
+    FakeSource.made[1]?.onerror?.(new Event('error'));
+    expect(statuses.at(-1)).toMatchObject({ state: 'retrying', attempt: 2, downSince: 5_000 });
+    vi.advanceTimersByTime(2400);
+    FakeSource.made[2]?.onopen?.(new Event('open'));
+    expect(statuses.at(-1)).toEqual({ state: 'open', since: 7_000 });
+    stop();
+  });
+});

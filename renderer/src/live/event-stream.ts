@@ -2,10 +2,14 @@ import type { RouterEvent } from '../../../router/api-types.js';
 import { reconnectDelayMs } from './backoff.js';
 import { EVENT_TYPES, parseRouterEvent } from './parse-event.js';
 
+/**
+ * `downSince`: when the router was last heard from before the stream broke; kept through every retry and
+ * reconnect until the stream opens again (absent on the first connect).
+ */
 export type ConnectionStatus =
-  | { state: 'connecting' }
+  | { state: 'connecting'; downSince?: number }
   | { state: 'open'; since: number }
-  | { state: 'retrying'; attempt: number; retryAt: number };
+  | { state: 'retrying'; attempt: number; retryAt: number; downSince: number };
 
 /** The part of `EventSource` used here, so tests can hand in a fake. */
 export interface EventSourceLike {
@@ -38,15 +42,17 @@ export function openEventStream(options: EventStreamOptions): () => void {
   let failures = 0;
   let everOpened = false;
   let stopped = false;
+  let downSince: number | null = null;
 
   const connect = (): void => {
     timer = null;
-    options.onStatus({ state: 'connecting' });
+    options.onStatus(downSince === null ? { state: 'connecting' } : { state: 'connecting', downSince });
     const current = createSource(options.url);
     source = current;
     current.onopen = () => {
       if (current !== source) return;
       failures = 0;
+      downSince = null;
       options.onStatus({ state: 'open', since: now() });
       if (everOpened) options.onResync();
       everOpened = true;
@@ -56,8 +62,9 @@ export function openEventStream(options: EventStreamOptions): () => void {
       current.close();
       source = null;
       failures += 1;
+      downSince ??= now();
       const delay = reconnectDelayMs(failures);
-      options.onStatus({ state: 'retrying', attempt: failures, retryAt: now() + delay });
+      options.onStatus({ state: 'retrying', attempt: failures, retryAt: now() + delay, downSince });
       timer = setTimeout(connect, delay);
     };
     for (const type of EVENT_TYPES) {

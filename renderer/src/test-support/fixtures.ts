@@ -4,6 +4,7 @@ import type {
   HistoryEntry,
   HistoryStats,
   ModelStateView,
+  RecentOutcomes,
   StateResponse,
 } from '../../../router/api-types.js';
 
@@ -49,6 +50,7 @@ export function modelView(key: string, over: Partial<ModelStateView> = {}): Mode
     cooldownMs: 30_000,
     openUntil: null,
     quotaPausedUntil: null,
+    quotaPause: null,
     authBlocked: false,
     missingKey: false,
     providerEnabled: true,
@@ -73,6 +75,16 @@ export const GREEN: HealthVerdict = {
   backAt: null,
 };
 
+/** No agent request of the set failing. */
+export const QUIET: RecentOutcomes = {
+  window: 6,
+  failedInARow: 0,
+  causes: [],
+  unreachable: false,
+  spared: [],
+  lastAt: null,
+};
+
 export function stateOf(models: ModelStateView[], over: Partial<StateResponse> = {}): StateResponse {
   return {
     activeSet: 'default',
@@ -80,6 +92,7 @@ export function stateOf(models: ModelStateView[], over: Partial<StateResponse> =
     paused: false,
     failureThreshold: 3,
     health: GREEN,
+    recent: QUIET,
     models,
     ...over,
   };
@@ -98,5 +111,12 @@ export const EMPTY_STATS: HistoryStats = {
   successRate: 0,
   avgAttempts: 0,
   avgWallMs: 0,
-  today: { servedFirstTry: 0, servedAfterFailover: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
+  today: {
+    servedFirstTry: 0,
+    servedAfterFailover: 0,
+    failed: 0,
+    refused: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+  },
 };

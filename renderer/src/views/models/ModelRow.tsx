@@ -9,10 +9,12 @@ import { ModelKey } from '../../components/ModelKey.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { Sparkline } from '../../components/Sparkline.js';
 import { formatLatency, formatPercent } from '../../lib/format.js';
-import { FAILURE_HINTS, SKIP_HINTS } from '../../lib/labels.js';
+import { SKIP_HINTS, failureWords } from '../../lib/labels.js';
+import { SPARED_WORDS } from '../../lib/model-reason.js';
 import { ordinal } from '../../lib/routing-positions.js';
 import { ModelDetails } from './ModelDetails.js';
 import { ProbeControl } from './ProbeControl.js';
+import { QuotaPauseWhy } from './QuotaPauseWhy.js';
 import { TestResultView } from './TestResultView.js';
 import type { HandleProps } from './use-drag-reorder.js';
 
@@ -53,6 +55,7 @@ export function ModelRow({
   model,
   priority,
   routeAt,
+  spared = false,
   dragging,
   editing,
 }: {
@@ -61,6 +64,8 @@ export function ModelRow({
   priority: number;
   /** Place in the routing order of the next request, or null when it is skipped. */
   routeAt: number | null;
+  /** The newest requests could not reach it, and the offline rule did not hold that against it. */
+  spared?: boolean;
   dragging: boolean;
   editing: RowEditing;
 }) {
@@ -102,6 +107,8 @@ export function ModelRow({
       <div className="model-health-cell">
         <ModelHealth model={model} />
         <RoutingPlace model={model} routeAt={routeAt} />
+        {spared && <span className="small model-spared">{SPARED_WORDS}</span>}
+        <QuotaPauseWhy model={model} />
       </div>
       <dl className="model-metrics">
         <div className="metric-failures">
@@ -114,11 +121,11 @@ export function ModelRow({
         </div>
         <div className="metric-last">
           <dt>last failure</dt>
-          <dd
-            className="mono"
-            title={model.lastFailureKind ? FAILURE_HINTS[model.lastFailureKind] : undefined}
-          >
-            {model.lastFailureKind ?? '–'}
+          <dd>
+            <span className="mono">{model.lastFailureKind ?? '–'}</span>
+            {model.lastFailureKind && (
+              <span className="block small muted">{failureWords(model.lastFailureKind)}</span>
+            )}
           </dd>
         </div>
         <div className="metric-p50">

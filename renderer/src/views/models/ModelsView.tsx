@@ -51,6 +51,7 @@ export function ModelsView() {
   if (!state) return <QueryStatus isPending={isPending} error={error} what="models" />;
   const byKey = new Map(state.models.map((m) => [m.key, m]));
   const positions = routingPositions(state.models, now);
+  const spared = new Set<string>(state.recent?.spared ?? []);
   const { removed } = editor;
 
   return (
@@ -86,6 +87,7 @@ export function ModelsView() {
               model={model}
               priority={i + 1}
               routeAt={positions.get(key) ?? null}
+              spared={spared.has(key)}
               dragging={dragging === key}
               editing={{
                 canMoveUp: index > 0,

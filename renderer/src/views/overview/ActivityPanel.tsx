@@ -53,6 +53,12 @@ export function ActivityPanel() {
         <li className="legend-open">
           failed <b className="mono">{totals.failed}</b>
         </li>
+        <li
+          className="legend-refused"
+          title="Answered without asking a model: routing paused, an unknown model name"
+        >
+          refused <b className="mono">{totals.refused}</b>
+        </li>
         <li className="legend-half-open">
           failover rate <b className="mono">{formatPercent(served ? totals.afterFailover / served : null)}</b>
         </li>

@@ -25,10 +25,12 @@ export function ModelsGlance() {
   const now = useNow();
   if (!data) return null;
   const active = data.models.filter((m) => m.inActiveSet && m.blockedBy !== 'provider_disabled');
+  // Absent from an older router's snapshot.
+  const spared = new Set<string>(data.recent?.spared ?? []);
   const counts = new Map<DisplayState, number>();
   for (const m of active) counts.set(displayState(m, now), (counts.get(displayState(m, now)) ?? 0) + 1);
   const failing = active
-    .map((model) => ({ model, reason: outReason(model, now) }))
+    .map((model) => ({ model, reason: outReason(model, now, spared.has(model.key)) }))
     .filter((f): f is { model: typeof f.model; reason: string } => f.reason !== null);
   return (
     <Panel title="Active set" actions={<a href="#/models">Models →</a>}>
@@ -48,7 +50,7 @@ export function ModelsGlance() {
               <li key={model.key} aria-label={model.key}>
                 <ModelKey value={model.key} />
                 <ModelHealth model={model} />
-                <span className="muted small" title={failureHint(model)}>
+                <span className="small" title={failureHint(model)}>
                   {reason}
                 </span>
               </li>

@@ -1,8 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { HealthAction, HealthVerdict } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { useHealth, useProviders, useRouterState } from '../../api/queries.js';
-import { Countdown } from '../../components/Countdown.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
@@ -10,54 +8,8 @@ import { formatUptime } from '../../lib/format.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { usability } from '../../lib/usable-models.js';
-
-const LINKS: Partial<Record<HealthAction, { href: string; label: string }>> = {
-  add_key: { href: '#/providers', label: 'Add a key in Providers' },
-  check_keys: { href: '#/providers', label: 'Check the keys in Providers' },
-  enable_provider: { href: '#/providers', label: 'Open Providers' },
-  edit_set: { href: '#/models', label: 'Edit the set in Models' },
-};
-
-/** The router's own verdict, in its words, with the one thing to do about it. */
-function Verdict({
-  health,
-  onResume,
-  resuming,
-}: {
-  health: HealthVerdict;
-  onResume(): void;
-  resuming: boolean;
-}) {
-  const link = health.action ? LINKS[health.action] : undefined;
-  return (
-    <div className={`verdict verdict-${health.level}`} role="status" aria-label="Router health">
-      <p className="verdict-head">
-        <span className="verdict-dot" aria-hidden="true" />
-        <strong className="verdict-title">{health.title}</strong>
-        <span className="verdict-level sr-only">({health.level})</span>
-      </p>
-      <p className="verdict-reason">
-        {health.reason.charAt(0).toUpperCase()}
-        {health.reason.slice(1)}.
-      </p>
-      <p className="verdict-actions">
-        {health.backAt !== null && health.level !== 'green' && (
-          <Countdown label="first model back" until={health.backAt} />
-        )}
-        {health.action === 'resume' && (
-          <button type="button" className="btn btn-small btn-primary" onClick={onResume} disabled={resuming}>
-            Resume routing
-          </button>
-        )}
-        {link && (
-          <a className="btn btn-small" href={link.href}>
-            {link.label}
-          </a>
-        )}
-      </p>
-    </div>
-  );
-}
+import { useCutOffSince } from '../../live/connection-context.js';
+import { CutOff, Verdict } from './VerdictCard.js';
 
 /** How many models can be routed to, and what a key would add; most useful on a first run. */
 function UsableModels() {
@@ -78,7 +30,11 @@ function UsableModels() {
   );
 }
 
-/** The health verdict, where the router listens, which version runs, for how long, and the pause switch. */
+/**
+ * The health verdict, where the router listens, which version runs, for how long, and the pause switch. While the
+ * router does not answer, the card says since when, its figures are dimmed and Pause is disabled; it
+ * comes back by itself when the stream reopens.
+ */
 export function StatusPanel() {
   const health = useHealth();
   const state = useRouterState();
@@ -91,7 +47,10 @@ export function StatusPanel() {
   });
   const pause = useMutation({ mutationFn: (paused: boolean) => api.setPaused(paused) });
   useRefreshAt(state.data?.health.backAt ?? null);
-  const uptime = health.data ? health.data.uptimeMs + (now - health.dataUpdatedAt) : null;
+  // Cut off: the live stream broke, or the router's /health did not answer.
+  const downSince = useCutOffSince() ?? (health.error ? health.errorUpdatedAt : null);
+  const uptime =
+    health.data && downSince === null ? health.data.uptimeMs + (now - health.dataUpdatedAt) : null;
   const paused = state.data?.paused ?? false;
 
   return (
@@ -103,7 +62,7 @@ export function StatusPanel() {
             type="button"
             className="btn btn-small"
             onClick={() => pause.mutate(!paused)}
-            disabled={pause.isPending}
+            disabled={pause.isPending || downSince !== null}
             aria-pressed={paused}
           >
             {paused ? 'Resume routing' : 'Pause routing'}
@@ -111,20 +70,14 @@ export function StatusPanel() {
         )
       }
     >
-      {health.error ? (
-        <div className="verdict verdict-red" role="status" aria-label="Router health">
-          <p className="verdict-head">
-            <span className="verdict-dot" aria-hidden="true" />
-            <strong className="verdict-title">unreachable</strong>
-          </p>
-          <p className="verdict-reason">The dashboard cannot reach the router.</p>
-        </div>
+      {downSince !== null ? (
+        <CutOff since={downSince} />
       ) : state.data ? (
         <Verdict health={state.data.health} onResume={() => pause.mutate(false)} resuming={pause.isPending} />
       ) : (
         <p className="muted">Loading…</p>
       )}
-      <dl className="facts">
+      <dl className={downSince === null ? 'facts' : 'facts stale'}>
         <div>
           <dt>Listening</dt>
           <dd className="mono">{window.location.origin}</dd>

@@ -22,11 +22,15 @@ function Stat({
   );
 }
 
-/** Today's agent requests since local midnight and the tokens they used, plus rates over the history. */
+/**
+ * Today's agent requests since local midnight and the tokens they used (refusals apart: no model was
+ * asked), plus rates over the retained history, each saying that window.
+ */
 export function TodayPanel() {
   const { data, isPending, error } = useHistory();
   const today = data?.stats.today;
   const agents = data ? data.stats.retained - data.stats.tests : 0;
+  const window = `last ${agents} request${agents === 1 ? '' : 's'}`;
   return (
     <Panel title="Today">
       <QueryStatus isPending={isPending} error={error} what="statistics" />
@@ -36,6 +40,12 @@ export function TodayPanel() {
             <Stat label="served" value={today.servedFirstTry + today.servedAfterFailover} />
             <Stat label="failed over" value={today.servedAfterFailover} tone="failover" />
             <Stat label="all failed" value={today.failed} tone="bad" />
+            <Stat
+              label="refused"
+              value={today.refused}
+              tone="refused"
+              title="Answered without asking a model today: routing paused (503 router_paused), an unknown model name"
+            />
             <Stat
               label="tokens in"
               value={formatTokens(today.promptTokens)}
@@ -49,19 +59,27 @@ export function TodayPanel() {
           </div>
           <dl className="facts facts-inline">
             <div>
-              <dt>Failover rate</dt>
+              <dt>
+                Failover rate <span className="muted">({window})</span>
+              </dt>
               <dd className="mono">{agents ? formatPercent(data.stats.failoverRate) : '–'}</dd>
             </div>
             <div>
-              <dt>Success rate</dt>
+              <dt>
+                Success rate <span className="muted">({window})</span>
+              </dt>
               <dd className="mono">{agents ? formatPercent(data.stats.successRate) : '–'}</dd>
             </div>
             <div>
-              <dt>Avg attempts</dt>
+              <dt>
+                Avg attempts <span className="muted">({window})</span>
+              </dt>
               <dd className="mono">{agents ? data.stats.avgAttempts.toFixed(2) : '–'}</dd>
             </div>
             <div>
-              <dt>Avg wall time</dt>
+              <dt>
+                Avg wall time <span className="muted">({window})</span>
+              </dt>
               <dd className="mono">{agents ? formatLatency(data.stats.avgWallMs) : '–'}</dd>
             </div>
           </dl>

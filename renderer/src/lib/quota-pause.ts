@@ -1,0 +1,49 @@
+import type { HistoryEntry, QuotaPauseView } from '../../../router/api-types.js';
+import { formatClock } from './format.js';
+
+/** The attempt whose answer paused a model: when, with what status, in which request. */
+export interface PauseCause {
+  at: number;
+  status: number | null;
+  requestId: string;
+  model: string;
+}
+
+/**
+ * The newest attempt in the history that a pause like `pause` comes from: a 429 (or 402) of the model,
+ * or, for a pause of the whole key, of any model of its provider. Null when the history no longer holds it.
+ */
+export function findPauseCause(
+  entries: readonly HistoryEntry[],
+  model: { key: string; provider: string },
+  pause: QuotaPauseView,
+): PauseCause | null {
+  const matches = (key: string): boolean =>
+    pause.scope === 'provider' ? key.startsWith(`${model.provider}/`) : key === model.key;
+  for (const entry of entries) {
+    const attempt = entry.attempts.find((a) => a.kind === pause.reason && matches(a.model));
+    if (attempt)
+      return { at: entry.at, status: attempt.status, requestId: entry.requestId, model: attempt.model };
+  }
+  return null;
+}
+
+/**
+ * Which answer paused the model and who set how long, in plain words: "paused by the 429 at 21:04:05 —
+ * the provider's Retry-After holds it until 21:08:05".
+ */
+export function quotaPauseWords(pause: QuotaPauseView, cause: PauseCause | null, self: string): string {
+  const status = cause?.status ?? (pause.reason === 'payment_required' ? 402 : 429);
+  const by = cause
+    ? `the ${status} at ${formatClock(cause.at)}${cause.model !== self ? ` on ${cause.model}` : ''}`
+    : `a ${status}`;
+  const scope = pause.scope === 'provider' ? ' (a limit of the whole key: every model of it waits)' : '';
+  const until = formatClock(pause.until);
+  const length =
+    pause.reason === 'payment_required'
+      ? `out of credit, held until ${until}`
+      : pause.fromProvider
+        ? `the provider’s Retry-After holds it until ${until}`
+        : `no usable Retry-After, so the router’s own pause until ${until}`;
+  return `paused by ${by}${scope} — ${length}`;
+}

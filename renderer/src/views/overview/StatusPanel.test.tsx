@@ -1,0 +1,62 @@
+import { render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { expect, test } from 'vitest';
+import type { HealthResponse } from '../../../../router/api-types.js';
+import { queryKeys } from '../../api/queries.js';
+import { formatHourMinute } from '../../lib/format.js';
+import { ConnectionContext } from '../../live/connection-context.js';
+import type { ConnectionStatus } from '../../live/event-stream.js';
+import { modelView, stateOf } from '../../test-support/fixtures.js';
+import { StatusPanel } from './StatusPanel.js';
+
+const HEALTH: HealthResponse = { ok: true, name: 'fcm-router', version: '0.1.0', uptimeMs: 90_000, pid: 1 };
+const DOWN_AT = new Date(2030, 0, 15, 21, 4, 30).getTime();
+
+function seeded(): QueryClient {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(queryKeys.health, HEALTH);
+  client.setQueryData(queryKeys.state, stateOf([modelView('a/x')]));
+  client.setQueryData(queryKeys.providers, { providers: [] });
+  return client;
+}
+
+function withConnection(client: QueryClient, status: ConnectionStatus): ReactNode {
+  return (
+    <QueryClientProvider client={client}>
+      <ConnectionContext value={status}>
+        <StatusPanel />
+      </ConnectionContext>
+    </QueryClientProvider>
+  );
+}
+
+test('cut off from the router: the card says since when, figures are dimmed, Pause is disabled; it recovers', () => {
+  const client = seeded();
+  const down: ConnectionStatus = {
+    state: 'retrying',
+    attempt: 2,
+    retryAt: DOWN_AT + 4000,
+    downSince: DOWN_AT,
+  };
+  const view = render(withConnection(client, down));
+  const card = screen.getByRole('status', { name: 'Router health' });
+  expect(card).toHaveTextContent(`router not reachable since ${formatHourMinute(DOWN_AT)}`);
+  expect(formatHourMinute(DOWN_AT)).toBe('21:04');
+  expect(card).toHaveClass('verdict-red');
+  expect(card).not.toHaveTextContent('routing');
+  expect(screen.getByRole('button', { name: 'Pause routing' })).toBeDisabled();
+  expect(screen.getByText('Uptime').closest('dl')).toHaveClass('stale');
+  expect(screen.getByText('Uptime').nextElementSibling).toHaveTextContent('–');
+
+  // Between two retries the stream is connecting again: still cut off.
+  view.rerender(withConnection(client, { state: 'connecting', downSince: DOWN_AT }));
+  expect(screen.getByRole('status', { name: 'Router health' })).toHaveTextContent('router not reachable');
+
+  view.rerender(withConnection(client, { state: 'open', since: DOWN_AT + 60_000 }));
+  const back = screen.getByRole('status', { name: 'Router health' });
+  expect(back).toHaveClass('verdict-green');
+  expect(back).toHaveTextContent('routing');
+  expect(screen.getByRole('button', { name: 'Pause routing' })).toBeEnabled();
+  expect(screen.getByText('Uptime').closest('dl')).not.toHaveClass('stale');
+});

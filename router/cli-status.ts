@@ -1,0 +1,72 @@
+/**
+ * `fcm-router status`: where the daemon runs, and the router's own health verdict (the one the dashboard
+ * and the tray show), with an exit code a script can use.
+ */
+import { request } from 'undici';
+import { z } from 'zod';
+import type { LiveDaemon } from './cli-control.js';
+
+/** Exit codes of `status`; documented in docs/cli.md. */
+export const STATUS_EXIT = {
+  /** Running, and the next agent request has a model to go to (green or amber). */
+  routing: 0,
+  /** The daemon answered but its state could not be read. */
+  unreadable: 1,
+  /** No daemon serves the state folder. */
+  notRunning: 3,
+  /** Running, but agents are not being served: nothing routable, or the newest requests all failed. */
+  notRouting: 4,
+  /** Running, routing paused: agents get 503 `router_paused`. */
+  paused: 5,
+} as const;
+
+/** The part of `GET /api/state` the command reads. */
+const stateSchema = z.object({
+  paused: z.boolean(),
+  health: z.object({
+    level: z.enum(['green', 'amber', 'red']),
+    title: z.string().max(200),
+    reason: z.string().max(1000),
+    next: z.string().max(500).nullable(),
+  }),
+});
+export type StatusState = z.infer<typeof stateSchema>;
+
+/** Reads the daemon's `/api/state` (with its token when it recorded one); a message when it cannot. */
+export async function readDaemonState(daemon: LiveDaemon): Promise<StatusState | string> {
+  try {
+    const res = await request(`${daemon.url}/api/state`, {
+      headers: daemon.token === null ? {} : { 'x-fcm-token': daemon.token },
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    const body: unknown = await res.body.json().catch(() => null);
+    if (res.statusCode !== 200) return `GET /api/state answered HTTP ${res.statusCode}`;
+    const parsed = stateSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return `GET /api/state: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}`;
+    }
+    return parsed.data;
+  } catch (error) {
+    return `GET /api/state failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** What `status` prints and exits with for a daemon it found. Pure. */
+export function statusReport(
+  daemon: LiveDaemon,
+  state: StatusState | string,
+): { lines: string[]; code: number } {
+  const where = `fcm-router ${daemon.version} running at ${daemon.url} (pid ${daemon.pid}, up ${Math.round(daemon.uptimeMs / 1000)} s${daemon.demo ? ', demo mode' : ''})`;
+  if (typeof state === 'string')
+    return { lines: [where, `health: unknown (${state})`], code: STATUS_EXIT.unreadable };
+  const { health, paused } = state;
+  const verdict = `health: ${health.level} · ${health.title} — ${health.reason} · next model: ${health.next ?? 'none'} · paused: ${paused ? 'yes' : 'no'}`;
+  const code = paused
+    ? STATUS_EXIT.paused
+    : health.level === 'red'
+      ? STATUS_EXIT.notRouting
+      : STATUS_EXIT.routing;
+  return { lines: [where, verdict], code };
+}
