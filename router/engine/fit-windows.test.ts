@@ -6,6 +6,7 @@
  * answered in each face's own words for a context overflow.
  */
 import { test } from 'node:test';
+import type { StateResponse } from '../api-types.js';
 import assert from 'node:assert/strict';
 import { httpRequest, parseReply } from '../test-support/http-client.js';
 import { startHarness } from '../test-support/router-harness.js';
@@ -96,6 +97,16 @@ test('nothing fits, on chat completions: 400 context_length_exceeded naming the 
   });
 });
 
+test('requests too large for every model are refused as such: six of them leave the set’s verdict green', async () => {
+  await withScenario(tooLarge, async ({ router }) => {
+    for (let i = 0; i < 6; i += 1) assert.equal((await router.chat(prompt(12_000))).status, 400);
+    assert.equal(router.lastEntry().outcome, 'rejected');
+    const state = parseReply<StateResponse>(await router.api('GET', '/api/state'));
+    assert.equal(state.recent.failedInARow, 0);
+    assert.equal(state.health.level, 'green');
+  });
+});
+
 test('nothing fits, on Messages: Anthropic’s “prompt is too long: N tokens > M maximum”', async () => {
   await withScenario(tooLarge, async ({ router }) => {
     const body = { model: 'fcm', max_tokens: 1000, messages: [{ role: 'user', content: words }] };
@@ -125,7 +136,8 @@ test('nothing fits, on Responses: its context_length_exceeded error', async () =
     const { error } = parseReply<{ error: { code: string; type: string } }>(reply);
     assert.equal(error.code, 'context_length_exceeded');
     assert.equal(error.type, 'invalid_request_error');
-    assert.equal(router.lastEntry().outcome, 'no_candidates');
+    // Refused for its size: it does not count against the set's health.
+    assert.equal(router.lastEntry().outcome, 'rejected');
   });
 });
 

@@ -167,6 +167,12 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
     answer.close();
     return { outcome: 'client_aborted', clientStatus: 499 };
   }
+  // A request no model of the set can take is refused for what it is, not counted against the set.
+  const unfit = unfitAnswer(run);
+  if (unfit !== null) {
+    answer.refuse(unfit, 'rejected');
+    return { outcome: 'rejected', clientStatus: unfit.status };
+  }
   const outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
   // The soonest moment a skipped or paused model is back, for Retry-After.
   const soonest = soonestRetryAt(ctx, [
@@ -176,10 +182,9 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
       .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
   ]);
   const error =
-    unfitAnswer(run) ??
-    (outcome === 'no_candidates'
+    outcome === 'no_candidates'
       ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
-      : allFailedAnswer(trace.failures, soonest, ctx.clock()));
+      : allFailedAnswer(trace.failures, soonest, ctx.clock());
   answer.refuse(error, outcome);
   return { outcome, clientStatus: error.status };
 }
