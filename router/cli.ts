@@ -8,6 +8,7 @@ import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
 import { runSetKey } from './cli-set-key.js';
+import { runSetupCommand } from './setup/setup-cli.js';
 import { API_KEY_MESSAGE, isApiKeyText } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { packageVersion } from './package-info.js';
@@ -19,7 +20,7 @@ const NOT_RUNNING = 3;
 
 type ControlCommand = Exclude<
   CliCommand,
-  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' }
+  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' | 'setup' }
 >;
 
 async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
@@ -154,6 +155,8 @@ async function main(argv: readonly string[]): Promise<number> {
         printError: (line) => console.error(line),
       });
     }
+    case 'setup':
+      return runSetupCommand(cmd, await findDaemon(stateDirOf(cmd)));
     default:
       return runControl(cmd);
   }
