@@ -34,7 +34,7 @@ const codex: AgentEditor = {
   file: (env, home) => path.join(env.CODEX_HOME ?? path.join(home, '.codex'), 'config.toml'),
   apply: (text, _file, target) => applyCodex(text, target),
   strip: (text) => stripCodex(text),
-  sameApartFromOurs: (a, b) => stripCodex(a) === stripCodex(b),
+  sameApartFromOurs: (a, b) => stripCodex(a, true) === stripCodex(b, true),
 };
 
 const opencode: AgentEditor = {
@@ -44,7 +44,7 @@ const opencode: AgentEditor = {
     path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'opencode', 'opencode.json'),
   apply: applyOpencode,
   strip: (text, file) => formatSettings(stripOpencode(text, file), text),
-  sameApartFromOurs: (a, b, file) => sameJson(stripOpencode(a, file), stripOpencode(b, file)),
+  sameApartFromOurs: (a, b, file) => sameJson(stripOpencode(a, file, true), stripOpencode(b, file, true)),
 };
 
 export const AGENT_EDITORS: readonly AgentEditor[] = [claude, codex, opencode];

@@ -51,12 +51,7 @@ function setTopLevel(lines: string[], key: string, value: string): void {
 }
 
 function tableLines(target: RouterTarget): string[] {
-  return [
-    TABLE,
-    'name = "fcm-router"',
-    `base_url = "${target.origin}/v1"`,
-    'wire_api = "responses"',
-  ];
+  return [TABLE, 'name = "fcm-router"', `base_url = "${target.origin}/v1"`, 'wire_api = "responses"'];
 }
 
 /** `text` with Codex pointed at the router; every other line as it was. */
@@ -64,8 +59,7 @@ export function applyCodex(text: string | null, target: RouterTarget): string {
   const lines = splitLines(text);
   setTopLevel(lines, 'model', `"${MODEL}"`);
   setTopLevel(lines, 'model_provider', '"fcm"');
-  if (target.contextWindow !== null)
-    setTopLevel(lines, 'model_context_window', String(target.contextWindow));
+  if (target.contextWindow !== null) setTopLevel(lines, 'model_context_window', String(target.contextWindow));
   const table = ourTable(lines);
   if (table) {
     lines.splice(table[0], table[1] - table[0], ...tableLines(target));
@@ -79,9 +73,10 @@ export function applyCodex(text: string | null, target: RouterTarget): string {
 
 /**
  * `text` without our table and without the top-level lines that point at it (`model_provider = "fcm"`, and
- * then `model` and `model_context_window`, which were set for it).
+ * then `model` and `model_context_window`, which were set for it). `anyModel` drops those three lines
+ * whatever they say, to compare two versions apart from what setup sets.
  */
-export function stripCodex(text: string): string {
+export function stripCodex(text: string, anyModel = false): string {
   const lines = splitLines(text);
   const table = ourTable(lines);
   if (table) {
@@ -93,7 +88,7 @@ export function stripCodex(text: string): string {
   const pointsAtUs = lines
     .slice(0, top)
     .some((line) => /^\s*model_provider\s*=\s*["']fcm["']\s*(?:#.*)?$/.test(line));
-  if (pointsAtUs) {
+  if (pointsAtUs || anyModel) {
     const ours = ['model_provider', 'model', 'model_context_window'].map(keyLine);
     for (let index = top - 1; index >= 0; index -= 1) {
       if (ours.some((pattern) => pattern.test(lines[index] ?? ''))) lines.splice(index, 1);

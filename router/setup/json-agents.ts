@@ -40,7 +40,9 @@ function isClaudeKey(key: string): boolean {
 export function stripClaude(text: string, file: string): JsonObject {
   const settings = parseSettings(text, file);
   if (!('env' in settings)) return settings;
-  const env = Object.fromEntries(Object.entries(childObject(settings, 'env')).filter(([k]) => !isClaudeKey(k)));
+  const env = Object.fromEntries(
+    Object.entries(childObject(settings, 'env')).filter(([k]) => !isClaudeKey(k)),
+  );
   const { env: _ours, ...rest } = settings;
   return Object.keys(env).length === 0 ? rest : { ...rest, env };
 }
@@ -59,12 +61,16 @@ function opencodeProvider(target: RouterTarget): JsonObject {
 export function applyOpencode(text: string | null, file: string, target: RouterTarget): string {
   const settings = parseSettings(text, file);
   const provider = { ...childObject(settings, 'provider'), fcm: opencodeProvider(target) };
-  const schema = settings.$schema ?? 'https://opencode.ai/config.json';
-  return formatSettings({ $schema: schema, ...settings, provider, model: `fcm/${MODEL}` }, text);
+  // A new file gets the schema line OpenCode's own examples start with; an existing one is left as it is.
+  const schema = Object.keys(settings).length === 0 ? { $schema: 'https://opencode.ai/config.json' } : {};
+  return formatSettings({ ...schema, ...settings, provider, model: `fcm/${MODEL}` }, text);
 }
 
-/** OpenCode's settings without our provider, and without `model` when it names it (key order kept). */
-export function stripOpencode(text: string, file: string): JsonObject {
+/**
+ * OpenCode's settings without our provider, and without `model` when it names it (or whatever it names,
+ * with `anyModel`, to compare two versions apart from what setup sets); key order kept.
+ */
+export function stripOpencode(text: string, file: string, anyModel = false): JsonObject {
   const settings = parseSettings(text, file);
   const providers = childObject(settings, 'provider');
   delete providers.fcm;
@@ -72,7 +78,7 @@ export function stripOpencode(text: string, file: string): JsonObject {
   for (const [key, value] of Object.entries(settings)) {
     if (key === 'provider') {
       if (Object.keys(providers).length > 0) kept.provider = providers;
-    } else if (!(key === 'model' && typeof value === 'string' && value.startsWith('fcm/'))) {
+    } else if (!(key === 'model' && (anyModel || (typeof value === 'string' && value.startsWith('fcm/'))))) {
       kept[key] = value;
     }
   }

@@ -42,7 +42,9 @@ function originOf(options: SetupOptions): string {
   if (options.url !== undefined) return routerOrigin(options.url);
   if (options.daemonUrl !== null) return routerOrigin(options.daemonUrl);
   const port = options.env.FCM_ROUTER_PORT ?? String(DEFAULT_PORT);
-  options.print(`No fcm-router is running; using http://127.0.0.1:${port} (start the daemon, or pass --url).`);
+  options.print(
+    `No fcm-router is running; using http://127.0.0.1:${port} (start the daemon, or pass --url).`,
+  );
   return `http://127.0.0.1:${port}`;
 }
 
@@ -118,13 +120,16 @@ async function undoSetup(editor: AgentEditor, options: SetupOptions): Promise<nu
   const saved = await readText(backup);
   const restore = saved !== null && editor.sameApartFromOurs(current, saved, file);
   const after = restore ? saved : editor.strip(current, file);
-  // No backup means we created the file: with our part gone and nothing else in it, it goes too.
-  const remove = saved === null && ['', '{}'].includes(after.trim());
+  // No backup means we created the file: holding nothing but what setup writes into a new file, it goes.
+  const fresh = editor.apply(null, file, { origin: 'http://127.0.0.1', contextWindow: null });
+  const remove = saved === null && editor.sameApartFromOurs(current, fresh, file);
   if (after === current && !remove) {
     options.print(`${file} has nothing of fcm-router's; nothing to undo.`);
     return 0;
   }
-  const diff = remove ? `--- ${file}\n(the file is removed: fcm-router created it)` : previewDiff(file, current, after);
+  const diff = remove
+    ? `--- ${file}\n(the file is removed: fcm-router created it)`
+    : previewDiff(file, current, after);
   if (!(await approved(options, diff))) return 0;
   if (remove) await rm(file);
   else await writeFileAtomic(file, after);

@@ -1,26 +1,52 @@
-/** A short preview of a file change: the lines around the changed block, removed `-`, added `+`. */
+/** A short preview of a file change: changed lines `-`/`+` with two lines of context, the rest elided. */
 
 const CONTEXT = 2;
 
-/** Lines of `before` → `after` as a unified-diff-like block; `''` when they are equal. */
+type Op = { kind: ' ' | '-' | '+'; line: string };
+
+function linesOf(text: string | null): string[] {
+  return text === null || text === '' ? [] : text.replace(/\n$/, '').split('\n');
+}
+
+/** The line edit script from `old` to `next` by longest common subsequence (config files are small). */
+function editScript(old: readonly string[], next: readonly string[]): Op[] {
+  const rows = old.length + 1;
+  const cols = next.length + 1;
+  const common = new Array<number>(rows * cols).fill(0);
+  const at = (i: number, j: number): number => common[i * cols + j] ?? 0;
+  for (let i = old.length - 1; i >= 0; i -= 1)
+    for (let j = next.length - 1; j >= 0; j -= 1)
+      common[i * cols + j] = old[i] === next[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
+  const ops: Op[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < old.length || j < next.length) {
+    if (i < old.length && j < next.length && old[i] === next[j]) {
+      ops.push({ kind: ' ', line: old[i] ?? '' });
+      i += 1;
+      j += 1;
+    } else if (i < old.length && (j === next.length || at(i + 1, j) >= at(i, j + 1))) {
+      ops.push({ kind: '-', line: old[i] ?? '' });
+      i += 1;
+    } else {
+      ops.push({ kind: '+', line: next[j] ?? '' });
+      j += 1;
+    }
+  }
+  return ops;
+}
+
+/** `before` → `after` as a unified-diff-like block; `''` when they are equal. */
 export function previewDiff(file: string, before: string | null, after: string): string {
   if (before === after) return '';
-  const old = before === null ? [] : before.replace(/\n$/, '').split('\n');
-  const next = after.replace(/\n$/, '').split('\n');
-  let head = 0;
-  while (head < old.length && head < next.length && old[head] === next[head]) head += 1;
-  let tail = 0;
-  while (
-    tail < old.length - head &&
-    tail < next.length - head &&
-    old[old.length - 1 - tail] === next[next.length - 1 - tail]
-  )
-    tail += 1;
-  const from = Math.max(0, head - CONTEXT);
+  const ops = editScript(linesOf(before), linesOf(after));
+  const near = ops.map((_, index) =>
+    ops.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some((op) => op.kind !== ' '),
+  );
   const out = [`--- ${before === null ? '/dev/null' : file}`, `+++ ${file}`];
-  out.push(...old.slice(from, head).map((line) => `  ${line}`));
-  out.push(...old.slice(head, old.length - tail).map((line) => `- ${line}`));
-  out.push(...next.slice(head, next.length - tail).map((line) => `+ ${line}`));
-  out.push(...next.slice(next.length - tail, next.length - tail + CONTEXT).map((line) => `  ${line}`));
+  ops.forEach((op, index) => {
+    if (near[index]) out.push(`${op.kind} ${op.line}`);
+    else if (index > 0 && near[index - 1]) out.push('  …');
+  });
   return out.join('\n');
 }
