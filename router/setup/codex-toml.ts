@@ -25,7 +25,8 @@ function ourTable(lines: readonly string[]): [number, number] | null {
   if (start === -1) return null;
   const next = lines.findIndex((line, index) => index > start && HEADER.test(line));
   let end = next === -1 ? lines.length : next;
-  while (end > start + 1 && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  // Blank lines and comments at its end belong to what follows (a comment about the next table, say).
+  while (end > start + 1 && /^\s*(?:#.*)?$/.test(lines[end - 1] ?? '')) end -= 1;
   return [start, end];
 }
 
