@@ -204,3 +204,18 @@ test('qwen-code and continue get a snippet and no file', async () => {
     assert.deepEqual(await readdir(home), []);
   });
 });
+
+test('on a terminal the y/N answer decides; no answer is a no', async () => {
+  await withHome(async (home) => {
+    const fixture = FIXTURES[1];
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    const asked: string[] = [];
+    const no = options(home, { confirm: (question) => Promise.resolve(asked.push(question) < 0) });
+    assert.equal(await runSetup(no), 0);
+    assert.deepEqual(asked, ['Write this change? [y/N] ']);
+    assert.equal(await readFile(file, 'utf8'), fixture.text);
+    assert.equal(await runSetup(options(home, { confirm: () => Promise.resolve(true) })), 0);
+    assert.match(await readFile(file, 'utf8'), /\[model_providers\.fcm\]/);
+  });
+});

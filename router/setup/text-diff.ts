@@ -1,6 +1,8 @@
 /** A short preview of a file change: changed lines `-`/`+` with two lines of context, the rest elided. */
 
 const CONTEXT = 2;
+/** Past this many line pairs the table would be large: the preview then lists the old and new lines whole. */
+const MAX_PAIRS = 1_000_000;
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
@@ -10,6 +12,11 @@ function linesOf(text: string | null): string[] {
 
 /** The line edit script from `old` to `next` by longest common subsequence (config files are small). */
 function editScript(old: readonly string[], next: readonly string[]): Op[] {
+  if (old.length * next.length > MAX_PAIRS)
+    return [
+      ...old.map((line): Op => ({ kind: '-', line })),
+      ...next.map((line): Op => ({ kind: '+', line })),
+    ];
   const rows = old.length + 1;
   const cols = next.length + 1;
   const common = new Array<number>(rows * cols).fill(0);
