@@ -11,6 +11,7 @@ export const COMMANDS = [
   'reset',
   'set-key',
   'import-fcm',
+  'setup',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -34,6 +35,14 @@ export type CliCommand =
       configPath?: string;
       force: boolean;
       dryRun: boolean;
+    }
+  | {
+      command: 'setup';
+      agent: string;
+      undo: boolean;
+      yes: boolean;
+      url?: string;
+      stateDir?: string;
     }
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
@@ -89,6 +98,16 @@ switched off and router sets, mapped onto this router's providers. Prints what i
 fingerprints); keeps what the config has already unless --force; writes nothing with --dry-run.
 ${STATE_DIR_LINE}
   --config FILE     config file to change (default <state folder>/config.json)`,
+  setup: `fcm-router setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]
+
+Points an agent's own config at the router: claude-code (~/.claude/settings.json), codex
+(~/.codex/config.toml), opencode (~/.config/opencode/opencode.json); qwen-code and continue get a snippet.
+Shows the change first and writes it only with --yes (or a "y" on a terminal), keeping a backup beside the
+file (<file>.fcm-router.bak); changes nothing else in the file.
+  --yes             write without asking
+  --undo            put the file back as it was (from the backup, or remove only fcm-router's settings)
+  --url URL         the router's URL (default: the running daemon's, else http://127.0.0.1:19280)
+${STATE_DIR_LINE}`,
 };
 
 export const USAGE = `fcm-router — a local OpenAI-compatible router that only lets real content through
@@ -134,6 +153,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
 
   if (first === 'import-fcm') return parseImport(rest);
+  if (first === 'setup') return parseSetup(rest);
   if (first !== 'daemon') {
     const { values, positionals } = parseArgs({
       args: [...rest],
@@ -212,5 +232,28 @@ function parseImport(args: readonly string[]): CliCommand {
     configPath: values.config,
     force: values.force ?? false,
     dryRun: values['dry-run'] ?? false,
+  };
+}
+
+/** `setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]` */
+function parseSetup(args: readonly string[]): CliCommand {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      yes: { type: 'boolean', short: 'y', default: false },
+      undo: { type: 'boolean', default: false },
+      url: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  return {
+    command: 'setup',
+    agent: onlyPositional('setup', positionals, 'an agent'),
+    undo: values.undo ?? false,
+    yes: values.yes ?? false,
+    url: values.url,
+    stateDir: values['state-dir'],
   };
 }

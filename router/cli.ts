@@ -9,6 +9,7 @@ import { runImportFcm } from './import/import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
 import { readSecret } from './cli-secret.js';
 import { runSetKey } from './cli-set-key.js';
+import { runSetupCommand } from './setup/setup-cli.js';
 import { API_KEY_MESSAGE, isApiKeyText } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { packageVersion } from './package-info.js';
@@ -20,7 +21,7 @@ const NOT_RUNNING = STATUS_EXIT.notRunning;
 
 type ControlCommand = Exclude<
   CliCommand,
-  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' }
+  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' | 'setup' }
 >;
 
 async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
@@ -155,6 +156,8 @@ async function main(argv: readonly string[]): Promise<number> {
         printError: (line) => console.error(line),
       });
     }
+    case 'setup':
+      return runSetupCommand(cmd, await findDaemon(stateDirOf(cmd)));
     default:
       return runControl(cmd);
   }

@@ -19,16 +19,22 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
+export interface CliOptions {
+  stdin?: string;
+  /** Variables set on top of the clean environment (a throwaway HOME, say). */
+  env?: Record<string, string>;
+}
+
 export class CliProcess {
   readonly lines: string[] = [];
   readonly #closed: Promise<number | null>;
   readonly #child: ChildProcess;
   readonly #waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
 
-  /** `stdin`: text piped to the process (its standard input is closed when absent). */
-  constructor(args: readonly string[], options: { stdin?: string } = {}) {
+  /** `stdin`: text piped to the process (its standard input is closed when absent); `env`: added variables. */
+  constructor(args: readonly string[], options: CliOptions = {}) {
     this.#child = spawn(process.execPath, [BIN, ...args], {
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (options.stdin !== undefined) this.#child.stdin?.end(options.stdin);
@@ -91,7 +97,7 @@ export class CliProcess {
 /** Runs a CLI command to its end; resolves with its exit code and output. */
 export async function runCli(
   args: readonly string[],
-  options: { stdin?: string } = {},
+  options: CliOptions = {},
 ): Promise<{ code: number | null; output: string }> {
   const cli = new CliProcess(args, options);
   const code = await cli.exited;

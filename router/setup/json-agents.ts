@@ -1,0 +1,86 @@
+/** Claude Code's `settings.json` env and OpenCode's `opencode.json` provider: our keys only. */
+import { childObject, formatSettings, parseSettings, type JsonObject } from './json-settings.js';
+import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
+
+/** The `env` entries Claude Code gets; `CLAUDE_CODE_AUTO_COMPACT_WINDOW` only with a known window. */
+export const CLAUDE_ENV_KEYS = [
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_MODEL',
+  'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
+  'CLAUDE_CODE_AUTO_COMPACT_WINDOW',
+] as const;
+
+function claudeEnv(target: RouterTarget): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: target.origin,
+    // The token rather than ANTHROPIC_API_KEY: Claude Code asks before using an API key from settings.
+    ANTHROPIC_AUTH_TOKEN: PLACEHOLDER_KEY,
+    ANTHROPIC_MODEL: MODEL,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...(target.contextWindow === null
+      ? {}
+      : { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(target.contextWindow) }),
+  };
+}
+
+/** `text` with Claude Code's `env` pointing at the router, every other key as it was. */
+export function applyClaude(text: string | null, file: string, target: RouterTarget): string {
+  const settings = parseSettings(text, file);
+  const env = childObject(settings, 'env');
+  const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !isClaudeKey(key)));
+  return formatSettings({ ...settings, env: { ...kept, ...claudeEnv(target) } }, text);
+}
+
+function isClaudeKey(key: string): boolean {
+  return (CLAUDE_ENV_KEYS as readonly string[]).includes(key);
+}
+
+/** Claude Code's settings without our `env` entries (and without `env` when nothing else is left). */
+export function stripClaude(text: string, file: string): JsonObject {
+  const settings = parseSettings(text, file);
+  if (!('env' in settings)) return settings;
+  const env = Object.fromEntries(
+    Object.entries(childObject(settings, 'env')).filter(([k]) => !isClaudeKey(k)),
+  );
+  const { env: _ours, ...rest } = settings;
+  return Object.keys(env).length === 0 ? rest : { ...rest, env };
+}
+
+/** The `provider.fcm` entry OpenCode gets. */
+function opencodeProvider(target: RouterTarget): JsonObject {
+  return {
+    npm: '@ai-sdk/openai-compatible',
+    name: 'fcm-router',
+    options: { baseURL: `${target.origin}/v1`, apiKey: PLACEHOLDER_KEY },
+    models: { [MODEL]: { name: `${MODEL} (fcm-router)` } },
+  };
+}
+
+/** `text` with OpenCode's `fcm` provider and `model`, every other key as it was. */
+export function applyOpencode(text: string | null, file: string, target: RouterTarget): string {
+  const settings = parseSettings(text, file);
+  const provider = { ...childObject(settings, 'provider'), fcm: opencodeProvider(target) };
+  // A new file gets the schema line OpenCode's own examples start with; an existing one is left as it is.
+  const schema = Object.keys(settings).length === 0 ? { $schema: 'https://opencode.ai/config.json' } : {};
+  return formatSettings({ ...schema, ...settings, provider, model: `fcm/${MODEL}` }, text);
+}
+
+/**
+ * OpenCode's settings without our provider, and without `model` when it names it (or whatever it names,
+ * with `anyModel`, to compare two versions apart from what setup sets); key order kept.
+ */
+export function stripOpencode(text: string, file: string, anyModel = false): JsonObject {
+  const settings = parseSettings(text, file);
+  const providers = childObject(settings, 'provider');
+  delete providers.fcm;
+  const kept: JsonObject = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === 'provider') {
+      if (Object.keys(providers).length > 0) kept.provider = providers;
+    } else if (!(key === 'model' && (anyModel || (typeof value === 'string' && value.startsWith('fcm/'))))) {
+      kept[key] = value;
+    }
+  }
+  return kept;
+}

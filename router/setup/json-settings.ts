@@ -1,0 +1,57 @@
+/**
+ * The JSON settings files we edit (Claude Code's `settings.json`, OpenCode's `opencode.json`): parse, set
+ * or remove only our keys, write back with the file's own indentation. Pure: text in, text out.
+ */
+import { z } from 'zod/v3';
+
+/** A JSON settings file's top level: an object whose other keys we keep untouched. */
+const settingsSchema = z.record(z.unknown());
+const objectSchema = z.record(z.unknown());
+
+export type JsonObject = Record<string, unknown>;
+
+/** The parsed object of `text` (an empty or missing file is `{}`); throws a message naming `file`. */
+export function parseSettings(text: string | null, file: string): JsonObject {
+  if (text === null || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`${file} is not valid JSON (${why}); fix or move it, nothing was changed`);
+  }
+  const parsed = settingsSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`${file} does not hold a JSON object; nothing was changed`);
+  return parsed.data;
+}
+
+/** The object at `key` of `parent` (a copy), or `{}` when absent or not an object. */
+export function childObject(parent: JsonObject, key: string): JsonObject {
+  const parsed = objectSchema.safeParse(parent[key]);
+  return parsed.success && !Array.isArray(parent[key]) ? { ...parsed.data } : {};
+}
+
+/** The indentation the file uses (its first indented line), two spaces by default. */
+function indentOf(text: string | null): string | number {
+  const match = /\n([ \t]+)\S/.exec(text ?? '');
+  return match?.[1] ?? 2;
+}
+
+/** `value` written the way `original` was (its indentation, a final newline). */
+export function formatSettings(value: JsonObject, original: string | null): string {
+  return `${JSON.stringify(value, null, indentOf(original))}\n`;
+}
+
+/** Whether two parsed documents hold the same data (key order ignored). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as JsonObject).sort(([a], [b]) => a.localeCompare(b));
+    return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
+  }
+  return value;
+}

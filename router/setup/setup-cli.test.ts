@@ -1,0 +1,75 @@
+/**
+ * `fcm-router setup` as a user runs it: the real CLI as a child process with a throwaway HOME, finding the
+ * real daemon of its state folder for the URL and the window, previewing, writing, undoing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CliProcess, runCli } from '../test-support/cli-process.js';
+import { startFakeUpstream } from '../test-support/fake-upstream.js';
+import { scenarioConfig } from '../test-support/scenario.js';
+
+const CODEX = '# mine\nmodel = "o3"\n\n[mcp_servers.docs]\ncommand = "docs" # keep\n';
+
+test('setup codex through the CLI: preview, --yes with the daemon’s URL and window, --undo', async () => {
+  const upstream = await startFakeUpstream();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-cli-'));
+  const home = path.join(dir, 'home');
+  const stateDir = path.join(dir, 'state');
+  const configFile = path.join(dir, 'config.json');
+  await writeFile(
+    configFile,
+    JSON.stringify(scenarioConfig(upstream, { providers: { cerebras: ['gpt-oss-120b'] } })),
+  );
+  const codexFile = path.join(home, '.codex', 'config.toml');
+  await mkdir(path.dirname(codexFile), { recursive: true });
+  await writeFile(codexFile, CODEX);
+  const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
+  const setup = (...args: string[]) =>
+    runCli(['setup', 'codex', '--state-dir', stateDir, ...args], { env: { HOME: home } });
+  try {
+    const [, url] = await daemon.waitForLine(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+
+    const preview = await setup();
+    assert.equal(preview.code, 0, preview.output);
+    assert.match(preview.output, new RegExp(`\\+ base_url = "${url}/v1"`));
+    assert.match(preview.output, /Nothing written; run again with --yes/);
+    assert.equal(await readFile(codexFile, 'utf8'), CODEX);
+
+    const write = await setup('--yes');
+    assert.equal(write.code, 0, write.output);
+    const written = await readFile(codexFile, 'utf8');
+    assert.match(written, /^model_context_window = 65000$/m);
+    assert.match(written, /^# mine\nmodel = "fcm"\n/);
+    assert.match(written, /\[mcp_servers\.docs\]\ncommand = "docs" # keep\n/);
+    assert.equal(await readFile(`${codexFile}.fcm-router.bak`, 'utf8'), CODEX);
+
+    const undo = await setup('--undo', '--yes');
+    assert.equal(undo.code, 0, undo.output);
+    assert.equal(await readFile(codexFile, 'utf8'), CODEX);
+    assert.deepEqual(await readdir(path.dirname(codexFile)), ['config.toml']);
+  } finally {
+    await daemon.kill();
+    await upstream.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('setup claude-code through the CLI refuses a settings.json that is not JSON, naming it', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-cli-'));
+  try {
+    const file = path.join(home, '.claude', 'settings.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '{ "env": { ');
+    const run = await runCli(['setup', 'claude-code', '--yes', '--url', 'http://127.0.0.1:1'], {
+      env: { HOME: home },
+    });
+    assert.equal(run.code, 1);
+    assert.ok(run.output.includes(`${file} is not valid JSON`), run.output);
+    assert.equal(await readFile(file, 'utf8'), '{ "env": { ');
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,221 @@
+/**
+ * `runSetup` on a throwaway HOME holding each agent's existing config: a preview writes nothing, --yes
+ * writes our part only and keeps a backup, a second run changes nothing, --undo puts the file back byte for
+ * byte, and a file that is not valid JSON is refused untouched. The window comes from a real router.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { withScenario } from '../test-support/scenario.js';
+import { backupPath, runSetup, type SetupOptions } from './setup-command.js';
+
+const URL_ = 'http://127.0.0.1:1';
+
+interface Fixture {
+  agent: string;
+  file: string;
+  text: string;
+}
+
+const FIXTURES: Fixture[] = [
+  {
+    agent: 'claude-code',
+    file: '.claude/settings.json',
+    text: '{\n    "theme": "dark",\n    "env": { "FOO": "bar", "ANTHROPIC_MODEL": "opus" },\n    "permissions": { "allow": ["Bash"] }\n}\n',
+  },
+  {
+    agent: 'codex',
+    file: '.codex/config.toml',
+    text: '# my settings\nmodel = "o3" # the old one\napproval_policy = "never"\n\n[mcp_servers.docs]\ncommand = "docs-server" # keep me\n',
+  },
+  {
+    agent: 'opencode',
+    file: '.config/opencode/opencode.json',
+    text: '{\n  "theme": "system",\n  "provider": { "other": { "name": "Other" } },\n  "model": "other/x"\n}\n',
+  },
+];
+
+async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-'));
+  try {
+    await fn(home);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function place(home: string, fixture: Fixture): Promise<string> {
+  const file = path.join(home, fixture.file);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, fixture.text);
+  return file;
+}
+
+function options(home: string, more: Partial<SetupOptions>): SetupOptions & { out: string[] } {
+  const out: string[] = [];
+  return {
+    agent: 'codex',
+    undo: false,
+    yes: false,
+    url: URL_,
+    daemonUrl: null,
+    env: {},
+    home,
+    print: (line) => out.push(line),
+    printError: (line) => out.push(line),
+    confirm: null,
+    ...more,
+    out,
+  };
+}
+
+for (const fixture of FIXTURES) {
+  test(`${fixture.agent}: preview, write with a backup, idempotent, undo byte for byte`, async () => {
+    await withHome(async (home) => {
+      const file = await place(home, fixture);
+      const preview = options(home, { agent: fixture.agent });
+      assert.equal(await runSetup(preview), 0);
+      assert.match(preview.out.join('\n'), /\+ .*127\.0\.0\.1:1/);
+      assert.equal(await readFile(file, 'utf8'), fixture.text, 'a preview writes nothing');
+      assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)]);
+
+      assert.equal(await runSetup(options(home, { agent: fixture.agent, yes: true })), 0);
+      const written = await readFile(file, 'utf8');
+      assert.match(written, /127\.0\.0\.1:1/);
+      assert.equal(await readFile(backupPath(file), 'utf8'), fixture.text);
+
+      const again = options(home, { agent: fixture.agent, yes: true });
+      assert.equal(await runSetup(again), 0);
+      assert.equal(await readFile(file, 'utf8'), written, 'a second run changes nothing');
+      assert.match(again.out.join('\n'), /nothing to change/);
+
+      assert.equal(await runSetup(options(home, { agent: fixture.agent, undo: true, yes: true })), 0);
+      assert.equal(await readFile(file, 'utf8'), fixture.text, 'undo restores the file byte for byte');
+      assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)], 'the backup is gone');
+    });
+  });
+}
+
+test('claude-code: our env entries set, every other key kept', async () => {
+  await withHome(async (home) => {
+    const [fixture] = FIXTURES;
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    await runSetup(options(home, { agent: 'claude-code', yes: true }));
+    const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(settings, {
+      theme: 'dark',
+      env: {
+        FOO: 'bar',
+        ANTHROPIC_MODEL: 'fcm',
+        ANTHROPIC_BASE_URL: URL_,
+        ANTHROPIC_AUTH_TOKEN: 'fcm-local',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+      permissions: { allow: ['Bash'] },
+    });
+  });
+});
+
+test('opencode: our provider beside the others, the model switched to it', async () => {
+  await withHome(async (home) => {
+    const fixture = FIXTURES[2];
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    await runSetup(options(home, { agent: 'opencode', yes: true, url: `${URL_}/v1/` }));
+    const settings = JSON.parse(await readFile(file, 'utf8')) as {
+      provider: Record<string, { options?: { baseURL: string } }>;
+      model: string;
+      theme: string;
+    };
+    assert.deepEqual(Object.keys(settings.provider), ['other', 'fcm']);
+    assert.equal(settings.provider.fcm?.options?.baseURL, `${URL_}/v1`);
+    assert.equal(settings.model, 'fcm/fcm');
+    assert.equal(settings.theme, 'system');
+  });
+});
+
+test('a settings file that is not valid JSON is refused, named, and left as it was', async () => {
+  await withHome(async (home) => {
+    for (const agent of ['claude-code', 'opencode']) {
+      const fixture = FIXTURES.find((one) => one.agent === agent);
+      assert.ok(fixture);
+      const file = await place(home, { ...fixture, text: '{ "theme": "dark", // a comment\n' });
+      const run = options(home, { agent, yes: true });
+      assert.equal(await runSetup(run), 1);
+      assert.match(run.out.join('\n'), new RegExp(`${file.replaceAll('.', '\\.')} is not valid JSON`));
+      assert.equal(await readFile(file, 'utf8'), '{ "theme": "dark", // a comment\n');
+      assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)], 'no backup, no write');
+    }
+  });
+});
+
+test('undo after the user changed the file since removes only our part and keeps their change', async () => {
+  await withHome(async (home) => {
+    const fixture = FIXTURES[1];
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    await runSetup(options(home, { agent: 'codex', yes: true }));
+    await writeFile(file, `${await readFile(file, 'utf8')}\n[profiles.mine]\nmodel = "x"\n`);
+    await runSetup(options(home, { agent: 'codex', undo: true, yes: true }));
+    const after = await readFile(file, 'utf8');
+    assert.doesNotMatch(after, /fcm/);
+    assert.match(after, /\[profiles\.mine\]\nmodel = "x"/);
+    assert.match(after, /\[mcp_servers\.docs\]\ncommand = "docs-server" # keep me/);
+    assert.match(after, /^# my settings\napproval_policy = "never"/);
+  });
+});
+
+test('a file setup created is removed by undo; an unknown agent is a usage error', async () => {
+  await withHome(async (home) => {
+    await runSetup(options(home, { agent: 'opencode', yes: true }));
+    const file = path.join(home, '.config/opencode/opencode.json');
+    assert.match(await readFile(file, 'utf8'), /"\$schema"/);
+    await runSetup(options(home, { agent: 'opencode', undo: true, yes: true }));
+    assert.deepEqual(await readdir(path.dirname(file)), []);
+    const unknown = options(home, { agent: 'cursor' });
+    assert.equal(await runSetup(unknown), 2);
+    assert.match(unknown.out.join('\n'), /unknown agent "cursor" \(expected claude-code, codex/);
+  });
+});
+
+test('the context window the running router lists for fcm goes into Codex and Claude Code', async () => {
+  await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
+    await withHome(async (home) => {
+      await runSetup(options(home, { agent: 'codex', yes: true, url: undefined, daemonUrl: router.url }));
+      const toml = await readFile(path.join(home, '.codex/config.toml'), 'utf8');
+      assert.match(toml, /^model_context_window = 65000$/m);
+      assert.match(toml, new RegExp(`^base_url = "${router.url}/v1"$`, 'm'));
+      assert.match(toml, /^wire_api = "responses"$/m);
+      await runSetup(options(home, { agent: 'claude-code', yes: true, url: router.url }));
+      const settings = await readFile(path.join(home, '.claude/settings.json'), 'utf8');
+      assert.match(settings, /"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "65000"/);
+    });
+  });
+});
+
+test('qwen-code and continue get a snippet and no file', async () => {
+  await withHome(async (home) => {
+    const run = options(home, { agent: 'continue', yes: true });
+    assert.equal(await runSetup(run), 0);
+    assert.match(run.out.join('\n'), /not supported yet[\s\S]*apiBase: http:\/\/127\.0\.0\.1:1\/v1/);
+    assert.deepEqual(await readdir(home), []);
+  });
+});
+
+test('on a terminal the y/N answer decides; no answer is a no', async () => {
+  await withHome(async (home) => {
+    const fixture = FIXTURES[1];
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    const asked: string[] = [];
+    const no = options(home, { confirm: (question) => Promise.resolve(asked.push(question) < 0) });
+    assert.equal(await runSetup(no), 0);
+    assert.deepEqual(asked, ['Write this change? [y/N] ']);
+    assert.equal(await readFile(file, 'utf8'), fixture.text);
+    assert.equal(await runSetup(options(home, { confirm: () => Promise.resolve(true) })), 0);
+    assert.match(await readFile(file, 'utf8'), /\[model_providers\.fcm\]/);
+  });
+});
