@@ -6,18 +6,21 @@ import type { RequestTally } from './request-tally.js';
 /** What one scrape of `/metrics` shows. */
 export interface MetricsSources {
   tally: RequestTally;
-  /** The models of `/api/state`: the sets' and the pinned ones. */
-  models: readonly ModelStateView[];
+  /** The models of `/api/state` (the sets' and the pinned ones): what the breaker metric needs of them. */
+  models: readonly BreakerOf[];
   budgets: readonly KeyBudgetUse[];
   inFlight: number;
   /** When this router started (epoch ms). */
   startedAt: number;
 }
 
+/** A model's breaker, as `/api/state` lists it. */
+export type BreakerOf = Pick<ModelStateView, 'key' | 'provider' | 'state'>;
+
 const BREAKER_STATES: readonly BreakerStateName[] = ['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN'];
 
 /** One 0/1 sample per breaker state per model: exactly one of a model's four is 1. */
-function breakerSamples(models: readonly ModelStateView[]): MetricSample[] {
+function breakerSamples(models: readonly BreakerOf[]): MetricSample[] {
   return models.flatMap((model) =>
     BREAKER_STATES.map((state) => ({
       labels: { model: model.key, provider: model.provider, state },
