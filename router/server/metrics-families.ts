@@ -63,20 +63,22 @@ function budgetLimitSamples(budgets: readonly KeyBudgetUse[]): MetricSample[] {
   return samples;
 }
 
+const counter = (name: string, help: string, samples: MetricSample[]): MetricFamily => ({
+  name,
+  help,
+  type: 'counter',
+  samples,
+});
+
+const gauge = (name: string, help: string, samples: MetricSample[]): MetricFamily => ({
+  name,
+  help,
+  type: 'gauge',
+  samples,
+});
+
 /** The families `/metrics` serves, in a fixed order. */
 export function metricFamilies(src: MetricsSources): MetricFamily[] {
-  const gauge = (name: string, help: string, samples: MetricSample[]): MetricFamily => ({
-    name,
-    help,
-    type: 'gauge',
-    samples,
-  });
-  const counter = (name: string, help: string, samples: MetricSample[]): MetricFamily => ({
-    name,
-    help,
-    type: 'counter',
-    samples,
-  });
   return [
     counter(
       'fcm_router_requests_total',
@@ -108,12 +110,12 @@ export function metricFamilies(src: MetricsSources): MetricFamily[] {
     ),
     gauge(
       'fcm_router_budget_used',
-      "Free-tier budget used per key (by fingerprint) and model, in the provider's day and the sliding minute; models of a provider whose limits are per key show that key's shared counter.",
+      "Free-tier budget used per key (by fingerprint) and model, in the provider's day and the sliding minute: every request sent on the key counts, a failed one too; models of a provider whose limits are per key show that key's shared counter.",
       budgetUseSamples(src.budgets),
     ),
     gauge(
       'fcm_router_budget_limit',
-      'Free-tier limit per model and key, in the day and the minute (absent: no such limit).',
+      'Free-tier limit per model, in the day and the minute (absent: no such limit).',
       budgetLimitSamples(src.budgets),
     ),
   ];
