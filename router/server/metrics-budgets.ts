@@ -18,14 +18,19 @@ export interface KeyBudgetUse {
 }
 
 /**
- * Every key's budget use for every model with free-tier limits of an enabled provider, read from the
- * quota book's counters (the same ones ranking checks). Keyless providers have no per-key budget.
+ * Every key's budget use for each of `modelKeys` with free-tier limits of an enabled provider, read from
+ * the quota book's counters (the same ones ranking checks). Keyless providers have no per-key budget.
  */
-export function keyBudgetUse(resolved: ResolvedConfig, quotas: QuotaBook): KeyBudgetUse[] {
+export function keyBudgetUse(
+  resolved: ResolvedConfig,
+  quotas: QuotaBook,
+  modelKeys: Iterable<string>,
+): KeyBudgetUse[] {
   const rows: KeyBudgetUse[] = [];
-  for (const model of resolved.models.values()) {
-    const provider = resolved.providers.get(model.provider);
-    if (!provider?.enabled || !hasLimits(model.limits)) continue;
+  for (const modelKey of modelKeys) {
+    const model = resolved.models.get(modelKey);
+    const provider = resolved.providers.get(model?.provider ?? '');
+    if (!model || !provider?.enabled || !hasLimits(model.limits)) continue;
     for (const { fingerprint } of provider.keys) {
       const counts = quotas.budgets.counts(budgetId(provider, model.key, fingerprint), provider.dayTimeZone);
       rows.push({

@@ -46,11 +46,17 @@ export function handleMetrics(deps: MetricsRouteDeps, req: IncomingMessage, res:
       'fcm-router: this router accepts remote connections: send the token (the token field of daemon.json in its state folder) as Authorization: Bearer';
     return sendError(res, 403, 'forbidden_token', message, { headers: dropUnreadBody(req) });
   }
+  // The models routing uses (the sets' and the pinned ones), not the whole catalogue.
+  const { models } = deps.engine.state();
   const body = renderMetrics(
     metricFamilies({
       tally: deps.tally,
-      models: deps.engine.state().models,
-      budgets: keyBudgetUse(deps.resolved(), deps.quotas),
+      models,
+      budgets: keyBudgetUse(
+        deps.resolved(),
+        deps.quotas,
+        models.map((model) => model.key),
+      ),
       inFlight: deps.engine.inFlight,
       startedAt: deps.startedAt,
     }),

@@ -26,8 +26,12 @@ const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 /** Label names starting with `__` are reserved for Prometheus itself. */
 const LABEL_NAME = /^(?!__)[a-zA-Z_][a-zA-Z0-9_]*$/;
 
+const NEEDS_ESCAPE = /[\\"\n]/;
+
 /** A label value as the format wants it: backslash, double quote and line feed escaped. */
 export function escapeLabelValue(value: string): string {
+  // Most values need nothing: the test is cheaper than a replace with a callback.
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/[\\"\n]/g, (char) => (char === '\n' ? '\\n' : `\\${char}`));
 }
 
@@ -44,13 +48,17 @@ export function formatValue(value: number): string {
   return String(value);
 }
 
-function sampleLine(name: string, sample: MetricSample): string {
-  const pairs = Object.entries(sample.labels).map(([label, value]) => {
-    if (!LABEL_NAME.test(label)) throw new Error(`metrics: invalid label name "${label}" on ${name}`);
-    return `${label}="${escapeLabelValue(value)}"`;
-  });
-  const labels = pairs.length === 0 ? '' : `{${pairs.join(',')}}`;
-  return `${name}${labels} ${formatValue(sample.value)}`;
+function sampleLine(name: string, sample: MetricSample, checked: Set<string>): string {
+  let labels = '';
+  for (const label in sample.labels) {
+    if (!checked.has(label)) {
+      if (!LABEL_NAME.test(label)) throw new Error(`metrics: invalid label name "${label}" on ${name}`);
+      checked.add(label);
+    }
+    const value = escapeLabelValue(sample.labels[label] ?? '');
+    labels += labels === '' ? `{${label}="${value}"` : `,${label}="${value}"`;
+  }
+  return `${name}${labels === '' ? '' : `${labels}}`} ${formatValue(sample.value)}`;
 }
 
 /**
@@ -59,13 +67,15 @@ function sampleLine(name: string, sample: MetricSample): string {
  */
 export function renderMetrics(families: readonly MetricFamily[]): string {
   const seen = new Set<string>();
+  // Label names checked once per render, not once per sample.
+  const checked = new Set<string>();
   const lines: string[] = [];
   for (const family of families) {
     if (!METRIC_NAME.test(family.name)) throw new Error(`metrics: invalid metric name "${family.name}"`);
     if (seen.has(family.name)) throw new Error(`metrics: metric "${family.name}" given twice`);
     seen.add(family.name);
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) lines.push(sampleLine(family.name, sample));
+    for (const sample of family.samples) lines.push(sampleLine(family.name, sample, checked));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
