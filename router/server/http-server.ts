@@ -31,7 +31,9 @@ import {
   TOKEN_COOKIE,
   tokenMatches,
 } from './guards.js';
+import { handleMetrics } from './metrics-route.js';
 import { dropUnreadBody } from './read-body.js';
+import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
@@ -214,6 +216,10 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   // The Responses face's kept items: this router's, in memory only.
   const items = new ResponseItemStore({ clock: deps.clock });
   const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.clock }) };
+  // `/metrics` counts finished requests since start, off the request path (after the answer ended).
+  const tally = new RequestTally();
+  deps.events.on('request', (event) => tally.record(event.entry));
+  const metrics = { ...deps, resolved: () => deps.live.resolved, tally };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -225,6 +231,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const refusal = guardRefusal(req, isAgentPath, pendingBodies);
     if (refusal !== null) return refuse(req, res, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
+    if (pathname === '/metrics') return handleMetrics(metrics, req, res);
     if (isAgentPath) return handleAgentRoute(agent, method, pathname, req, res);
     if (pathname.startsWith('/api/'))
       return handleApiRequest(deps, eventsRoute, method, pathname, target, req, res);
