@@ -110,7 +110,8 @@ export class BudgetBook {
    * looking up the counters of models without limits.
    */
   holding(): boolean {
-    return this.options.clock() < this.latestHold;
+    // No clock read while no hold was ever given: ranking asks this for every model without limits.
+    return this.latestHold !== 0 && this.options.clock() < this.latestHold;
   }
 
   /** What counter `id` used in the current windows, its day being the day of time zone `zone`. */
