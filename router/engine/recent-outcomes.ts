@@ -4,6 +4,7 @@
  * that is down spares the models, by the offline rule). Pure.
  */
 import type { FailureKind, HealthAction, HistoryEntry, RecentOutcomes, SkipReason } from '../api-types.js';
+import { SKIP_REASONS } from '../gate/failure-kinds.js';
 import { isOfflineFailure } from './offline-rule.js';
 
 /** This many agent requests of the active set failing in a row turn the verdict red. */
@@ -80,19 +81,8 @@ export function recentOutcomes(input: RecentOutcomesInput): RecentOutcomes {
   };
 }
 
-const SKIPS: ReadonlySet<Cause> = new Set<SkipReason>([
-  'provider_blocked',
-  'provider_disabled',
-  'provider_unresolvable',
-  'auth_error',
-  'missing_key',
-  'quota_paused',
-  'quota_budget',
-  'circuit_open',
-  'half_open_busy',
-  'unknown_model',
-  'model_vanished',
-]);
+/** A cause that is a skip: no model was asked. */
+const SKIPS: ReadonlySet<Cause> = new Set<Cause>(SKIP_REASONS);
 const KEY_CAUSES: ReadonlySet<Cause> = new Set(['auth_error', 'payment_required', 'missing_key']);
 const WAIT_CAUSES: ReadonlySet<Cause> = new Set([
   'rate_limit',
