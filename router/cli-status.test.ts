@@ -4,22 +4,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CliProcess, runCli } from './test-support/cli-process.js';
-import { deadUrl } from './test-support/fake-upstream.js';
+import { unreachableProviders } from './test-support/fake-upstream.js';
 import { httpRequest } from './test-support/http-client.js';
 
 const URL_LINE = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 const CHAT = JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] });
 
 test('status prints the verdict line and exits 0 routing, 5 paused, 4 when every agent request fails', async () => {
-  const dead = await deadUrl();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-status-'));
   const configFile = path.join(dir, 'config.json');
   const stateDir = path.join(dir, 'state');
   const config = {
-    providers: {
-      gone: { baseUrl: `${dead}/gone`, models: ['m0'] },
-      lost: { baseUrl: `${dead}/lost`, models: ['m1'] },
-    },
+    providers: await unreachableProviders(),
     sets: { main: ['gone/m0', 'lost/m1'] },
     activeSet: 'main',
   };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deadUrl } from '../test-support/fake-upstream.js';
+import { deadUrl, unreachableProviders } from '../test-support/fake-upstream.js';
 import { hang, json, partialBody, reset, status } from '../test-support/upstream-behaviours.js';
 import { parseReply } from '../test-support/http-client.js';
 import { type RouterHarness } from '../test-support/router-harness.js';
@@ -214,13 +214,9 @@ test('connection refused is network_error and counts when another provider answe
 });
 
 test('offline rule: network errors on every attempt across two providers do no health damage', async () => {
-  const dead = await deadUrl();
   const options = {
     providers: {},
-    extraProviders: {
-      gone: { baseUrl: `${dead}/gone`, models: ['m0'] },
-      lost: { baseUrl: `${dead}/lost`, models: ['m1'] },
-    },
+    extraProviders: await unreachableProviders(),
     sets: { main: ['gone/m0', 'lost/m1'] },
   };
   await withScenario(options, async ({ router }) => {

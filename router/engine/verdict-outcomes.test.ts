@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StateResponse } from '../api-types.js';
-import { deadUrl } from '../test-support/fake-upstream.js';
+import { deadUrl, unreachableProviders } from '../test-support/fake-upstream.js';
 import { parseReply } from '../test-support/http-client.js';
 import type { RouterHarness } from '../test-support/router-harness.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -17,13 +17,9 @@ async function stateOf(router: RouterHarness): Promise<StateResponse> {
 }
 
 test('providers nothing listens on: the verdict turns red at the sixth failed agent request, saying why', async () => {
-  const dead = await deadUrl();
   const options = {
     providers: {},
-    extraProviders: {
-      gone: { baseUrl: `${dead}/gone`, models: ['m0'] },
-      lost: { baseUrl: `${dead}/lost`, models: ['m1'] },
-    },
+    extraProviders: await unreachableProviders(),
     sets: { main: ['gone/m0', 'lost/m1'] },
   };
   await withScenario(options, async ({ router }) => {

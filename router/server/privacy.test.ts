@@ -1,27 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { jsonBody, sse, sseContent, type Behaviour } from '../test-support/upstream-behaviours.js';
 import { contentFrame, errorFrame, roleFrame } from '../test-support/upstream-frames.js';
 import { openRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
+import { allFiles } from '../test-support/state-test-helpers.js';
 
 const CANARY_PROMPT = 'CANARY-PROMPT-7f3a9c21-do-not-store';
 const CANARY_KEY = 'sk-CANARY-KEY-5e8d0b44';
 const CANARY_CLIENT_KEY = 'sk-CANARY-CLIENT-91ab';
-
-/** Every file under `dir`, recursively. */
-async function allFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => {
-      const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? allFiles(full) : Promise.resolve([full]);
-    }),
-  );
-  return nested.flat();
-}
 
 /** An upstream that echoes the prompt back in its error text, as some providers do. */
 const echoError =

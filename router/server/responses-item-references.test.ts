@@ -7,12 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import OpenAI from 'openai';
 import { DEFAULT_ITEM_STORE_LIMITS } from '../faces/responses-item-store.js';
 import { openRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
+import { allFiles } from '../test-support/state-test-helpers.js';
 import { byStreaming, json, jsonBody, sse, type Behaviour } from '../test-support/upstream-behaviours.js';
 import { completion, finishFrame, reasoningFrame, roleFrame } from '../test-support/upstream-frames.js';
 
@@ -61,18 +61,6 @@ const thinkThenCall: Behaviour = byStreaming(
 );
 
 const client = (url: string): OpenAI => new OpenAI({ baseURL: `${url}/v1`, apiKey: 'any', maxRetries: 0 });
-
-/** Every file under `dir`, recursively. */
-async function allFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => {
-      const full = path.join(dir, entry.name);
-      return entry.isDirectory() ? allFiles(full) : Promise.resolve([full]);
-    }),
-  );
-  return nested.flat();
-}
 
 /** Asserts a 400 naming the reference at `input[index]`, and that nothing went upstream for it. */
 async function assertNotHeld(

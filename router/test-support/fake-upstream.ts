@@ -192,3 +192,18 @@ export async function deadUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * Two providers, `gone/m0` and `lost/m1`, at a loopback URL where nothing listens: every attempt on them is
+ * a network error, as when the machine is offline.
+ */
+export async function unreachableProviders(): Promise<{
+  gone: { baseUrl: string; models: string[] };
+  lost: { baseUrl: string; models: string[] };
+}> {
+  const dead = await deadUrl();
+  return {
+    gone: { baseUrl: `${dead}/gone`, models: ['m0'] },
+    lost: { baseUrl: `${dead}/lost`, models: ['m1'] },
+  };
+}

@@ -1,6 +1,6 @@
 /** Small helpers the state-file tests share: a logger that keeps its lines, temp dirs, waiting for a file. */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,4 +37,16 @@ export async function waitForFile(path: string): Promise<void> {
     if (exists) return;
   }
   assert.fail(`${path} was never written`);
+}
+
+/** Every file under `dir`, recursively. */
+export async function allFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const full = join(dir, entry.name);
+      return entry.isDirectory() ? allFiles(full) : Promise.resolve([full]);
+    }),
+  );
+  return nested.flat();
 }
