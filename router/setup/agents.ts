@@ -1,9 +1,12 @@
-/** The agents `fcm-router setup` writes a config for, and the ones it only prints a snippet for. */
+/** The agents `fcm-router setup` writes a config for: where each one's file is and how our part is edited. */
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { applyCodex, stripCodex } from './codex-toml.js';
+import { applyContinue, sameContinueApartFromOurs, stripContinue } from './continue-yaml.js';
 import { applyClaude, applyOpencode, stripClaude, stripOpencode } from './json-agents.js';
 import { formatSettings, sameJson } from './json-settings.js';
-import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
+import { applyQwen, stripQwen } from './qwen-settings.js';
+import type { RouterTarget } from './router-target.js';
 
 /** One agent's config file and how our part of it is set and removed. */
 export interface AgentEditor {
@@ -17,6 +20,8 @@ export interface AgentEditor {
   strip(text: string, file: string): string;
   /** Whether two texts hold the same apart from our part. */
   sameApartFromOurs(a: string, b: string, file: string): boolean;
+  /** Why setting up must not write `file` now (another file of the agent's stands in the way), or null. */
+  refusal?(file: string): Promise<string | null>;
 }
 
 const claude: AgentEditor = {
@@ -47,32 +52,40 @@ const opencode: AgentEditor = {
   sameApartFromOurs: (a, b, file) => sameJson(stripOpencode(a, file, true), stripOpencode(b, file, true)),
 };
 
-export const AGENT_EDITORS: readonly AgentEditor[] = [claude, codex, opencode];
-
-/** Agents set up by hand for now: where the snippet goes and the snippet. */
-export const SNIPPET_ONLY: Record<string, (target: RouterTarget) => string> = {
-  'qwen-code': (target) =>
-    [
-      'Qwen Code: in the shell (or ~/.qwen/.env):',
-      `export OPENAI_BASE_URL=${target.origin}/v1`,
-      `export OPENAI_API_KEY=${PLACEHOLDER_KEY}`,
-      `export OPENAI_MODEL=${MODEL}`,
-    ].join('\n'),
-  continue: (target) =>
-    [
-      'Continue: add to ~/.continue/config.yaml:',
-      'models:',
-      '  - name: fcm-router',
-      '    provider: openai',
-      `    model: ${MODEL}`,
-      `    apiBase: ${target.origin}/v1`,
-      `    apiKey: ${PLACEHOLDER_KEY}`,
-      '    roles: [chat, edit, apply]',
-    ].join('\n'),
+const qwen: AgentEditor = {
+  id: 'qwen-code',
+  name: 'Qwen Code',
+  file: (env, home) => path.join(env.QWEN_HOME ?? path.join(home, '.qwen'), 'settings.json'),
+  apply: applyQwen,
+  strip: (text, file) => formatSettings(stripQwen(text, file), text),
+  sameApartFromOurs: (a, b, file) => sameJson(stripQwen(a, file, true), stripQwen(b, file, true)),
 };
 
+const continueDev: AgentEditor = {
+  id: 'continue',
+  name: 'Continue',
+  file: (env, home) => path.join(env.CONTINUE_GLOBAL_DIR ?? path.join(home, '.continue'), 'config.yaml'),
+  apply: applyContinue,
+  strip: stripContinue,
+  sameApartFromOurs: sameContinueApartFromOurs,
+  // Continue reads config.yaml instead of config.json once it exists: a new one would hide the old.
+  refusal: async (file) => {
+    const legacy = path.join(path.dirname(file), 'config.json');
+    const [yaml, json] = await Promise.all([exists(file), exists(legacy)]);
+    return !yaml && json
+      ? `${legacy} is in use; a new config.yaml would replace it in Continue. Move it to config.yaml first (Continue's "Migrating Config to YAML"); nothing was changed`
+      : null;
+  },
+};
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+export const AGENT_EDITORS: readonly AgentEditor[] = [claude, codex, opencode, qwen, continueDev];
+
 /** Every agent name `setup` accepts. */
-export const SETUP_AGENTS: readonly string[] = [
-  ...AGENT_EDITORS.map((agent) => agent.id),
-  ...Object.keys(SNIPPET_ONLY),
-];
+export const SETUP_AGENTS: readonly string[] = AGENT_EDITORS.map((agent) => agent.id);

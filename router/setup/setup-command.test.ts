@@ -1,23 +1,15 @@
 /**
  * `runSetup` on a throwaway HOME holding each agent's existing config: a preview writes nothing, --yes
  * writes our part only and keeps a backup, a second run changes nothing, --undo puts the file back byte for
- * byte, and a file that is not valid JSON is refused untouched. The window comes from a real router.
+ * byte, and a file that is not valid JSON is refused untouched. Each fixture is that agent's own format. The window comes from a real router.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withScenario } from '../test-support/scenario.js';
-import { backupPath, runSetup, type SetupOptions } from './setup-command.js';
-
-const URL_ = 'http://127.0.0.1:1';
-
-interface Fixture {
-  agent: string;
-  file: string;
-  text: string;
-}
+import { options, place, URL_, withHome, type Fixture } from '../test-support/setup-home.js';
+import { backupPath, runSetup } from './setup-command.js';
 
 const FIXTURES: Fixture[] = [
   {
@@ -35,41 +27,17 @@ const FIXTURES: Fixture[] = [
     file: '.config/opencode/opencode.json',
     text: '{\n  "theme": "system",\n  "provider": { "other": { "name": "Other" } },\n  "model": "other/x"\n}\n',
   },
+  {
+    agent: 'qwen-code',
+    file: '.qwen/settings.json',
+    text: '{\n  "$version": 4,\n  "modelProviders": {\n    "openai": [{ "id": "qwen3-coder-plus", "envKey": "DASHSCOPE_API_KEY" }]\n  },\n  "security": { "auth": { "selectedType": "qwen-oauth" } },\n  "model": { "name": "qwen3-coder-plus" },\n  "ui": { "theme": "GitHub" }\n}\n',
+  },
+  {
+    agent: 'continue',
+    file: '.continue/config.yaml',
+    text: '# my assistant\nname: Local Config\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: Llama # local one\n    provider: ollama\n    model: llama3.1:8b\n\n# tools next\nmcpServers:\n  - name: docs\n    command: docs-server\n',
+  },
 ];
-
-async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-'));
-  try {
-    await fn(home);
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
-}
-
-async function place(home: string, fixture: Fixture): Promise<string> {
-  const file = path.join(home, fixture.file);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, fixture.text);
-  return file;
-}
-
-function options(home: string, more: Partial<SetupOptions>): SetupOptions & { out: string[] } {
-  const out: string[] = [];
-  return {
-    agent: 'codex',
-    undo: false,
-    yes: false,
-    url: URL_,
-    daemonUrl: null,
-    env: {},
-    home,
-    print: (line) => out.push(line),
-    printError: (line) => out.push(line),
-    confirm: null,
-    ...more,
-    out,
-  };
-}
 
 for (const fixture of FIXTURES) {
   test(`${fixture.agent}: preview, write with a backup, idempotent, undo byte for byte`, async () => {
@@ -193,15 +161,6 @@ test('the context window the running router lists for fcm goes into Codex and Cl
       const settings = await readFile(path.join(home, '.claude/settings.json'), 'utf8');
       assert.match(settings, /"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "65000"/);
     });
-  });
-});
-
-test('qwen-code and continue get a snippet and no file', async () => {
-  await withHome(async (home) => {
-    const run = options(home, { agent: 'continue', yes: true });
-    assert.equal(await runSetup(run), 0);
-    assert.match(run.out.join('\n'), /not supported yet[\s\S]*apiBase: http:\/\/127\.0\.0\.1:1\/v1/);
-    assert.deepEqual(await readdir(home), []);
   });
 });
 

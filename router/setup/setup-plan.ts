@@ -1,0 +1,147 @@
+/**
+ * What `setup` (or its undo) would do to one agent's config file, worked out before anything is written,
+ * and carrying it out: a backup beside the file before the first write, an atomic write, or the backup put
+ * back. The CLI and the dashboard's API use the same plans.
+ */
+import { createHash } from 'node:crypto';
+import { access, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { AgentEditor } from './agents.js';
+import type { RouterTarget } from './router-target.js';
+import { previewDiff } from './text-diff.js';
+
+/** Where an agent's file is looked for. */
+export interface AgentHome {
+  env: NodeJS.ProcessEnv;
+  home: string;
+}
+
+/** One change to one agent's file, not yet made. */
+export interface SetupPlan {
+  agent: string;
+  name: string;
+  file: string;
+  backup: string;
+  undo: boolean;
+  /** The file's text now; null when it does not exist. */
+  before: string | null;
+  /** What it becomes; null removes it (setup created it). */
+  after: string | null;
+  /** Undo puts the backup back, and removes it. */
+  restore: boolean;
+  /** The change as a diff; `''` when there is nothing to do. */
+  diff: string;
+  /** Why there is nothing to do, or null when there is a change. */
+  nothing: string | null;
+}
+
+/** The backup kept beside `file` before our first write. */
+export function backupPath(file: string): string {
+  return `${file}.fcm-router.bak`;
+}
+
+async function readText(file: string): Promise<string | null> {
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+}
+
+/** Setting `editor`'s agent up for `target`; throws a message naming the file when it cannot be. */
+export async function planSetup(
+  editor: AgentEditor,
+  where: AgentHome,
+  target: RouterTarget,
+): Promise<SetupPlan> {
+  const file = editor.file(where.env, where.home);
+  const refusal = (await editor.refusal?.(file)) ?? null;
+  if (refusal !== null) throw new Error(refusal);
+  const before = await readText(file);
+  const after = editor.apply(before, file, target);
+  const same = after === before;
+  return {
+    agent: editor.id,
+    name: editor.name,
+    file,
+    backup: backupPath(file),
+    undo: false,
+    before,
+    after,
+    restore: false,
+    diff: same ? '' : previewDiff(file, before, after),
+    nothing: same ? `${editor.name} already points at ${target.origin} (${file}); nothing to change.` : null,
+  };
+}
+
+/**
+ * Undoing setup: the backup back when the file holds nothing new apart from our part, else our part
+ * removed; a file setup created (no backup, nothing but our part) removed.
+ */
+export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<SetupPlan> {
+  const file = editor.file(where.env, where.home);
+  const backup = backupPath(file);
+  const base = { agent: editor.id, name: editor.name, file, backup, undo: true, restore: false };
+  const current = await readText(file);
+  if (current === null)
+    return {
+      ...base,
+      before: null,
+      after: null,
+      diff: '',
+      nothing: `${file} does not exist; nothing to undo.`,
+    };
+  const saved = await readText(backup);
+  const restore = saved !== null && editor.sameApartFromOurs(current, saved, file);
+  const fresh = editor.apply(null, file, { origin: 'http://127.0.0.1', contextWindow: null });
+  const remove = saved === null && editor.sameApartFromOurs(current, fresh, file);
+  const after = remove ? null : restore ? saved : editor.strip(current, file);
+  if (after === current)
+    return {
+      ...base,
+      before: current,
+      after,
+      diff: '',
+      nothing: `${file} has nothing of fcm-router's; nothing to undo.`,
+    };
+  const diff =
+    after === null
+      ? `--- ${file}\n(the file is removed: fcm-router created it)`
+      : previewDiff(file, current, after);
+  return { ...base, before: current, after, restore, diff, nothing: null };
+}
+
+/** Names one plan: the dashboard applies only the change it showed, not one the file has moved on to. */
+export function planId(plan: SetupPlan): string {
+  const hash = createHash('sha256');
+  for (const part of [plan.agent, String(plan.undo), plan.file, plan.before ?? '\0', plan.after ?? '\0'])
+    hash.update(`${part.length}:${part}`);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** Makes the change; resolves with what was done, in a sentence. */
+export async function carryOut(plan: SetupPlan): Promise<string> {
+  const { file, backup } = plan;
+  if (plan.undo) {
+    if (plan.after === null) await rm(file);
+    else await writeFileAtomic(file, plan.after);
+    if (plan.restore) await rm(backup);
+    const how = plan.restore
+      ? `restored from ${backup}`
+      : plan.after === null
+        ? 'removed'
+        : 'fcm-router settings removed';
+    return `${file}: ${how}.`;
+  }
+  if (plan.before !== null) {
+    // The first backup is the config as it was before fcm-router: a later run must not replace it.
+    const kept = await access(backup).then(
+      () => true,
+      () => false,
+    );
+    if (!kept) await copyFile(file, backup);
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, plan.after ?? '');
+  return `Wrote ${file}${plan.before !== null ? ` (the previous version is in ${backup})` : ''}.`;
+}
