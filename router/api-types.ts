@@ -493,3 +493,40 @@ export type RouterEvent =
   | ConfigFileEvent;
 
 export type RouterEventType = RouterEvent['type'];
+
+/** Where one agent's config stands for `GET /api/setup`: pointed at this router, not yet, or unreadable. */
+export type SetupState = 'set' | 'not_set' | 'unreadable';
+
+/** One agent the dashboard can set up (`fcm-router setup <id>`), and its file on this machine. */
+export interface SetupAgentView {
+  id: string;
+  name: string;
+  file: string;
+  state: SetupState;
+  /** Why the file cannot be edited (not valid JSON, say), for `unreadable`; else null. */
+  problem: string | null;
+}
+
+/** `GET /api/setup`. */
+export interface SetupAgentsResponse {
+  agents: SetupAgentView[];
+}
+
+/** `POST /api/setup/preview`: what setting up (or undoing) would change, before anything is written. */
+export interface SetupPreviewResponse {
+  agent: string;
+  undo: boolean;
+  file: string;
+  /** The change as a diff; empty when there is nothing to do. */
+  diff: string;
+  /** Why there is nothing to do, or null. */
+  nothing: string | null;
+  /** Send it back to `POST /api/setup/apply`: only this change is made, not one the file moved on to. */
+  plan: string;
+}
+
+/** `POST /api/setup/apply` success: what was done, in a sentence. */
+export interface SetupApplyResponse {
+  ok: true;
+  message: string;
+}

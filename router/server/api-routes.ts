@@ -20,6 +20,7 @@ import {
 import { answerUpdate, readJson } from './api-io.js';
 import { importConfig } from './import-route.js';
 import { sendError, sendJson } from './respond.js';
+import { SETUP_ROUTES } from './setup-route.js';
 
 export interface ApiDeps {
   engine: RouterEngine;
@@ -29,6 +30,8 @@ export interface ApiDeps {
   quotas: QuotaBook;
   discovery: DiscoveryBook;
   clock: Clock;
+  /** The daemon's environment: HOME and the agents' own variables, for the Set up buttons. */
+  env: Record<string, string | undefined>;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
@@ -214,6 +217,7 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'POST /api/providers/key': setProviderKey,
   'POST /api/sets/active': setActiveSet,
   'POST /api/pause': setPaused,
+  ...SETUP_ROUTES,
 };
 
 /** The `/api/*` routes. Returns false when no route matched. Mutating routes are guarded by the server. */

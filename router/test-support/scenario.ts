@@ -35,6 +35,8 @@ export interface ScenarioOptions {
   isOnline?: () => boolean;
   /** A state dir prepared before the router starts (`<dir>/state`); removed afterwards. */
   dir?: string;
+  /** The router's environment (HOME for the agents' files, say). @default the harness's */
+  env?: Record<string, string | undefined>;
 }
 
 /** Providers config for fake providers: each id gets its base URL on `upstream`, a key and its models. */
@@ -105,6 +107,7 @@ export async function withScenario(
       ...(options.isOnline ? { isOnline: options.isOnline } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.dir ? { dir: options.dir } : {}),
+      ...(options.env ? { env: options.env } : {}),
     });
     await run({ router, upstream });
   } finally {
