@@ -47,6 +47,8 @@ export interface DaemonOptions {
   timeoutMs?: number;
   /** @default a free one */
   port?: number;
+  /** More environment for the daemon (a throwaway HOME, say). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function startDaemon(config: unknown, options: DaemonOptions = {}):
       '--config',
       configPath,
     ],
-    { cwd: repoRoot, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repoRoot, env: { ...cleanEnv(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));

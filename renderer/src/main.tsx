@@ -10,6 +10,7 @@ import './styles/controls.css';
 import './styles/trace.css';
 import './styles/chart.css';
 import './styles/views/overview.css';
+import './styles/views/agent-setup.css';
 import './styles/views/models.css';
 import './styles/views/requests.css';
 import './styles/views/providers.css';

@@ -9,6 +9,9 @@ import type {
   ProvidersResponse,
   UsageResponse,
   DiscoveryResponse,
+  SetupAgentsResponse,
+  SetupApplyResponse,
+  SetupPreviewResponse,
   StateResponse,
 } from '../../../router/api-types.js';
 import { apiGet, apiSend } from './client.js';
@@ -45,4 +48,16 @@ export const api = {
     apiSend<Ok>('PUT', `/api/sets/${encodeURIComponent(name)}`, { models }),
   activateSet: (set: string) => apiSend<Ok>('POST', '/api/sets/active', { set }),
   setPaused: (paused: boolean) => apiSend<Ok>('POST', '/api/pause', { paused }),
+  /** Each agent `fcm-router setup` knows, with its file on the router's machine and whether it is set up. */
+  setupAgents: () => apiGet<SetupAgentsResponse>('/api/setup'),
+  /** What setting an agent up (or undoing it) would change; nothing is written. */
+  previewSetup: (agent: string, undo: boolean) =>
+    apiSend<SetupPreviewResponse>('POST', '/api/setup/preview', { agent, undo }),
+  /** Makes the previewed change, and only it (409 `setup_changed` when the file moved on since). */
+  applySetup: (preview: SetupPreviewResponse) =>
+    apiSend<SetupApplyResponse>('POST', '/api/setup/apply', {
+      agent: preview.agent,
+      undo: preview.undo,
+      plan: preview.plan,
+    }),
 };

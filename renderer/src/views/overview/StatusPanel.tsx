@@ -30,6 +30,57 @@ function UsableModels() {
   );
 }
 
+/** Where the router listens, its version and uptime, the active set and the catalogue. */
+function RouterFacts({
+  stale,
+  uptime,
+  appVersion,
+}: {
+  stale: boolean;
+  uptime: number | null;
+  appVersion: string | null;
+}) {
+  const health = useHealth();
+  const state = useRouterState();
+  return (
+    <dl className={stale ? 'facts stale' : 'facts'}>
+      <div>
+        <dt>Listening</dt>
+        <dd className="mono">{window.location.origin}</dd>
+      </div>
+      <div>
+        <dt>Version</dt>
+        <dd className="mono">
+          {health.data?.version ?? '–'}
+          {appVersion && <span className="muted"> · app {appVersion}</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Uptime</dt>
+        <dd className="mono">{uptime === null ? '–' : formatUptime(uptime)}</dd>
+      </div>
+      <div>
+        <dt>Active set</dt>
+        <dd>
+          <span className="mono">{state.data?.activeSet ?? '–'}</span>
+          {state.data && (
+            <span className="muted">
+              {' '}
+              · {state.data.health.counts.routable} of {state.data.health.counts.total} routable
+            </span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Catalogue</dt>
+        <dd>
+          <UsableModels />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
 /**
  * The health verdict, where the router listens, which version runs, for how long, and the pause switch. While the
  * router does not answer, the card says since when, its figures are dimmed and Pause is disabled; it
@@ -77,41 +128,7 @@ export function StatusPanel() {
       ) : (
         <p className="muted">Loading…</p>
       )}
-      <dl className={downSince === null ? 'facts' : 'facts stale'}>
-        <div>
-          <dt>Listening</dt>
-          <dd className="mono">{window.location.origin}</dd>
-        </div>
-        <div>
-          <dt>Version</dt>
-          <dd className="mono">
-            {health.data?.version ?? '–'}
-            {appVersion.data && <span className="muted"> · app {appVersion.data}</span>}
-          </dd>
-        </div>
-        <div>
-          <dt>Uptime</dt>
-          <dd className="mono">{uptime === null ? '–' : formatUptime(uptime)}</dd>
-        </div>
-        <div>
-          <dt>Active set</dt>
-          <dd>
-            <span className="mono">{state.data?.activeSet ?? '–'}</span>
-            {state.data && (
-              <span className="muted">
-                {' '}
-                · {state.data.health.counts.routable} of {state.data.health.counts.total} routable
-              </span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Catalogue</dt>
-          <dd>
-            <UsableModels />
-          </dd>
-        </div>
-      </dl>
+      <RouterFacts stale={downSince !== null} uptime={uptime} appVersion={appVersion.data ?? null} />
       {pause.error && <p className="field-error">{errorText(pause.error)}</p>}
     </Panel>
   );

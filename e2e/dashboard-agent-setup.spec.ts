@@ -1,0 +1,93 @@
+/**
+ * Set up from the Overview, against a real daemon whose HOME is a throwaway folder: Codex's existing
+ * config.toml gets our lines after the change is shown, with a backup beside it, and Undo puts it back
+ * byte for byte; Claude Code's missing settings.json is created and removed again.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+
+const CODEX = '# mine\nmodel = "o3" # the old one\n\n[mcp_servers.docs]\ncommand = "docs" # keep\n';
+
+let home: string;
+let daemon: Daemon;
+
+test.beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'fcm-e2e-home-'));
+  await mkdir(path.join(home, '.codex'));
+  await writeFile(path.join(home, '.codex', 'config.toml'), CODEX);
+  daemon = await startDaemon(
+    { providers: { mine: { baseUrl: 'http://127.0.0.1:9/v1', models: ['m1'] } } },
+    { env: { HOME: home } },
+  );
+});
+
+test.afterAll(async () => {
+  await daemon?.stop();
+  await rm(home, { recursive: true, force: true });
+});
+
+function agentRow(page: Page, name: string) {
+  return page.locator('.setup-agents').getByRole('listitem', { name, exact: true });
+}
+
+test('Set up Codex from the Overview: the change first, then written with a backup, then undone', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  const file = path.join(home, '.codex', 'config.toml');
+  await page.goto(`${daemon.url}/#/overview`);
+  const codex = agentRow(page, 'Codex');
+  await expect(codex).toContainText('not set up');
+  await expect(codex).toContainText(file);
+
+  await codex.getByRole('button', { name: 'Set up' }).click();
+  const preview = codex.getByLabel(`Setup change to ${file}`);
+  await expect(preview).toContainText(`+ base_url = "${daemon.url}/v1"`);
+  await expect(preview).toContainText('- model = "o3" # the old one');
+  expect(await readFile(file, 'utf8')).toBe(CODEX);
+
+  await codex.getByRole('button', { name: 'Write it' }).click();
+  await expect(codex.locator('.notice-ok')).toContainText(`Wrote ${file} (the previous version is in`);
+  await expect(codex).toContainText('points at this router');
+  const written = await readFile(file, 'utf8');
+  expect(written).toContain(`base_url = "${daemon.url}/v1"`);
+  expect(written).toContain('[mcp_servers.docs]\ncommand = "docs" # keep\n');
+  expect(await readFile(`${file}.fcm-router.bak`, 'utf8')).toBe(CODEX);
+
+  await codex.getByRole('button', { name: 'Undo' }).click();
+  await expect(codex.getByLabel(`Undo change to ${file}`)).toContainText(`- base_url = "${daemon.url}/v1"`);
+  await codex.getByRole('button', { name: 'Undo it' }).click();
+  await expect(codex.locator('.notice-ok')).toContainText(`${file}: restored from`);
+  await expect(codex).toContainText('not set up');
+  expect(await readFile(file, 'utf8')).toBe(CODEX);
+  expect(await readdir(path.dirname(file))).toEqual(['config.toml']);
+  expect(errors()).toEqual([]);
+});
+
+test('Set up Claude Code where it has no settings.json yet: created, then removed by Undo', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  const file = path.join(home, '.claude', 'settings.json');
+  await page.goto(`${daemon.url}/#/overview`);
+  const claude = agentRow(page, 'Claude Code');
+  await claude.getByRole('button', { name: 'Set up' }).click();
+  await expect(claude.getByLabel(`Setup change to ${file}`)).toContainText(
+    `+     "ANTHROPIC_BASE_URL": "${daemon.url}"`,
+  );
+  await claude.getByRole('button', { name: 'Write it' }).click();
+  await expect(claude.locator('.notice-ok')).toHaveText(`Wrote ${file}.`);
+  const settings = JSON.parse(await readFile(file, 'utf8')) as { env: Record<string, string> };
+  expect(settings.env.ANTHROPIC_BASE_URL).toBe(daemon.url);
+
+  await claude.getByRole('button', { name: 'Undo' }).click();
+  await expect(claude.getByLabel(`Undo change to ${file}`)).toContainText('fcm-router created it');
+  await claude.getByRole('button', { name: 'Undo it' }).click();
+  await expect(claude.locator('.notice-ok')).toHaveText(`${file}: removed.`);
+  expect(await readdir(path.dirname(file))).toEqual([]);
+  expect(errors()).toEqual([]);
+});
