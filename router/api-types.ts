@@ -452,6 +452,15 @@ export interface ConfigSaveResponse {
 }
 
 /**
+ * `POST /api/config/check`: whether a whole config would be saved by `PUT /api/config` now, and if not,
+ * every problem by its JSON path, in the same words a save answers with. Nothing is saved.
+ */
+export interface ConfigCheckResponse {
+  valid: boolean;
+  issues: ConfigIssue[];
+}
+
+/**
  * `POST /api/config/import` success: one line per decision (keys by fingerprint only), whether the import
  * changes anything, and whether it was saved and applied (never on a dry run).
  */

@@ -9,7 +9,8 @@ import {
   type ResolvedConfig,
 } from './resolve-config.js';
 import { DEFAULT_CONFIG, type Config, type ConfigInput, type ConfigIssue } from './schema.js';
-import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './secrets.js';
+import { maskSecrets } from './secrets.js';
+import { checkWhole, wholeCandidate } from './whole-config.js';
 
 export type UpdateResult =
   /** `keysDropped`: providers whose stored key was dropped because they now point elsewhere. */
@@ -137,24 +138,19 @@ export class LiveConfig {
 
   /**
    * Replaces the whole config (`PUT /api/config`). Masked keys keep their current value, except where the
-   * provider's address or headers change in the same request (see {@link keysLeavingTheirAddress}).
+   * provider's address or headers change in the same request (see {@link wholeCandidate}).
    * `basedOn`: the revision the sender read; an older one is refused, as is any whole config sent while
    * the file held an edit the router had not read yet.
    */
   replace(incoming: unknown, basedOn?: string): Promise<UpdateResult> {
-    return this.#enqueue({ whole: true, ...(basedOn === undefined ? {} : { revision: basedOn }) }, () => {
-      if (typeof incoming !== 'object' || incoming === null || Array.isArray(incoming)) {
-        return { ok: false, issues: [{ path: '(root)', message: 'must be a JSON object' }] };
-      }
-      // Shape only: the whole candidate is validated before anything is saved.
-      const asSent = incoming as ConfigInput;
-      const providers: unknown = asSent.providers;
-      const keysDropped =
-        typeof providers === 'object' && providers !== null && !Array.isArray(providers)
-          ? keysLeavingTheirAddress(asSent, this.#raw)
-          : [];
-      return { raw: restoreMaskedSecrets(asSent, this.#raw, new Set(keysDropped)), keysDropped };
-    });
+    return this.#enqueue({ whole: true, ...(basedOn === undefined ? {} : { revision: basedOn }) }, () =>
+      wholeCandidate(incoming, this.#raw),
+    );
+  }
+
+  /** The problems `replace(incoming)` would be refused for now (none: it would be saved); nothing saved. */
+  check(incoming: unknown): ConfigIssue[] {
+    return checkWhole(incoming, this.#raw);
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   type RequestHistory,
 } from '../state/request-history.js';
 import { answerUpdate, readJson } from './api-io.js';
+import { checkConfig } from './config-check-route.js';
 import { importConfig } from './import-route.js';
 import { sendError, sendJson } from './respond.js';
 import { SETUP_ROUTES } from './setup-route.js';
@@ -211,6 +212,7 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/usage': ({ deps, res }) =>
     sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.clock())),
   'PUT /api/config': putConfig,
+  'POST /api/config/check': checkConfig,
   'POST /api/config/import': importConfig,
   'POST /api/models/reset': resetModel,
   'POST /api/models/probe': probeModel,
