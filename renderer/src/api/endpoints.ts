@@ -1,4 +1,5 @@
 import type {
+  ConfigCheckResponse,
   ConfigInput,
   ConfigResponse,
   ConfigSaveResponse,
@@ -38,6 +39,8 @@ export const api = {
   /** Saves the whole config; `revision` is the one it was read at (a stale one gets 409). */
   saveConfig: (config: ConfigInput, revision: string) =>
     apiSend<ConfigSaveResponse>('PUT', '/api/config', config, { 'if-match': `"${revision}"` }),
+  /** Whether a whole config would be saved, and every problem by JSON path; nothing is saved. */
+  checkConfig: (config: unknown) => apiSend<ConfigCheckResponse>('POST', '/api/config/check', config),
   resetModel: (model: string) => apiSend<Ok>('POST', '/api/models/reset', { model }),
   /** A health probe of one model now; its result. */
   probeModel: (model: string) => apiSend<ProbeView>('POST', '/api/models/probe', { model }),

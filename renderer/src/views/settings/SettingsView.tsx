@@ -5,22 +5,22 @@ import { useConfig, useProviders } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
+import { ConfigJsonEditor } from './ConfigJsonEditor.js';
 import { DesktopPrefs } from './DesktopPrefs.js';
 import { RawConfig } from './RawConfig.js';
 import { SettingsForm } from './SettingsForm.js';
 
-/** The failover config editor, the effective config, and desktop preferences when in the app. */
+/** The failover editor, the whole config as JSON, the effective config, and desktop preferences in the app. */
 export function SettingsView() {
   const client = useQueryClient();
   const { data, isPending, error } = useConfig();
-  const providers = useProviders();
-  const models = providers.data?.providers.flatMap((p) => p.models.map((m) => m.key));
+  const providers = useProviders().data?.providers;
   const bridge = desktopBridge();
   const save = async (config: ConfigInput, revision: string) => {
     try {
       return await api.saveConfig(config, revision);
     } finally {
-      // Also after a refusal: a 409 means the file changed on disk, and the form reloads from it.
+      // Also after a refusal: a 409 means the file changed on disk, and the editors reload from it.
       void client.invalidateQueries();
     }
   };
@@ -28,10 +28,11 @@ export function SettingsView() {
     <div className="grid">
       <Panel title="Failover and breaker" className="panel-wide">
         <QueryStatus isPending={isPending} error={error} what="the config" />
-        {data && <SettingsForm config={data} models={models} onSave={save} />}
+        {data && <SettingsForm config={data} providers={providers} onSave={save} />}
       </Panel>
       {data && (
-        <Panel title="Config file" className="panel-wide">
+        <Panel title="Config file (JSON)" className="panel-wide">
+          <ConfigJsonEditor config={data} onSave={save} check={api.checkConfig} />
           <RawConfig config={data} />
         </Panel>
       )}

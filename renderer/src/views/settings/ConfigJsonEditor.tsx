@@ -1,0 +1,68 @@
+import type { ConfigCheckResponse, ConfigResponse } from '../../../../router/api-types.js';
+import type { TextProblem } from '../../lib/config-json.js';
+import { JsonEditor } from './JsonEditor.js';
+import { SaveOutcome } from './SaveOutcome.js';
+import { useConfigJson } from './use-config-json.js';
+import type { SaveConfig } from './use-settings-form.js';
+
+/** The text's problems in words, each with its line and JSON path, beside the editor for screen readers. */
+function ProblemList({ problems }: { problems: readonly TextProblem[] }) {
+  if (problems.length === 0) return <p className="muted small config-json-ok">No problems found.</p>;
+  return (
+    <ul className="config-json-problems" aria-label="Problems in the config">
+      {problems.map((problem) => (
+        <li key={`${problem.line}:${problem.path ?? ''}:${problem.message}`}>
+          <span className="mono muted">line {problem.line}</span>{' '}
+          {problem.path && <code>{problem.path}</code>}
+          {problem.path && ': '}
+          {problem.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The whole config as JSON (keys masked: a masked key sent back keeps the stored one). Checked by the
+ * router as you type, with the same words as the form; saved through the same guarded save, live.
+ */
+export function ConfigJsonEditor({
+  config,
+  onSave,
+  check,
+}: {
+  config: ConfigResponse;
+  onSave: SaveConfig;
+  check(value: unknown): Promise<ConfigCheckResponse>;
+}) {
+  const editor = useConfigJson(config, onSave, check);
+  return (
+    <div className="config-json">
+      <JsonEditor
+        value={editor.text}
+        onChange={editor.setText}
+        problems={editor.problems}
+        label="Config JSON"
+      />
+      <ProblemList problems={editor.problems} />
+      <div className="form-actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void editor.save()}
+          disabled={editor.saving}
+        >
+          {editor.saving ? 'Saving…' : 'Save JSON'}
+        </button>
+        <button type="button" className="btn" onClick={editor.discard} disabled={!editor.dirty}>
+          Discard changes
+        </button>
+        {editor.dirty && <span className="muted small">unsaved changes</span>}
+        <span className="muted small">
+          File: <code>{config.path}</code>
+        </span>
+      </div>
+      <SaveOutcome failure={editor.failure} changes={editor.changes} />
+    </div>
+  );
+}
