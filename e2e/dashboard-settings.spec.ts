@@ -1,6 +1,6 @@
 /**
- * Settings refuse a last-resort model the router does not know, and every validation message is in plain
- * words, next to its field.
+ * Settings: the last resort picked from the catalogue (usable models first, a warning for one that cannot
+ * serve), one the router does not know refused, and every validation message in plain words by its field.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { ConfigResponse } from '../router/api-types.js';
@@ -26,30 +26,56 @@ async function save(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
 }
 
-test('an unknown last-resort model is refused with words that say what to enter', async ({ page }) => {
-  const errors = watchBrowserErrors(page, [/the server responded with a status of 400/]);
+test('the last resort is picked from a wide list, usable models first, with a warning for one that cannot serve', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
   await page.goto(`${daemon.url}/#/settings`);
-  const lastResort = field(page, 'router.failover.lastResortModel');
-  const input = lastResort.locator('input');
-
-  await input.fill('nope/nothing');
-  await save(page);
-  await expect(lastResort.getByRole('alert')).toHaveText(
-    'no provider "nope": name a model as provider/model, e.g. groq/llama-3.3-70b-versatile',
+  const lastResort = page
+    .locator('.field')
+    .filter({ has: page.locator('select[name="router.failover.lastResortModel"]') });
+  const picker = lastResort.locator('select');
+  await expect(picker).toHaveValue('');
+  // Usable models first (mine needs no key: it is a custom provider without one), then those waiting for a key.
+  const groups = await picker
+    .locator('optgroup')
+    .evaluateAll((list) => list.map((group) => group.getAttribute('label')));
+  expect(groups).toEqual(['Usable now', 'Cannot serve yet']);
+  await expect(picker.locator('optgroup[label="Usable now"] option[value="mine/m1"]')).toHaveText('mine/m1');
+  const groq = picker.locator(
+    'optgroup[label="Cannot serve yet"] option[value="groq/llama-3.3-70b-versatile"]',
   );
-  await input.fill('groq/not-a-groq-model');
-  await save(page);
-  await expect(lastResort.getByRole('alert')).toContainText('groq has no model "not-a-groq-model"');
-  let config = await getJson<ConfigResponse>(daemon.url, '/api/config');
-  expect(config.effective.router?.failover?.lastResortModel).toBeNull();
+  await expect(groq).toHaveText(/groq\/llama-3\.3-70b-versatile — Groq: no key/);
+  // Wide enough for long catalogue names.
+  expect((await picker.boundingBox())?.width ?? 0).toBeGreaterThan(400);
 
-  // The field offers the known models while typing, and a known one is applied.
-  await expect(lastResort.locator('datalist option[value="mine/m1"]')).toHaveCount(1);
-  await input.fill('mine/m1');
+  await picker.selectOption('groq/llama-3.3-70b-versatile');
+  await expect(lastResort.locator('.field-warning')).toHaveText(
+    'Groq has no key: add one in Providers, or this model cannot serve as the last resort.',
+  );
+  await picker.selectOption('mine/m1');
+  await expect(lastResort.locator('.field-warning')).toHaveCount(0);
   await save(page);
   await expect(page.getByRole('status').filter({ hasText: 'Applied live' })).toContainText('– → mine/m1');
-  config = await getJson<ConfigResponse>(daemon.url, '/api/config');
+  const config = await getJson<ConfigResponse>(daemon.url, '/api/config');
   expect(config.effective.router?.failover?.lastResortModel).toBe('mine/m1');
+  expect(errors()).toEqual([]);
+});
+
+test('an unknown last-resort model written in the JSON is refused with words that say what to enter', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/settings`);
+  const config = (await getJson<ConfigResponse>(daemon.url, '/api/config')).config;
+  await page.getByLabel('Config JSON').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(
+    JSON.stringify({ ...config, router: { failover: { lastResortModel: 'nope/nothing' } } }, null, 2),
+  );
+  await expect(page.getByRole('list', { name: 'Problems in the config' })).toContainText(
+    'router.failover.lastResortModel: no provider "nope": name a model as provider/model, e.g. groq/llama-3.3-70b-versatile',
+  );
   expect(errors()).toEqual([]);
 });
 
