@@ -85,6 +85,8 @@ export interface ProbeView {
 export interface LatencyView {
   /** Time to the first useful byte, ms. */
   ttfbMs: number | null;
+  /** The median and the 95th percentile of its recent times to first byte, ms. */
+  ttfbP50Ms: number | null;
   ttfbP95Ms: number | null;
   tokensPerSec: number | null;
   samples: number;
@@ -406,10 +408,31 @@ export interface ModelUsageToday {
   budgetShare: number | null;
 }
 
-/** `GET /api/usage`: every kept day, newest first, and today's usage per model. */
+/**
+ * One key's use of a daily free-tier budget in the provider's current day: for one model, or for all the
+ * provider's models when its limits are per key. The key by fingerprint only.
+ */
+export interface KeyBudgetView {
+  provider: string;
+  /** The key's fingerprint (never the key). */
+  key: string;
+  /** The model whose budget it is; null when the provider counts per key (every model shares it). */
+  model: string | null;
+  dayRequests: number;
+  dayTokens: number;
+  /** The day's limits; null where the provider sets none. */
+  rpd: number | null;
+  tpd: number | null;
+}
+
+/**
+ * `GET /api/usage`: every kept day, newest first, today's usage per model, and each key's daily budgets
+ * (for the models of the sets and those used today, where a day limit is known; most used first).
+ */
 export interface UsageResponse {
   days: UsageDayView[];
   today: ModelUsageToday[];
+  budgets: KeyBudgetView[];
 }
 
 /** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */

@@ -9,6 +9,7 @@ const figures = (
   lastAt: number | null = ttfbMs === null ? null : 1,
 ): LatencyFigures => ({
   ttfbMs,
+  ttfbP50Ms: ttfbMs,
   ttfbP95Ms: ttfbMs,
   tokensPerSec: null,
   samples: ttfbMs === null ? 0 : 1,

@@ -27,7 +27,11 @@ export function budgetShareToday(
 }
 
 /** `GET /api/usage`: usage per day, model and key fingerprint, and today's per model with its budget share. */
-export function buildUsage(resolved: ResolvedConfig, quotas: QuotaBook, now: number): UsageResponse {
+export function buildUsage(
+  resolved: ResolvedConfig,
+  quotas: QuotaBook,
+  now: number,
+): Omit<UsageResponse, 'budgets'> {
   const days: UsageDayView[] = quotas.usage.list().map(({ day, entries }) => {
     const views = entries.map(({ model, key, tally }) => ({ model, key, ...tally }));
     const sum = (pick: (entry: (typeof views)[number]) => number): number =>

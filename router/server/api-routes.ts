@@ -22,6 +22,7 @@ import { checkConfig } from './config-check-route.js';
 import { importConfig } from './import-route.js';
 import { sendError, sendJson } from './respond.js';
 import { SETUP_ROUTES } from './setup-route.js';
+import { usageBudgets } from './usage-budgets.js';
 
 export interface ApiDeps {
   engine: RouterEngine;
@@ -209,8 +210,10 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/providers': ({ deps, res }) =>
     sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas, deps.discovery)),
   'POST /api/providers/discover': discoverProviderModels,
-  'GET /api/usage': ({ deps, res }) =>
-    sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.clock())),
+  'GET /api/usage': ({ deps, res }) => {
+    const usage = buildUsage(deps.live.resolved, deps.quotas, deps.clock());
+    sendJson(res, 200, { ...usage, budgets: usageBudgets(deps.live.resolved, deps.quotas, usage.today) });
+  },
   'PUT /api/config': putConfig,
   'POST /api/config/check': checkConfig,
   'POST /api/config/import': importConfig,

@@ -23,6 +23,7 @@ test('a model without samples has no figures', async () => {
     const { book } = makeBook(join(dir, 'latency.json'));
     assert.deepEqual(book.get('a/m'), {
       ttfbMs: null,
+      ttfbP50Ms: null,
       ttfbP95Ms: null,
       tokensPerSec: null,
       samples: 0,
@@ -41,9 +42,11 @@ test('the average decays toward new samples and the p95 is an observed value of 
     assert.equal(figures.ttfbMs, 1300); // 1000 + 0.3 × 1000
     assert.equal(figures.tokensPerSec, 50, 'a sample without usage keeps the rate');
     assert.equal(figures.ttfbP95Ms, 2000);
+    assert.equal(figures.ttfbP50Ms, 1000, 'the median of 1000 and 2000 is an observed value: the lower');
     assert.equal(figures.samples, 2);
     for (let i = 0; i < LATENCY_WINDOW; i += 1) book.record('a/m', { ttfbMs: 100, tokensPerSec: null });
     assert.equal(book.get('a/m').ttfbP95Ms, 100, 'old samples leave the window');
+    assert.equal(book.get('a/m').ttfbP50Ms, 100);
   });
 });
 

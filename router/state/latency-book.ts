@@ -19,6 +19,8 @@ export const LATENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export interface LatencyFigures {
   /** Decaying average time to the first useful byte (the commit), ms. */
   ttfbMs: number | null;
+  /** Median of the recent times to first useful byte, ms. */
+  ttfbP50Ms: number | null;
   /** 95th percentile of the recent times to first useful byte, ms. */
   ttfbP95Ms: number | null;
   /** Decaying average of output tokens per second after the first byte. */
@@ -54,7 +56,14 @@ export interface LatencyBookOptions {
   logger: RouterLogger;
 }
 
-const EMPTY: LatencyFigures = { ttfbMs: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null };
+const EMPTY: LatencyFigures = {
+  ttfbMs: null,
+  ttfbP50Ms: null,
+  ttfbP95Ms: null,
+  tokensPerSec: null,
+  samples: 0,
+  lastAt: null,
+};
 
 /** Per-model latency figures with a persisted file (`latency.json`). */
 export class LatencyBook {
@@ -121,6 +130,7 @@ export class LatencyBook {
     if (rec === undefined) return EMPTY;
     return {
       ttfbMs: Math.round(rec.ttfbMs),
+      ttfbP50Ms: percentile(rec.recent, 0.5),
       ttfbP95Ms: percentile(rec.recent, 0.95),
       tokensPerSec: rec.tokensPerSec === null ? null : Math.round(rec.tokensPerSec * 10) / 10,
       samples: rec.samples,
