@@ -430,6 +430,8 @@ export interface KeyBudgetView {
  * (for the models of the sets and those used today, where a day limit is known; most used first).
  */
 export interface UsageResponse {
+  /** How many days the router keeps (today included): the span the dashboard's chart covers. */
+  keptDays: number;
   days: UsageDayView[];
   today: ModelUsageToday[];
   budgets: KeyBudgetView[];

@@ -9,6 +9,7 @@ import { OverviewView } from './views/overview/OverviewView.js';
 import { ProvidersView } from './views/providers/ProvidersView.js';
 import { RequestsView } from './views/requests/RequestsView.js';
 import { SettingsView } from './views/settings/SettingsView.js';
+import { UsageView } from './views/usage/UsageView.js';
 
 /** The dashboard shell: header, view navigation and the current view. */
 export function App() {
@@ -37,6 +38,7 @@ export function App() {
         {view === 'overview' && <OverviewView />}
         {view === 'models' && <ModelsView />}
         {view === 'requests' && <RequestsView />}
+        {view === 'usage' && <UsageView />}
         {view === 'providers' && <ProvidersView />}
         {view === 'settings' && <SettingsView />}
       </main>

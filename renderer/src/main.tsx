@@ -15,6 +15,7 @@ import './styles/views/models.css';
 import './styles/views/requests.css';
 import './styles/views/providers.css';
 import './styles/views/settings.css';
+import './styles/views/usage.css';
 
 // Data stays fresh through the event stream, so nothing refetches on a timer or on focus.
 const queryClient = new QueryClient({

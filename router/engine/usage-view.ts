@@ -4,6 +4,7 @@ import { hasLimits } from '../catalogue/free-tier-limits.js';
 import { dayShare } from '../state/budget-standing.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { localDayKey } from '../state/local-day.js';
+import { USAGE_DAYS } from '../state/usage-book.js';
 import { budgetId, keysOf } from './key-rotation.js';
 
 /** The share of a model's daily budget used today, over all its provider's keys; null without one. */
@@ -74,5 +75,5 @@ export function buildUsage(
         budgetShare: share,
       });
   }
-  return { days, today: [...today.values()] };
+  return { keptDays: USAGE_DAYS, days, today: [...today.values()] };
 }

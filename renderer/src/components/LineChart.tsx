@@ -29,6 +29,8 @@ export interface LineChartProps {
   left: AxisSpec;
   right?: AxisSpec;
   height?: number;
+  /** The label under the time axis. @default none */
+  timeLabel?: string;
   /** What the chart shows, for screen readers. */
   summary: string;
 }
@@ -47,7 +49,7 @@ function options(width: number, props: LineChartProps): uPlot.Options {
     spec.range ?? ((_u, _min, max) => [0, Math.max(spec.minTop ?? 1, max)]);
   const scales: uPlot.Scales = { x: { time: true }, y: { range: range(props.left) } };
   const axes: uPlot.Axis[] = [
-    { ...axis, space: 60 },
+    { ...axis, space: 60, ...(props.timeLabel ? { label: props.timeLabel } : {}) },
     {
       ...axis,
       scale: 'y',
@@ -120,6 +122,6 @@ export function LineChart(props: LineChartProps) {
     };
   }, [scheme, height]);
 
-  const axes = `axes: time; ${props.left.label}${props.right ? `; ${props.right.label}` : ''}`;
+  const axes = `axes: ${props.timeLabel ?? 'time'}; ${props.left.label}${props.right ? `; ${props.right.label}` : ''}`;
   return <div className="chart chart-lines" ref={box} role="img" aria-label={`${props.summary} (${axes})`} />;
 }

@@ -5,6 +5,7 @@ const TITLES: Record<ViewName, string> = {
   overview: 'Overview',
   models: 'Models',
   requests: 'Requests',
+  usage: 'Usage',
   providers: 'Providers',
   settings: 'Settings',
 };

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-export const VIEWS = ['overview', 'models', 'requests', 'providers', 'settings'] as const;
+export const VIEWS = ['overview', 'models', 'requests', 'usage', 'providers', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** The view named by a location hash (`#/models`), defaulting to the overview. */
