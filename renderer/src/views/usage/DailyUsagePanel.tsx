@@ -10,6 +10,7 @@ import {
   type UsageMeasure,
   type UsageSplit,
 } from '../../lib/usage-series.js';
+import { SlashBreaks } from './SlashBreaks.js';
 import { UsageTable } from './UsageTable.js';
 
 const SPLITS: { id: UsageSplit; label: string }[] = [
@@ -68,7 +69,7 @@ export function DailyUsagePanel({ usage, now }: { usage: UsageResponse; now: num
       <ul className="legend">
         {daily.series.map((s, i) => (
           <li key={s.name} className={`legend-series legend-series-${(i % COLOURS.length) + 1}`}>
-            {s.name}
+            <SlashBreaks text={s.name} />
           </li>
         ))}
       </ul>
