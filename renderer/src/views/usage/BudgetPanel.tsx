@@ -1,7 +1,6 @@
 import type { KeyBudgetView } from '../../../../router/api-types.js';
 import { Panel } from '../../components/Panel.js';
 import { formatTokens } from '../../lib/format.js';
-import { SlashBreaks } from './SlashBreaks.js';
 
 /** One day budget as a bar: what today used against the day's limit. */
 function Bar({ used, limit, what, of }: { used: number; limit: number | null; what: string; of: string }) {
@@ -43,9 +42,7 @@ function BudgetList({ rows }: { rows: KeyBudgetView[] }) {
           aria-label={budgetName(row)}
         >
           <div className="budget-who">
-            <span className="mono budget-model">
-              <SlashBreaks text={row.model ?? `${row.provider} — all models`} />
-            </span>
+            <span className="mono budget-model">{row.model ?? `${row.provider} — all models`}</span>
             <span className="muted small">
               key <span className="mono">{row.key}</span>
             </span>

@@ -10,7 +10,6 @@ import {
   type UsageMeasure,
   type UsageSplit,
 } from '../../lib/usage-series.js';
-import { SlashBreaks } from './SlashBreaks.js';
 import { UsageTable } from './UsageTable.js';
 
 const SPLITS: { id: UsageSplit; label: string }[] = [
@@ -59,7 +58,9 @@ export function DailyUsagePanel({ usage, now }: { usage: UsageResponse; now: num
     colour: COLOURS[i % COLOURS.length] ?? '--muted',
     scale: 'y',
   }));
-  const format = measure === 'tokens' ? formatTokens : (n: number) => String(Math.round(n));
+  // Counts are whole: a tick between two whole numbers is left unlabelled.
+  const format = (n: number) =>
+    Number.isInteger(n) ? (measure === 'tokens' ? formatTokens(n) : String(n)) : '';
   return (
     <Panel title={`${measure === 'tokens' ? 'Tokens' : 'Requests'} per day`} className="panel-wide">
       <div className="usage-controls">
@@ -69,7 +70,7 @@ export function DailyUsagePanel({ usage, now }: { usage: UsageResponse; now: num
       <ul className="legend">
         {daily.series.map((s, i) => (
           <li key={s.name} className={`legend-series legend-series-${(i % COLOURS.length) + 1}`}>
-            <SlashBreaks text={s.name} />
+            {s.name}
           </li>
         ))}
       </ul>

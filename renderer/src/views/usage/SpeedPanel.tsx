@@ -1,7 +1,6 @@
 import type { ModelStateView } from '../../../../router/api-types.js';
 import { Panel } from '../../components/Panel.js';
 import { formatLatency } from '../../lib/format.js';
-import { SlashBreaks } from './SlashBreaks.js';
 
 /** Models that have served, fastest first by their median time to first byte. */
 export function servedModels(models: readonly ModelStateView[]): ModelStateView[] {
@@ -47,7 +46,7 @@ export function SpeedPanel({ models }: { models: readonly ModelStateView[] }) {
               {served.map((m) => (
                 <tr key={m.key}>
                   <th scope="row" className="mono model-name">
-                    <SlashBreaks text={m.key} />
+                    {m.key}
                   </th>
                   <td className="num mono">{formatLatency(m.latency.ttfbP50Ms)}</td>
                   <td className="num mono">{formatLatency(m.latency.ttfbP95Ms)}</td>

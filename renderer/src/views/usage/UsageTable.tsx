@@ -1,6 +1,5 @@
 import { formatTokens } from '../../lib/format.js';
 import type { DailyUsage, UsageMeasure } from '../../lib/usage-series.js';
-import { SlashBreaks } from './SlashBreaks.js';
 
 /** The chart's numbers as a table, newest day first: what a screen reader reads, and exact figures for all. */
 export function UsageTable({ usage, measure }: { usage: DailyUsage; measure: UsageMeasure }) {
@@ -23,7 +22,7 @@ export function UsageTable({ usage, measure }: { usage: DailyUsage; measure: Usa
             {usage.series.length > 1 &&
               usage.series.map((s) => (
                 <th scope="col" key={s.name} className="num">
-                  <SlashBreaks text={s.name} />
+                  {s.name}
                 </th>
               ))}
             <th scope="col" className="num">
