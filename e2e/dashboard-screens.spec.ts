@@ -11,7 +11,7 @@ import { FakeUpstream } from './helpers/fake-upstream.js';
 import { screenshotDir } from './helpers/screenshots.js';
 import { send } from './helpers/send.js';
 
-const VIEWS = ['overview', 'models', 'requests', 'providers', 'settings'] as const;
+const VIEWS = ['overview', 'models', 'requests', 'usage', 'providers', 'settings'] as const;
 
 let upstream: FakeUpstream;
 let daemon: Daemon;

@@ -21,7 +21,14 @@ test.beforeAll(async () => {
   upstream = await new FakeUpstream().start();
   daemon = await startDaemon({
     providers: {
-      up: { name: 'Fake upstream', baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1', 'm2', 'm3', 'm4'] },
+      up: {
+        name: 'Fake upstream',
+        baseUrl: upstream.baseUrl,
+        apiKey: 'k',
+        models: ['m1', 'm2', 'm3', 'm4'],
+        // Day limits far above what the tests send: the Usage view has budget bars to show.
+        limits: { rpd: 200, tpd: 40_000 },
+      },
       alt: { name: 'Fake second provider', baseUrl: upstream.baseUrl, apiKey: 'k2', models: ['a1'] },
     },
     sets: { default: ['up/m1', 'up/m2', 'up/m3', 'up/m4', 'alt/a1'], spare: ['up/m2'] },
@@ -283,10 +290,16 @@ test('every view, populated, saved as a screenshot', async ({ page }) => {
     .click();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'requests.png') });
 
+  await open(page, 'usage');
+  await expect(page.locator('.budget-row').first()).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'usage.png'), fullPage: true });
+
   await open(page, 'providers');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'providers.png') });
 
   await open(page, 'settings');
+  // CodeMirror measures its lines once they are in view; a full-page picture does not scroll there itself.
+  await page.getByLabel('Config JSON').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png'), fullPage: true });
 });
 
@@ -296,7 +309,7 @@ test('at tray-popover width the views stay usable, and a stopped daemon shows â€
   await page.setViewportSize({ width: 420, height: 720 });
   await open(page, 'overview');
   const nav = page.getByRole('navigation', { name: 'Views' });
-  for (const view of ['Overview', 'Models', 'Requests', 'Providers', 'Settings']) {
+  for (const view of ['Overview', 'Models', 'Requests', 'Usage', 'Providers', 'Settings']) {
     await nav.getByRole('link', { name: view }).click();
     await expect(nav.getByRole('link', { name: view })).toHaveAttribute('aria-current', 'page');
     const width = await page.locator('html').evaluate((html) => html.scrollWidth);
