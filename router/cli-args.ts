@@ -101,7 +101,8 @@ ${STATE_DIR_LINE}
   setup: `fcm-router setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]
 
 Points an agent's own config at the router: claude-code (~/.claude/settings.json), codex
-(~/.codex/config.toml), opencode (~/.config/opencode/opencode.json); qwen-code and continue get a snippet.
+(~/.codex/config.toml), opencode (~/.config/opencode/opencode.json), qwen-code (~/.qwen/settings.json),
+continue (~/.continue/config.yaml).
 Shows the change first and writes it only with --yes (or a "y" on a terminal), keeping a backup beside the
 file (<file>.fcm-router.bak); changes nothing else in the file.
   --yes             write without asking
