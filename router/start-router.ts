@@ -295,7 +295,6 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     startedAt,
     clock,
     logger,
-    env,
   });
 
   const { url, port } = await listenAndPublish(server, choosePort(options.port, env), host, started, {

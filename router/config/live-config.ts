@@ -91,6 +91,11 @@ export class LiveConfig {
     return this.options.path;
   }
 
+  /** The environment the config is resolved in (keys from variables): the daemon's own. */
+  get env(): Record<string, string | undefined> {
+    return this.options.env;
+  }
+
   get revision(): string {
     return this.#revision;
   }

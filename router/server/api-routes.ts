@@ -32,8 +32,6 @@ export interface ApiDeps {
   quotas: QuotaBook;
   discovery: DiscoveryBook;
   clock: Clock;
-  /** The daemon's environment: HOME and the agents' own variables, for the Set up buttons. */
-  env: Record<string, string | undefined>;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });

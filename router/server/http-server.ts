@@ -55,8 +55,6 @@ export interface ServerDeps {
   startedAt: number;
   clock: Clock;
   logger: RouterLogger;
-  /** The daemon's environment (HOME for the agents' config files). */
-  env: Record<string, string | undefined>;
 }
 
 export interface RouterServer {

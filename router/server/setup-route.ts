@@ -32,7 +32,7 @@ const agentId = z.string().refine((id) => AGENT_EDITORS.some((agent) => agent.id
 const previewBody = z.strictObject({ agent: agentId, undo: z.boolean() });
 const applyBody = previewBody.extend({ plan: z.string().regex(/^[0-9a-f]{32}$/, 'a plan from the preview') });
 
-/** The daemon's HOME and environment: where the agents' files are, as for the CLI. */
+/** The daemon's HOME and environment (the one its config is resolved in): where the agents' files are. */
 function agentHome(env: Record<string, string | undefined>): AgentHome {
   return { env, home: env.HOME ?? env.USERPROFILE ?? os.homedir() };
 }
@@ -55,7 +55,7 @@ function editorOf(id: string): AgentEditor {
 }
 
 function plan(call: ApiCall, editor: AgentEditor, undo: boolean): Promise<SetupPlan> {
-  const where = agentHome(call.deps.env);
+  const where = agentHome(call.deps.live.env);
   return undo ? planUndo(editor, where) : planSetup(editor, where, targetOf(call));
 }
 
@@ -72,7 +72,8 @@ function refusedRemote(call: ApiCall): boolean {
 }
 
 async function agentView(call: ApiCall, editor: AgentEditor): Promise<SetupAgentView> {
-  const file = editor.file(agentHome(call.deps.env).env, agentHome(call.deps.env).home);
+  const where = agentHome(call.deps.live.env);
+  const file = editor.file(where.env, where.home);
   const base = { id: editor.id, name: editor.name, file };
   try {
     const setup = await plan(call, editor, false);
