@@ -345,6 +345,38 @@ export interface KeyView {
   pausedUntil: number | null;
   /** How many of the provider's models wait on this key (a per-model limit). */
   pausedModels: number;
+  /** Its use of each free-tier budget it counts against, most used first; empty without limits. */
+  budgets: KeyBudgetView[];
+}
+
+/** Requests and tokens per minute and per day; null: no limit of that kind. */
+export interface LimitsView {
+  rpm: number | null;
+  rpd: number | null;
+  tpm: number | null;
+  tpd: number | null;
+}
+
+/** One key's use of one free-tier budget now: today's (the provider's day) and the last minute's. */
+export interface KeyBudgetView {
+  /** The model whose budget it is; null when the provider counts per key (every model shares one). */
+  model: string | null;
+  dayRequests: number;
+  dayTokens: number;
+  minuteRequests: number;
+  minuteTokens: number;
+  limits: LimitsView;
+}
+
+/** A provider's health probes: the effective settings and today's spending. */
+export interface ProviderProbeView {
+  enabled: boolean;
+  /** At most this many probes a day. */
+  dailyBudget: number;
+  /** Idle models are probed after this long; null: only trials are probed. */
+  idleIntervalMs: number | null;
+  /** Probes spent in the provider's current day (the dashboard's "probe now" included). */
+  spentToday: number;
 }
 
 /** One provider in `GET /api/providers`. */
@@ -367,6 +399,9 @@ export interface ProviderView {
   /** Model ids its list holds that the router has no entry for: offered in "Add a model". */
   discoveredNew: string[];
   models: ProviderModelView[];
+  probe: ProviderProbeView;
+  /** The catalogue's free-tier limits for every model of the provider, and the config's override of them. */
+  limits: { published: LimitsView; override: Partial<LimitsView> };
 }
 
 export interface ProvidersResponse {
