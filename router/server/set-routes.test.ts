@@ -69,6 +69,8 @@ test('fastest is in effect for the next request once chosen; priority again rest
     const fastest = await router.api('POST', '/api/sets/order', { set: 'main', order: 'fastest' });
     assert.equal(fastest.status, 200, fastest.text);
     assert.deepEqual((await written(router)).router?.ranking?.order, { main: 'fastest' });
+    const shown = parseReply<StateResponse>(await router.get('/api/state')).models.map((m) => m.key);
+    assert.deepEqual(shown.slice(0, 2), ['beta/m2', 'alpha/m1'], 'the state shows the order it routes in');
     assert.equal(await served(), 'beta/m2');
 
     await router.api('POST', '/api/sets/order', { set: 'main', order: 'priority' });
