@@ -1,4 +1,5 @@
 import type { KeyBudgetView } from '../../../../router/api-types.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { budgetMeters, budgetUsed } from './budget-use.js';
 
 function Meters({ budget }: { budget: KeyBudgetView }) {
@@ -29,7 +30,7 @@ export function KeyBudget({ budgets }: { budgets: readonly KeyBudgetView[] }) {
   const used = rest.filter(budgetUsed);
   return (
     <div className="key-budget">
-      {top.model !== null && <code className="small model-budget-name">{top.model}</code>}
+      {top.model !== null && <ModelKey value={top.model} className="small" />}
       <Meters budget={top} />
       {used.length > 0 && (
         <details className="key-budget-more">
@@ -38,7 +39,7 @@ export function KeyBudget({ budgets }: { budgets: readonly KeyBudgetView[] }) {
           </summary>
           {used.map((budget) => (
             <div key={budget.model} className="key-budget">
-              <code className="small model-budget-name">{budget.model}</code>
+              {budget.model !== null && <ModelKey value={budget.model} className="small" />}
               <Meters budget={budget} />
             </div>
           ))}

@@ -64,7 +64,7 @@ test('a key’s budget: its most used model in full, with meters for each limit'
     }),
   );
   // The most used first, then the other model used today (behind a disclosure); an unused one is left out.
-  expect(screen.getAllByText(/^groq\//).map((name) => name.textContent)).toEqual(['groq/a', 'groq/b']);
+  expect(screen.getAllByTitle(/^groq\//).map((name) => name.textContent)).toEqual(['groq/a', 'groq/b']);
   const meters = screen.getAllByRole('meter', { hidden: true });
   expect(meters.map((m) => m.getAttribute('aria-label'))).toEqual([
     'requests today',
