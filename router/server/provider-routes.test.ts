@@ -217,6 +217,8 @@ test('probes and limits are set per provider, shown in its view, and bad values 
       'providers.alpha.limits.rpm: a whole number of requests per minute, at least 1',
       'providers.alpha.probe.dailyBudget: a whole number of probes, at least 1',
     ]);
+    assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 200);
+    assert.equal((await provider(router, 'alpha'))?.probe.spentToday, 1, 'a probe now counts in the budget');
     const off = await settings({ probe: null, limits: null });
     assert.equal(off.status, 200);
     const after = (await written(router)).providers?.alpha;
