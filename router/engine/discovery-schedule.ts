@@ -6,7 +6,7 @@
 import type { LiveConfig } from '../config/live-config.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from '../state/clock.js';
+import type { Time, TimerHandle } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { discoverModels, type DiscoveryResult } from './model-discovery.js';
@@ -62,7 +62,8 @@ export interface DiscoveryScheduleDeps {
   lastAttempts: () => ReadonlyMap<string, number>;
   /** Fetches and applies one provider's list, recording the attempt whatever its answer. */
   discover: (providerId: string) => Promise<DiscoveryResult>;
-  clock: Clock;
+  /** The clock a day is counted on, and the schedule's timers. */
+  time: Time;
   logger: RouterLogger;
 }
 
@@ -71,7 +72,7 @@ export function routerDiscoveryDeps(
   live: LiveConfig,
   quotas: QuotaBook,
   discovery: DiscoveryBook,
-  clock: Clock,
+  time: Time,
   logger: RouterLogger,
 ): DiscoveryScheduleDeps {
   return {
@@ -86,7 +87,7 @@ export function routerDiscoveryDeps(
       return times;
     },
     discover: (providerId) => discoverModels(live, quotas, discovery, providerId),
-    clock,
+    time,
     logger,
   };
 }
@@ -95,8 +96,8 @@ export function routerDiscoveryDeps(
 export class DiscoverySchedule {
   readonly #deps: DiscoveryScheduleDeps;
   #pass: Promise<string[]> | null = null;
-  #first: NodeJS.Timeout | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #first: TimerHandle | null = null;
+  #timer: TimerHandle | null = null;
 
   constructor(deps: DiscoveryScheduleDeps) {
     this.#deps = deps;
@@ -105,7 +106,7 @@ export class DiscoverySchedule {
   /** The providers due now. */
   due(): string[] {
     const deps = this.#deps;
-    return dueDiscoveries(deps.candidates(), deps.lastAttempts(), deps.clock());
+    return dueDiscoveries(deps.candidates(), deps.lastAttempts(), deps.time.now());
   }
 
   /** One pass: every due provider, one after another; the ids asked. A pass under way is joined, not doubled. */
@@ -122,19 +123,18 @@ export class DiscoverySchedule {
     firstAfterMs: number = Math.min(everyMs, DISCOVERY_FIRST_MS),
   ): void {
     if (this.#first !== null || this.#timer !== null) return;
-    this.#first = setTimeout(() => {
+    const { time } = this.#deps;
+    this.#first = time.setTimeout(() => {
       this.#first = null;
       void this.pass();
-      this.#timer = setInterval(() => void this.pass(), everyMs);
-      this.#timer.unref();
+      this.#timer = time.setInterval(() => void this.pass(), everyMs);
     }, firstAfterMs);
-    this.#first.unref();
   }
 
   /** Stops the timer and waits for a pass under way. */
   async stop(): Promise<void> {
-    if (this.#first !== null) clearTimeout(this.#first);
-    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#deps.time.clearTimeout(this.#first);
+    this.#deps.time.clearInterval(this.#timer);
     this.#first = null;
     this.#timer = null;
     await this.#pass;

@@ -8,7 +8,7 @@ import { buildUsage } from '../engine/usage-view.js';
 import { discoverModels } from '../engine/model-discovery.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { DailyCounters } from '../state/daily-counters.js';
-import type { Clock } from '../state/clock.js';
+import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import {
@@ -28,7 +28,7 @@ export interface ApiDeps {
   counters: DailyCounters;
   quotas: QuotaBook;
   discovery: DiscoveryBook;
-  clock: Clock;
+  time: Time;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
@@ -206,7 +206,7 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
     sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas, deps.discovery)),
   'POST /api/providers/discover': discoverProviderModels,
   'GET /api/usage': ({ deps, res }) =>
-    sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.clock())),
+    sendJson(res, 200, buildUsage(deps.live.resolved, deps.quotas, deps.time.now())),
   'PUT /api/config': putConfig,
   'POST /api/config/import': importConfig,
   'POST /api/models/reset': resetModel,

@@ -8,7 +8,7 @@ import type { RouterLogger } from '../public-types.js';
 import { INTERNAL_ERROR_ANSWER } from '../engine/final-answer.js';
 import { logText } from '../engine/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
-import type { Clock } from '../state/clock.js';
+import type { Time } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
@@ -53,7 +53,8 @@ export interface ServerDeps {
   tokenForReads: boolean;
   version: string;
   startedAt: number;
-  clock: Clock;
+  /** The router's time: its clock, and the event streams' heartbeat. */
+  time: Time;
   logger: RouterLogger;
 }
 
@@ -136,7 +137,7 @@ function sendHealth(deps: ServerDeps, res: ServerResponse): void {
     ok: true,
     name: 'fcm-router',
     version: deps.version,
-    uptimeMs: deps.clock() - deps.startedAt,
+    uptimeMs: deps.time.now() - deps.startedAt,
     pid: process.pid,
   };
   sendJson(res, 200, health);
@@ -209,13 +210,13 @@ async function handlePage(
  * the dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
-  const eventsRoute = new EventsRoute(deps.events);
+  const eventsRoute = new EventsRoute(deps.events, deps.time);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
   const limits = () => deps.live.resolved.config.router.server;
   const pendingBodies = new PendingBodies(() => limits().maxPendingBodies);
   // The Responses face's kept items: this router's, in memory only.
-  const items = new ResponseItemStore({ clock: deps.clock });
-  const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.clock }) };
+  const items = new ResponseItemStore({ clock: deps.time.now });
+  const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.time.now }) };
   // `/metrics` counts finished requests since start, off the request path (after the answer ended).
   const tally = new RequestTally();
   deps.events.on('request', (event) => tally.record(event.entry));

@@ -6,7 +6,7 @@ import { z } from 'zod/v3';
 import type { AttemptView, HistoryEntry, HistoryResponse, RequestOutcome } from '../api-types.js';
 import { FAILURE_KINDS, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import type { DailyCounters } from './daily-counters.js';
 import { computeHistoryStats, type RetainedStats } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
@@ -101,7 +101,8 @@ export interface RequestHistoryOptions {
   file: string;
   /** @default 500 (at least 10) */
   capacity?: number;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -123,7 +124,7 @@ export class RequestHistory {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ entries: this.entries.toArray() }),
     });
   }
