@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { ErrorResponse } from '../api-types.js';
-import { deferred, within } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import { httpRequest, parseReply, postRecording, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
@@ -107,7 +107,7 @@ test('past the cap of bodies still arriving, new requests get 503 at once; reads
     const host = new URL(router.url).host;
     const slow = [rawExchange(router.url, slowHead(host, 2)), rawExchange(router.url, slowHead(host, 2))];
     try {
-      // Both slow requests are in once a third body is refused; poll rather than guess when.
+      // Both slow requests are in once a third body is refused; ask again, a few event-loop rounds apart.
       let refused = null;
       for (let i = 0; i < 50 && refused === null; i++) {
         const reply = await httpRequest(`${router.url}/v1/chat/completions`, {
@@ -116,7 +116,7 @@ test('past the cap of bodies still arriving, new requests get 503 at once; reads
           body: CHAT,
         });
         if (reply.status === 503) refused = reply;
-        else await new Promise((resolve) => setTimeout(resolve, 20));
+        else await ioTurns();
       }
       assert.ok(refused, 'a third body was refused');
       const error = parseReply<ErrorResponse>(refused).error;
