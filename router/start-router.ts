@@ -340,9 +340,8 @@ function startBackground(
   const { env, time, logger } = started;
   const { live, stores, discovery } = parts.state;
   if (options.probeTickMs !== 0) parts.engine.probes.start(options.probeTickMs);
-  const discoveries = new DiscoverySchedule(
-    routerDiscoveryDeps(live, stores.quotas, discovery, time, logger),
-  );
+  const discoveryParts = { live, quotas: stores.quotas, discovery, time };
+  const discoveries = new DiscoverySchedule(routerDiscoveryDeps(discoveryParts, logger));
   const discoveryTickMs = chooseDiscoveryTick(options.discoveryTickMs, env, logger);
   if (discoveryTickMs > 0) discoveries.start(discoveryTickMs);
   const { demo } = parts.config;

@@ -3,13 +3,11 @@
  * asked, so a model the provider removed is skipped before an agent meets its 404. A failed fetch counts as
  * the day's attempt: an unreachable provider is asked again the next day, not on every check.
  */
-import type { LiveConfig } from '../config/live-config.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Time, TimerHandle } from '../state/clock.js';
-import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { discoverModels, type DiscoveryResult } from './model-discovery.js';
+import { discoverModels, type DiscoveryParts, type DiscoveryResult } from './model-discovery.js';
 
 /** How often the scheduler looks for due providers: hourly, so a daily fetch is at most an hour late. */
 export const DISCOVERY_TICK_MS = 3_600_000;
@@ -67,14 +65,9 @@ export interface DiscoveryScheduleDeps {
   logger: RouterLogger;
 }
 
-/** The schedule over a running router's config, quota book and discovery book. */
-export function routerDiscoveryDeps(
-  live: LiveConfig,
-  quotas: QuotaBook,
-  discovery: DiscoveryBook,
-  time: Time,
-  logger: RouterLogger,
-): DiscoveryScheduleDeps {
+/** The schedule over a running router's config, quota book, discovery book and time. */
+export function routerDiscoveryDeps(parts: DiscoveryParts, logger: RouterLogger): DiscoveryScheduleDeps {
+  const { live, quotas, discovery, time } = parts;
   return {
     candidates: () => discoveryCandidates(live.resolved, quotas),
     lastAttempts: () => {
@@ -86,7 +79,7 @@ export function routerDiscoveryDeps(
       }
       return times;
     },
-    discover: (providerId) => discoverModels(live, quotas, discovery, providerId),
+    discover: (providerId) => discoverModels(parts, providerId),
     time,
     logger,
   };

@@ -179,7 +179,7 @@ async function setPaused({ deps, req, res }: ApiCall): Promise<void> {
 async function discoverProviderModels({ deps, req, res }: ApiCall): Promise<void> {
   const read = await readJson(req, res, discoverBody);
   if (!read.ok) return;
-  const result = await discoverModels(deps.live, deps.quotas, deps.discovery, read.value.provider);
+  const result = await discoverModels(deps, read.value.provider);
   if (result.ok) sendJson(res, 200, result);
   else sendError(res, result.status, result.code, `fcm-router: ${result.message}`);
 }
