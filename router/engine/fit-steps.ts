@@ -1,7 +1,7 @@
 /**
  * Fitting one request to the models of its chain: which candidates can take it (the others are skipped
- * with their reason in the trace), the conversation's own model first, the output length each is sent, and
- * what an attempt's refusal or success teaches about the model.
+ * with their reason in the trace), the conversation's own model first, and the output length each is sent.
+ * What an attempt's refusal or success teaches about the model is one of its effects (`attempt-effects.ts`).
  */
 import { totalTokens } from '../faces/request-size.js';
 import type { Classification } from '../gate/failure-classifier.js';
@@ -81,40 +81,19 @@ export function skipUnfit(run: FitRun, key: string): boolean {
 }
 
 /**
- * The candidates that can take the request, in order, with the conversation's model first when it is one of
- * them (noted in the trace as `sticky`).
+ * The order with the conversation's own model first when it can take the request (noted in the trace as
+ * `sticky`). The others are fitted in their turn as the chain walks (`skipUnfit`): a request is served by
+ * one of its first candidates, so the rest of a long set is never looked at.
  */
-export function fitOrder(run: FitRun, order: readonly RankedCandidate[]): RankedCandidate[] {
-  const fitting = order.filter((candidate) => !skipUnfit(run, candidate.key));
+export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): readonly RankedCandidate[] {
   const { session } = run.req;
   const home = session === null ? null : run.ctx.sessions.home(session);
-  if (home === null) return fitting;
-  const at = fitting.findIndex((candidate) => candidate.key === home);
-  if (at < 0) return fitting;
+  if (home === null) return order;
+  const at = order.findIndex((candidate) => candidate.key === home);
+  if (at < 0 || !fitNow(run, home).fits) return order;
   run.trace.sticky = home;
-  if (at === 0) return fitting;
-  const [first] = fitting.splice(at, 1);
-  return first === undefined ? fitting : [first, ...fitting];
-}
-
-const SIZE_KINDS: Readonly<Record<string, 'context' | 'tpm'>> = {
-  context_length: 'context',
-  over_tpm: 'tpm',
-};
-const FEATURE_KINDS = { no_tool_support: 'tools', no_image_support: 'images' } as const;
-
-/** What a refusal of a request of `size` tokens teaches about `key` (nothing unless it was about fit). */
-export function learnFromRefusal(run: FitRun, key: string, failure: Classification, size: number): void {
-  const { fits } = run.ctx;
-  const sizeKind = SIZE_KINDS[failure.kind];
-  if (sizeKind !== undefined) {
-    fits.refusedSize(key, size, sizeKind, failure.statedLimit ?? null);
-    const learned = fits.get(key)?.ceiling?.tokens;
-    if (learned !== undefined) run.trace.largestTooSmall = Math.max(run.trace.largestTooSmall ?? 0, learned);
-    return;
-  }
-  if (failure.kind === 'no_tool_support' || failure.kind === 'no_image_support')
-    fits.refusedFeature(key, FEATURE_KINDS[failure.kind]);
+  if (at === 0) return order;
+  return [order[at] as RankedCandidate, ...order.slice(0, at), ...order.slice(at + 1)];
 }
 
 /** Fit failures and skips: a request that only met these fits none of its models. */

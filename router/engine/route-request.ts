@@ -16,7 +16,7 @@ import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import { resolveTarget, type RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
-import { FIT_REASONS, fitOrder, skipUnfit } from './fit-steps.js';
+import { FIT_REASONS, homeFirst, skipUnfit } from './fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from './request-trace.js';
@@ -44,15 +44,14 @@ export async function routeRequest(
   const started = ctx.clock();
   if (ctx.isPaused()) {
     answer.refuse(PAUSED_ANSWER, 'rejected');
-    return historyEntry(req, answer, null, started, started, { outcome: 'rejected', clientStatus: 503 });
+    const ending: Ending = { outcome: 'rejected', clientStatus: 503 };
+    return historyEntry(req, answer, { target: null, started, ended: started, ending });
   }
   const target = resolveTarget(ctx.resolved, req.modelRequested);
   if (target.type === 'refused') {
     answer.refuse(target.error, 'rejected');
-    return historyEntry(req, answer, target, started, ctx.clock(), {
-      outcome: 'rejected',
-      clientStatus: 404,
-    });
+    const ending: Ending = { outcome: 'rejected', clientStatus: 404 };
+    return historyEntry(req, answer, { target, started, ended: ctx.clock(), ending });
   }
   const run: RequestRun = {
     ctx,
@@ -71,7 +70,7 @@ export async function routeRequest(
   // The conversation lives where its turn was served: the same model, or the one it moved to.
   if (req.session !== null && run.trace.served !== null) ctx.sessions.served(req.session, run.trace.served);
   const ending = finalAnswer(run, last);
-  return historyEntry(req, answer, target, started, ctx.clock(), ending);
+  return historyEntry(req, answer, { target, started, ended: ctx.clock(), ending });
 }
 
 /**
@@ -91,7 +90,7 @@ async function walkSet(
   name: string,
 ): Promise<DispatchResult | null> {
   const ranking = rankSet(run, set, name);
-  let last = await walkChain(run, fitOrder(run, ranking.order));
+  let last = await walkChain(run, homeFirst(run, ranking.order));
   if (last !== null && last.type !== 'next') return last;
   const lastResort = lastResortKey(run);
   if (lastResort !== null) {
@@ -107,7 +106,8 @@ async function walkSet(
 }
 
 /**
- * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached.
+ * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached; a
+ * candidate that cannot take the request (size, tools, images, the minute's room) is skipped in its turn.
  * With hedging on, an attempt that commits nothing within its hedge delay gets the next candidate in its
  * plain turn alongside it (once per request).
  */
@@ -121,7 +121,7 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
       if (trace.attempts.length + trace.runningCount >= failover.maxAttempts || ctx.clock() >= deadline)
         return null;
       const candidate = order[index++] as RankedCandidate;
-      if (trace.tried.has(candidate.key)) continue;
+      if (trace.tried.has(candidate.key) || skipUnfit(run, candidate.key)) continue;
       const role = roleNow(run, candidate);
       if (role === null) continue;
       if (plainOnly && role !== 'normal') {
@@ -200,16 +200,18 @@ function unfitAnswer(run: RequestRun): ErrorAnswer | null {
   return nothingFitsAnswer(totalTokens(req.needs), trace.largestTooSmall, reasons);
 }
 
-/** The request's history entry: its decision trace and how it ended (`target` null: refused before one). */
-export function historyEntry(
-  req: ChatRequest,
-  answer: Answer,
-  target: RouteTarget | null,
-  started: number,
-  now: number,
-  ending: Ending,
-): HistoryEntry {
+/** How a request's routing went: its target (null: refused before one), when it started and ended, its ending. */
+export interface RoutingSpan {
+  target: RouteTarget | null;
+  started: number;
+  ended: number;
+  ending: Ending;
+}
+
+/** The request's history entry: its decision trace and how its routing went. */
+export function historyEntry(req: ChatRequest, answer: Answer, span: RoutingSpan): HistoryEntry {
   const { trace } = answer;
+  const { target, started, ending } = span;
   return {
     requestId: req.requestId,
     at: started,
@@ -219,7 +221,7 @@ export function historyEntry(
     servedModel: trace.served,
     outcome: ending.outcome,
     stream: req.stream,
-    wallMs: now - started,
+    wallMs: span.ended - started,
     attempts: trace.attempts,
     skipped: trace.skips,
     client: req.client,

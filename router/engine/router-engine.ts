@@ -209,7 +209,7 @@ export class RouterEngine {
     const ending: Ending = committed
       ? { outcome: 'partial', clientStatus: 200 }
       : { outcome: 'internal_error', clientStatus: 500 };
-    return historyEntry(req, answer, null, started, this.parts.time.now(), ending);
+    return historyEntry(req, answer, { target: null, started, ended: this.parts.time.now(), ending });
   }
 
   /** Resolves once no request is in flight, or after `timeoutMs` (at once for 0: no grace). */
