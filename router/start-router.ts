@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
+/**
+ * Starts a router in this process, in named steps: the lock on the state folder, the config, the state it
+ * runs on, the engine (which then follows the config and the stores), the server, the background work.
+ */
 import { mkdir } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile } from './config/config-store.js';
-import type { ConfigWatch } from './config/config-watch.js';
 import { LiveConfig } from './config/live-config.js';
-import { logFileChange, watchLiveConfig } from './config/watch-live-config.js';
+import { logFileChange } from './config/watch-live-config.js';
 import type { ConfigIssue } from './config/schema.js';
 import { resolveStateDir } from './config/state-dir.js';
 import { prepareDemo } from './demo/demo-setup.js';
@@ -15,28 +15,18 @@ import { startDemoTraffic } from './demo/demo-traffic.js';
 import { DISCOVERY_TICK_MS, DiscoverySchedule, routerDiscoveryDeps } from './engine/discovery-schedule.js';
 import { EventBus } from './engine/event-bus.js';
 import { RouterEngine } from './engine/router-engine.js';
-import { packageRoot, packageVersion } from './package-info.js';
-import { acquireDaemonLock, StateDirError, type DaemonLock } from './daemon-lock.js';
-import { writeDaemonFile } from './daemon-file.js';
+import { acquireDaemonLock, StateDirError } from './daemon-lock.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from './public-types.js';
 import { isLoopbackHost } from './server/guards.js';
-import { createRouterServer, type RouterServer } from './server/http-server.js';
 import { routerHandle } from './router-handle.js';
 import { openStateStores, type StateStores } from './state-stores.js';
-import { systemTime, type Time } from './state/clock.js';
+import { systemTime } from './state/clock.js';
 import { ModelStatsBook } from './state/model-stats.js';
 import { DiscoveryBook } from './state/discovery-book.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
+import { DEFAULT_PORT, serve, type LockedStart } from './start-serving.js';
 
-export const DEFAULT_PORT = 19280;
-
-/**
- * How many connections the kernel may hold for the router before it accepts them (it caps this at
- * net.core.somaxconn, 4096 on Linux since 5.4). Node's default, 511, is too few for a burst: Node accepts one
- * connection per event-loop turn, a turn grows long while many clients are served, and a SYN that finds the
- * queue full is dropped and retried only after 1 s, then 3 s, 7 s, 15 s.
- */
-const LISTEN_BACKLOG = 4096;
+export { DEFAULT_PORT };
 
 /** The config file is invalid: the router refuses to start and names every problem. */
 export class ConfigError extends Error {
@@ -53,15 +43,6 @@ export class ConfigError extends Error {
 }
 
 const silentLogger: RouterLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-/** Picks the port: the option, then FCM_ROUTER_PORT, then 19280. */
-function choosePort(option: number | undefined, env: Record<string, string | undefined>): number {
-  if (option !== undefined) return option;
-  const fromEnv = Number(env.FCM_ROUTER_PORT);
-  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv < 65536 && env.FCM_ROUTER_PORT
-    ? fromEnv
-    : DEFAULT_PORT;
-}
 
 /**
  * How often due model discoveries are looked for: the option, then FCM_ROUTER_DISCOVERY_TICK_MS (0 turns
@@ -139,16 +120,6 @@ async function loadStartConfig(options: StartRouterOptions, baseDir: string) {
 }
 
 type StartConfig = Awaited<ReturnType<typeof loadStartConfig>>;
-
-/** What a start has once the lock is held. */
-export interface LockedStart {
-  env: Record<string, string | undefined>;
-  time: Time;
-  logger: RouterLogger;
-  baseDir: string;
-  startedAt: number;
-  lock: DaemonLock;
-}
 
 /** The state a router runs on, opened before its engine. */
 interface LiveState {
@@ -228,109 +199,6 @@ function startEngine(
   return { engine, upstream };
 }
 
-/** Listens on `port` and `host`; rejects with the server's error (a port in use, say). */
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/**
- * Listens, then records where: the lock and `daemon.json` (with the per-start token) name the URL. A
- * failure closes what was opened (`onFail`); one of the folder's is a `StateDirError`.
- */
-async function listenAndPublish(
-  server: Server,
-  started: LockedStart,
-  daemon: { port: number; host: string; version: string; demo: boolean; token: string },
-  onFail: () => Promise<unknown>,
-): Promise<{ url: string; port: number }> {
-  const { host, version, demo, token } = daemon;
-  try {
-    await listen(server, daemon.port, host);
-  } catch (error) {
-    await onFail();
-    throw error;
-  }
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  try {
-    await started.lock.listening(port, url);
-    const { pid } = process;
-    await writeDaemonFile(started.baseDir, {
-      pid,
-      port,
-      host,
-      url,
-      version,
-      startedAt: started.startedAt,
-      demo,
-      token,
-    });
-  } catch (error) {
-    server.close();
-    server.closeAllConnections();
-    await onFail();
-    throw new StateDirError(started.baseDir, (error as NodeJS.ErrnoException).code ?? String(error));
-  }
-  return { url, port };
-}
-
-/** The HTTP side of a running router. */
-interface Serving {
-  url: string;
-  port: number;
-  host: string;
-  version: string;
-  server: Server;
-  eventsRoute: RouterServer['events'];
-  configWatch: ConfigWatch;
-}
-
-/**
- * The router's server over its engine, the config file watched for edits, listening and published in
- * `daemon.json` with a fresh per-start token. A failure to listen closes what this opened.
- */
-async function serve(
-  options: StartRouterOptions,
-  started: LockedStart,
-  parts: { config: StartConfig; state: LiveState; engine: RouterEngine; upstream: UpstreamClient },
-): Promise<Serving> {
-  const { env, time, logger, startedAt } = started;
-  const { config, state } = parts;
-  const host = options.host ?? '127.0.0.1';
-  const version = packageVersion();
-  const token = randomBytes(24).toString('base64url');
-  const { history, counters, quotas } = state.stores;
-  const { server, events: eventsRoute } = createRouterServer({
-    history,
-    counters,
-    quotas,
-    engine: parts.engine,
-    live: state.live,
-    discovery: state.discovery,
-    events: state.events,
-    rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
-    token,
-    tokenForReads: options.allowRemote === true,
-    version,
-    startedAt,
-    time,
-    logger,
-  });
-  const configWatch = watchLiveConfig(state.live, logger, time);
-  const daemon = { port: choosePort(options.port, env), host, version, demo: config.demo !== null, token };
-  const { url, port } = await listenAndPublish(server, started, daemon, () => {
-    configWatch.close();
-    return Promise.all([parts.upstream.close(), config.demo?.close()]);
-  });
-  return { url, port, host, version, server, eventsRoute, configWatch };
-}
-
 /** Background work, once the router listens: probes, the daily model discovery and the demo's traffic. */
 function startBackground(
   options: StartRouterOptions,
@@ -358,7 +226,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
   const config = await loadStartConfig(options, started.baseDir);
   const state = await openLiveState(options, started, config);
   const { engine, upstream } = startEngine(options, started, state);
-  const serving = await serve(options, started, { config, state, engine, upstream });
+  const serving = await serve(options, started, { state, engine, upstream, demo: config.demo });
   const background = startBackground(options, started, { config, state, engine, url: serving.url });
   return routerHandle({
     ...serving,
