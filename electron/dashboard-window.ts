@@ -6,7 +6,7 @@ import { BrowserWindow, screen, session, shell, type App, type WebContents } fro
 import { DashboardRetry } from './load-retry.js';
 import { decideNavigation, decideWindowOpen, isSafeExternalUrl } from './navigation-policy.js';
 import { decidePermission } from './permission-policy.js';
-import type { Timers } from './timers.js';
+import type { Time } from '../router/index.js';
 import { MIN_WINDOW_SIZE, restoreBounds, type Rect } from './window-bounds.js';
 import { RevealGate } from './window-reveal.js';
 
@@ -59,7 +59,8 @@ export interface DashboardWindowOptions {
   bounds: BoundsStore;
   /** The window's background for the OS theme now (window-theme.ts). */
   background(): string;
-  timers: Timers;
+  /** The timers of the reveal's fallback and the reload after a failed load. */
+  time: Time;
 }
 
 /** Loads a page; a failure arrives as `did-fail-load`, which the retry handles, so the promise is not. */
@@ -133,9 +134,9 @@ export class DashboardWindow {
     const reveal = new RevealGate(() => {
       window.show();
       window.focus();
-    }, this.options.timers);
+    }, this.options.time);
     const retry = new DashboardRetry({
-      timers: this.options.timers,
+      time: this.options.time,
       load: (url) => load(window, url),
       showPage: (page) => load(window, page),
     });

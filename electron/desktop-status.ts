@@ -1,16 +1,15 @@
 import type { StateResponse } from '../router/api-types.js';
-import type { Clock } from '../router/index.js';
+import type { Time, TimerHandle } from '../router/index.js';
 import { detectAlerts } from './health-alerts.js';
 import { nextTimedChange } from './model-readiness.js';
 import { NotificationThrottle, type Notice } from './notification-throttle.js';
 import type { RouterSource } from './router-source.js';
 import { createCoalescer, type Coalescer } from './throttle-updates.js';
-import type { Timers } from './timers.js';
 import { computeTrayView, type RouterStatus, type TrayView } from './tray-health.js';
 
 export interface DesktopStatusOptions {
-  clock: Clock;
-  timers: Timers;
+  /** The clock the tray's view is computed on, and its timers (throttle, notification batch, cooldown ends). */
+  time: Time;
   /** Called when what the tray shows changes (never more than `maxUpdatesPerSecond`). */
   render(view: TrayView, status: RouterStatus): void;
   /** Shows one desktop notification. */
@@ -37,19 +36,18 @@ export class DesktopStatus {
   #source: RouterSource | null = null;
   #unsubscribe: (() => void) | null = null;
   #previous: StateResponse | null = null;
-  #timedRefresh: unknown = null;
-  #notifyTimer: unknown = null;
+  #timedRefresh: TimerHandle | null = null;
+  #notifyTimer: TimerHandle | null = null;
   #lastRendered = '';
 
   constructor(options: DesktopStatusOptions) {
     this.#options = options;
-    this.#throttle = options.throttle ?? new NotificationThrottle({ clock: options.clock });
+    this.#throttle = options.throttle ?? new NotificationThrottle({ clock: options.time.now });
     this.#coalescer = createCoalescer(() => this.#refresh(), {
       maxPerSecond: options.maxUpdatesPerSecond ?? 4,
-      clock: options.clock,
-      timers: options.timers,
+      time: options.time,
     });
-    this.#view = computeTrayView(this.#status, options.clock());
+    this.#view = computeTrayView(this.#status, options.time.now());
   }
 
   get status(): RouterStatus {
@@ -100,7 +98,7 @@ export class DesktopStatus {
   dispose(): void {
     this.detach();
     this.#coalescer.dispose();
-    if (this.#notifyTimer !== null) this.#options.timers.clearTimeout(this.#notifyTimer);
+    this.#options.time.clearTimeout(this.#notifyTimer);
     this.#notifyTimer = null;
   }
 
@@ -114,7 +112,7 @@ export class DesktopStatus {
       this.#apply({ kind: 'stopped', reason: source.mode === 'attached' ? 'not reachable' : null });
       return;
     }
-    const now = this.#options.clock();
+    const now = this.#options.time.now();
     const alerts = detectAlerts(this.#previous, reading.state, now);
     this.#previous = reading.state;
     if (alerts.length > 0) {
@@ -127,7 +125,7 @@ export class DesktopStatus {
 
   #apply(status: RouterStatus): void {
     this.#status = status;
-    this.#view = computeTrayView(status, this.#options.clock());
+    this.#view = computeTrayView(status, this.#options.time.now());
     const key = JSON.stringify([this.#view, status.kind]);
     if (key === this.#lastRendered) return;
     this.#lastRendered = key;
@@ -136,7 +134,7 @@ export class DesktopStatus {
 
   #scheduleNotifications(): void {
     if (this.#notifyTimer !== null) return;
-    this.#notifyTimer = this.#options.timers.setTimeout(() => {
+    this.#notifyTimer = this.#options.time.setTimeout(() => {
       this.#notifyTimer = null;
       const notices = this.#throttle.flush();
       // Flushed even when switched off, so turning them on later does not replay old alerts.
@@ -148,7 +146,7 @@ export class DesktopStatus {
     this.#clearTimedRefresh();
     if (at === null) return;
     // A cooldown or quota pause ends at a known time: refresh then, with no polling in between.
-    this.#timedRefresh = this.#options.timers.setTimeout(
+    this.#timedRefresh = this.#options.time.setTimeout(
       () => {
         this.#timedRefresh = null;
         this.#coalescer.poke();
@@ -158,7 +156,7 @@ export class DesktopStatus {
   }
 
   #clearTimedRefresh(): void {
-    if (this.#timedRefresh !== null) this.#options.timers.clearTimeout(this.#timedRefresh);
+    this.#options.time.clearTimeout(this.#timedRefresh);
     this.#timedRefresh = null;
   }
 }

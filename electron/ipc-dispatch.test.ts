@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createIpcDispatcher, IpcRefusedError } from './ipc-dispatch.js';
-import type { IpcHandlers } from './ipc-contract.js';
+import {
+  createIpcDispatcher,
+  IpcRefusedError,
+  registerIpcHandlers,
+  type IpcRegistry,
+} from './ipc-dispatch.js';
+import { IPC_CHANNELS, type IpcHandlers } from './ipc-contract.js';
 
 function setup() {
   const calls: string[] = [];
@@ -73,4 +78,26 @@ test('a handler result outside the contract is an error, not passed through', as
   } as unknown as IpcHandlers;
   const dispatch = createIpcDispatcher(handlers, () => 'http://127.0.0.1:19280');
   await assert.rejects(dispatch('fcm-desktop:get-app-version', dashboard, []));
+});
+
+test('every channel of the contract is registered once, and a call goes through the same checks', async () => {
+  const listeners = new Map<string, Parameters<IpcRegistry['handle']>[1]>();
+  const registry: IpcRegistry = { handle: (channel, listener) => void listeners.set(channel, listener) };
+  const handlers: IpcHandlers = {
+    'fcm-desktop:get-app-version': () => '0.1.0',
+    'fcm-desktop:get-start-at-login': () => false,
+    'fcm-desktop:set-start-at-login': (enabled) => enabled,
+    'fcm-desktop:get-notifications-enabled': () => true,
+    'fcm-desktop:set-notifications-enabled': (enabled) => enabled,
+  };
+  registerIpcHandlers(registry, handlers, () => 'http://127.0.0.1:19280');
+  assert.deepEqual([...listeners.keys()].sort(), Object.keys(IPC_CHANNELS).sort());
+  const version = listeners.get('fcm-desktop:get-app-version');
+  const top = { senderFrame: { url: 'http://127.0.0.1:19280/', parent: null } };
+  assert.equal(await version?.(top), '0.1.0');
+  const framed = { senderFrame: { url: 'http://127.0.0.1:19280/', parent: {} } };
+  await assert.rejects(Promise.resolve(version?.(framed)), IpcRefusedError);
+  await assert.rejects(Promise.resolve(version?.({ senderFrame: null })), IpcRefusedError);
+  const set = listeners.get('fcm-desktop:set-start-at-login');
+  await assert.rejects(Promise.resolve(set?.(top, 'yes')), IpcRefusedError);
 });

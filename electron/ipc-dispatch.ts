@@ -52,3 +52,32 @@ function call<C extends IpcChannel>(handlers: IpcHandlers, channel: C, args: unk
   const handler = handlers[channel] as (...values: unknown[]) => unknown;
   return handler(...args);
 }
+
+/** The part of Electron's `ipcMain` the app registers its channels on. */
+export interface IpcRegistry {
+  handle(
+    channel: string,
+    listener: (
+      event: { senderFrame?: { url: string; parent: unknown } | null },
+      ...args: unknown[]
+    ) => unknown,
+  ): void;
+}
+
+/** Registers every channel of the contract on `ipc`, each through {@link createIpcDispatcher}'s checks. */
+export function registerIpcHandlers(
+  ipc: IpcRegistry,
+  handlers: IpcHandlers,
+  routerOrigin: () => string | null,
+): void {
+  const dispatch = createIpcDispatcher(handlers, routerOrigin);
+  for (const channel of Object.keys(IPC_CHANNELS)) {
+    ipc.handle(channel, (event, ...args) =>
+      dispatch(
+        channel,
+        { url: event.senderFrame?.url, isMainFrame: event.senderFrame?.parent === null },
+        args,
+      ),
+    );
+  }
+}

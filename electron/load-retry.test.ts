@@ -7,7 +7,7 @@ import {
   retryPageUrl,
   type LoadFailure,
 } from './load-retry.js';
-import { fakeTime } from './testing/fake-timers.js';
+import { TestClock } from '../router/test-support/test-clock.js';
 
 const refused: LoadFailure = {
   errorCode: -102,
@@ -25,13 +25,13 @@ function setUp(): {
   retry: DashboardRetry;
   loads: string[];
   pages: string[];
-  time: ReturnType<typeof fakeTime>;
+  time: TestClock;
 } {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   const loads: string[] = [];
   const pages: string[] = [];
   const retry = new DashboardRetry({
-    timers: time.timers,
+    time,
     load: (url) => loads.push(url),
     showPage: (url) => pages.push(url),
   });
@@ -62,21 +62,21 @@ test('a failed load shows the local page, then reloads the dashboard when the de
   assert.match(text, /Trying again in 1 second\./);
   assert.match(text, /default-src 'none'/);
   assert.doesNotMatch(text, /<script/i);
-  await time.advance(999);
+  await time.advanceSettling(999);
   assert.deepEqual(loads, []);
-  await time.advance(1);
+  await time.advanceSettling(1);
   assert.deepEqual(loads, ['http://127.0.0.1:19280/']);
 });
 
 test('failing again waits longer; a successful load starts over from 1 s', async () => {
   const { retry, loads, pages, time } = setUp();
   retry.failed(refused);
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   retry.failed(refused);
   assert.match(pageText(pages[1] ?? ''), /Trying again in 2 seconds\./);
-  await time.advance(1999);
+  await time.advanceSettling(1999);
   assert.equal(loads.length, 1);
-  await time.advance(1);
+  await time.advanceSettling(1);
   assert.equal(loads.length, 2);
   retry.loaded(pages[1] ?? '');
   retry.failed(refused);
@@ -92,7 +92,7 @@ test('cancel drops the pending reload; only one reload is ever pending', async (
   retry.failed(refused);
   assert.equal(time.pending(), 1);
   retry.cancel();
-  await time.advance(60_000);
+  await time.advanceSettling(60_000);
   assert.deepEqual(loads, []);
 });
 

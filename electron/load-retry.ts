@@ -1,4 +1,4 @@
-import type { Timers } from './timers.js';
+import type { Time, TimerHandle } from '../router/index.js';
 import { WINDOW_BACKGROUND } from './window-theme.js';
 
 /** A `did-fail-load` as Electron reports it. */
@@ -61,11 +61,12 @@ main{max-width:36rem;margin:18vh auto;padding:0 1.5rem}code{font:13px ui-monospa
  */
 export class DashboardRetry {
   #failures = 0;
-  #timer: unknown = null;
+  #timer: TimerHandle | null = null;
 
   constructor(
     private readonly options: {
-      timers: Timers;
+      /** The reload's timer. */
+      time: Time;
       /** Loads the dashboard again. */
       load(url: string): void;
       /** Shows the local retry page. */
@@ -79,7 +80,7 @@ export class DashboardRetry {
     this.cancel();
     const delay = retryDelayMs(++this.#failures);
     this.options.showPage(retryPageUrl(failure, delay));
-    this.#timer = this.options.timers.setTimeout(() => {
+    this.#timer = this.options.time.setTimeout(() => {
       this.#timer = null;
       this.options.load(failure.url);
     }, delay);
@@ -92,7 +93,7 @@ export class DashboardRetry {
 
   /** Drops a pending reload (the window is loading something else, or is gone). */
   cancel(): void {
-    if (this.#timer !== null) this.options.timers.clearTimeout(this.#timer);
+    this.options.time.clearTimeout(this.#timer);
     this.#timer = null;
   }
 }

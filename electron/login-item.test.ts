@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createLoginItem, launchedAtLogin, launchTargetFor, type LoginItemApi } from './login-item.js';
+import {
+  createLoginItem,
+  launchedAtLogin,
+  launchTargetFor,
+  loginItemForProcess,
+  type LoginItemApi,
+} from './login-item.js';
 
 /** A stand-in for Electron's login-item calls that records them (Electron is never loaded in tests). */
 function fakeApi(): LoginItemApi & { calls: unknown[]; openAtLogin: boolean } {
@@ -106,4 +112,26 @@ test('launchTargetFor: packaged apps start themselves hidden; a dev Electron als
     }),
     { execPath: '/apps/fcm.AppImage', args: ['--hidden'] },
   );
+});
+
+test('loginItemForProcess: this process, launched hidden, with the app folder only for a dev Electron', async () => {
+  const run = {
+    platform: 'win32' as const,
+    env: {},
+    execPath: 'C:\\fcm\\electron.exe',
+    homedir: '/nonexistent',
+  };
+  const dev = fakeApi();
+  await loginItemForProcess(dev, run, 'C:\\src\\fcm-router')?.set(true);
+  assert.deepEqual(dev.calls[0], [
+    'set',
+    { openAtLogin: true, path: 'C:\\fcm\\electron.exe', args: ['C:\\src\\fcm-router', '--hidden'] },
+  ]);
+  const packaged = fakeApi();
+  await loginItemForProcess(packaged, run, null)?.set(true);
+  assert.deepEqual(packaged.calls[0], [
+    'set',
+    { openAtLogin: true, path: 'C:\\fcm\\electron.exe', args: ['--hidden'] },
+  ]);
+  assert.equal(loginItemForProcess(fakeApi(), { ...run, platform: 'aix' }, null), null);
 });

@@ -99,3 +99,22 @@ export function launchTargetFor(options: {
   if (options.platform === 'linux') return linuxLaunchTarget(options);
   return { execPath: options.execPath, args: [...(options.appPath ? [options.appPath] : []), HIDDEN_ARG] };
 }
+
+/**
+ * Start at login for this process: the app binary (`execPath`), with the app folder when `appPath` is
+ * given (a development Electron), launched hidden; the XDG folder found from the environment and home.
+ */
+export function loginItemForProcess(
+  api: LoginItemApi,
+  run: {
+    platform: NodeJS.Platform;
+    env: Record<string, string | undefined>;
+    execPath: string;
+    homedir: string;
+  },
+  appPath: string | null,
+): LoginItem | null {
+  const { platform, env, execPath, homedir } = run;
+  const target = launchTargetFor({ platform, env, execPath, appPath });
+  return createLoginItem({ platform, api, target, xdg: { env, homedir } });
+}

@@ -6,7 +6,13 @@ import path from 'node:path';
 // electron-store is conf plus Electron paths; conf itself runs under plain Node, so the schema is tested
 // with the same validator the app uses.
 import Conf from 'conf';
-import { PREFS_DEFAULTS, PREFS_FILE_NAME, PREFS_SCHEMA, type DesktopPrefs } from './prefs-schema.js';
+import {
+  boundsInPrefs,
+  PREFS_DEFAULTS,
+  PREFS_FILE_NAME,
+  PREFS_SCHEMA,
+  type DesktopPrefs,
+} from './prefs-schema.js';
 
 async function withStore(
   run: (store: Conf<DesktopPrefs>, dir: string) => Promise<void> | void,
@@ -75,4 +81,18 @@ test('a corrupt prefs file falls back to the defaults instead of stopping the ap
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('the window’s bounds are kept in the prefs; a write the schema refuses is a warning, not a throw', async () => {
+  await withStore((store) => {
+    const warnings: string[] = [];
+    const bounds = boundsInPrefs(store, (line) => warnings.push(line));
+    assert.deepEqual(bounds.load(), { bounds: null, maximized: false });
+    bounds.save({ x: 10, y: 20, width: 800, height: 600 }, true);
+    assert.deepEqual(bounds.load(), { bounds: { x: 10, y: 20, width: 800, height: 600 }, maximized: true });
+    bounds.save({ x: 10, y: 20, width: -5, height: 600 }, false);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? '', /window position not saved/);
+    assert.deepEqual(bounds.load().bounds, { x: 10, y: 20, width: 800, height: 600 });
+  });
 });

@@ -18,6 +18,30 @@ export interface DesktopPrefs {
   port: number | null;
 }
 
+/** The preferences as electron-store reads and writes them (each write validated against the schema). */
+export interface PrefsStore {
+  get<K extends keyof DesktopPrefs>(key: K): DesktopPrefs[K];
+  set<K extends keyof DesktopPrefs>(key: K, value: DesktopPrefs[K]): void;
+}
+
+/** The dashboard window's geometry, kept in the preferences; a write that fails is a warning, not a throw. */
+export function boundsInPrefs(
+  prefs: PrefsStore,
+  warn: (line: string) => void,
+): { load(): { bounds: Rect | null; maximized: boolean }; save(bounds: Rect, maximized: boolean): void } {
+  return {
+    load: () => ({ bounds: prefs.get('windowBounds'), maximized: prefs.get('windowMaximized') }),
+    save(bounds, maximized) {
+      try {
+        prefs.set('windowBounds', bounds);
+        prefs.set('windowMaximized', maximized);
+      } catch (error) {
+        warn(`fcm-router: window position not saved: ${String(error)}`);
+      }
+    },
+  };
+}
+
 /** Not `config`: that name is the router's config file in the same folder. */
 export const PREFS_FILE_NAME = 'desktop-prefs';
 

@@ -7,15 +7,21 @@ import { startHarness } from '../router/test-support/router-harness.js';
 import { scenarioConfig } from '../router/test-support/scenario.js';
 import { attachedSource, parseEvent } from './remote-router.js';
 import { startFakeRouter } from './testing/fake-router-server.js';
+import { ioTurns } from '../router/test-support/deferred.js';
+import { TestClock } from '../router/test-support/test-clock.js';
 import { entry, model, snapshot } from './testing/fixtures.js';
 
-/** Resolves when `check` holds, polling briefly; the stream is real, so its timing is too. */
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/**
+ * Until `check` holds: a few rounds of the event loop (the stream is real), then a step of the source's
+ * clock, for its reconnect pause; bounded by steps, not time.
+ */
+async function eventually(time: TestClock, check: () => boolean, what: string): Promise<void> {
+  for (let step = 0; step < 200; step++) {
     if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await ioTurns();
+    time.advance(10);
   }
-  assert.fail(`timed out waiting for ${what}`);
+  assert.fail(`never saw ${what}`);
 }
 
 test('reads state and the last history entry of the running daemon', async () => {
@@ -35,20 +41,21 @@ test('reads state and the last history entry of the running daemon', async () =>
 
 test('follows the event stream and reports a lost connection, then reconnects', async () => {
   const fake = await startFakeRouter(snapshot([model('a/x')]));
-  const source = attachedSource(fake.url, { reconnectMs: 50 });
+  const time = new TestClock();
+  const source = attachedSource(fake.url, { reconnectMs: 50, time });
   const seen: (RouterEvent | null)[] = [];
   const off = source.subscribe((event) => seen.push(event));
   try {
-    await eventually(() => fake.streams() === 1, 'the stream to open');
+    await eventually(time, () => fake.streams() === 1, 'the stream to open');
     fake.push({ type: 'breaker', model: model('a/x', { state: 'OPEN' }) });
     fake.push({ type: 'router', paused: true });
-    await eventually(() => seen.filter(Boolean).length === 2, 'two events');
+    await eventually(time, () => seen.filter(Boolean).length === 2, 'two events');
     assert.deepEqual(
       seen.map((e) => e?.type ?? null),
       [null, 'breaker', 'router'],
     );
     fake.dropStreams();
-    await eventually(() => fake.streams() === 1 && seen.length >= 5, 'the reconnect');
+    await eventually(time, () => fake.streams() === 1 && seen.length >= 5, 'the reconnect');
     assert.deepEqual(seen.slice(3, 5), [null, null], 'lost, then connected again');
   } finally {
     off();
@@ -75,11 +82,12 @@ test('pauses through the API with the dashboard token', async () => {
 test('an unreachable daemon reads as null and close only disconnects', async () => {
   const fake = await startFakeRouter(snapshot([]));
   const url = fake.url;
-  const source = attachedSource(url, { reconnectMs: 20 });
+  const time = new TestClock();
+  const source = attachedSource(url, { reconnectMs: 20, time });
   source.subscribe(() => undefined);
-  await eventually(() => fake.streams() === 1, 'the stream to open');
+  await eventually(time, () => fake.streams() === 1, 'the stream to open');
   await source.close();
-  await eventually(() => fake.streams() === 0, 'the stream to close');
+  await eventually(time, () => fake.streams() === 0, 'the stream to close');
   await fake.close();
   assert.equal(await source.read(), null);
   await assert.rejects(source.setPaused(true));
@@ -100,15 +108,16 @@ test('a daemon started with --allow-remote: read, followed and paused with the t
     allowRemote: true,
   });
   const unsigned = attachedSource(router.url);
-  const source = attachedSource(router.url, { token: router.token, reconnectMs: 50 });
+  const time = new TestClock();
+  const source = attachedSource(router.url, { token: router.token, reconnectMs: 50, time });
   const seen: (RouterEvent | null)[] = [];
   const off = source.subscribe((event) => seen.push(event));
   try {
     assert.equal(await unsigned.read(), null, 'reads want the token');
     assert.equal((await source.read())?.state.models[0]?.key, 'alpha/m1');
-    await eventually(() => seen.length > 0, 'the event stream to open');
+    await eventually(time, () => seen.length > 0, 'the event stream to open');
     await source.setPaused(true);
-    await eventually(() => seen.some((event) => event?.type === 'router'), 'the pause event');
+    await eventually(time, () => seen.some((event) => event?.type === 'router'), 'the pause event');
     assert.equal((await source.read())?.state.paused, true);
 
     // The window opens the page signed in: the router swaps the token for a cookie and drops it from the address.

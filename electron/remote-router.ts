@@ -1,11 +1,12 @@
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
 import type { HistoryResponse, RouterEvent, StateResponse } from '../router/api-types.js';
+import { systemTime, type Time } from '../router/index.js';
 import type { RouterReading, RouterSource } from './router-source.js';
-import { realTimers, type Timers } from './timers.js';
 
 export interface RemoteOptions {
-  timers?: Timers;
+  /** The reconnect pause's timer. @default the system's */
+  time?: Time;
   /** Wait before reconnecting the event stream. @default 3000 */
   reconnectMs?: number;
   /** Longest silence on the event stream (the router sends a heartbeat every 15 s). @default 45_000 */
@@ -27,7 +28,7 @@ const EVENT_NAMES = new Set(['request', 'breaker', 'config', 'router']);
  * `/api/history`, follows `/api/events`, and pauses through `/api/pause`. Closing it only disconnects.
  */
 export function attachedSource(url: string, options: RemoteOptions = {}): RouterSource {
-  const timers = options.timers ?? realTimers;
+  const time = options.time ?? systemTime;
   const base = url.replace(/\/+$/, '');
   const timeout = options.requestTimeoutMs ?? 5000;
   const controllers = new Set<AbortController>();
@@ -54,7 +55,7 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
     subscribe(onChange) {
       const controller = new AbortController();
       controllers.add(controller);
-      void follow(base, signed, controller.signal, onChange, timers, options);
+      void follow({ base, signed, signal: controller.signal, onChange }, time, options);
       return () => {
         controller.abort();
         controllers.delete(controller);
@@ -81,15 +82,17 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
   };
 }
 
-/** Follows the SSE stream until aborted, reconnecting after a pause whenever it drops. */
-async function follow(
-  base: string,
-  signed: Record<string, string>,
-  signal: AbortSignal,
-  onChange: (event: RouterEvent | null) => void,
-  timers: Timers,
-  options: RemoteOptions,
-): Promise<void> {
+/** An event stream to follow: where, signed how, until which abort, told to whom. */
+interface FollowTarget {
+  base: string;
+  signed: Record<string, string>;
+  signal: AbortSignal;
+  onChange: (event: RouterEvent | null) => void;
+}
+
+/** Follows the SSE stream until aborted, reconnecting after a pause on `time` whenever it drops. */
+async function follow(target: FollowTarget, time: Time, options: RemoteOptions): Promise<void> {
+  const { base, signed, signal, onChange } = target;
   while (!signal.aborted) {
     try {
       const res = await request(`${base}/api/events`, {
@@ -119,10 +122,10 @@ async function follow(
     onChange(null);
     await new Promise<void>((resolve) => {
       const onAbort = (): void => {
-        timers.clearTimeout(handle);
+        time.clearTimeout(handle);
         resolve();
       };
-      const handle = timers.setTimeout(() => {
+      const handle = time.setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       }, options.reconnectMs ?? 3000);

@@ -15,7 +15,8 @@ import { DesktopStatus } from './desktop-status.js';
 import type { Notice } from './notification-throttle.js';
 import { attachedSource } from './remote-router.js';
 import { ownedSource } from './router-source.js';
-import { realTimers } from './timers.js';
+import { ioTurns } from '../router/test-support/deferred.js';
+import { TestClock } from '../router/test-support/test-clock.js';
 
 /** `bad` answers 200 with no choices (a sneaky failure), `good` answers properly. */
 async function upstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -43,7 +44,9 @@ async function upstream(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
-async function withRouter(run: (router: RouterHandle) => Promise<void>): Promise<void> {
+/** A router and the desktop side on one test clock, which moves only when the test moves it. */
+async function withRouter(run: (router: RouterHandle, time: TestClock) => Promise<void>): Promise<void> {
+  const time = new TestClock();
   const up = await upstream();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-desktop-int-'));
   const rendererDir = path.join(dir, 'renderer');
@@ -60,11 +63,18 @@ async function withRouter(run: (router: RouterHandle) => Promise<void>): Promise
       router: { breaker: { failureThreshold: 1, initialCooldownMs: 600_000, maxCooldownMs: 600_000 } },
     }),
   );
-  const router = await startRouter({ port: 0, stateDir: dir, rendererDir, env: {}, persistDebounceMs: 10 });
+  const router = await startRouter({
+    port: 0,
+    stateDir: dir,
+    rendererDir,
+    env: {},
+    persistDebounceMs: 10,
+    time,
+  });
   try {
-    await run(router);
+    await run(router, time);
   } finally {
-    await router.stop({ graceMs: 1000 });
+    await router.stop({ graceMs: 0 });
     await up.close();
     await rm(dir, { recursive: true, force: true });
   }
@@ -80,19 +90,23 @@ async function chat(url: string): Promise<number> {
   return res.status;
 }
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/**
+ * Until `check` holds: lets the router's answers and events arrive (a few rounds of the event loop), then
+ * moves the tray's clock a step, so its throttle and notification batch run; bounded by steps, not time.
+ */
+async function eventually(time: TestClock, check: () => boolean, what: string): Promise<void> {
+  for (let step = 0; step < 200; step++) {
     if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await ioTurns();
+    await time.advanceSettling(25);
   }
-  assert.fail(`timed out waiting for ${what}`);
+  assert.fail(`never saw ${what}`);
 }
 
-function watch(source: Parameters<DesktopStatus['attach']>[0]) {
+function watch(source: Parameters<DesktopStatus['attach']>[0], time: TestClock) {
   const notices: Notice[] = [];
   const status = new DesktopStatus({
-    clock: Date.now,
-    timers: realTimers,
+    time,
     render: () => undefined,
     notify: (notice) => notices.push(notice),
     notificationsEnabled: () => true,
@@ -104,17 +118,17 @@ function watch(source: Parameters<DesktopStatus['attach']>[0]) {
 }
 
 test('in-process: a sneaky empty 200 trips the model, the tray turns amber and notifies', async () => {
-  await withRouter(async (router) => {
+  await withRouter(async (router, time) => {
     const source = ownedSource(router);
-    const { status, notices } = watch(source);
-    await eventually(() => status.view.colour === 'green', 'green');
+    const { status, notices } = watch(source, time);
+    await eventually(time, () => status.view.colour === 'green', 'green');
     assert.equal(await chat(router.url), 200);
     // The breaker event and the request event arrive separately; the tray catches up with both.
     const expected =
       'fcm-router — 1 of 2 models out (1 OPEN); next request goes to up/good · last: up/good (1 failover)';
-    await eventually(() => status.view.tooltip === expected, `the tooltip "${expected}"`);
+    await eventually(time, () => status.view.tooltip === expected, `the tooltip "${expected}"`);
     assert.equal(status.view.colour, 'amber');
-    await eventually(() => notices.length > 0, 'a notification');
+    await eventually(time, () => notices.length > 0, 'a notification');
     assert.equal(notices[0]?.title, 'Model tripped: up/bad');
     // Nothing from the request (prompt or completion) ever reaches what the tray shows.
     assert.ok(!JSON.stringify([status.view, notices]).includes('hello'));
@@ -130,17 +144,17 @@ test('in-process: a sneaky empty 200 trips the model, the tray turns amber and n
 });
 
 test('attached: the HTTP client follows the real router, and pauses it with the dashboard token', async () => {
-  await withRouter(async (router) => {
-    const source = attachedSource(router.url, { reconnectMs: 50 });
-    const { status } = watch(source);
-    await eventually(() => status.view.colour === 'green', 'green');
+  await withRouter(async (router, time) => {
+    const source = attachedSource(router.url, { reconnectMs: 50, time });
+    const { status } = watch(source, time);
+    await eventually(time, () => status.view.colour === 'green', 'green');
     assert.equal(await chat(router.url), 200);
-    await eventually(() => status.view.colour === 'amber', 'amber over SSE');
+    await eventually(time, () => status.view.colour === 'amber', 'amber over SSE');
     await source.setPaused(true);
     assert.equal(router.isPaused(), true);
-    await eventually(() => status.view.colour === 'red', 'red when paused');
+    await eventually(time, () => status.view.colour === 'red', 'red when paused');
     await source.setPaused(false);
-    await eventually(() => status.view.colour === 'amber', 'amber again');
+    await eventually(time, () => status.view.colour === 'amber', 'amber again');
     status.dispose();
     await source.close();
   });

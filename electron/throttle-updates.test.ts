@@ -1,43 +1,43 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCoalescer } from './throttle-updates.js';
-import { fakeTime } from './testing/fake-timers.js';
+import { TestClock } from '../router/test-support/test-clock.js';
 
 test('a burst of events becomes one immediate run and one trailing run', async () => {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   const runs: number[] = [];
-  const coalescer = createCoalescer(() => void runs.push(time.clock()), { maxPerSecond: 4, ...time });
+  const coalescer = createCoalescer(() => void runs.push(time.now()), { maxPerSecond: 4, time });
   for (let i = 0; i < 50; i++) coalescer.poke();
-  await time.advance(0);
+  await time.advanceSettling(0);
   assert.deepEqual(runs, [1_000_000]);
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   assert.deepEqual(runs, [1_000_000, 1_000_250]);
 });
 
 test('never more than maxPerSecond runs under a steady stream of events', async () => {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   let runs = 0;
-  const coalescer = createCoalescer(() => void runs++, { maxPerSecond: 4, ...time });
+  const coalescer = createCoalescer(() => void runs++, { maxPerSecond: 4, time });
   for (let ms = 0; ms < 10_000; ms += 10) {
     coalescer.poke();
-    await time.advance(10);
+    await time.advanceSettling(10);
   }
   assert.ok(runs <= 41, `ran ${runs} times in 10 s`);
   assert.ok(runs >= 39, `ran only ${runs} times in 10 s`);
 });
 
 test('after a quiet spell the next event runs at once', async () => {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   const runs: number[] = [];
-  const coalescer = createCoalescer(() => void runs.push(time.clock()), { maxPerSecond: 4, ...time });
+  const coalescer = createCoalescer(() => void runs.push(time.now()), { maxPerSecond: 4, time });
   coalescer.poke();
-  await time.advance(5000);
+  await time.advanceSettling(5000);
   coalescer.poke();
   assert.deepEqual(runs, [1_000_000, 1_005_000]);
 });
 
 test('a slow async run is not overlapped; events during it cause exactly one more run', async () => {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   let active = 0;
   let maxActive = 0;
   let runs = 0;
@@ -54,41 +54,41 @@ test('a slow async run is not overlapped; events during it cause exactly one mor
         };
       });
     },
-    { maxPerSecond: 4, ...time },
+    { maxPerSecond: 4, time },
   );
   coalescer.poke();
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   coalescer.poke();
   coalescer.poke();
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   assert.equal(runs, 1);
   release();
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   assert.equal(runs, 2);
   release();
-  await time.advance(1000);
+  await time.advanceSettling(1000);
   assert.equal(runs, 2);
   assert.equal(maxActive, 1);
 });
 
 test('dispose cancels the pending run; a throwing run does not stop later ones', async () => {
-  const time = fakeTime();
+  const time = new TestClock(1_000_000);
   let runs = 0;
   const coalescer = createCoalescer(
     () => {
       runs++;
       throw new Error('boom');
     },
-    { maxPerSecond: 2, ...time },
+    { maxPerSecond: 2, time },
   );
   coalescer.poke();
-  await time.advance(0);
+  await time.advanceSettling(0);
   coalescer.poke();
-  await time.advance(600);
+  await time.advanceSettling(600);
   assert.equal(runs, 2);
   coalescer.poke();
   coalescer.dispose();
-  await time.advance(5000);
+  await time.advanceSettling(5000);
   assert.equal(runs, 2);
   assert.equal(time.pending(), 0);
 });

@@ -1,5 +1,4 @@
-import type { Clock } from '../router/index.js';
-import type { Timers } from './timers.js';
+import type { Time, TimerHandle } from '../router/index.js';
 
 export interface Coalescer {
   /** Something changed: run soon, but not more often than allowed. */
@@ -15,11 +14,11 @@ export interface Coalescer {
  */
 export function createCoalescer(
   run: () => void | Promise<void>,
-  options: { maxPerSecond: number; clock: Clock; timers: Timers },
+  options: { maxPerSecond: number; time: Time },
 ): Coalescer {
   const interval = 1000 / options.maxPerSecond;
   let lastStart = Number.NEGATIVE_INFINITY;
-  let timer: unknown = null;
+  let timer: TimerHandle | null = null;
   let running = false;
   let dirty = false;
   let disposed = false;
@@ -28,7 +27,7 @@ export function createCoalescer(
     timer = null;
     dirty = false;
     running = true;
-    lastStart = options.clock();
+    lastStart = options.time.now();
     let result: void | Promise<void>;
     try {
       result = run();
@@ -49,16 +48,16 @@ export function createCoalescer(
       dirty = true;
       return;
     }
-    const wait = lastStart + interval - options.clock();
+    const wait = lastStart + interval - options.time.now();
     if (wait <= 0) fire();
-    else timer = options.timers.setTimeout(fire, wait);
+    else timer = options.time.setTimeout(fire, wait);
   };
 
   return {
     poke: schedule,
     dispose() {
       disposed = true;
-      if (timer !== null) options.timers.clearTimeout(timer);
+      options.time.clearTimeout(timer);
       timer = null;
     },
   };

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeTime } from './testing/fake-timers.js';
+import { TestClock } from '../router/test-support/test-clock.js';
 import { RevealGate } from './window-reveal.js';
 
-function gate(): { gate: RevealGate; shown: () => number; time: ReturnType<typeof fakeTime> } {
-  const time = fakeTime();
+function gate(): { gate: RevealGate; shown: () => number; time: TestClock } {
+  const time = new TestClock(1_000_000);
   let shown = 0;
-  return { gate: new RevealGate(() => shown++, time.timers, 3000), shown: () => shown, time };
+  return { gate: new RevealGate(() => shown++, time, 3000), shown: () => shown, time };
 }
 
 test('a window asked for before its first paint is shown on ready-to-show, not before', () => {
@@ -30,9 +30,9 @@ test('a window that never paints is shown after the bound anyway, and only once'
   const { gate: g, shown, time } = gate();
   g.request();
   g.request();
-  await time.advance(2999);
+  await time.advanceSettling(2999);
   assert.equal(shown(), 0);
-  await time.advance(1);
+  await time.advanceSettling(1);
   assert.equal(shown(), 1);
   g.painted();
   assert.equal(shown(), 1);
@@ -43,7 +43,7 @@ test('a window closed before its first paint leaves no timer behind', async () =
   const { gate: g, shown, time } = gate();
   g.request();
   g.dispose();
-  await time.advance(10_000);
+  await time.advanceSettling(10_000);
   assert.equal(shown(), 0);
   assert.equal(time.pending(), 0);
 });

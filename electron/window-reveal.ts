@@ -1,4 +1,4 @@
-import type { Timers } from './timers.js';
+import type { Time, TimerHandle } from '../router/index.js';
 
 /** @default 3000: how long a window waits for its first paint before it is shown anyway. */
 export const REVEAL_FALLBACK_MS = 3000;
@@ -11,18 +11,18 @@ export const REVEAL_FALLBACK_MS = 3000;
  */
 export class RevealGate {
   #painted = false;
-  #fallback: unknown = null;
+  #fallback: TimerHandle | null = null;
 
   constructor(
     private readonly reveal: () => void,
-    private readonly timers: Timers,
+    private readonly time: Time,
     private readonly fallbackMs = REVEAL_FALLBACK_MS,
   ) {}
 
   /** The user asked to see the window. */
   request(): void {
     if (this.#painted) return this.reveal();
-    this.#fallback ??= this.timers.setTimeout(() => this.#open(), this.fallbackMs);
+    this.#fallback ??= this.time.setTimeout(() => this.#open(), this.fallbackMs);
   }
 
   /** `ready-to-show`: the first frame is painted. Shows the window if it was asked for meanwhile. */
@@ -34,7 +34,7 @@ export class RevealGate {
 
   /** The window is gone: nothing more to show. */
   dispose(): void {
-    if (this.#fallback !== null) this.timers.clearTimeout(this.#fallback);
+    this.time.clearTimeout(this.#fallback);
     this.#fallback = null;
   }
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createBufferedLogger } from './cli-logger.js';
+import { TestClock } from './test-support/test-clock.js';
 
-const at = () => new Date(2026, 0, 1, 9, 8, 7).getTime();
+const at = () => new TestClock(new Date(2026, 0, 1, 9, 8, 7).getTime());
 
 test('info lines are gathered into one write; warnings flush them first, in order', () => {
   const out: string[] = [];
@@ -11,8 +11,7 @@ test('info lines are gathered into one write; warnings flush them first, in orde
   const logger = createBufferedLogger(
     { write: (t: string) => out.push(t) },
     { write: (t: string) => err.push(t) },
-    10_000,
-    at,
+    { intervalMs: 10_000, time: at() },
   );
   logger.info('one');
   logger.info('two');
@@ -25,16 +24,18 @@ test('info lines are gathered into one write; warnings flush them first, in orde
   assert.deepEqual(out.at(-1), '09:08:07 three\n');
 });
 
-test('buffered lines are written after the interval without an explicit flush', async () => {
+test('buffered lines are written after the interval without an explicit flush', () => {
   const out: string[] = [];
+  const time = at();
   const logger = createBufferedLogger(
     { write: (t: string) => out.push(t) },
     { write: () => undefined },
-    5,
-    at,
+    { intervalMs: 5, time },
   );
   logger.info('later');
-  await sleep(40);
+  time.advance(4);
+  assert.deepEqual(out, [], 'not before the interval');
+  time.advance(1);
   assert.deepEqual(out, ['09:08:07 later\n']);
 });
 
@@ -43,8 +44,7 @@ test('a large backlog is written without waiting for the timer', () => {
   const logger = createBufferedLogger(
     { write: (t: string) => out.push(t) },
     { write: () => undefined },
-    10_000,
-    at,
+    { intervalMs: 10_000, time: at() },
   );
   const line = 'x'.repeat(1000);
   for (let i = 0; i < 40; i += 1) logger.info(line);

@@ -1,5 +1,6 @@
 import { logText } from './engine/log-text.js';
 import type { RouterLogger } from './public-types.js';
+import { systemTime, type Time, type TimerHandle } from './state/clock.js';
 
 export interface BufferedLogger extends RouterLogger {
   /** Writes whatever is buffered now. */
@@ -26,20 +27,22 @@ function secondStamp(): (nowMs: number) => string {
 /**
  * The daemon's log: one line per request would cost a synchronous write each on the hot path (stdout to a
  * file or pipe blocks), so info lines are gathered and written at most every `intervalMs` or once 32 KB
- * are waiting. Warnings and errors go out at once. No line carries a control character ({@link logText}).
+ * are waiting (`intervalMs`, default 50, on `time`). Warnings and errors go out at once. No line carries a
+ * control character ({@link logText}).
  */
 export function createBufferedLogger(
   out: { write(text: string): unknown },
   err: { write(text: string): unknown },
-  intervalMs = 50,
-  clock: () => number = Date.now,
+  options: { intervalMs?: number; time?: Time } = {},
 ): BufferedLogger {
-  const time = secondStamp();
+  const intervalMs = options.intervalMs ?? 50;
+  const time = options.time ?? systemTime;
+  const stamp = secondStamp();
   let pending: string[] = [];
   let size = 0;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: TimerHandle | null = null;
   const flush = (): void => {
-    if (timer) clearTimeout(timer);
+    time.clearTimeout(timer);
     timer = null;
     if (pending.length === 0) return;
     const text = pending.join('');
@@ -49,22 +52,19 @@ export function createBufferedLogger(
   };
   return {
     info(line) {
-      const text = `${time(clock())} ${logText(line)}\n`;
+      const text = `${stamp(time.now())} ${logText(line)}\n`;
       pending.push(text);
       size += text.length;
       if (size >= 32 * 1024) flush();
-      else if (!timer) {
-        timer = setTimeout(flush, intervalMs);
-        timer.unref();
-      }
+      else if (!timer) timer = time.setTimeout(flush, intervalMs);
     },
     warn(line) {
       flush();
-      err.write(`${time(clock())} warn: ${logText(line)}\n`);
+      err.write(`${stamp(time.now())} warn: ${logText(line)}\n`);
     },
     error(line) {
       flush();
-      err.write(`${time(clock())} error: ${logText(line)}\n`);
+      err.write(`${stamp(time.now())} error: ${logText(line)}\n`);
     },
     flush,
   };

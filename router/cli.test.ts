@@ -4,9 +4,10 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { deferred } from './test-support/deferred.js';
 import { CliProcess, runCli } from './test-support/cli-process.js';
 import { startFakeUpstream, type FakeUpstream } from './test-support/fake-upstream.js';
-import { json, slowButGood } from './test-support/upstream-behaviours.js';
+import { after, json } from './test-support/upstream-behaviours.js';
 import { httpRequest } from './test-support/http-client.js';
 import { scenarioConfig } from './test-support/scenario.js';
 
@@ -50,7 +51,8 @@ test('daemon: prints its URL, logs one line per request, finishes an in-flight r
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
       assert.ok(url);
-      upstream.script('alpha/m1', json('quick'), slowButGood(700, 'slow'));
+      const held = deferred();
+      upstream.script('alpha/m1', json('quick'), after(held.promise, json('slow')));
       const first = await chat(url);
       assert.equal(first.status, 200);
       await daemon.waitForLine(/ served 200 fcm → alpha\/m1 1 attempt /);
@@ -58,6 +60,9 @@ test('daemon: prints its URL, logs one line per request, finishes an in-flight r
       const inFlight = chat(url);
       await upstream.nextCall('alpha/m1', 2);
       daemon.signal('SIGTERM');
+      // The answer comes only once the daemon has begun to stop.
+      await daemon.waitForLine(/SIGTERM: finishing in-flight requests/);
+      held.resolve();
       const slow = await inFlight;
       assert.equal(slow.status, 200);
       assert.match(slow.text, /slow/);

@@ -6,6 +6,7 @@ export { resolveStateDir, defaultStateDir } from './config/state-dir.js';
 export { readDaemonFile, daemonFilePath } from './daemon-file.js';
 export type { DaemonFile } from './daemon-file.js';
 export { healthVerdict } from './engine/health-verdict.js';
-export type { Clock } from './state/clock.js';
+export type { Clock, Time, TimerHandle } from './state/clock.js';
+export { systemTime } from './state/clock.js';
 export { DaemonRunningError, StateDirError } from './daemon-lock.js';
 export type { LockHolder } from './daemon-lock.js';

@@ -3,7 +3,7 @@
  * in-process. Implemented by `startRouter` in `router/start-router.ts`, re-exported by `router/index.ts`.
  */
 import type { HistoryResponse, ProbeView, RouterEvent, RouterEventType, StateResponse } from './api-types.js';
-import type { Clock } from './state/clock.js';
+import type { Time } from './state/clock.js';
 
 /** Where a line of the router's log goes. Lines never carry prompts, completions, keys or upstream URLs. */
 export interface RouterLogger {
@@ -35,7 +35,11 @@ export interface StartRouterOptions {
   /** Environment used to find provider keys. @default process.env */
   env?: Record<string, string | undefined>;
   logger?: RouterLogger;
-  clock?: Clock;
+  /**
+   * The clock and the timers the router runs on: every deadline, delay, schedule and debounce is set
+   * through it. @default the system's
+   */
+  time?: Time;
   /** A number in [0, 1), for the exploration share of `fastest` sets. @default Math.random */
   random?: () => number;
   /** Whether the machine looks connected; background probes wait for it. @default its network interfaces */
@@ -83,8 +87,9 @@ export interface RouterHandle {
    */
   runDueDiscoveries(): Promise<string[]>;
   /**
-   * Stops listening, lets in-flight requests finish (up to `graceMs`, default 10 s), flushes state and frees
-   * the state folder. Rejects, once stopped, when a state file could not be saved.
+   * Stops listening, lets in-flight requests finish (up to `graceMs` on the router's time, default 10 s;
+   * 0 cuts them), flushes state and frees the state folder. Rejects, once stopped, when a state file could
+   * not be saved.
    */
   stop(options?: { graceMs?: number }): Promise<void>;
 }

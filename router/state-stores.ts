@@ -1,15 +1,16 @@
 import path from 'node:path';
 import type { LiveConfig } from './config/live-config.js';
+import type { ResolvedConfig } from './config/resolve-config.js';
 import type { EventBus } from './engine/event-bus.js';
 import type { RouterLogger } from './public-types.js';
 import { BreakerStore } from './state/breaker-store.js';
-import type { Clock } from './state/clock.js';
+import type { Time } from './state/clock.js';
 import { DailyCounters } from './state/daily-counters.js';
 import { FitBook } from './state/fit-book.js';
 import { UTC_ZONE } from './state/day-start.js';
 import { LatencyBook } from './state/latency-book.js';
 import { ProbeBook } from './state/probe-book.js';
-import { QuotaBook } from './state/quota-book.js';
+import { QuotaBook, type QuotaScope } from './state/quota-book.js';
 import { RequestHistory } from './state/request-history.js';
 
 /** The router's persisted state, one file each in the state folder. */
@@ -23,19 +24,23 @@ export interface StateStores {
   probeBook: ProbeBook;
   /** What refusals taught about each model's size and features. */
   fits: FitBook;
+  /**
+   * Subscribes to models whose state changed (a breaker, a pause): the engine tells the dashboard. Returns
+   * the unsubscribe function.
+   */
+  onModelChange(listener: (key: string) => void): () => void;
   /** Writes what is pending and stops every store's timer. */
   close(): Promise<void>;
 }
 
 export interface StateStoreOptions {
   stateDir: string;
-  clock: Clock;
+  /** The router's time: the stores date entries on it and debounce their writes with it. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
   live: LiveConfig;
   events: EventBus;
-  /** A model's state changed (its breaker or a pause): the engine tells the dashboard. */
-  onModelChange: (key: string) => void;
 }
 
 /**
@@ -44,27 +49,22 @@ export interface StateStoreOptions {
  * refusals taught about models' sizes and features.
  */
 export async function openStateStores(options: StateStoreOptions): Promise<StateStores> {
-  const { stateDir, clock, debounceMs, logger, live } = options;
-  const file = (name: string) => ({ file: path.join(stateDir, name), clock, debounceMs, logger });
+  const { stateDir, time, debounceMs, logger, live } = options;
+  const file = (name: string) => ({ file: path.join(stateDir, name), time, debounceMs, logger });
+  const modelListeners = new Set<(key: string) => void>();
+  const modelChanged = (key: string): void => {
+    for (const listener of modelListeners) listener(key);
+  };
   const breakers = new BreakerStore({
     ...file('breakers.json'),
     settings: () => live.resolved.config.router.breaker,
-    onChange: options.onModelChange,
+    onChange: modelChanged,
     isListed: (key) => live.resolved.models.has(key),
   });
   const quotas = new QuotaBook({
     ...file('quotas.json'),
     onChange: (scope) => {
-      if (scope.model) options.onModelChange(scope.model);
-      if (!scope.provider) return;
-      // A provider's id, or a quota account whose pause holds every provider of it.
-      const { models, providers } = live.resolved;
-      for (const model of models.values())
-        if (
-          model.provider === scope.provider ||
-          providers.get(model.provider)?.quotaAccount === scope.provider
-        )
-          options.onModelChange(model.key);
+      for (const key of modelsInScope(live.resolved, scope)) modelChanged(key);
     },
   });
   const history = new RequestHistory(file('history.json'));
@@ -86,8 +86,23 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
     counters,
     probeBook,
     fits,
+    onModelChange: (listener) => {
+      modelListeners.add(listener);
+      return () => modelListeners.delete(listener);
+    },
     close: () => settleAll(all.map((store) => store.close())),
   };
+}
+
+/** The models a pause's scope holds: its model, and every model of its provider or quota account. */
+function modelsInScope(resolved: ResolvedConfig, scope: QuotaScope): string[] {
+  const keys = scope.model ? [scope.model] : [];
+  if (!scope.provider) return keys;
+  const { models, providers } = resolved;
+  for (const model of models.values())
+    if (model.provider === scope.provider || providers.get(model.provider)?.quotaAccount === scope.provider)
+      keys.push(model.key);
+  return keys;
 }
 
 /**

@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { initialBreaker, recordFailure } from '../../router/state/breaker.js';
 import { BreakerStore } from '../../router/state/breaker-store.js';
 import { startRouter } from '../../router/start-router.js';
+import { systemTime } from '../../router/state/clock.js';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const settings = DEFAULT_CONFIG.router.breaker;
@@ -88,7 +89,7 @@ async function bigStore(dir: string, entries: number): Promise<BreakerStore> {
   await writeFile(file, bigBreakerFile(entries, Date.now()));
   const store = new BreakerStore({
     file,
-    clock: Date.now,
+    time: systemTime,
     settings: () => settings,
     debounceMs: 3_600_000,
     logger: silent,

@@ -14,6 +14,7 @@ import { rankCandidates } from '../../router/engine/ranking.js';
 import { BreakerStore } from '../../router/state/breaker-store.js';
 import { QuotaBook } from '../../router/state/quota-book.js';
 import { elapsedMs } from '../stats.js';
+import { systemTime } from '../../router/state/clock.js';
 
 export interface RankingSample {
   models: number;
@@ -40,7 +41,7 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
     // The budget counts are made over the last minute, then the clock is the real one again.
     let past: number | null = Date.now() - 60_000;
     const clock = (): number => past ?? Date.now();
-    const common = { clock, debounceMs: 3_600_000, logger: silent };
+    const common = { time: { ...systemTime, now: clock }, debounceMs: 3_600_000, logger: silent };
     const breakers = new BreakerStore({
       ...common,
       file: path.join(dir, 'breakers.json'),

@@ -4,7 +4,7 @@
  * through commands, as the user or the OS would. Test-only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../router/test-support/deferred.js';
@@ -99,19 +99,37 @@ export class BootedApp {
     );
   }
 
-  /** Polls the records until `pick` finds something; fails the test after a bounded wait. */
+  /**
+   * Resolves with what `pick` finds in the records, looking again whenever the records' folder changes or
+   * the app writes or exits (events, not polling); fails the test if the app exits first, or after a
+   * bounded wait.
+   */
   async waitFor<T>(what: string, pick: (records: CallRecord[]) => T | undefined): Promise<T> {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const found = pick(this.records());
-      if (found !== undefined) return found;
-      if (Date.now() > deadline || this.#child.exitCode !== null) {
-        throw new Error(
-          `no ${what}; the app ${this.#child.exitCode === null ? 'is running' : `exited ${this.#child.exitCode}`}; output:\n${this.output()}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const found = pick(this.records());
+    if (found !== undefined) return found;
+    const failure = (): Error =>
+      new Error(
+        `no ${what}; the app ${this.#child.exitCode === null ? 'is running' : `exited ${this.#child.exitCode}`}; output:\n${this.output()}`,
+      );
+    let stop = (): void => undefined;
+    const seen = new Promise<T>((resolve, reject) => {
+      const look = (): void => {
+        const value = pick(this.records());
+        if (value !== undefined) resolve(value);
+        else if (this.#child.exitCode !== null) reject(failure());
+      };
+      const watcher = watch(path.dirname(this.#records), look);
+      const streams = [this.#child.stdout, this.#child.stderr];
+      streams.forEach((stream) => stream?.on('data', look));
+      this.#child.on('close', look);
+      stop = () => {
+        watcher.close();
+        streams.forEach((stream) => stream?.off('data', look));
+        this.#child.off('close', look);
+      };
+      look();
+    });
+    return within(seen, WAIT_MS, () => failure().message).finally(stop);
   }
 
   /** Resolves with the first output line matching `pattern` (bounded wait). */

@@ -5,6 +5,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import type { Time, TimerHandle } from '../state/clock.js';
 
 /** How long the folder must be quiet after a change before the file is read. */
 export const CONFIG_WATCH_DEBOUNCE_MS = 150;
@@ -17,6 +18,8 @@ export interface ConfigWatchOptions {
   onError: (message: string) => void;
   /** @default {@link CONFIG_WATCH_DEBOUNCE_MS} */
   debounceMs?: number;
+  /** The settle timer's time (the router's). */
+  time: Time;
 }
 
 /** A running watch; `close` stops it and any look still pending. */
@@ -28,10 +31,11 @@ export interface ConfigWatch {
 export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
   const name = path.basename(options.file);
   const debounceMs = options.debounceMs ?? CONFIG_WATCH_DEBOUNCE_MS;
-  let timer: NodeJS.Timeout | undefined;
+  const { time } = options;
+  let timer: TimerHandle | null = null;
   let watcher: FSWatcher | undefined;
   const close = (): void => {
-    clearTimeout(timer);
+    time.clearTimeout(timer);
     watcher?.close();
     watcher = undefined;
   };
@@ -39,8 +43,8 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
     watcher = watch(path.dirname(options.file), { persistent: false }, (_event, filename) => {
       // Some platforms do not name the file: then any change in the folder may be ours.
       if (filename !== null && filename !== name) return;
-      clearTimeout(timer);
-      timer = setTimeout(options.onChange, debounceMs);
+      time.clearTimeout(timer);
+      timer = time.setTimeout(options.onChange, debounceMs);
     });
   } catch (error) {
     options.onError(watchError(error));

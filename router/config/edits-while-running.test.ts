@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConfigFileEvent, ConfigResponse, ErrorResponse } from '../api-types.js';
-import { deferred, within } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import { httpRequest, parseReply, type HttpReply } from '../test-support/http-client.js';
 import type { RouterHarness } from '../test-support/router-harness.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json } from '../test-support/upstream-behaviours.js';
+import { CONFIG_WATCH_DEBOUNCE_MS } from './config-watch.js';
 import type { ConfigInput } from './schema.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, sets: { main: ['alpha/m1'], spare: ['beta/m2'] } };
@@ -25,6 +26,15 @@ function nextFileEvent(router: RouterHarness): Promise<ConfigFileEvent> {
     seen.resolve(event);
   });
   return within(seen.promise, 10_000, 'a config-file event');
+}
+
+/**
+ * Lets the watcher read the events of the edit just made (the kernel queued them as the edit was made),
+ * then lets the folder's settle time pass on the router's clock.
+ */
+async function settle(router: RouterHarness): Promise<void> {
+  await ioTurns();
+  router.clock.advance(CONFIG_WATCH_DEBOUNCE_MS);
 }
 
 async function readConfig(router: RouterHarness): Promise<ConfigInput> {
@@ -66,6 +76,7 @@ test('a hand edit is applied live, and the dashboard save after it keeps every h
     };
     const applied = nextFileEvent(router);
     await editByRename(router, JSON.stringify(edited, null, 2));
+    await settle(router);
     const event = await applied;
     assert.equal(event.status, 'applied');
     assert.equal(event.path, router.router.configPath);
@@ -125,6 +136,7 @@ test('an invalid hand edit keeps the router on its last good config, names the e
     const broken = `{"providers": {"alpha": {"apiKey": ${canary}}}}\n`;
     const invalid = nextFileEvent(router);
     await writeFile(router.router.configPath, broken);
+    await settle(router);
     const event = await invalid;
     assert.equal(event.status, 'invalid');
     assert.ok(event.status === 'invalid');
@@ -157,6 +169,7 @@ test('an invalid hand edit keeps the router on its last good config, names the e
 
     const fixed = nextFileEvent(router);
     await editByRename(router, JSON.stringify({ ...good, activeSet: 'spare' }));
+    await settle(router);
     assert.equal((await fixed).status, 'applied');
     assert.equal((await shown(router)).fileProblem, null);
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'the fixed edit is in use');

@@ -28,13 +28,14 @@ export interface LiveConfigOptions {
   /** The revision of the file `raw` was read from (see `LoadResult`). */
   revision: string;
   env: Record<string, string | undefined>;
-  /** Called after a change was validated and saved; the engine routes with it from then on. */
-  onApply: (resolved: ResolvedConfig, changed: string[]) => void;
-  /** Called when the file was changed by someone else (after `onApply`, when it was applied). */
+  /** Called when the file was changed by someone else (after the listeners of `onApplied`, when applied). */
   onFileChange?: (change: FileChange) => void;
   /** The providers' own model lists, as last fetched (model discovery). @default none */
   discovered?: () => DiscoveredModels;
 }
+
+/** Told of each config applied, with the paths that changed. */
+export type AppliedListener = (resolved: ResolvedConfig, changed: string[]) => void;
 
 /** What a change is based on: a revision the caller read, and whether it replaces the whole config. */
 interface Basis {
@@ -58,11 +59,25 @@ export class LiveConfig {
   #seen: string;
   /** The issues of the invalid edit last seen on disk, or null. */
   #problem: ConfigIssue[] | null = null;
+  readonly #appliedListeners = new Set<AppliedListener>();
 
   constructor(private readonly options: LiveConfigOptions) {
     this.#raw = options.raw;
     this.#resolved = this.#resolve(options.config);
     this.#revision = this.#seen = options.revision;
+  }
+
+  /**
+   * Subscribes to each change applied (validated and saved, or taken from the file, or resolved again with
+   * new model lists): the engine routes with it from then on. Returns the unsubscribe function.
+   */
+  onApplied(listener: AppliedListener): () => void {
+    this.#appliedListeners.add(listener);
+    return () => this.#appliedListeners.delete(listener);
+  }
+
+  #applied(changed: string[]): void {
+    for (const listener of this.#appliedListeners) listener(this.#resolved, changed);
   }
 
   #resolve(config: Config): ResolvedConfig {
@@ -73,7 +88,7 @@ export class LiveConfig {
   rediscovered(): Promise<void> {
     const run = this.#queue.then(() => {
       this.#resolved = this.#resolve(this.#resolved.config);
-      this.options.onApply(this.#resolved, ['discovery']);
+      this.#applied(['discovery']);
     });
     this.#queue = run.catch(() => undefined);
     return run;
@@ -133,7 +148,7 @@ export class LiveConfig {
       this.#revision = loaded.revision;
       if (verdict.changed.length > 0) {
         this.#resolved = this.#resolve(verdict.config);
-        this.options.onApply(this.#resolved, verdict.changed);
+        this.#applied(verdict.changed);
       }
     }
     const change = changeOf(verdict);
@@ -199,7 +214,7 @@ export class LiveConfig {
       if (!written.ok) return written;
       this.#raw = candidate;
       this.#resolved = this.#resolve(checked.config);
-      this.options.onApply(this.#resolved, changed);
+      this.#applied(changed);
       return { ok: true, changed, keysDropped, revision: this.#revision };
     });
     this.#queue = run.catch(() => undefined);

@@ -3,6 +3,7 @@
  * the file again, and the log line for what it found.
  */
 import type { RouterLogger } from '../public-types.js';
+import type { Time } from '../state/clock.js';
 import { watchConfigFile, type ConfigWatch } from './config-watch.js';
 import { issueText, type FileChange } from './file-sync.js';
 import type { LiveConfig } from './live-config.js';
@@ -20,10 +21,14 @@ export function logFileChange(logger: RouterLogger, file: string, change: FileCh
   else logger.warn(`${file} was removed: running on the last config; the next save writes it again`);
 }
 
-/** Watches the config file and takes each change made outside the router (see `LiveConfig.syncWithFile`). */
-export function watchLiveConfig(live: LiveConfig, logger: RouterLogger): ConfigWatch {
+/**
+ * Watches the config file and takes each change made outside the router (see `LiveConfig.syncWithFile`),
+ * once the folder has settled on `time`.
+ */
+export function watchLiveConfig(live: LiveConfig, logger: RouterLogger, time: Time): ConfigWatch {
   return watchConfigFile({
     file: live.path,
+    time,
     onChange: () => {
       live.syncWithFile().catch((error: unknown) => {
         logger.warn(`could not read ${live.path}: ${error instanceof Error ? error.message : String(error)}`);

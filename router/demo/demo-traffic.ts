@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { Time } from '../state/clock.js';
 
 /** A canned coding question: demo traffic never carries anything of the user's. */
 const PROMPTS = [
@@ -13,10 +14,11 @@ export interface DemoTraffic {
 }
 
 /**
- * Demo mode's simulated agent: a few requests at start, then one every `intervalMs`, alternating streamed
- * and plain, over `fcm` and a pinned model, so every dashboard view has something to show without keys.
+ * Demo mode's simulated agent: a few requests at start, then one every `intervalMs` on `time`, alternating
+ * streamed and plain, over `fcm` and a pinned model, so every dashboard view has something to show without
+ * keys.
  */
-export function startDemoTraffic(routerUrl: string, intervalMs = 4000): DemoTraffic {
+export function startDemoTraffic(routerUrl: string, time: Time, intervalMs = 4000): DemoTraffic {
   let count = 0;
   let stopped = false;
   const controller = new AbortController();
@@ -47,12 +49,11 @@ export function startDemoTraffic(routerUrl: string, intervalMs = 4000): DemoTraf
     for (let i = 0; i < 6 && !stopped; i += 1) await send();
   };
   void burst();
-  const timer = setInterval(() => void send(), intervalMs);
-  timer.unref();
+  const timer = time.setInterval(() => void send(), intervalMs);
   return {
     stop() {
       stopped = true;
-      clearInterval(timer);
+      time.clearInterval(timer);
       controller.abort();
     },
   };

@@ -13,8 +13,8 @@ import { withScenario } from '../test-support/scenario.js';
 
 const COOLDOWN = 60_000;
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
-/** For trials the test holds open: router timeouts far beyond the test's own waits. */
-const PATIENT = { ...TWO, failover: { requestTimeoutMs: 60_000, totalBudgetMs: 120_000 } };
+/** For attempts the test holds open while it moves the clock past a cooldown: deadlines far beyond that. */
+const PATIENT = { ...TWO, failover: { requestTimeoutMs: 3_600_000, totalBudgetMs: 3_600_000 } };
 
 function skipReasons(router: RouterHarness): string[] {
   return router.lastEntry().skipped.map((skip) => `${skip.model}:${skip.reason}`);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { within } from '../test-support/deferred.js';
-import { delayed, hang, json, sse, status } from '../test-support/upstream-behaviours.js';
+import { deferred, within } from '../test-support/deferred.js';
+import { after, hang, json, sse, status } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
 import { sseData, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -66,10 +66,12 @@ test('totalBudgetMs cuts a hanging upstream even when requestTimeoutMs is longer
   const options = { ...THREE, failover: { totalBudgetMs: 600, requestTimeoutMs: 5000 } };
   await withScenario(options, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang());
-    const started = Date.now();
-    const reply = await router.chat();
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 550 && elapsed < 2000, `cut after ${elapsed} ms`);
+    const entry = router.nextEntry();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(600);
+    const reply = await pending;
+    assert.equal((await entry).wallMs, 600, 'cut when the budget ran out, on the router’s clock');
     assert.equal(reply.status, 504);
     assert.equal(reply.headers['x-fcm-v2-decision'], 'none!all_failed|alpha/m1:budget_exhausted|skips=0');
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
@@ -83,15 +85,27 @@ test('totalBudgetMs cuts a hanging upstream even when requestTimeoutMs is longer
 test('the budget is shared: a later attempt only gets the time that is left', async () => {
   const options = { ...THREE, failover: { totalBudgetMs: 1000, requestTimeoutMs: 5000 } };
   await withScenario(options, async ({ router, upstream }) => {
-    upstream.always('alpha/m1', delayed(600, status(500)));
+    const slow = deferred();
+    upstream.always('alpha/m1', after(slow.promise, status(500)));
     upstream.always('beta/m2', hang());
-    const started = Date.now();
-    const reply = await router.chat();
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 950 && elapsed < 2000, `whole request took ${elapsed} ms`);
+    const entry = router.nextEntry();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(600);
+    slow.resolve();
+    await upstream.nextCall('beta/m2');
+    router.clock.advance(400);
+    const reply = await pending;
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
       'none!all_failed|alpha/m1:500->beta/m2:budget_exhausted|skips=0',
+    );
+    const { wallMs, attempts } = await entry;
+    assert.equal(wallMs, 1000);
+    assert.deepEqual(
+      attempts.map((attempt) => attempt.latencyMs),
+      [600, 400],
+      'beta had the 400 ms left of the budget, not its 5 s request timeout',
     );
     assert.equal(router.model('alpha/m1').consecutiveFailures, 1);
     assert.equal(router.model('beta/m2').consecutiveFailures, 0);
@@ -102,25 +116,46 @@ test('after commit only streamIdleTimeoutMs applies: a long healthy stream outli
   const options = { ...THREE, failover: { totalBudgetMs: 500, streamIdleTimeoutMs: 1000 } };
   await withScenario(options, async ({ router, upstream }) => {
     const pieces = Array.from({ length: 8 }, (_, i) => `part${i} `);
-    upstream.script('alpha/m1', sse([roleFrame(), ...pieces.map(contentFrame)], { delayMs: 90 }));
-    const started = Date.now();
-    const reply = await router.chat({ stream: true });
-    assert.ok(Date.now() - started > 600, 'the stream ran past the budget');
-    assert.equal(sseText(reply.text), pieces.join(''));
-    assert.equal(sseData(reply.text).at(-1), '[DONE]');
-    assert.equal(router.lastEntry().outcome, 'served');
+    const gates = pieces.map(() => deferred());
+    const frames = pieces.flatMap((piece, i) => [
+      gates[i]?.promise ?? Promise.resolve(),
+      contentFrame(piece),
+    ]);
+    upstream.script('alpha/m1', sse([roleFrame(), ...frames]));
+    const reply = router.readChat({ stream: true });
+    await upstream.nextCall('alpha/m1');
+    // A piece every 90 ms on the router's clock: 720 ms in all, past the 500 ms budget.
+    for (const [i, piece] of pieces.entries()) {
+      router.clock.advance(90);
+      gates[i]?.resolve();
+      await reply.received(piece);
+    }
+    const { text } = await reply.done;
+    assert.equal(sseText(text), pieces.join(''));
+    assert.equal(sseData(text).at(-1), '[DONE]');
+    const entry = router.lastEntry();
+    assert.equal(entry.outcome, 'served');
+    assert.equal(entry.wallMs, 720, 'the stream ran past the budget');
   });
 });
 
 test('the budget also bounds the held part of a stream that never shows content', async () => {
   const options = { ...THREE, failover: { totalBudgetMs: 600, streamIdleTimeoutMs: 5000 } };
   await withScenario(options, async ({ router, upstream }) => {
-    const keepAlives = Array.from({ length: 50 }, () => ': keep-alive\n\n');
-    upstream.always('alpha/m1', sse([roleFrame(), ...keepAlives], { delayMs: 100 }));
-    const started = Date.now();
-    const reply = await router.chat({ stream: true });
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 2000, `cut after ${elapsed} ms`);
+    // A keep-alive every 100 ms on the router's clock, and never any content.
+    const gates = Array.from({ length: 5 }, () => deferred());
+    const keepAlives = gates.flatMap((gate) => [gate.promise, ': keep-alive\n\n']);
+    upstream.always('alpha/m1', sse([roleFrame(), ...keepAlives], { then: 'stall' }));
+    const entry = router.nextEntry();
+    const pending = router.chat({ stream: true });
+    await upstream.nextCall('alpha/m1');
+    for (const gate of gates) {
+      router.clock.advance(100);
+      gate.resolve();
+    }
+    router.clock.advance(100);
+    const reply = await pending;
+    assert.equal((await entry).wallMs, 600);
     assert.equal(reply.status, 504);
     assert.equal(reply.headers['x-fcm-v2-decision'], 'none!all_failed|alpha/m1:budget_exhausted|skips=0');
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);

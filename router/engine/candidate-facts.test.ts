@@ -10,6 +10,7 @@ import { candidateFacts } from './candidate-facts.js';
 import { keyId } from './key-rotation.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import { rankCandidates } from './ranking.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = 1_700_000_000_000;
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -22,17 +23,17 @@ function resolve(input: ConfigInput, env: Record<string, string> = {}) {
 
 async function withStores(run: (stores: { breakers: BreakerStore; quotas: QuotaBook }) => Promise<void>) {
   await withDir(async (dir) => {
-    const clock = () => T0;
+    const time = new TestClock(T0);
     const breakers = new BreakerStore({
       file: join(dir, 'breakers.json'),
-      clock,
+      time,
       settings: () => breakerSchema.parse({}),
       debounceMs: 60_000,
       logger: silent,
     });
     const quotas = new QuotaBook({
       file: join(dir, 'quota.json'),
-      clock,
+      time,
       debounceMs: 60_000,
       logger: silent,
     });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ioTurns } from '../test-support/deferred.js';
 import { deadUrl, unreachableProviders } from '../test-support/fake-upstream.js';
 import { hang, json, partialBody, reset, status } from '../test-support/upstream-behaviours.js';
 import { parseReply } from '../test-support/http-client.js';
@@ -173,21 +174,33 @@ test('a lone 400 reaches the client with the upstream status', async () => {
   });
 });
 
-for (const [label, behaviour, kind, failover] of [
-  ['no headers within requestTimeoutMs', hang, 'timeout', { requestTimeoutMs: 500 }],
-  ['a body unfinished within bodyReadTimeoutMs', partialBody, 'body_timeout', { bodyReadTimeoutMs: 500 }],
-  ['a socket reset', reset, 'network_error', {}],
-  ['a 500', () => status(500), 'server_error', {}],
-  ['a 503', () => status(503), 'server_error', {}],
-  ['a 529', () => status(529), 'overloaded', {}],
+/** `waitMs`: how long the router waits, on its clock, once it has what the upstream sent. */
+for (const [label, behaviour, kind, failover, waitMs] of [
+  ['no headers within requestTimeoutMs', hang, 'timeout', { requestTimeoutMs: 500 }, 500],
+  [
+    'a body unfinished within bodyReadTimeoutMs',
+    partialBody,
+    'body_timeout',
+    { bodyReadTimeoutMs: 500 },
+    500,
+  ],
+  ['a socket reset', reset, 'network_error', {}, 0],
+  ['a 500', () => status(500), 'server_error', {}, 0],
+  ['a 503', () => status(503), 'server_error', {}, 0],
+  ['a 529', () => status(529), 'overloaded', {}, 0],
 ] as const) {
   test(`${label} is ${kind}: fails over and counts against the model`, async () => {
     await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
       upstream.script('alpha/m1', behaviour()).always('beta/m2', json('ok'));
-      const reply = await router.chat();
+      const pending = router.chat();
+      await upstream.nextCall('alpha/m1');
+      await ioTurns();
+      router.clock.advance(waitMs);
+      const reply = await pending;
       assert.equal(reply.status, 200);
       assert.equal(reply.headers['x-fcm-v2-model'], 'beta/m2');
       assert.equal(router.lastEntry().attempts[0]?.kind, kind);
+      assert.equal(router.lastEntry().attempts[0]?.latencyMs, waitMs);
       const alpha = router.model('alpha/m1');
       assert.equal(alpha.consecutiveFailures, 1);
       assert.equal(alpha.lastFailureKind, kind);

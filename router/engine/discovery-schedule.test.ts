@@ -35,9 +35,8 @@ test('due: usable providers never asked, or last asked a day ago or more', () =>
   assert.deepEqual(dueDiscoveries([], last, now), []);
 });
 
-test('the schedule looks first after a minute, then hourly; a pass under way is joined, not doubled', async (t) => {
-  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
-  let now = 0;
+test('the schedule looks first after a minute, then hourly; a pass under way is joined, not doubled', async () => {
+  const clock = new TestClock(0);
   const lastAttempts = new Map<string, number>();
   const asked: string[] = [];
   let answer = deferred<void>();
@@ -49,25 +48,24 @@ test('the schedule looks first after a minute, then hourly; a pass under way is 
     discover: async (id) => {
       asked.push(id);
       await answer.promise;
-      lastAttempts.set(id, now);
+      lastAttempts.set(id, clock.now());
       return listed;
     },
-    clock: () => now,
+    time: clock,
     logger,
   });
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 5; i += 1) await Promise.resolve();
   };
   schedule.start(HOUR, 60_000);
-  t.mock.timers.tick(59_999);
+  clock.advance(59_999);
   await settle();
   assert.deepEqual(asked, [], 'nothing before the first look');
-  t.mock.timers.tick(1);
+  clock.advance(1);
   await settle();
   assert.deepEqual(asked, ['a']);
   // The hourly tick comes while the first fetch still hangs: it joins that pass.
-  now += HOUR;
-  t.mock.timers.tick(HOUR);
+  clock.advance(HOUR);
   await settle();
   assert.deepEqual(asked, ['a']);
   answer.resolve();
@@ -77,18 +75,15 @@ test('the schedule looks first after a minute, then hourly; a pass under way is 
   answer = deferred<void>();
   answer.resolve();
   for (let hour = 1; hour < 24; hour += 1) {
-    now += HOUR;
-    t.mock.timers.tick(HOUR);
+    clock.advance(HOUR);
     await settle();
   }
   assert.deepEqual(asked, ['a'], 'not again within the day');
-  now += HOUR;
-  t.mock.timers.tick(HOUR);
+  clock.advance(HOUR);
   await settle();
   assert.deepEqual(asked, ['a', 'a'], 'again a day after the last fetch');
   await schedule.stop();
-  now += 2 * DISCOVERY_EVERY_MS;
-  t.mock.timers.tick(2 * HOUR);
+  clock.advance(2 * DISCOVERY_EVERY_MS);
   await settle();
   assert.deepEqual(asked, ['a', 'a'], 'stopped');
 });

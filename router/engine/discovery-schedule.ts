@@ -3,13 +3,11 @@
  * asked, so a model the provider removed is skipped before an agent meets its 404. A failed fetch counts as
  * the day's attempt: an unreachable provider is asked again the next day, not on every check.
  */
-import type { LiveConfig } from '../config/live-config.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from '../state/clock.js';
-import type { DiscoveryBook } from '../state/discovery-book.js';
+import type { Time, TimerHandle } from '../state/clock.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import { discoverModels, type DiscoveryResult } from './model-discovery.js';
+import { discoverModels, type DiscoveryParts, type DiscoveryResult } from './model-discovery.js';
 
 /** How often the scheduler looks for due providers: hourly, so a daily fetch is at most an hour late. */
 export const DISCOVERY_TICK_MS = 3_600_000;
@@ -62,18 +60,14 @@ export interface DiscoveryScheduleDeps {
   lastAttempts: () => ReadonlyMap<string, number>;
   /** Fetches and applies one provider's list, recording the attempt whatever its answer. */
   discover: (providerId: string) => Promise<DiscoveryResult>;
-  clock: Clock;
+  /** The clock a day is counted on, and the schedule's timers. */
+  time: Time;
   logger: RouterLogger;
 }
 
-/** The schedule over a running router's config, quota book and discovery book. */
-export function routerDiscoveryDeps(
-  live: LiveConfig,
-  quotas: QuotaBook,
-  discovery: DiscoveryBook,
-  clock: Clock,
-  logger: RouterLogger,
-): DiscoveryScheduleDeps {
+/** The schedule over a running router's config, quota book, discovery book and time. */
+export function routerDiscoveryDeps(parts: DiscoveryParts, logger: RouterLogger): DiscoveryScheduleDeps {
+  const { live, quotas, discovery, time } = parts;
   return {
     candidates: () => discoveryCandidates(live.resolved, quotas),
     lastAttempts: () => {
@@ -85,8 +79,8 @@ export function routerDiscoveryDeps(
       }
       return times;
     },
-    discover: (providerId) => discoverModels(live, quotas, discovery, providerId),
-    clock,
+    discover: (providerId) => discoverModels(parts, providerId),
+    time,
     logger,
   };
 }
@@ -95,8 +89,8 @@ export function routerDiscoveryDeps(
 export class DiscoverySchedule {
   readonly #deps: DiscoveryScheduleDeps;
   #pass: Promise<string[]> | null = null;
-  #first: NodeJS.Timeout | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #first: TimerHandle | null = null;
+  #timer: TimerHandle | null = null;
 
   constructor(deps: DiscoveryScheduleDeps) {
     this.#deps = deps;
@@ -105,7 +99,7 @@ export class DiscoverySchedule {
   /** The providers due now. */
   due(): string[] {
     const deps = this.#deps;
-    return dueDiscoveries(deps.candidates(), deps.lastAttempts(), deps.clock());
+    return dueDiscoveries(deps.candidates(), deps.lastAttempts(), deps.time.now());
   }
 
   /** One pass: every due provider, one after another; the ids asked. A pass under way is joined, not doubled. */
@@ -122,19 +116,18 @@ export class DiscoverySchedule {
     firstAfterMs: number = Math.min(everyMs, DISCOVERY_FIRST_MS),
   ): void {
     if (this.#first !== null || this.#timer !== null) return;
-    this.#first = setTimeout(() => {
+    const { time } = this.#deps;
+    this.#first = time.setTimeout(() => {
       this.#first = null;
       void this.pass();
-      this.#timer = setInterval(() => void this.pass(), everyMs);
-      this.#timer.unref();
+      this.#timer = time.setInterval(() => void this.pass(), everyMs);
     }, firstAfterMs);
-    this.#first.unref();
   }
 
   /** Stops the timer and waits for a pass under way. */
   async stop(): Promise<void> {
-    if (this.#first !== null) clearTimeout(this.#first);
-    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#deps.time.clearTimeout(this.#first);
+    this.#deps.time.clearInterval(this.#timer);
     this.#first = null;
     this.#timer = null;
     await this.#pass;

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { delayed, json } from '../test-support/upstream-behaviours.js';
+import { deferred } from '../test-support/deferred.js';
+import { after, json } from '../test-support/upstream-behaviours.js';
 import { withScenario } from '../test-support/scenario.js';
 import { seededLatencyDir } from '../test-support/latency-seed.js';
 
@@ -42,12 +43,17 @@ test('a fastest set learns from its own traffic, exploring the model it knows le
   await withScenario(
     { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(0.99, 0.01, 0.99) },
     async ({ router, upstream }) => {
-      upstream.always('alpha/m1', delayed(400, json('alpha'))).always('beta/m2', json('beta'));
-      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+      // Alpha answers 400 ms into the request, on the router's clock; beta at once.
+      const slow = deferred();
+      upstream.always('alpha/m1', after(slow.promise, json('alpha'))).always('beta/m2', json('beta'));
+      const first = router.chat();
+      await upstream.nextCall('alpha/m1');
+      router.clock.advance(400);
+      slow.resolve();
+      assert.equal((await first).headers['x-fcm-v2-model'], 'alpha/m1');
       assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'exploration');
       assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'now the fastest');
-      const alpha = router.model('alpha/m1').latency;
-      assert.ok(alpha.ttfbMs !== null && alpha.ttfbMs >= 400, `alpha's time to first byte: ${alpha.ttfbMs}`);
+      assert.equal(router.model('alpha/m1').latency.ttfbMs, 400, 'alpha’s time to first byte');
       assert.equal(router.model('beta/m2').latency.samples, 2);
       await router.stop();
       const file = JSON.parse(await readFile(path.join(router.stateDir, 'latency.json'), 'utf8')) as {

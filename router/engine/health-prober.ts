@@ -4,7 +4,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import { SMALL_REQUEST } from '../faces/request-size.js';
 import type { RouterLogger } from '../public-types.js';
 import type { BreakerStore } from '../state/breaker-store.js';
-import type { Clock } from '../state/clock.js';
+import type { Time, TimerHandle } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
@@ -27,7 +27,8 @@ export interface ProberDeps {
   latency: LatencyBook;
   /** The day's spent budget and each model's last probe, persisted. */
   book: ProbeBook;
-  clock: Clock;
+  /** The clock probes are timed on, and the scheduler's timer. */
+  time: Time;
   isPaused: () => boolean;
   /** Whether the machine looks connected: background probes wait for it, so they cannot fail for that. */
   isOnline: () => boolean;
@@ -48,7 +49,7 @@ export interface ProberDeps {
 export class HealthProber {
   readonly #deps: ProberDeps;
   #pass: Promise<PlannedProbe[]> | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #timer: TimerHandle | null = null;
 
   constructor(deps: ProberDeps) {
     this.#deps = deps;
@@ -77,7 +78,7 @@ export class HealthProber {
     const deps = this.#deps;
     const provider = deps.resolved().models.get(key)?.provider ?? key.split('/')[0] ?? '';
     deps.book.spend(provider);
-    const started = deps.clock();
+    const started = deps.time.now();
     const requestId = `probe-${randomUUID()}`;
     const body = { model: key, messages: [{ role: 'user', content: 'hi' }], max_tokens: PROBE_MAX_TOKENS };
     const entry = await deps.route(
@@ -118,13 +119,12 @@ export class HealthProber {
   /** Starts the scheduler (a pass every `everyMs`); it never keeps the process alive. */
   start(everyMs: number = PROBE_TICK_MS): void {
     if (this.#timer !== null) return;
-    this.#timer = setInterval(() => void this.pass(), everyMs);
-    this.#timer.unref();
+    this.#timer = this.#deps.time.setInterval(() => void this.pass(), everyMs);
   }
 
   /** Stops the scheduler and waits for a pass under way. */
   async stop(): Promise<void> {
-    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#deps.time.clearInterval(this.#timer);
     this.#timer = null;
     await this.#pass;
   }
@@ -133,7 +133,7 @@ export class HealthProber {
   due(): PlannedProbe[] {
     const deps = this.#deps;
     if (deps.isPaused() || !deps.isOnline()) return [];
-    const now = deps.clock();
+    const now = deps.time.now();
     return dueProbes(this.#candidates(), now, (provider, limit) =>
       this.#deps.book.remaining(provider, limit),
     );

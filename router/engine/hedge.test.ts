@@ -1,11 +1,10 @@
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deferred, within } from '../test-support/deferred.js';
 import { sseText } from '../test-support/http-client.js';
 import { after, hang, json, sse, sseContent } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
 import { withScenario } from '../test-support/scenario.js';
-import { TestClock } from '../test-support/test-clock.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
 const THREE = { providers: { alpha: ['m1'], beta: ['m2'], gamma: ['m3'] } };
@@ -16,24 +15,25 @@ test('a hanging model is hedged: the second model answers, the first is stopped 
   await withScenario({ ...TWO, failover: HEDGED }, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang()).always('beta/m2', json('from beta'));
     const entry = router.nextEntry();
-    const started = Date.now();
-    const reply = await router.chat();
-    const elapsed = Date.now() - started;
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(300);
+    const reply = await pending;
     assert.equal(reply.status, 200);
-    assert.ok(elapsed >= 290 && elapsed < 3000, `answered after ${elapsed} ms`);
     assert.match(reply.text, /from beta/);
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:hedge_lost->beta/m2:200|skips=0',
     );
     assert.equal(reply.headers['x-fcm-v2-attempts'], '2');
-    const { attempts, servedModel } = await entry;
+    const { attempts, servedModel, wallMs } = await entry;
     assert.equal(servedModel, 'beta/m2');
+    assert.equal(wallMs, 300, 'the hedge answered as it started, 300 ms in');
     assert.deepEqual(
-      attempts.map(({ model, kind, role }) => ({ model, kind, role })),
+      attempts.map(({ model, kind, role, latencyMs }) => ({ model, kind, role, latencyMs })),
       [
-        { model: 'alpha/m1', kind: 'hedge_lost', role: 'normal' },
-        { model: 'beta/m2', kind: null, role: 'hedge' },
+        { model: 'alpha/m1', kind: 'hedge_lost', role: 'normal', latencyMs: 300 },
+        { model: 'beta/m2', kind: null, role: 'hedge', latencyMs: 0 },
       ],
     );
     const hung = upstream.callsTo('alpha/m1')[0];
@@ -52,6 +52,8 @@ test('a hedge lost to the first model is stopped, without blame, and its stream 
       .always('beta/m2', sse([roleFrame()], { then: 'stall' }));
     const entry = router.nextEntry();
     const reply = router.chat({ stream: true });
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(300);
     const hedge = await upstream.nextCall('beta/m2');
     gate.resolve();
     const { text, headers } = await reply;
@@ -74,13 +76,16 @@ test('a hedge lost to the first model is stopped, without blame, and its stream 
 test('no hedge once the answer is committed: a stream that showed content in time runs on alone', async () => {
   await withScenario({ ...TWO, failover: HEDGED }, async ({ router, upstream }) => {
     // Content at once, then a pause well past the hedge delay before the rest.
-    const pause = new Promise<void>((resolve) => setTimeout(resolve, 900));
+    const pause = deferred();
     upstream
-      .always('alpha/m1', sse([roleFrame(), contentFrame('one '), pause, contentFrame('two')]))
+      .always('alpha/m1', sse([roleFrame(), contentFrame('one '), pause.promise, contentFrame('two')]))
       .always('beta/m2', json('never'));
-    const started = Date.now();
-    const reply = await router.chat({ stream: true });
-    assert.ok(Date.now() - started > 600, 'the stream ran well past the hedge delay');
+    const reading = router.readChat({ stream: true });
+    await reading.received('one ');
+    router.clock.advance(900);
+    pause.resolve();
+    const reply = await reading.done;
+    assert.equal(router.lastEntry().wallMs, 900, 'the stream ran well past the hedge delay');
     assert.equal(sseText(reply.text), 'one two');
     assert.equal(reply.headers['x-fcm-v2-decision'], 'alpha/m1!served|alpha/m1:200|skips=0');
     assert.equal(upstream.callsTo('beta/m2').length, 0);
@@ -92,7 +97,13 @@ test('at most one hedge per request: after a race both sides lost on their own, 
   await withScenario({ ...THREE, failover }, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang()).always('beta/m2', hang()).always('gamma/m3', json('from gamma'));
     const entry = router.nextEntry();
-    const reply = await router.chat();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(300);
+    await upstream.nextCall('beta/m2');
+    router.clock.advance(1200); // alpha's request timeout, 1500 ms after it started
+    router.clock.advance(300); // beta's
+    const reply = await pending;
     assert.equal(reply.status, 200);
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
@@ -115,7 +126,10 @@ test('a hedge counts toward maxAttempts', async () => {
   const failover = { ...HEDGED, requestTimeoutMs: 1000, maxAttempts: 1 };
   await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang()).always('beta/m2', json('never'));
-    const reply = await router.chat();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(1000);
+    const reply = await pending;
     assert.equal(reply.headers['x-fcm-v2-decision'], 'none!all_failed|alpha/m1:timeout|skips=0');
     assert.equal(upstream.callsTo('beta/m2').length, 0);
   });
@@ -125,10 +139,14 @@ test('both sides of a race stay inside the request’s budget, and neither is bl
   const failover = { ...HEDGED, totalBudgetMs: 900 };
   await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang()).always('beta/m2', hang());
-    const started = Date.now();
-    const reply = await router.chat();
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 850 && elapsed < 3000, `cut after ${elapsed} ms`);
+    const entry = router.nextEntry();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(300);
+    await upstream.nextCall('beta/m2');
+    router.clock.advance(600);
+    const reply = await pending;
+    assert.equal((await entry).wallMs, 900, 'both cut when the budget ran out');
     assert.equal(reply.status, 504);
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
@@ -143,35 +161,32 @@ test('no hedge starts once the budget is spent', async () => {
   const failover = { hedgeAfterMs: 1000, requestTimeoutMs: 5000, totalBudgetMs: 600 };
   await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
     upstream.always('alpha/m1', hang()).always('beta/m2', json('never'));
-    const reply = await router.chat();
+    const pending = router.chat();
+    await upstream.nextCall('alpha/m1');
+    router.clock.advance(600);
+    const reply = await pending;
     assert.equal(reply.headers['x-fcm-v2-decision'], 'none!all_failed|alpha/m1:budget_exhausted|skips=0');
+    router.clock.advance(400); // the hedge's time comes after the request ended
     assert.equal(upstream.callsTo('beta/m2').length, 0);
   });
 });
 
 /**
- * `auto` delays are seconds long: these tests run on a frozen clock and mock timers, so the router's deadlines
- * fire exactly when the test moves time, and each attempt's latency on the trace is the time the test set.
+ * `auto` delays are seconds long; the router's deadlines fire exactly when the test moves its clock, and each
+ * attempt's latency on the trace is the time the test set.
  */
 const AUTO = { hedgeAfterMs: 'auto' as const, requestTimeoutMs: 4000 };
 
-/** Moves the frozen clock and the mocked timers together. */
-function elapse(t: TestContext, clock: TestClock, ms: number): void {
-  clock.advance(ms);
-  t.mock.timers.tick(ms);
-}
-
-test('auto without a latency figure for the model means no hedge', async (t) => {
-  const clock = new TestClock({ frozen: true });
-  await withScenario({ ...TWO, failover: AUTO, clock }, async ({ router, upstream }) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+test('auto without a latency figure for the model means no hedge', async () => {
+  await withScenario({ ...TWO, failover: AUTO }, async ({ router, upstream }) => {
+    const { clock } = router;
     upstream.always('alpha/m1', hang()).always('beta/m2', json('from beta'));
     const entry = router.nextEntry();
     const called = upstream.nextCall('alpha/m1');
     const reply = router.chat();
     await called;
-    elapse(t, clock, 3999);
-    elapse(t, clock, 1);
+    clock.advance(3999);
+    clock.advance(1);
     assert.equal(
       (await reply).headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:timeout->beta/m2:200|skips=0',
@@ -187,11 +202,9 @@ test('auto without a latency figure for the model means no hedge', async (t) => 
   });
 });
 
-test('auto hedges after 2 s for a model whose p95 time to first byte is short', async (t) => {
-  const clock = new TestClock({ frozen: true });
-  await withScenario({ ...TWO, failover: AUTO, clock }, async ({ router, upstream }) => {
-    // Before the first request: the router's deadline timer must be a mocked one from the start.
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+test('auto hedges after 2 s for a model whose p95 time to first byte is short', async () => {
+  await withScenario({ ...TWO, failover: AUTO }, async ({ router, upstream }) => {
+    const { clock } = router;
     const gate = deferred();
     upstream.script('alpha/m1', json('fast once')).always('alpha/m1', hang());
     upstream.always('beta/m2', after(gate.promise, json('b')));
@@ -202,8 +215,8 @@ test('auto hedges after 2 s for a model whose p95 time to first byte is short', 
     const reply = router.chat();
     await called;
     const hedged = upstream.nextCall('beta/m2');
-    elapse(t, clock, 1999);
-    elapse(t, clock, 1);
+    clock.advance(1999);
+    clock.advance(1);
     await hedged;
     clock.advance(500);
     gate.resolve();

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBufferedLogger } from '../cli-logger.js';
+import { TestClock } from '../test-support/test-clock.js';
 import { logText } from './log-text.js';
 
 test('log text: control characters, separators and bidi overrides are escaped, the rest kept', () => {
@@ -16,8 +17,7 @@ test('the daemon logger writes every line as one line, escaped', () => {
   const logger = createBufferedLogger(
     { write: (text: string) => (out += text) },
     { write: (text: string) => (err += text) },
-    50,
-    () => 0,
+    { time: new TestClock(0) },
   );
   logger.info('served fcm:\nforged line');
   logger.warn('model \u001b[2Jcleared');

@@ -4,6 +4,7 @@
  * (`model_vanished`) before an agent meets their 404, and models it lists that the router lacks are known.
  */
 import type { LiveConfig } from '../config/live-config.js';
+import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { fetchModelIds } from '../upstream/models-list.js';
@@ -22,13 +23,17 @@ export type DiscoveryResult =
     }
   | { ok: false; status: 404 | 409 | 502; code: string; message: string };
 
+/** What a discovery reads and writes: the config, the keys' state, the lists kept, and the router's time. */
+export interface DiscoveryParts {
+  live: LiveConfig;
+  quotas: QuotaBook;
+  discovery: DiscoveryBook;
+  time: Time;
+}
+
 /** Fetches and applies one provider's model list. */
-export async function discoverModels(
-  live: LiveConfig,
-  quotas: QuotaBook,
-  discovery: DiscoveryBook,
-  providerId: string,
-): Promise<DiscoveryResult> {
+export async function discoverModels(parts: DiscoveryParts, providerId: string): Promise<DiscoveryResult> {
+  const { live, quotas, discovery } = parts;
   const provider = live.resolved.providers.get(providerId);
   if (provider === undefined)
     return {
@@ -47,7 +52,12 @@ export async function discoverModels(
   const key = keysOf(provider).find((candidate) => !quotas.isAuthBlocked(provider.id, candidate.fingerprint));
   if (key === undefined || (provider.keyRequired && key.value === ''))
     return { ok: false, status: 409, code: 'missing_key', message: `${providerId} has no usable key` };
-  const list = await fetchModelIds(provider.baseUrl, key.value === '' ? null : key.value, provider.headers);
+  const target = {
+    baseUrl: provider.baseUrl,
+    apiKey: key.value === '' ? null : key.value,
+    headers: provider.headers,
+  };
+  const list = await fetchModelIds(target, parts.time);
   if (!list.ok) {
     discovery.attempted(provider.id);
     return { ok: false, status: 502, code: 'discovery_failed', message: `${providerId}: ${list.error}` };

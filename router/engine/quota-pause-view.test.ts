@@ -5,7 +5,7 @@ import { TestClock } from '../test-support/test-clock.js';
 import { status } from '../test-support/upstream-behaviours.js';
 
 test('a quota-paused model says what paused it: a 429 whose Retry-After set the length, or the router’s own pause', async () => {
-  const clock = new TestClock({ frozen: true });
+  const clock = new TestClock();
   const options = { providers: { alpha: ['m1', 'm2'] }, clock };
   await withScenario(options, async ({ router, upstream }) => {
     upstream.script('alpha/m1', status(429, { retryAfter: '240' }));

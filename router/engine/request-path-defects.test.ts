@@ -5,29 +5,33 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
-import { deferred } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
-import { after, json, sseContent, status, type Behaviour } from '../test-support/upstream-behaviours.js';
+import { after, json, sse, sseContent, status, type Behaviour } from '../test-support/upstream-behaviours.js';
 import { withScenario } from '../test-support/scenario.js';
 
-/** An SSE stream that sends only `: keepalive` comments every `everyMs`, then (optionally) content. */
-function keepalives(everyMs: number, thenContentAfterMs: number | null): Behaviour {
-  return async (res: ServerResponse, call) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.flushHeaders();
-    const timer = setInterval(() => res.write(': keepalive\n\n'), everyMs);
-    try {
-      if (thenContentAfterMs === null) return await call.closed;
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, thenContentAfterMs)), call.closed]);
-      if (call.closedEarly) return;
-      for (const frame of [roleFrame(), contentFrame('after the queue')])
-        res.write(`data: ${JSON.stringify(frame)}\n\n`);
-      res.end('data: [DONE]\n\n');
-    } finally {
-      clearInterval(timer);
-    }
+/**
+ * An SSE stream of `: keepalive` comments, one each time the test calls `next` (which resolves once the
+ * router has read it), then content if `thenContent`, else silence until the router gives up.
+ */
+function keepalives(
+  count: number,
+  thenContent: boolean,
+): { behaviour: Behaviour; next: () => Promise<void> } {
+  const steps = Array.from({ length: count }, () => ({ gate: deferred(), sent: deferred() }));
+  const frames = steps.flatMap(({ gate, sent }) => [gate.promise, ': keepalive\n\n', () => sent.resolve()]);
+  const content = thenContent ? [roleFrame(), contentFrame('after the queue')] : [];
+  let taken = 0;
+  return {
+    behaviour: sse([...frames, ...content], thenContent ? {} : { then: 'stall' }),
+    next: async () => {
+      const step = steps[taken++];
+      if (step === undefined) throw new Error('no keep-alive left');
+      step.gate.resolve();
+      await step.sent.promise;
+      await ioTurns();
+    },
   };
 }
 
@@ -37,9 +41,18 @@ test('a stream of keep-alive comments with no data is a stall: it fails over and
   await withScenario(
     { providers: { alpha: ['m1'], beta: ['m2'] }, failover: STALL },
     async ({ router, upstream }) => {
-      upstream.script('alpha/m1', keepalives(100, null));
+      const queued = keepalives(5, false);
+      upstream.script('alpha/m1', queued.behaviour);
       upstream.script('beta/m2', sseContent(['from beta']));
-      const reply = await router.chat({ stream: true });
+      const pending = router.chat({ stream: true });
+      await upstream.nextCall('alpha/m1');
+      await ioTurns(); // the router has the stream's head: its idle limit runs from here
+      for (let i = 0; i < 5; i += 1) {
+        router.clock.advance(100);
+        await queued.next();
+      }
+      router.clock.advance(100);
+      const reply = await within(pending, 5000, 'the stall at the idle limit');
       assert.equal(reply.status, 200);
       assert.match(reply.text, /from beta/);
       const entry = router.lastEntry();
@@ -48,10 +61,7 @@ test('a stream of keep-alive comments with no data is a stall: it fails over and
         entry.attempts.map((attempt) => `${attempt.model}:${attempt.kind ?? 'ok'}`),
         ['alpha/m1:stream_stall', 'beta/m2:ok'],
       );
-      assert.ok(
-        entry.wallMs < STALL.totalBudgetMs / 2,
-        `failed over at the idle limit, not the budget (${entry.wallMs} ms)`,
-      );
+      assert.equal(entry.wallMs, STALL.streamIdleTimeoutMs, 'failed over at the idle limit, not the budget');
       assert.equal(router.model('alpha/m1').consecutiveFailures, 1);
     },
   );
@@ -62,10 +72,19 @@ test('a provider that sends comments while it queues, then content within the li
     { providers: { alpha: ['m1'], beta: ['m2'] }, failover: STALL },
     async ({ router, upstream }) => {
       // Comments for 300 ms (half the idle limit), then real frames.
-      upstream.script('alpha/m1', keepalives(100, 300));
-      const reply = await router.chat({ stream: true });
+      const queued = keepalives(3, true);
+      upstream.script('alpha/m1', queued.behaviour);
+      const pending = router.chat({ stream: true });
+      await upstream.nextCall('alpha/m1');
+      await ioTurns();
+      for (let i = 0; i < 3; i += 1) {
+        router.clock.advance(100);
+        await queued.next();
+      }
+      const reply = await pending;
       assert.match(reply.text, /after the queue/);
       assert.equal(router.lastEntry().servedModel, 'alpha/m1');
+      assert.equal(router.lastEntry().wallMs, 300);
       assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
     },
   );

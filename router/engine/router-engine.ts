@@ -4,7 +4,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import { MAX_UNLISTED, type BreakerStore } from '../state/breaker-store.js';
 import type { FitBook } from '../state/fit-book.js';
-import type { Clock } from '../state/clock.js';
+import type { Time } from '../state/clock.js';
 import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { ProbeBook } from '../state/probe-book.js';
@@ -49,7 +49,8 @@ export interface EngineParts {
   isOnline?: () => boolean;
   upstream: UpstreamClient;
   events: EventBus;
-  clock: Clock;
+  /** The clock and the timers of every deadline, the hedge's delay and the probes' schedule. */
+  time: Time;
   logger: RouterLogger;
 }
 
@@ -73,8 +74,8 @@ export class RouterEngine {
   readonly probes: HealthProber;
 
   constructor(private readonly parts: EngineParts) {
-    this.#deadlines = new DeadlineWatch(parts.clock);
-    this.#sessions = new SessionHomes(parts.clock);
+    this.#deadlines = new DeadlineWatch(parts.time);
+    this.#sessions = new SessionHomes(parts.time.now);
     this.#context = this.#contextFor(parts.resolved);
     this.probes = new HealthProber({
       ...parts,
@@ -88,7 +89,7 @@ export class RouterEngine {
   }
 
   #contextFor(resolved: ResolvedConfig): RouteContext {
-    const { breakers, quotas, modelStats, latency, upstream, clock, logger, fits } = this.parts;
+    const { breakers, quotas, modelStats, latency, upstream, time, logger, fits } = this.parts;
     return {
       resolved,
       breakers,
@@ -98,7 +99,7 @@ export class RouterEngine {
       latency,
       random: this.parts.random ?? Math.random,
       upstream,
-      clock,
+      clock: time.now,
       logger,
       rankings: this.#rankings,
       sessions: this.#sessions,
@@ -170,7 +171,7 @@ export class RouterEngine {
    * contained, answered and recorded as a fault in routing is.
    */
   failBeforeRouting(req: ChatRequest, answer: Answer, error: unknown): HistoryEntry {
-    return this.#record(this.#contain(req, answer, error, this.parts.clock()));
+    return this.#record(this.#contain(req, answer, error, this.parts.time.now()));
   }
 
   /** Adds a finished request to the history, the events and the log. */
@@ -183,7 +184,7 @@ export class RouterEngine {
 
   /** Routes, containing any throw of the router's own code to this request (see {@link #contain}). */
   async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
-    const started = this.parts.clock();
+    const started = this.parts.time.now();
     try {
       return await routeRequest(context, req, answer);
     } catch (error) {
@@ -208,16 +209,16 @@ export class RouterEngine {
     const ending: Ending = committed
       ? { outcome: 'partial', clientStatus: 200 }
       : { outcome: 'internal_error', clientStatus: 500 };
-    return historyEntry(req, answer, { target: null, started, ended: this.parts.clock(), ending });
+    return historyEntry(req, answer, { target: null, started, ended: this.parts.time.now(), ending });
   }
 
-  /** Resolves once no request is in flight, or after `timeoutMs`. */
+  /** Resolves once no request is in flight, or after `timeoutMs` (at once for 0: no grace). */
   waitIdle(timeoutMs: number): Promise<void> {
-    if (this.#inFlight === 0) return Promise.resolve();
+    if (this.#inFlight === 0 || timeoutMs <= 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
+      const timer = this.parts.time.setTimeout(resolve, timeoutMs);
       this.#idleWaiters.push(() => {
-        clearTimeout(timer);
+        this.parts.time.clearTimeout(timer);
         resolve();
       });
     });
@@ -231,7 +232,7 @@ export class RouterEngine {
       history: this.parts.history.newestFirst(),
       paused: this.#paused,
       lastProbe: (key) => this.probes.last(key),
-      now: this.parts.clock(),
+      now: this.parts.time.now(),
     });
   }
 
@@ -243,7 +244,7 @@ export class RouterEngine {
         ...this.parts,
         resolved: this.#context.resolved,
         lastProbe: (model) => this.probes.last(model),
-        now: this.parts.clock(),
+        now: this.parts.time.now(),
       }),
     });
   }

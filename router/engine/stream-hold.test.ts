@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
-import { deferred, within } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import {
   emptyStream,
   json,
@@ -18,7 +17,7 @@ import { withScenario } from '../test-support/scenario.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
 const STREAM = { stream: true };
-/** For streams the test holds open: an idle timeout far beyond the test's own waits. */
+/** For streams the test holds open: an idle timeout far beyond any time the test moves the clock. */
 const PATIENT = { ...TWO, failover: { streamIdleTimeoutMs: 60_000 } };
 
 interface ErrorFrame {
@@ -46,17 +45,24 @@ test('a good stream is passed through with decision headers, [DONE] and outcome 
 test('the client gets nothing, not even headers, until the first useful delta', async () => {
   await withScenario(PATIENT, async ({ router, upstream }) => {
     const gate = deferred();
+    const sent = deferred();
     upstream.script(
       'alpha/m1',
-      sse([roleFrame(), ': keep-alive\n\n', gate.promise, contentFrame('late content')]),
+      sse([
+        roleFrame(),
+        ': keep-alive\n\n',
+        () => sent.resolve(),
+        gate.promise,
+        contentFrame('late content'),
+      ]),
     );
     const open = router.openChat(STREAM);
-    let headersAt: number | null = null;
-    void open.response.then(() => (headersAt = Date.now()));
-    await upstream.nextCall('alpha/m1');
-    // The role frame and the comment have reached the router; give it time to (wrongly) flush them.
-    await delay(150);
-    assert.equal(headersAt, null, 'response head must wait for real content');
+    let headArrived = false;
+    void open.response.then(() => (headArrived = true));
+    // The role frame and the comment have left for the router; let it read them (and, wrongly, flush them).
+    await sent.promise;
+    await ioTurns(10);
+    assert.equal(headArrived, false, 'response head must wait for real content');
     gate.resolve();
     const res = await open.response;
     assert.equal(res.statusCode, 200);
@@ -115,7 +121,11 @@ test('an HTML page where a stream should be fails over unseen as html_maintenanc
 test('a stall before content (streamIdleTimeoutMs) fails over unseen', async () => {
   await withScenario({ ...TWO, failover: { streamIdleTimeoutMs: 500 } }, async ({ router, upstream }) => {
     upstream.script('alpha/m1', stallAfter(0)).script('beta/m2', sseContent(['rescued']));
-    const reply = await router.chat(STREAM);
+    const pending = router.chat(STREAM);
+    await upstream.nextCall('alpha/m1');
+    await ioTurns(); // the router has the stream's head and role frame: its idle limit runs from here
+    router.clock.advance(500);
+    const reply = await pending;
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:stream_stall->beta/m2:200|skips=0',
@@ -154,15 +164,28 @@ test('a stream holding more than holdBufferBytes without a verdict is passed thr
   );
 });
 
-for (const [name, behaviour, kind] of [
-  ['an upstream error frame', () => sseErrorAfterContent(['partial ', 'answer ']), 'mid_stream_error'],
-  ['a stall', () => stallAfter(2), 'stream_stall'],
-  ['a socket reset', () => sse([contentFrame('partial ')], { then: 'reset' }), 'network_error'],
+/**
+ * `lastPiece`: the content the client has when the stream goes wrong; `idleMs`: how long the router's clock
+ * then moves (a stall's idle limit runs from the last piece).
+ */
+for (const [name, behaviour, kind, lastPiece, idleMs] of [
+  [
+    'an upstream error frame',
+    () => sseErrorAfterContent(['partial ', 'answer ']),
+    'mid_stream_error',
+    'answer',
+    0,
+  ],
+  ['a stall', () => stallAfter(2), 'stream_stall', 'piece1', 500],
+  ['a socket reset', () => sse([contentFrame('partial ')], { then: 'reset' }), 'network_error', 'partial', 0],
 ] as const) {
   test(`${name} after content: the client keeps what it got, then the router’s error frame, no [DONE]`, async () => {
     await withScenario({ ...TWO, failover: { streamIdleTimeoutMs: 500 } }, async ({ router, upstream }) => {
       upstream.script('alpha/m1', behaviour()).always('beta/m2', sseContent(['never spliced']));
-      const reply = await router.chat(STREAM);
+      const reading = router.readChat(STREAM);
+      await reading.received(lastPiece);
+      router.clock.advance(idleMs);
+      const reply = await reading.done;
       assert.equal(reply.status, 200);
       const frames = sseData(reply.text);
       assert.ok(sseText(reply.text).startsWith('partial') || sseText(reply.text).startsWith('piece0'));

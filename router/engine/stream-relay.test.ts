@@ -1,7 +1,8 @@
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failoverSchema } from '../config/schema.js';
 import { ChatEncoder } from '../faces/chat-face.js';
+import { TestClock } from '../test-support/test-clock.js';
 import { AttemptGuard } from '../upstream/attempt-guard.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
@@ -40,41 +41,41 @@ function recordingTarget(): AnswerTarget & {
   };
 }
 
-/** A relay on mock timers: its guard's aborts are recorded. */
-function relayOnFakeTime(t: TestContext) {
-  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+/** A relay on the test's time: its guard's aborts are recorded. */
+function relayOnFakeTime() {
+  const clock = new TestClock(1_000_000);
   const aborts: string[] = [];
-  const guard = new AttemptGuard(new ClientGone(), 60_000, new DeadlineWatch(() => Date.now()));
+  const guard = new AttemptGuard(new ClientGone(), 60_000, new DeadlineWatch(clock));
   guard.bind({ abort: (reason) => aborts.push(reason.message) });
   const target = recordingTarget();
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
   const relay = new StreamRelay(failover, guard, answer, () => 0);
-  return { relay, aborts, target, guard };
+  return { relay, aborts, target, guard, clock };
 }
 
 const line = (text: string): Buffer => Buffer.from(text);
 const roleOnly = line('data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n');
 const content = line('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n');
 
-test('before content, keep-alive comments do not push the idle limit back: the stream stalls', (t) => {
-  const { relay, aborts, guard } = relayOnFakeTime(t);
+test('before content, keep-alive comments do not push the idle limit back: the stream stalls', () => {
+  const { relay, aborts, guard, clock } = relayOnFakeTime();
   for (let elapsed = 100; elapsed < IDLE_MS; elapsed += 100) {
-    t.mock.timers.tick(100);
+    clock.advance(100);
     assert.equal(relay.onChunk(line(': keepalive\n\n')), undefined);
   }
   assert.deepEqual(aborts, []);
-  t.mock.timers.tick(100);
+  clock.advance(100);
   assert.deepEqual(aborts, ['stream_stall']);
   assert.equal(relay.committed, false);
   guard.dispose();
 });
 
-test('before content, data lines are progress even when they decide nothing yet', (t) => {
-  const { relay, aborts, guard } = relayOnFakeTime(t);
+test('before content, data lines are progress even when they decide nothing yet', () => {
+  const { relay, aborts, guard, clock } = relayOnFakeTime();
   for (let i = 0; i < 5; i += 1) {
-    t.mock.timers.tick(IDLE_MS - 100);
+    clock.advance(IDLE_MS - 100);
     relay.onChunk(roleOnly);
   }
   assert.deepEqual(aborts, []);
@@ -83,22 +84,22 @@ test('before content, data lines are progress even when they decide nothing yet'
   guard.dispose();
 });
 
-test('after the commit, comments keep a served stream alive, and silence still stalls it', (t) => {
-  const { relay, aborts, target, guard } = relayOnFakeTime(t);
+test('after the commit, comments keep a served stream alive, and silence still stalls it', () => {
+  const { relay, aborts, target, guard, clock } = relayOnFakeTime();
   relay.onChunk(content);
   assert.equal(target.status, 200);
   for (let i = 0; i < 5; i += 1) {
-    t.mock.timers.tick(IDLE_MS - 100);
+    clock.advance(IDLE_MS - 100);
     relay.onChunk(line(': keepalive\n\n'));
   }
   assert.deepEqual(aborts, []);
-  t.mock.timers.tick(IDLE_MS);
+  clock.advance(IDLE_MS);
   assert.deepEqual(aborts, ['stream_stall']);
   guard.dispose();
 });
 
-test('a clean end relays the last line and ends the answer; a stream with no content fails as empty', (t) => {
-  const served = relayOnFakeTime(t);
+test('a clean end relays the last line and ends the answer; a stream with no content fails as empty', () => {
+  const served = relayOnFakeTime();
   served.relay.onChunk(content);
   served.relay.onChunk(line('data: [DONE]'));
   const outcome = served.relay.onEnd();
@@ -107,8 +108,7 @@ test('a clean end relays the last line and ends the answer; a stream with no con
   assert.match(served.target.written.join(''), /"hi"[\s\S]*data: \[DONE\]$/);
   served.guard.dispose();
 
-  t.mock.timers.reset();
-  const empty = relayOnFakeTime(t);
+  const empty = relayOnFakeTime();
   empty.relay.onChunk(roleOnly);
   const failed = empty.relay.onEnd();
   assert.equal(failed.ok, false);

@@ -9,7 +9,7 @@ import { buildUsage } from '../engine/usage-view.js';
 import { discoverModels } from '../engine/model-discovery.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { DailyCounters } from '../state/daily-counters.js';
-import type { Clock } from '../state/clock.js';
+import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import {
@@ -34,7 +34,7 @@ export interface ApiDeps {
   counters: DailyCounters;
   quotas: QuotaBook;
   discovery: DiscoveryBook;
-  clock: Clock;
+  time: Time;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });
@@ -175,7 +175,7 @@ async function setPaused({ deps, req, res }: ApiCall): Promise<void> {
 async function discoverProviderModels({ deps, req, res }: ApiCall): Promise<void> {
   const read = await readJson(req, res, discoverBody);
   if (!read.ok) return;
-  const result = await discoverModels(deps.live, deps.quotas, deps.discovery, read.value.provider);
+  const result = await discoverModels(deps, read.value.provider);
   if (result.ok) sendJson(res, 200, result);
   else sendError(res, result.status, result.code, `fcm-router: ${result.message}`);
 }
@@ -209,7 +209,7 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
     ),
   'POST /api/providers/discover': discoverProviderModels,
   'GET /api/usage': ({ deps, res }) => {
-    const usage = buildUsage(deps.live.resolved, deps.quotas, deps.clock());
+    const usage = buildUsage(deps.live.resolved, deps.quotas, deps.time.now());
     sendJson(res, 200, { ...usage, budgets: usageBudgets(deps.live.resolved, deps.quotas, usage.today) });
   },
   'PUT /api/config': putConfig,

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { ErrorResponse } from '../api-types.js';
-import { deferred, within } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import { httpRequest, parseReply, postRecording, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
@@ -63,19 +63,29 @@ function rawExchange(url: string, head: string): { closed: Promise<string>; sock
 const slowHead = (host: string, length: number): string =>
   `POST /v1/chat/completions HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n{`;
 
-test('a body that trickles in is cut at the request deadline', async () => {
+test('a body that trickles in is cut at the request deadline, on the router’s clock', async () => {
   await withScenario({ ...ONE, server: { requestBodyTimeoutMs: 500 } }, async ({ router, upstream }) => {
     const host = new URL(router.url).host;
-    const started = performance.now();
     const slow = rawExchange(router.url, slowHead(host, CHAT.length));
-    const trickle = setInterval(() => slow.socket.write(' '), 100);
+    let closed = false;
+    void slow.closed.then(() => (closed = true));
     try {
-      const received = await within(slow.closed, 8000, 'the router to close a trickling request');
-      const elapsed = performance.now() - started;
-      assert.ok(elapsed >= 450, `closed after ${elapsed.toFixed(0)} ms, before the deadline`);
+      // A byte every 100 ms does not move the deadline: it runs from the request's head.
+      for (let i = 0; i < 4; i++) {
+        await ioTurns();
+        router.clock.advance(100);
+        slow.socket.write(' ');
+      }
+      await ioTurns();
+      router.clock.advance(99);
+      await ioTurns();
+      assert.equal(closed, false, 'still open just before the deadline');
+      router.clock.advance(1);
+      const received = await within(slow.closed, 5000, 'the router to close a trickling request');
       assert.match(received, /^HTTP\/1\.1 408 /);
+      assert.match(received, /"code":"request_timeout"/);
+      assert.match(received, /requestBodyTimeoutMs/);
     } finally {
-      clearInterval(trickle);
       slow.socket.destroy();
     }
     assert.equal(upstream.calls.length, 0);
@@ -86,18 +96,18 @@ test('a streaming answer that outlasts the request deadline is not cut', async (
   const options = { ...ONE, server: { requestBodyTimeoutMs: 500 }, failover: { streamIdleTimeoutMs: 8000 } };
   await withScenario(options, async ({ router, upstream }) => {
     const pause = deferred();
-    const timer = setTimeout(() => pause.resolve(), 2500);
     upstream.script(
       'alpha/m1',
       sse([roleFrame(), contentFrame('before '), pause.promise, contentFrame('after')]),
     );
-    try {
-      const reply = await router.chat({ stream: true });
-      assert.equal(reply.status, 200);
-      assert.equal(sseText(reply.text), 'before after');
-    } finally {
-      clearTimeout(timer);
-    }
+    const reply = router.readChat({ stream: true });
+    await reply.received('before');
+    // Well past the body's deadline (the body was in long ago), inside the stream's idle limit.
+    router.clock.advance(2500);
+    pause.resolve();
+    const { status, text } = await reply.done;
+    assert.equal(status, 200);
+    assert.equal(sseText(text), 'before after');
   });
 });
 
@@ -107,7 +117,7 @@ test('past the cap of bodies still arriving, new requests get 503 at once; reads
     const host = new URL(router.url).host;
     const slow = [rawExchange(router.url, slowHead(host, 2)), rawExchange(router.url, slowHead(host, 2))];
     try {
-      // Both slow requests are in once a third body is refused; poll rather than guess when.
+      // Both slow requests are in once a third body is refused; ask again, a few event-loop rounds apart.
       let refused = null;
       for (let i = 0; i < 50 && refused === null; i++) {
         const reply = await httpRequest(`${router.url}/v1/chat/completions`, {
@@ -116,7 +126,7 @@ test('past the cap of bodies still arriving, new requests get 503 at once; reads
           body: CHAT,
         });
         if (reply.status === 503) refused = reply;
-        else await new Promise((resolve) => setTimeout(resolve, 20));
+        else await ioTurns();
       }
       assert.ok(refused, 'a third body was refused');
       const error = parseReply<ErrorResponse>(refused).error;

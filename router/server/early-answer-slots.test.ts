@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { within } from '../test-support/deferred.js';
+import { ioTurns, within } from '../test-support/deferred.js';
 import { postRecording } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json } from '../test-support/upstream-behaviours.js';
@@ -33,19 +33,22 @@ async function answerThenHangUp(url: string, head: Head): Promise<string> {
   return status;
 }
 
-/** How often a 503 `server_busy` is asked again, 20 ms apart: the router sees a hang-up in its own time. */
+/**
+ * How often a 503 `server_busy` is asked again, a few rounds of the event loop apart: the router sees a
+ * hang-up once it reads the socket's close.
+ */
 const BUSY_RETRIES = 250;
 
 /**
  * The status line of `head`'s answer. A 503 `server_busy` is asked again until the router has seen the
- * previous hang-up, which may come after the next request's head on a busy machine; the old code never
- * frees the slot, so the bound only ends a failing run.
+ * previous hang-up, which may come after the next request's head; the old code never frees the slot, so
+ * the bound only ends a failing run.
  */
 async function statusOf(url: string, head: Head): Promise<string> {
   for (let i = 0; ; i++) {
     const line = await answerThenHangUp(url, head);
     if (!line.includes(' 503 ') || i === BUSY_RETRIES) return line;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await ioTurns();
   }
 }
 
@@ -74,7 +77,7 @@ test('early answers to clients that hang up mid-body free their slots', async ()
     }
     let reply = await router.chat();
     for (let i = 0; reply.status === 503 && i < BUSY_RETRIES; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await ioTurns();
       reply = await router.chat();
     }
     assert.equal(reply.status, 200, `after the early answers: ${reply.text}`);

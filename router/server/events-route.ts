@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RouterEventType } from '../api-types.js';
 import type { EventBus } from '../engine/event-bus.js';
+import type { Time } from '../state/clock.js';
 
 const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config', 'router', 'config-file'];
 const HEARTBEAT_MS = 15_000;
@@ -12,7 +13,10 @@ const MAX_CLIENTS = 64;
 export class EventsRoute {
   readonly #clients = new Set<ServerResponse>();
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    private readonly time: Time,
+  ) {}
 
   get clientCount(): number {
     return this.#clients.size;
@@ -38,10 +42,9 @@ export class EventsRoute {
       res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const unsubscribe = EVENT_TYPES.map((type) => this.bus.on(type, (event) => send(type, event)));
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
+    const heartbeat = this.time.setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
     res.on('close', () => {
-      clearInterval(heartbeat);
+      this.time.clearInterval(heartbeat);
       unsubscribe.forEach((off) => off());
       this.#clients.delete(res);
     });

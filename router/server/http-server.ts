@@ -8,7 +8,7 @@ import type { RouterLogger } from '../public-types.js';
 import { INTERNAL_ERROR_ANSWER } from '../engine/final-answer.js';
 import { logText } from '../engine/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
-import type { Clock } from '../state/clock.js';
+import type { Time } from '../state/clock.js';
 import type { DailyCounters } from '../state/daily-counters.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
@@ -53,7 +53,8 @@ export interface ServerDeps {
   tokenForReads: boolean;
   version: string;
   startedAt: number;
-  clock: Clock;
+  /** The router's time: its clock, and the event streams' heartbeat. */
+  time: Time;
   logger: RouterLogger;
 }
 
@@ -63,7 +64,7 @@ export interface RouterServer {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** How often Node checks the request deadline: the deadline is enforced within this much. */
+/** How often Node checks the headers' deadline: it is enforced within this much. */
 const DEADLINE_CHECK_MS = 1000;
 
 /** A guard's refusal, before any route reads the request. */
@@ -73,8 +74,16 @@ interface Refusal {
   message: string;
 }
 
-/** Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass. */
-function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: PendingBodies): Refusal | null {
+/**
+ * Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass (its body, if
+ * one is still arriving, then has its deadline).
+ */
+function guardRefusal(
+  req: IncomingMessage,
+  res: ServerResponse,
+  isAgentPath: boolean,
+  pending: PendingBodies,
+): Refusal | null {
   if (!isAllowedHost(req.headers.host)) {
     const message = 'fcm-router: Host header must be a loopback name or an IP address';
     return { status: 403, code: 'forbidden_host', message };
@@ -85,11 +94,34 @@ function guardRefusal(req: IncomingMessage, isAgentPath: boolean, pending: Pendi
       code: 'forbidden_origin',
       message: 'fcm-router: cross-site requests are refused',
     };
-  if (!pending.admit(req)) {
+  if (!pending.admit(req, res)) {
     const message = 'fcm-router: too many requests are still sending their bodies; retry shortly';
     return { status: 503, code: 'server_busy', message };
   }
   return null;
+}
+
+/**
+ * A body still arriving at the request's deadline: 408 when nothing was answered yet, and the connection
+ * is cut either way, so the rest of the body is never read (written on the socket, as Node does for its
+ * own deadlines: the response object may be waiting on the body).
+ */
+function cutLateBody(req: IncomingMessage, res: ServerResponse, deadlineMs: number): void {
+  const socket = req.socket;
+  if (!res.headersSent && socket.writable) {
+    const body = JSON.stringify({
+      error: {
+        message: `fcm-router: the request body did not arrive within ${deadlineMs} ms (router.server.requestBodyTimeoutMs)`,
+        type: 'invalid_request_error',
+        code: 'request_timeout',
+        param: null,
+      },
+    });
+    socket.write(
+      `HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. */
@@ -136,7 +168,7 @@ function sendHealth(deps: ServerDeps, res: ServerResponse): void {
     ok: true,
     name: 'fcm-router',
     version: deps.version,
-    uptimeMs: deps.clock() - deps.startedAt,
+    uptimeMs: deps.time.now() - deps.startedAt,
     pid: process.pid,
   };
   sendJson(res, 200, health);
@@ -205,13 +237,15 @@ async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: Http
  * the dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
-  const eventsRoute = new EventsRoute(deps.events);
+  const eventsRoute = new EventsRoute(deps.events, deps.time);
   const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
   const limits = () => deps.live.resolved.config.router.server;
-  const pendingBodies = new PendingBodies(() => limits().maxPendingBodies);
+  const pendingBodies = new PendingBodies(limits, deps.time, (req, res) =>
+    cutLateBody(req, res, limits().requestBodyTimeoutMs),
+  );
   // The Responses face's kept items: this router's, in memory only.
-  const items = new ResponseItemStore({ clock: deps.clock });
-  const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.clock }) };
+  const items = new ResponseItemStore({ clock: deps.time.now });
+  const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.time.now }) };
   // `/metrics` counts finished requests since start, off the request path (after the answer ended).
   const tally = new RequestTally();
   deps.events.on('request', (event) => tally.record(event.entry));
@@ -224,7 +258,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
     const isAgentPath = pathname.startsWith('/v1/');
-    const refusal = guardRefusal(req, isAgentPath, pendingBodies);
+    const refusal = guardRefusal(req, res, isAgentPath, pendingBodies);
     if (refusal !== null) return refuse(req, res, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
     if (pathname === '/metrics') return handleMetrics(metrics, req, res);
@@ -234,10 +268,11 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     return handlePage(deps, staticRoute, call);
   };
 
-  const timeouts = (): { requestTimeout: number; headersTimeout: number } => {
-    const requestTimeout = limits().requestBodyTimeoutMs;
-    return { requestTimeout, headersTimeout: Math.min(30_000, requestTimeout) };
-  };
+  // The body's deadline is the router's own (PendingBodies, on its time); Node's bounds the headers only.
+  const timeouts = (): { requestTimeout: number; headersTimeout: number } => ({
+    requestTimeout: 0,
+    headersTimeout: Math.min(30_000, limits().requestBodyTimeoutMs),
+  });
   const server = createServer(
     { ...timeouts(), keepAliveTimeout: 65_000, connectionsCheckingInterval: DEADLINE_CHECK_MS },
     (req, res) => {

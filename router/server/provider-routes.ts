@@ -48,7 +48,7 @@ const heldByRouter = new WeakMap<LiveConfig, HeldKeys>();
 function heldKeys({ deps }: ApiCall): HeldKeys {
   let held = heldByRouter.get(deps.live);
   if (held === undefined) {
-    held = new HeldKeys(deps.clock);
+    held = new HeldKeys(deps.time.now);
     heldByRouter.set(deps.live, held);
   }
   return held;

@@ -4,19 +4,20 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { breakerSchema, type BreakerSettings } from '../config/schema.js';
 import { BREAKER_TTL_MS, BreakerStore } from './breaker-store.js';
-import { recordingLogger, waitForFile, withDir } from '../test-support/state-test-helpers.js';
+import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = 1_700_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
 
 function makeStore(file: string, options: { debounceMs?: number; settings?: Partial<BreakerSettings> } = {}) {
-  const time = { now: T0 };
+  const time = new TestClock(T0);
   const changes: string[] = [];
   const logger = recordingLogger();
   let settings: BreakerSettings = { ...breakerSchema.parse({}), ...options.settings };
   const store = new BreakerStore({
     file,
-    clock: () => time.now,
+    time,
     settings: () => settings,
     debounceMs: options.debounceMs ?? 60_000,
     logger,
@@ -65,10 +66,10 @@ test('failures open the breaker; get() settles it to HALF_OPEN lazily and report
     assert.equal(store.get('groq/llama').state, 'OPEN');
     assert.equal(changes.length, 3);
 
-    time.now = T0 + 29_999;
+    time.set(T0 + 29_999);
     assert.equal(store.get('groq/llama').state, 'OPEN');
     assert.equal(changes.length, 3);
-    time.now = T0 + 30_000;
+    time.set(T0 + 30_000);
     assert.equal(store.get('groq/llama').state, 'HALF_OPEN');
     assert.equal(store.get('groq/llama').state, 'HALF_OPEN');
     assert.equal(changes.length, 4);
@@ -130,17 +131,17 @@ test('state survives a restart: OPEN stays OPEN, HALF_OPEN loads as OPEN, file m
     const file = join(dir, 'state', 'breakers.json');
     const a = makeStore(file);
     for (let i = 0; i < 3; i += 1) a.store.recordFailure('half/m', 'server_error');
-    a.time.now = T0 + 20_000;
+    a.time.set(T0 + 20_000);
     for (let i = 0; i < 3; i += 1) a.store.recordFailure('open/m', 'server_error');
     for (let i = 0; i < 2; i += 1) a.store.recordFailure('degraded/m', 'timeout');
-    a.time.now = T0 + 30_000;
+    a.time.set(T0 + 30_000);
     assert.equal(a.store.get('half/m').state, 'HALF_OPEN');
     assert.equal(a.store.tryAcquireTrial('half/m'), true);
     await a.store.close();
     assert.equal((await stat(file)).mode & 0o777, 0o600);
 
     const b = makeStore(file);
-    b.time.now = T0 + 30_000;
+    b.time.set(T0 + 30_000);
     await b.store.load();
     assert.deepEqual(b.store.keys().sort(), ['degraded/m', 'half/m', 'open/m']);
     const degraded = b.store.get('degraded/m');
@@ -180,12 +181,12 @@ test('entries idle for more than 30 days are dropped on load', async () => {
     const file = join(dir, 'breakers.json');
     const a = makeStore(file);
     for (let i = 0; i < 3; i += 1) a.store.recordFailure('old/m', 'server_error');
-    a.time.now = T0 + 20 * DAY;
+    a.time.set(T0 + 20 * DAY);
     for (let i = 0; i < 3; i += 1) a.store.recordFailure('recent/m', 'server_error');
     await a.store.close();
 
     const b = makeStore(file);
-    b.time.now = T0 + BREAKER_TTL_MS + 1;
+    b.time.set(T0 + BREAKER_TTL_MS + 1);
     await b.store.load();
     assert.deepEqual(b.store.keys(), ['recent/m']);
     assert.equal(b.store.get('old/m').state, 'CLOSED');
@@ -233,10 +234,12 @@ test('a corrupt breaker file is moved aside with a warning and the store starts 
 test('changes are debounced into one write; close flushes what is pending', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'breakers.json');
-    const { store } = makeStore(file, { debounceMs: 50 });
+    const { store, time } = makeStore(file, { debounceMs: 50 });
     for (let i = 0; i < 10; i += 1) store.recordFailure('a/m', 'server_error');
+    time.advance(49);
     await assert.rejects(stat(file), { code: 'ENOENT' });
-    await waitForFile(file);
+    time.advance(1); // the debounce timer fires: the write starts
+    await store.flush(); // queued behind it, with nothing left to write
     const first = JSON.parse(await readFile(file, 'utf8')) as {
       breakers: Record<string, { consecutiveFailures: number }>;
     };
@@ -258,7 +261,7 @@ test('a success closes a tripped breaker only for the trip it was sent to', asyn
     const { store, time } = makeStore(join(dir, 'breakers.json'));
     for (let i = 0; i < 3; i += 1) store.recordFailure('groq/llama', 'timeout');
     assert.equal(store.get('groq/llama').tripCount, 1);
-    time.now = T0 + 30_000;
+    time.set(T0 + 30_000);
     store.recordFailure('groq/llama', 'timeout');
     assert.equal(store.get('groq/llama').tripCount, 2, 'the trial failed: a second trip');
     store.recordSuccess('groq/llama', 1);

@@ -14,7 +14,7 @@ import {
   settle,
   type BreakerRecord,
 } from './breaker.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 /** Entries not updated for this long are dropped on load: their cooldowns and counters are stale. */
@@ -46,7 +46,8 @@ type BreakerFile = { breakers: Record<string, unknown> };
 
 export interface BreakerStoreOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   /** Read on every transition, so a config change applies without a restart. */
   settings: () => BreakerSettings;
   debounceMs: number;
@@ -85,7 +86,7 @@ export class BreakerStore {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ breakers: Object.fromEntries(this.listedRecords()) }),
     });
   }
@@ -97,7 +98,7 @@ export class BreakerStore {
   async load(): Promise<void> {
     const data = await this.file.load();
     if (data === null) return;
-    const now = this.options.clock();
+    const now = this.options.time.now();
     const settings = this.options.settings();
     let dropped = 0;
     for (const [key, value] of Object.entries(data.breakers)) {
@@ -139,14 +140,14 @@ export class BreakerStore {
     if (rec === undefined) return this.fresh();
     // Only an OPEN breaker can settle; ranking asks about every model of a set on every request.
     if (rec.state !== 'OPEN') return rec;
-    return this.commit(key, rec, settle(rec, this.options.clock()));
+    return this.commit(key, rec, settle(rec, this.options.time.now()));
   }
 
   /** The record of a model with no history: one shared, frozen object per settings. */
   private fresh(): BreakerRecord {
     const settings = this.options.settings();
     if (this.freshRecord === null || this.freshSettings !== settings) {
-      this.freshRecord = Object.freeze(initialBreaker(this.options.clock(), settings));
+      this.freshRecord = Object.freeze(initialBreaker(this.options.time.now(), settings));
       this.freshSettings = settings;
     }
     return this.freshRecord;
@@ -178,13 +179,13 @@ export class BreakerStore {
   recordSuccess(key: string, sentToTrip: number | null): void {
     const rec = this.get(key);
     const trial = sentToTrip !== null && sentToTrip === rec.tripCount;
-    this.commit(key, rec, recordSuccess(rec, this.options.clock(), this.options.settings(), trial));
+    this.commit(key, rec, recordSuccess(rec, this.options.time.now(), this.options.settings(), trial));
   }
 
   /** Records a failure the classifier counts against the model. */
   recordFailure(key: string, kind: FailureKind): void {
     const rec = this.get(key);
-    this.commit(key, rec, recordFailure(rec, kind, this.options.clock(), this.options.settings()));
+    this.commit(key, rec, recordFailure(rec, kind, this.options.time.now(), this.options.settings()));
   }
 
   /**
@@ -194,7 +195,7 @@ export class BreakerStore {
   recordTrialFailure(key: string, kind: FailureKind): void {
     const rec = this.get(key);
     const asTrial: BreakerRecord = rec.state === 'OPEN' ? { ...rec, state: 'HALF_OPEN' } : rec;
-    this.commit(key, rec, recordFailure(asTrial, kind, this.options.clock(), this.options.settings()));
+    this.commit(key, rec, recordFailure(asTrial, kind, this.options.time.now(), this.options.settings()));
   }
 
   /** Manual reset: the model starts over as a fresh CLOSED breaker with no trip history. */
@@ -204,7 +205,7 @@ export class BreakerStore {
     this.records.delete(key);
     this.changes += 1;
     this.file.schedule();
-    const fresh = initialBreaker(this.options.clock(), this.options.settings());
+    const fresh = initialBreaker(this.options.time.now(), this.options.settings());
     if (breakerChanged(rec, fresh)) this.options.onChange?.(key);
   }
 

@@ -7,6 +7,7 @@ import { recordingLogger, withDir } from '../test-support/state-test-helpers.js'
 import { BudgetBook } from './budget-book.js';
 import { DAY_MS, MINUTE_MS, minuteUsed } from './budget-standing.js';
 import { STATE_FILE_VERSION } from './json-state-file.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const DAY = Date.UTC(2030, 0, 15);
 const MINUTE = DAY + 12 * 3_600_000;
@@ -40,9 +41,9 @@ test('a budgets file from when the minute was fixed still loads: the day survive
       },
     };
     await writeFile(file, JSON.stringify(old));
-    const time = { now: MINUTE + 30_000 };
+    const time = new TestClock(MINUTE + 30_000);
     const logger = recordingLogger();
-    const book = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const book = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     await book.load();
     assert.deepEqual(logger.lines, [], 'not moved aside as corrupt');
     assert.deepEqual(await readdir(dir), ['budgets.json']);
@@ -68,8 +69,8 @@ test('a budgets file from when the minute was fixed still loads: the day survive
       heldUntil: null,
     });
 
-    time.now = DAY + DAY_MS + 1000;
-    const next = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    time.set(DAY + DAY_MS + 1000);
+    const next = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     await next.load();
     assert.equal(next.counts(ID, 'UTC').dayRequests, 0, 'a new day');
     await next.close();
@@ -80,14 +81,14 @@ test('a Pacific day’s counts survive a save and a load after UTC midnight; a f
   await withDir(async (dir) => {
     const file = join(dir, 'budgets.json');
     const pacific = 'America/Los_Angeles';
-    const time = { now: Date.UTC(2030, 0, 15, 23, 30) };
+    const time = new TestClock(Date.UTC(2030, 0, 15, 23, 30));
     const logger = recordingLogger();
-    const book = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const book = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     const limits = { ...NO_LIMITS, rpd: 2 };
     book.add(ID, pacific, limits, 2, 0);
-    time.now = Date.UTC(2030, 0, 16, 0, 30);
+    time.set(Date.UTC(2030, 0, 16, 0, 30));
     await book.close();
-    const next = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const next = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     await next.load();
     assert.deepEqual(next.standing(ID, pacific, limits), { type: 'at', until: Date.UTC(2030, 0, 16, 8) });
     await next.close();
@@ -98,8 +99,8 @@ test('a Pacific day’s counts survive a save and a load after UTC midnight; a f
       file,
       JSON.stringify({ version: STATE_FILE_VERSION, savedAt: DAY, counters: { [ID]: counts } }),
     );
-    time.now = DAY + 3_600_000;
-    const old = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    time.set(DAY + 3_600_000);
+    const old = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     await old.load();
     assert.equal(old.counts(ID, 'UTC').dayRequests, 4);
     assert.deepEqual(old.standing(ID, 'UTC', { ...NO_LIMITS, rpd: 4 }), { type: 'at', until: DAY + DAY_MS });
@@ -111,9 +112,9 @@ test('a Pacific day’s counts survive a save and a load after UTC midnight; a f
 test('a hold is never longer than a day: neither from a provider’s reset header nor from a damaged file', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'budgets.json');
-    const time = { now: MINUTE };
+    const time = new TestClock(MINUTE);
     const logger = recordingLogger();
-    const book = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const book = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     book.correct(ID, 'UTC', NO_LIMITS, { requests: { remaining: 0, resetMs: 9e12 }, tokens: null });
     assert.deepEqual(book.standing(ID, 'UTC', NO_LIMITS), { type: 'at', until: MINUTE + DAY_MS });
     await book.close();
@@ -126,10 +127,10 @@ test('a hold is never longer than a day: neither from a provider’s reset heade
       },
     };
     await writeFile(file, JSON.stringify(damaged));
-    const loaded = new BudgetBook({ file, clock: () => time.now, debounceMs: 60_000, logger });
+    const loaded = new BudgetBook({ file, time, debounceMs: 60_000, logger });
     await loaded.load();
     assert.deepEqual(loaded.standing(ID, 'UTC', NO_LIMITS), { type: 'at', until: MINUTE + DAY_MS });
-    time.now = MINUTE + DAY_MS;
+    time.set(MINUTE + DAY_MS);
     assert.deepEqual(loaded.standing(ID, 'UTC', NO_LIMITS), { type: 'ok' });
     await loaded.close();
   });

@@ -21,7 +21,7 @@ import {
   type RateLimitHint,
   type RateLimitHints,
 } from './budget-standing.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 const count = z.number().int().min(0);
@@ -59,7 +59,8 @@ type BudgetFile = z.output<typeof fileSchema>;
 
 export interface BudgetBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -80,7 +81,7 @@ export class BudgetBook {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => this.snapshot(),
     });
   }
@@ -89,7 +90,7 @@ export class BudgetBook {
   async load(): Promise<void> {
     const data = await this.file.load();
     if (data === null) return;
-    const now = this.options.clock();
+    const now = this.options.time.now();
     for (const [id, counts] of Object.entries(data.counters)) {
       const current = pruned(counts, now);
       // No hold outlasts a day: a damaged or hand-edited file cannot hold a key for ever.
@@ -111,12 +112,12 @@ export class BudgetBook {
    */
   holding(): boolean {
     // No clock read while no hold was ever given: ranking asks this for every model without limits.
-    return this.latestHold !== 0 && this.options.clock() < this.latestHold;
+    return this.latestHold !== 0 && this.options.time.now() < this.latestHold;
   }
 
   /** What counter `id` used in the current windows, its day being the day of time zone `zone`. */
   counts(id: string, zone: string): BudgetCounts {
-    return rolled(this.counters.get(id), this.options.clock(), zone);
+    return rolled(this.counters.get(id), this.options.time.now(), zone);
   }
 
   /** Where counter `id` stands against `limits` now, its daily limits counted in the day of `zone`. */
@@ -124,7 +125,7 @@ export class BudgetBook {
     const counts = this.counters.get(id);
     // No counts: every limit is at least 1, so nothing is near or reached.
     if (counts === undefined) return OK;
-    roll(counts, this.options.clock(), zone);
+    roll(counts, this.options.time.now(), zone);
     return budgetStanding(limits, counts);
   }
 
@@ -135,13 +136,13 @@ export class BudgetBook {
   minuteRoomAt(id: string, zone: string, tpm: number, tokens: number): number | null {
     const counts = this.counters.get(id);
     if (counts === undefined) return null;
-    roll(counts, this.options.clock(), zone);
+    roll(counts, this.options.time.now(), zone);
     return minuteRoomAt(counts, tpm, tokens);
   }
 
   /** Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`. */
   add(id: string, zone: string, limits: BudgetLimits, requests: number, tokens: number): void {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     this.update(id, zone, limits, (counts) => {
       addToMinute(counts, now, requests, tokens);
       counts.dayRequests += requests;
@@ -155,7 +156,7 @@ export class BudgetBook {
    * until its reset, limits known or not (with none, `limits` is all null and only the hold counts).
    */
   correct(id: string, zone: string, limits: BudgetLimits, hints: RateLimitHints): void {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     this.update(id, zone, limits, (counts) => {
       fix(counts, hints.requests, { kind: 'requests', perMinute: limits.rpm, perDay: limits.rpd }, now);
       fix(counts, hints.tokens, { kind: 'tokens', perMinute: limits.tpm, perDay: limits.tpd }, now);
@@ -176,7 +177,7 @@ export class BudgetBook {
     limits: BudgetLimits,
     change: (counts: BudgetCounts) => void,
   ): void {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     let counts = this.counters.get(id);
     if (counts === undefined) {
       counts = rolled(undefined, now, zone);
@@ -195,7 +196,7 @@ export class BudgetBook {
 
   /** Counters with nothing left in them are left out. */
   private snapshot(): BudgetFile {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     const counters: Record<string, BudgetCounts> = {};
     for (const [id, counts] of this.counters) {
       const current = pruned(counts, now);

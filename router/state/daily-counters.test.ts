@@ -6,6 +6,7 @@ import type { AttemptView, HistoryEntry, RequestOutcome } from '../api-types.js'
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 import { countEntry, DailyCounters, emptyDayCounts, MAX_DAYS } from './daily-counters.js';
 import { localDayKey } from './local-day.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const NOON = new Date(2030, 0, 15, 12, 0, 0).getTime();
 const DAY = 24 * 3600_000;
@@ -48,13 +49,13 @@ function entry(
   };
 }
 
-function counters(dir: string, now: () => number, logger = recordingLogger()): DailyCounters {
-  return new DailyCounters({ file: join(dir, 'counters.json'), clock: now, debounceMs: 5, logger });
+function counters(dir: string, time = new TestClock(NOON), logger = recordingLogger()): DailyCounters {
+  return new DailyCounters({ file: join(dir, 'counters.json'), time, debounceMs: 5, logger });
 }
 
 test('every request counts, far past the history’s 500 entries; tokens add up', async () => {
   await withDir(async (dir) => {
-    const book = counters(dir, () => NOON);
+    const book = counters(dir);
     for (let i = 0; i < 5000; i++) book.record(entry('served', 1, NOON - 1000, [10, 2]));
     book.record(entry('served', 3, NOON - 1000, [0, 5]));
     book.record(entry('all_failed', 4, NOON - 1000));
@@ -76,12 +77,12 @@ test('every request counts, far past the history’s 500 entries; tokens add up'
 
 test('days turn at local midnight; yesterday’s requests are not today’s', async () => {
   await withDir(async (dir) => {
-    let now = NOON;
-    const book = counters(dir, () => now);
+    const time = new TestClock(NOON);
+    const book = counters(dir, time);
     book.record(entry('served', 1, NOON - DAY));
     book.record(entry('served', 1, NOON));
     assert.equal(book.today().servedFirstTry, 1);
-    now = NOON + DAY;
+    time.set(NOON + DAY);
     assert.equal(book.today().servedFirstTry, 0, 'a new day starts at zero');
     assert.equal(localDayKey(new Date(2030, 0, 15, 23, 59, 59).getTime()), '2030-01-15');
     assert.equal(localDayKey(new Date(2030, 0, 16, 0, 0, 0).getTime()), '2030-01-16');
@@ -90,7 +91,7 @@ test('days turn at local midnight; yesterday’s requests are not today’s', as
 
 test('counters are saved and loaded again; only the last days are kept', async () => {
   await withDir(async (dir) => {
-    const first = counters(dir, () => NOON);
+    const first = counters(dir);
     for (let day = 0; day < MAX_DAYS + 5; day++) first.record(entry('served', 2, NOON - day * DAY, [1, 1]));
     first.record(entry('served', 1, NOON));
     await first.close();
@@ -99,7 +100,7 @@ test('counters are saved and loaded again; only the last days are kept', async (
     };
     assert.equal(Object.keys(saved.days).length, MAX_DAYS);
 
-    const second = counters(dir, () => NOON);
+    const second = counters(dir);
     await second.load();
     assert.deepEqual(second.today(), {
       servedFirstTry: 1,
@@ -120,7 +121,7 @@ test('a counters file that fails validation is moved aside and counting starts c
       JSON.stringify({ version: 1, savedAt: 1, days: { x: { served: -1 } } }),
     );
     const logger = recordingLogger();
-    const book = counters(dir, () => NOON, logger);
+    const book = counters(dir, new TestClock(NOON), logger);
     await book.load();
     assert.equal(book.today().servedFirstTry, 0);
     assert.ok(
@@ -132,7 +133,7 @@ test('a counters file that fails validation is moved aside and counting starts c
 
 test('dashboard tests and probes stay out of the day’s counts', async () => {
   await withDir(async (dir) => {
-    const book = counters(dir, () => NOON);
+    const book = counters(dir);
     book.record({ ...entry('served', 1, NOON - 1000, [10, 2]), source: 'test' });
     book.record({ ...entry('all_failed', 2, NOON - 1000), source: 'probe' });
     book.record(entry('served', 1, NOON - 1000, [1, 1]));

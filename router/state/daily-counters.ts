@@ -5,7 +5,7 @@
 import { z } from 'zod/v3';
 import type { HistoryEntry, HistoryStats } from '../api-types.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Clock, Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { localDayKey } from './local-day.js';
 
@@ -69,7 +69,8 @@ export function countEntry(counts: DayCounts, entry: HistoryEntry): void {
 
 export interface DailyCountersOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -80,13 +81,13 @@ export class DailyCounters {
   readonly #file: JsonStateFile<CountersFile>;
 
   constructor(options: DailyCountersOptions) {
-    this.#clock = options.clock;
+    this.#clock = options.time.now;
     this.#file = new JsonStateFile<CountersFile>({
       path: options.file,
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ days: Object.fromEntries(this.#days) }),
     });
   }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 const fileSchema = z.strictObject({
@@ -33,7 +33,8 @@ export interface Discovery {
 
 export interface DiscoveryBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -49,7 +50,7 @@ export class DiscoveryBook {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({
         providers: Object.fromEntries(
           [...this.lists].map(([id, list]) => [
@@ -86,13 +87,13 @@ export class DiscoveryBook {
 
   /** Records that the provider's list was asked for now (whatever the answer). */
   attempted(providerId: string): void {
-    this.attempts.set(providerId, this.options.clock());
+    this.attempts.set(providerId, this.options.time.now());
     this.file.schedule();
   }
 
   /** Records a provider's list, fetched now, with the context windows it gave by listed id. */
   record(providerId: string, ids: readonly string[], windows: Readonly<Record<string, number>> = {}): void {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     this.lists.set(providerId, { at: now, ids: new Set(ids), windows: new Map(Object.entries(windows)) });
     this.attempts.set(providerId, now);
     this.file.schedule();

@@ -15,7 +15,7 @@ async function withBook(
   const clock = new TestClock();
   const file = path.join(dir, 'fit.json');
   try {
-    await run(new FitBook({ file, clock: clock.now, debounceMs: 10, logger: silent }), file, clock);
+    await run(new FitBook({ file, time: clock, debounceMs: 10, logger: silent }), file, clock);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -48,7 +48,7 @@ test('a refused feature is lifted by a success that used it; what was learnt is 
     assert.ok(book.get('p/m')?.noImagesAt !== undefined);
     book.refusedSize('q/m', 9000, 'tpm', 6000);
     await book.close();
-    const again = new FitBook({ file, clock: clock.now, debounceMs: 10, logger: silent });
+    const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });
     await again.load();
     assert.ok(again.get('p/m')?.noImagesAt !== undefined);
     assert.equal(again.get('q/m')?.ceiling?.kind, 'tpm');

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Clock, Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 /** Models kept at most (the oldest learnt is dropped first): pinned models may be any name. */
@@ -49,7 +49,8 @@ type FitFile = z.output<typeof fileSchema>;
 
 export interface FitBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -65,13 +66,13 @@ export class FitBook {
   readonly #file: JsonStateFile<FitFile>;
 
   constructor(options: FitBookOptions) {
-    this.#clock = options.clock;
+    this.#clock = options.time.now;
     this.#file = new JsonStateFile<FitFile>({
       path: options.file,
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ models: Object.fromEntries(this.#models) }),
     });
   }

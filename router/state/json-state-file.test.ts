@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod/v3';
 import { JsonStateFile } from './json-state-file.js';
-import { recordingLogger, waitForFile, withDir } from '../test-support/state-test-helpers.js';
+import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
 
@@ -14,18 +14,19 @@ const schema = z.strictObject({ count: z.number().int() });
 function makeFile(path: string, debounceMs = 20) {
   const logger = recordingLogger();
   const state = { count: 0, snapshots: 0 };
+  const time = new TestClock(T0);
   const file = new JsonStateFile<{ count: number }>({
     path,
     schema,
     debounceMs,
     logger,
-    clock: () => T0,
+    time,
     snapshot: () => {
       state.snapshots += 1;
       return { count: state.count };
     },
   });
-  return { file, logger, state };
+  return { file, logger, state, time };
 }
 
 test('a missing file loads as null without a warning', async () => {
@@ -39,17 +40,20 @@ test('a missing file loads as null without a warning', async () => {
 test('many changes within the debounce make one write, never a synchronous one', async () => {
   await withDir(async (dir) => {
     const path = join(dir, 'nested', 'state.json');
-    const { file, state } = makeFile(path, 50);
+    const { file, state, time } = makeFile(path, 50);
     for (let i = 1; i <= 25; i += 1) {
       state.count = i;
       file.schedule();
     }
+    time.advance(49);
     await assert.rejects(stat(path), { code: 'ENOENT' });
-    await waitForFile(path);
-    await sleep(60); // a second write, if any, would have started by now
+    assert.equal(state.snapshots, 0);
+    time.advance(1); // the debounce timer fires: the write starts
+    await file.flush(); // queued behind it, with nothing left to write
     assert.equal(state.snapshots, 1);
+    assert.equal(time.pending(), 0, 'no second write is scheduled');
     const written: unknown = JSON.parse(await readFile(path, 'utf8'));
-    assert.deepEqual(written, { version: 1, savedAt: T0, count: 25 });
+    assert.deepEqual(written, { version: 1, savedAt: T0 + 50, count: 25 });
     assert.equal((await stat(path)).mode & 0o777, 0o600);
     assert.equal((await stat(join(dir, 'nested'))).mode & 0o777, 0o700);
     await file.close();

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Time, TimerHandle } from './clock.js';
 
 /** The format version every state file carries. */
 export const STATE_FILE_VERSION = 1;
@@ -25,7 +25,8 @@ export interface JsonStateFileOptions<T> {
   schema: z.ZodType<T, z.ZodTypeDef, unknown>;
   debounceMs: number;
   logger: RouterLogger;
-  clock: Clock;
+  /** Dates the file (`savedAt`) and runs the debounce timer. */
+  time: Time;
   /** The payload to write, taken when the write starts. */
   snapshot: () => T;
 }
@@ -34,7 +35,7 @@ export class JsonStateFile<T extends object> {
   private readonly options: JsonStateFileOptions<T>;
   private dirty = false;
   private closed = false;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: TimerHandle | null = null;
   /** The tail of the write queue: each flush waits for the one before, so writes never overlap. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -86,12 +87,11 @@ export class JsonStateFile<T extends object> {
   schedule(): void {
     this.dirty = true;
     if (this.timer !== null || this.closed) return;
-    this.timer = setTimeout(() => {
+    // A pending write does not keep the process alive (no timer on `time` does); shutdown calls close().
+    this.timer = this.options.time.setTimeout(() => {
       this.timer = null;
       void this.flush();
     }, this.options.debounceMs);
-    // A pending write must not keep the process alive; shutdown calls close(), which flushes.
-    this.timer.unref();
   }
 
   /** Writes now if dirty. Never rejects: a failed write is logged and leaves the state dirty. */
@@ -107,21 +107,19 @@ export class JsonStateFile<T extends object> {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
+    this.options.time.clearTimeout(this.timer);
+    this.timer = null;
     await this.flush();
     if (this.dirty) throw new Error(`state file ${this.options.path} was not saved`);
   }
 
   private async writeIfDirty(): Promise<void> {
     if (!this.dirty) return;
-    const { path, clock, logger, snapshot } = this.options;
+    const { path, time, logger, snapshot } = this.options;
     // Cleared before the snapshot: a change made while the write is in flight marks it dirty again.
     this.dirty = false;
     try {
-      const body = { version: STATE_FILE_VERSION, savedAt: clock(), ...snapshot() };
+      const body = { version: STATE_FILE_VERSION, savedAt: time.now(), ...snapshot() };
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // A fresh options object each time: write-file-atomic fills in missing fields of the one it gets.
       // Compact JSON: a 10 000-entry breaker file serialises in a fraction of the pretty-printed time.
@@ -148,8 +146,8 @@ export class JsonStateFile<T extends object> {
   }
 
   private async moveAside(problem: string): Promise<void> {
-    const { path, clock, logger } = this.options;
-    const aside = `${path}.corrupt-${new Date(clock()).toISOString().replace(/:/g, '-')}`;
+    const { path, time, logger } = this.options;
+    const aside = `${path}.corrupt-${new Date(time.now()).toISOString().replace(/:/g, '-')}`;
     try {
       await rename(path, aside);
       logger.warn(`state file ${path} ${problem}; moved to ${aside}, starting clean`);

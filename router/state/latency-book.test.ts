@@ -4,14 +4,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LATENCY_TTL_MS, LATENCY_WINDOW, LatencyBook, percentile, tokensPerSecond } from './latency-book.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = 1_700_000_000_000;
 
 function makeBook(file: string) {
-  const time = { now: T0 };
+  const time = new TestClock(T0);
   const book = new LatencyBook({
     file,
-    clock: () => time.now,
+    time,
     debounceMs: 60_000,
     logger: recordingLogger(),
   });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Clock, Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 
 /** Samples kept per model for the p95. */
@@ -51,7 +51,8 @@ type LatencyFile = { models: Record<string, unknown> };
 
 export interface LatencyBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -72,13 +73,13 @@ export class LatencyBook {
   readonly #file: JsonStateFile<LatencyFile>;
 
   constructor(options: LatencyBookOptions) {
-    this.#clock = options.clock;
+    this.#clock = options.time.now;
     this.#file = new JsonStateFile<LatencyFile>({
       path: options.file,
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ models: Object.fromEntries(this.#records) }),
     });
   }

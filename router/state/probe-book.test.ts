@@ -4,16 +4,17 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProbeBook } from './probe-book.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 /** 20:00 UTC, so a few hours later is the next day. */
 const T0 = Date.UTC(2030, 0, 15, 20, 0, 0);
 const HOUR = 60 * 60 * 1000;
 
 /** Every provider counts in UTC unless `zones` names its day's time zone. */
-function makeBook(file: string, time = { now: T0 }, zones: Record<string, string> = {}) {
+function makeBook(file: string, time = new TestClock(T0), zones: Record<string, string> = {}) {
   const logger = recordingLogger();
   const zoneOf = (provider: string): string => zones[provider] ?? 'UTC';
-  const book = new ProbeBook({ file, clock: () => time.now, debounceMs: 60_000, logger, zoneOf });
+  const book = new ProbeBook({ file, time, debounceMs: 60_000, logger, zoneOf });
   return { book, time, logger };
 }
 
@@ -27,9 +28,9 @@ test('the day’s budget is spent per provider and comes back the next UTC day',
     assert.equal(book.remaining('alpha', 3), 1);
     assert.equal(book.remaining('beta', 3), 2);
     assert.equal(book.remaining('alpha', 1), 0, 'never below zero');
-    time.now += 3 * HOUR + 59 * 60 * 1000;
+    time.advance(3 * HOUR + 59 * 60 * 1000);
     assert.equal(book.remaining('alpha', 3), 1, 'still the same day at 23:59');
-    time.now += 60 * 1000;
+    time.advance(60 * 1000);
     assert.equal(book.remaining('alpha', 3), 3);
     assert.equal(book.remaining('beta', 3), 3);
     await book.close();
@@ -39,14 +40,14 @@ test('the day’s budget is spent per provider and comes back the next UTC day',
 test('a restart keeps the day’s spent budget and each model’s last probe; the next day is full again', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'probes.json');
-    const time = { now: T0 };
+    const time = new TestClock(T0);
     const first = makeBook(file, time);
     first.book.spend('alpha');
     first.book.spend('alpha');
     first.book.record('alpha/m1', { at: T0, ok: false, kind: 'server_error', latencyMs: 120 });
     await first.book.close();
 
-    time.now += HOUR;
+    time.advance(HOUR);
     const second = makeBook(file, time);
     await second.book.load();
     assert.equal(second.book.remaining('alpha', 5), 3, 'a restart does not give the budget back');
@@ -59,7 +60,7 @@ test('a restart keeps the day’s spent budget and each model’s last probe; th
     assert.equal(second.book.last('alpha/m2'), null);
     await second.book.close();
 
-    time.now += 3 * HOUR;
+    time.advance(3 * HOUR);
     const third = makeBook(file, time);
     await third.book.load();
     assert.equal(third.book.remaining('alpha', 5), 5, 'a new day, a new budget');
@@ -72,14 +73,14 @@ test('a restart keeps the day’s spent budget and each model’s last probe; th
 test('each provider’s budget comes back at its own midnight: a Pacific provider’s at 08:00 UTC', async () => {
   await withDir(async (dir) => {
     const zones = { google: 'America/Los_Angeles' };
-    const { book, time } = makeBook(join(dir, 'probes.json'), { now: T0 }, zones);
+    const { book, time } = makeBook(join(dir, 'probes.json'), new TestClock(T0), zones);
     book.spend('google');
     book.spend('alpha');
     // 00:30 UTC: a new UTC day, still the same Pacific one (16:30 the day before).
-    time.now = Date.UTC(2030, 0, 16, 0, 30);
+    time.set(Date.UTC(2030, 0, 16, 0, 30));
     assert.equal(book.remaining('alpha', 3), 3);
     assert.equal(book.remaining('google', 3), 2, 'not before Pacific midnight');
-    time.now = Date.UTC(2030, 0, 16, 8, 0);
+    time.set(Date.UTC(2030, 0, 16, 8, 0));
     assert.equal(book.remaining('google', 3), 3);
     await book.close();
   });
@@ -94,7 +95,7 @@ test('an older file’s counts, kept for one UTC day, still count in that day', 
     await book.load();
     assert.deepEqual(logger.lines, []);
     assert.equal(book.remaining('alpha', 5), 3);
-    time.now = Date.UTC(2030, 0, 16, 0, 0);
+    time.set(Date.UTC(2030, 0, 16, 0, 0));
     assert.equal(book.remaining('alpha', 5), 5);
     await book.close();
   });

@@ -8,7 +8,7 @@ import { z } from 'zod/v3';
 import type { ProbeView } from '../api-types.js';
 import { FAILURE_KINDS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Clock, Time } from './clock.js';
 import { dayWindow } from './day-start.js';
 import { JsonStateFile } from './json-state-file.js';
 
@@ -44,7 +44,8 @@ type ProbeFile = z.output<typeof fileSchema>;
 
 export interface ProbeBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
   /** The time zone a provider's day is counted in (its free-tier limits' day). */
@@ -60,14 +61,14 @@ export class ProbeBook {
   readonly #file: JsonStateFile<ProbeFile>;
 
   constructor(options: ProbeBookOptions) {
-    this.#clock = options.clock;
+    this.#clock = options.time.now;
     this.#zoneOf = options.zoneOf;
     this.#file = new JsonStateFile<ProbeFile>({
       path: options.file,
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({
         spent: Object.fromEntries(this.#spent),
         last: Object.fromEntries(this.#last),

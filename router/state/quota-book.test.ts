@@ -8,6 +8,7 @@ import { STATE_FILE_VERSION } from './json-state-file.js';
 import { PAYMENT_PAUSE_MS, QUOTA_PAUSE_MAX_MS } from '../gate/failure-classifier.js';
 import { LONGEST_PAUSE_MS, QuotaBook, type QuotaScope } from './quota-book.js';
 import { withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = 1_700_000_000_000;
 /** The one key most tests pause. */
@@ -15,11 +16,11 @@ const K = keyFingerprint('sk-one');
 const silent: RouterLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 function makeBook(file: string) {
-  const time = { now: T0 };
+  const time = new TestClock(T0);
   const changes: QuotaScope[] = [];
   const book = new QuotaBook({
     file,
-    clock: () => time.now,
+    time,
     debounceMs: 60_000,
     logger: silent,
     onChange: (scope) => changes.push(scope),
@@ -35,9 +36,9 @@ test('a model pause ends at its deadline', async () => {
     assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 60_000);
     assert.equal(book.pausedUntil('groq/b', 'groq', K), null, 'a model pause does not touch its siblings');
     assert.deepEqual(changes, [{ model: 'groq/a' }]);
-    time.now = T0 + 59_999;
+    time.set(T0 + 59_999);
     assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 60_000);
-    time.now = T0 + 60_000;
+    time.set(T0 + 60_000);
     assert.equal(book.pausedUntil('groq/a', 'groq', K), null);
     await book.close();
   });
@@ -62,7 +63,7 @@ test('a provider pause covers all its models; the later of model and provider wi
     assert.equal(book.pauseInfo('openrouter/x', 'openrouter', K)?.scope, 'model');
     book.pauseProvider('credit', K, 600_000, 'payment_required', true);
     assert.equal(book.pauseInfo('credit/x', 'credit', K)?.reason, 'payment_required');
-    time.now = T0 + 150_000;
+    time.set(T0 + 150_000);
     assert.equal(book.pausedUntil('openrouter/y', 'openrouter', K), null);
     await book.close();
   });
@@ -216,7 +217,7 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
     assert.equal((await stat(file)).mode & 0o777, 0o600);
 
     const b = makeBook(file);
-    b.time.now = T0 + 60_000;
+    b.time.set(T0 + 60_000);
     await b.book.load();
     assert.equal(b.book.pausedUntil('p/short', 'p', K), null);
     assert.deepEqual(b.book.pauseInfo('p/long', 'p', K), {
@@ -272,7 +273,7 @@ test('a pause in the file is never longer on load than the longest the router se
     await book.load();
     assert.equal(book.pausedUntil('p/a', 'p', K), T0 + LONGEST_PAUSE_MS);
     assert.equal(book.pausedUntil('q/x', 'q', K), T0 + LONGEST_PAUSE_MS);
-    time.now = T0 + LONGEST_PAUSE_MS;
+    time.set(T0 + LONGEST_PAUSE_MS);
     assert.equal(book.pausedUntil('p/a', 'p', K), null);
     assert.equal(book.pausedUntil('q/x', 'q', K), null);
     await book.close();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { BudgetBook } from './budget-book.js';
 import { UsageBook } from './usage-book.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
 import { KEY_MARK, scopedId } from './scoped-id.js';
@@ -63,7 +63,8 @@ export interface QuotaBookOptions {
   budgetFile?: string;
   /** Where the daily usage lives. @default `usage.json` beside `file` */
   usageFile?: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
   onChange?: (scope: QuotaScope) => void;
@@ -86,13 +87,13 @@ export class QuotaBook {
     this.options = options;
     this.budgets = new BudgetBook({
       file: options.budgetFile ?? path.join(path.dirname(options.file), 'budgets.json'),
-      clock: options.clock,
+      time: options.time,
       debounceMs: options.debounceMs,
       logger: options.logger,
     });
     this.usage = new UsageBook({
       file: options.usageFile ?? path.join(path.dirname(options.file), 'usage.json'),
-      clock: options.clock,
+      time: options.time,
       debounceMs: options.debounceMs,
       logger: options.logger,
     });
@@ -101,7 +102,7 @@ export class QuotaBook {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => this.snapshot(),
     });
   }
@@ -111,7 +112,7 @@ export class QuotaBook {
     await Promise.all([this.budgets.load(), this.usage.load()]);
     const data = await this.file.load();
     if (data === null) return;
-    const now = this.options.clock();
+    const now = this.options.time.now();
     const latest = now + LONGEST_PAUSE_MS;
     for (const [key, pause] of Object.entries(data.models)) {
       if (pause.until > now) this.models.set(key, { ...pause, until: Math.min(pause.until, latest) });
@@ -228,7 +229,7 @@ export class QuotaBook {
     const fp = asFingerprint(fingerprint);
     const id = scoped(providerId, fp);
     if (this.auth.has(id)) return;
-    this.auth.set(id, { fingerprint: fp, at: this.options.clock() });
+    this.auth.set(id, { fingerprint: fp, at: this.options.time.now() });
     this.changed({ provider: providerId });
   }
 
@@ -258,7 +259,7 @@ export class QuotaBook {
   }
 
   private deadline(ms: number): number | null {
-    return Number.isFinite(ms) && ms > 0 ? this.options.clock() + ms : null;
+    return Number.isFinite(ms) && ms > 0 ? this.options.time.now() + ms : null;
   }
 
   /** The later of the live pauses on `id` for this key and on `id` for every key (an older file's). */
@@ -275,7 +276,7 @@ export class QuotaBook {
   }
 
   private live<P extends { until: number }>(pause: P | undefined): P | undefined {
-    return pause !== undefined && pause.until > this.options.clock() ? pause : undefined;
+    return pause !== undefined && pause.until > this.options.time.now() ? pause : undefined;
   }
 
   private changed(scope: QuotaScope): void {
@@ -286,7 +287,7 @@ export class QuotaBook {
 
   /** Expired pauses are left out, so the file only holds deadlines still ahead. */
   private snapshot(): QuotaFile {
-    const now = this.options.clock();
+    const now = this.options.time.now();
     const ahead = <P extends { until: number }>(map: Map<string, P>): Record<string, P> =>
       Object.fromEntries([...map].filter(([, pause]) => pause.until > now));
     return {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { HistoryEntry, RequestOutcome } from '../api-types.js';
 import { RequestHistory } from './request-history.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
+import { TestClock } from '../test-support/test-clock.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -41,9 +42,9 @@ function entry(n: number, outcome: RequestOutcome = 'served', at = T0 + n): Hist
 }
 
 function makeHistory(file: string, capacity?: number) {
-  const time = { now: T0 };
+  const time = new TestClock(T0);
   const logger = recordingLogger();
-  const history = new RequestHistory({ file, capacity, clock: () => time.now, debounceMs: 60_000, logger });
+  const history = new RequestHistory({ file, capacity, time, debounceMs: 60_000, logger });
   return { history, time, logger };
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../api-types.js';
 import { FAILURE_KINDS, REQUEST_OUTCOMES, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import type { DailyCounters } from './daily-counters.js';
 import { computeHistoryStats, type RetainedStats } from './history-stats.js';
 import { JsonStateFile } from './json-state-file.js';
@@ -98,7 +98,8 @@ export interface RequestHistoryOptions {
   file: string;
   /** @default 500 (at least 10) */
   capacity?: number;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -120,7 +121,7 @@ export class RequestHistory {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => ({ entries: this.entries.toArray() }),
     });
   }

@@ -5,7 +5,7 @@
 import { z } from 'zod/v3';
 import type { RouterLogger } from '../public-types.js';
 import { DAY_MS } from './budget-standing.js';
-import type { Clock } from './clock.js';
+import type { Time } from './clock.js';
 import { JsonStateFile } from './json-state-file.js';
 import { localDayKey } from './local-day.js';
 
@@ -37,7 +37,8 @@ export interface ServedTokens {
 
 export interface UsageBookOptions {
   file: string;
-  clock: Clock;
+  /** The clock it dates entries by, and its write's debounce timer. */
+  time: Time;
   debounceMs: number;
   logger: RouterLogger;
 }
@@ -55,7 +56,7 @@ export class UsageBook {
       schema: fileSchema,
       debounceMs: options.debounceMs,
       logger: options.logger,
-      clock: options.clock,
+      time: options.time,
       snapshot: () => this.snapshot(),
     });
   }
@@ -70,7 +71,7 @@ export class UsageBook {
 
   /** Adds one served request of `model` on the key with `fingerprint`. */
   record(model: string, fingerprint: string, tokens: ServedTokens): void {
-    const day = localDayKey(this.options.clock());
+    const day = localDayKey(this.options.time.now());
     let tallies = this.days.get(day);
     if (tallies === undefined) {
       tallies = new Map();
@@ -116,7 +117,7 @@ export class UsageBook {
   }
 
   private prune(): void {
-    const oldest = localDayKey(this.options.clock() - (USAGE_DAYS - 1) * DAY_MS);
+    const oldest = localDayKey(this.options.time.now() - (USAGE_DAYS - 1) * DAY_MS);
     for (const day of this.days.keys()) if (day < oldest) this.days.delete(day);
   }
 

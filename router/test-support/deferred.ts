@@ -37,3 +37,12 @@ export function within<T>(promise: Promise<T>, ms: number, what: string | (() =>
     );
   });
 }
+
+/**
+ * Lets the event loop go round `rounds` times. Bytes written to a loopback socket are in the other end's
+ * receive queue as the write returns, so a few rounds let the router (in this process) read what a fake
+ * upstream or client just wrote: a count of turns, not a time, and the same on a loaded machine.
+ */
+export async function ioTurns(rounds = 5): Promise<void> {
+  for (let round = 0; round < rounds; round += 1) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,7 +1,7 @@
 /**
  * The engine alone behind a bare HTTP server, with an encoder of the test's choosing for every answer:
  * for what only a face controls (an encoder that throws, a face's translation), without the dashboard,
- * guards or config files of a whole router; or through the server's face route with a face of its choosing. Stores are real, in a temp dir; the clock is a `TestClock`.
+ * guards or config files of a whole router; or through the server's face route with a face of its choosing. Stores are real, in a temp dir; time is a `TestClock` the test moves.
  */
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,6 +32,8 @@ import { UTC_ZONE } from '../state/day-start.js';
 export interface EngineHarness {
   url: string;
   engine: RouterEngine;
+  /** The engine's time: it moves, and its deadlines fire, only when the test advances it. */
+  clock: TestClock;
   breakers: BreakerStore;
   modelStats: ModelStatsBook;
   logger: ReturnType<typeof recordingLogger>;
@@ -52,9 +54,9 @@ export async function startEngineHarness(
   if (!parsed.ok) throw new Error(`bad test config: ${JSON.stringify(parsed.issues)}`);
   const resolved = resolveConfig(parsed.config, {});
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-engine-'));
-  const clock = new TestClock().now;
+  const clock = new TestClock();
   const logger = recordingLogger();
-  const state = { clock, debounceMs: 60_000, logger };
+  const state = { time: clock, debounceMs: 60_000, logger };
   const breakers = new BreakerStore({
     ...state,
     file: path.join(dir, 'breakers.json'),
@@ -82,7 +84,7 @@ export async function startEngineHarness(
     upstream,
     isOnline: () => true,
     events: new EventBus(),
-    clock,
+    time: clock,
     logger,
   });
   let encoder = makeEncoder;
@@ -119,6 +121,7 @@ export async function startEngineHarness(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     engine,
+    clock,
     breakers,
     modelStats,
     logger,

@@ -45,6 +45,54 @@ export function openRequest(url: string, options: RequestOptions = {}): OpenRepl
   return { request, response };
 }
 
+/** A reply read as it arrives: the test waits for a piece of it, not for a time. */
+export interface ReadingReply {
+  /** Resolves when the response head arrives. */
+  response: Promise<IncomingMessage>;
+  /** The body received so far, as UTF-8 text. */
+  text(): string;
+  /** Resolves once the body received so far includes `piece`; rejects if the reply ends without it. */
+  received(piece: string): Promise<void>;
+  /** The whole reply, once it ended. */
+  done: Promise<HttpReply>;
+}
+
+/** Starts a request and reads its reply as it arrives (see {@link ReadingReply}). */
+export function readingRequest(url: string, options: RequestOptions = {}): ReadingReply {
+  const { response } = openRequest(url, options);
+  let text = '';
+  const waiters = new Set<{ piece: string; resolve: () => void; reject: (error: Error) => void }>();
+  const done = response.then(
+    (res) =>
+      new Promise<HttpReply>((resolve, reject) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          for (const waiter of waiters)
+            if (text.includes(waiter.piece)) {
+              waiters.delete(waiter);
+              waiter.resolve();
+            }
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on('error', reject);
+      }),
+  );
+  void done.then(
+    () => waiters.forEach((waiter) => waiter.reject(new Error(`the reply ended without "${waiter.piece}"`))),
+    (error: Error) => waiters.forEach((waiter) => waiter.reject(error)),
+  );
+  return {
+    response,
+    text: () => text,
+    received: (piece) =>
+      text.includes(piece)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => waiters.add({ piece, resolve, reject })),
+    done,
+  };
+}
+
 /** Reads a response body to the end as UTF-8 text. */
 export async function readText(res: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];

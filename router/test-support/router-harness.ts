@@ -1,8 +1,8 @@
 /**
  * Starts a real router for integration tests: port 0, a temp dir holding the config file (outside the state
  * dir, so state files can be searched for leaked keys), the state dir and a one-line dashboard that
- * carries the per-start token; an injected clock the test moves; short persistence debounce; and a logger
- * that keeps every line.
+ * carries the per-start token; the test's time (a `TestClock`: it stands still, and the router's timers fire,
+ * only when the test advances it); short persistence debounce; and a logger that keeps every line.
  */
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +13,14 @@ import type { RouterHandle, RouterLogger } from '../public-types.js';
 import { readDaemonFile } from '../daemon-file.js';
 import { startRouter } from '../start-router.js';
 import { deferred, within } from './deferred.js';
-import { httpRequest, openRequest, type HttpReply, type OpenReply } from './http-client.js';
+import {
+  httpRequest,
+  openRequest,
+  readingRequest,
+  type HttpReply,
+  type OpenReply,
+  type ReadingReply,
+} from './http-client.js';
 import { TestClock } from './test-clock.js';
 
 export interface LogLine {
@@ -74,6 +81,11 @@ export class RouterHarness {
     return openRequest(`${this.url}/v1/chat/completions`, this.#chatRequest(body, options));
   }
 
+  /** Starts a chat request and reads its reply as it arrives, to wait for a piece of a stream. */
+  readChat(body: Record<string, unknown> = {}, options: ChatOptions = {}): ReadingReply {
+    return readingRequest(`${this.url}/v1/chat/completions`, this.#chatRequest(body, options));
+  }
+
   /** `GET <path>` */
   get(pathname: string, headers: Record<string, string> = {}): Promise<HttpReply> {
     return httpRequest(`${this.url}${pathname}`, { headers });
@@ -122,9 +134,12 @@ export class RouterHarness {
     return this.logs.map((entry) => entry.line).join('\n');
   }
 
-  /** Stops the router (state is flushed); the temp dir stays for a restart. */
+  /**
+   * Stops the router (state is flushed); the temp dir stays for a restart. A request still in flight is cut,
+   * not given a grace on a clock no one moves any more.
+   */
   stop(): Promise<void> {
-    return this.router.stop({ graceMs: 2000 });
+    return this.router.stop({ graceMs: 0 });
   }
 
   /** Stops the router and removes the temp dir. */
@@ -172,7 +187,7 @@ export async function startHarness(options: HarnessOptions): Promise<RouterHarne
       rendererDir,
       env: options.env ?? {},
       logger,
-      clock: clock.now,
+      time: clock,
       ...(options.random ? { random: options.random } : {}),
       isOnline: options.isOnline ?? (() => true),
       persistDebounceMs: options.persistDebounceMs ?? 10,

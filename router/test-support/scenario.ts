@@ -1,6 +1,7 @@
 /**
- * A whole test setup in one call: a fake upstream serving the given providers and a router over it, with
- * fast timeouts and long breaker cooldowns (tests move the clock instead of waiting).
+ * A whole test setup in one call: a fake upstream serving the given providers and a router over it, on a
+ * `TestClock` (deadlines fire only when the test advances it), with short timeouts and long breaker
+ * cooldowns.
  */
 import type { ConfigInput } from '../config/schema.js';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
@@ -54,8 +55,8 @@ export function fakeProviders(
 }
 
 /**
- * The config of a scenario: fast timeouts (schema minimums where time is real) and long breaker cooldowns
- * (tests move the clock instead of waiting), with the options' overrides.
+ * The config of a scenario: short timeouts and long breaker cooldowns (a test that moves the clock past a
+ * cooldown with no request in flight fires no deadline), with the options' overrides.
  */
 export function scenarioConfig(upstream: FakeUpstream, options: ScenarioOptions): ConfigInput {
   const keys = Object.entries(options.providers).flatMap(([id, ids]) => ids.map((model) => `${id}/${model}`));

@@ -1,9 +1,7 @@
-/** Small helpers the state-file tests share: a logger that keeps its lines, temp dirs, waiting for a file. */
-import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+/** Small helpers the state-file tests share: a logger that keeps its lines, temp dirs, every file of a folder. */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RouterLogger } from '../public-types.js';
 
 /** A logger that records every line as `<level> <line>`. */
@@ -25,18 +23,6 @@ export async function withDir(run: (dir: string) => Promise<void>, prefix = 'fcm
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Polls until the file exists (the debounced write has landed), failing after two seconds. */
-export async function waitForFile(path: string): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < 2000; await sleep(10)) {
-    const exists = await stat(path).then(
-      () => true,
-      () => false,
-    );
-    if (exists) return;
-  }
-  assert.fail(`${path} was never written`);
 }
 
 /** Every file under `dir`, recursively. */

@@ -1,6 +1,8 @@
 /**
  * What a fake upstream does with one call: answer well, fail in one of the ways free providers fail (empty
  * 200s, error payloads, HTML, 429s, broken or silent streams, hangs, resets), or wait for the test first.
+ * Nothing here waits on the wall clock: a slow upstream is one held by a gate the test opens, after it moved
+ * the router's clock.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { completion, contentFrame, errorFrame, roleFrame } from './upstream-frames.js';
@@ -22,15 +24,6 @@ export interface UpstreamCall {
 }
 
 export type Behaviour = (res: ServerResponse, call: UpstreamCall) => Promise<void> | void;
-
-const sleep = (ms: number, call: UpstreamCall): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void call.closed.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** Any JSON body with a status and headers. */
 export function jsonBody(body: unknown, status = 200, headers: Record<string, string> = {}): Behaviour {
@@ -68,12 +61,23 @@ export function status(
   return jsonBody(body, code, headers);
 }
 
-/** An SSE frame: an object is sent as `data: <json>`, a string as it is; a promise pauses the stream until it resolves. */
-export type Frame = Record<string, unknown> | string | Promise<void>;
+/**
+ * An SSE frame: an object is sent as `data: <json>`, a string as it is; a promise pauses the stream until it
+ * resolves; a function is called once every frame before it has left for the socket (a mark the test can
+ * await).
+ */
+export type Frame = Record<string, unknown> | string | Promise<void> | (() => void);
 
-/** Writes one SSE frame: an object becomes `data: <json>`, a string is sent as it is. */
-function writeFrame(res: ServerResponse, frame: Record<string, unknown> | string): void {
-  res.write(typeof frame === 'string' ? frame : `data: ${JSON.stringify(frame)}\n\n`);
+/** Writes one SSE frame (an object becomes `data: <json>`); resolves once it left for the socket. */
+function writeFrame(
+  res: ServerResponse,
+  call: UpstreamCall,
+  frame: Record<string, unknown> | string,
+): Promise<void> {
+  const written = new Promise<void>((resolve) => {
+    res.write(typeof frame === 'string' ? frame : `data: ${JSON.stringify(frame)}\n\n`, () => resolve());
+  });
+  return Promise.race([written, call.closed]);
 }
 
 function sseHead(res: ServerResponse): void {
@@ -82,25 +86,24 @@ function sseHead(res: ServerResponse): void {
 }
 
 /**
- * A 200 SSE stream of `frames`, each after `delayMs`, then `[DONE]` unless `done: false`. With `then`
- * set, the stream does not end but continues with that behaviour's ending (`'stall'` or `'reset'`).
+ * A 200 SSE stream of `frames` (see {@link Frame}), then `[DONE]` unless `done: false`. With `then` set, the
+ * stream does not end but continues with that behaviour's ending (`'stall'` or `'reset'`, once every frame
+ * left for the socket).
  */
 export function sse(
   frames: readonly Frame[],
-  options: { delayMs?: number; done?: boolean; then?: 'stall' | 'reset' } = {},
+  options: { done?: boolean; then?: 'stall' | 'reset' } = {},
 ): Behaviour {
   return async (res, call) => {
     sseHead(res);
     for (const frame of frames) {
       if (frame instanceof Promise) await Promise.race([frame, call.closed]);
-      else if (options.delayMs) await sleep(options.delayMs, call);
+      else if (typeof frame === 'function') frame();
+      else await writeFrame(res, call, frame);
       if (call.closedEarly) return;
-      if (!(frame instanceof Promise)) writeFrame(res, frame);
     }
     if (options.then === 'stall') return call.closed;
     if (options.then === 'reset') {
-      // Give the frames a moment to leave the socket before it is torn down.
-      await sleep(20, call);
       res.socket?.destroy();
       return;
     }
@@ -116,8 +119,8 @@ export const byStreaming =
     call.body?.stream === true ? stream(res, call) : json(res, call);
 
 /** A good stream of the given text pieces, ending with `[DONE]`. */
-export const sseContent = (pieces: readonly string[], delayMs = 0): Behaviour =>
-  sse([roleFrame(), ...pieces.map(contentFrame)], { delayMs });
+export const sseContent = (pieces: readonly string[]): Behaviour =>
+  sse([roleFrame(), ...pieces.map(contentFrame)]);
 /** An error frame before any content. */
 export const sseErrorFirst = (): Behaviour => sse([roleFrame(), errorFrame()], { done: false });
 /** Content, then an upstream error frame. */
@@ -144,26 +147,9 @@ export const reset = (): Behaviour => (res) => {
   res.socket?.destroy();
 };
 
-/** Waits `delayMs` (or until the router goes away), then behaves as `behaviour`. */
-export const delayed = (delayMs: number, behaviour: Behaviour): Behaviour =>
-  after(sleepFor(delayMs), behaviour);
-
-/** Waits `delayMs` (or until the router goes away), then answers properly. */
-export const slowButGood = (delayMs: number, content = 'slow but good'): Behaviour =>
-  delayed(delayMs, json(content));
-
-/** A wait of `ms` cut short when the call closes. */
-function sleepFor(ms: number): (call: UpstreamCall) => Promise<void> {
-  return (call) => sleep(ms, call);
-}
-
-/** Runs `behaviour` once `wait` resolves (a test-held gate, or a delay); nothing if the router left first. */
-export function after(
-  wait: Promise<void> | ((call: UpstreamCall) => Promise<void>),
-  behaviour: Behaviour,
-): Behaviour {
+/** Runs `behaviour` once the test opens `gate`; nothing if the router left first. */
+export function after(gate: Promise<void>, behaviour: Behaviour): Behaviour {
   return async (res, call) => {
-    const gate = typeof wait === 'function' ? wait(call) : wait;
     await Promise.race([gate, call.closed]);
     if (call.closedEarly) return;
     await behaviour(res, call);

@@ -1,3 +1,5 @@
+import type { Time, TimerHandle } from '../state/clock.js';
+
 /** Something with a deadline on the watch's clock (milliseconds). */
 export interface Deadlined {
   /** When it is due; may move later at any time without telling the watch (it is read when the timer fires). */
@@ -20,7 +22,7 @@ export interface WatchEntry {
  * attempt (Node creates and drops a whole timer list each time when requests run one at a time). The entries
  * form a linked list, not a Set: a hash table churned by every request is rebuilt again and again and keeps
  * the garbage collector busy. Deadlines that moved later are simply found not due when the timer fires; it
- * then re-arms for the earliest left. The timer is unref'd: what keeps the process alive is the attempt's
+ * then re-arms for the earliest left. Like every timer on the injected time, it is unref'd: what keeps the process alive is the attempt's
  * socket, never its deadline.
  */
 export class DeadlineWatch {
@@ -28,12 +30,15 @@ export class DeadlineWatch {
   #size = 0;
   /** The clock deadlines are read on (the engine's). */
   readonly now: () => number;
-  #timer: NodeJS.Timeout | null = null;
+  readonly #time: Time;
+  #timer: TimerHandle | null = null;
   #armedAt = Infinity;
   readonly #onTimer = (): void => this.#fire();
 
-  constructor(now: () => number) {
-    this.now = now;
+  /** Watches deadlines on `time` (the engine's), with its one timer set there too. */
+  constructor(time: Time) {
+    this.#time = time;
+    this.now = time.now;
   }
 
   /** Starts watching `item`; returns its entry, to pass to `moved` and `unwatch`. */
@@ -68,14 +73,13 @@ export class DeadlineWatch {
   }
 
   #arm(at: number): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#time.clearTimeout(this.#timer);
     this.#armedAt = at;
     if (at === Infinity) {
       this.#timer = null;
       return;
     }
-    this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(at - this.now())));
-    this.#timer.unref();
+    this.#timer = this.#time.setTimeout(this.#onTimer, Math.max(0, Math.ceil(at - this.now())));
   }
 
   #fire(): void {

@@ -4,9 +4,11 @@
  */
 import { request } from 'undici';
 import { z } from 'zod/v3';
+import type { Time } from '../state/clock.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
-const TIMEOUT_MS = 15_000;
+/** The whole request's deadline, on the router's time. */
+export const MODELS_LIST_TIMEOUT_MS = 15_000;
 
 /** A context window a list gives: a whole number of tokens, anything else is not one. */
 const windowSchema = z.number().int().positive().max(100_000_000).optional().catch(undefined);
@@ -25,12 +27,18 @@ const listSchema = z
 export type ModelsListResult =
   { ok: true; ids: string[]; windows: Record<string, number> } | { ok: false; error: string };
 
-/** Fetches the model ids a provider lists for this key; never throws. */
-export async function fetchModelIds(
-  baseUrl: string,
-  apiKey: string | null,
-  headers: Readonly<Record<string, string>>,
-): Promise<ModelsListResult> {
+/** Where a provider's list is asked for, and with which key and headers. */
+export interface ModelsListTarget {
+  baseUrl: string;
+  apiKey: string | null;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** Fetches the model ids a provider lists for this key, within the deadline on `time`; never throws. */
+export async function fetchModelIds(target: ModelsListTarget, time: Time): Promise<ModelsListResult> {
+  const { baseUrl, apiKey, headers } = target;
+  const deadline = new AbortController();
+  const timer = time.setTimeout(() => deadline.abort(timedOut()), MODELS_LIST_TIMEOUT_MS);
   try {
     const res = await request(`${baseUrl}/models`, {
       method: 'GET',
@@ -39,9 +47,7 @@ export async function fetchModelIds(
         accept: 'application/json',
         ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: deadline.signal,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -75,7 +81,15 @@ export async function fetchModelIds(
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
     return { ok: false, error: `the model list could not be fetched (${name})` };
+  } finally {
+    time.clearTimeout(timer);
   }
+}
+
+function timedOut(): Error {
+  const error = new Error(`no model list within ${MODELS_LIST_TIMEOUT_MS} ms`);
+  error.name = 'TimeoutError';
+  return error;
 }
 
 /** A list that says more is to come: `has_more` (OpenAI's, Anthropic's) or a next-page token (Google's). */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deferred, within } from '../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../test-support/deferred.js';
 import { hang, json, sse } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame, usageFrame } from '../test-support/upstream-frames.js';
 import { readText, sseData, sseText } from '../test-support/http-client.js';
@@ -107,13 +107,12 @@ test('a client that disconnects mid-stream aborts the upstream at once, with no 
     const res = await open.response;
     await within(new Promise((resolve) => res.once('data', resolve)), 5000, 'the first streamed bytes');
     const finished = router.nextEntry();
-    const abortedAt = Date.now();
     open.request.destroy();
     const call = upstream.callsTo('alpha/m1')[0];
     assert.ok(call);
+    // The router's clock never moves in this test: no deadline can have cut the call, only the client.
     await within(call.closed, 5000, 'the upstream socket to close');
     assert.equal(call.closedEarly, true, 'the fake upstream saw its socket close');
-    assert.ok(Date.now() - abortedAt < 1000, 'at once, not at a timeout');
     const entry = await finished;
     assert.equal(entry.outcome, 'client_aborted');
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
@@ -154,7 +153,8 @@ test('the streamed answer of a committed model arrives in order even when the cl
     const open = router.openChat({ stream: true });
     const res = await open.response;
     res.pause();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The event loop goes round while nothing is read: the router's writes back up and it waits for drain.
+    await ioTurns(50);
     res.resume();
     const text = await readText(res);
     assert.equal(sseText(text), pieces.join(''));

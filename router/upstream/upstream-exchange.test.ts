@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import { deferred } from '../test-support/deferred.js';
+import { deferred, ioTurns } from '../test-support/deferred.js';
 import { AttemptAbort, isLocalFault } from './exchange-errors.js';
 import {
   UpstreamExchange,
@@ -99,7 +99,6 @@ async function withServer(
 }
 
 const stream = (): BodyPlan => ({ type: 'stream' });
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const closedPromise = (res: http.ServerResponse): Promise<void> =>
   new Promise((resolve) => res.on('close', () => resolve()));
 
@@ -165,17 +164,21 @@ test('an error answer yields only the first bytes of its body, as text', async (
 });
 
 test('an abort of an error answer still hands over the snippet read so far', async () => {
+  const written = deferred();
   await withServer(
     (_req, res) => {
       res.writeHead(503, { 'content-type': 'text/plain' });
       // The body never ends: only the router's abort can end this read.
-      res.write('maintenance');
+      res.write('maintenance', () => written.resolve());
     },
     async (open) => {
       let exchange: UpstreamExchange | null = null;
       const recorder = new Recorder({
         plan: () => {
-          setTimeout(() => exchange?.abort(new AttemptAbort('body_timeout')), 20);
+          // Once the body's bytes have been read, as a deadline would find them.
+          void written.promise
+            .then(() => ioTurns())
+            .then(() => exchange?.abort(new AttemptAbort('body_timeout')));
           return { type: 'snippet', limit: 2048 };
         },
       });
@@ -232,16 +235,21 @@ test('a stream waits while its consumer drains, with at most one chunk in hand, 
     },
     async (open) => {
       const gate = deferred<void>();
+      const first = deferred<void>();
       const recorder = new Recorder({
         plan: stream,
-        chunk: (_c, index) => (index === 0 ? gate.promise : undefined),
+        chunk: (_c, index) => {
+          if (index !== 0) return undefined;
+          first.resolve();
+          return gate.promise;
+        },
       });
       open(recorder);
       // The upstream's writes stop draining: it is held back while the first chunk waits. Nothing may
-      // arrive meanwhile, however long we look (a wait that can only hide a bug, never fake one).
+      // arrive meanwhile, however many rounds the event loop makes (bytes sit in the socket's buffers).
       await heldBack.promise;
-      while (recorder.chunks.length === 0) await sleep(5);
-      await sleep(50);
+      await first.promise;
+      await ioTurns(20);
       assert.equal(recorder.chunks.length, 1, 'no chunk is delivered while the consumer drains');
       gate.resolve();
       assert.equal((await recorder.ended).at(-1), 'stream end');
@@ -299,22 +307,32 @@ test('an abort mid-stream ends it with the reason and closes the upstream connec
 });
 
 test('the stream ends once, after the last chunk, also when the end came during a drain', async () => {
+  const ended = deferred();
+  let end: () => void = () => undefined;
   await withServer(
     (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: one\n\n');
-      setTimeout(() => res.end('data: two\n\n'), 10);
+      end = () => res.end('data: two\n\n', () => ended.resolve());
     },
     async (open) => {
       const drain = deferred<void>();
+      const first = deferred<void>();
       const recorder = new Recorder({
         plan: stream,
         // The first chunk waits on a drain that settles only after the upstream ended.
-        chunk: (_c, index) => (index === 0 ? drain.promise : undefined),
+        chunk: (_c, index) => {
+          if (index !== 0) return undefined;
+          first.resolve();
+          return drain.promise;
+        },
       });
       open(recorder);
-      while (recorder.chunks.length === 0) await sleep(5);
-      setTimeout(() => drain.resolve(), 40);
+      await first.promise;
+      end();
+      await ended.promise;
+      await ioTurns(); // the end has reached the exchange, which still waits on the drain
+      drain.resolve();
       assert.deepEqual(await recorder.ended, ['head 200', 'chunk', 'chunk', 'stream end']);
       assert.deepEqual(
         recorder.chunks.map((chunk) => chunk.toString('utf8').trim()),

@@ -1,0 +1,51 @@
+/**
+ * Where the desktop app finds its router: the daemon already running on its state folder, else its own in
+ * this process on the port (or the compatible daemon serving it). Electron-free: main passes the folder,
+ * the version and the paths Electron knows.
+ */
+import { startRouter, type RouterLogger, type Time } from '../router/index.js';
+import { connectRouter, type ConnectResult } from './router-connect.js';
+import { ownedSource } from './router-source.js';
+import { findStateDirDaemon } from './state-dir-daemon.js';
+
+/** What the desktop app's router runs on. */
+export interface DesktopRouterPlace {
+  host: string;
+  /** The app's version: a daemon of another version on the folder is not attached to. */
+  version: string;
+  /** The app's folder (Electron's `userData`), the router's state folder too. */
+  stateDir: string;
+  /** The built dashboard the app's own router serves. */
+  rendererDir: string;
+  /** `--demo`: the router runs over the built-in simulated providers. */
+  demo: boolean;
+  env: Record<string, string | undefined>;
+  logger: RouterLogger;
+  /** The own router's time. @default the system's */
+  time?: Time;
+}
+
+/** Connects the desktop app to its router on a port (see {@link DesktopRouterPlace}). */
+export function desktopConnector(place: DesktopRouterPlace): (port: number) => Promise<ConnectResult> {
+  const { host, version, stateDir } = place;
+  return (port) =>
+    connectRouter({
+      host,
+      port,
+      ownVersion: version,
+      findExisting: () => findStateDirDaemon({ stateDir, ownPid: process.pid, ownVersion: version }),
+      startOwned: async (ownPort) =>
+        ownedSource(
+          await startRouter({
+            port: ownPort,
+            host,
+            stateDir,
+            rendererDir: place.rendererDir,
+            demo: place.demo,
+            env: place.env,
+            logger: place.logger,
+            ...(place.time ? { time: place.time } : {}),
+          }),
+        ),
+    });
+}
