@@ -11,6 +11,8 @@ import { inputFits, learnFromRefusal } from './fit-steps.js';
 import { bodyFor, type SentBody } from './sent-body.js';
 import { nextKey } from './key-rotation.js';
 import { bookFailure, bookSuccess } from './request-bookkeeping.js';
+import { sinkFor, type Continuation } from './continuation.js';
+import type { ShapingRules } from './stream-shaper.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
 
@@ -29,6 +31,10 @@ export interface RequestRun {
   bodyWithoutMaxTokens?: BodyTemplate;
   /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
   variants?: Map<string, BodyTemplate>;
+  /** How each attempt's stream is shaped on its way to the client (tool calls held, a continuation trimmed). */
+  shaping: ShapingRules;
+  /** Set while an answer whose stream broke after content is being finished by the next candidates. */
+  continuation?: Continuation;
 }
 
 /** What one dispatch means for the chain. */
@@ -165,7 +171,8 @@ async function attemptOn(
       deadlines: ctx.deadlines,
       client: req.clientGone,
       upstream: ctx.upstream,
-      answer: lane?.answer ?? run.answer,
+      answer: lane?.answer ?? sinkFor(run, key),
+      shaping: run.shaping,
       stoppable: lane?.stoppable,
     });
   } finally {
