@@ -1,6 +1,7 @@
 /**
  * The shapes of the router's HTTP API (`/api/*`, `/health`, `/v1/models`) and of its events. Defined once,
- * imported by the server that produces them and, as types only, by the dashboard and the desktop shell.
+ * imported by the server that produces them and by the dashboard and the desktop shell (types, and the few
+ * lists both sides read: faces, sources, outcomes).
  * Times are epoch milliseconds or null. Nothing here ever holds prompt text, completion text, API keys or
  * upstream URLs.
  */
@@ -8,6 +9,7 @@ import type { ConfigInput, ConfigIssue } from './config/schema.js';
 import type { FailureKind, RequestOutcome, SkipReason } from './gate/failure-kinds.js';
 
 export type { FailureKind, RequestOutcome, SkipReason, ConfigInput, ConfigIssue };
+export { REQUEST_OUTCOMES } from './gate/failure-kinds.js';
 
 export type BreakerStateName = 'CLOSED' | 'DEGRADED' | 'OPEN' | 'HALF_OPEN';
 
@@ -210,10 +212,24 @@ export interface UsageView {
 }
 
 /** Who sent a request: an agent, a dashboard Test button (`x-fcm-source: test`), or the router's probe. */
-export type RequestSource = 'agent' | 'test' | 'probe';
+export const REQUEST_SOURCES = ['agent', 'test', 'probe'] as const;
+export type RequestSource = (typeof REQUEST_SOURCES)[number];
+
+/**
+ * The agent protocols the router speaks, each at its path: the routes, the history's schema, the Requests
+ * view's filter and `/metrics` all read this one list.
+ */
+export const FACE_ROUTES = [
+  { face: 'chat', path: '/v1/chat/completions', protocol: 'OpenAI Chat Completions' },
+  { face: 'messages', path: '/v1/messages', protocol: 'Anthropic Messages' },
+  { face: 'responses', path: '/v1/responses', protocol: 'OpenAI Responses' },
+] as const;
 
 /** The API face a request came in through: Chat Completions, Anthropic Messages or Responses. */
-export type ApiFace = 'chat' | 'messages' | 'responses';
+export type ApiFace = (typeof FACE_ROUTES)[number]['face'];
+
+/** The faces by name, in {@link FACE_ROUTES}' order. */
+export const API_FACES = FACE_ROUTES.map((route) => route.face) as [ApiFace, ...ApiFace[]];
 
 /** One request's decision trace, as history keeps it. */
 export interface HistoryEntry {

@@ -6,7 +6,7 @@ import { resolveConfig } from '../../router/config/resolve-config.js';
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { hasLimits } from '../../router/catalogue/free-tier-limits.js';
 import { candidateFacts } from '../../router/engine/candidate-facts.js';
-import { fitOrder, type FitRun } from '../../router/engine/fit-steps.js';
+import { homeFirst, skipUnfit, type FitRun } from '../../router/engine/fit-steps.js';
 import { SessionHomes } from '../../router/engine/session-homes.js';
 import { FitBook } from '../../router/state/fit-book.js';
 import { budgetId } from '../../router/engine/key-rotation.js';
@@ -27,8 +27,9 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
  * Ranks the default set of the whole catalogue (a key for every provider) `iterations` times, with a
  * realistic mix of breaker states and pauses, and a minute of free-tier budget counts (some models near
  * their limit), through the same fact-gathering the engine uses per request; then fits a Claude Code turn
- * of 20,000 tokens with tools and 32,000 tokens of output asked for to the order (windows, TPM, the
- * minute's room, learnt ceilings, the session's home), as every agent request is.
+ * of 20,000 tokens with tools and 32,000 tokens of output asked for as the chain does before its first
+ * dispatch (the session's home first, then candidates in turn up to the first that can take it: windows,
+ * TPM, the minute's room, learnt ceilings).
  */
 export async function measureRanking(iterations: number): Promise<RankingSample> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-bench-rank-'));
@@ -95,7 +96,14 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
         trace: { skips: [], largestTooSmall: null, sticky: null },
         pinnedModel: null,
       };
-      return fitOrder(run, order).length;
+      // As the chain walks: the session's home first, then each candidate fitted in its turn up to the
+      // first one that can take the request (the one dispatched first).
+      let fitted = 0;
+      for (const candidate of homeFirst(run, order)) {
+        fitted += 1;
+        if (!skipUnfit(run, candidate.key)) break;
+      }
+      return fitted + run.trace.skips.length;
     };
     let sink = 0;
     for (let i = 0; i < 500; i += 1) sink += rank();

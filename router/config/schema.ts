@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import { isTimeZone } from '../state/day-start.js';
+import type { BreakerSettings } from '../state/breaker.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -257,7 +258,7 @@ export const breakerSchema = z.strictObject({
   initialCooldownMs: cooldownMs.default(30_000),
   maxCooldownMs: cooldownMs.default(300_000),
   backoffMultiplier: numberBetween('a factor', 1, 10).default(2),
-});
+}) satisfies z.ZodType<BreakerSettings, z.ZodTypeDef, unknown>;
 
 const setNameSchema = z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -');
 
@@ -329,7 +330,7 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
 export type ProviderConfig = z.output<typeof providerConfigSchema>;
 export type FailoverSettings = z.output<typeof failoverSchema>;
-export type BreakerSettings = z.output<typeof breakerSchema>;
+export type { BreakerSettings };
 export type RankingSettings = z.output<typeof rankingSchema>;
 export type ProbeSettings = z.output<typeof probeSchema>;
 export type SetOrder = z.output<typeof setOrderSchema>;

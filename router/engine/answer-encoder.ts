@@ -1,8 +1,9 @@
+import type { ApiFace } from '../api-types.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { ErrorAnswer } from './final-answer.js';
 
 /** The protocol a request came in on: chat completions, Anthropic Messages or OpenAI Responses. */
-export type Face = 'chat' | 'messages' | 'responses';
+export type Face = ApiFace;
 
 /**
  * How one request's answer is written in its face's protocol. Upstreams always speak chat completions and

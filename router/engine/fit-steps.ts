@@ -81,20 +81,19 @@ export function skipUnfit(run: FitRun, key: string): boolean {
 }
 
 /**
- * The candidates that can take the request, in order, with the conversation's model first when it is one of
- * them (noted in the trace as `sticky`).
+ * The order with the conversation's own model first when it can take the request (noted in the trace as
+ * `sticky`). The others are fitted in their turn as the chain walks (`skipUnfit`): a request is served by
+ * one of its first candidates, so the rest of a long set is never looked at.
  */
-export function fitOrder(run: FitRun, order: readonly RankedCandidate[]): RankedCandidate[] {
-  const fitting = order.filter((candidate) => !skipUnfit(run, candidate.key));
+export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): readonly RankedCandidate[] {
   const { session } = run.req;
   const home = session === null ? null : run.ctx.sessions.home(session);
-  if (home === null) return fitting;
-  const at = fitting.findIndex((candidate) => candidate.key === home);
-  if (at < 0) return fitting;
+  if (home === null) return order;
+  const at = order.findIndex((candidate) => candidate.key === home);
+  if (at < 0 || !fitNow(run, home).fits) return order;
   run.trace.sticky = home;
-  if (at === 0) return fitting;
-  const [first] = fitting.splice(at, 1);
-  return first === undefined ? fitting : [first, ...fitting];
+  if (at === 0) return order;
+  return [order[at] as RankedCandidate, ...order.slice(0, at), ...order.slice(at + 1)];
 }
 
 const SIZE_KINDS: Readonly<Record<string, 'context' | 'tpm'>> = {

@@ -18,7 +18,7 @@ import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import { resolveTarget, type RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
-import { FIT_REASONS, fitOrder, skipUnfit } from './fit-steps.js';
+import { FIT_REASONS, homeFirst, skipUnfit } from './fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from './request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from './request-trace.js';
@@ -94,7 +94,7 @@ async function walkSet(
   name: string,
 ): Promise<DispatchResult | null> {
   const ranking = rankSet(run, set, name);
-  let last = await walkChain(run, fitOrder(run, ranking.order));
+  let last = await walkChain(run, homeFirst(run, ranking.order));
   if (last !== null && last.type !== 'next') return last;
   const lastResort = lastResortKey(run);
   if (lastResort !== null) {
@@ -110,7 +110,8 @@ async function walkSet(
 }
 
 /**
- * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached.
+ * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached; a
+ * candidate that cannot take the request (size, tools, images, the minute's room) is skipped in its turn.
  * With hedging on, an attempt that commits nothing within its hedge delay gets the next candidate in its
  * plain turn alongside it (once per request). A stream that breaks after content is finished by the next
  * candidates in their turn (`afterBreak`), as continuations: never hedged.
@@ -125,7 +126,7 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
       if (trace.attempts.length + trace.runningCount >= failover.maxAttempts || ctx.clock() >= run.deadline)
         return null;
       const candidate = order[index++] as RankedCandidate;
-      if (trace.tried.has(candidate.key)) continue;
+      if (trace.tried.has(candidate.key) || skipUnfit(run, candidate.key)) continue;
       const role = roleNow(run, candidate);
       if (role === null) continue;
       if (plainOnly && role !== 'normal') {

@@ -94,5 +94,14 @@ export type FitSkipReason = Extract<
 >;
 
 /** The outcome of one request as history and headers record it. */
-export type RequestOutcome =
-  'served' | 'partial' | 'all_failed' | 'no_candidates' | 'client_aborted' | 'rejected' | 'internal_error';
+export const REQUEST_OUTCOMES = [
+  'served',
+  'partial',
+  'all_failed',
+  'no_candidates',
+  'client_aborted',
+  'rejected',
+  'internal_error',
+] as const;
+
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];

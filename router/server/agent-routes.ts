@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FACE_ROUTES, type ApiFace } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import { Answer } from '../engine/answer.js';
 import { pickRequestId } from '../engine/decision-header.js';
@@ -26,11 +27,12 @@ export type AgentFaces = ReadonlyMap<string, AnyFace>;
  * Responses face keeps its answers' items in `items`.
  */
 export function agentFaces(deps: { items: ResponseItemStore; clock: Clock }): AgentFaces {
-  return new Map<string, AnyFace>([
-    ['/v1/chat/completions', chatFace as AnyFace],
-    ['/v1/messages', messagesFace as AnyFace],
-    ['/v1/responses', responsesFace(deps) as AnyFace],
-  ]);
+  const specs: Record<ApiFace, AnyFace> = {
+    chat: chatFace as AnyFace,
+    messages: messagesFace as AnyFace,
+    responses: responsesFace(deps) as AnyFace,
+  };
+  return new Map(FACE_ROUTES.map(({ face, path }) => [path, specs[face]]));
 }
 
 /** What the agent routes serve with. */

@@ -1,4 +1,10 @@
-import type { BreakerStateName, ModelStateView } from '../api-types.js';
+import {
+  API_FACES,
+  REQUEST_OUTCOMES,
+  REQUEST_SOURCES,
+  type BreakerStateName,
+  type ModelStateView,
+} from '../api-types.js';
 import type { KeyBudgetUse } from './metrics-budgets.js';
 import type { MetricFamily, MetricSample } from './metrics-text.js';
 import type { RequestTally } from './request-tally.js';
@@ -82,7 +88,7 @@ export function metricFamilies(src: MetricsSources): MetricFamily[] {
   return [
     counter(
       'fcm_router_requests_total',
-      'Finished requests since this router started, by outcome (served, partial, all_failed, no_candidates, client_aborted, rejected, internal_error), face (chat, messages, responses) and source (agent, test, probe).',
+      `Finished requests since this router started, by outcome (${REQUEST_OUTCOMES.join(', ')}), face (${API_FACES.join(', ')}) and source (${REQUEST_SOURCES.join(', ')}).`,
       src.tally.requests(),
     ),
     counter(

@@ -3,7 +3,7 @@
  * slot per model and a persisted file, so an OPEN model stays OPEN across a restart.
  */
 import { z } from 'zod/v3';
-import type { BreakerSettings } from '../config/schema.js';
+import type { BreakerSettings } from './breaker.js';
 import { FAILURE_KINDS, type FailureKind } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
 import {

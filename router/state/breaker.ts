@@ -3,8 +3,19 @@
  * these with a clock, trial slots and persistence. Nothing here mutates its input.
  */
 import type { BreakerStateName } from '../api-types.js';
-import type { BreakerSettings } from '../config/schema.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
+
+/** How a breaker trips and cools down (`router.breaker` in the config, which checks its ranges). */
+export interface BreakerSettings {
+  /** Consecutive failures that open it. */
+  failureThreshold: number;
+  /** The share of the threshold past which a CLOSED model is DEGRADED. */
+  degradedRatio: number;
+  initialCooldownMs: number;
+  maxCooldownMs: number;
+  /** How much longer each trip's cooldown is than the one before. */
+  backoffMultiplier: number;
+}
 
 export interface BreakerRecord {
   state: BreakerStateName;

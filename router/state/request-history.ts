@@ -3,8 +3,14 @@
  * model names, kinds and timings only, never prompt or completion text.
  */
 import { z } from 'zod/v3';
-import type { AttemptView, HistoryEntry, HistoryResponse, RequestOutcome } from '../api-types.js';
-import { FAILURE_KINDS, SKIP_REASONS } from '../gate/failure-kinds.js';
+import {
+  API_FACES,
+  REQUEST_SOURCES,
+  type AttemptView,
+  type HistoryEntry,
+  type HistoryResponse,
+} from '../api-types.js';
+import { FAILURE_KINDS, REQUEST_OUTCOMES, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Clock } from './clock.js';
 import type { DailyCounters } from './daily-counters.js';
@@ -18,15 +24,6 @@ export const MIN_HISTORY_CAPACITY = 10;
 export const DEFAULT_HISTORY_LIMIT = 50;
 
 // `satisfies Record<…>` makes the compiler list every member of the union, so none is forgotten here.
-const OUTCOMES = {
-  served: true,
-  partial: true,
-  all_failed: true,
-  no_candidates: true,
-  client_aborted: true,
-  rejected: true,
-  internal_error: true,
-} satisfies Record<RequestOutcome, true>;
 const ROLES = {
   normal: true,
   trial: true,
@@ -50,7 +47,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
   set: name.nullable(),
   pinned: name.nullable(),
   servedModel: name.nullable(),
-  outcome: enumOf(OUTCOMES),
+  outcome: z.enum(REQUEST_OUTCOMES),
   stream: z.boolean(),
   wallMs: ms,
   attempts: z
@@ -84,8 +81,8 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
     .strictObject({ promptTokens: count, completionTokens: count, estimated: z.boolean().optional() })
     .nullable(),
   // Entries written before these fields existed came from agents, on chat completions.
-  source: z.enum(['agent', 'test', 'probe']).default('agent'),
-  api: z.enum(['chat', 'messages', 'responses']).default('chat'),
+  source: z.enum(REQUEST_SOURCES).default('agent'),
+  api: z.enum(API_FACES).default('chat'),
   size: z.number().int().min(0).optional(),
   session: z
     .string()

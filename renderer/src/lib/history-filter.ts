@@ -1,4 +1,12 @@
-import type { ApiFace, HistoryEntry, RequestOutcome, RequestSource } from '../../../router/api-types.js';
+import {
+  API_FACES,
+  REQUEST_OUTCOMES,
+  REQUEST_SOURCES,
+  type ApiFace,
+  type HistoryEntry,
+  type RequestOutcome,
+  type RequestSource,
+} from '../../../router/api-types.js';
 import { faceOf, sourceOf } from './request-source.js';
 
 export type OutcomeFilter = 'all' | 'failover' | RequestOutcome;
@@ -28,18 +36,7 @@ export const NO_FILTER: HistoryFilter = {
   source: '',
 };
 
-const OUTCOMES: readonly OutcomeFilter[] = [
-  'all',
-  'failover',
-  'served',
-  'partial',
-  'all_failed',
-  'no_candidates',
-  'client_aborted',
-  'rejected',
-];
-const FACES: readonly ApiFace[] = ['chat', 'messages', 'responses'];
-const SOURCES: readonly RequestSource[] = ['agent', 'test', 'probe'];
+const OUTCOMES: readonly OutcomeFilter[] = ['all', 'failover', ...REQUEST_OUTCOMES];
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T | ''): T | '' =>
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -51,10 +48,10 @@ export function filterFromParams(params: URLSearchParams): { filter: HistoryFilt
     filter: {
       requested: params.get('requested') ?? '',
       served: params.get('served') ?? '',
-      face: oneOf(FACES, params.get('face'), ''),
+      face: oneOf(API_FACES, params.get('face'), ''),
       agent: params.get('agent') ?? '',
       outcome: oneOf(OUTCOMES, params.get('outcome'), 'all') || 'all',
-      source: oneOf(SOURCES, params.get('source'), ''),
+      source: oneOf(REQUEST_SOURCES, params.get('source'), ''),
     },
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
