@@ -1,7 +1,7 @@
 import type { UsageView } from '../api-types.js';
 import type { FailoverSettings } from '../config/schema.js';
 import type { FailureInput } from '../gate/failure-classifier.js';
-import { StreamTracker } from '../gate/stream-tracker.js';
+import { StreamTracker, type MidStreamFailure } from '../gate/stream-tracker.js';
 import type { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../upstream/upstream-exchange.js';
 import type { AnswerSink } from './answer.js';
@@ -79,7 +79,7 @@ export class StreamRelay {
     if (this.#passing) {
       this.#guard.touch();
       const passed = tracker.pass(chunk);
-      return this.#send(passed.forward, passed.failure ? MID_STREAM : null);
+      return this.#send(passed.forward, passed.failure);
     }
     const dataBefore = tracker.dataLinesSeen();
     const signal = tracker.hold(chunk);
@@ -92,7 +92,7 @@ export class StreamRelay {
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
     const first = tracker.commit();
-    return this.#send(first.forward, first.failure ? MID_STREAM : null);
+    return this.#send(first.forward, first.failure);
   }
 
   /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
@@ -101,8 +101,8 @@ export class StreamRelay {
     // The only content may sit in a last line with no newline after it: still a real answer.
     if (!this.#passing && !last.failure && last.forward) this.#passing = true;
     if (!this.#passing) return { ok: false, failure: emptyStream() };
-    const after = last.midStreamFailure ? MID_STREAM : null;
-    if (this.#send(last.forward, after) === false) return { ok: false, failure: this.#stopped ?? MID_STREAM };
+    if (this.#send(last.forward, last.midStreamFailure) === false)
+      return { ok: false, failure: this.#stopped ?? MID_STREAM };
     const tail = this.#shaper.end();
     if (tail.problem !== null) return { ok: false, failure: toolFailure(tail.problem) };
     this.#out(tail.out);
@@ -112,12 +112,18 @@ export class StreamRelay {
     return { ok: true, latencyMs: this.#latencyMs, usage: this.#tracker.usage() };
   }
 
-  /** Lines the tracker let through, shaped and sent; `after` (an error frame that followed them) stops it. */
-  #send(bytes: Uint8Array | null, after: FailureInput | null): ChunkVerdict {
+  /**
+   * Lines the tracker let through, shaped and sent; an error frame after them stops the stream: mid-stream
+   * once the client has content, else as an error frame before content (nothing was sent: it fails over).
+   */
+  #send(bytes: Uint8Array | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
     const shaped = bytes && bytes.byteLength > 0 ? this.#shaper.lines(bytes) : NOTHING;
     if (shaped.problem !== null) return this.#stop(toolFailure(shaped.problem));
     const wait = this.#out(shaped.out);
-    return after ? this.#stop(after) : wait;
+    if (errorFrame === null) return wait;
+    const { errorCode, detail } = errorFrame;
+    if (this.#committed) return this.#stop(MID_STREAM);
+    return this.#stop({ type: 'content', kind: 'error_payload', errorCode, detail });
   }
 
   /** Bytes for the client: the first of them commit the answer to this attempt. */

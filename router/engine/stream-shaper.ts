@@ -65,6 +65,15 @@ function lineEnd(bytes: Uint8Array): number {
   return 0;
 }
 
+/** A delta with any text (whitespace too), reasoning, refusal or tool call in it. */
+function carriesContent(delta: Record<string, unknown>): boolean {
+  return (
+    ['content', 'reasoning_content', 'reasoning', 'refusal'].some((key) => str(delta[key]) !== '') ||
+    delta.tool_calls !== undefined ||
+    delta.function_call !== undefined
+  );
+}
+
 function hasToolKey(bytes: Uint8Array): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return TOOL_KEYS.some((key) => buf.includes(key));
@@ -158,10 +167,10 @@ export class StreamShaper implements FrameSink {
       this.#flushTrim();
       this.#letGoCalls();
     }
-    const useful = hasUsefulContent(delta);
-    this.#content ||= useful || finish !== null;
-    const continuing = this.#trim !== null;
-    if (useful || finish !== null || value.usage != null || (!continuing && Object.keys(delta).length > 0))
+    this.#content ||= hasUsefulContent(delta) || finish !== null;
+    // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
+    const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
+    if (keep || finish !== null || value.usage != null)
       this.#out.push(frameLine({ ...value, choices: [{ ...choice, delta }] }));
     else this.#changed = true;
   }

@@ -141,3 +141,20 @@ test('an unusable tool call after text went out is dropped and the answer contin
     assert.equal(router.lastEntry().attempts[0]?.kind, 'invalid_tool_call');
   });
 });
+
+test('an error frame while the only content is a held tool call fails over unseen', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script(
+      'alpha/m1',
+      diesAfter([toolCallFrame(0, '{"pa', { id: 'call_a', name: 'Read' })], 'error'),
+    );
+    upstream.script('beta/m2', calls('Read', GOOD_ARGS, 'call_b'));
+    const reply = await askFace(router.url, chatFace, chatFace.body(true, 'Go', ['Read']));
+    assert.deepEqual(chatFace.read(reply.text).tools, [{ name: 'Read', args: GOOD_ARGS }]);
+    assert.ok(!reply.text.includes('call_a'));
+    assert.deepEqual(
+      router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}:${a.role}`),
+      ['alpha/m1:error_payload:normal', 'beta/m2:ok:normal'],
+    );
+  });
+});
