@@ -66,6 +66,8 @@ export interface SoakModel {
 export interface RequestPlan {
   index: number;
   stream: boolean;
+  /** A streaming client that leaves once the first bytes of its answer arrive. */
+  leaves?: boolean;
   /** Every model of the set fails this request (by design, a few percent of requests). */
   doomed: boolean;
   /** Behaviour per model, in set order. */
@@ -74,12 +76,15 @@ export interface RequestPlan {
 
 /** The share of requests for which every model fails. */
 export const DOOMED_SHARE = 0.03;
+/** The share of streaming requests whose client leaves after the first bytes. */
+export const LEAVE_SHARE = 0.04;
 
 /** The plan of request `index`: stream or not, doomed or not, and each model's behaviour. */
 export function planRequest(seed: number, index: number, models: readonly SoakModel[]): RequestPlan {
   const head = cellRandom(seed, index, -1);
   const stream = head() < 0.5;
   const doomed = head() < DOOMED_SHARE;
+  const leaves = stream && head() < LEAVE_SHARE;
   const weights = doomed ? FAIL_WEIGHTS : { ...GOOD_WEIGHTS, ...FAIL_WEIGHTS };
   const behaviours = models.map((model, column): Behaviour =>
     model.deadKey ? 's401' : pickWeighted<Behaviour>(cellRandom(seed, index, column), weights),
@@ -89,15 +94,20 @@ export function planRequest(seed: number, index: number, models: readonly SoakMo
     const column = models.findIndex((model, i) => !model.deadKey && i >= index % models.length);
     behaviours[column === -1 ? 0 : column] = 'good';
   }
-  return { index, stream, doomed, behaviours };
+  return { index, stream, doomed, behaviours, ...(leaves ? { leaves } : {}) };
 }
 
 export const isGood = (behaviour: Behaviour): boolean => GOOD.has(behaviour);
 export const breaksMidStream = (behaviour: Behaviour, stream: boolean): boolean =>
   stream && MID_STREAM.has(behaviour);
 
-/** The failure kinds a fair classifier may give an attempt that met `behaviour`; empty for a good one. */
-export function expectedKinds(behaviour: Behaviour, stream: boolean): FailureKind[] {
+/**
+ * The failure kinds a fair classifier may give an attempt that met `behaviour`; empty for a good one. A
+ * continuation that dies before anything new of its own reached the client (it began with blanks) is a
+ * failure before content: its error frame is an error payload.
+ */
+export function expectedKinds(behaviour: Behaviour, stream: boolean, continuation = false): FailureKind[] {
+  if (continuation && behaviour === 'error_after') return ['mid_stream_error', 'error_payload'];
   switch (behaviour) {
     case 'good':
     case 'slow_good':
@@ -151,6 +161,8 @@ export type Verdict =
       category:
         | 'served_first'
         | 'served_after_failover'
+        | 'continued'
+        | 'left'
         | 'partial'
         | 'doomed'
         | 'held_back'
@@ -160,6 +172,15 @@ export type Verdict =
       heldBy?: string[];
     }
   | { ok: false; problem: string };
+
+/**
+ * A continuation after a stall: the router waited out the stream's idle limit, long after a client that
+ * left at the first bytes was gone, and went on for it all the same.
+ */
+function continuedAfterStall(entry: HistoryEntry): boolean {
+  const stalled = entry.attempts.findIndex((attempt) => attempt.kind === 'stream_stall');
+  return stalled >= 0 && entry.attempts.slice(stalled + 1).some((attempt) => attempt.role === 'continuation');
+}
 
 /** Skip reasons that come from router state the scenario built up earlier (breakers, pauses, a dead key). */
 const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'quota_budget', 'auth_error']);
@@ -183,13 +204,15 @@ export function judgeTrace(
     const behaviour = behaviourOf(attempt.model);
     if (behaviour === undefined) return { ok: false, problem: `attempt on unknown model ${attempt.model}` };
     if (attempt.kind === 'budget_exhausted') continue;
+    // The client that left stops the attempt running then.
+    if (attempt.kind === 'client_aborted' && plan.leaves) continue;
     // A hedged race's loser may have met anything: fair only when its rival committed the answer.
     if (attempt.kind === 'hedge_lost') {
       if (entry.servedModel === null || entry.servedModel === attempt.model)
         return { ok: false, problem: `${attempt.model} lost a hedge that no other model won` };
       continue;
     }
-    const expected = expectedKinds(behaviour, plan.stream);
+    const expected = expectedKinds(behaviour, plan.stream, attempt.role === 'continuation');
     if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind)) {
       // A mid-stream break of a committed stream ends the request; its kind is the break's.
       return {
@@ -199,9 +222,15 @@ export function judgeTrace(
     }
   }
   const served = entry.servedModel === null ? undefined : behaviourOf(entry.servedModel);
+  const continued = entry.attempts.some((attempt) => attempt.role === 'continuation');
+  // The router learns that a client left only from its socket; a stall is long enough for it to have.
+  if (plan.leaves && continuedAfterStall(entry))
+    return { ok: false, problem: `a client that left was continued for (${entry.outcome})` };
+  if (plan.leaves && entry.outcome === 'client_aborted') return { ok: true, category: 'left' };
   if (entry.outcome === 'served') {
     if (served === undefined || !isGood(served))
       return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
+    if (continued) return { ok: true, category: 'continued' };
     return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
   }
   if (entry.outcome === 'partial') {

@@ -133,7 +133,10 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
         index -= 1;
         return null;
       }
-      return { key: candidate.key, role: run.continuation && role === 'normal' ? 'continuation' : role };
+      if (run.continuation === undefined) return { key: candidate.key, role };
+      // An answer under way is not a model's trial: its trial waits for a request of its own.
+      if (role === 'normal') return { key: candidate.key, role: 'continuation' };
+      trace.skips.push({ model: candidate.key, reason: 'trial_due' });
     }
     return null;
   };

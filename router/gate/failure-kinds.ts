@@ -76,6 +76,7 @@ export const SKIP_REASONS = [
   'quota_budget',
   'circuit_open',
   'half_open_busy',
+  'trial_due',
   'unknown_model',
   'model_vanished',
   'already_tried',

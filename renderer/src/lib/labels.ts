@@ -53,6 +53,7 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   model_vanished: 'no longer in the provider’s model list',
   circuit_open: 'breaker OPEN',
   half_open_busy: 'trial already running',
+  trial_due: 'due for its trial: not asked to finish another model’s answer',
   unknown_model: 'not in the catalogue',
   already_tried: 'already tried in this request',
   context_window: 'the request is larger than its context window',
