@@ -154,29 +154,39 @@ export function parseCli(argv: readonly string[]): CliCommand {
 
   if (first === 'import-fcm') return parseImport(rest);
   if (first === 'setup') return parseSetup(rest);
-  if (first !== 'daemon') {
-    const { values, positionals } = parseArgs({
-      args: [...rest],
-      strict: true,
-      allowPositionals: first === 'reset' || first === 'set-key',
-      options: {
-        'state-dir': { type: 'string' },
-        ...(first === 'set-key' ? { config: { type: 'string' as const } } : {}),
-      },
-    });
-    const stateDir = values['state-dir'];
-    if (first === 'reset')
-      return { command: first, model: onlyPositional(first, positionals, 'a model key'), stateDir };
-    if (first === 'set-key') {
-      const provider = onlyPositional(first, positionals, 'a provider id');
-      const configPath = typeof values.config === 'string' ? values.config : undefined;
-      return { command: first, provider, stateDir, configPath };
-    }
-    return { command: first, stateDir };
-  }
+  if (first === 'daemon') return parseDaemon(rest);
+  return parseStateCommand(first, rest);
+}
 
+/** `status`, `stop`, `pause`, `resume`, `reset MODEL` and `set-key PROVIDER [--config FILE]`, with `--state-dir`. */
+function parseStateCommand(
+  command: Exclude<CommandName, 'daemon' | 'import-fcm' | 'setup'>,
+  args: readonly string[],
+): CliCommand {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: command === 'reset' || command === 'set-key',
+    options: {
+      'state-dir': { type: 'string' },
+      ...(command === 'set-key' ? { config: { type: 'string' as const } } : {}),
+    },
+  });
+  const stateDir = values['state-dir'];
+  if (command === 'reset')
+    return { command, model: onlyPositional(command, positionals, 'a model key'), stateDir };
+  if (command === 'set-key') {
+    const provider = onlyPositional(command, positionals, 'a provider id');
+    const configPath = typeof values.config === 'string' ? values.config : undefined;
+    return { command, provider, stateDir, configPath };
+  }
+  return { command, stateDir };
+}
+
+/** `daemon [--port N] [--host ADDR] [--allow-remote] [--state-dir DIR] [--config FILE] [--demo]` */
+function parseDaemon(args: readonly string[]): CliCommand {
   const { values } = parseArgs({
-    args: [...rest],
+    args: [...args],
     strict: true,
     allowPositionals: false,
     options: {

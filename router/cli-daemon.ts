@@ -23,9 +23,30 @@ export function remoteWarning(url: string, stateDir: string): string[] {
 
 /** `fcm-router daemon`: runs the router until SIGINT or SIGTERM; resolves to the exit code. */
 export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Promise<number> {
-  let router;
+  const router = await startOrRefuse(cmd, logger);
+  if (typeof router === 'number') return router;
+  // Handlers first: a supervisor that signals as soon as it reads the URL line must get a clean stop.
+  const stopped = stopOnSignal(router, logger);
+  installProcessErrorPolicy({
+    source: process,
+    logger,
+    flush: async () => {
+      try {
+        await router.stop({ graceMs: 2000 });
+      } finally {
+        logger.flush();
+      }
+    },
+    exit: (code) => process.exit(code),
+  });
+  printListening(router, cmd);
+  return stopped;
+}
+
+/** The started router, or exit code 1 after saying why it refused to start (config, lock, state folder, port). */
+async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promise<RouterHandle | number> {
   try {
-    router = await startRouter({
+    return await startRouter({
       port: cmd.port,
       host: cmd.host,
       allowRemote: cmd.allowRemote,
@@ -53,21 +74,10 @@ export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Pro
     }
     throw error;
   }
-  // Handlers first: a supervisor that signals as soon as it reads the URL line must get a clean stop.
-  const stopped = stopOnSignal(router, logger);
-  const running = router;
-  installProcessErrorPolicy({
-    source: process,
-    logger,
-    flush: async () => {
-      try {
-        await running.stop({ graceMs: 2000 });
-      } finally {
-        logger.flush();
-      }
-    },
-    exit: (code) => process.exit(code),
-  });
+}
+
+/** The lines a started daemon prints: where it listens, its state folder, its set, and a remote warning. */
+function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   console.log(
     `fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`,
   );
@@ -88,7 +98,6 @@ export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Pro
     });
     for (const line of remoteWarning(router.url, base)) console.error(line);
   }
-  return stopped;
 }
 
 /** Resolves with the exit code once SIGINT or SIGTERM stopped the router (a second signal exits at once). */

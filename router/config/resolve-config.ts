@@ -298,20 +298,12 @@ function defaultSet(
     .map(({ model }) => model.key);
 }
 
-/**
- * Resolves providers (catalogue merged with config, keys from config or environment), models and sets.
- * Never throws: problems show up as a null `baseUrl`, a null `apiKey` or keys the engine skips.
- * Without configured sets, the set `default` holds every model with a key ordered by tier, then SWE score,
- * then the keyless providers' models in the same order.
- */
-export function resolveConfig(
+/** Every provider's model ids (the catalogue's, the config's, and any a set names), and the catalogue's models by key. */
+function modelIdsOf(
   config: Config,
-  env: Env,
-  catalogue: Catalogue = BUILTIN_CATALOGUE,
-  discovered: DiscoveredModels = new Map(),
-): ResolvedConfig {
-  const entries = new Map(catalogue.providers.map((entry) => [entry.id, entry]));
-  const ids = [...entries.keys(), ...Object.keys(config.providers).filter((id) => !entries.has(id))];
+  catalogue: Catalogue,
+  ids: readonly string[],
+): { modelIds: Map<string, string[]>; catalogueModels: Map<string, CatalogueModel> } {
   const modelIds = new Map<string, string[]>(ids.map((id) => [id, []]));
   const catalogueModels = new Map<string, CatalogueModel>();
   for (const model of catalogue.models) {
@@ -327,58 +319,106 @@ export function resolveConfig(
     const split = splitModelKey(key);
     if (split) modelIds.get(split.provider)?.push(split.modelId);
   }
+  return { modelIds, catalogueModels };
+}
 
+/** What resolving one provider's models reads. */
+interface ModelSources {
+  config: Config;
+  provider: ResolvedProvider;
+  catalogueModels: ReadonlyMap<string, CatalogueModel>;
+  discovered: DiscoveredModels;
+  /** The provider's own list of its models (upstream ids), when it was fetched and is usable. */
+  listed: ReadonlySet<string> | undefined;
+}
+
+/** One model of a provider, from the catalogue, the config and what the provider's list said. */
+function resolveModel(sources: ModelSources, modelId: string): ResolvedModel {
+  const { config, provider, catalogueModels, discovered, listed } = sources;
+  const id = provider.id;
+  const key = `${id}/${modelId}`;
+  const known = catalogueModels.get(key);
+  const prefix = provider.stripModelPrefix;
+  const upstreamModelId =
+    prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
+  // Only a catalogue model is judged by the list: one the user named stays theirs to keep.
+  const vanished =
+    listed !== undefined && known !== undefined && !(config.providers[id]?.models ?? []).includes(modelId)
+      ? !listed.has(upstreamModelId)
+      : false;
+  return {
+    ...(vanished ? { vanished } : {}),
+    key,
+    provider: id,
+    modelId,
+    upstreamModelId,
+    label: known?.label ?? null,
+    tier: known?.tier ?? null,
+    sweScore: known?.sweScore ?? null,
+    context: known?.context ?? null,
+    limits: modelLimits(id, modelId, config.providers[id]),
+    fit: modelFit(
+      config.providers[id]?.modelFit?.[modelId],
+      discovered.get(id)?.windows?.get(upstreamModelId),
+      known?.context ?? null,
+    ),
+  };
+}
+
+/** The configured sets (a repeated model dropped), or the default set when none is configured. */
+function resolveSets(
+  config: Config,
+  catalogue: Catalogue,
+  providers: ReadonlyMap<string, ResolvedProvider>,
+  models: ReadonlyMap<string, ResolvedModel>,
+): Record<string, readonly string[]> {
+  const configured = config.sets ?? {};
+  // Null prototype: a set name looked up here can never reach an inherited member such as `constructor`.
+  const sets: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  if (Object.keys(configured).length > 0) {
+    // A model is tried at most once per request: a repeat in a set means nothing, so it is dropped here.
+    for (const [name, keys] of Object.entries(configured)) sets[name] = [...new Set(keys)];
+    return sets;
+  }
+  const catalogueOrder = new Map(
+    catalogue.models.map((model, index) => [`${model.provider}/${model.id}`, index]),
+  );
+  sets['default'] = defaultSet(providers, models, catalogueOrder);
+  return sets;
+}
+
+/**
+ * Resolves providers (catalogue merged with config, keys from config or environment), models and sets.
+ * Never throws: problems show up as a null `baseUrl`, a null `apiKey` or keys the engine skips.
+ * Without configured sets, the set `default` holds every model with a key ordered by tier, then SWE score,
+ * then the keyless providers' models in the same order.
+ */
+export function resolveConfig(
+  config: Config,
+  env: Env,
+  catalogue: Catalogue = BUILTIN_CATALOGUE,
+  discovered: DiscoveredModels = new Map(),
+): ResolvedConfig {
+  const entries = new Map(catalogue.providers.map((entry) => [entry.id, entry]));
+  const ids = [...entries.keys(), ...Object.keys(config.providers).filter((id) => !entries.has(id))];
+  const { modelIds, catalogueModels } = modelIdsOf(config, catalogue, ids);
   const providers = new Map<string, ResolvedProvider>();
   const models = new Map<string, ResolvedModel>();
   for (const id of ids) {
     const provider = resolveProvider(id, entries.get(id), config.providers[id], modelIds.get(id) ?? [], env);
     providers.set(id, provider);
     const listed = usableList(discovered.get(id)?.ids, provider, catalogueModels, id);
+    const sources = { config, provider, catalogueModels, discovered, listed };
     const upstreamIds = new Set<string>();
     for (const modelId of provider.modelIds) {
-      const key = `${id}/${modelId}`;
-      const known = catalogueModels.get(key);
-      const prefix = provider.stripModelPrefix;
-      const upstreamModelId =
-        prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
-      upstreamIds.add(upstreamModelId);
-      // Only a catalogue model is judged by the list: one the user named stays theirs to keep.
-      const vanished =
-        listed !== undefined && known !== undefined && !(config.providers[id]?.models ?? []).includes(modelId)
-          ? !listed.has(upstreamModelId)
-          : false;
-      models.set(key, {
-        ...(vanished ? { vanished } : {}),
-        key,
-        provider: id,
-        modelId,
-        upstreamModelId,
-        label: known?.label ?? null,
-        tier: known?.tier ?? null,
-        sweScore: known?.sweScore ?? null,
-        context: known?.context ?? null,
-        limits: modelLimits(id, modelId, config.providers[id]),
-        fit: modelFit(
-          config.providers[id]?.modelFit?.[modelId],
-          discovered.get(id)?.windows?.get(upstreamModelId),
-          known?.context ?? null,
-        ),
-      });
+      const model = resolveModel(sources, modelId);
+      upstreamIds.add(model.upstreamModelId);
+      models.set(model.key, model);
     }
     if (listed !== undefined)
       provider.discoveredNew = [...listed].filter((listedId) => !upstreamIds.has(listedId));
   }
-
-  const configured = config.sets ?? {};
-  const catalogueOrder = new Map(
-    catalogue.models.map((model, index) => [`${model.provider}/${model.id}`, index]),
-  );
-  // Null prototype: a set name looked up here can never reach an inherited member such as `constructor`.
-  const sets: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
-  if (Object.keys(configured).length > 0) {
-    // A model is tried at most once per request: a repeat in a set means nothing, so it is dropped here.
-    for (const [name, keys] of Object.entries(configured)) sets[name] = [...new Set(keys)];
-  } else sets['default'] = defaultSet(providers, models, catalogueOrder);
+  const sets = resolveSets(config, catalogue, providers, models);
   const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';
   return { config, providers, models, sets, activeSet };
 }

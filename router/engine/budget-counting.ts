@@ -1,47 +1,43 @@
 /**
  * Counting attempts against free-tier budgets: each attempt's request as it starts, its tokens once known
- * (the upstream's usage, else an estimate from the request's length), and the provider's own rate-limit
- * headers as corrections; and each served request's tokens in the day's usage.
+ * (the upstream's usage, else an estimate from the request's length: `servedTokens` in
+ * `attempt-effects.ts`), and the provider's own rate-limit headers as corrections.
  */
 import type { UsageView } from '../api-types.js';
 import { hasLimits } from '../catalogue/free-tier-limits.js';
 import type { ResolvedModel, ResolvedProvider } from '../config/resolve-config.js';
 import { holdsBudget } from '../state/budget-standing.js';
 import type { QuotaBook } from '../state/quota-book.js';
-import type { AttemptVerdict } from './attempt.js';
+import type { RateLimitHints } from '../upstream/rate-limit-headers.js';
 import { budgetId } from './key-rotation.js';
 
-/**
- * A served attempt's tokens: the upstream's usage, else the request's estimated input (`request-size.ts`,
- * marked so). Computed once per served attempt: the budget count and the day's usage both take this figure.
- */
-export function servedTokens(reported: UsageView | null, estimatedInput: number): UsageView {
-  return reported ?? { promptTokens: estimatedInput, completionTokens: null, estimated: true };
+/** The key an attempt counts against: its provider, its model and the key's fingerprint. */
+export interface CountedKey {
+  provider: ResolvedProvider;
+  model: ResolvedModel;
+  fingerprint: string;
 }
 
 /** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */
-export function countAttemptStart(
-  quotas: QuotaBook,
-  provider: ResolvedProvider,
-  model: ResolvedModel,
-  fingerprint: string,
-): void {
+export function countAttemptStart(quotas: QuotaBook, on: CountedKey): void {
+  const { provider, model, fingerprint } = on;
   if (!hasLimits(model.limits)) return;
   quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
 }
 
+/** What a finished attempt counts: a served one's tokens (else null), and the provider's rate-limit headers. */
+export interface AttemptCount {
+  tokens: UsageView | null;
+  rateLimit: RateLimitHints | null;
+}
+
 /**
- * Counts a finished attempt's tokens (`served`: a served one's, else null) and applies the provider's
- * rate-limit headers; for a model without limits only a spent budget's hold.
+ * Counts a finished attempt's tokens and applies the provider's rate-limit headers; for a model without
+ * limits only a spent budget's hold.
  */
-export function countAttemptEnd(
-  quotas: QuotaBook,
-  provider: ResolvedProvider,
-  model: ResolvedModel,
-  fingerprint: string,
-  served: UsageView | null,
-  rateLimit: AttemptVerdict['rateLimit'],
-): void {
+export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: AttemptCount): void {
+  const { provider, model, fingerprint } = on;
+  const { tokens: served, rateLimit } = count;
   const { limits } = model;
   const id = budgetId(provider, model.key, fingerprint);
   const zone = provider.dayTimeZone;

@@ -1,7 +1,7 @@
 /**
  * Fitting one request to the models of its chain: which candidates can take it (the others are skipped
- * with their reason in the trace), the conversation's own model first, the output length each is sent, and
- * what an attempt's refusal or success teaches about the model.
+ * with their reason in the trace), the conversation's own model first, and the output length each is sent.
+ * What an attempt's refusal or success teaches about the model is one of its effects (`attempt-effects.ts`).
  */
 import { totalTokens } from '../faces/request-size.js';
 import type { Classification } from '../gate/failure-classifier.js';
@@ -94,26 +94,6 @@ export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): reado
   run.trace.sticky = home;
   if (at === 0) return order;
   return [order[at] as RankedCandidate, ...order.slice(0, at), ...order.slice(at + 1)];
-}
-
-const SIZE_KINDS: Readonly<Record<string, 'context' | 'tpm'>> = {
-  context_length: 'context',
-  over_tpm: 'tpm',
-};
-const FEATURE_KINDS = { no_tool_support: 'tools', no_image_support: 'images' } as const;
-
-/** What a refusal of a request of `size` tokens teaches about `key` (nothing unless it was about fit). */
-export function learnFromRefusal(run: FitRun, key: string, failure: Classification, size: number): void {
-  const { fits } = run.ctx;
-  const sizeKind = SIZE_KINDS[failure.kind];
-  if (sizeKind !== undefined) {
-    fits.refusedSize(key, size, sizeKind, failure.statedLimit ?? null);
-    const learned = fits.get(key)?.ceiling?.tokens;
-    if (learned !== undefined) run.trace.largestTooSmall = Math.max(run.trace.largestTooSmall ?? 0, learned);
-    return;
-  }
-  if (failure.kind === 'no_tool_support' || failure.kind === 'no_image_support')
-    fits.refusedFeature(key, FEATURE_KINDS[failure.kind]);
 }
 
 /** Fit failures and skips: a request that only met these fits none of its models. */

@@ -46,15 +46,14 @@ export async function routeRequest(
   const started = ctx.clock();
   if (ctx.isPaused()) {
     answer.refuse(PAUSED_ANSWER, 'rejected');
-    return historyEntry(req, answer, null, started, started, { outcome: 'rejected', clientStatus: 503 });
+    const ending: Ending = { outcome: 'rejected', clientStatus: 503 };
+    return historyEntry(req, answer, { target: null, started, ended: started, ending });
   }
   const target = resolveTarget(ctx.resolved, req.modelRequested);
   if (target.type === 'refused') {
     answer.refuse(target.error, 'rejected');
-    return historyEntry(req, answer, target, started, ctx.clock(), {
-      outcome: 'rejected',
-      clientStatus: 404,
-    });
+    const ending: Ending = { outcome: 'rejected', clientStatus: 404 };
+    return historyEntry(req, answer, { target, started, ended: ctx.clock(), ending });
   }
   const run: RequestRun = {
     ctx,
@@ -74,7 +73,7 @@ export async function routeRequest(
   // The conversation lives where its turn was served: the same model, or the one it moved to.
   if (req.session !== null && run.trace.served !== null) ctx.sessions.served(req.session, run.trace.served);
   const ending = finalAnswer(run, last);
-  return historyEntry(req, answer, target, started, ctx.clock(), ending);
+  return historyEntry(req, answer, { target, started, ended: ctx.clock(), ending });
 }
 
 /**
@@ -214,16 +213,18 @@ function unfitAnswer(run: RequestRun): ErrorAnswer | null {
   return nothingFitsAnswer(totalTokens(req.needs), trace.largestTooSmall, reasons);
 }
 
-/** The request's history entry: its decision trace and how it ended (`target` null: refused before one). */
-export function historyEntry(
-  req: ChatRequest,
-  answer: Answer,
-  target: RouteTarget | null,
-  started: number,
-  now: number,
-  ending: Ending,
-): HistoryEntry {
+/** How a request's routing went: its target (null: refused before one), when it started and ended, its ending. */
+export interface RoutingSpan {
+  target: RouteTarget | null;
+  started: number;
+  ended: number;
+  ending: Ending;
+}
+
+/** The request's history entry: its decision trace and how its routing went. */
+export function historyEntry(req: ChatRequest, answer: Answer, span: RoutingSpan): HistoryEntry {
   const { trace } = answer;
+  const { target, started, ending } = span;
   return {
     requestId: req.requestId,
     at: started,
@@ -233,7 +234,7 @@ export function historyEntry(
     servedModel: trace.served,
     outcome: ending.outcome,
     stream: req.stream,
-    wallMs: now - started,
+    wallMs: span.ended - started,
     attempts: trace.attempts,
     skipped: trace.skips,
     client: req.client,

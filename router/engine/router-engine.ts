@@ -208,7 +208,7 @@ export class RouterEngine {
     const ending: Ending = committed
       ? { outcome: 'partial', clientStatus: 200 }
       : { outcome: 'internal_error', clientStatus: 500 };
-    return historyEntry(req, answer, null, started, this.parts.clock(), ending);
+    return historyEntry(req, answer, { target: null, started, ended: this.parts.clock(), ending });
   }
 
   /** Resolves once no request is in flight, or after `timeoutMs`. */

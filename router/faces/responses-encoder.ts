@@ -70,7 +70,8 @@ export class ResponsesEncoder implements AnswerEncoder {
     if (answer.text !== '') output.push(messageItem(id('msg'), answer.text, 'completed'));
     answer.toolCalls.forEach((call, i) => {
       const callId = call.id ?? `call_${this.#stem}_${i + 1}`;
-      output.push(functionCallItem(id('fc'), callId, call.name, call.arguments, 'completed', this.#names));
+      const parts = { id: id('fc'), callId, chatName: call.name, args: call.arguments };
+      output.push(functionCallItem(parts, 'completed', this.#names));
     });
     const { status, incomplete_details } = responseStatus(answer.finishReason);
     const usage = responsesUsage(answer.usage);

@@ -46,67 +46,100 @@ function chatParts(content: string | ResponsesPart[], at: string): ChatContentPa
 const joinText = (parts: ChatContentPart[]): string =>
   parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
 
+type Item<T extends ResponsesInputItem['type']> = Extract<ResponsesInputItem, { type: T }>;
+
+/**
+ * The chat messages of an input, built item by item: an assistant turn gathers its text and the calls after
+ * it; images in tool outputs wait to follow as one user message.
+ */
+class ChatMessages {
+  readonly messages: ChatMessage[] = [];
+  #assistant: { texts: string[]; calls: ChatToolCall[] } | null = null;
+  #images: ChatContentPart[] = [];
+
+  /** Calls join the assistant turn before them (its text, parallel calls); after outputs they start a new one. */
+  call(item: Item<'function_call'>): void {
+    if (!this.#assistant) this.flushImages();
+    this.#assistant ??= { texts: [], calls: [] };
+    const name = flatName(item.namespace, item.name);
+    this.#assistant.calls.push({
+      id: item.call_id,
+      type: 'function',
+      function: { name, arguments: item.arguments },
+    });
+  }
+
+  assistantText(parts: ChatContentPart[]): void {
+    if (this.#assistant && this.#assistant.calls.length > 0) this.flushAssistant();
+    this.flushImages();
+    this.#assistant ??= { texts: [], calls: [] };
+    this.#assistant.texts.push(joinText(parts));
+  }
+
+  toolOutput(callId: string, parts: ChatContentPart[]): void {
+    this.#images.push(...parts.filter((part) => part.type === 'image_url'));
+    const text = joinText(parts.filter((part) => part.type === 'text'));
+    this.messages.push({ role: 'tool', tool_call_id: callId, content: text === '' ? '(no output)' : text });
+  }
+
+  /** A user, system or developer message. */
+  message(role: Item<'message'>['role'], parts: ChatContentPart[]): void {
+    if (role === 'user') {
+      const textOnly = parts.every((part) => part.type === 'text');
+      this.messages.push({ role: 'user', content: textOnly ? joinText(parts) : parts });
+    } else this.messages.push({ role: 'system', content: joinText(parts) });
+  }
+
+  flushAssistant(): void {
+    const assistant = this.#assistant;
+    if (!assistant) return;
+    const text = assistant.texts.join('\n\n');
+    if (assistant.calls.length > 0)
+      this.messages.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        tool_calls: assistant.calls,
+      });
+    else if (text !== '') this.messages.push({ role: 'assistant', content: text });
+    this.#assistant = null;
+  }
+
+  flushImages(): void {
+    if (this.#images.length > 0) this.messages.push({ role: 'user', content: this.#images });
+    this.#images = [];
+  }
+}
+
 /** Converts `input` (a string is one user message); images in tool outputs follow as a user message. */
 export function convertInput(input: string | readonly ResponsesInputItem[]): Converted {
   if (typeof input === 'string') return { ok: true, messages: [{ role: 'user', content: input }] };
-  const out: ChatMessage[] = [];
-  let assistant: { texts: string[]; calls: ChatToolCall[] } | null = null;
-  let images: ChatContentPart[] = [];
-  const flush = (): void => {
-    if (assistant) {
-      const text = assistant.texts.join('\n\n');
-      if (assistant.calls.length > 0)
-        out.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: assistant.calls });
-      else if (text !== '') out.push({ role: 'assistant', content: text });
-      assistant = null;
-    }
-  };
-  const flushImages = (): void => {
-    if (images.length > 0) out.push({ role: 'user', content: images });
-    images = [];
-  };
+  const out = new ChatMessages();
   for (const [i, item] of input.entries()) {
     const at = `input[${i}]`;
     if (item.type === 'function_call') {
-      // Calls join the assistant turn before them (its text, parallel calls); after outputs they start a new one.
-      if (!assistant) flushImages();
-      assistant ??= { texts: [], calls: [] };
-      const name = flatName(item.namespace, item.name);
-      assistant.calls.push({
-        id: item.call_id,
-        type: 'function',
-        function: { name, arguments: item.arguments },
-      });
+      out.call(item);
       continue;
     }
     if (item.type === 'message' && item.role === 'assistant') {
       const parts = chatParts(item.content, `${at}.content`);
       if ('ok' in parts) return parts;
-      if (assistant && assistant.calls.length > 0) flush();
-      flushImages();
-      assistant ??= { texts: [], calls: [] };
-      assistant.texts.push(joinText(parts));
+      out.assistantText(parts);
       continue;
     }
-    flush();
+    out.flushAssistant();
     if (item.type === 'function_call_output') {
       const parts = chatParts(item.output, `${at}.output`);
       if ('ok' in parts) return parts;
-      images.push(...parts.filter((part) => part.type === 'image_url'));
-      const text = joinText(parts.filter((part) => part.type === 'text'));
-      out.push({ role: 'tool', tool_call_id: item.call_id, content: text === '' ? '(no output)' : text });
+      out.toolOutput(item.call_id, parts);
       continue;
     }
-    flushImages();
+    out.flushImages();
     if (item.type !== 'message') continue;
     const parts = chatParts(item.content, `${at}.content`);
     if ('ok' in parts) return parts;
-    if (item.role === 'user') {
-      const textOnly = parts.every((part) => part.type === 'text');
-      out.push({ role: 'user', content: textOnly ? joinText(parts) : parts });
-    } else out.push({ role: 'system', content: joinText(parts) });
+    out.message(item.role, parts);
   }
-  flush();
-  flushImages();
-  return { ok: true, messages: out };
+  out.flushAssistant();
+  out.flushImages();
+  return { ok: true, messages: out.messages };
 }

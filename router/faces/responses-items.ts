@@ -34,15 +34,21 @@ export function messageItem(id: string, text: string | null, status: ItemStatus)
   };
 }
 
+/** A function call as the chat answer gave it: its item's id, its call id, its chat-side name and arguments. */
+export interface FunctionCallParts {
+  id: string;
+  callId: string;
+  chatName: string;
+  args: string;
+}
+
 /** A function call item; a flattened namespace function gets its `namespace` and own name back. */
 export function functionCallItem(
-  id: string,
-  callId: string,
-  chatName: string,
-  args: string,
+  call: FunctionCallParts,
   status: ItemStatus,
   names: ToolNames,
 ): Record<string, unknown> {
+  const { id, callId, chatName, args } = call;
   const known = names.get(chatName);
   const naming = known ? { name: known.name, namespace: known.namespace } : { name: chatName };
   return { id, type: 'function_call', status, arguments: args, call_id: callId, ...naming };

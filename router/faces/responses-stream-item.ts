@@ -39,7 +39,8 @@ export class StreamedItem {
     if (this.kind === 'message')
       return messageItem(this.id, status === 'in_progress' ? null : this.#text, status);
     const call = this.call as TrackedCall;
-    return functionCallItem(this.id, call.id, call.name ?? '', this.#text, status, this.#names);
+    const parts = { id: this.id, callId: call.id, chatName: call.name ?? '', args: this.#text };
+    return functionCallItem(parts, status, this.#names);
   }
 
   open(emit: Emit): void {

@@ -28,8 +28,8 @@ const content = (
   detail,
 });
 
-type Expect = Omit<Classification, 'pause' | 'blockProviderAuth'> &
-  Partial<Pick<Classification, 'pause' | 'blockProviderAuth'>>;
+type Defaulted = 'pause' | 'blockProviderAuth' | 'keyFault' | 'lesson' | 'outputLengthSuspect';
+type Expect = Omit<Classification, Defaulted> & Partial<Pick<Classification, Defaulted>>;
 const expect = (
   kind: FailureKind,
   blame: Classification['blame'],
@@ -40,15 +40,27 @@ const expect = (
 ): Expect => ({ kind, blame, failover, healthDamage, clientStatus, ...extra });
 
 function check(input: FailureInput, expected: Expect): void {
-  const full: Classification = { pause: null, blockProviderAuth: false, ...expected };
+  const full: Classification = {
+    pause: null,
+    blockProviderAuth: false,
+    keyFault: false,
+    lesson: null,
+    outputLengthSuspect: false,
+    ...expected,
+  };
   assert.deepEqual(classifyFailure(input, NOW), full, JSON.stringify(input));
 }
 
 const RATE_PAUSE = (ms: number, authoritative: boolean) => ({
   pause: { scope: 'model' as const, ms, authoritative },
+  keyFault: true,
 });
-const AUTH = { blockProviderAuth: true };
-const PAYMENT = { pause: { scope: 'provider' as const, ms: PAYMENT_PAUSE_MS, authoritative: true } };
+const AUTH = { blockProviderAuth: true, keyFault: true };
+const PAYMENT = {
+  pause: { scope: 'provider' as const, ms: PAYMENT_PAUSE_MS, authoritative: true },
+  keyFault: true,
+};
+const SUSPECT = { outputLengthSuspect: true };
 
 test('HTTP status rows', () => {
   const rows: Array<[number, Expect]> = [
@@ -59,11 +71,11 @@ test('HTTP status rows', () => {
     [404, expect('model_not_found', 'model', true, true, 502)],
     [410, expect('model_not_found', 'model', true, true, 502)],
     [408, expect('timeout', 'provider', true, true, 504)],
-    [400, expect('invalid_request', 'client', true, false, 400)],
-    [413, expect('invalid_request', 'client', true, false, 413)],
-    [422, expect('invalid_request', 'client', true, false, 422)],
-    [409, expect('invalid_request', 'client', true, false, 409)],
-    [451, expect('invalid_request', 'client', true, false, 451)],
+    [400, expect('invalid_request', 'client', true, false, 400, SUSPECT)],
+    [413, expect('invalid_request', 'client', true, false, 413, SUSPECT)],
+    [422, expect('invalid_request', 'client', true, false, 422, SUSPECT)],
+    [409, expect('invalid_request', 'client', true, false, 409, SUSPECT)],
+    [451, expect('invalid_request', 'client', true, false, 451, SUSPECT)],
     [529, expect('overloaded', 'model', true, true, 503)],
     [500, expect('server_error', 'provider', true, true, 502)],
     [502, expect('server_error', 'provider', true, true, 502)],
@@ -189,6 +201,47 @@ test('every failure kind is reachable from some input', () => {
   // A local fault is the router's own: the engine records it without asking the classifier.
   const classified = FAILURE_KINDS.filter((kind) => kind !== 'internal_error');
   assert.deepEqual([...seen].sort(), [...classified].sort());
+});
+
+test('fit refusals teach the model a ceiling or a feature; a window refusal may be the output length', () => {
+  const refusal = (bodySnippet: string): FailureInput => ({
+    type: 'http',
+    status: 400,
+    retryAfter: null,
+    bodySnippet,
+  });
+  check(
+    refusal("This model's maximum context length is 8192 tokens"),
+    expect('context_length', 'client', true, false, 400, {
+      lesson: { type: 'ceiling', ceiling: 'context' },
+      outputLengthSuspect: true,
+      statedLimit: 8192,
+    }),
+  );
+  check(
+    refusal('Request too large for model on tokens per minute (TPM): Limit 6000, Requested 15234'),
+    expect('over_tpm', 'client', true, false, 400, {
+      lesson: { type: 'ceiling', ceiling: 'tpm' },
+      statedLimit: 6000,
+    }),
+  );
+  check(
+    refusal('tools is not supported'),
+    expect('no_tool_support', 'client', true, false, 400, { lesson: { type: 'feature', feature: 'tools' } }),
+  );
+  check(
+    refusal('this model does not support images'),
+    expect('no_image_support', 'client', true, false, 400, {
+      lesson: { type: 'feature', feature: 'images' },
+    }),
+  );
+});
+
+test("only rate limits, payment failures and refused keys are the key's fault", () => {
+  for (let status = 300; status < 600; status += 1) {
+    const result = classifyFailure(http(status), NOW);
+    assert.equal(result.keyFault, [401, 402, 403, 429].includes(status), String(status));
+  }
 });
 
 test('only rate limits and payment failures pause; only auth failures block the key', () => {

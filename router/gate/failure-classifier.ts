@@ -1,7 +1,10 @@
 /**
- * The failure classifier: one pure table from "how an attempt failed" to blame, failover, health damage,
- * quota pause and the status the client sees. Fairness rules: a rate limit or a refused key is not the
- * model's fault (no health damage); a request-shape error is the client's; a removed model (404/410) counts.
+ * The failure classifier: one pure table from "how an attempt failed" to what that failure means: blame,
+ * failover, health damage, quota pause, key block, whether another key of the provider may serve, what a
+ * refusal teaches about the model's fit, and the status the client sees. `engine/attempt-effects.ts` turns
+ * a classification into the effects one attempt has. Fairness rules: a rate limit or a refused key is not
+ * the model's fault (no health damage); a request-shape error is the client's; a removed model (404/410)
+ * counts.
  */
 import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
 import { fitRefusal } from './fit-refusal.js';
@@ -23,6 +26,10 @@ export interface QuotaPause {
   authoritative: boolean;
 }
 
+/** What a refusal teaches about a model: its window or TPM ceiling, or a feature it does not take. */
+export type FitLesson =
+  { type: 'ceiling'; ceiling: 'context' | 'tpm' } | { type: 'feature'; feature: 'tools' | 'images' };
+
 export interface Classification {
   kind: FailureKind;
   blame: Blame;
@@ -34,6 +41,12 @@ export interface Classification {
   pause: QuotaPause | null;
   /** The provider's key was refused. */
   blockProviderAuth: boolean;
+  /** The key failed rather than the model (its limit, its credit, its refusal): the provider's next key may serve. */
+  keyFault: boolean;
+  /** What this refusal teaches about the model's fit, if anything. */
+  lesson: FitLesson | null;
+  /** A refusal an output length (`max_tokens`) may have caused: worth one more try without it when it was a 400. */
+  outputLengthSuspect: boolean;
   /** Status to give the client if every attempt ends like this. */
   clientStatus: number;
   /** A size refusal's stated limit in tokens (a context window, a TPM limit), when it states one. */
@@ -47,27 +60,49 @@ export const QUOTA_PAUSE_MAX_MS = 15 * 60_000;
 /** Pause of a provider whose key is out of credit (402). */
 export const PAYMENT_PAUSE_MS = 3_600_000;
 
-type Row = Pick<Classification, 'blame' | 'failover' | 'healthDamage' | 'clientStatus'>;
+type Row = Pick<
+  Classification,
+  'blame' | 'failover' | 'healthDamage' | 'clientStatus' | 'keyFault' | 'lesson' | 'outputLengthSuspect'
+>;
 
-const row = (blame: Blame, healthDamage: boolean, clientStatus: number, failover = true): Row => ({
+/** A kind's row; `more` sets the columns that differ from the usual (failover, no key fault, no lesson). */
+const row = (
+  blame: Blame,
+  healthDamage: boolean,
+  clientStatus: number,
+  more: Partial<Pick<Row, 'failover' | 'keyFault' | 'lesson' | 'outputLengthSuspect'>> = {},
+): Row => ({
   blame,
-  failover,
+  failover: true,
   healthDamage,
   clientStatus,
+  keyFault: false,
+  lesson: null,
+  outputLengthSuspect: false,
+  ...more,
+});
+
+const KEY_FAULT = { keyFault: true } as const;
+const NO_FAILOVER = { failover: false } as const;
+const ceiling = (of: 'context' | 'tpm'): Pick<Row, 'lesson'> => ({
+  lesson: { type: 'ceiling', ceiling: of },
+});
+const feature = (of: 'tools' | 'images'): Pick<Row, 'lesson'> => ({
+  lesson: { type: 'feature', feature: of },
 });
 
 /** Every kind's defaults. `invalid_request` echoes the upstream status instead of its 400. */
 const KIND_TABLE: Record<FailureKind, Row> = {
-  auth_error: row('provider', false, 401),
-  payment_required: row('provider', false, 402),
-  rate_limit: row('model', false, 429),
+  auth_error: row('provider', false, 401, KEY_FAULT),
+  payment_required: row('provider', false, 402, KEY_FAULT),
+  rate_limit: row('model', false, 429, KEY_FAULT),
   model_not_found: row('model', true, 502),
-  invalid_request: row('client', false, 400),
+  invalid_request: row('client', false, 400, { outputLengthSuspect: true }),
   // The request is too large for this model, or uses what it does not take: the request's, not the model's.
-  context_length: row('client', false, 400),
-  over_tpm: row('client', false, 400),
-  no_tool_support: row('client', false, 400),
-  no_image_support: row('client', false, 400),
+  context_length: row('client', false, 400, { ...ceiling('context'), outputLengthSuspect: true }),
+  over_tpm: row('client', false, 400, ceiling('tpm')),
+  no_tool_support: row('client', false, 400, feature('tools')),
+  no_image_support: row('client', false, 400, feature('images')),
   timeout: row('provider', true, 504),
   body_timeout: row('provider', true, 504),
   stream_stall: row('provider', true, 504),
@@ -83,13 +118,13 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   // A tool call the agent cannot run (arguments that are not JSON, a tool the request never offered).
   invalid_tool_call: row('model', true, 502),
   // Content already reached the client: too late to fail over.
-  mid_stream_error: row('model', true, 502, false),
-  client_aborted: row('none', false, 499, false),
-  budget_exhausted: row('none', false, 504, false),
+  mid_stream_error: row('model', true, 502, NO_FAILOVER),
+  client_aborted: row('none', false, 499, NO_FAILOVER),
+  budget_exhausted: row('none', false, 504, NO_FAILOVER),
   // A hedged race's loser, stopped because its rival answered first: nothing is wrong with it.
-  hedge_lost: row('none', false, 503, false),
+  hedge_lost: row('none', false, 503, NO_FAILOVER),
   // The router's own fault: never the model's, and nothing to fail over for.
-  internal_error: row('none', false, 500, false),
+  internal_error: row('none', false, 500, NO_FAILOVER),
 };
 
 const STATUS_KINDS: Readonly<Record<number, FailureKind>> = {
@@ -140,8 +175,9 @@ function rateLimitPause(retryAfter: string | null, text: string, now: number): Q
  *
  * @param now epoch ms, for a Retry-After given as an HTTP date.
  * @example classifyFailure({ type: 'http', status: 429, retryAfter: '30', bodySnippet: '' }, now)
- *   // { kind: 'rate_limit', blame: 'model', failover: true, healthDamage: false,
- *   //   pause: { scope: 'model', ms: 30000, authoritative: true }, blockProviderAuth: false, clientStatus: 429 }
+ *   // { kind: 'rate_limit', blame: 'model', failover: true, healthDamage: false, clientStatus: 429,
+ *   //   keyFault: true, lesson: null, outputLengthSuspect: false,
+ *   //   pause: { scope: 'model', ms: 30000, authoritative: true }, blockProviderAuth: false }
  */
 export function classifyFailure(input: FailureInput, now: number): Classification {
   let kind: FailureKind;

@@ -55,6 +55,9 @@ test('a fit refusal blames the request: no health damage, no pause, failover to 
     clientStatus: 400,
     pause: null,
     blockProviderAuth: false,
+    keyFault: false,
+    lesson: { type: 'ceiling', ceiling: 'tpm' },
+    outputLengthSuspect: false,
     statedLimit: 6000,
   });
 });

@@ -216,16 +216,11 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'POST /api/pause': setPaused,
 };
 
-/** The `/api/*` routes. Returns false when no route matched. Mutating routes are guarded by the server. */
-export async function handleApi(
-  deps: ApiDeps,
-  method: string,
-  pathname: string,
-  url: URL,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<boolean> {
-  const call: ApiCall = { deps, url, req, res };
+/**
+ * The `/api/*` routes for `METHOD pathname` (the path as the request wrote it). Returns false when no route
+ * matched. Mutating routes are guarded by the server.
+ */
+export async function handleApi(call: ApiCall, method: string, pathname: string): Promise<boolean> {
   const route = Object.hasOwn(ROUTES, `${method} ${pathname}`) ? ROUTES[`${method} ${pathname}`] : undefined;
   if (route !== undefined) {
     await route(call);

@@ -142,16 +142,18 @@ function sendHealth(deps: ServerDeps, res: ServerResponse): void {
   sendJson(res, 200, health);
 }
 
+/** One request to a route: its method, its path (without the query), its whole target, and its streams. */
+interface HttpCall {
+  method: string;
+  pathname: string;
+  target: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
 /** The token checks of `/api/*`, then its routes (events included). */
-async function handleApiRequest(
-  deps: ServerDeps,
-  eventsRoute: EventsRoute,
-  method: string,
-  pathname: string,
-  target: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function handleApiRequest(deps: ServerDeps, eventsRoute: EventsRoute, call: HttpCall): Promise<void> {
+  const { method, pathname, target, req, res } = call;
   const refuseApi = (status: number, code: string, message: string): void =>
     sendError(res, status, code, message, { headers: dropUnreadBody(req) });
   if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token))
@@ -171,20 +173,14 @@ async function handleApiRequest(
       return refuseApi(415, 'unsupported_media_type', 'fcm-router: send application/json');
   }
   if (method === 'GET' && pathname === '/api/events') return eventsRoute.handle(res);
-  if (await handleApi(deps, method, pathname, new URL(target, 'http://router.invalid'), req, res)) return;
+  const url = new URL(target, 'http://router.invalid');
+  if (await handleApi({ deps, url, req, res }, method, pathname)) return;
   refuseApi(404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
 }
 
 /** The dashboard's files; `?token=` signs the browser in once (a cookie from then on, which remote mode wants). */
-async function handlePage(
-  deps: ServerDeps,
-  staticRoute: StaticRoute,
-  method: string,
-  pathname: string,
-  target: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: HttpCall): Promise<void> {
+  const { method, pathname, target, req, res } = call;
   if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
   const query = target.indexOf('?');
   // Loopback too, so an address made for a remote-mode daemon (the desktop app's, say) works on any.
@@ -233,9 +229,9 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     if (pathname === '/health') return sendHealth(deps, res);
     if (pathname === '/metrics') return handleMetrics(metrics, req, res);
     if (isAgentPath) return handleAgentRoute(agent, method, pathname, req, res);
-    if (pathname.startsWith('/api/'))
-      return handleApiRequest(deps, eventsRoute, method, pathname, target, req, res);
-    return handlePage(deps, staticRoute, method, pathname, target, req, res);
+    const call = { method, pathname, target, req, res };
+    if (pathname.startsWith('/api/')) return handleApiRequest(deps, eventsRoute, call);
+    return handlePage(deps, staticRoute, call);
   };
 
   const timeouts = (): { requestTimeout: number; headersTimeout: number } => {

@@ -157,8 +157,8 @@ export class BudgetBook {
   correct(id: string, zone: string, limits: BudgetLimits, hints: RateLimitHints): void {
     const now = this.options.clock();
     this.update(id, zone, limits, (counts) => {
-      fix(counts, hints.requests, limits.rpm, limits.rpd, 'requests', now);
-      fix(counts, hints.tokens, limits.tpm, limits.tpd, 'tokens', now);
+      fix(counts, hints.requests, { kind: 'requests', perMinute: limits.rpm, perDay: limits.rpd }, now);
+      fix(counts, hints.tokens, { kind: 'tokens', perMinute: limits.tpm, perDay: limits.tpd }, now);
     });
   }
 
@@ -214,15 +214,17 @@ function live(counts: BudgetCounts): boolean {
   );
 }
 
-function fix(
-  counts: BudgetCounts,
-  hint: RateLimitHint | null,
-  perMinute: number | null,
-  perDay: number | null,
-  kind: 'requests' | 'tokens',
-  now: number,
-): void {
+/** The counter a provider's hint corrects, with its per-minute and per-day limits. */
+interface HintedCounter {
+  kind: 'requests' | 'tokens';
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+/** Sets a counter to what the provider says is used, and holds the key when it says nothing is left. */
+function fix(counts: BudgetCounts, hint: RateLimitHint | null, counter: HintedCounter, now: number): void {
   if (hint === null) return;
+  const { kind, perMinute, perDay } = counter;
   const minute = hint.resetMs === null || hint.resetMs <= MINUTE_MS;
   const limit = minute ? perMinute : perDay;
   if (limit !== null) {
