@@ -91,8 +91,10 @@ async function onKey(run: RequestRun, turn: KeyTurn): Promise<TurnEnd> {
   const first = await attemptOn(run, turn, bodyFor(run, turn.model));
   if (first.then !== 'without_output_length') return first;
   const retry = withoutMaxTokens(run.req.body);
-  // In a hedged race the other attempt may have committed meanwhile: no retry then.
-  if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
+  // In a hedged race the other attempt may have committed meanwhile: no retry then (a continuation is
+  // never raced: the answer it continues started before it).
+  const taken = run.answer.started && run.continuation === undefined;
+  if (retry.note === null || run.ctx.clock() >= run.deadline || taken) return first;
   // A model that said the request is too long for it is tried without an output length only if the input fits.
   if (!inputFits(run, turn.model.key)) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);

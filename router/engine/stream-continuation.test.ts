@@ -9,7 +9,7 @@ import { askFace, FACES } from '../test-support/face-answers.js';
 import { DEATH_KINDS, diesAfter, finishes, type Death } from '../test-support/continuing-model.js';
 import { readText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
-import { emptyStream, sse } from '../test-support/upstream-behaviours.js';
+import { emptyStream, sse, status } from '../test-support/upstream-behaviours.js';
 import { contentFrame, finishFrame, reasoningFrame, roleFrame } from '../test-support/upstream-frames.js';
 
 const FULL = 'The quick brown fox jumps over the lazy dog.';
@@ -185,4 +185,18 @@ test('a client that left is never continued for', async () => {
       await readText(res).catch(() => '');
     },
   );
+});
+
+test('a continuing model that refuses the output length asked for gets one more try without it', async () => {
+  await withScenario(THREE, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', diesAfter([contentFrame(CUT)], 'cut'));
+    upstream.script('beta/m2', status(400), finishes(FULL));
+    const read = chatFace.read((await router.chat({ stream: true, max_tokens: 32_000 })).text);
+    assert.equal(read.text, FULL);
+    assert.deepEqual(
+      router.lastEntry().attempts.map((a) => `${a.model}:${a.status}:${a.role}`),
+      ['alpha/m1:200:normal', 'beta/m2:400:continuation', 'beta/m2:200:continuation'],
+    );
+    assert.equal(upstream.callsTo('gamma/m3').length, 0);
+  });
 });
