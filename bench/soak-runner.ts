@@ -17,7 +17,7 @@ import type { HistoryEntry } from '../router/api-types.js';
 import type { ConfigInput } from '../router/config/schema.js';
 import { startRouter } from '../router/start-router.js';
 import { startChaosUpstream } from './chaos-upstream.js';
-import { checkClientView, type ClientView } from './soak-check.js';
+import { checkClientView, type ClientResult, type ClientView } from './soak-check.js';
 import { judgeProbes } from './soak-probes.js';
 import {
   answerText,
@@ -183,6 +183,23 @@ async function send(pool: Pool, plan: RequestPlan, prompt: string, budgetMs: num
   }
 }
 
+/** What the client saw agrees with how the trace says the request ended. */
+function clientAgrees(result: ClientResult | null, entry: HistoryEntry): boolean {
+  // A continued answer's head named the model that began it; the trace names the one that finished it.
+  const continued = entry.attempts.some((attempt) => attempt.role === 'continuation');
+  return (
+    result === null ||
+    result.kind === 'left' ||
+    (entry.outcome === 'served' &&
+      result.kind === 'complete' &&
+      (continued || result.model === entry.servedModel)) ||
+    (entry.outcome === 'partial' && result.kind === 'partial') ||
+    ((entry.outcome === 'all_failed' || entry.outcome === 'no_candidates') &&
+      result.kind === 'error' &&
+      result.status === entry.clientStatus)
+  );
+}
+
 /** Reads the first bytes of a body, then hangs up (the client leaves). */
 async function firstBytes(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
   let first = '';
@@ -321,18 +338,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       for (const reason of verdict.heldBy ?? []) heldBy[reason] = (heldBy[reason] ?? 0) + 1;
     }
     const result = client.result;
-    // A continued answer's head named the model that began it; the trace names the one that finished it.
-    const continued = entry.attempts.some((attempt) => attempt.role === 'continuation');
-    const agrees =
-      result === null ||
-      result.kind === 'left' ||
-      (entry.outcome === 'served' &&
-        result.kind === 'complete' &&
-        (continued || result.model === entry.servedModel)) ||
-      (entry.outcome === 'partial' && result.kind === 'partial') ||
-      ((entry.outcome === 'all_failed' || entry.outcome === 'no_candidates') &&
-        result.kind === 'error' &&
-        result.status === entry.clientStatus);
+    const agrees = clientAgrees(result, entry);
     if (!agrees)
       violations.push({ index, problem: `client saw ${result?.kind} but the trace says ${entry.outcome}` });
   }

@@ -185,6 +185,59 @@ function continuedAfterStall(entry: HistoryEntry): boolean {
 /** Skip reasons that come from router state the scenario built up earlier (breakers, pauses, a dead key). */
 const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'quota_budget', 'auth_error']);
 
+/** The first attempt whose kind does not fit the behaviour its model met (or a hedge nobody won), or null. */
+function attemptProblem(
+  plan: RequestPlan,
+  entry: HistoryEntry,
+  behaviourOf: (key: string) => Behaviour | undefined,
+): string | null {
+  for (const attempt of entry.attempts) {
+    const behaviour = behaviourOf(attempt.model);
+    if (behaviour === undefined) return `attempt on unknown model ${attempt.model}`;
+    if (attempt.kind === 'budget_exhausted') continue;
+    // The client that left stops the attempt running then.
+    if (attempt.kind === 'client_aborted' && plan.leaves) continue;
+    // A hedged race's loser may have met anything: fair only when its rival committed the answer.
+    if (attempt.kind === 'hedge_lost') {
+      if (entry.servedModel === null || entry.servedModel === attempt.model)
+        return `${attempt.model} lost a hedge that no other model won`;
+      continue;
+    }
+    const expected = expectedKinds(behaviour, plan.stream, attempt.role === 'continuation');
+    // A mid-stream break of a committed stream ends the request; its kind is the break's.
+    if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind))
+      return `${attempt.model} met ${behaviour} but the attempt says ${attempt.kind ?? 'served'}`;
+  }
+  return null;
+}
+
+/**
+ * The verdict on a request whose client got an answer (served, continued, partial) or left; null for one
+ * nobody served. `served` is the behaviour the serving model met.
+ */
+function answeredVerdict(
+  plan: RequestPlan,
+  entry: HistoryEntry,
+  served: Behaviour | undefined,
+): Verdict | null {
+  // The router learns that a client left only from its socket; a stall is long enough for it to have.
+  if (plan.leaves && continuedAfterStall(entry))
+    return { ok: false, problem: `a client that left was continued for (${entry.outcome})` };
+  if (plan.leaves && entry.outcome === 'client_aborted') return { ok: true, category: 'left' };
+  if (entry.outcome === 'served') {
+    if (served === undefined || !isGood(served))
+      return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
+    if (entry.attempts.some((attempt) => attempt.role === 'continuation'))
+      return { ok: true, category: 'continued' };
+    return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
+  }
+  if (entry.outcome !== 'partial') return null;
+  // The model whose content went last (in a hedged race, the other attempt may be listed after it).
+  if (served === undefined || !breaksMidStream(served, plan.stream))
+    return { ok: false, problem: `partial answer from ${entry.servedModel} which met ${served}` };
+  return { ok: true, category: 'partial' };
+}
+
 /**
  * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met (or it
  * lost a hedged race to the model that served), a
@@ -200,46 +253,14 @@ export function judgeTrace(
 ): Verdict {
   const column = new Map(models.map((model, i) => [model.key, i]));
   const behaviourOf = (key: string): Behaviour | undefined => plan.behaviours[column.get(key) ?? -1];
-  for (const attempt of entry.attempts) {
-    const behaviour = behaviourOf(attempt.model);
-    if (behaviour === undefined) return { ok: false, problem: `attempt on unknown model ${attempt.model}` };
-    if (attempt.kind === 'budget_exhausted') continue;
-    // The client that left stops the attempt running then.
-    if (attempt.kind === 'client_aborted' && plan.leaves) continue;
-    // A hedged race's loser may have met anything: fair only when its rival committed the answer.
-    if (attempt.kind === 'hedge_lost') {
-      if (entry.servedModel === null || entry.servedModel === attempt.model)
-        return { ok: false, problem: `${attempt.model} lost a hedge that no other model won` };
-      continue;
-    }
-    const expected = expectedKinds(behaviour, plan.stream, attempt.role === 'continuation');
-    if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind)) {
-      // A mid-stream break of a committed stream ends the request; its kind is the break's.
-      return {
-        ok: false,
-        problem: `${attempt.model} met ${behaviour} but the attempt says ${attempt.kind ?? 'served'}`,
-      };
-    }
-  }
-  const served = entry.servedModel === null ? undefined : behaviourOf(entry.servedModel);
-  const continued = entry.attempts.some((attempt) => attempt.role === 'continuation');
-  // The router learns that a client left only from its socket; a stall is long enough for it to have.
-  if (plan.leaves && continuedAfterStall(entry))
-    return { ok: false, problem: `a client that left was continued for (${entry.outcome})` };
-  if (plan.leaves && entry.outcome === 'client_aborted') return { ok: true, category: 'left' };
-  if (entry.outcome === 'served') {
-    if (served === undefined || !isGood(served))
-      return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
-    if (continued) return { ok: true, category: 'continued' };
-    return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
-  }
-  if (entry.outcome === 'partial') {
-    // The model the answer was committed to (in a hedged race, the other attempt may be listed after it).
-    const broke = served;
-    if (broke === undefined || !breaksMidStream(broke, plan.stream))
-      return { ok: false, problem: `partial answer from ${entry.servedModel} which met ${broke}` };
-    return { ok: true, category: 'partial' };
-  }
+  const unfair = attemptProblem(plan, entry, behaviourOf);
+  if (unfair !== null) return { ok: false, problem: unfair };
+  const answered = answeredVerdict(
+    plan,
+    entry,
+    entry.servedModel === null ? undefined : behaviourOf(entry.servedModel),
+  );
+  if (answered !== null) return answered;
   if (entry.outcome !== 'all_failed' && entry.outcome !== 'no_candidates')
     return { ok: false, problem: `unexpected outcome ${entry.outcome}` };
   if (plan.doomed) return { ok: true, category: 'doomed' };
