@@ -1,7 +1,8 @@
 /**
  * What the client already has of a streamed answer, for the router to go on from it when the stream dies.
  * The answer keeps the chat-completions lines it sent (by reference, no copy) and reads them only when
- * asked, or when they pile up: a stream that ends well costs no parsing here.
+ * asked, or past a mebibyte: a stream that ends well costs no parsing here, and a long one keeps at most
+ * that much unread (then only its text).
  */
 import { isRecord } from '../gate/safe-json.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../faces/chat-deltas.js';
@@ -33,8 +34,8 @@ export interface ChunkBase {
 /** The most text (and reasoning) a continuation carries back to the next model, in characters. */
 export const MAX_SO_FAR_CHARS = 512 * 1024;
 /** Lines kept unread before they are read and let go (bytes, and pieces). */
-const READ_AT_BYTES = 64 * 1024;
-const READ_AT_PIECES = 512;
+const READ_AT_BYTES = 1024 * 1024;
+const READ_AT_PIECES = 8192;
 
 /** Reads sent frames into an `AnswerSoFar`. */
 class SoFarReader implements DeltaSink, FrameSink {

@@ -52,7 +52,8 @@ export interface Shaped {
   problem: string | null;
 }
 
-const TOOL_KEYS = [Buffer.from('"tool_calls"'), Buffer.from('"function_call"')];
+/** In `"tool_calls"` and `"function_call"`: one byte search finds both (and, rarely, text that says it). */
+const CALL_KEY = Buffer.from('_call');
 
 /** Index just past the last line end of `bytes` (0 when there is none). */
 function lineEnd(bytes: Uint8Array): number {
@@ -60,9 +61,10 @@ function lineEnd(bytes: Uint8Array): number {
   return 0;
 }
 
-function hasToolKey(bytes: Uint8Array): boolean {
+/** True when `bytes` may hold a tool call (a cheap search: a false hit only costs a parse). */
+function mayHoldToolCall(bytes: Uint8Array): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return TOOL_KEYS.some((key) => buf.includes(key));
+  return buf.indexOf(CALL_KEY) !== -1;
 }
 
 /** One attempt's stream on its way to the client. */
@@ -90,7 +92,7 @@ export class StreamShaper {
   lines(bytes: Uint8Array): Shaped {
     if (this.#passThrough) return { out: bytes, problem: null };
     const quiet = this.#settled && !this.#frames.holding && this.#tail.length === 0;
-    if (quiet && !(this.#checksTools && hasToolKey(bytes))) return { out: bytes, problem: null };
+    if (quiet && !(this.#checksTools && mayHoldToolCall(bytes))) return { out: bytes, problem: null };
     // A line without its end yet (one longer than the hold buffer, or the stream's last) waits for it.
     const end = lineEnd(bytes);
     if (end === 0) {
