@@ -7,6 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { continuedFrom, restartAt } from '../router/test-support/continuing-model.js';
+import { cellRandom } from './prng.js';
 import { PROBE_ID, probePlan } from './soak-probes.js';
 import {
   answerText,
@@ -160,8 +162,11 @@ async function behave(
         return void req.socket.destroy();
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const [first, second] = pieces(text);
-      res.write(chunk({ role: 'assistant', content: first ?? '' }) + chunk({ content: second ?? '' }));
+      // Half its answer, and never all of it: it dies mid-answer.
+      const [first = '', second = ''] = pieces(text);
+      const said = `${first}${second}`.slice(0, Math.max(1, text.length - 1));
+      res.write(chunk({ role: 'assistant', content: said.slice(0, first.length) }));
+      if (said.length > first.length) res.write(chunk({ content: said.slice(first.length) }));
       if (behaviour === 'stall_after') return holdOpen(res);
       await delay(5);
       if (behaviour === 'reset_mid') return void req.socket.destroy();
@@ -170,6 +175,25 @@ async function behave(
     default:
       return void res.writeHead(500).end();
   }
+}
+
+/**
+ * What a chaos model answers: its own answer, or, asked to continue an answer (one of the models' answers
+ * for the request, cut short), the rest of it, first restating up to two whole words of it as models do
+ * (at least one when less than two characters are left); null for a continuation of no model's answer.
+ */
+function answerFor(
+  options: ChaosOptions,
+  ask: { body: Record<string, unknown>; key: string; index: number; column: number },
+): string | null {
+  const { index, column } = ask;
+  const sofar = continuedFrom(ask.body);
+  if (sofar === null) return answerText(ask.key, index, options.canary);
+  const answers = options.models.map((model) => answerText(model.key, index, options.canary));
+  const full = answers.find((answer) => answer.startsWith(sofar));
+  if (full === undefined) return null;
+  const words = Math.floor(cellRandom(options.seed, index, column + 1000)() * 3);
+  return full.slice(restartAt(sofar, full.length - sofar.length < 2 ? Math.max(1, words) : words));
 }
 
 /** Starts the chaos upstream on 127.0.0.1. */
@@ -193,7 +217,7 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
     const provider = /^\/([^/]+)\/v1\/chat\/completions$/.exec(req.url ?? '')?.[1] ?? '';
-    let body: { model?: unknown; stream?: unknown } = {};
+    let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(Buffer.concat(parts).toString('utf8')) as typeof body;
     } catch {
@@ -214,7 +238,13 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
     const plan = probe ? probePlan(options.seed, requestId, options.models, key) : planOf(index);
     const behaviour = plan.behaviours[col] as Behaviour;
     counts.set(behaviour, (counts.get(behaviour) ?? 0) + 1);
-    await behave(behaviour, body.stream === true, answerText(key, index, options.canary), req, res);
+    const text = answerFor(options, { body, key, index, column: col });
+    if (text === null) {
+      strays.push(`${key} ${requestId}: a continuation of an answer no model gave`);
+      res.writeHead(418).end();
+      return;
+    }
+    await behave(behaviour, body.stream === true, text, req, res);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -13,11 +13,14 @@ export interface ClientView {
   headMs: number;
   /** The client gave up waiting (a hang). */
   timedOut: boolean;
+  /** The client left once the first bytes arrived (`body` holds them). */
+  left?: boolean;
 }
 
 export type ClientResult =
   | { kind: 'complete'; model: string; content: string }
   | { kind: 'partial'; model: string; content: string }
+  | { kind: 'left'; model: string }
   | { kind: 'error'; status: number; code: string | null };
 
 const DECISION_HEADERS = ['x-request-id', 'x-fcm-v2-model', 'x-fcm-v2-attempts', 'x-fcm-v2-decision'];
@@ -96,6 +99,7 @@ export function checkClientView(
     const code = error && typeof error.code === 'string' ? error.code : null;
     return { result: { kind: 'error', status: view.status, code }, violations };
   }
+  if (view.left) return { result: { kind: 'left', model }, violations };
   const expected = answerOf(model);
   if (!view.stream) {
     const message = firstChoice(parse(view.body))?.message;

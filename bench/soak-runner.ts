@@ -17,7 +17,7 @@ import type { HistoryEntry } from '../router/api-types.js';
 import type { ConfigInput } from '../router/config/schema.js';
 import { startRouter } from '../router/start-router.js';
 import { startChaosUpstream } from './chaos-upstream.js';
-import { checkClientView, type ClientView } from './soak-check.js';
+import { checkClientView, type ClientResult, type ClientView } from './soak-check.js';
 import { judgeProbes } from './soak-probes.js';
 import {
   answerText,
@@ -25,6 +25,7 @@ import {
   judgeTrace,
   planRequest,
   type Behaviour,
+  type RequestPlan,
   type SoakModel,
   type Verdict,
 } from './soak-scenarios.js';
@@ -153,13 +154,8 @@ function handleCounts(): Map<string, number> {
   return counts;
 }
 
-async function send(
-  pool: Pool,
-  index: number,
-  stream: boolean,
-  prompt: string,
-  budgetMs: number,
-): Promise<ClientView> {
+async function send(pool: Pool, plan: RequestPlan, prompt: string, budgetMs: number): Promise<ClientView> {
+  const { index, stream } = plan;
   const started = performance.now();
   const aborter = new AbortController();
   const timer = setTimeout(() => aborter.abort(), budgetMs + 5000);
@@ -177,13 +173,42 @@ async function send(
       signal: aborter.signal,
     });
     headMs = performance.now() - started;
-    const body = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, body, stream, headMs, timedOut: false };
+    const left = plan.leaves === true && res.statusCode === 200;
+    const body = left ? await firstBytes(res.body) : await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body, stream, headMs, timedOut: false, left };
   } catch {
     return { status: 0, headers: {}, body: '', stream, headMs, timedOut: true };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What the client saw agrees with how the trace says the request ended. */
+function clientAgrees(result: ClientResult | null, entry: HistoryEntry): boolean {
+  // A continued answer's head named the model that began it; the trace names the one that finished it.
+  const continued = entry.attempts.some((attempt) => attempt.role === 'continuation');
+  return (
+    result === null ||
+    result.kind === 'left' ||
+    (entry.outcome === 'served' &&
+      result.kind === 'complete' &&
+      (continued || result.model === entry.servedModel)) ||
+    (entry.outcome === 'partial' && result.kind === 'partial') ||
+    ((entry.outcome === 'all_failed' || entry.outcome === 'no_candidates') &&
+      result.kind === 'error' &&
+      result.status === entry.clientStatus)
+  );
+}
+
+/** Reads the first bytes of a body, then hangs up (the client leaves). */
+async function firstBytes(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  let first = '';
+  for await (const part of body) {
+    first = part.toString('utf8');
+    break;
+  }
+  body.destroy();
+  return first;
 }
 
 /** Runs one soak and reports; never throws for a violation (the caller decides). */
@@ -256,7 +281,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         memory.heapMidMb = mb(process.memoryUsage().heapUsed);
       }
       const plan = planRequest(options.seed, index, models);
-      const view = await send(pool, index, plan.stream, prompt, SOAK_LIMITS.totalBudgetMs);
+      const view = await send(pool, plan, prompt, SOAK_LIMITS.totalBudgetMs);
       const answerOf = (model: string): string => answerText(model, index, completionCanary);
       seen.set(index, checkClientView(view, answerOf, SOAK_LIMITS.totalBudgetMs + HEAD_SLACK_MS));
       if ((index + 1) % 500 === 0) log(`${index + 1}/${options.requests} requests`);
@@ -275,6 +300,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const categories: Record<Category, number> = {
     served_first: 0,
     served_after_failover: 0,
+    continued: 0,
+    left: 0,
     partial: 0,
     doomed: 0,
     held_back: 0,
@@ -311,13 +338,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       for (const reason of verdict.heldBy ?? []) heldBy[reason] = (heldBy[reason] ?? 0) + 1;
     }
     const result = client.result;
-    const agrees =
-      result === null ||
-      (entry.outcome === 'served' && result.kind === 'complete' && result.model === entry.servedModel) ||
-      (entry.outcome === 'partial' && result.kind === 'partial') ||
-      ((entry.outcome === 'all_failed' || entry.outcome === 'no_candidates') &&
-        result.kind === 'error' &&
-        result.status === entry.clientStatus);
+    const agrees = clientAgrees(result, entry);
     if (!agrees)
       violations.push({ index, problem: `client saw ${result?.kind} but the trace says ${entry.outcome}` });
   }

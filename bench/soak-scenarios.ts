@@ -66,6 +66,8 @@ export interface SoakModel {
 export interface RequestPlan {
   index: number;
   stream: boolean;
+  /** A streaming client that leaves once the first bytes of its answer arrive. */
+  leaves?: boolean;
   /** Every model of the set fails this request (by design, a few percent of requests). */
   doomed: boolean;
   /** Behaviour per model, in set order. */
@@ -74,12 +76,15 @@ export interface RequestPlan {
 
 /** The share of requests for which every model fails. */
 export const DOOMED_SHARE = 0.03;
+/** The share of streaming requests whose client leaves after the first bytes. */
+export const LEAVE_SHARE = 0.04;
 
 /** The plan of request `index`: stream or not, doomed or not, and each model's behaviour. */
 export function planRequest(seed: number, index: number, models: readonly SoakModel[]): RequestPlan {
   const head = cellRandom(seed, index, -1);
   const stream = head() < 0.5;
   const doomed = head() < DOOMED_SHARE;
+  const leaves = stream && head() < LEAVE_SHARE;
   const weights = doomed ? FAIL_WEIGHTS : { ...GOOD_WEIGHTS, ...FAIL_WEIGHTS };
   const behaviours = models.map((model, column): Behaviour =>
     model.deadKey ? 's401' : pickWeighted<Behaviour>(cellRandom(seed, index, column), weights),
@@ -89,15 +94,20 @@ export function planRequest(seed: number, index: number, models: readonly SoakMo
     const column = models.findIndex((model, i) => !model.deadKey && i >= index % models.length);
     behaviours[column === -1 ? 0 : column] = 'good';
   }
-  return { index, stream, doomed, behaviours };
+  return { index, stream, doomed, behaviours, ...(leaves ? { leaves } : {}) };
 }
 
 export const isGood = (behaviour: Behaviour): boolean => GOOD.has(behaviour);
 export const breaksMidStream = (behaviour: Behaviour, stream: boolean): boolean =>
   stream && MID_STREAM.has(behaviour);
 
-/** The failure kinds a fair classifier may give an attempt that met `behaviour`; empty for a good one. */
-export function expectedKinds(behaviour: Behaviour, stream: boolean): FailureKind[] {
+/**
+ * The failure kinds a fair classifier may give an attempt that met `behaviour`; empty for a good one. A
+ * continuation that dies before anything new of its own reached the client (it began with blanks) is a
+ * failure before content: its error frame is an error payload.
+ */
+export function expectedKinds(behaviour: Behaviour, stream: boolean, continuation = false): FailureKind[] {
+  if (continuation && behaviour === 'error_after') return ['mid_stream_error', 'error_payload'];
   switch (behaviour) {
     case 'good':
     case 'slow_good':
@@ -151,6 +161,8 @@ export type Verdict =
       category:
         | 'served_first'
         | 'served_after_failover'
+        | 'continued'
+        | 'left'
         | 'partial'
         | 'doomed'
         | 'held_back'
@@ -161,8 +173,70 @@ export type Verdict =
     }
   | { ok: false; problem: string };
 
+/**
+ * A continuation after a stall: the router waited out the stream's idle limit, long after a client that
+ * left at the first bytes was gone, and went on for it all the same.
+ */
+function continuedAfterStall(entry: HistoryEntry): boolean {
+  const stalled = entry.attempts.findIndex((attempt) => attempt.kind === 'stream_stall');
+  return stalled >= 0 && entry.attempts.slice(stalled + 1).some((attempt) => attempt.role === 'continuation');
+}
+
 /** Skip reasons that come from router state the scenario built up earlier (breakers, pauses, a dead key). */
 const STATE_SKIPS = new Set(['circuit_open', 'half_open_busy', 'quota_paused', 'quota_budget', 'auth_error']);
+
+/** The first attempt whose kind does not fit the behaviour its model met (or a hedge nobody won), or null. */
+function attemptProblem(
+  plan: RequestPlan,
+  entry: HistoryEntry,
+  behaviourOf: (key: string) => Behaviour | undefined,
+): string | null {
+  for (const attempt of entry.attempts) {
+    const behaviour = behaviourOf(attempt.model);
+    if (behaviour === undefined) return `attempt on unknown model ${attempt.model}`;
+    if (attempt.kind === 'budget_exhausted') continue;
+    // The client that left stops the attempt running then.
+    if (attempt.kind === 'client_aborted' && plan.leaves) continue;
+    // A hedged race's loser may have met anything: fair only when its rival committed the answer.
+    if (attempt.kind === 'hedge_lost') {
+      if (entry.servedModel === null || entry.servedModel === attempt.model)
+        return `${attempt.model} lost a hedge that no other model won`;
+      continue;
+    }
+    const expected = expectedKinds(behaviour, plan.stream, attempt.role === 'continuation');
+    // A mid-stream break of a committed stream ends the request; its kind is the break's.
+    if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind))
+      return `${attempt.model} met ${behaviour} but the attempt says ${attempt.kind ?? 'served'}`;
+  }
+  return null;
+}
+
+/**
+ * The verdict on a request whose client got an answer (served, continued, partial) or left; null for one
+ * nobody served. `served` is the behaviour the serving model met.
+ */
+function answeredVerdict(
+  plan: RequestPlan,
+  entry: HistoryEntry,
+  served: Behaviour | undefined,
+): Verdict | null {
+  // The router learns that a client left only from its socket; a stall is long enough for it to have.
+  if (plan.leaves && continuedAfterStall(entry))
+    return { ok: false, problem: `a client that left was continued for (${entry.outcome})` };
+  if (plan.leaves && entry.outcome === 'client_aborted') return { ok: true, category: 'left' };
+  if (entry.outcome === 'served') {
+    if (served === undefined || !isGood(served))
+      return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
+    if (entry.attempts.some((attempt) => attempt.role === 'continuation'))
+      return { ok: true, category: 'continued' };
+    return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
+  }
+  if (entry.outcome !== 'partial') return null;
+  // The model whose content went last (in a hedged race, the other attempt may be listed after it).
+  if (served === undefined || !breaksMidStream(served, plan.stream))
+    return { ok: false, problem: `partial answer from ${entry.servedModel} which met ${served}` };
+  return { ok: true, category: 'partial' };
+}
 
 /**
  * Checks one request's decision trace against its plan: every attempt's kind fits the behaviour met (or it
@@ -179,38 +253,14 @@ export function judgeTrace(
 ): Verdict {
   const column = new Map(models.map((model, i) => [model.key, i]));
   const behaviourOf = (key: string): Behaviour | undefined => plan.behaviours[column.get(key) ?? -1];
-  for (const attempt of entry.attempts) {
-    const behaviour = behaviourOf(attempt.model);
-    if (behaviour === undefined) return { ok: false, problem: `attempt on unknown model ${attempt.model}` };
-    if (attempt.kind === 'budget_exhausted') continue;
-    // A hedged race's loser may have met anything: fair only when its rival committed the answer.
-    if (attempt.kind === 'hedge_lost') {
-      if (entry.servedModel === null || entry.servedModel === attempt.model)
-        return { ok: false, problem: `${attempt.model} lost a hedge that no other model won` };
-      continue;
-    }
-    const expected = expectedKinds(behaviour, plan.stream);
-    if (attempt.kind === null ? expected.length > 0 : !expected.includes(attempt.kind)) {
-      // A mid-stream break of a committed stream ends the request; its kind is the break's.
-      return {
-        ok: false,
-        problem: `${attempt.model} met ${behaviour} but the attempt says ${attempt.kind ?? 'served'}`,
-      };
-    }
-  }
-  const served = entry.servedModel === null ? undefined : behaviourOf(entry.servedModel);
-  if (entry.outcome === 'served') {
-    if (served === undefined || !isGood(served))
-      return { ok: false, problem: `served by ${entry.servedModel} which met ${served}` };
-    return { ok: true, category: entry.attempts.length === 1 ? 'served_first' : 'served_after_failover' };
-  }
-  if (entry.outcome === 'partial') {
-    // The model the answer was committed to (in a hedged race, the other attempt may be listed after it).
-    const broke = served;
-    if (broke === undefined || !breaksMidStream(broke, plan.stream))
-      return { ok: false, problem: `partial answer from ${entry.servedModel} which met ${broke}` };
-    return { ok: true, category: 'partial' };
-  }
+  const unfair = attemptProblem(plan, entry, behaviourOf);
+  if (unfair !== null) return { ok: false, problem: unfair };
+  const answered = answeredVerdict(
+    plan,
+    entry,
+    entry.servedModel === null ? undefined : behaviourOf(entry.servedModel),
+  );
+  if (answered !== null) return answered;
   if (entry.outcome !== 'all_failed' && entry.outcome !== 'no_candidates')
     return { ok: false, problem: `unexpected outcome ${entry.outcome}` };
   if (plan.doomed) return { ok: true, category: 'doomed' };

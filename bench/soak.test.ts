@@ -131,6 +131,46 @@ test('judgeTrace accepts a hedged race’s loser only when the other model commi
   assert.deepEqual(judgeTrace(broke, models, partial, limits), { ok: true, category: 'partial' });
 });
 
+test('judgeTrace: a stream finished by the next model is continued; a client that left is never continued for', () => {
+  const plan: RequestPlan = {
+    index: 0,
+    stream: true,
+    doomed: false,
+    behaviours: ['reset_mid', 'good', 's401'],
+  };
+  const continuation = (model: string, kind: HistoryEntry['attempts'][number]['kind']) => ({
+    ...attempt(model, kind),
+    role: 'continuation' as const,
+  });
+  const continued = entry({
+    outcome: 'served',
+    servedModel: 'p/b',
+    stream: true,
+    attempts: [attempt('p/a', 'network_error'), continuation('p/b', null)],
+    clientStatus: 200,
+  });
+  assert.deepEqual(judgeTrace(plan, models, continued, limits), { ok: true, category: 'continued' });
+  const leaves: RequestPlan = { ...plan, leaves: true };
+  const left = entry({
+    outcome: 'client_aborted',
+    attempts: [attempt('p/a', 'client_aborted')],
+    clientStatus: 499,
+  });
+  assert.deepEqual(judgeTrace(leaves, models, left, limits), { ok: true, category: 'left' });
+  assert.deepEqual(
+    judgeTrace(leaves, models, continued, limits),
+    { ok: true, category: 'continued' },
+    'finished before the router could know the client left',
+  );
+  const stalled: RequestPlan = { ...leaves, behaviours: ['stall_after', 'good', 's401'] };
+  const afterStall = entry({
+    outcome: 'client_aborted',
+    attempts: [attempt('p/a', 'stream_stall'), continuation('p/b', 'client_aborted')],
+    clientStatus: 499,
+  });
+  assert.equal(judgeTrace(stalled, models, afterStall, limits).ok, false, 'continued long after it left');
+});
+
 const probeId = (n: number): string => `probe-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 test('a probe’s plan replays from its request id; it is doomed exactly when the probed model fails', () => {
@@ -257,12 +297,22 @@ test('chaos soak: every invariant holds over 3000 requests at concurrency 32', a
   assert.ok(report.keyRotations > 0, 'a 429 or 401 on one key moved to the other key of the provider');
   assert.ok(report.budgetSkips > 0, 'the budgeted provider reached its free-tier budget');
   const c = report.categories;
+  const { served_first, served_after_failover, continued, left, partial, doomed } = c;
   assert.equal(
-    c.served_first + c.served_after_failover + c.partial + c.doomed + c.held_back + c.budget + c.attempt_cap,
+    served_first +
+      served_after_failover +
+      continued +
+      left +
+      partial +
+      doomed +
+      c.held_back +
+      c.budget +
+      c.attempt_cap,
     3000,
   );
-  // The run really exercised failover, mid-stream breaks, doomed requests and every behaviour.
-  assert.ok(c.served_first > 0 && c.served_after_failover > 0 && c.partial > 0 && c.doomed > 0);
+  // The run really exercised failover, mid-stream breaks finished by the next models, clients that left,
+  // doomed requests and every behaviour.
+  assert.ok(served_first > 0 && served_after_failover > 0 && continued > 0 && left > 0 && doomed > 0);
   for (const behaviour of BEHAVIOURS)
     assert.ok(report.behaviourCounts[behaviour] > 0, `${behaviour} never happened`);
   // Flat memory: over the second half the heap after GC grows by less than 16 MB (the harness itself keeps

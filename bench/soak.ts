@@ -22,7 +22,9 @@ export function describeSoak(report: SoakReport): string[] {
     `requests:               ${report.requests} in ${(report.durationMs / 1000).toFixed(1)} s`,
     `served first try:       ${c.served_first}`,
     `served after failover:  ${c.served_after_failover}`,
-    `partial (broke mid-stream after content, marked with an error frame): ${c.partial}`,
+    `continued (broke mid-stream, finished by the next models): ${c.continued}`,
+    `left (the client hung up at the first bytes): ${c.left}`,
+    `partial (broke mid-stream, no model finished it, marked with an error frame): ${c.partial}`,
     `all failed:             ${failed} (every model failed by scenario: ${c.doomed}; good models held back by breaker, pause or dead key: ${c.held_back}; budget spent: ${c.budget}; attempt cap: ${c.attempt_cap})`,
     `  good models held back: ${
       Object.entries(report.heldBy)

@@ -186,10 +186,11 @@ export interface AttemptView {
   latencyMs: number;
   breakerBefore: BreakerStateName;
   /**
-   * A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, the last-resort model, or a hedge (started
-   * alongside an attempt that had committed nothing after the hedge delay).
+   * A HALF_OPEN or DEGRADED trial, a soonest-cooldown panic try, the last-resort model, a hedge (started
+   * alongside an attempt that had committed nothing after the hedge delay), or a continuation (asked to
+   * finish an answer whose stream broke after content).
    */
-  role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned' | 'hedge';
+  role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned' | 'hedge' | 'continuation';
   /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
   note?: string;
   /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */

@@ -237,6 +237,11 @@ export const failoverSchema = z.strictObject({
     })
     .nullable()
     .default(null),
+  /**
+   * A stream that dies after content and before its end is finished by the next candidate (the answer so far
+   * and an instruction to go on); false ends it with the face's error, as it got so far.
+   */
+  continueStreams: z.boolean({ invalid_type_error: 'true or false' }).default(true),
 });
 
 /** Limits on what clients send the router's HTTP server. */

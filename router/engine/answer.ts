@@ -1,5 +1,6 @@
 import type { FailureKind, RequestOutcome } from '../gate/failure-kinds.js';
 import type { AnswerEncoder, Face } from './answer-encoder.js';
+import { SentLines, type AnswerSoFar } from './answer-so-far.js';
 import type { ErrorAnswer } from './final-answer.js';
 import { decisionHeaders, RequestTrace } from './request-trace.js';
 
@@ -44,6 +45,8 @@ export class Answer implements AnswerSink {
   readonly trace: RequestTrace;
   readonly #target: AnswerTarget;
   readonly #encoder: AnswerEncoder;
+  /** The lines the client was sent, for a continuation to go on from. */
+  readonly #sent = new SentLines();
   #state: State = 'open';
 
   constructor(target: AnswerTarget, encoder: AnswerEncoder, requestId: string) {
@@ -60,6 +63,11 @@ export class Answer implements AnswerSink {
   /** Some of the answer went out (or it is over): too late to answer otherwise. */
   get started(): boolean {
     return this.#state !== 'open';
+  }
+
+  /** What the client has of the streamed answer so far. */
+  soFar(): AnswerSoFar {
+    return this.#sent.read();
   }
 
   /**
@@ -93,6 +101,7 @@ export class Answer implements AnswerSink {
    */
   streamLines(lines: Uint8Array): Promise<void> | undefined {
     if (this.#state !== 'streaming') return undefined;
+    this.#sent.add(lines);
     const out = this.#encoder.streamLines(lines);
     if (out === null) return undefined;
     const target = this.#target;

@@ -23,6 +23,7 @@ import type {
 import { buildUpstreamHeaders } from '../upstream/upstream-headers.js';
 import type { AnswerSink } from './answer.js';
 import { StreamRelay } from './stream-relay.js';
+import type { ShapingRules } from './stream-shaper.js';
 
 export interface AttemptInput {
   model: ResolvedModel;
@@ -43,6 +44,8 @@ export interface AttemptInput {
   upstream: UpstreamClient;
   /** Where what passes the gate goes; the attempt never writes headers itself. */
   answer: AnswerSink;
+  /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
+  shaping: ShapingRules;
   /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
   stoppable?: (stop: (kind: AbortKind) => void) => void;
 }
@@ -144,7 +147,7 @@ class Attempt implements ExchangeHandler {
       return { type: 'snippet', limit: SNIPPET_BYTES };
     }
     if (stream && isSseAnswer(head)) {
-      this.#relay = new StreamRelay(failover, this.#guard, this.#input.answer, this.#elapsed);
+      this.#relay = this.#newRelay();
       return { type: 'stream' };
     }
     this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
@@ -162,24 +165,32 @@ class Attempt implements ExchangeHandler {
       return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     const head = this.#head as UpstreamHead;
     const text = body.toString('utf8');
-    const verdict = checkResponseBody(text, head.contentType, this.#input.failover.contentValidation);
+    const { failover, shaping } = this.#input;
+    const tools = shaping.tools ?? undefined;
+    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools);
     if (!verdict.ok) {
       const { kind, errorCode, detail } = verdict;
       return this.#fail({ type: 'content', kind, errorCode, detail });
     }
-    const served = verdict.rewritten ?? body;
-    const { answer } = this.#input;
     // The provider ignored `stream: true`: the client still gets the stream it asked for.
     const replay = this.#input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
+    if (replay !== null) return this.#replay(Buffer.from(replay));
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();
-    if (replay === null) answer.serveJson(head.status, served);
-    else {
-      answer.commitStream();
-      answer.streamLines(Buffer.from(replay));
-      answer.endStream();
-    }
+    this.#input.answer.serveJson(head.status, verdict.rewritten ?? body);
     this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
+  }
+
+  /** A whole answer replayed as the stream it stands for, through the same relay as a real one. */
+  #replay(sse: Buffer): void {
+    this.#relay = this.#newRelay();
+    if (this.#relay.onChunk(sse) === false && this.#relay.stopped) return this.#fail(this.#relay.stopped);
+    this.onStreamEnd();
+  }
+
+  #newRelay(): StreamRelay {
+    const { failover, answer, shaping } = this.#input;
+    return new StreamRelay({ failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping });
   }
 
   onChunk(chunk: Buffer): ChunkVerdict {

@@ -9,6 +9,8 @@ import { countAttemptStart } from './budget-counting.js';
 import { inputFits } from './fit-steps.js';
 import { bodyFor, type SentBody } from './sent-body.js';
 import { nextKey } from './key-rotation.js';
+import { sinkFor, type Continuation } from './continuation.js';
+import type { ShapingRules } from './stream-shaper.js';
 import type { RequestTrace, Role } from './request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
 
@@ -27,6 +29,10 @@ export interface RequestRun {
   bodyWithoutMaxTokens?: BodyTemplate;
   /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
   variants?: Map<string, BodyTemplate>;
+  /** How each attempt's stream is shaped on its way to the client (tool calls held, a continuation trimmed). */
+  shaping: ShapingRules;
+  /** Set while an answer whose stream broke after content is being finished by the next candidates. */
+  continuation?: Continuation;
 }
 
 export type { DispatchResult } from './attempt-effects.js';
@@ -85,8 +91,10 @@ async function onKey(run: RequestRun, turn: KeyTurn): Promise<TurnEnd> {
   const first = await attemptOn(run, turn, bodyFor(run, turn.model));
   if (first.then !== 'without_output_length') return first;
   const retry = withoutMaxTokens(run.req.body);
-  // In a hedged race the other attempt may have committed meanwhile: no retry then.
-  if (retry.note === null || run.ctx.clock() >= run.deadline || run.answer.started) return first;
+  // In a hedged race the other attempt may have committed meanwhile: no retry then (a continuation is
+  // never raced: the answer it continues started before it).
+  const taken = run.answer.started && run.continuation === undefined;
+  if (retry.note === null || run.ctx.clock() >= run.deadline || taken) return first;
   // A model that said the request is too long for it is tried without an output length only if the input fits.
   if (!inputFits(run, turn.model.key)) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
@@ -164,7 +172,8 @@ function attemptInput(run: RequestRun, turn: KeyTurn, body: BodyTemplate): Attem
     deadlines: ctx.deadlines,
     client: req.clientGone,
     upstream: ctx.upstream,
-    answer: lane?.answer ?? run.answer,
+    answer: lane?.answer ?? sinkFor(run, model.key),
+    shaping: run.shaping,
     stoppable: lane?.stoppable,
   };
 }

@@ -9,7 +9,10 @@ export interface CandidateFacts {
   breaker: BreakerRecord;
   trialBusy: boolean;
   /** Why the model cannot be tried regardless of its breaker, or null. */
-  blocked: Exclude<SkipReason, 'circuit_open' | 'half_open_busy' | 'already_tried' | FitSkipReason> | null;
+  blocked: Exclude<
+    SkipReason,
+    'circuit_open' | 'half_open_busy' | 'trial_due' | 'already_tried' | FitSkipReason
+  > | null;
   /** Every usable key is near a free-tier budget: the model goes behind the others. */
   nearBudget?: boolean;
 }

@@ -45,7 +45,7 @@ export class RequestTrace {
 
   constructor(readonly requestId: string) {}
 
-  /** The model the answer was committed to (its first byte went out), or null. */
+  /** The model the answer was committed to (its first byte went out), or that continues it; or null. */
   get served(): string | null {
     return this.#served;
   }
@@ -71,6 +71,14 @@ export class RequestTrace {
     if (running === undefined) return;
     running.committedStatus = status;
     this.#served = running.model;
+  }
+
+  /** The continuation running on `model` sent its first content: the answer is that model's to finish. */
+  continuedBy(model: string): void {
+    const running = this.#running.find((r) => r.model === model);
+    if (running === undefined) return;
+    running.committedStatus = 200;
+    this.#served = model;
   }
 
   /** The running attempt on `view.model` has its verdict; it takes its place in begin order. */

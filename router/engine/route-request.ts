@@ -12,6 +12,8 @@ import {
 } from './final-answer.js';
 import { totalTokens } from '../faces/request-size.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
+import { afterBreak } from './continuation.js';
+import { shapingRules } from './stream-shaper.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import { resolveTarget, type RouteTarget } from './route-target.js';
@@ -61,6 +63,7 @@ export async function routeRequest(
     body: new BodyTemplate(req.body),
     deadline: started + ctx.resolved.config.router.failover.totalBudgetMs,
     pinnedModel: target.type === 'pinned' ? target.model : null,
+    shaping: shapingRules(req.body, ctx.resolved.config.router.failover, req.requestId),
   };
   const last =
     target.type === 'pinned'
@@ -95,7 +98,7 @@ async function walkSet(
   const lastResort = lastResortKey(run);
   if (lastResort !== null) {
     run.trace.lastResortUsed = true;
-    last = await dispatch(run, lastResort, 'last_resort');
+    last = afterBreak(run, await dispatch(run, lastResort, 'last_resort'));
     if (last.type !== 'next') return last;
   }
   const { trace, req, ctx, deadline } = run;
@@ -109,16 +112,17 @@ async function walkSet(
  * Tries the ranked candidates in order until one ends the request, or the cap or the budget is reached; a
  * candidate that cannot take the request (size, tools, images, the minute's room) is skipped in its turn.
  * With hedging on, an attempt that commits nothing within its hedge delay gets the next candidate in its
- * plain turn alongside it (once per request).
+ * plain turn alongside it (once per request). A stream that breaks after content is finished by the next
+ * candidates in their turn (`afterBreak`), as continuations: never hedged.
  */
 async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Promise<DispatchResult | null> {
-  const { trace, ctx, deadline } = run;
+  const { trace, ctx } = run;
   const { failover } = ctx.resolved.config.router;
   let index = 0;
   /** The next candidate to try now, or null; with `plainOnly`, null too when its turn is a trial. */
   const next = (plainOnly = false): ChainStep | null => {
     while (index < order.length) {
-      if (trace.attempts.length + trace.runningCount >= failover.maxAttempts || ctx.clock() >= deadline)
+      if (trace.attempts.length + trace.runningCount >= failover.maxAttempts || ctx.clock() >= run.deadline)
         return null;
       const candidate = order[index++] as RankedCandidate;
       if (trace.tried.has(candidate.key) || skipUnfit(run, candidate.key)) continue;
@@ -128,20 +132,24 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
         index -= 1;
         return null;
       }
-      return { key: candidate.key, role };
+      if (run.continuation === undefined) return { key: candidate.key, role };
+      // An answer under way is not a model's trial: its trial waits for a request of its own.
+      if (role === 'normal') return { key: candidate.key, role: 'continuation' };
+      trace.skips.push({ model: candidate.key, reason: 'trial_due' });
     }
     return null;
   };
   let hedgeLeft = failover.hedgeAfterMs !== null;
   let last: DispatchResult | null = null;
   for (let step = next(); step !== null; step = next()) {
-    const delay = hedgeLeft ? hedgeDelayMs(failover, ctx.latency.get(step.key)) : null;
+    const delay = hedgeLeft && !run.continuation ? hedgeDelayMs(failover, ctx.latency.get(step.key)) : null;
     if (delay === null) last = await dispatch(run, step.key, step.role);
     else {
       const race = await dispatchHedged(run, step, delay, () => next(true));
       hedgeLeft = !race.hedged;
       last = race.result;
     }
+    last = afterBreak(run, last);
     if (last.type !== 'next') break;
   }
   return last;
@@ -166,6 +174,11 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
   if (req.clientGone.gone || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
     answer.close();
     return { outcome: 'client_aborted', clientStatus: 499 };
+  }
+  // Nothing finished an answer that broke: the client keeps it, with the face's error ending.
+  if (run.continuation) {
+    answer.failStream(run.continuation.broke.kind, run.continuation.broke.model);
+    return { outcome: 'partial', clientStatus: 200 };
   }
   // A request no model of the set can take is refused for what it is, not counted against the set.
   const unfit = unfitAnswer(run);

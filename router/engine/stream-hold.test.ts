@@ -179,8 +179,9 @@ for (const [name, behaviour, kind, lastPiece, idleMs] of [
   ['a stall', () => stallAfter(2), 'stream_stall', 'piece1', 500],
   ['a socket reset', () => sse([contentFrame('partial ')], { then: 'reset' }), 'network_error', 'partial', 0],
 ] as const) {
-  test(`${name} after content: the client keeps what it got, then the router’s error frame, no [DONE]`, async () => {
-    await withScenario({ ...TWO, failover: { streamIdleTimeoutMs: 500 } }, async ({ router, upstream }) => {
+  test(`continueStreams false: ${name} after content leaves the client what it got, then the router’s error frame`, async () => {
+    const failover = { streamIdleTimeoutMs: 500, continueStreams: false };
+    await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
       upstream.script('alpha/m1', behaviour()).always('beta/m2', sseContent(['never spliced']));
       const reading = router.readChat(STREAM);
       await reading.received(lastPiece);
@@ -238,7 +239,7 @@ test('content only in a last line with no newline after it is still served, and 
 });
 
 test('an error frame in a last line with no newline after it ends a served stream with the router’s frame', async () => {
-  await withScenario(TWO, async ({ router, upstream }) => {
+  await withScenario({ ...TWO, failover: { continueStreams: false } }, async ({ router, upstream }) => {
     upstream.script('alpha/m1', (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify(contentFrame('partial '))}\n\n`);

@@ -8,6 +8,7 @@ import { ClientGone } from '../upstream/client-gone.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { Answer, type AnswerTarget } from './answer.js';
 import { StreamRelay } from './stream-relay.js';
+import { shapingRules } from './stream-shaper.js';
 
 const IDLE_MS = 600;
 
@@ -51,7 +52,8 @@ function relayOnFakeTime() {
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
-  const relay = new StreamRelay(failover, guard, answer, () => 0);
+  const shaping = shapingRules({}, failover, 'req-1');
+  const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
   return { relay, aborts, target, guard, clock };
 }
 

@@ -118,6 +118,7 @@ test('content kinds', () => {
   check(content('empty_choices'), expect('empty_choices', 'model', true, true, 502));
   check(content('empty_content'), expect('empty_content', 'model', true, true, 502));
   check(content('empty_stream'), expect('empty_stream', 'provider', true, true, 502));
+  check(content('invalid_tool_call'), expect('invalid_tool_call', 'model', true, true, 502));
   check(
     content('error_payload', 500, 'Internal server error'),
     expect('error_payload', 'provider', true, true, 502),
@@ -180,6 +181,7 @@ test('every failure kind is reachable from some input', () => {
         'empty_content',
         'error_payload',
         'empty_stream',
+        'invalid_tool_call',
       ] as const
     ).map((kind) => content(kind)),
     ...(

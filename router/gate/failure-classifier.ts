@@ -115,6 +115,8 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   empty_content: row('model', true, 502),
   error_payload: row('provider', true, 502),
   empty_stream: row('provider', true, 502),
+  // A tool call the agent cannot run (arguments that are not JSON, a tool the request never offered).
+  invalid_tool_call: row('model', true, 502),
   // Content already reached the client: too late to fail over.
   mid_stream_error: row('model', true, 502, NO_FAILOVER),
   client_aborted: row('none', false, 499, NO_FAILOVER),

@@ -24,6 +24,7 @@ export const FAILURE_KINDS = [
   'empty_content',
   'error_payload',
   'empty_stream',
+  'invalid_tool_call',
   'mid_stream_error',
   'client_aborted',
   'budget_exhausted',
@@ -36,7 +37,13 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 /** Failures a 2xx body or stream can show (the gate's and the stream tracker's verdicts). */
 export type ContentFailureKind = Extract<
   FailureKind,
-  'html_maintenance' | 'invalid_json' | 'empty_choices' | 'empty_content' | 'error_payload' | 'empty_stream'
+  | 'html_maintenance'
+  | 'invalid_json'
+  | 'empty_choices'
+  | 'empty_content'
+  | 'error_payload'
+  | 'empty_stream'
+  | 'invalid_tool_call'
 >;
 
 /** Refusals of a request the model cannot take: too large, or using tools or images it does not take. */
@@ -69,6 +76,7 @@ export const SKIP_REASONS = [
   'quota_budget',
   'circuit_open',
   'half_open_busy',
+  'trial_due',
   'unknown_model',
   'model_vanished',
   'already_tried',

@@ -6,6 +6,7 @@ import type { ContentValidation } from '../config/schema.js';
 import { choiceHasUsefulContent } from './content-rule.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
+import { messageToolProblem } from './tool-call-rule.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 
@@ -108,14 +109,17 @@ function fixPhantomToolCalls(choices: unknown[]): boolean {
 /**
  * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
  * a JSON object (even in mode `off`), then per `mode`: `basic` rejects a non-null `error` and missing or
- * empty `choices`; `strict` also requires the first choice to carry useful content.
+ * empty `choices`; `strict` also requires the first choice to carry useful content and, when `tools` is
+ * given, tool calls an agent can run (`invalid_tool_call`).
  *
+ * @param tools the names of the tools the request offers.
  * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
  */
 export function checkResponseBody(
   bodyText: string,
   contentType: string | null,
   mode: ContentValidation,
+  tools?: ReadonlySet<string>,
 ): GateVerdict {
   if (isHtmlContentType(contentType) || looksLikeHtml(bodyText)) {
     return fail('html_maintenance', 'upstream answered with an HTML page');
@@ -136,6 +140,10 @@ export function checkResponseBody(
     if (mode === 'strict' && !choiceHasUsefulContent(body.choices[0])) {
       return fail('empty_content', 'first choice has no text, tool call, refusal or reasoning');
     }
+    const first: unknown = body.choices[0];
+    const problem =
+      mode === 'strict' && tools && isRecord(first) ? messageToolProblem(first.message, tools) : null;
+    if (problem !== null) return fail('invalid_tool_call', problem);
   }
 
   const rewritten =

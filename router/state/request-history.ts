@@ -31,6 +31,7 @@ const ROLES = {
   last_resort: true,
   pinned: true,
   hedge: true,
+  continuation: true,
 } satisfies Record<AttemptView['role'], true>;
 
 const enumOf = <K extends string>(record: Record<K, true>) => z.enum(Object.keys(record) as [K, ...K[]]);

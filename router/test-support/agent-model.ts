@@ -2,10 +2,13 @@
  * A fake coding model for agent tests, speaking chat completions as a provider would (JSON or SSE, as
  * asked): when the newest user message asks `run: <command>` and the request offers a shell tool (`Bash`
  * for Claude Code, `exec_command` for Codex), it calls that tool; once the tool's result is the newest
- * message, it answers with what the command printed; otherwise it says `AGENT_REPLY`.
+ * message, it answers with what the command printed; otherwise it says `AGENT_REPLY`. Asked to continue an
+ * answer it began, it gives the rest of it; `agentModelDyingHalfway` dies half-way through its answers.
  */
 import type { ServerResponse } from 'node:http';
-import type { Behaviour } from './upstream-behaviours.js';
+import { continuedFrom } from './continuing-model.js';
+import { sse, type Behaviour } from './upstream-behaviours.js';
+import { contentFrame, roleFrame, toolCallFrame } from './upstream-frames.js';
 
 /** What the fake model answers a plain prompt. */
 export const AGENT_REPLY = 'Hello from the fake model behind fcm-router.';
@@ -46,6 +49,18 @@ export function agentMove(
   return { text: AGENT_REPLY };
 }
 
+/**
+ * The model's move for a chat body; asked to continue an answer (the answer so far and an instruction
+ * after the conversation), the rest of the text it would have given.
+ */
+function moveFor(body: Record<string, unknown>): ReturnType<typeof agentMove> {
+  const sofar = continuedFrom(body);
+  if (sofar === null) return agentMove(body);
+  const messages = Array.isArray(body.messages) ? body.messages.slice(0, -2) : [];
+  const move = agentMove({ ...body, messages });
+  return 'text' in move && move.text.startsWith(sofar) ? { text: move.text.slice(sofar.length) } : move;
+}
+
 let calls = 0;
 
 function sendSse(res: ServerResponse, frames: Record<string, unknown>[]): void {
@@ -57,7 +72,7 @@ function sendSse(res: ServerResponse, frames: Record<string, unknown>[]): void {
 /** The fake coding model as a fake-upstream behaviour. */
 export const agentModel = (): Behaviour => (res, call) => {
   const body = call.body ?? {};
-  const move = agentMove(body);
+  const move = moveFor(body);
   const id = `call_fake_${(calls += 1)}`;
   const base = { id: 'chatcmpl-agent', object: 'chat.completion.chunk', created: 0, model: 'fake-coder' };
   const usage = { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 };
@@ -102,4 +117,25 @@ export const agentModel = (): Behaviour => (res, call) => {
       usage,
     }),
   );
+};
+
+/**
+ * The same model on a bad day: it streams the first half of its move (text, or a tool call's arguments)
+ * and its connection drops; a whole answer it asks for breaks off half-way too.
+ */
+export const agentModelDyingHalfway = (): Behaviour => (res, call) => {
+  const body = call.body ?? {};
+  const move = moveFor(body);
+  if (body.stream !== true) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"id":"chatcmpl-agent","object":"chat.completion","choices":[{"index":0,"message":');
+    res.socket?.destroy();
+    return;
+  }
+  const half = (text: string): string => text.slice(0, Math.ceil(text.length / 2));
+  const frame =
+    'tool' in move
+      ? toolCallFrame(0, half(move.tool.args), { id: `call_half_${(calls += 1)}`, name: move.tool.name })
+      : contentFrame(half(move.text));
+  return sse([roleFrame(), frame], { then: 'reset' })(res, call);
 };

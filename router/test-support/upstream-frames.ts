@@ -64,3 +64,18 @@ export function finishFrame(reason: string): Record<string, unknown> {
     choices: [{ index: 0, delta: {}, finish_reason: reason }],
   };
 }
+
+/** A chunk carrying one piece of tool call `index` (its id and name only in its first piece). */
+export function toolCallFrame(
+  index: number,
+  args: string,
+  first?: { id: string; name: string },
+): Record<string, unknown> {
+  const fn = first ? { name: first.name, arguments: args } : { arguments: args };
+  const call = first ? { index, id: first.id, type: 'function', function: fn } : { index, function: fn };
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }],
+  };
+}

@@ -23,6 +23,8 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   empty_content: 'HTTP 200 with an empty message.',
   error_payload: 'HTTP 200 carrying an error object.',
   empty_stream: 'The stream ended without content.',
+  invalid_tool_call:
+    'A tool call the agent could not run: arguments that are not JSON, or a tool it never offered.',
   mid_stream_error: 'The stream broke after content was sent.',
   client_aborted: 'The agent hung up.',
   budget_exhausted: 'The request ran out of its total time budget.',
@@ -51,6 +53,7 @@ export const SKIP_HINTS: Record<SkipReason, string> = {
   model_vanished: 'no longer in the provider’s model list',
   circuit_open: 'breaker OPEN',
   half_open_busy: 'trial already running',
+  trial_due: 'due for its trial: not asked to finish another model’s answer',
   unknown_model: 'not in the catalogue',
   already_tried: 'already tried in this request',
   context_window: 'the request is larger than its context window',
@@ -69,6 +72,10 @@ export const ROLE_LABELS: Record<AttemptView['role'], { tag: string; hint: strin
   hedge: {
     tag: 'hedge',
     hint: 'Started alongside an attempt that had sent nothing useful after the hedge delay.',
+  },
+  continuation: {
+    tag: 'continued',
+    hint: 'Finished an answer whose stream broke after part of it was sent.',
   },
 };
 

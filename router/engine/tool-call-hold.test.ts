@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ToolCallHold } from './tool-call-hold.js';
+
+const hold = (): ToolCallHold => {
+  let n = 0;
+  return new ToolCallHold(new Set(['Bash', 'Read']), () => `minted_${(n += 1)}`);
+};
+
+test('pieces are held until the stream moves on; then the call goes whole', () => {
+  const h = hold();
+  assert.deepEqual(h.piece(0, 'call_1', 'Bash', '{"comm'), { calls: [], problem: null });
+  assert.deepEqual(h.piece(0, null, null, 'and":"ls"}'), { calls: [], problem: null });
+  assert.equal(h.holding, true);
+  assert.deepEqual(h.letGo(), {
+    calls: [{ id: 'call_1', name: 'Bash', args: '{"command":"ls"}', legacy: false }],
+    problem: null,
+  });
+  assert.equal(h.holding, false);
+});
+
+test('a piece of the next call lets the one before go; a call without an id gets one minted', () => {
+  const h = hold();
+  h.piece(0, null, 'Read', '{"path":"a"}');
+  const step = h.piece(1, 'call_2', 'Bash', '{}');
+  assert.deepEqual(step.calls, [{ id: 'minted_1', name: 'Read', args: '{"path":"a"}', legacy: false }]);
+  assert.deepEqual(h.letGo().calls, [{ id: 'call_2', name: 'Bash', args: '{}', legacy: false }]);
+});
+
+test('a new id at the same index is a new call (some upstreams number every call 0)', () => {
+  const h = hold();
+  h.piece(0, 'call_a', 'Bash', '{}');
+  assert.equal(h.piece(0, 'call_b', 'Read', '{}').calls[0]?.id, 'call_a');
+});
+
+test('empty arguments go as {}; unusable calls are refused with what is wrong', () => {
+  const h = hold();
+  h.piece(0, 'c', 'Bash', '');
+  assert.equal(h.letGo().calls[0]?.args, '{}');
+  h.piece(0, 'd', 'Nope', '{}');
+  assert.equal(h.letGo().problem, 'a call to a tool the request did not offer');
+  const broken = hold();
+  broken.piece(0, 'e', 'Bash', '{"command": "ls", <|tool_call_end|>');
+  assert.equal(broken.letGo().problem, 'tool call arguments are not JSON');
+});
+
+test('a piece for a call already let go is refused unless it is blank', () => {
+  const h = hold();
+  h.piece(0, 'c', 'Bash', '{}');
+  h.letGo();
+  assert.deepEqual(h.piece(0, null, null, ' '), { calls: [], problem: null });
+  assert.equal(h.piece(0, null, null, '"x"').problem, 'a tool call piece after its call ended');
+});

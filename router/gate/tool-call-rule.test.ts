@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkResponseBody } from './response-gate.js';
+import { messageToolProblem, offeredToolNames, toolCallProblem } from './tool-call-rule.js';
+
+const OFFERED = new Set(['Bash', 'Read']);
+
+test('offeredToolNames: function tools and legacy functions', () => {
+  const body = {
+    tools: [{ type: 'function', function: { name: 'Bash' } }, { type: 'function' }, 'junk'],
+    functions: [{ name: 'legacy' }],
+  };
+  assert.deepEqual([...offeredToolNames(body)], ['Bash', 'legacy']);
+  assert.deepEqual([...offeredToolNames({})], []);
+});
+
+test('toolCallProblem: a call the agent can run, or what is wrong with it (never its name or arguments)', () => {
+  const rows: [string | null, string, string | null][] = [
+    ['Bash', '{"command":"ls"}', null],
+    ['Bash', '', null],
+    ['Bash', '  ', null],
+    ['Bash', '{"command": "ls", <|tool_call_end|>', 'tool call arguments are not JSON'],
+    ['Bash', '{"command":"ls"', 'tool call arguments are not JSON'],
+    ['Bash', '["ls"]', 'tool call arguments are not a JSON object'],
+    ['Delete', '{}', 'a call to a tool the request did not offer'],
+    [null, '{}', 'a tool call without a name'],
+  ];
+  for (const [name, args, expected] of rows) assert.equal(toolCallProblem(name, args, OFFERED), expected);
+});
+
+test('messageToolProblem: the first unusable call of a whole message', () => {
+  const call = (name: string, args: string) => ({
+    id: 'c',
+    type: 'function',
+    function: { name, arguments: args },
+  });
+  assert.equal(
+    messageToolProblem({ tool_calls: [call('Bash', '{}'), call('Read', '{"a":1}')] }, OFFERED),
+    null,
+  );
+  assert.equal(
+    messageToolProblem({ tool_calls: [call('Bash', '{}'), call('Nope', '{}')] }, OFFERED),
+    'a call to a tool the request did not offer',
+  );
+  assert.equal(
+    messageToolProblem({ function_call: { name: 'Bash', arguments: '{' } }, OFFERED),
+    'tool call arguments are not JSON',
+  );
+  assert.equal(messageToolProblem({ content: 'text only' }, OFFERED), null);
+});
+
+test('the response gate fails an unusable tool call as invalid_tool_call in strict mode only', () => {
+  const body = JSON.stringify({
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', tool_calls: [{ function: { name: 'Nope', arguments: '{}' } }] },
+      },
+    ],
+  });
+  const strict = checkResponseBody(body, 'application/json', 'strict', OFFERED);
+  assert.equal(strict.ok ? null : strict.kind, 'invalid_tool_call');
+  assert.equal(checkResponseBody(body, 'application/json', 'basic', OFFERED).ok, true);
+  assert.equal(checkResponseBody(body, 'application/json', 'strict').ok, true, 'no tool names: not checked');
+});

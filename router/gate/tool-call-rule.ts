@@ -1,0 +1,64 @@
+/**
+ * When a tool call is one an agent can run: it names a tool the request offered, and its arguments are a
+ * JSON object (or nothing, for a tool without parameters). Free models also send calls to tools nobody
+ * offered and arguments cut off or laced with their own markup (`{"path": "a", <|tool_call_end|>`); an
+ * agent fails on those, so the router treats them as a content failure. Pure.
+ */
+import { isRecord, parseJson } from './safe-json.js';
+
+/** Longest arguments a call may have (a whole file written through a tool fits many times over). */
+export const MAX_TOOL_ARGUMENTS_CHARS = 4 * 1024 * 1024;
+
+/** The names of the tools a chat-completions request offers (`tools`, and the legacy `functions`). */
+export function offeredToolNames(body: Readonly<Record<string, unknown>>): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (Array.isArray(body.tools))
+    for (const tool of body.tools)
+      if (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string')
+        names.add(tool.function.name);
+  if (Array.isArray(body.functions))
+    for (const fn of body.functions) if (isRecord(fn) && typeof fn.name === 'string') names.add(fn.name);
+  return names;
+}
+
+/** Arguments as the agent gets them: empty ones become `{}`. */
+export function normalArguments(args: string): string {
+  return args.trim() === '' ? '{}' : args;
+}
+
+/**
+ * What is wrong with one whole tool call, in words that carry neither its name nor its arguments (they may
+ * hold the user's data), or null when the agent can run it.
+ *
+ * @example toolCallProblem('Bash', '{"command":"ls"}', new Set(['Bash'])) // null
+ * @example toolCallProblem('Bash', '{"command": "ls", <|end|>', new Set(['Bash'])) // 'arguments are not JSON'
+ */
+export function toolCallProblem(
+  name: string | null,
+  args: string,
+  offered: ReadonlySet<string>,
+): string | null {
+  if (name === null || name === '') return 'a tool call without a name';
+  if (!offered.has(name)) return 'a call to a tool the request did not offer';
+  if (args.length > MAX_TOOL_ARGUMENTS_CHARS) return 'tool call arguments too long';
+  const parsed = parseJson(normalArguments(args));
+  if (!parsed.ok) return 'tool call arguments are not JSON';
+  return isRecord(parsed.value) ? null : 'tool call arguments are not a JSON object';
+}
+
+/** The first problem among a whole message's tool calls (`tool_calls`, or a legacy `function_call`), or null. */
+export function messageToolProblem(message: unknown, offered: ReadonlySet<string>): string | null {
+  if (!isRecord(message)) return null;
+  const calls = Array.isArray(message.tool_calls)
+    ? message.tool_calls.map((call: unknown) => (isRecord(call) ? call.function : undefined))
+    : isRecord(message.function_call)
+      ? [message.function_call]
+      : [];
+  for (const fn of calls) {
+    const name = isRecord(fn) && typeof fn.name === 'string' ? fn.name : null;
+    const args = isRecord(fn) && typeof fn.arguments === 'string' ? fn.arguments : '';
+    const problem = toolCallProblem(name, args, offered);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
