@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { CONTINUE_TEXT } from './continuation-request.js';
 import { askFace, FACES } from '../test-support/face-answers.js';
 import { DEATH_KINDS, diesAfter, finishes, type Death } from '../test-support/continuing-model.js';
+import { ioTurns } from '../test-support/deferred.js';
 import { readText } from '../test-support/http-client.js';
+import type { TestClock } from '../test-support/test-clock.js';
 import { withScenario } from '../test-support/scenario.js';
 import { emptyStream, sse, status } from '../test-support/upstream-behaviours.js';
 import { contentFrame, finishFrame, reasoningFrame, roleFrame } from '../test-support/upstream-frames.js';
@@ -22,13 +24,33 @@ const THREE = {
 };
 const chatFace = FACES[0] as (typeof FACES)[number];
 
+/**
+ * Moves the router's clock on, in steps well under the idle limit, until `pending` settles: a stalled
+ * stream's idle limit passes on the router's time whenever its last bytes arrived.
+ */
+async function passingTime<T>(clock: TestClock, pending: Promise<T>): Promise<T> {
+  let settled = false;
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    await ioTurns();
+    clock.advance(100);
+  }
+  return pending;
+}
+
 for (const face of FACES) {
   for (const death of ['cut', 'error', 'stall'] as const satisfies readonly Death[]) {
     test(`${face.face}: ${death} after content is finished by the next model, its restated start trimmed`, async () => {
       await withScenario(THREE, async ({ router, upstream }) => {
         upstream.script('alpha/m1', diesAfter([contentFrame(CUT)], death));
         upstream.script('beta/m2', finishes(FULL, { restate: 8 }));
-        const reply = await askFace(router.url, face, face.body(true, 'Say hello.'));
+        const reply = await passingTime(
+          router.clock,
+          askFace(router.url, face, face.body(true, 'Say hello.')),
+        );
         const read = face.read(reply.text);
         assert.equal(read.text, FULL);
         assert.equal(read.ending, 'clean');
@@ -151,7 +173,8 @@ test('a stream that sent its finish reason and then stalled is closed as it is: 
     upstream.always('beta/m2', finishes(FULL));
     for (const face of FACES) {
       upstream.script('alpha/m1', diesAfter([contentFrame(FULL), finishFrame('stop')], 'stall'));
-      const read = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
+      const asked = askFace(router.url, face, face.body(true, 'Say hello.'));
+      const read = face.read((await passingTime(router.clock, asked)).text);
       assert.deepEqual([read.text, read.ending], [FULL, 'clean'], face.face);
       assert.equal(router.lastEntry().outcome, 'served');
       assert.equal(router.lastEntry().attempts[0]?.kind, 'stream_stall');
