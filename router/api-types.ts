@@ -363,6 +363,38 @@ export interface KeyView {
   pausedUntil: number | null;
   /** How many of the provider's models wait on this key (a per-model limit). */
   pausedModels: number;
+  /** Its use of each free-tier budget it counts against, most used first; empty without limits. */
+  budgets: KeyBudgetView[];
+}
+
+/** Requests and tokens per minute and per day; null: no limit of that kind. */
+export interface LimitsView {
+  rpm: number | null;
+  rpd: number | null;
+  tpm: number | null;
+  tpd: number | null;
+}
+
+/** One key's use of one free-tier budget now: today's (the provider's day) and the last minute's. */
+export interface KeyBudgetView {
+  /** The model whose budget it is; null when the provider counts per key (every model shares one). */
+  model: string | null;
+  dayRequests: number;
+  dayTokens: number;
+  minuteRequests: number;
+  minuteTokens: number;
+  limits: LimitsView;
+}
+
+/** A provider's health probes: the effective settings and today's spending. */
+export interface ProviderProbeView {
+  enabled: boolean;
+  /** At most this many probes a day. */
+  dailyBudget: number;
+  /** Idle models are probed after this long; null: only trials are probed. */
+  idleIntervalMs: number | null;
+  /** Probes spent in the provider's current day (the dashboard's "probe now" included). */
+  spentToday: number;
 }
 
 /** One provider in `GET /api/providers`. */
@@ -385,6 +417,9 @@ export interface ProviderView {
   /** Model ids its list holds that the router has no entry for: offered in "Add a model". */
   discoveredNew: string[];
   models: ProviderModelView[];
+  probe: ProviderProbeView;
+  /** The catalogue's free-tier limits for every model of the provider, and the config's override of them. */
+  limits: { published: LimitsView; override: Partial<LimitsView> };
 }
 
 export interface ProvidersResponse {
@@ -428,7 +463,7 @@ export interface ModelUsageToday {
  * One key's use of a daily free-tier budget in the provider's current day: for one model, or for all the
  * provider's models when its limits are per key. The key by fingerprint only.
  */
-export interface KeyBudgetView {
+export interface KeyDayBudgetView {
   provider: string;
   /** The key's fingerprint (never the key). */
   key: string;
@@ -450,7 +485,7 @@ export interface UsageResponse {
   keptDays: number;
   days: UsageDayView[];
   today: ModelUsageToday[];
-  budgets: KeyBudgetView[];
+  budgets: KeyDayBudgetView[];
 }
 
 /** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */

@@ -21,6 +21,10 @@ export class FakeUpstream {
   private readonly server: http.Server;
   /** Requests seen per model id. */
   readonly calls = new Map<string, number>();
+  /** The bearer key of each chat request, in order (test keys only: this is a fake provider). */
+  readonly keysUsed: string[] = [];
+  /** Keys this provider rate limits (429 with this Retry-After, in seconds), whatever the model. */
+  private readonly limitedKeys = new Map<string, number>();
   port = 0;
 
   constructor(private readonly latencyMs = 25) {
@@ -46,6 +50,11 @@ export class FakeUpstream {
 
   /** The model ids `GET /v1/models` lists (model discovery); null answers 404. */
   listed: readonly string[] | null = null;
+
+  /** Answers every chat request made with `apiKey` with 429 and `Retry-After: seconds`. */
+  rateLimitKey(apiKey: string, seconds: number): void {
+    this.limitedKeys.set(apiKey, seconds);
+  }
 
   /** What `model` does once its queue is empty. @default 'ok' */
   setDefault(model: string, behaviour: Behaviour): void {
@@ -79,7 +88,13 @@ export class FakeUpstream {
     }
     const model = typeof body.model === 'string' ? body.model : '';
     this.calls.set(model, (this.calls.get(model) ?? 0) + 1);
-    const behaviour = this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok';
+    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    this.keysUsed.push(key);
+    const limited = this.limitedKeys.get(key);
+    const behaviour: Behaviour =
+      limited !== undefined
+        ? { rateLimitSeconds: limited }
+        : (this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok');
     const extra = typeof behaviour === 'object' && 'delayMs' in behaviour ? behaviour.delayMs : 0;
     await new Promise((resolve) =>
       setTimeout(resolve, extra + this.latencyMs + Math.random() * this.latencyMs),

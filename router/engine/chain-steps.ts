@@ -1,5 +1,5 @@
 import { candidateFacts } from './candidate-facts.js';
-import { fastestOrder } from './fastest-order.js';
+import { fastestOrder, speedFacts } from './fastest-order.js';
 import { skipUnfit } from './fit-steps.js';
 import { keysBlock } from './key-rotation.js';
 import type { RequestRun } from './dispatch.js';
@@ -22,10 +22,7 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
   trace.skips.push(...ranking.skips);
   const { order, exploration } = resolved.config.router.ranking;
   if (order[setName] !== 'fastest') return ranking;
-  const speed = (key: string) => ({
-    healthy: breakers.get(key).state === 'CLOSED',
-    figures: ctx.latency.get(key),
-  });
+  const speed = speedFacts(breakers, ctx.latency);
   return { ...ranking, order: fastestOrder(ranking.order, speed, ctx.random() < exploration) };
 }
 

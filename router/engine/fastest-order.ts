@@ -1,4 +1,5 @@
-import type { LatencyFigures } from '../state/latency-book.js';
+import type { BreakerStore } from '../state/breaker-store.js';
+import type { LatencyBook, LatencyFigures } from '../state/latency-book.js';
 import type { RankedCandidate } from './ranking.js';
 
 /** Times to first byte this close are a tie: the user's order decides between them. */
@@ -9,6 +10,11 @@ export interface SpeedFacts {
   /** CLOSED and taking the request in its own right (not a trial). */
   healthy: boolean;
   figures: LatencyFigures;
+}
+
+/** What `fastest` ordering reads of each model: whether its breaker is CLOSED, and its latency figures. */
+export function speedFacts(breakers: BreakerStore, latency: LatencyBook): (key: string) => SpeedFacts {
+  return (key) => ({ healthy: breakers.get(key).state === 'CLOSED', figures: latency.get(key) });
 }
 
 /**

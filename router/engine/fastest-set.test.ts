@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { delayed, json } from '../test-support/upstream-behaviours.js';
 import { withScenario } from '../test-support/scenario.js';
-import { TEST_EPOCH } from '../test-support/test-clock.js';
+import { seededLatencyDir } from '../test-support/latency-seed.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
 const SETS = { main: ['alpha/m1', 'beta/m2'], plain: ['alpha/m1', 'beta/m2'] };
@@ -17,21 +16,8 @@ const rolls =
   () =>
     values.shift() ?? 0.99;
 
-/** A state dir whose latency file already knows the models (as after earlier traffic). */
-async function seededDir(models: Record<string, { ttfbMs: number; lastAt?: number }>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
-  await mkdir(path.join(dir, 'state'), { recursive: true });
-  const entries = Object.entries(models).map(([key, { ttfbMs, lastAt }]) => [
-    key,
-    { ttfbMs, tokensPerSec: null, recent: [ttfbMs], samples: 1, lastAt: lastAt ?? TEST_EPOCH },
-  ]);
-  const body = { version: 1, savedAt: TEST_EPOCH, models: Object.fromEntries(entries) };
-  await writeFile(path.join(dir, 'state', 'latency.json'), JSON.stringify(body));
-  return dir;
-}
-
 test('a fastest set serves from its quickest model; a priority set keeps the user’s order', async () => {
-  const dir = await seededDir({ 'alpha/m1': { ttfbMs: 3000 }, 'beta/m2': { ttfbMs: 400 } });
+  const dir = await seededLatencyDir({ 'alpha/m1': { ttfbMs: 3000 }, 'beta/m2': { ttfbMs: 400 } });
   const options = { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(), dir };
   await withScenario(options, async ({ router, upstream }) => {
     upstream.always('alpha/m1', json('alpha')).always('beta/m2', json('beta'));
@@ -41,7 +27,7 @@ test('a fastest set serves from its quickest model; a priority set keeps the use
 });
 
 test('figures within the tie margin keep the user’s order', async () => {
-  const dir = await seededDir({ 'alpha/m1': { ttfbMs: 450 }, 'beta/m2': { ttfbMs: 420 } });
+  const dir = await seededLatencyDir({ 'alpha/m1': { ttfbMs: 450 }, 'beta/m2': { ttfbMs: 420 } });
   await withScenario(
     { ...TWO, sets: SETS, ranking: FASTEST, random: rolls(), dir },
     async ({ router, upstream }) => {

@@ -59,6 +59,11 @@ export class HealthProber {
     return this.#deps.isOnline();
   }
 
+  /** Probes `provider` spent in its current day. */
+  spent(provider: string): number {
+    return this.#deps.book.spent(provider);
+  }
+
   /** The last probe of `key`, or null. */
   last(key: string): ProbeView | null {
     return this.#deps.book.last(key);

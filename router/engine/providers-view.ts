@@ -1,7 +1,10 @@
-import type { KeyStatus, KeyView, ProvidersResponse } from '../api-types.js';
+import type { KeyStatus, KeyView, ProviderProbeView, ProvidersResponse, ProviderView } from '../api-types.js';
+import { FREE_TIER_LIMITS, NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/resolve-config.js';
+import { probeSchema } from '../config/schema.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
+import { keyBudgets } from './key-budgets.js';
 
 /** `invalid` only when every key was refused: one good key keeps the provider working. */
 function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
@@ -15,12 +18,13 @@ function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeySta
  * Each key's state: refused (401/403); paused when the whole provider waits on it (its limit or credit) or
  * every model of the provider does; else usable, with how many models wait on it.
  */
-function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
+function keyViews(resolved: ResolvedConfig, provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
   const account = provider.quotaAccount;
   return provider.keys.map(({ fingerprint, source }) => {
     const shown = source.startsWith('env:') ? source.slice(4) : source;
+    const budgets = keyBudgets(resolved, provider, quotas, fingerprint);
     if (quotas.isAuthBlocked(provider.id, fingerprint))
-      return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0 };
+      return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0, budgets };
     const ends = provider.modelIds
       .map((modelId) => quotas.pausedUntil(`${provider.id}/${modelId}`, account, fingerprint))
       .filter((until): until is number => until !== null);
@@ -33,8 +37,31 @@ function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
       state: pausedUntil === null ? 'usable' : 'paused',
       pausedUntil,
       pausedModels: ends.length,
+      budgets,
     };
   });
+}
+
+/** The provider's probe settings in effect (off by default) and the probes it spent today. */
+function probeView(resolved: ResolvedConfig, id: string, spentToday: number): ProviderProbeView {
+  const { enabled, dailyBudget, idleIntervalMs } =
+    resolved.config.providers[id]?.probe ?? probeSchema.parse({});
+  return { enabled, dailyBudget, idleIntervalMs, spentToday };
+}
+
+/** The catalogue's limits for every model of the provider, and the config's override of them. */
+function limitsView(resolved: ResolvedConfig, id: string): ProviderView['limits'] {
+  return {
+    published: { ...NO_LIMITS, ...FREE_TIER_LIMITS[id]?.all },
+    override: { ...resolved.config.providers[id]?.limits },
+  };
+}
+
+/** What `GET /api/providers` reads besides the config and the quota book. */
+export interface ProvidersViewSources {
+  discovery?: DiscoveryBook;
+  /** Probes a provider spent in its current day. @default none */
+  probesSpent?: (provider: string) => number;
 }
 
 /**
@@ -44,10 +71,11 @@ function keyViews(provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
 export function buildProviders(
   resolved: ResolvedConfig,
   quotas: QuotaBook,
-  discovery?: DiscoveryBook,
+  sources: ProvidersViewSources = {},
 ): ProvidersResponse {
-  const providers = [...resolved.providers.values()].map((provider) => {
-    const keys = keyViews(provider, quotas);
+  const { discovery, probesSpent = () => 0 } = sources;
+  const providers = [...resolved.providers.values()].map((provider): ProviderView => {
+    const keys = keyViews(resolved, provider, quotas);
     return {
       id: provider.id,
       name: provider.name,
@@ -73,6 +101,8 @@ export function buildProviders(
           vanished: model?.vanished === true,
         };
       }),
+      probe: probeView(resolved, provider.id, probesSpent(provider.id)),
+      limits: limitsView(resolved, provider.id),
     };
   });
   return { providers };

@@ -13,6 +13,7 @@ import type { LatencyBook } from '../state/latency-book.js';
 import type { ModelStatsBook } from '../state/model-stats.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { candidateFacts } from './candidate-facts.js';
+import { fastestOrder, speedFacts } from './fastest-order.js';
 import { keysBlock, keysOf } from './key-rotation.js';
 import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
@@ -111,7 +112,12 @@ export function buildState(src: StateSources): StateResponse {
     now,
     resolved.config.router.breaker,
   );
-  const ordered: string[] = ranking.order.map((candidate) => candidate.key);
+  // A `fastest` set routes its healthy models by speed: shown as the next request (not exploring) takes them.
+  const fastest = resolved.config.router.ranking.order[resolved.activeSet] === 'fastest';
+  const order = fastest
+    ? fastestOrder(ranking.order, speedFacts(breakers, src.latency), false)
+    : ranking.order;
+  const ordered: string[] = order.map((candidate) => candidate.key);
   const seen = new Set(ordered);
   const push = (key: string): void => {
     if (seen.has(key)) return;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod/v3';
 import type { LiveConfig } from '../config/live-config.js';
 import { withProviderKey } from '../config/provider-key.js';
-import { apiKeySchema, modelKeySchema, type ConfigInput } from '../config/schema.js';
+import { apiKeySchema, modelKeySchema } from '../config/schema.js';
+import { withSets } from '../config/set-edits.js';
 import { buildProviders } from '../engine/providers-view.js';
 import { buildUsage } from '../engine/usage-view.js';
 import { discoverModels } from '../engine/model-discovery.js';
@@ -20,9 +21,11 @@ import {
 import { answerUpdate, readJson } from './api-io.js';
 import { checkConfig } from './config-check-route.js';
 import { importConfig } from './import-route.js';
+import { PROVIDER_ROUTES } from './provider-routes.js';
 import { sendError, sendJson } from './respond.js';
 import { SETUP_ROUTES } from './setup-route.js';
 import { usageBudgets } from './usage-budgets.js';
+import { SET_ROUTES } from './set-routes.js';
 
 export interface ApiDeps {
   engine: RouterEngine;
@@ -52,16 +55,6 @@ function historyLimit(url: URL): { ok: true; limit: number } | { ok: false; mess
   if (limit < 1 || limit > DEFAULT_HISTORY_CAPACITY)
     return { ok: false, message: `limit must be from 1 to ${DEFAULT_HISTORY_CAPACITY}, got ${limit}` };
   return { ok: true, limit };
-}
-
-/** Materialises the effective sets into the raw config (with no `sets`, the derived default set). */
-function withSets(
-  raw: ConfigInput,
-  sets: Readonly<Record<string, readonly string[]>>,
-): Record<string, string[]> {
-  return raw.sets
-    ? { ...raw.sets }
-    : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
 }
 
 /** What one `/api/*` handler gets. */
@@ -206,7 +199,14 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/history': getHistory,
   'GET /api/config': ({ deps, res }) => sendJson(res, 200, deps.live.response()),
   'GET /api/providers': ({ deps, res }) =>
-    sendJson(res, 200, buildProviders(deps.live.resolved, deps.quotas, deps.discovery)),
+    sendJson(
+      res,
+      200,
+      buildProviders(deps.live.resolved, deps.quotas, {
+        discovery: deps.discovery,
+        probesSpent: (provider) => deps.engine.probes.spent(provider),
+      }),
+    ),
   'POST /api/providers/discover': discoverProviderModels,
   'GET /api/usage': ({ deps, res }) => {
     const usage = buildUsage(deps.live.resolved, deps.quotas, deps.clock());
@@ -221,6 +221,8 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'POST /api/sets/active': setActiveSet,
   'POST /api/pause': setPaused,
   ...SETUP_ROUTES,
+  ...PROVIDER_ROUTES,
+  ...SET_ROUTES,
 };
 
 /**

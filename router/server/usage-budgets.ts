@@ -2,13 +2,13 @@
  * The day budgets `GET /api/usage` shows per key: the quota book's counts (the ones ranking checks) against
  * each model's day limits, one row per budget (a provider counting per key has one per key, not one per model).
  */
-import type { KeyBudgetView, UsageResponse } from '../api-types.js';
+import type { KeyDayBudgetView, UsageResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { keyBudgetUse } from './metrics-budgets.js';
 
 /** The share of its tightest day limit a budget has used, 0..1 and more. */
-export function dayShare(row: KeyBudgetView): number {
+export function dayShare(row: KeyDayBudgetView): number {
   const shares = [
     row.rpd === null ? 0 : row.dayRequests / row.rpd,
     row.tpd === null ? 0 : row.dayTokens / row.tpd,
@@ -28,8 +28,8 @@ export function usageBudgets(
   resolved: ResolvedConfig,
   quotas: QuotaBook,
   today: UsageResponse['today'],
-): KeyBudgetView[] {
-  const rows = new Map<string, KeyBudgetView>();
+): KeyDayBudgetView[] {
+  const rows = new Map<string, KeyDayBudgetView>();
   for (const use of keyBudgetUse(resolved, quotas, shownModels(resolved, today))) {
     if (use.limits.rpd === null && use.limits.tpd === null) continue;
     const perKey = resolved.providers.get(use.provider)?.quotaScope === 'key';

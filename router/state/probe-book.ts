@@ -88,6 +88,11 @@ export class ProbeBook {
     return Math.max(0, limit - this.#today(provider).count);
   }
 
+  /** Probes `provider` spent in its current day. */
+  spent(provider: string): number {
+    return this.#today(provider).count;
+  }
+
   /** Counts one probe of `provider` in its day. */
   spend(provider: string): void {
     const today = this.#today(provider);

@@ -22,6 +22,25 @@ export const HISTORY_LIMIT = 500;
 
 type Ok = { ok: true };
 
+/** How a set orders its healthy models. */
+export type SetOrder = 'priority' | 'fastest';
+
+/** `POST /api/providers/add`. */
+export interface NewProviderBody {
+  id: string;
+  name?: string;
+  baseUrl: string;
+  apiKeys: string[];
+  models: string[];
+  headers?: Record<string, string>;
+}
+
+/** `POST /api/providers/settings`: values as typed (the router's schema judges them). */
+export interface ProviderSettingsBody {
+  probe?: Record<string, unknown> | null;
+  limits?: Record<string, unknown> | null;
+}
+
 /** Every router endpoint the dashboard uses, typed by the shapes in router/api-types.ts. */
 export const api = {
   health: () => apiGet<HealthResponse>('/health'),
@@ -47,6 +66,22 @@ export const api = {
   /** Write-only: the key is never read back. An empty string removes it. */
   setProviderKey: (provider: string, apiKey: string) =>
     apiSend<Ok>('POST', '/api/providers/key', { provider, apiKey }),
+  /** Adds a provider the catalogue does not know; the router's schema judges every field. */
+  addProvider: (provider: NewProviderBody) => apiSend<Ok>('POST', '/api/providers/add', provider),
+  /** Write-only: adds a key after the provider's others; the answer names it by fingerprint only. */
+  addProviderKey: (provider: string, apiKey: string) =>
+    apiSend<Ok & { fingerprint: string }>('POST', '/api/providers/keys/add', { provider, apiKey }),
+  /** Removes one config key; the router holds it for `undoForMs` so the removal can be undone. */
+  removeProviderKey: (provider: string, fingerprint: string) =>
+    apiSend<Ok & { undoForMs: number }>('POST', '/api/providers/keys/remove', { provider, fingerprint }),
+  restoreProviderKey: (provider: string, fingerprint: string) =>
+    apiSend<Ok>('POST', '/api/providers/keys/restore', { provider, fingerprint }),
+  /** A provider's probes and limits override; null puts one back to its default. */
+  saveProviderSettings: (provider: string, change: ProviderSettingsBody) =>
+    apiSend<Ok>('POST', '/api/providers/settings', { provider, ...change }),
+  deleteSet: (set: string) => apiSend<Ok>('POST', '/api/sets/delete', { set }),
+  renameSet: (set: string, to: string) => apiSend<Ok>('POST', '/api/sets/rename', { set, to }),
+  setOrder: (set: string, order: SetOrder) => apiSend<Ok>('POST', '/api/sets/order', { set, order }),
   saveSet: (name: string, models: string[]) =>
     apiSend<Ok>('PUT', `/api/sets/${encodeURIComponent(name)}`, { models }),
   activateSet: (set: string) => apiSend<Ok>('POST', '/api/sets/active', { set }),

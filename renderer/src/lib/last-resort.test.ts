@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { ProviderView } from '../../../router/api-types.js';
+import { providerView } from '../test-support/fixtures.js';
 import { lastResortChoices, lastResortWarning } from './last-resort.js';
 
 function provider(id: string, over: Partial<ProviderView>, models: string[]): ProviderView {
-  return {
-    id,
+  return providerView(id, {
     name: id.toUpperCase(),
-    signupUrl: null,
-    keyStatus: 'set',
-    keySource: 'config',
-    enabled: true,
-    custom: false,
-    unresolvable: false,
-    keys: [],
-    discoveredAt: null,
-    discoveredNew: [],
     models: models.map((modelId) => ({
       key: `${id}/${modelId}`,
       modelId,
@@ -25,7 +16,7 @@ function provider(id: string, over: Partial<ProviderView>, models: string[]): Pr
       vanished: modelId.startsWith('gone'),
     })),
     ...over,
-  };
+  });
 }
 
 const PROVIDERS = [

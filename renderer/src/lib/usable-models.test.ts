@@ -1,30 +1,24 @@
 import { expect, test } from 'vitest';
 import type { ProviderView } from '../../../router/api-types.js';
+import { providerView } from '../test-support/fixtures.js';
 import { usability } from './usable-models.js';
 
-const provider = (id: string, over: Partial<ProviderView>, models = 2): ProviderView => ({
-  id,
-  name: id.toUpperCase(),
-  signupUrl: null,
-  keyStatus: 'missing',
-  keySource: null,
-  enabled: true,
-  custom: false,
-  unresolvable: false,
-  keys: [],
-  discoveredAt: null,
-  discoveredNew: [],
-  models: Array.from({ length: models }, (_, i) => ({
-    key: `${id}/m${i}`,
-    modelId: `m${i}`,
-    label: null,
-    tier: null,
-    sweScore: null,
-    context: null,
-    vanished: false,
-  })),
-  ...over,
-});
+const provider = (id: string, over: Partial<ProviderView>, models = 2): ProviderView =>
+  providerView(id, {
+    name: id.toUpperCase(),
+    keyStatus: 'missing',
+    keySource: null,
+    models: Array.from({ length: models }, (_, i) => ({
+      key: `${id}/m${i}`,
+      modelId: `m${i}`,
+      label: null,
+      tier: null,
+      sweScore: null,
+      context: null,
+      vanished: false,
+    })),
+    ...over,
+  });
 
 test('a first run: keyless providers are usable, the others wait for a key', () => {
   const result = usability([

@@ -3,7 +3,9 @@ import type {
   HealthVerdict,
   HistoryEntry,
   HistoryStats,
+  KeyView,
   ModelStateView,
+  ProviderView,
   RecentOutcomes,
   StateResponse,
 } from '../../../router/api-types.js';
@@ -120,3 +122,35 @@ export const EMPTY_STATS: HistoryStats = {
     completionTokens: 0,
   },
 };
+
+export function providerView(id: string, over: Partial<ProviderView> = {}): ProviderView {
+  return {
+    id,
+    name: id,
+    signupUrl: null,
+    keyStatus: 'set',
+    keySource: 'config',
+    enabled: true,
+    custom: false,
+    unresolvable: false,
+    keys: [],
+    discoveredAt: null,
+    discoveredNew: [],
+    models: [],
+    probe: { enabled: false, dailyBudget: 50, idleIntervalMs: null, spentToday: 0 },
+    limits: { published: { rpm: null, rpd: null, tpm: null, tpd: null }, override: {} },
+    ...over,
+  };
+}
+
+export function keyView(fingerprint: string, over: Partial<KeyView> = {}): KeyView {
+  return {
+    fingerprint,
+    source: 'config',
+    state: 'usable',
+    pausedUntil: null,
+    pausedModels: 0,
+    budgets: [],
+    ...over,
+  };
+}

@@ -1,22 +1,8 @@
 import { expect, test } from 'vitest';
-import type { ProviderView } from '../../../../router/api-types.js';
+import { providerView } from '../../test-support/fixtures.js';
 import { discoverable, discoveryWords, lastCheckWords } from './DiscoverModels.js';
 
-const provider = (id: string, over: Partial<ProviderView> = {}): ProviderView => ({
-  id,
-  name: id,
-  signupUrl: null,
-  keyStatus: 'set',
-  keySource: 'config',
-  enabled: true,
-  custom: false,
-  unresolvable: false,
-  keys: [],
-  discoveredAt: null,
-  discoveredNew: [],
-  models: [],
-  ...over,
-});
+const provider = providerView;
 
 test('only enabled providers with a URL and a usable key have a list to fetch', () => {
   const all = [

@@ -1,21 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { ModelStateView } from '../../../../router/api-types.js';
-import { api } from '../../api/endpoints.js';
-import { queryKeys } from '../../api/queries.js';
-import { testThroughRouter } from '../../api/test-model.js';
 import { ModelHealth } from '../../components/ModelHealth.js';
 import { ModelKey } from '../../components/ModelKey.js';
-import { errorText } from '../../components/QueryStatus.js';
-import { Sparkline } from '../../components/Sparkline.js';
-import { formatLatency, formatPercent } from '../../lib/format.js';
-import { SKIP_HINTS, failureWords } from '../../lib/labels.js';
+import { SKIP_HINTS } from '../../lib/labels.js';
 import { SPARED_WORDS } from '../../lib/model-reason.js';
 import { ordinal } from '../../lib/routing-positions.js';
+import { ModelActions } from './ModelActions.js';
 import { ModelDetails } from './ModelDetails.js';
-import { ProbeControl } from './ProbeControl.js';
+import { ModelMetrics } from './ModelMetrics.js';
 import { QuotaPauseWhy } from './QuotaPauseWhy.js';
-import { TestResultView } from './TestResultView.js';
 import type { HandleProps } from './use-drag-reorder.js';
 
 /** What a row may do to the active set; the parent owns the set. */
@@ -27,10 +20,6 @@ export interface RowEditing {
   handle: HandleProps;
   /** The element id of the text that explains the handle. */
   handleHintId: string;
-}
-
-function needsReset(m: ModelStateView): boolean {
-  return m.state !== 'CLOSED' || m.consecutiveFailures > 0 || m.authBlocked || m.quotaPausedUntil !== null;
 }
 
 /** Where the next request puts this model: its place in the routing order, or why it is skipped. */
@@ -46,6 +35,26 @@ function RoutingPlace({ model, routeAt }: { model: ModelStateView; routeAt: numb
   return (
     <span className="route-at route-skipped" title="The next request skips this model">
       skipped: {why}
+    </span>
+  );
+}
+
+/** The drag handle and the row's place in the set (its priority). */
+function Grip({ name, priority, editing }: { name: string; priority: number; editing: RowEditing }) {
+  return (
+    <span className="model-grip">
+      <button
+        type="button"
+        className="drag-handle"
+        aria-label={`Reorder ${name} (place ${priority})`}
+        aria-describedby={editing.handleHintId}
+        {...editing.handle}
+      >
+        <span aria-hidden="true">⠿</span>
+      </button>
+      <span className="model-pos mono" title="Place in the set (its priority)">
+        {priority}
+      </span>
     </span>
   );
 }
@@ -69,36 +78,12 @@ export function ModelRow({
   dragging: boolean;
   editing: RowEditing;
 }) {
-  const client = useQueryClient();
   const detailsId = useId();
   const [open, setOpen] = useState(false);
-  const reset = useMutation({
-    mutationFn: () => api.resetModel(model.key),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
-  });
-  const test = useMutation({
-    mutationFn: () => testThroughRouter(model.key, model.state),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
-  });
-  const { stats } = model;
   const name = model.key;
-
   return (
     <li className={`model-row ${dragging ? 'is-dragging' : ''}`} aria-label={name} data-set-key={name}>
-      <span className="model-grip">
-        <button
-          type="button"
-          className="drag-handle"
-          aria-label={`Reorder ${name} (place ${priority})`}
-          aria-describedby={editing.handleHintId}
-          {...editing.handle}
-        >
-          <span aria-hidden="true">⠿</span>
-        </button>
-        <span className="model-pos mono" title="Place in the set (its priority)">
-          {priority}
-        </span>
-      </span>
+      <Grip name={name} priority={priority} editing={editing} />
       <div className="model-name">
         <ModelKey value={name} />
         {model.label && <span className="muted small">{model.label}</span>}
@@ -110,103 +95,12 @@ export function ModelRow({
         {spared && <span className="small model-spared">{SPARED_WORDS}</span>}
         <QuotaPauseWhy model={model} />
       </div>
-      <dl className="model-metrics">
-        <div className="metric-failures">
-          <dt>failures since last success</dt>
-          <dd className="mono">{model.consecutiveFailures}</dd>
-        </div>
-        <div className="metric-trips">
-          <dt>trips</dt>
-          <dd className="mono">{model.tripCount}</dd>
-        </div>
-        <div className="metric-last">
-          <dt>last failure</dt>
-          <dd>
-            <span className="mono">{model.lastFailureKind ?? '–'}</span>
-            {model.lastFailureKind && (
-              <span className="block small muted">{failureWords(model.lastFailureKind)}</span>
-            )}
-          </dd>
-        </div>
-        <div className="metric-p50">
-          <dt>p50</dt>
-          <dd className="mono">{formatLatency(stats.p50LatencyMs)}</dd>
-        </div>
-        <div className="metric-success">
-          <dt>success</dt>
-          <dd className="mono">{formatPercent(stats.successRate)}</dd>
-        </div>
-        <div className="metric-spark">
-          <dt>latency, last {stats.recentLatencyMs.length}</dt>
-          <dd>
-            <Sparkline
-              values={stats.recentLatencyMs}
-              label={`Latency of the last ${stats.recentLatencyMs.length} attempts, oldest first`}
-            />
-          </dd>
-        </div>
-      </dl>
-      <div className="model-actions">
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => test.mutate()}
-          disabled={test.isPending}
-          title="One pinned request through the router; for an OPEN model it is its trial"
-        >
-          {test.isPending ? 'Testing…' : 'Test'}
-        </button>
-        <ProbeControl modelKey={name} last={model.lastProbe} />
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => reset.mutate()}
-          disabled={reset.isPending || !needsReset(model)}
-          aria-label={`Reset breaker of ${name}`}
-        >
-          Reset
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-expanded={open}
-          aria-controls={detailsId}
-          onClick={() => setOpen(!open)}
-          aria-label={`History of ${name}`}
-        >
-          History
-        </button>
-        <button
-          type="button"
-          className="btn btn-icon"
-          onClick={() => editing.move(-1)}
-          disabled={!editing.canMoveUp}
-          aria-label={`Move ${name} up`}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="btn btn-icon"
-          onClick={() => editing.move(1)}
-          disabled={!editing.canMoveDown}
-          aria-label={`Move ${name} down`}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="btn btn-icon btn-danger"
-          onClick={editing.remove}
-          aria-label={`Remove ${name} from the set`}
-        >
-          ×
-        </button>
-      </div>
-      <div className="model-feedback" aria-live="polite">
-        {test.data && <TestResultView result={test.data} />}
-        {reset.error && <span className="field-error">{errorText(reset.error)}</span>}
-      </div>
+      <ModelMetrics model={model} />
+      <ModelActions
+        model={model}
+        editing={editing}
+        details={{ id: detailsId, open, toggle: () => setOpen(!open) }}
+      />
       {open && (
         <div id={detailsId} className="model-details">
           <ModelDetails model={model} />

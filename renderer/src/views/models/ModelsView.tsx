@@ -1,7 +1,10 @@
-import { useEffect, useId } from 'react';
-import { useProviders, useRouterState } from '../../api/queries.js';
+import { useId } from 'react';
+import type { StateResponse } from '../../../../router/api-types.js';
+import type { SetOrder } from '../../api/endpoints.js';
+import { useConfig, useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText, QueryStatus } from '../../components/QueryStatus.js';
+import { UndoNotice } from '../../components/UndoNotice.js';
 import { routingPositions } from '../../lib/routing-positions.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
@@ -9,37 +12,78 @@ import { AddModel } from './AddModel.js';
 import { DiscoverModels } from './DiscoverModels.js';
 import { ModelRow } from './ModelRow.js';
 import { SetBar } from './SetBar.js';
+import { SetList } from './SetList.js';
 import { useDragReorder } from './use-drag-reorder.js';
-import { useSetEditor, type Removed } from './use-set-editor.js';
+import { useSetEditor } from './use-set-editor.js';
 
 /** How long "Undo" stays offered after a removal. */
 const UNDO_MS = 15_000;
 
-function UndoRemove({ removed, onUndo, onDismiss }: { removed: Removed; onUndo(): void; onDismiss(): void }) {
-  useEffect(() => {
-    const timer = setTimeout(onDismiss, UNDO_MS);
-    return () => clearTimeout(timer);
-  }, [removed, onDismiss]);
+/** How the set's order is used, in words: the list below is always the set's own (priority) order. */
+function orderHint(order: SetOrder): string {
+  return order === 'fastest'
+    ? 'This set routes its healthy models fastest first (by recent time to first byte); the order below breaks ties and places models not yet measured.'
+    : 'The set’s order is its priority.';
+}
+
+/** The active set's models in the set's order, each with where the next request puts it. */
+function SetRows({
+  state,
+  editor,
+  drag,
+  hintId,
+  now,
+}: {
+  state: StateResponse;
+  editor: ReturnType<typeof useSetEditor>;
+  drag: Pick<ReturnType<typeof useDragReorder>, 'shown' | 'dragging' | 'handleProps'>;
+  hintId: string;
+  now: number;
+}) {
+  const byKey = new Map(state.models.map((m) => [m.key, m]));
+  const positions = routingPositions(state.models, now);
+  const spared = new Set<string>(state.recent?.spared ?? []);
   return (
-    <div className="notice notice-undo" role="status">
-      <span>
-        Removed <code>{removed.key}</code> from the set.
-      </span>
-      <button type="button" className="btn btn-small" onClick={onUndo}>
-        Undo
-      </button>
-    </div>
+    <>
+      {drag.shown.map((key, i) => {
+        const model = byKey.get(key);
+        if (!model) return null;
+        const index = editor.list.indexOf(key);
+        return (
+          <ModelRow
+            key={key}
+            model={model}
+            priority={i + 1}
+            routeAt={positions.get(key) ?? null}
+            spared={spared.has(key)}
+            dragging={drag.dragging === key}
+            editing={{
+              canMoveUp: index > 0,
+              canMoveDown: index >= 0 && index < editor.list.length - 1,
+              move: (delta) => editor.move(key, delta),
+              remove: () => editor.remove(key),
+              handle: drag.handleProps(key),
+              handleHintId: hintId,
+            }}
+          />
+        );
+      })}
+      {editor.list.length === 0 && (
+        <li className="muted empty">No models in this set yet — add one below.</li>
+      )}
+    </>
   );
 }
 
 /**
  * The active set in the order the user edits (its priority), each model with its place in the next
  * request's routing order and its state beside it; drag a row (or use the arrow keys on its handle) to
- * reorder, remove with undo.
+ * reorder, remove with undo. Below, every set with its order (priority or fastest), rename and delete.
  */
 export function ModelsView() {
   const { data: state, isPending, error } = useRouterState();
   const providers = useProviders();
+  const orders = useConfig().data?.effective.router?.ranking?.order ?? {};
   const editor = useSetEditor(state);
   const { container, shown, dragging, announcement, handleProps } = useDragReorder(
     editor.list,
@@ -49,60 +93,45 @@ export function ModelsView() {
   const now = useNow();
   useRefreshAt(state?.health.backAt ?? null);
   if (!state) return <QueryStatus isPending={isPending} error={error} what="models" />;
-  const byKey = new Map(state.models.map((m) => [m.key, m]));
-  const positions = routingPositions(state.models, now);
-  const spared = new Set<string>(state.recent?.spared ?? []);
   const { removed } = editor;
-
+  const title = (
+    <>
+      Set order{' '}
+      <span className="muted small">
+        set “{state.activeSet}”, {editor.list.length} models
+      </span>
+    </>
+  );
   return (
-    <Panel
-      title={
-        <>
-          Set order{' '}
-          <span className="muted small">
-            set “{state.activeSet}”, {editor.list.length} models
-          </span>
-        </>
-      }
-      className="panel-wide"
-    >
+    <Panel title={title} className="panel-wide">
       <SetBar state={state} />
+      <SetList sets={state.sets} activeSet={state.activeSet} orders={orders} />
       {editor.error && <p className="field-error">{errorText(editor.error)}</p>}
       {removed && (
-        <UndoRemove removed={removed} onUndo={editor.undoRemove} onDismiss={editor.dismissRemoved} />
+        <UndoNotice
+          what={
+            <>
+              Removed <code>{removed.key}</code> from the set.
+            </>
+          }
+          ms={UNDO_MS}
+          onUndo={editor.undoRemove}
+          onDismiss={editor.dismissRemoved}
+        />
       )}
       <p id={hintId} className="muted small">
-        The set’s order is its priority. Drag a row by its handle ⠿, or focus the handle and press ↑ or ↓, to
-        move it. Beside each model: where the next request puts it; DEGRADED models route behind healthy ones
-        and OPEN ones are skipped until their trial.
+        {orderHint(orders[state.activeSet] ?? 'priority')} Drag a row by its handle ⠿, or focus the handle and
+        press ↑ or ↓, to move it. Beside each model: where the next request puts it; DEGRADED models route
+        behind healthy ones and OPEN ones are skipped until their trial.
       </p>
       <ol className="model-list" aria-label="Active set in priority order" ref={container}>
-        {shown.map((key, i) => {
-          const model = byKey.get(key);
-          if (!model) return null;
-          const index = editor.list.indexOf(key);
-          return (
-            <ModelRow
-              key={key}
-              model={model}
-              priority={i + 1}
-              routeAt={positions.get(key) ?? null}
-              spared={spared.has(key)}
-              dragging={dragging === key}
-              editing={{
-                canMoveUp: index > 0,
-                canMoveDown: index >= 0 && index < editor.list.length - 1,
-                move: (delta) => editor.move(key, delta),
-                remove: () => editor.remove(key),
-                handle: handleProps(key),
-                handleHintId: hintId,
-              }}
-            />
-          );
-        })}
-        {editor.list.length === 0 && (
-          <li className="muted empty">No models in this set yet — add one below.</li>
-        )}
+        <SetRows
+          state={state}
+          editor={editor}
+          drag={{ shown, dragging, handleProps }}
+          hintId={hintId}
+          now={now}
+        />
       </ol>
       <p className="sr-only" aria-live="polite">
         {announcement}

@@ -1,4 +1,12 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type RefObject,
+} from 'react';
 import { moveTo } from './use-set-editor.js';
 
 /** What a drag handle needs: pointer dragging, and the keyboard way to do the same. */
@@ -8,40 +16,21 @@ export interface HandleProps {
   onKeyDown(event: KeyboardEvent<HTMLElement>): void;
 }
 
+/** What a drag in progress needs from its hook. */
+interface DragListeners {
+  dragKey: string | null;
+  container: RefObject<HTMLOListElement | null>;
+  latest: RefObject<{ list: readonly string[]; onMove: (key: string, index: number) => void }>;
+  setDrag(drag: { key: string; index: number } | null): void;
+  announce(key: string, index: number, length: number): void;
+}
+
 /**
- * Reordering a list by dragging a row's handle (pointer events, so mouse, pen and touch alike), with the
- * keyboard equivalent on the same handle: ↑/↓ move one place, Home/End to the ends. While dragging, the
- * list shows where the row would land; the drop calls `onMove` once. Focus stays on the moved row's handle.
+ * The window listeners of a drag in progress: the pointer's moves set where the row would land, the drop
+ * commits it once, a cancel drops it. The rows move in the DOM while the preview follows the pointer, which
+ * would drop a pointer capture on the handle: the drag listens on the window instead.
  */
-export function useDragReorder(list: readonly string[], onMove: (key: string, index: number) => void) {
-  const container = useRef<HTMLOListElement>(null);
-  const [drag, setDrag] = useState<{ key: string; index: number } | null>(null);
-  const [announcement, setAnnouncement] = useState('');
-  const refocus = useRef<{ key: string; list: readonly string[] } | null>(null);
-  // The latest list and move handler, for the window listeners of a drag in progress.
-  const latest = useRef({ list, onMove });
-  useEffect(() => {
-    latest.current = { list, onMove };
-  });
-
-  // Rows are moved in the DOM when the order changes, which drops focus: give it back to the handle once
-  // the new order is on screen.
-  useLayoutEffect(() => {
-    const wanted = refocus.current;
-    if (wanted === null || wanted.list === list) return;
-    refocus.current = null;
-    const handle = container.current?.querySelector<HTMLElement>(
-      `[data-handle-for="${CSS.escape(wanted.key)}"]`,
-    );
-    handle?.focus();
-  });
-
-  const announce = (key: string, index: number, length: number): void =>
-    setAnnouncement(`${key} moved to place ${index + 1} of ${length}`);
-
-  // The rows move in the DOM while the preview follows the pointer, which would drop a pointer capture on
-  // the handle: the drag listens on the window instead.
-  const dragKey = drag?.key ?? null;
+function useDragListeners({ dragKey, container, latest, setDrag, announce }: DragListeners): void {
   useEffect(() => {
     if (dragKey === null) return undefined;
     let index = latest.current.list.indexOf(dragKey);
@@ -77,7 +66,43 @@ export function useDragReorder(list: readonly string[], onMove: (key: string, in
       window.removeEventListener('pointerup', drop);
       window.removeEventListener('pointercancel', cancel);
     };
+    // The setters and refs are stable; a new drag (its key) is what restarts the listeners.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dragKey]);
+}
+
+/**
+ * Reordering a list by dragging a row's handle (pointer events, so mouse, pen and touch alike), with the
+ * keyboard equivalent on the same handle: ↑/↓ move one place, Home/End to the ends. While dragging, the
+ * list shows where the row would land; the drop calls `onMove` once. Focus stays on the moved row's handle.
+ */
+export function useDragReorder(list: readonly string[], onMove: (key: string, index: number) => void) {
+  const container = useRef<HTMLOListElement>(null);
+  const [drag, setDrag] = useState<{ key: string; index: number } | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const refocus = useRef<{ key: string; list: readonly string[] } | null>(null);
+  // The latest list and move handler, for the window listeners of a drag in progress.
+  const latest = useRef({ list, onMove });
+  useEffect(() => {
+    latest.current = { list, onMove };
+  });
+
+  // Rows are moved in the DOM when the order changes, which drops focus: give it back to the handle once
+  // the new order is on screen.
+  useLayoutEffect(() => {
+    const wanted = refocus.current;
+    if (wanted === null || wanted.list === list) return;
+    refocus.current = null;
+    const handle = container.current?.querySelector<HTMLElement>(
+      `[data-handle-for="${CSS.escape(wanted.key)}"]`,
+    );
+    handle?.focus();
+  });
+
+  const announce = (key: string, index: number, length: number): void =>
+    setAnnouncement(`${key} moved to place ${index + 1} of ${length}`);
+
+  useDragListeners({ dragKey: drag?.key ?? null, container, latest, setDrag, announce });
 
   const handleProps = (key: string): HandleProps => ({
     'data-handle-for': key,

@@ -5,24 +5,27 @@ import { api } from '../../api/endpoints.js';
 import { errorText } from '../../components/QueryStatus.js';
 
 /**
- * A write-only key field: the key goes to the router once and is never read back, and the field is
- * cleared as soon as it is sent. The page only ever learns "key set".
+ * A write-only field that adds a key after the provider's others (they are tried in turn when one is rate
+ * limited or refused). The key goes to the router once and is never read back; the field is cleared as
+ * soon as it is sent, and the page only learns the key's fingerprint.
  */
 export function KeyForm({ provider }: { provider: ProviderView }) {
   const client = useQueryClient();
   const inputId = useId();
+  const hintId = useId();
   const [key, setKey] = useState('');
-  const save = useMutation({
-    mutationFn: (apiKey: string) => api.setProviderKey(provider.id, apiKey),
+  const add = useMutation({
+    mutationFn: (apiKey: string) => api.addProviderKey(provider.id, apiKey),
     onSuccess: () => setKey(''),
     onSettled: () => client.invalidateQueries(),
   });
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    if (key.trim()) save.mutate(key.trim());
+    if (key.trim()) add.mutate(key.trim());
   };
-  const stored =
-    provider.keyStatus === 'set' || (provider.keyStatus === 'invalid' && provider.keySource === 'config');
+  const hasKeys = provider.keys.length > 0;
+  // Keys in the config take the place of keys from the environment: say so before one is added.
+  const fromEnv = provider.keys.some((k) => k.source !== 'config');
   return (
     <form className="key-form inline-form" onSubmit={submit}>
       <label htmlFor={inputId} className="sr-only">
@@ -33,29 +36,28 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
         type="password"
         autoComplete="off"
         spellCheck={false}
-        placeholder={stored ? 'key set — paste to replace' : 'paste API key'}
+        placeholder={hasKeys ? 'paste another key' : 'paste API key'}
+        aria-describedby={fromEnv ? hintId : undefined}
         value={key}
-        onChange={(e) => setKey(e.target.value)}
+        onChange={(e) => {
+          setKey(e.target.value);
+          add.reset();
+        }}
       />
-      <button type="submit" className="btn btn-small" disabled={save.isPending || !key.trim()}>
-        Save key
+      <button type="submit" className="btn btn-small" disabled={add.isPending || !key.trim()}>
+        Add key
       </button>
-      {stored && (
-        <button
-          type="button"
-          className="btn btn-small btn-danger"
-          disabled={save.isPending}
-          onClick={() => save.mutate('')}
-        >
-          Remove key
-        </button>
-      )}
-      {save.isSuccess && (
-        <span className="small ok-text" role="status">
-          saved
+      {fromEnv && (
+        <span id={hintId} className="small muted">
+          a key added here is used instead of the environment’s
         </span>
       )}
-      {save.error && <span className="field-error">{errorText(save.error)}</span>}
+      {add.isSuccess && (
+        <span className="small ok-text" role="status">
+          added as <code>{add.data.fingerprint}</code>
+        </span>
+      )}
+      {add.error && <span className="field-error">{errorText(add.error)}</span>}
     </form>
   );
 }

@@ -1,6 +1,8 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { KeyView } from '../../../../router/api-types.js';
+import type { ProviderView } from '../../../../router/api-types.js';
+import { keyView, providerView } from '../../test-support/fixtures.js';
 import { KeyStates } from './KeyStates.js';
 
 const T0 = new Date('2026-03-01T12:00:00Z').getTime();
@@ -11,35 +13,71 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const key = (fingerprint: string, over: Partial<KeyView> = {}): KeyView => ({
-  fingerprint,
-  source: 'config',
-  state: 'usable',
-  pausedUntil: null,
-  pausedModels: 0,
-  ...over,
-});
+function show(provider: ProviderView) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <KeyStates provider={provider} />
+    </QueryClientProvider>,
+  );
+}
 
-test('each key shows its fingerprint, source and state; a paused one counts down', () => {
-  render(
-    <KeyStates
-      providerName="Groq"
-      keys={[
-        key('aaaaaaaaaaaa', { pausedModels: 2 }),
-        key('bbbbbbbbbbbb', { state: 'paused', pausedUntil: T0 + 90_000, source: 'GROQ_KEY_2' }),
-        key('cccccccccccc', { state: 'invalid' }),
-      ]}
-    />,
+test('each key shows its fingerprint, source and state; a paused one counts down; env keys stay', () => {
+  show(
+    providerView('groq', {
+      name: 'Groq',
+      keys: [
+        keyView('aaaaaaaaaaaa', { pausedModels: 2 }),
+        keyView('bbbbbbbbbbbb', { state: 'paused', pausedUntil: T0 + 90_000, source: 'GROQ_KEY_2' }),
+        keyView('cccccccccccc', { state: 'invalid' }),
+      ],
+    }),
   );
   const rows = within(screen.getByRole('list', { name: 'Groq keys' })).getAllByRole('listitem');
   expect(rows.map((row) => row.textContent)).toEqual([
-    'aaaaaaaaaaaaconfigusable2 models paused',
+    'aaaaaaaaaaaaconfigusable2 models pausedRemove',
     'bbbbbbbbbbbb$GROQ_KEY_2pausedback in 1:30',
-    'ccccccccccccconfigrefused',
+    'ccccccccccccconfigrefusedRemove',
+  ]);
+  expect(screen.getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+    'Remove key aaaaaaaaaaaa of Groq',
+    'Remove key cccccccccccc of Groq',
   ]);
 });
 
-test('one usable key needs no list', () => {
-  const { container } = render(<KeyStates providerName="Groq" keys={[key('aaaaaaaaaaaa')]} />);
+test('a key’s budget: its most used model in full, with meters for each limit', () => {
+  const budget = (model: string, dayRequests: number) => ({
+    model,
+    dayRequests,
+    dayTokens: 0,
+    minuteRequests: 0,
+    minuteTokens: 0,
+    limits: { rpm: 30, rpd: 1000, tpm: null, tpd: null },
+  });
+  show(
+    providerView('groq', {
+      name: 'Groq',
+      keys: [
+        keyView('aaaaaaaaaaaa', {
+          budgets: [budget('groq/a', 12), budget('groq/b', 3), budget('groq/c', 0)],
+        }),
+      ],
+    }),
+  );
+  // The most used first, then the other model used today (behind a disclosure); an unused one is left out.
+  expect(screen.getAllByTitle(/^groq\//).map((name) => name.textContent)).toEqual(['groq/a', 'groq/b']);
+  const meters = screen.getAllByRole('meter', { hidden: true });
+  expect(meters.map((m) => m.getAttribute('aria-label'))).toEqual([
+    'requests today',
+    'requests this minute',
+    'requests today',
+    'requests this minute',
+  ]);
+  expect(meters[0]?.getAttribute('value')).toBe('12');
+  expect(screen.getByText('12 / 1,000')).toBeTruthy();
+  expect(screen.getByText('1 more model used today')).toBeTruthy();
+});
+
+test('a provider without keys shows no list', () => {
+  const { container } = show(providerView('kilo', { keys: [] }));
   expect(container.textContent).toBe('');
 });

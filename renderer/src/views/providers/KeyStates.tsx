@@ -1,5 +1,11 @@
-import type { KeyView } from '../../../../router/api-types.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import type { KeyView, ProviderView } from '../../../../router/api-types.js';
+import { api } from '../../api/endpoints.js';
 import { Countdown } from '../../components/Countdown.js';
+import { errorText } from '../../components/QueryStatus.js';
+import { UndoNotice } from '../../components/UndoNotice.js';
+import { KeyBudget } from './KeyBudget.js';
 
 const STATE_WORDS: Record<KeyView['state'], string> = {
   usable: 'usable',
@@ -7,31 +13,98 @@ const STATE_WORDS: Record<KeyView['state'], string> = {
   invalid: 'refused',
 };
 
-/**
- * Each key of a provider, named by its fingerprint only, with its state: usable, paused (until when) or
- * refused by the provider. Shown when the provider has several keys or its one key is not usable.
- */
-export function KeyStates({ providerName, keys }: { providerName: string; keys: readonly KeyView[] }) {
-  const [only] = keys;
-  if (only === undefined || (keys.length === 1 && only.state === 'usable' && only.pausedModels === 0))
-    return null;
+/** One key: fingerprint, where it comes from, its state and budget use; a config key can be removed. */
+function KeyItem({
+  keyView: key,
+  providerName,
+  onRemove,
+  busy,
+}: {
+  keyView: KeyView;
+  providerName: string;
+  onRemove(): void;
+  busy: boolean;
+}) {
   return (
-    <ul className="key-states" aria-label={`${providerName} keys`}>
-      {keys.map((key) => (
-        <li key={key.fingerprint} className={`key-state key-state-${key.state}`}>
-          <code className="mono small" title="key fingerprint (a hash of the key)">
-            {key.fingerprint}
-          </code>
-          <span className="muted small">{key.source === 'config' ? 'config' : `$${key.source}`}</span>
-          <span className="small">{STATE_WORDS[key.state]}</span>
-          {key.pausedUntil !== null && <Countdown label="back" until={key.pausedUntil} />}
-          {key.state === 'usable' && key.pausedModels > 0 && (
-            <span className="muted small">
-              {key.pausedModels} {key.pausedModels === 1 ? 'model' : 'models'} paused
-            </span>
-          )}
-        </li>
-      ))}
-    </ul>
+    <li className={`key-state key-state-${key.state}`}>
+      <div className="key-state-head">
+        <code className="mono small" title="key fingerprint (a hash of the key)">
+          {key.fingerprint}
+        </code>
+        <span className="muted small">{key.source === 'config' ? 'config' : `$${key.source}`}</span>
+        <span className="small key-state-word">{STATE_WORDS[key.state]}</span>
+        {key.pausedUntil !== null && <Countdown label="back" until={key.pausedUntil} />}
+        {key.state === 'usable' && key.pausedModels > 0 && (
+          <span className="muted small">
+            {key.pausedModels} {key.pausedModels === 1 ? 'model' : 'models'} paused
+          </span>
+        )}
+        {key.source === 'config' && (
+          <button
+            type="button"
+            className="btn btn-small btn-danger"
+            onClick={onRemove}
+            disabled={busy}
+            aria-label={`Remove key ${key.fingerprint} of ${providerName}`}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+      <KeyBudget budgets={key.budgets} />
+    </li>
+  );
+}
+
+/**
+ * Each key of a provider, named by its fingerprint only, in the order they are tried, with its state
+ * (usable, paused until when, refused) and its budget use. A removal can be undone while the router holds
+ * the key (it never comes to the page).
+ */
+export function KeyStates({ provider }: { provider: ProviderView }) {
+  const client = useQueryClient();
+  const [removed, setRemoved] = useState<{ fingerprint: string; ms: number } | null>(null);
+  const dismiss = useCallback(() => setRemoved(null), []);
+  const refresh = () => client.invalidateQueries();
+  const remove = useMutation({
+    mutationFn: (fingerprint: string) => api.removeProviderKey(provider.id, fingerprint),
+    onSuccess: (answer, fingerprint) => setRemoved({ fingerprint, ms: answer.undoForMs }),
+    onSettled: refresh,
+  });
+  const restore = useMutation({
+    mutationFn: (fingerprint: string) => api.restoreProviderKey(provider.id, fingerprint),
+    onSuccess: () => setRemoved(null),
+    onSettled: refresh,
+  });
+  const error = remove.error ?? restore.error;
+  if (provider.keys.length === 0 && removed === null && !error) return null;
+  return (
+    <div className="key-states-block">
+      <ul className="key-states" aria-label={`${provider.name} keys`}>
+        {provider.keys.map((key) => (
+          <KeyItem
+            key={key.fingerprint}
+            keyView={key}
+            providerName={provider.name}
+            onRemove={() => remove.mutate(key.fingerprint)}
+            busy={remove.isPending}
+          />
+        ))}
+      </ul>
+      {removed && (
+        <UndoNotice
+          what={
+            <>
+              Removed key <code>{removed.fingerprint}</code> of {provider.name}.
+            </>
+          }
+          ms={removed.ms}
+          onUndo={() => restore.mutate(removed.fingerprint)}
+          onDismiss={dismiss}
+          busy={restore.isPending}
+        />
+      )}
+      {error && <span className="field-error">{errorText(error)}</span>}
+    </div>
   );
 }

@@ -9,18 +9,11 @@ import { TestResultView } from '../models/TestResultView.js';
 import { withProviderEnabled } from './provider-config.js';
 import { KeyForm } from './KeyForm.js';
 import { KeyStates } from './KeyStates.js';
+import { LimitsForm } from './LimitsForm.js';
+import { ProbeSettings } from './ProbeSettings.js';
 
-/** One provider: key status, enabled switch, models, signup link, key field and key test. */
-export function ProviderRow({
-  provider,
-  activeModels,
-  models = [],
-}: {
-  provider: ProviderView;
-  activeModels: readonly string[];
-  /** The router's view of models, to tell whether a test is a model's trial. */
-  models?: readonly ModelStateView[];
-}) {
+/** The enabled switch: shows the requested state at once and until the router's answer has been reloaded. */
+function EnabledSwitch({ provider }: { provider: ProviderView }) {
   const client = useQueryClient();
   const [wanted, setWanted] = useState<boolean | null>(null);
   const toggle = useMutation({
@@ -31,14 +24,69 @@ export function ProviderRow({
     },
     onSettled: () => client.invalidateQueries(),
   });
-  // A key test is a pinned request to one of the provider's models, preferably one the user routes to.
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        checked={wanted ?? provider.enabled}
+        aria-label={`${provider.name} enabled`}
+        onChange={(e) => {
+          setWanted(e.target.checked);
+          toggle.mutate(e.target.checked, { onSettled: () => setWanted(null) });
+        }}
+        disabled={toggle.isPending}
+      />
+      <span>enabled</span>
+      {toggle.error && <span className="field-error">{errorText(toggle.error)}</span>}
+    </label>
+  );
+}
+
+/** One pinned request to one of the provider's models, preferably one the user routes to. */
+function KeyTest({
+  provider,
+  activeModels,
+  models,
+}: {
+  provider: ProviderView;
+  activeModels: readonly string[];
+  models: readonly ModelStateView[];
+}) {
+  const client = useQueryClient();
   const testModel = provider.models.find((m) => activeModels.includes(m.key))?.key ?? provider.models[0]?.key;
   const test = useMutation({
     mutationFn: (model: string) =>
       testThroughRouter(model, models.find((m) => m.key === model)?.state ?? null),
     onSettled: () => client.invalidateQueries({ queryKey: ['providers'] }),
   });
+  return (
+    <div className="provider-test">
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={!testModel || test.isPending || provider.keyStatus === 'missing'}
+        onClick={() => testModel && test.mutate(testModel)}
+        title={testModel ? `Sends one pinned request to ${testModel}` : 'No model to test with'}
+        aria-label={`Test ${provider.name} key`}
+      >
+        {test.isPending ? 'Testing…' : 'Test key'}
+      </button>
+      <span aria-live="polite">{test.data && <TestResultView result={test.data} />}</span>
+    </div>
+  );
+}
 
+/** One provider: key status, enabled switch, its keys with their budgets, Add key, key test, probes, limits. */
+export function ProviderRow({
+  provider,
+  activeModels,
+  models = [],
+}: {
+  provider: ProviderView;
+  activeModels: readonly string[];
+  /** The router's view of models, to tell whether a test is a model's trial. */
+  models?: readonly ModelStateView[];
+}) {
   return (
     <li className="provider-row" aria-label={provider.name}>
       <div className="provider-name">
@@ -50,42 +98,22 @@ export function ProviderRow({
       <div className="provider-status">
         <KeyStatusBadge status={provider.keyStatus} source={provider.keySource} />
         <span className="muted small mono">{provider.models.length} models</span>
+        {provider.probe.enabled && <span className="tag">probes on</span>}
         {provider.signupUrl && (
           <a href={provider.signupUrl} target="_blank" rel="noopener noreferrer" className="small">
             get a key ↗
           </a>
         )}
       </div>
-      <label className="switch">
-        <input
-          type="checkbox"
-          // Shows the requested state at once and until the router's answer has been reloaded.
-          checked={wanted ?? provider.enabled}
-          aria-label={`${provider.name} enabled`}
-          onChange={(e) => {
-            setWanted(e.target.checked);
-            toggle.mutate(e.target.checked, { onSettled: () => setWanted(null) });
-          }}
-          disabled={toggle.isPending}
-        />
-        <span>enabled</span>
-      </label>
+      <EnabledSwitch provider={provider} />
       <KeyForm provider={provider} />
-      <KeyStates providerName={provider.name} keys={provider.keys} />
-      <div className="provider-test">
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={!testModel || test.isPending || provider.keyStatus === 'missing'}
-          onClick={() => testModel && test.mutate(testModel)}
-          title={testModel ? `Sends one pinned request to ${testModel}` : 'No model to test with'}
-          aria-label={`Test ${provider.name} key`}
-        >
-          {test.isPending ? 'Testing…' : 'Test key'}
-        </button>
-        <span aria-live="polite">{test.data && <TestResultView result={test.data} />}</span>
-        {toggle.error && <span className="field-error">{errorText(toggle.error)}</span>}
-      </div>
+      <KeyTest provider={provider} activeModels={activeModels} models={models} />
+      <KeyStates provider={provider} />
+      <details className="provider-more">
+        <summary className="small">Probes and limits</summary>
+        <ProbeSettings provider={provider} />
+        <LimitsForm provider={provider} />
+      </details>
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
+import { AddProvider } from './AddProvider.js';
 import { isUsable, listProviders, type ProviderFilter } from './provider-filter.js';
 import { ProviderRow } from './ProviderRow.js';
 
@@ -11,7 +12,7 @@ const FILTERS: { id: ProviderFilter; label: string }[] = [
   { id: 'missing', label: 'Need a key' },
 ];
 
-/** The provider catalogue: keys, switches and tests. */
+/** The provider catalogue: keys, switches, tests, probes and limits; and a form to add a provider. */
 export function ProvidersView() {
   const { data, isPending, error } = useProviders();
   const state = useRouterState();
@@ -40,8 +41,13 @@ export function ProvidersView() {
     >
       <QueryStatus isPending={isPending} error={error} what="providers" />
       <p className="muted small">
-        Keys are write-only: they go to the router’s config file (mode 0600) and are never shown again.
+        Keys are write-only: they go to the router’s config file (mode 0600) and are never shown again, only
+        their fingerprint. A provider’s keys are tried in turn when one is rate limited or refused.
       </p>
+      <details className="add-provider-box">
+        <summary>Add a provider</summary>
+        <AddProvider />
+      </details>
       <ul className="provider-list">
         {listProviders(providers, filter).map((provider) => (
           <ProviderRow

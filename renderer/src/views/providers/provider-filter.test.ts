@@ -1,21 +1,10 @@
 import { expect, test } from 'vitest';
 import type { KeyStatus, ProviderView } from '../../../../router/api-types.js';
+import { providerView } from '../../test-support/fixtures.js';
 import { listProviders } from './provider-filter.js';
 
-const provider = (id: string, keyStatus: KeyStatus, enabled = true): ProviderView => ({
-  id,
-  name: id,
-  signupUrl: null,
-  keyStatus,
-  keySource: null,
-  enabled,
-  custom: false,
-  unresolvable: false,
-  keys: [],
-  discoveredAt: null,
-  discoveredNew: [],
-  models: [],
-});
+const provider = (id: string, keyStatus: KeyStatus, enabled = true): ProviderView =>
+  providerView(id, { keyStatus, keySource: null, enabled });
 
 test('usable providers first (enabled or not), then refused keys, then the rest, each in catalogue order', () => {
   const all = [

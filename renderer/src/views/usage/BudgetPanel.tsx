@@ -1,4 +1,4 @@
-import type { KeyBudgetView } from '../../../../router/api-types.js';
+import type { KeyDayBudgetView } from '../../../../router/api-types.js';
 import { Panel } from '../../components/Panel.js';
 import { formatTokens } from '../../lib/format.js';
 
@@ -28,11 +28,11 @@ function Bar({ used, limit, what, of }: { used: number; limit: number | null; wh
   );
 }
 
-function budgetName(row: KeyBudgetView): string {
+function budgetName(row: KeyDayBudgetView): string {
   return `${row.model ?? `${row.provider} (all models)`} on key ${row.key}`;
 }
 
-function BudgetList({ rows }: { rows: KeyBudgetView[] }) {
+function BudgetList({ rows }: { rows: KeyDayBudgetView[] }) {
   return (
     <ul className="budgets">
       {rows.map((row) => (
@@ -59,7 +59,7 @@ function BudgetList({ rows }: { rows: KeyBudgetView[] }) {
  * Each key's free-tier budgets for today: requests and tokens against the day's limits, as the router
  * counts them (the counts ranking checks). Budgets not touched today are folded away.
  */
-export function BudgetPanel({ budgets }: { budgets: KeyBudgetView[] }) {
+export function BudgetPanel({ budgets }: { budgets: KeyDayBudgetView[] }) {
   const used = budgets.filter((row) => row.dayRequests > 0 || row.dayTokens > 0);
   const idle = budgets.filter((row) => row.dayRequests === 0 && row.dayTokens === 0);
   return (

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConfigInput } from './schema.js';
+import { withSetDeleted, withSetOrder, withSetRenamed } from './set-edits.js';
+
+const SETS = { main: ['a/1', 'b/2'], fast: ['b/2'], spare: ['c/3'] };
+const RAW: ConfigInput = {
+  sets: SETS,
+  activeSet: 'main',
+  router: { failover: { maxAttempts: 2 }, ranking: { order: { fast: 'fastest' }, exploration: 0 } },
+};
+
+test('deleting a set removes it and its order, and nothing else', () => {
+  const next = withSetDeleted(RAW, SETS, 'fast');
+  assert.deepEqual(next.sets, { main: SETS.main, spare: SETS.spare });
+  assert.deepEqual(next.router?.ranking, { order: {}, exploration: 0 });
+  assert.deepEqual(next.router?.failover, { maxAttempts: 2 });
+  assert.equal(next.activeSet, 'main');
+});
+
+test('renaming keeps the set’s place and order; the active set’s name follows', () => {
+  const fast = withSetRenamed(RAW, SETS, 'fast', 'quick');
+  assert.deepEqual(Object.keys(fast.sets ?? {}), ['main', 'quick', 'spare']);
+  assert.deepEqual(fast.sets?.quick, SETS.fast);
+  assert.deepEqual(fast.router?.ranking?.order, { quick: 'fastest' });
+  assert.equal(fast.activeSet, 'main');
+  assert.equal(withSetRenamed(RAW, SETS, 'main', 'work').activeSet, 'work');
+});
+
+test('a config without sets gets its derived default set written out when one is renamed or ordered', () => {
+  const derived = { default: ['a/1'] };
+  const renamed = withSetRenamed({}, derived, 'default', 'mine');
+  assert.deepEqual(renamed.sets, { mine: ['a/1'] });
+  assert.equal(renamed.activeSet, 'mine');
+  assert.deepEqual(withSetOrder({}, derived, 'default', 'fastest').sets, derived);
+});
+
+test('fastest is written for the set; priority, the default, by leaving it out', () => {
+  const main = withSetOrder(RAW, SETS, 'main', 'fastest');
+  assert.deepEqual(main.router?.ranking?.order, { fast: 'fastest', main: 'fastest' });
+  assert.deepEqual(withSetOrder(main, SETS, 'fast', 'priority').router?.ranking?.order, { main: 'fastest' });
+});

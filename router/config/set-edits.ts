@@ -1,0 +1,57 @@
+/**
+ * The edits the dashboard makes to the model sets of the raw config: delete a set, rename one, and choose
+ * how a set orders its models. Pure: each returns a new config; the caller validates it before saving.
+ */
+import type { ConfigInput, SetOrder } from './schema.js';
+
+type Sets = Readonly<Record<string, readonly string[]>>;
+type SetOrders = Record<string, SetOrder>;
+
+/** Materialises the effective sets into the raw config (with no `sets`, the derived default set). */
+export function withSets(raw: ConfigInput, sets: Sets): Record<string, string[]> {
+  return raw.sets
+    ? { ...raw.sets }
+    : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
+}
+
+/** `raw` with `ranking.order` replaced by `order`, the rest of `router` as it was. */
+function withOrders(raw: ConfigInput, order: SetOrders): ConfigInput {
+  const router = raw.router ?? {};
+  return { ...raw, router: { ...router, ranking: { ...router.ranking, order } } };
+}
+
+function ordersOf(raw: ConfigInput): SetOrders {
+  return { ...raw.router?.ranking?.order };
+}
+
+/** `raw` without set `name`, nor its order. The active set is never deleted: the caller refuses that first. */
+export function withSetDeleted(raw: ConfigInput, sets: Sets, name: string): ConfigInput {
+  const kept = Object.fromEntries(Object.entries(withSets(raw, sets)).filter(([set]) => set !== name));
+  const order = ordersOf(raw);
+  delete order[name];
+  return withOrders({ ...raw, sets: kept }, order);
+}
+
+/**
+ * `raw` with set `from` named `to`, in the same place among the sets, with its order; the active set's name
+ * follows it.
+ */
+export function withSetRenamed(raw: ConfigInput, sets: Sets, from: string, to: string): ConfigInput {
+  const renamed = Object.fromEntries(
+    Object.entries(withSets(raw, sets)).map(([set, keys]) => [set === from ? to : set, keys]),
+  );
+  const order = ordersOf(raw);
+  const kept = order[from];
+  delete order[from];
+  if (kept !== undefined) order[to] = kept;
+  const activeSet = (raw.activeSet ?? 'default') === from ? to : raw.activeSet;
+  return withOrders({ ...raw, sets: renamed, ...(activeSet === undefined ? {} : { activeSet }) }, order);
+}
+
+/** `raw` with set `name` ordered by `order`; `priority`, the default, is written by leaving it out. */
+export function withSetOrder(raw: ConfigInput, sets: Sets, name: string, order: SetOrder): ConfigInput {
+  const orders = ordersOf(raw);
+  if (order === 'priority') delete orders[name];
+  else orders[name] = order;
+  return withOrders({ ...raw, sets: withSets(raw, sets) }, orders);
+}

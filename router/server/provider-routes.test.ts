@@ -1,0 +1,228 @@
+/**
+ * The Providers view's writes over the API, against a real router and fake upstream: a provider added, a
+ * key added and used on a 429, a key removed and put back, probes and limits set; every change in the file,
+ * every bad value refused with the config's own words, and no key ever in an answer.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { ConfigIssue, ErrorResponse, ProvidersResponse, ProviderView } from '../api-types.js';
+import type { ConfigInput } from '../config/schema.js';
+import { HOLD_MS } from '../state/held-keys.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
+import { parseReply, type HttpReply } from '../test-support/http-client.js';
+import type { RouterHarness } from '../test-support/router-harness.js';
+import { withScenario } from '../test-support/scenario.js';
+import { TestClock } from '../test-support/test-clock.js';
+import { json, status } from '../test-support/upstream-behaviours.js';
+
+const ONE = { providers: { alpha: ['m1'] }, keys: { alpha: 'sk-first' } };
+
+async function written(router: RouterHarness): Promise<ConfigInput> {
+  return JSON.parse(await readFile(router.router.configPath, 'utf8')) as ConfigInput;
+}
+
+async function provider(router: RouterHarness, id: string): Promise<ProviderView | undefined> {
+  const reply = await router.get('/api/providers');
+  assert.ok(!reply.text.includes('sk-'), 'no key in the answer');
+  return parseReply<ProvidersResponse>(reply).providers.find((p) => p.id === id);
+}
+
+function issuesOf(reply: HttpReply): ConfigIssue[] {
+  return parseReply<ErrorResponse>(reply).error.issues ?? [];
+}
+
+test('a provider added with two keys and a header is routed to, pinned, with its first key', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('mine/m1', json('from mine'));
+    const added = await router.api('POST', '/api/providers/add', {
+      id: 'mine',
+      name: 'My proxy',
+      baseUrl: upstream.baseUrl('mine'),
+      apiKeys: [' sk-a ', '', 'sk-b'],
+      models: ['m1'],
+      headers: { 'x-team': 'blue' },
+    });
+    assert.equal(added.status, 200, added.text);
+    assert.deepEqual((await written(router)).providers?.mine, {
+      name: 'My proxy',
+      baseUrl: upstream.baseUrl('mine'),
+      models: ['m1'],
+      headers: { 'x-team': 'blue' },
+      apiKey: 'sk-a',
+      apiKeys: ['sk-b'],
+    });
+    const view = await provider(router, 'mine');
+    assert.equal(view?.custom, true);
+    assert.deepEqual(
+      view?.keys.map((key) => key.fingerprint),
+      [keyFingerprint('sk-a'), keyFingerprint('sk-b')],
+    );
+    assert.equal((await router.chat({ model: 'fcm:@mine/m1' })).status, 200);
+    const call = upstream.callsTo('mine/m1')[0];
+    assert.equal(call?.headers.authorization, 'Bearer sk-a');
+    assert.equal(call?.headers['x-team'], 'blue');
+  });
+});
+
+test('a bad provider is refused at its fields in plain words, and nothing is saved', async () => {
+  await withScenario(ONE, async ({ router }) => {
+    const before = await readFile(router.router.configPath, 'utf8');
+    const bad = await router.api('POST', '/api/providers/add', {
+      id: 'mine',
+      baseUrl: 'ftp://example.com',
+      apiKeys: ['sk-a b'],
+      models: [],
+      headers: { 'bad header': 'x' },
+    });
+    assert.equal(bad.status, 400, bad.text);
+    const issues = issuesOf(bad);
+    const at = (path: string) => issues.find((issue) => issue.path === path)?.message;
+    assert.equal(at('providers.mine.baseUrl'), 'must be an http(s) URL');
+    assert.match(at('providers.mine.apiKey') ?? '', /printable ASCII without spaces/);
+    assert.match(at('providers.mine.headers.bad header') ?? '', /not an HTTP header name/);
+    assert.ok(!bad.text.includes('sk-a b'), 'the key is not echoed');
+    const badId = await router.api('POST', '/api/providers/add', {
+      id: 'my proxy',
+      baseUrl: 'http://x/v1',
+      apiKeys: [],
+      models: ['m'],
+    });
+    assert.equal(issuesOf(badId)[0]?.path, 'providers.my proxy');
+    assert.match(issuesOf(badId)[0]?.message ?? '', /provider id: letters, digits/);
+    const noModels = await router.api('POST', '/api/providers/add', {
+      id: 'mine',
+      baseUrl: 'http://x/v1',
+      apiKeys: [],
+      models: [],
+    });
+    assert.equal(issuesOf(noModels)[0]?.message, 'list at least one model id for a custom provider');
+    assert.equal(await readFile(router.router.configPath, 'utf8'), before);
+
+    const catalogue = await router.api('POST', '/api/providers/add', {
+      id: 'groq',
+      baseUrl: 'http://x/v1',
+      apiKeys: [],
+      models: ['m'],
+    });
+    assert.equal(catalogue.status, 409);
+    assert.match(parseReply<ErrorResponse>(catalogue).error.message, /catalogue provider: add a key/);
+    const again = await router.api('POST', '/api/providers/add', {
+      id: 'alpha',
+      baseUrl: 'http://x/v1',
+      apiKeys: [],
+      models: ['m'],
+    });
+    assert.equal(again.status, 409);
+    assert.match(parseReply<ErrorResponse>(again).error.message, /a provider named "alpha" exists/);
+  });
+});
+
+test('a second key added is used when the first answers 429; the same key twice is refused', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    const added = await router.api('POST', '/api/providers/keys/add', {
+      provider: 'alpha',
+      apiKey: 'sk-second',
+    });
+    assert.equal(added.status, 200, added.text);
+    assert.deepEqual(JSON.parse(added.text), { ok: true, fingerprint: keyFingerprint('sk-second') });
+    assert.deepEqual((await written(router)).providers?.alpha?.apiKeys, ['sk-second']);
+    const twice = await router.api('POST', '/api/providers/keys/add', {
+      provider: 'alpha',
+      apiKey: 'sk-second ',
+    });
+    assert.equal(twice.status, 409);
+    assert.equal(parseReply<ErrorResponse>(twice).error.code, 'key_exists');
+    const unknown = await router.api('POST', '/api/providers/keys/add', { provider: 'nope', apiKey: 'sk-x' });
+    assert.equal(unknown.status, 404);
+    const blank = await router.api('POST', '/api/providers/keys/add', { provider: 'alpha', apiKey: '  ' });
+    assert.equal(blank.status, 400);
+
+    upstream.script('alpha/m1', status(429, { retryAfter: '600' }), json('second'));
+    assert.equal((await router.chat()).status, 200);
+    const auth = upstream.callsTo('alpha/m1').map((call) => call.headers.authorization);
+    assert.deepEqual(auth, ['Bearer sk-first', 'Bearer sk-second']);
+    const keys = (await provider(router, 'alpha'))?.keys;
+    assert.deepEqual(
+      keys?.map((key) => [key.fingerprint, key.state]),
+      [
+        [keyFingerprint('sk-first'), 'paused'],
+        [keyFingerprint('sk-second'), 'usable'],
+      ],
+    );
+  });
+});
+
+test('a removed key can be put back for a while, where it stood; later, or elsewhere, it cannot', async () => {
+  const clock = new TestClock();
+  const keys = { alpha: 'sk-first' };
+  const providerSettings = { alpha: { apiKeys: ['sk-second', 'sk-third'] } };
+  await withScenario({ ...ONE, keys, providerSettings, clock }, async ({ router, upstream }) => {
+    const second = keyFingerprint('sk-second');
+    const ref = { provider: 'alpha', fingerprint: second };
+    const removed = await router.api('POST', '/api/providers/keys/remove', ref);
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(JSON.parse(removed.text), { ok: true, undoForMs: HOLD_MS });
+    assert.deepEqual((await written(router)).providers?.alpha?.apiKeys, ['sk-third']);
+    const restored = await router.api('POST', '/api/providers/keys/restore', ref);
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual((await written(router)).providers?.alpha?.apiKeys, ['sk-second', 'sk-third']);
+    assert.equal((await router.api('POST', '/api/providers/keys/restore', ref)).status, 410, 'once');
+
+    await router.api('POST', '/api/providers/keys/remove', ref);
+    clock.advance(HOLD_MS);
+    const late = await router.api('POST', '/api/providers/keys/restore', ref);
+    assert.equal(late.status, 410);
+    assert.match(parseReply<ErrorResponse>(late).error.message, /paste the key again/);
+
+    const first = { provider: 'alpha', fingerprint: keyFingerprint('sk-first') };
+    await router.api('POST', '/api/providers/keys/remove', first);
+    const config = parseReply<{ config: ConfigInput; revision: string }>(await router.get('/api/config'));
+    const alpha = { ...config.config.providers?.alpha, baseUrl: upstream.baseUrl('moved') };
+    const moved = { ...config.config, providers: { ...config.config.providers, alpha } };
+    assert.equal((await router.api('PUT', '/api/config', moved)).status, 200);
+    const elsewhere = await router.api('POST', '/api/providers/keys/restore', first);
+    assert.equal(elsewhere.status, 409);
+    assert.equal(parseReply<ErrorResponse>(elsewhere).error.code, 'provider_moved');
+
+    const missing = await router.api('POST', '/api/providers/keys/remove', first);
+    assert.equal(missing.status, 404);
+    assert.match(parseReply<ErrorResponse>(missing).error.message, /from the environment is removed there/);
+  });
+});
+
+test('probes and limits are set per provider, shown in its view, and bad values named', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    const settings = (body: object) =>
+      router.api('POST', '/api/providers/settings', { provider: 'alpha', ...body });
+    const on = await settings({ probe: { enabled: true, dailyBudget: 7 }, limits: { rpd: 40, tpm: 900 } });
+    assert.equal(on.status, 200, on.text);
+    assert.deepEqual((await written(router)).providers?.alpha?.probe, { enabled: true, dailyBudget: 7 });
+    await router.chat();
+    const view = await provider(router, 'alpha');
+    assert.deepEqual(view?.probe, { enabled: true, dailyBudget: 7, idleIntervalMs: null, spentToday: 0 });
+    assert.deepEqual(view?.limits.override, { rpd: 40, tpm: 900 });
+    const budget = view?.keys[0]?.budgets[0];
+    assert.equal(budget?.model, 'alpha/m1');
+    assert.equal(budget?.dayRequests, 1);
+    assert.equal(budget?.minuteRequests, 1);
+    assert.ok((budget?.dayTokens ?? 0) > 0);
+    assert.deepEqual(budget?.limits, { rpm: null, rpd: 40, tpm: 900, tpd: null });
+
+    const bad = await settings({ probe: { enabled: true, dailyBudget: 0 }, limits: { rpm: 'many' } });
+    assert.equal(bad.status, 400);
+    const messages = issuesOf(bad).map((issue) => `${issue.path}: ${issue.message}`);
+    assert.deepEqual(messages.sort(), [
+      'providers.alpha.limits.rpm: a whole number of requests per minute, at least 1',
+      'providers.alpha.probe.dailyBudget: a whole number of probes, at least 1',
+    ]);
+    assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 200);
+    assert.equal((await provider(router, 'alpha'))?.probe.spentToday, 1, 'a probe now counts in the budget');
+    const off = await settings({ probe: null, limits: null });
+    assert.equal(off.status, 200);
+    const after = (await written(router)).providers?.alpha;
+    assert.equal(after?.probe, undefined);
+    assert.equal(after?.limits, undefined);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The Providers view's writes: add a provider, add or remove a key (a removal can be undone for a while),
+ * and a provider's probes and limits. Every change goes through the live config (validated by the config's
+ * schema, saved by its guarded writer); a key never comes back out, only its fingerprint.
+ */
+import { z } from 'zod/v3';
+import type { LiveConfig } from '../config/live-config.js';
+import {
+  withAddedKey,
+  withNewProvider,
+  withoutKey,
+  withProviderSettings,
+  withRestoredKey,
+} from '../config/provider-edits.js';
+import { apiKeySchema } from '../config/schema.js';
+import { HeldKeys, HOLD_MS, type HeldKey } from '../state/held-keys.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
+import { answerUpdate, readJson } from './api-io.js';
+import type { ApiCall } from './api-routes.js';
+import { sendError, sendJson } from './respond.js';
+
+const providerId = z.string().min(1).max(100);
+const fingerprint = z.string().regex(/^[0-9a-f]{12}$/, 'a key fingerprint: 12 hex characters');
+/** Shapes only: the config's schema judges the values, with the same words as everywhere else. */
+const newProviderBody = z.strictObject({
+  id: z.string().max(100),
+  name: z.string().max(100).optional(),
+  baseUrl: z.string().max(2000),
+  apiKeys: z.array(z.string().max(4096)).max(50),
+  models: z.array(z.string().max(300)).max(1000),
+  headers: z.record(z.string().max(1000)).optional(),
+});
+const addKeyBody = z.strictObject({
+  provider: providerId,
+  apiKey: apiKeySchema.refine((key) => key.trim() !== '', 'an API key: paste one'),
+});
+const keyRef = z.strictObject({ provider: providerId, fingerprint });
+const looseObject = z.record(z.unknown());
+const settingsBody = z.strictObject({
+  provider: providerId,
+  probe: looseObject.nullable().optional(),
+  limits: looseObject.nullable().optional(),
+});
+
+/** Removed keys, one store per router (its live config), on the router's clock. */
+const heldByRouter = new WeakMap<LiveConfig, HeldKeys>();
+
+function heldKeys({ deps }: ApiCall): HeldKeys {
+  let held = heldByRouter.get(deps.live);
+  if (held === undefined) {
+    held = new HeldKeys(deps.clock);
+    heldByRouter.set(deps.live, held);
+  }
+  return held;
+}
+
+/** Reads the file again (a provider added there a moment ago counts) and answers 404 for an unknown provider. */
+async function knownProvider({ deps, res }: ApiCall, id: string): Promise<boolean> {
+  await deps.live.syncWithFile();
+  if (deps.live.resolved.providers.has(id)) return true;
+  sendError(res, 404, 'provider_not_found', `fcm-router: unknown provider "${id}"`);
+  return false;
+}
+
+async function addProvider(call: ApiCall): Promise<void> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, newProviderBody);
+  if (!read.ok) return;
+  const body = read.value;
+  await deps.live.syncWithFile();
+  const existing = deps.live.resolved.providers.get(body.id);
+  if (existing !== undefined) {
+    const message = existing.custom
+      ? `a provider named "${body.id}" exists: pick another id`
+      : `"${body.id}" is a catalogue provider: add a key to it in its row instead`;
+    sendError(res, 409, 'provider_exists', `fcm-router: ${message}`, { extra: { param: 'id' } });
+    return;
+  }
+  const apiKeys = body.apiKeys.map((key) => key.trim()).filter((key) => key !== '');
+  const result = await deps.live.update((raw) => withNewProvider(raw, { ...body, apiKeys }));
+  if (result.ok) sendJson(res, 200, { ok: true });
+  else answerUpdate(res, result, deps.live);
+}
+
+async function addKey(call: ApiCall): Promise<void> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, addKeyBody);
+  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  const { provider } = read.value;
+  const apiKey = read.value.apiKey.trim();
+  const added = keyFingerprint(apiKey);
+  const keys = deps.live.resolved.providers.get(provider)?.keys ?? [];
+  if (keys.some((key) => key.fingerprint === added)) {
+    sendError(res, 409, 'key_exists', `fcm-router: this key is already one of ${provider}'s keys (${added})`);
+    return;
+  }
+  const result = await deps.live.update((raw) => withAddedKey(raw, provider, apiKey));
+  if (result.ok) sendJson(res, 200, { ok: true, fingerprint: added });
+  else answerUpdate(res, result, deps.live);
+}
+
+async function removeKey(call: ApiCall): Promise<void> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, keyRef);
+  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  const { provider, fingerprint: removed } = read.value;
+  // What the change took out, kept to put back on undo (a property: the callback runs before `update` ends).
+  const found: { key?: HeldKey } = {};
+  const result = await deps.live.update((raw) => {
+    const without = withoutKey(raw, provider, removed);
+    if (without === null) return raw;
+    found.key = { ...without.taken, baseUrl: raw.providers?.[provider]?.baseUrl };
+    return without.raw;
+  });
+  if (!result.ok) return answerUpdate(res, result, deps.live);
+  if (found.key === undefined) {
+    const message = `${provider} has no key ${removed} in the config (a key from the environment is removed there)`;
+    sendError(res, 404, 'key_not_found', `fcm-router: ${message}`);
+    return;
+  }
+  heldKeys(call).hold(provider, removed, found.key);
+  sendJson(res, 200, { ok: true, undoForMs: HOLD_MS });
+}
+
+async function restoreKey(call: ApiCall): Promise<void> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, keyRef);
+  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  const { provider, fingerprint: wanted } = read.value;
+  const held = heldKeys(call).take(provider, wanted);
+  if (held === null) {
+    const message = `the key ${wanted} is no longer held: a removal can be undone for ${HOLD_MS / 1000} s; paste the key again to add it`;
+    sendError(res, 410, 'key_not_held', `fcm-router: ${message}`);
+    return;
+  }
+  // A key is meant for one address: it never goes back to a provider that points elsewhere now.
+  if (deps.live.raw.providers?.[provider]?.baseUrl !== held.baseUrl) {
+    const message = `${provider} points to another address since the key was removed: paste the key again to add it`;
+    sendError(res, 409, 'provider_moved', `fcm-router: ${message}`);
+    return;
+  }
+  const result = await deps.live.update((raw) => withRestoredKey(raw, provider, held));
+  if (result.ok) return sendJson(res, 200, { ok: true });
+  heldKeys(call).hold(provider, wanted, held);
+  answerUpdate(res, result, deps.live);
+}
+
+async function providerSettings(call: ApiCall): Promise<void> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, settingsBody);
+  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  const { provider, ...change } = read.value;
+  // Shapes only here: the config's schema says what is wrong with a value, at its path.
+  const result = await deps.live.update((raw) => withProviderSettings(raw, provider, change));
+  if (result.ok) sendJson(res, 200, { ok: true });
+  else answerUpdate(res, result, deps.live);
+}
+
+/** The Providers view's routes, by `METHOD path`. */
+export const PROVIDER_ROUTES: Readonly<Record<string, (call: ApiCall) => Promise<void>>> = {
+  'POST /api/providers/add': addProvider,
+  'POST /api/providers/keys/add': addKey,
+  'POST /api/providers/keys/remove': removeKey,
+  'POST /api/providers/keys/restore': restoreKey,
+  'POST /api/providers/settings': providerSettings,
+};
