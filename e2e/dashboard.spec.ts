@@ -300,6 +300,7 @@ test('every view, populated, saved as a screenshot', async ({ page }) => {
   await open(page, 'settings');
   // CodeMirror measures its lines once they are in view; a full-page picture does not scroll there itself.
   await page.getByLabel('Config JSON').scrollIntoViewIfNeeded();
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png'), fullPage: true });
 });
 

@@ -47,7 +47,7 @@ export interface DaemonOptions {
   timeoutMs?: number;
   /** @default a free one */
   port?: number;
-  /** More environment for the daemon (a throwaway HOME, say). */
+  /** More environment for the daemon. HOME is an empty folder of its own unless given here. */
   env?: Record<string, string>;
 }
 
@@ -75,7 +75,12 @@ export async function startDaemon(config: unknown, options: DaemonOptions = {}):
       '--config',
       configPath,
     ],
-    { cwd: repoRoot, env: { ...cleanEnv(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: repoRoot,
+      // A HOME of its own: the Overview's Set up panel reads the agents' files there, never the developer's.
+      env: { ...cleanEnv(), HOME: path.join(dir, 'home'), ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
