@@ -11,18 +11,52 @@ export interface AgentSnippet {
 /** Any value works as the key: the router holds the providers' keys and ignores the agent's. */
 export const PLACEHOLDER_KEY = 'fcm-local';
 
-/**
- * Snippets for Claude Code, Codex, OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl`
- * (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known, Claude
- * Code (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`) and Codex (`model_context_window`) are told it, so they compact
- * in time instead of assuming a window the models do not have.
- */
-export function agentSnippets(
-  baseUrl: string,
-  model = 'fcm',
-  contextWindow: number | null = null,
-): AgentSnippet[] {
-  const opencode = {
+/** Where the snippets point and what they name. */
+interface SnippetTarget {
+  baseUrl: string;
+  model: string;
+  contextWindow: number | null;
+}
+
+function claudeCode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
+  // Claude Code appends /v1/messages itself: its base URL is the origin.
+  const origin = baseUrl.replace(/\/v1\/?$/, '');
+  return {
+    id: 'claude-code',
+    name: 'Claude Code',
+    where: 'shell',
+    text: [
+      `export ANTHROPIC_BASE_URL=${origin}`,
+      `export ANTHROPIC_API_KEY=${PLACEHOLDER_KEY}`,
+      `export ANTHROPIC_MODEL=${model}`,
+      'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
+      ...(contextWindow === null ? [] : [`export CLAUDE_CODE_AUTO_COMPACT_WINDOW=${contextWindow}`]),
+      'claude',
+    ].join('\n'),
+  };
+}
+
+function codex({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
+  return {
+    id: 'codex',
+    name: 'Codex',
+    where: '~/.codex/config.toml (then: export FCM_ROUTER_KEY=any; codex)',
+    text: [
+      `model = "${model}"`,
+      'model_provider = "fcm"',
+      ...(contextWindow === null ? [] : [`model_context_window = ${contextWindow}`]),
+      '',
+      '[model_providers.fcm]',
+      'name = "fcm-router"',
+      `base_url = "${baseUrl}"`,
+      'env_key = "FCM_ROUTER_KEY"',
+      'wire_api = "responses"',
+    ].join('\n'),
+  };
+}
+
+function opencode({ baseUrl, model }: SnippetTarget): AgentSnippet {
+  const config = {
     $schema: 'https://opencode.ai/config.json',
     provider: {
       fcm: {
@@ -34,75 +68,70 @@ export function agentSnippets(
     },
     model: `fcm/${model}`,
   };
+  return { id: 'opencode', name: 'OpenCode', where: 'opencode.json', text: JSON.stringify(config, null, 2) };
+}
+
+function cline({ baseUrl, model }: SnippetTarget): AgentSnippet {
+  return {
+    id: 'cline',
+    name: 'Cline',
+    where: 'Cline settings → API Provider',
+    text: [
+      'API Provider: OpenAI Compatible',
+      `Base URL:     ${baseUrl}`,
+      `API Key:      ${PLACEHOLDER_KEY}`,
+      `Model ID:     ${model}`,
+    ].join('\n'),
+  };
+}
+
+function aider({ baseUrl, model }: SnippetTarget): AgentSnippet {
+  return {
+    id: 'aider',
+    name: 'Aider',
+    where: 'shell',
+    text: `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`,
+  };
+}
+
+function continueDev({ baseUrl, model }: SnippetTarget): AgentSnippet {
+  return {
+    id: 'continue',
+    name: 'Continue',
+    where: '~/.continue/config.yaml',
+    text: [
+      'models:',
+      '  - name: fcm-router',
+      '    provider: openai',
+      `    model: ${model}`,
+      `    apiBase: ${baseUrl}`,
+      `    apiKey: ${PLACEHOLDER_KEY}`,
+      '    roles: [chat, edit, apply]',
+    ].join('\n'),
+  };
+}
+
+function curl({ baseUrl, model }: SnippetTarget): AgentSnippet {
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello' }] });
-  const origin = baseUrl.replace(/\/v1\/?$/, '');
-  return [
-    {
-      id: 'claude-code',
-      name: 'Claude Code',
-      where: 'shell',
-      text: [
-        `export ANTHROPIC_BASE_URL=${origin}`,
-        `export ANTHROPIC_API_KEY=${PLACEHOLDER_KEY}`,
-        `export ANTHROPIC_MODEL=${model}`,
-        'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
-        ...(contextWindow === null ? [] : [`export CLAUDE_CODE_AUTO_COMPACT_WINDOW=${contextWindow}`]),
-        'claude',
-      ].join('\n'),
-    },
-    {
-      id: 'codex',
-      name: 'Codex',
-      where: '~/.codex/config.toml (then: export FCM_ROUTER_KEY=any; codex)',
-      text: [
-        `model = "${model}"`,
-        'model_provider = "fcm"',
-        ...(contextWindow === null ? [] : [`model_context_window = ${contextWindow}`]),
-        '',
-        '[model_providers.fcm]',
-        'name = "fcm-router"',
-        `base_url = "${baseUrl}"`,
-        'env_key = "FCM_ROUTER_KEY"',
-        'wire_api = "responses"',
-      ].join('\n'),
-    },
-    { id: 'opencode', name: 'OpenCode', where: 'opencode.json', text: JSON.stringify(opencode, null, 2) },
-    {
-      id: 'cline',
-      name: 'Cline',
-      where: 'Cline settings → API Provider',
-      text: [
-        'API Provider: OpenAI Compatible',
-        `Base URL:     ${baseUrl}`,
-        `API Key:      ${PLACEHOLDER_KEY}`,
-        `Model ID:     ${model}`,
-      ].join('\n'),
-    },
-    {
-      id: 'aider',
-      name: 'Aider',
-      where: 'shell',
-      text: `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`,
-    },
-    {
-      id: 'continue',
-      name: 'Continue',
-      where: '~/.continue/config.yaml',
-      text: [
-        'models:',
-        '  - name: fcm-router',
-        '    provider: openai',
-        `    model: ${model}`,
-        `    apiBase: ${baseUrl}`,
-        `    apiKey: ${PLACEHOLDER_KEY}`,
-        '    roles: [chat, edit, apply]',
-      ].join('\n'),
-    },
-    {
-      id: 'curl',
-      name: 'curl',
-      where: 'shell',
-      text: `curl ${baseUrl}/chat/completions -H 'content-type: application/json' -H 'authorization: Bearer ${PLACEHOLDER_KEY}' -d '${body}'`,
-    },
-  ];
+  return {
+    id: 'curl',
+    name: 'curl',
+    where: 'shell',
+    text: `curl ${baseUrl}/chat/completions -H 'content-type: application/json' -H 'authorization: Bearer ${PLACEHOLDER_KEY}' -d '${body}'`,
+  };
+}
+
+/**
+ * Snippets for Claude Code, Codex, OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl`
+ * (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known, Claude
+ * Code (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`) and Codex (`model_context_window`) are told it, so they compact
+ * in time instead of assuming a window the models do not have.
+ */
+export function agentSnippets(
+  baseUrl: string,
+  model = 'fcm',
+  contextWindow: number | null = null,
+): AgentSnippet[] {
+  const target = { baseUrl, model, contextWindow };
+  return [claudeCode, codex, opencode, cline, aider, continueDev, curl].map((snippet) => snippet(target));
 }
