@@ -37,7 +37,7 @@ export interface SoakOptions {
   concurrency: number;
   /** @default 200 */
   persistDebounceMs?: number;
-  /** The router's `hedgeAfterMs` (below the soak's 800 ms request timeout). @default null: no hedging */
+  /** The router's `hedgeAfterMs` (below the soak's 1,500 ms request timeout). @default null: no hedging */
   hedgeAfterMs?: number | null;
   /** Health probes on every provider, looked for every {@link PROBE_TICK_MS} ms. @default false */
   probes?: boolean;
@@ -131,9 +131,9 @@ function soakConfig(
     router: {
       failover: {
         ...SOAK_LIMITS,
-        requestTimeoutMs: 800,
-        bodyReadTimeoutMs: 800,
-        streamIdleTimeoutMs: 800,
+        requestTimeoutMs: 1500,
+        bodyReadTimeoutMs: 1500,
+        streamIdleTimeoutMs: 1500,
         hedgeAfterMs,
       },
       breaker: { failureThreshold: 3, initialCooldownMs: 1000, maxCooldownMs: 4000 },

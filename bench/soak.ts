@@ -1,6 +1,6 @@
 /**
  * `npm run soak [-- --requests N] [-- --seed S] [-- --concurrency C] [-- --hedge-after-ms MS] [-- --probes]`:
- * the chaos soak at full length (with hedging when MS is given, below the soak's 800 ms request timeout; with
+ * the chaos soak at full length (with hedging when MS is given, below the soak's 1,500 ms request timeout; with
  * health probes on every provider with `--probes`). Prints
  * the counts and every violation; exits 1 when any invariant broke. It does not call process.exit: a
  * leaked socket or timer would keep it alive, and a watchdog says so.
