@@ -173,7 +173,9 @@ class Attempt implements ExchangeHandler {
       return this.#fail({ type: 'content', kind, errorCode, detail });
     }
     // The provider ignored `stream: true`: the client still gets the stream it asked for.
-    const replay = this.#input.stream ? completionAsSse(verdict.rewritten ?? text) : null;
+    const replay = this.#input.stream
+      ? completionAsSse(verdict.rewritten ?? text, this.#input.clock())
+      : null;
     if (replay !== null) return this.#replay(Buffer.from(replay));
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();

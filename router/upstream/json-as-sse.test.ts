@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { StreamTracker } from '../gate/stream-tracker.js';
 import { completionAsSse } from './json-as-sse.js';
 
+/** The router's clock when the completion is replayed. */
+const NOW = Date.UTC(2030, 0, 15, 12, 0, 0);
+
 const frames = (sse: string): unknown[] =>
   sse
     .split('\n\n')
@@ -18,6 +21,7 @@ test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () =
       choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 3, completion_tokens: 1 },
     }),
+    NOW,
   );
   assert.ok(sse?.endsWith('data: [DONE]\n\n'));
   assert.deepEqual(frames(sse ?? ''), [
@@ -53,6 +57,7 @@ test('tool calls get their stream index, and the result passes the stream tracke
         },
       ],
     }),
+    NOW,
   );
   const [first] = frames(sse ?? '') as {
     choices: { delta: { tool_calls: { index: number; id: string }[] } }[];
@@ -64,7 +69,13 @@ test('tool calls get their stream index, and the result passes the stream tracke
 });
 
 test('anything that is not a completion object gives null', () => {
-  assert.equal(completionAsSse('[1,2]'), null);
-  assert.equal(completionAsSse('{"object":"list"}'), null);
-  assert.equal(completionAsSse('not json'), null);
+  assert.equal(completionAsSse('[1,2]', NOW), null);
+  assert.equal(completionAsSse('{"object":"list"}', NOW), null);
+  assert.equal(completionAsSse('not json', NOW), null);
+});
+
+test('a completion without `created` is dated by the router’s clock, in seconds', () => {
+  const sse = completionAsSse(JSON.stringify({ choices: [{ message: { content: 'x' } }] }), NOW + 999);
+  const [first] = frames(sse ?? '') as { created: number }[];
+  assert.equal(first?.created, NOW / 1000);
 });

@@ -16,16 +16,17 @@ function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
 /**
  * Some providers ignore `stream: true` and answer one JSON completion. A streaming client would read that
  * as an empty turn, so the (already validated) completion is replayed as the SSE events it stands for:
- * one chunk per choice, a usage chunk, `[DONE]`. Null when the body is not a completion object.
+ * one chunk per choice, a usage chunk, `[DONE]`; a completion without `created` is dated `nowMs` (the
+ * router's clock). Null when the body is not a completion object.
  */
-export function completionAsSse(body: string): string | null {
+export function completionAsSse(body: string, nowMs: number): string | null {
   const parsed = parseJson(body);
   if (!parsed.ok || !isRecord(parsed.value) || !Array.isArray(parsed.value.choices)) return null;
   const completion = parsed.value;
   const base = {
     id: completion.id ?? 'chatcmpl-fcm',
     object: 'chat.completion.chunk',
-    created: completion.created ?? Math.floor(Date.now() / 1000),
+    created: completion.created ?? Math.floor(nowMs / 1000),
     model: completion.model ?? null,
   };
   const choices = (completion.choices as unknown[]).filter(isRecord).map((choice, index) => ({
