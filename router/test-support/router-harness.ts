@@ -32,6 +32,10 @@ export interface HarnessOptions {
   config: ConfigInput;
   /** Reuse a temp dir (a restart on the same state). @default a fresh one */
   dir?: string;
+  /**
+   * The router's time (a restart on the same state passes the first run's). @default a fresh `TestClock`,
+   * which moves only when the test advances it
+   */
   clock?: TestClock;
   /** @default 10 */
   persistDebounceMs?: number;

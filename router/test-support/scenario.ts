@@ -30,7 +30,7 @@ export interface ScenarioOptions {
   probes?: Record<string, NonNullable<NonNullable<ConfigInput['providers']>[string]['probe']>>;
   /** The router's random numbers (exploration). @default Math.random */
   random?: () => number;
-  /** The router's clock. @default a fresh `TestClock` */
+  /** The router's time. @default a fresh `TestClock` */
   clock?: TestClock;
   /** Whether the machine counts as online for background probes. @default always */
   isOnline?: () => boolean;
