@@ -14,13 +14,13 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
-import { parseModelName } from './model-names.js';
 import { HealthProber } from './health-prober.js';
 import { isOnline } from './online-check.js';
 import { RankingMemo } from './ranking-memo.js';
 import { advertisedWindow } from './set-windows.js';
 import { SessionHomes } from './session-homes.js';
 import { requestLogLine } from './request-log-line.js';
+import { pinnedName, resolveTarget } from './route-target.js';
 import type { Answer } from './answer.js';
 import { INTERNAL_ERROR_ANSWER } from './final-answer.js';
 import {
@@ -141,11 +141,7 @@ export class RouterEngine {
   async handleChat(req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     this.#inFlight += 1;
     try {
-      const context = this.#context;
-      const { resolved } = context;
-      const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-      if (target.type === 'pinned') this.#notePinned(resolved, target.model);
-      return this.#record(await this.#route(context, req, answer));
+      return this.#record(await this.#route(this.#context, req, answer));
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
@@ -186,7 +182,11 @@ export class RouterEngine {
   async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     const started = this.parts.time.now();
     try {
-      return await routeRequest(context, req, answer);
+      // The agent's model name is read once, here: the route and the dashboard's pinned list both take it.
+      const target = resolveTarget(context.resolved, req.modelRequested);
+      const pinned = pinnedName(target);
+      if (pinned !== null) this.#notePinned(context.resolved, pinned);
+      return await routeRequest(context, req, answer, target);
     } catch (error) {
       return this.#contain(req, answer, error, started);
     }
