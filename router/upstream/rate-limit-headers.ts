@@ -27,15 +27,22 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function hint(headers: IncomingHttpHeaders, kind: 'requests' | 'tokens'): RateLimitHint | null {
-  const raw = first(headers[`x-ratelimit-remaining-${kind}`])?.trim();
+/** Each budget's pair of headers, named once: a name built per lookup is a new string to hash per answer. */
+const REQUESTS = {
+  remaining: 'x-ratelimit-remaining-requests',
+  reset: 'x-ratelimit-reset-requests',
+} as const;
+const TOKENS = { remaining: 'x-ratelimit-remaining-tokens', reset: 'x-ratelimit-reset-tokens' } as const;
+
+function hint(headers: IncomingHttpHeaders, names: typeof REQUESTS | typeof TOKENS): RateLimitHint | null {
+  const raw = first(headers[names.remaining])?.trim();
   if (raw === undefined || !/^-?\d+$/.test(raw)) return null;
-  return { remaining: Number(raw), resetMs: parseResetMs(first(headers[`x-ratelimit-reset-${kind}`])) };
+  return { remaining: Number(raw), resetMs: parseResetMs(first(headers[names.reset])) };
 }
 
 /** The hints in a response head, or null when it has none. */
 export function parseRateLimitHeaders(headers: IncomingHttpHeaders): RateLimitHints | null {
-  const requests = hint(headers, 'requests');
-  const tokens = hint(headers, 'tokens');
+  const requests = hint(headers, REQUESTS);
+  const tokens = hint(headers, TOKENS);
   return requests === null && tokens === null ? null : { requests, tokens };
 }
