@@ -189,6 +189,11 @@ function hedgeRows(h: Measured['hedge']): Row[] {
 /** Chunks/s a translating face keeps of the chat-completions path's, at 64 clients (the same round's). */
 export const FACE_STREAM_RATE_BAR = 0.6;
 
+/** The router's added single-client p50 at most this many times the bare relay's. */
+export const ADDED_P50_BAR = 1.15;
+/** The router's non-stream requests per second at 64 clients, at least this share of the relay's. */
+export const THROUGHPUT_BAR = 0.9;
+
 /** Every bar of the issue, in the issue's order. */
 export function evaluateBars(m: Measured): Row[] {
   const { latency: lat } = m;
@@ -201,8 +206,9 @@ export function evaluateBars(m: Measured): Row[] {
       relay: lat.relayAdded.p50,
       router: lat.routerAdded.p50,
       ratio: ratio(lat.routerAdded.p50, lat.relayAdded.p50),
-      bar: '<= 1.5x relay and <= 1 ms',
-      pass: lat.routerAdded.p50 <= Math.max(1.5 * lat.relayAdded.p50, 0) && lat.routerAdded.p50 <= 1,
+      bar: `<= ${ADDED_P50_BAR}x relay and <= 1 ms`,
+      pass:
+        lat.routerAdded.p50 <= Math.max(ADDED_P50_BAR * lat.relayAdded.p50, 0) && lat.routerAdded.p50 <= 1,
     },
     {
       workload: 'non-stream 1 KB, 1 client',
@@ -221,8 +227,8 @@ export function evaluateBars(m: Measured): Row[] {
       relay: m.throughput.relay,
       router: m.throughput.router,
       ratio: m.paired.throughput,
-      bar: '>= 0.7x relay',
-      pass: m.paired.throughput >= 0.7,
+      bar: `>= ${THROUGHPUT_BAR}x relay`,
+      pass: m.paired.throughput >= THROUGHPUT_BAR,
     },
     {
       workload: 'non-stream, 64 clients',
@@ -384,36 +390,43 @@ export function evaluateBars(m: Measured): Row[] {
 
 type BurstTargets = Pick<Measured['burst'], 'direct' | 'relay' | 'router'>;
 
-/** One figure of a burst for the three targets, router against direct; a diagnostic unless `bar` is given. */
+/**
+ * One figure of a burst for the three targets, the router against the relay (or against direct, with
+ * `against`); a diagnostic unless `bar` is given.
+ */
 function burstRow(
-  workload: string,
-  metric: string,
+  row: { workload: string; metric: string; against?: 'direct' },
   b: BurstTargets,
   figure: keyof BurstFigures,
   bar?: { text: string; pass: boolean },
 ): Row {
+  const reference = row.against === 'direct' ? b.direct[figure] : b.relay[figure];
   return {
-    workload,
-    metric,
+    workload: row.workload,
+    metric: row.metric,
     direct: b.direct[figure],
     relay: b.relay[figure],
     router: b.router[figure],
-    ratio: ratio(b.router[figure], b.direct[figure]),
-    against: 'direct',
+    ratio: ratio(b.router[figure], reference),
+    ...(row.against ? { against: row.against } : {}),
     bar: bar?.text ?? '(diagnostic, no bar)',
     pass: bar?.pass ?? true,
   };
 }
 
-/** The burst's bar (p99 through the router within 2x direct's) and its worst request, as a diagnostic. */
+/**
+ * The burst's bar and its worst request, as a diagnostic, both against the bare relay of the same run: at
+ * 2 000 clients the two shared cores are saturated by the client, the upstream and the process in the
+ * middle, so a proxy is held to the cheapest proxy, not to the upstream alone.
+ */
 export function burstRows(b: Measured['burst']): Row[] {
   const workload = `burst: ${b.clients} clients, ${b.requests / 1000} k requests x ${b.rounds}`;
   return [
-    burstRow(workload, 'p99 (ms)', b, 'p99', {
-      text: '<= 2x direct',
-      pass: b.router.p99 <= 2 * b.direct.p99,
+    burstRow({ workload, metric: 'p99 (ms)' }, b, 'p99', {
+      text: '<= relay',
+      pass: b.router.p99 <= b.relay.p99,
     }),
-    burstRow(workload, 'worst request (ms)', b, 'max'),
+    burstRow({ workload, metric: 'worst request (ms)' }, b, 'max'),
   ];
 }
 
@@ -424,5 +437,5 @@ export function burstRows(b: Measured['burst']): Row[] {
  */
 export function slowBurstRow(b: Measured['slowBurst']): Row {
   const workload = `burst, provider taking ${b.upstreamMs / 1000} s: ${b.clients} clients, ${b.requests / 1000} k requests x ${b.rounds}`;
-  return burstRow(workload, 'p99 (ms)', b, 'p99');
+  return burstRow({ workload, metric: 'p99 (ms)', against: 'direct' }, b, 'p99');
 }
