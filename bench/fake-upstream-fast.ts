@@ -2,7 +2,7 @@
  * The fast fake upstream of the benchmark: an OpenAI-compatible server on loopback that answers as cheaply as
  * it can, so what is measured is the path in front of it. The path picks the behaviour:
  *   /v1/chat/completions             a 1 KB completion, or 200 SSE chunks when the body says `"stream":true`
- *   /flaky/v1/chat/completions       an empty 200 (`choices: []`) when the request has `x-bench-empty: 1`
+ *   /flaky/v1/chat/completions       an empty 200 (`choices: []`) when the body's `user` is `EMPTY_USER`
  *   /open-<ms>/v1/chat/completions   a stream that stays open for <ms>, one chunk a second
  *   /hang/v1/chat/completions        never answers (until the caller gives up)
  *   /slow-<ms>/v1/chat/completions   the 1 KB completion after <ms>, as a provider that takes its time
@@ -15,6 +15,12 @@ import { setImmediate as yieldTurn } from 'node:timers/promises';
 
 /** SSE chunks per benchmark stream, the last one included (the finish frame and `[DONE]` come after). */
 export const STREAM_CHUNKS = 200;
+/**
+ * The `user` of a request body the flaky path answers with an empty 200. A body field, since a router
+ * forwards only a few client headers to a provider, and the body goes upstream as the agent sent it.
+ */
+export const EMPTY_USER = 'bench-empty';
+const EMPTY_MARK = `"user":${JSON.stringify(EMPTY_USER)}`;
 /** The word every content chunk carries. */
 export const CHUNK_WORD = 'tok ';
 
@@ -96,7 +102,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, body: strin
   }
   // A model that hangs: the socket stays open, silent, until the router aborts.
   if (url.startsWith('/hang/')) return;
-  if (url.startsWith('/flaky/') && req.headers['x-bench-empty'] === '1') {
+  if (url.startsWith('/flaky/') && body.includes(EMPTY_MARK)) {
     res.writeHead(200, JSON_HEAD(EMPTY_BODY.length));
     res.end(EMPTY_BODY);
     return;

@@ -27,12 +27,13 @@ export function openPool(origin: string, connections: number): Pool {
   });
 }
 
-/** A minimal chat body. */
-export function chatBody(model: string, stream: boolean): string {
+/** A minimal chat body, with `extra` fields if given. */
+export function chatBody(model: string, stream: boolean, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     model,
     stream,
     messages: [{ role: 'user', content: 'Say something about foxes.' }],
+    ...extra,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Pool } from 'undici';
 import { FAILOVER_SET } from '../bench-config.js';
+import { EMPTY_USER } from '../fake-upstream-fast.js';
 import { chatBody, timedRequest } from '../load-client.js';
 import { median } from '../stats.js';
 
@@ -19,17 +20,17 @@ export interface FailoverSample {
  */
 export async function measureFailover(router: Pool, pairs: number): Promise<FailoverSample> {
   const body = chatBody(`fcm:${FAILOVER_SET}`, false);
-  const empty = { 'x-bench-empty': '1' };
+  const emptyBody = chatBody(`fcm:${FAILOVER_SET}`, false, { user: EMPTY_USER });
   for (let i = 0; i < 10; i += 1) {
     await timedRequest(router, body);
-    await timedRequest(router, body, empty);
+    await timedRequest(router, emptyBody);
   }
   const failover: number[] = [];
   const first: number[] = [];
   let errors = 0;
   for (let i = 0; i < pairs; i += 1) {
     const served = await timedRequest(router, body);
-    const failed = await timedRequest(router, body, empty);
+    const failed = await timedRequest(router, emptyBody);
     if (!served.ok || served.headers['x-fcm-v2-attempts'] !== '1') errors += 1;
     if (!failed.ok || failed.headers['x-fcm-v2-attempts'] !== '2') errors += 1;
     first.push(served.ms);
