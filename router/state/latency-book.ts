@@ -4,9 +4,8 @@
  * Persisted, so `fastest` ordering knows the models right after a restart.
  */
 import { z } from 'zod/v3';
-import type { RouterLogger } from '../public-types.js';
-import type { Clock, Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import type { Clock } from './clock.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Samples kept per model for the p95. */
 export const LATENCY_WINDOW = 20;
@@ -49,13 +48,7 @@ type LatencyRecord = z.infer<typeof recordSchema>;
 const fileSchema = z.strictObject({ models: z.record(z.string().min(1), z.unknown()) });
 type LatencyFile = { models: Record<string, unknown> };
 
-export interface LatencyBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type LatencyBookOptions = StateBookOptions;
 
 const EMPTY: LatencyFigures = {
   ttfbMs: null,
@@ -67,27 +60,21 @@ const EMPTY: LatencyFigures = {
 };
 
 /** Per-model latency figures with a persisted file (`latency.json`). */
-export class LatencyBook {
+export class LatencyBook extends StateBook<LatencyFile> {
   readonly #records = new Map<string, LatencyRecord>();
   readonly #clock: Clock;
-  readonly #file: JsonStateFile<LatencyFile>;
 
   constructor(options: LatencyBookOptions) {
+    super(options, fileSchema);
     this.#clock = options.time.now;
-    this.#file = new JsonStateFile<LatencyFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ models: Object.fromEntries(this.#records) }),
-    });
   }
 
-  /** Restores the file; invalid or stale entries are dropped one by one. */
-  async load(): Promise<void> {
-    const loaded = await this.#file.load();
-    if (loaded === null) return;
+  protected snapshot(): LatencyFile {
+    return { models: Object.fromEntries(this.#records) };
+  }
+
+  /** Invalid or stale entries are dropped one by one. */
+  protected restore(loaded: LatencyFile): void {
     const now = this.#clock();
     for (const [key, raw] of Object.entries(loaded.models)) {
       const parsed = recordSchema.safeParse(raw);
@@ -117,7 +104,7 @@ export class LatencyBook {
       before.samples += 1;
       before.lastAt = this.#clock();
     }
-    this.#file.schedule();
+    this.changed();
   }
 
   /** Books a served attempt from its timing: first useful byte, end, and the completion's token count. */
@@ -137,14 +124,6 @@ export class LatencyBook {
       samples: rec.samples,
       lastAt: rec.lastAt,
     };
-  }
-
-  flush(): Promise<void> {
-    return this.#file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.#file.close();
   }
 }
 
