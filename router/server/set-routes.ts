@@ -5,9 +5,9 @@
 import { z } from 'zod/v3';
 import { setOrderSchema } from '../config/schema.js';
 import { withSetDeleted, withSetOrder, withSetRenamed } from '../config/set-edits.js';
-import { answerUpdate, readJson } from './api-io.js';
+import { answerEdit, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
-import { sendError, sendJson } from './respond.js';
+import { sendError } from './respond.js';
 
 const setName = z.string().min(1).max(100);
 const deleteBody = z.strictObject({ set: setName });
@@ -36,8 +36,7 @@ async function deleteSet(call: ApiCall): Promise<void> {
     return;
   }
   const result = await deps.live.update((raw, resolved) => withSetDeleted(raw, resolved.sets, set));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, deps.live);
+  answerEdit(res, result, deps.live);
 }
 
 async function renameSet(call: ApiCall): Promise<void> {
@@ -51,8 +50,7 @@ async function renameSet(call: ApiCall): Promise<void> {
     return;
   }
   const result = await deps.live.update((raw, resolved) => withSetRenamed(raw, resolved.sets, set, to));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, deps.live);
+  answerEdit(res, result, deps.live);
 }
 
 async function setOrder(call: ApiCall): Promise<void> {
@@ -61,8 +59,7 @@ async function setOrder(call: ApiCall): Promise<void> {
   if (!read.ok || !(await knownSet(call, read.value.set))) return;
   const { set, order } = read.value;
   const result = await deps.live.update((raw, resolved) => withSetOrder(raw, resolved.sets, set, order));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, deps.live);
+  answerEdit(res, result, deps.live);
 }
 
 /** The set routes, by `METHOD path`. */

@@ -4,6 +4,7 @@
  * Persisted, so `fastest` ordering knows the models right after a restart.
  */
 import { z } from 'zod/v3';
+import type { LatencyView } from '../api-types.js';
 import type { Clock } from './clock.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
@@ -14,20 +15,8 @@ export const DECAY_WEIGHT = 0.3;
 /** Models not served for this long are dropped on load: their figures say nothing about today. */
 export const LATENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** One model's figures; null fields have no sample yet. */
-export interface LatencyFigures {
-  /** Decaying average time to the first useful byte (the commit), ms. */
-  ttfbMs: number | null;
-  /** Median of the recent times to first useful byte, ms. */
-  ttfbP50Ms: number | null;
-  /** 95th percentile of the recent times to first useful byte, ms. */
-  ttfbP95Ms: number | null;
-  /** Decaying average of output tokens per second after the first byte. */
-  tokensPerSec: number | null;
-  samples: number;
-  /** When the model last served. */
-  lastAt: number | null;
-}
+/** One model's figures (what the Models view shows); null fields have no sample yet. */
+export type LatencyFigures = LatencyView;
 
 /** One served attempt's timing. */
 export interface LatencySample {
