@@ -17,19 +17,28 @@ const renameBody = z.strictObject({
 });
 const orderBody = z.strictObject({ set: setName, order: setOrderSchema });
 
-/** Reads the file again, then answers 404 when no set is named `set`. */
-async function knownSet({ deps, res }: ApiCall, set: string): Promise<boolean> {
+/**
+ * Reads a set call's body and the config file again; null once it has answered (a bad body, or a 404 when
+ * no set is named `set`).
+ */
+async function readSetCall<T extends { set: string }>(
+  call: ApiCall,
+  schema: z.ZodType<T>,
+): Promise<T | null> {
+  const { deps, req, res } = call;
+  const read = await readJson(req, res, schema);
+  if (!read.ok) return null;
   await deps.live.syncWithFile();
-  if (Object.hasOwn(deps.live.resolved.sets, set)) return true;
-  sendError(res, 404, 'set_not_found', `fcm-router: no set named "${set}"`);
-  return false;
+  if (Object.hasOwn(deps.live.resolved.sets, read.value.set)) return read.value;
+  sendError(res, 404, 'set_not_found', `fcm-router: no set named "${read.value.set}"`);
+  return null;
 }
 
 async function deleteSet(call: ApiCall): Promise<void> {
-  const { deps, req, res } = call;
-  const read = await readJson(req, res, deleteBody);
-  if (!read.ok || !(await knownSet(call, read.value.set))) return;
-  const { set } = read.value;
+  const { deps, res } = call;
+  const body = await readSetCall(call, deleteBody);
+  if (body === null) return;
+  const { set } = body;
   if (deps.live.resolved.activeSet === set) {
     const message = `"${set}" is the active set: switch agents to another set first`;
     sendError(res, 409, 'set_active', `fcm-router: ${message}`);
@@ -40,10 +49,10 @@ async function deleteSet(call: ApiCall): Promise<void> {
 }
 
 async function renameSet(call: ApiCall): Promise<void> {
-  const { deps, req, res } = call;
-  const read = await readJson(req, res, renameBody);
-  if (!read.ok || !(await knownSet(call, read.value.set))) return;
-  const { set, to } = read.value;
+  const { deps, res } = call;
+  const body = await readSetCall(call, renameBody);
+  if (body === null) return;
+  const { set, to } = body;
   if (to !== set && Object.hasOwn(deps.live.resolved.sets, to)) {
     const message = `a set named "${to}" exists: pick another name, or delete that set first`;
     sendError(res, 409, 'set_exists', `fcm-router: ${message}`, { extra: { param: 'to' } });
@@ -54,10 +63,10 @@ async function renameSet(call: ApiCall): Promise<void> {
 }
 
 async function setOrder(call: ApiCall): Promise<void> {
-  const { deps, req, res } = call;
-  const read = await readJson(req, res, orderBody);
-  if (!read.ok || !(await knownSet(call, read.value.set))) return;
-  const { set, order } = read.value;
+  const { deps, res } = call;
+  const body = await readSetCall(call, orderBody);
+  if (body === null) return;
+  const { set, order } = body;
   const result = await deps.live.update((raw, resolved) => withSetOrder(raw, resolved.sets, set, order));
   answerEdit(res, result, deps.live);
 }

@@ -4,7 +4,6 @@
  */
 import { z } from 'zod/v3';
 import type { HistoryEntry, HistoryStats } from '../api-types.js';
-import type { Clock } from './clock.js';
 import { localDayKey } from './local-day.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
@@ -70,11 +69,9 @@ export type DailyCountersOptions = StateBookOptions;
 
 export class DailyCounters extends StateBook<CountersFile> {
   readonly #days = new Map<string, DayCounts>();
-  readonly #clock: Clock;
 
   constructor(options: DailyCountersOptions) {
     super(options, fileSchema);
-    this.#clock = options.time.now;
   }
 
   protected snapshot(): CountersFile {
@@ -106,7 +103,7 @@ export class DailyCounters extends StateBook<CountersFile> {
 
   /** Today's counts (zeros on a day without requests). */
   today(): DayCounts {
-    return { ...(this.#days.get(localDayKey(this.#clock())) ?? emptyDayCounts()) };
+    return { ...(this.#days.get(localDayKey(this.time.now())) ?? emptyDayCounts()) };
   }
 
   /** `HistoryStats.today` from today's counts. */

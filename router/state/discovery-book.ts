@@ -5,7 +5,6 @@
  * kept too, failed ones included, so the daily check does not call an unreachable provider again that day.
  */
 import { z } from 'zod/v3';
-import type { Time } from './clock.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 const fileSchema = z.strictObject({
@@ -35,11 +34,9 @@ export type DiscoveryBookOptions = StateBookOptions;
 export class DiscoveryBook extends StateBook<DiscoveryFile> {
   private readonly lists = new Map<string, Discovery>();
   private readonly attempts = new Map<string, number>();
-  private readonly time: Time;
 
   constructor(options: DiscoveryBookOptions) {
     super(options, fileSchema);
-    this.time = options.time;
   }
 
   protected snapshot(): DiscoveryFile {

@@ -5,7 +5,6 @@
  * ceiling raises it; a success with tools or images lifts that refusal.
  */
 import { z } from 'zod/v3';
-import type { Clock } from './clock.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Models kept at most (the oldest learnt is dropped first): pinned models may be any name. */
@@ -55,11 +54,9 @@ const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
 
 export class FitBook extends StateBook<FitFile> {
   readonly #models = new Map<string, LearnedFit>();
-  readonly #clock: Clock;
 
   constructor(options: FitBookOptions) {
     super(options, fileSchema);
-    this.#clock = options.time.now;
   }
 
   protected snapshot(): FitFile {
@@ -84,7 +81,7 @@ export class FitBook extends StateBook<FitFile> {
     const tokens = Math.max(0, byStated ? stated : size - 1);
     const known = this.#models.get(key)?.ceiling;
     if (known !== undefined && known.source === 'refusal' && known.tokens <= tokens) return;
-    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.#clock() };
+    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.time.now() };
     if (byStated) ceiling.stated = true;
     this.#update(key, { ceiling });
   }
@@ -96,7 +93,7 @@ export class FitBook extends StateBook<FitFile> {
     const { ceiling } = learned;
     const patch: LearnedFit = {};
     if (ceiling !== undefined && size > ceiling.tokens)
-      patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.#clock() };
+      patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.time.now() };
     const lifted = (['tools', 'images'] as const).filter(
       (feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined,
     );
@@ -106,7 +103,7 @@ export class FitBook extends StateBook<FitFile> {
 
   /** `key` refused a request for using `feature`. */
   refusedFeature(key: string, feature: Feature): void {
-    this.#update(key, { [FEATURE_FIELD[feature]]: this.#clock() });
+    this.#update(key, { [FEATURE_FIELD[feature]]: this.time.now() });
   }
 
   /** Forgets what was learnt about `key` (a manual reset of the model). */

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod/v3';
 import type { LatencyView } from '../api-types.js';
-import type { Clock } from './clock.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Samples kept per model for the p95. */
@@ -51,11 +50,9 @@ const EMPTY: LatencyFigures = {
 /** Per-model latency figures with a persisted file (`latency.json`). */
 export class LatencyBook extends StateBook<LatencyFile> {
   readonly #records = new Map<string, LatencyRecord>();
-  readonly #clock: Clock;
 
   constructor(options: LatencyBookOptions) {
     super(options, fileSchema);
-    this.#clock = options.time.now;
   }
 
   protected snapshot(): LatencyFile {
@@ -64,7 +61,7 @@ export class LatencyBook extends StateBook<LatencyFile> {
 
   /** Invalid or stale entries are dropped one by one. */
   protected restore(loaded: LatencyFile): void {
-    const now = this.#clock();
+    const now = this.time.now();
     for (const [key, raw] of Object.entries(loaded.models)) {
       const parsed = recordSchema.safeParse(raw);
       if (parsed.success && now - parsed.data.lastAt <= LATENCY_TTL_MS) this.#records.set(key, parsed.data);
@@ -82,7 +79,7 @@ export class LatencyBook extends StateBook<LatencyFile> {
         tokensPerSec: rate,
         recent: [ttfb],
         samples: 1,
-        lastAt: this.#clock(),
+        lastAt: this.time.now(),
       });
     } else {
       // Updated in place: a served request allocates no record or window of its own.
@@ -91,7 +88,7 @@ export class LatencyBook extends StateBook<LatencyFile> {
       before.recent.push(ttfb);
       if (before.recent.length > LATENCY_WINDOW) before.recent.shift();
       before.samples += 1;
-      before.lastAt = this.#clock();
+      before.lastAt = this.time.now();
     }
     this.changed();
   }

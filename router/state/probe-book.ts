@@ -7,7 +7,6 @@
 import { z } from 'zod/v3';
 import type { ProbeView } from '../api-types.js';
 import { FAILURE_KINDS } from '../gate/failure-kinds.js';
-import type { Clock } from './clock.js';
 import { dayWindow } from './day-start.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
@@ -50,12 +49,10 @@ export interface ProbeBookOptions extends StateBookOptions {
 export class ProbeBook extends StateBook<ProbeFile> {
   readonly #spent = new Map<string, Spent>();
   readonly #last = new Map<string, ProbeView>();
-  readonly #clock: Clock;
   readonly #zoneOf: (provider: string) => string;
 
   constructor(options: ProbeBookOptions) {
     super(options, fileSchema);
-    this.#clock = options.time.now;
     this.#zoneOf = options.zoneOf;
   }
 
@@ -98,7 +95,7 @@ export class ProbeBook extends StateBook<ProbeFile> {
 
   /** The provider's probes of its current day: a new day starts its count at zero. */
   #today(provider: string): Spent {
-    const dayStart = dayWindow(this.#clock(), this.#zoneOf(provider)).start;
+    const dayStart = dayWindow(this.time.now(), this.#zoneOf(provider)).start;
     const spent = this.#spent.get(provider);
     return spent !== undefined && spent.dayStart === dayStart ? spent : { dayStart, count: 0 };
   }

@@ -21,12 +21,15 @@ export interface StateBookOptions {
 
 /** A book kept in one state file: its payload `T` is what `snapshot` returns and `restore` receives. */
 export abstract class StateBook<T extends object> {
+  /** The clock the book dates its entries by (and its write's timer runs on). */
+  protected readonly time: Time;
   readonly #file: JsonStateFile<T>;
 
   /**
    * @param schema validates the file's payload (it may fill in defaults or migrate an older shape).
    */
   protected constructor(options: StateBookOptions, schema: z.ZodType<T, z.ZodTypeDef, unknown>) {
+    this.time = options.time;
     this.#file = new JsonStateFile<T>({
       path: options.file,
       schema,

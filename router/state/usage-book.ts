@@ -4,7 +4,6 @@
  */
 import { z } from 'zod/v3';
 import { DAY_MS } from './budget-standing.js';
-import type { Time } from './clock.js';
 import { localDayKey } from './local-day.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
@@ -37,13 +36,11 @@ export interface ServedTokens {
 export type UsageBookOptions = StateBookOptions;
 
 export class UsageBook extends StateBook<UsageFile> {
-  private readonly time: Time;
   /** Day → `model @fingerprint` → tally. */
   private readonly days = new Map<string, Map<string, UsageTally>>();
 
   constructor(options: UsageBookOptions) {
     super(options, fileSchema);
-    this.time = options.time;
   }
 
   protected restore(data: UsageFile): void {
