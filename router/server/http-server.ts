@@ -3,8 +3,8 @@ import type { HealthResponse } from '../api-types.js';
 import type { EventBus } from '../engine/event-bus.js';
 import { ResponseItemStore } from '../faces/index.js';
 import type { RouterLogger } from '../public-types.js';
-import { INTERNAL_ERROR_ANSWER } from '../engine/final-answer.js';
-import { logText } from '../engine/log-text.js';
+import { INTERNAL_ERROR_ANSWER } from '../engine/answer/final-answer.js';
+import { logText } from '../engine/views/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import { handleApi, type ApiDeps } from './api-routes.js';
 import {
