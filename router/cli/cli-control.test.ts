@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findDaemon } from './cli-control.js';
-import { startHarness } from './test-support/router-harness.js';
+import { startHarness } from '../test-support/router-harness.js';
 
 test('findDaemon finds a router by daemon.json, else by its lock, and only at the pid recorded', async () => {
   const router = await startHarness({ config: { providers: {}, sets: { main: [] }, activeSet: 'main' } });
