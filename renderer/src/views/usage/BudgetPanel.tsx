@@ -1,4 +1,5 @@
 import type { KeyBudgetView } from '../../../../router/api-types.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { Panel } from '../../components/Panel.js';
 import { formatTokens } from '../../lib/format.js';
 
@@ -42,7 +43,11 @@ function BudgetList({ rows }: { rows: KeyBudgetView[] }) {
           aria-label={budgetName(row)}
         >
           <div className="budget-who">
-            <span className="mono budget-model">{row.model ?? `${row.provider} — all models`}</span>
+            {row.model === null ? (
+              <span className="mono budget-model">{row.provider} — all models</span>
+            ) : (
+              <ModelKey value={row.model} className="budget-model" />
+            )}
             <span className="muted small">
               key <span className="mono">{row.key}</span>
             </span>
