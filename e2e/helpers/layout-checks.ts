@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Layout checks read from the page's boxes: sideways scrolling, long names running out of their panel or
  * over a neighbouring element, and names broken inside a part.
