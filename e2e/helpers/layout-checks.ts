@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * Layout checks read from the page's boxes: sideways scrolling, long names running out of their panel or
  * over a neighbouring element, and names broken inside a part.
