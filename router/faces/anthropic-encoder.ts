@@ -2,8 +2,8 @@
  * The Anthropic Messages face's answer encoder: a served chat completion (or stream) in Anthropic's words,
  * the router's errors in Anthropic's error shape.
  */
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { AnswerEncoder } from './answer-encoder.js';
+import type { ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { collectCompletion, idStem } from './answer-collector.js';
 import { brokenStreamMessage } from './chat-face.js';

@@ -2,8 +2,8 @@
  * The chat-completions face: the upstream already speaks it, so answers pass through untouched; only the
  * router's own errors are written here, in OpenAI's shape.
  */
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { AnswerEncoder } from './answer-encoder.js';
+import type { ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 
 /** OpenAI's error body: `{ error: { message, type, code, param } }`. */

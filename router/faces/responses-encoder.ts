@@ -2,8 +2,8 @@
  * The OpenAI Responses face's answer encoder: a served chat completion (or stream) as a Responses answer,
  * the router's errors in OpenAI's error shape, a stream broken after content as `response.failed`.
  */
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { AnswerEncoder } from './answer-encoder.js';
+import type { ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import { collectCompletion, idStem } from './answer-collector.js';
 import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';

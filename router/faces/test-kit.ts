@@ -3,7 +3,7 @@
  * the way the engine does, an SSE parser for what came out, and the recorded agent fixtures.
  */
 import { readFileSync } from 'node:fs';
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import type { AnswerEncoder } from './answer-encoder.js';
 
 export const DONE = 'data: [DONE]\n\n';
 

@@ -4,7 +4,7 @@
  */
 import type { KeyBudgetView, UsageResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { keyBudgetViews } from '../engine/key-budgets.js';
+import { keyBudgetViews } from '../engine/booking/key-budgets.js';
 import type { QuotaBook } from '../state/quota-book.js';
 
 /** The share of its tightest day limit a budget has used, 0..1 and more. */

@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
+import type { AnswerSoFar } from './answer-so-far.js';
+import { StreamShaper, type ShapingRules } from './stream-shaper.js';
+
+const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
+  tools: new Set(['Bash']),
+  continuing: null,
+  holdLimit: 4096,
+  mintId: () => 'minted',
+  ...over,
+});
+const bytes = (text: string): Buffer => Buffer.from(text);
+const text = (out: Uint8Array | null): string => (out === null ? '' : Buffer.from(out).toString('utf8'));
+/** The data payloads of shaped output. */
+const frames = (out: string): unknown[] =>
+  out
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => (line === 'data: [DONE]' ? '[DONE]' : (JSON.parse(line.slice(6)) as unknown)));
+const deltas = (out: string): Record<string, unknown>[] =>
+  frames(out).flatMap((f) =>
+    typeof f === 'object' && f !== null
+      ? [(f as { choices: { delta: Record<string, unknown> }[] }).choices[0]?.delta ?? {}]
+      : [],
+  );
+
+test('nothing to hold or trim: the lines leave as the very bytes that came', () => {
+  const shaper = new StreamShaper(rules({ tools: null }));
+  const input = bytes(chunk({ content: 'hi' }));
+  assert.equal(shaper.lines(input).out, input);
+});
+
+test('with tools checked, lines without tool calls leave as they came; before content they wait for it', () => {
+  const shaper = new StreamShaper(rules());
+  const role = bytes(chunk({ role: 'assistant' }));
+  const first = bytes(chunk({ content: 'Hel' }));
+  assert.deepEqual(shaper.lines(role), { out: null, problem: null });
+  assert.equal(text(shaper.lines(first).out), role.toString() + first.toString());
+  const later = bytes(chunk({ content: 'lo' }));
+  assert.equal(shaper.lines(later).out, later, 'after content: no parsing, no copy');
+});
+
+test('a tool call streamed in pieces goes out in one piece when the stream moves on', () => {
+  const shaper = new StreamShaper(rules());
+  assert.equal(
+    shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'call_1', 'Bash', '{"comm')] }))).out,
+    null,
+  );
+  assert.equal(
+    shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, null, null, 'and":"ls"}')] }))).out,
+    null,
+  );
+  const out = text(shaper.lines(bytes(chunk({}, 'tool_calls') + DONE)).out);
+  assert.deepEqual(deltas(out)[0], {
+    tool_calls: [
+      { index: 0, id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } },
+    ],
+  });
+  assert.equal(frames(out).at(-1), '[DONE]');
+});
+
+test('an unusable tool call stops the stream with what is wrong; nothing of it went out', () => {
+  const shaper = new StreamShaper(rules());
+  shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command": <|end|>')] })));
+  assert.deepEqual(shaper.lines(bytes(chunk({}, 'tool_calls'))), {
+    out: null,
+    problem: 'tool call arguments are not JSON',
+  });
+});
+
+test('a held call is let go (or refused) at the end of a stream without [DONE]', () => {
+  const shaper = new StreamShaper(rules());
+  shaper.lines(bytes(chunk({ content: 'Ok. ' })));
+  shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
+  assert.equal(deltas(text(shaper.end().out)).length, 1);
+});
+
+test('a last line without its end waits for the end and leaves as it came', () => {
+  const shaper = new StreamShaper(rules());
+  const line = chunk({ content: 'tail' }).trimEnd();
+  assert.equal(shaper.lines(bytes(line)).out, null);
+  assert.equal(text(shaper.end().out), line);
+});
+
+const soFar = (over: Partial<AnswerSoFar>): AnswerSoFar => ({
+  text: '',
+  reasoning: '',
+  toolCalls: 0,
+  finished: false,
+  done: false,
+  tooLong: false,
+  base: { id: 'chatcmpl-1', created: 0, model: 'm' },
+  ...over,
+});
+
+test('a continuation: its role frame and reasoning are dropped, its restated start trimmed', () => {
+  const shaper = new StreamShaper(rules({ continuing: soFar({ text: 'The quick brown fo' }) }));
+  assert.equal(shaper.lines(bytes(chunk({ role: 'assistant', content: '' }))).out, null);
+  assert.equal(shaper.lines(bytes(chunk({ reasoning_content: 'I will go on.' }))).out, null);
+  assert.equal(shaper.lines(bytes(chunk({ content: 'brown f' }))).out, null);
+  const out = text(shaper.lines(bytes(chunk({ content: 'ox jumps' }) + chunk({}, 'stop') + DONE)).out);
+  assert.deepEqual(deltas(out), [{ content: 'x jumps' }, {}]);
+  assert.equal(frames(out).at(-1), '[DONE]');
+});
+
+test('a continuation of thoughts trims the restated thoughts and lets its text through', () => {
+  const shaper = new StreamShaper(rules({ continuing: soFar({ reasoning: 'Let me think about' }) }));
+  const out = text(
+    shaper.lines(bytes(chunk({ reasoning_content: 'think about it.' }) + chunk({ content: 'Hi' }))).out,
+  );
+  assert.deepEqual(deltas(out), [{ reasoning_content: ' it.' }, { content: 'Hi' }]);
+});
