@@ -46,7 +46,8 @@ export function SpeedPanel({ models }: { models: readonly ModelStateView[] }) {
             <tbody>
               {served.map((m) => (
                 <tr key={m.key}>
-                  <th scope="row" className="model-name">
+                  {/* Named by the whole key: the name's parts would otherwise be read apart ("up/ m1"). */}
+                  <th scope="row" className="model-name" aria-label={m.key}>
                     <ModelKey value={m.key} />
                   </th>
                   <td className="num mono">{formatLatency(m.latency.ttfbP50Ms)}</td>
