@@ -4,6 +4,7 @@
  */
 import type { ContentValidation } from '../config/schema.js';
 import { choiceHasUsefulContent } from './content-rule.js';
+import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
 import { messageToolProblem } from './tool-call-rule.js';
@@ -20,7 +21,6 @@ export type GateFailure = {
 export type GateVerdict = { ok: true; rewritten: string | null; usage: TokenUsage | null } | GateFailure;
 
 const DETAIL_MAX_CHARS = 200;
-const HTML_PREFIXES = ['<!doctype html', '<html', '<head', '<body'];
 
 /** True when text starts, after a BOM and whitespace, like an HTML page. */
 export function looksLikeHtml(text: string): boolean {
@@ -31,7 +31,7 @@ export function looksLikeHtml(text: string): boolean {
     .replace(/^[\uFEFF\s]+/, '')
     .slice(0, 16)
     .toLowerCase();
-  return HTML_PREFIXES.some((prefix) => start.startsWith(prefix));
+  return htmlStart(start) === 'html';
 }
 
 function isHtmlContentType(contentType: string | null): boolean {

@@ -10,6 +10,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { choiceHasUsefulContent } from './content-rule.js';
+import { htmlStart } from './html-start.js';
 import { describeUpstreamError, readUsage, type TokenUsage } from './response-gate.js';
 import { isRecord, parseJson } from './safe-json.js';
 import {
@@ -66,7 +67,6 @@ export interface EndResult {
 
 type Phase = 'holding' | 'decided' | 'failed' | 'passing' | 'stopped';
 
-const HTML_PREFIXES = ['<!doctype', '<html', '<head', '<body'];
 // Blanks and the bytes of a UTF-8 BOM, skipped before sniffing for HTML.
 const LEADING_BLANKS = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0c, 0xef, 0xbb, 0xbf]);
 const NOTHING: PassResult = { forward: null, failure: null };
@@ -262,8 +262,8 @@ export class StreamTracker {
     }
     // Latin-1 maps bytes 1:1: enough to compare ASCII prefixes.
     const start = (this.sniff + asBuffer(chunk).toString('latin1', from, from + 16)).slice(0, 16);
-    const lower = start.toLowerCase();
-    if (HTML_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
+    const verdict = htmlStart(start.toLowerCase());
+    if (verdict === 'html') {
       this.sniff = null;
       return {
         type: 'failure',
@@ -272,7 +272,7 @@ export class StreamTracker {
         detail: 'upstream streamed an HTML page',
       };
     }
-    this.sniff = HTML_PREFIXES.some((prefix) => prefix.startsWith(lower)) ? start : null;
+    this.sniff = verdict === 'maybe' ? start : null;
     return null;
   }
 
