@@ -18,7 +18,24 @@ export type GateFailure = {
   errorCode: number | string | null;
 };
 
-export type GateVerdict = { ok: true; rewritten: string | null; usage: TokenUsage | null } | GateFailure;
+export type GateVerdict =
+  | {
+      ok: true;
+      rewritten: string | null;
+      usage: TokenUsage | null;
+      /** The body as the gate parsed it (with any fix `rewritten` carries): encoders read this, not the text. */
+      body: Record<string, unknown>;
+    }
+  | GateFailure;
+
+/**
+ * A whole answer that passed the gate, as the face's encoder takes it: the text to relay as it is (the
+ * upstream's bytes, or the gate's rewrite) and the object the gate parsed it into.
+ */
+export interface GatedCompletion {
+  text: Buffer | string;
+  body: Record<string, unknown>;
+}
 
 const DETAIL_MAX_CHARS = 200;
 
@@ -148,5 +165,5 @@ export function checkResponseBody(
 
   const rewritten =
     Array.isArray(body.choices) && fixPhantomToolCalls(body.choices) ? JSON.stringify(body) : null;
-  return { ok: true, rewritten, usage: readUsage(body) };
+  return { ok: true, rewritten, usage: readUsage(body), body };
 }
