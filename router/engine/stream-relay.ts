@@ -98,12 +98,15 @@ export class StreamRelay {
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
     const first = tracker.commit();
+    // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
+    this.#shaper.readAlready(tracker.takeReadFrames());
     return this.#send(first.forward, first.failure);
   }
 
   /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
   onEnd(): StreamOutcome {
     const last = this.#tracker.end();
+    this.#shaper.readAlready(this.#tracker.takeReadFrames());
     // The only content may sit in a last line with no newline after it: still a real answer.
     if (!this.#passing && !last.failure && last.forward) this.#passing = true;
     if (!this.#passing) return { ok: false, failure: emptyStream() };

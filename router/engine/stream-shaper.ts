@@ -116,6 +116,8 @@ export class StreamShaper {
   #pendingBytes = 0;
   /** A line without its end yet, in pieces (bytes only). */
   #tail: Uint8Array[] = [];
+  /** The frames the gate read from the first bytes handed on, and how many bytes those were. */
+  #known: FrameBatch | null = null;
 
   /** `reading`: how the gate hands the stream on (as the face's encoder reads it); the shaper keeps to it. */
   constructor(rules: ShapingRules, reading: StreamReading) {
@@ -125,6 +127,14 @@ export class StreamShaper {
     this.#passThrough = rules.tools === null && rules.continuing === null;
     this.#settled = this.#passThrough;
     this.#holdLimit = rules.holdLimit;
+  }
+
+  /**
+   * The frames the gate already read from the first bytes it hands on (those held until the commit): they
+   * are shaped as they are, and those bytes are not read again.
+   */
+  readAlready(known: FrameBatch | null): void {
+    if (known !== null) this.#known = known;
   }
 
   /** What the gate let through: whole SSE lines, or the frames it read from them. */
@@ -158,7 +168,7 @@ export class StreamShaper {
     const complete = this.#tail.length === 0 ? whole : Buffer.concat([...this.#tail, whole]);
     this.#tail = end === bytes.byteLength ? [] : [Buffer.from(bytes.subarray(end))];
     this.#frames.begin();
-    this.#reader.read(complete, this.#visit);
+    this.#read(complete);
     return this.#endChunk(complete);
   }
 
@@ -169,6 +179,18 @@ export class StreamShaper {
     this.#frames.begin();
     for (const frame of batch.frames) this.#visit(frame);
     return this.#endChunk(batch);
+  }
+
+  /** Reads whole lines into the frame shaper, after the frames the gate read from their first bytes. */
+  #read(bytes: Uint8Array): void {
+    const known = this.#known;
+    this.#known = null;
+    if (known === null) {
+      this.#reader.read(bytes, this.#visit);
+      return;
+    }
+    for (const frame of known.frames) this.#visit(frame);
+    if (known.bytes < bytes.byteLength) this.#reader.read(bytes.subarray(known.bytes), this.#visit);
   }
 
   readonly #visit = (frame: UpstreamFrame): boolean => {

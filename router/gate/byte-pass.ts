@@ -21,7 +21,7 @@ import {
   lastLineEnd,
   lineAround,
 } from './sse-bytes.js';
-import type { SseFrameReader } from './sse-frames.js';
+import type { FrameBatch, SseFrameReader, UpstreamFrame } from './sse-frames.js';
 import { NOTHING, type PassResult, type StreamPass } from './stream-pass.js';
 
 const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);
@@ -52,6 +52,9 @@ export class BytePass implements StreamPass {
   #usageLine: string | null = null;
   #usage: TokenUsage | null = null;
   #stopped = false;
+  /** The frames read before the commit, until it; then, until taken, with the bytes they came from. */
+  #held: UpstreamFrame[] = [];
+  #read: FrameBatch | null = null;
 
   /** `holdLimit`: a partial line longer than this is no SSE frame to judge, and goes on as it is. */
   constructor(reader: SseFrameReader, holdLimit: number) {
@@ -59,12 +62,17 @@ export class BytePass implements StreamPass {
     this.#holdLimit = holdLimit;
   }
 
-  heldFrame(): void {
-    // The held bytes go on as they are: the frames read from them are not needed.
+  heldFrame(frame: UpstreamFrame): void {
+    // The held bytes go on as they are; the frames read from them go to whoever must look into those bytes.
+    this.#held.push(frame);
   }
 
   commit(held: Buffer): PassResult {
     const complete = lastLineEnd(held, 0, held.length);
+    const readTo = this.#reader.unreadFrom;
+    // Frames of whole forwarded lines only: an unterminated last line read at the end goes on later.
+    this.#read = readTo <= complete ? { frames: this.#held, bytes: readTo } : null;
+    this.#held = [];
     // Lines the reader judged before the commit need no second look.
     const result = this.#passRegion(held, Math.min(this.#reader.unreadFrom, complete), complete);
     if (!this.#stopped && complete < held.length) this.keep(copy(held.subarray(complete)));
@@ -103,6 +111,12 @@ export class BytePass implements StreamPass {
 
   pendingBytes(): number {
     return this.#tailLength;
+  }
+
+  takeReadFrames(): FrameBatch | null {
+    const read = this.#read;
+    this.#read = null;
+    return read;
   }
 
   usage(): TokenUsage | null {

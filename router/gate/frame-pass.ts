@@ -70,6 +70,11 @@ export class FramePass implements StreamPass {
     return this.#usage;
   }
 
+  takeReadFrames(): null {
+    // The frames read before the commit went on in the commit's batch.
+    return null;
+  }
+
   /** Every frame is handed on, up to an upstream error frame, which stops the reading. */
   readonly #judge = (frame: UpstreamFrame): boolean => {
     if (frame !== '[DONE]') {

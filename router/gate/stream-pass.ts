@@ -37,6 +37,12 @@ export interface StreamPass {
   pendingBytes(): number;
   /** The latest usage read after the commit, or null. */
   usage(): TokenUsage | null;
+  /**
+   * Once, after the commit of a stream handed on as bytes: the frames read before the commit and how many of
+   * the forwarded bytes (whole lines, from the first) they came from, so that a reader of those bytes need
+   * not parse them again. Null when there is nothing to give (a stream handed on as frames gives them itself).
+   */
+  takeReadFrames(): FrameBatch | null;
 }
 
 /** A parsed frame's upstream error, as a failure after content; null for any other frame. */

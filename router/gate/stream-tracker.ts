@@ -12,7 +12,13 @@ import { FramePass } from './frame-pass.js';
 import { htmlStart } from './html-start.js';
 import type { TokenUsage } from './response-gate.js';
 import { asBuffer } from './sse-bytes.js';
-import { SseFrameReader, type StreamPart, type StreamReading, type UpstreamFrame } from './sse-frames.js';
+import {
+  SseFrameReader,
+  type FrameBatch,
+  type StreamPart,
+  type StreamReading,
+  type UpstreamFrame,
+} from './sse-frames.js';
 import {
   NOTHING,
   frameFailure,
@@ -160,6 +166,14 @@ export class StreamTracker {
   usage(): TokenUsage | null {
     this.latestUsage = this.passOn.usage() ?? this.latestUsage;
     return this.latestUsage;
+  }
+
+  /**
+   * Once, after the commit of a stream handed on as bytes: the frames read before the commit, and how many of
+   * the first forwarded bytes they came from (see `StreamPass.takeReadFrames`).
+   */
+  takeReadFrames(): FrameBatch | null {
+    return this.passOn.takeReadFrames();
   }
 
   /** Bytes currently held: the whole stream so far before commit, the partial last line after. */
