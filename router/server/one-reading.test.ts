@@ -120,6 +120,34 @@ for (const face of ['messages', 'responses'] as const) {
   });
 }
 
+for (const face of ['messages', 'responses'] as const) {
+  test(`a ${face} stream cut after content and continued by the next model: each frame of both parsed once`, async () => {
+    const mark = (frame: Record<string, unknown>, name: string) => ({ ...frame, x_mark: name });
+    const cut = [mark(roleFrame(), 'cut-0'), mark(contentFrame('The quick '), 'cut-1')];
+    const rest = [
+      mark(roleFrame(), 'rest-0'),
+      mark(contentFrame('brown fox.'), 'rest-1'),
+      mark(finishFrame('stop'), 'rest-2'),
+    ];
+    const marks = [...cut, ...rest].map((frame) => `"x_mark":"${String(frame.x_mark)}"`);
+    const providers = { providers: { alpha: ['m1'], beta: ['m2'] } };
+    let reply: HttpReply | null = null;
+    let counts: number[] = [];
+    await withScenario(providers, async (scenario) => {
+      scenario.upstream.script('alpha/m1', sse(cut, { then: 'reset' }));
+      scenario.upstream.script('beta/m2', sse(rest));
+      counts = await countingParses(marks, async () => {
+        reply = await ask(scenario, face, true);
+      });
+      assert.equal(scenario.router.lastEntry().servedModel, 'beta/m2');
+    });
+    const { status, text } = reply ?? { status: 0, text: '' };
+    assert.equal(status, 200, text);
+    assert.ok(text.includes(FACES[face].end) && text.includes('brown fox.'), text);
+    assert.deepEqual(counts, [1, 1, 1, 1, 1]);
+  });
+}
+
 test('a chat-completions stream of 5 frames: the frames held until content parsed once, the rest relayed unparsed', async () => {
   // The role frame and the first text are held and judged (and shaped as read); from the commit on the bytes
   // go as they came, and only the usage frame is read, once, for the request's token count.
