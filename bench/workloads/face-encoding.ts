@@ -10,7 +10,7 @@ import { encodePart, type AnswerEncoder } from '../../router/engine/answer-encod
 import { SentLines } from '../../router/engine/answer-so-far.js';
 import { shapingRules, StreamShaper } from '../../router/engine/stream-shaper.js';
 import { ChatEncoder, MessagesEncoder, ResponsesEncoder } from '../../router/faces/index.js';
-import type { StreamPart } from '../../router/gate/sse-frames.js';
+import type { StreamPart } from '../../router/gate/stream-part.js';
 import { StreamTracker } from '../../router/gate/stream-tracker.js';
 import { streamWrites } from '../fake-upstream-fast.js';
 import { heapCounter } from '../heap-count.mjs';

@@ -1,7 +1,7 @@
 import type { ApiFace } from '../api-types.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
-import type { StreamPart, UpstreamFrame } from '../gate/sse-frames.js';
+import type { StreamPart, UpstreamFrame } from '../gate/stream-part.js';
 import type { ErrorAnswer } from './final-answer.js';
 
 /** The protocol a request came in on: chat completions, Anthropic Messages or OpenAI Responses. */

@@ -1,5 +1,5 @@
 import type { GatedCompletion } from '../gate/response-gate.js';
-import type { StreamPart, StreamReading } from '../gate/sse-frames.js';
+import type { StreamPart, StreamReading } from '../gate/stream-part.js';
 import type { Answer, AnswerSink } from './answer.js';
 
 /**

@@ -6,7 +6,8 @@
  * read as they are: nothing is parsed twice.
  */
 import { isRecord } from '../gate/safe-json.js';
-import { SseFrameReader, partBytes, type StreamPart, type UpstreamFrame } from '../gate/sse-frames.js';
+import { SseFrameReader } from '../gate/sse-frames.js';
+import { partBytes, type StreamPart, type UpstreamFrame } from '../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../faces/chat-deltas.js';
 import type { FrameSink } from '../faces/translated-stream.js';
 

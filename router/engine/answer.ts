@@ -1,6 +1,6 @@
 import type { FailureKind, RequestOutcome } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
-import type { StreamPart, StreamReading } from '../gate/sse-frames.js';
+import type { StreamPart, StreamReading } from '../gate/stream-part.js';
 import { encodePart, type AnswerEncoder, type Face } from './answer-encoder.js';
 import { SentLines, type AnswerSoFar } from './answer-so-far.js';
 import type { ErrorAnswer } from './final-answer.js';

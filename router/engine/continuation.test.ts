@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sseLines, type UpstreamFrame } from '../gate/sse-frames.js';
+import { sseLines, type UpstreamFrame } from '../gate/stream-part.js';
 import { SentLines, closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { breakPlan, type BreakFacts } from './continuation.js';
 

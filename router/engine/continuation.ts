@@ -4,7 +4,7 @@
  * (`close`), or the client keeps the partial answer with the face's error ending (`give_up`, as before).
  */
 import type { FailureKind } from '../gate/failure-kinds.js';
-import { partOf, type StreamPart, type StreamReading } from '../gate/sse-frames.js';
+import { partOf, type StreamPart, type StreamReading } from '../gate/stream-part.js';
 import { BodyTemplate } from '../upstream/body-template.js';
 import type { Answer, AnswerSink } from './answer.js';
 import { closingFrames, type AnswerSoFar } from './answer-so-far.js';

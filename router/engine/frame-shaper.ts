@@ -7,7 +7,7 @@
  */
 import { hasUsefulContent } from '../gate/content-rule.js';
 import { isRecord } from '../gate/safe-json.js';
-import type { UpstreamFrame } from '../gate/sse-frames.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 import type { FrameSink } from '../faces/translated-stream.js';
 import { chunkFrame, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './stream-shaper.js';

@@ -1,7 +1,7 @@
 import type { UsageView } from '../api-types.js';
 import type { FailoverSettings } from '../config/schema.js';
 import type { FailureInput } from '../gate/failure-classifier.js';
-import { isEmptyPart, type StreamPart } from '../gate/sse-frames.js';
+import { isEmptyPart, type StreamPart } from '../gate/stream-part.js';
 import { StreamTracker, type MidStreamFailure } from '../gate/stream-tracker.js';
 import type { AttemptGuard } from '../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../upstream/upstream-exchange.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunk, DONE, toolPiece } from '../faces/test-kit.js';
-import type { StreamPart, UpstreamFrame } from '../gate/sse-frames.js';
+import type { StreamPart, UpstreamFrame } from '../gate/stream-part.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import { StreamShaper, type ShapingRules } from './stream-shaper.js';
 

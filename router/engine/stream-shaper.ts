@@ -10,16 +10,17 @@
  */
 import { Buffer } from 'node:buffer';
 import type { FailoverSettings } from '../config/schema.js';
+import { SseFrameReader } from '../gate/sse-frames.js';
 import {
-  SseFrameReader,
   isEmptyPart,
+  joinAll,
   partBytes,
   sseLines,
   type FrameBatch,
   type StreamPart,
   type StreamReading,
   type UpstreamFrame,
-} from '../gate/sse-frames.js';
+} from '../gate/stream-part.js';
 import { isRecord } from '../gate/safe-json.js';
 import { offeredToolNames } from '../gate/tool-call-rule.js';
 import { idStem } from '../faces/answer-collector.js';
@@ -93,14 +94,6 @@ function framesHoldToolCall(frames: readonly UpstreamFrame[]): boolean {
 }
 
 const NO_FRAMES: FrameBatch = { frames: [], bytes: 0 };
-
-/** Parts of one reading, in order, as one (null for none). */
-function joinAll(parts: readonly StreamPart[]): StreamPart | null {
-  if (parts.length <= 1) return parts[0] ?? null;
-  if (parts[0] instanceof Uint8Array) return Buffer.concat(parts as Uint8Array[]);
-  const batches = parts as FrameBatch[];
-  return { frames: batches.flatMap((b) => b.frames), bytes: batches.reduce((sum, b) => sum + b.bytes, 0) };
-}
 
 /** One attempt's stream on its way to the client. */
 export class StreamShaper {

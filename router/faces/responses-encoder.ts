@@ -6,7 +6,7 @@ import type { FramesEncoder } from '../engine/answer-encoder.js';
 import type { ErrorAnswer } from '../engine/final-answer.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
-import type { UpstreamFrame } from '../gate/sse-frames.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion, idStem } from './answer-collector.js';
 import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';
 import {

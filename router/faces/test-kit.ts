@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { encodePart, type AnswerEncoder } from '../engine/answer-encoder.js';
 import { checkResponseBody, type GatedCompletion } from '../gate/response-gate.js';
-import type { StreamPart } from '../gate/sse-frames.js';
+import type { StreamPart } from '../gate/stream-part.js';
 import { StreamTracker } from '../gate/stream-tracker.js';
 
 export const DONE = 'data: [DONE]\n\n';

@@ -3,7 +3,7 @@
  * encoder shares (the writer, which speaks the face's protocol, is its own). The frames are the objects the
  * gate parsed; nothing here reads the upstream's bytes again.
  */
-import type { UpstreamFrame } from '../gate/sse-frames.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 
 /** Receives the upstream frames in order. */
 export interface FrameSink {

@@ -21,7 +21,8 @@ import {
   lastLineEnd,
   lineAround,
 } from './sse-bytes.js';
-import type { FrameBatch, SseFrameReader, UpstreamFrame } from './sse-frames.js';
+import type { SseFrameReader } from './sse-frames.js';
+import type { FrameBatch, UpstreamFrame } from './stream-part.js';
 import { NOTHING, type PassResult, type StreamPass } from './stream-pass.js';
 
 const nonEmpty = (bytes: Uint8Array): Uint8Array | null => (bytes.length > 0 ? bytes : null);

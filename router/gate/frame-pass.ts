@@ -5,7 +5,8 @@
  */
 import { Buffer } from 'node:buffer';
 import type { TokenUsage } from './response-gate.js';
-import { MAX_LINE_BYTES, type SseFrameReader, type UpstreamFrame } from './sse-frames.js';
+import { MAX_LINE_BYTES, type SseFrameReader } from './sse-frames.js';
+import { type UpstreamFrame } from './stream-part.js';
 import {
   frameFailure,
   usageAfter,

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SseFrameReader, type UpstreamFrame } from './sse-frames.js';
+import { SseFrameReader } from './sse-frames.js';
+import { type UpstreamFrame } from './stream-part.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 

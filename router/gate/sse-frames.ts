@@ -10,47 +10,7 @@
 import { Buffer } from 'node:buffer';
 import { isRecord, parseJson } from './safe-json.js';
 import { CR, LF, asBuffer, dataValue, decodeLine, decodeRange } from './sse-bytes.js';
-
-/** One frame of an upstream's stream: a data event's JSON object, or its closing `[DONE]`. */
-export type UpstreamFrame = Record<string, unknown> | '[DONE]';
-
-/** Frames read from the stream, and how many of its bytes they came from (for limits counted in bytes). */
-export interface FrameBatch {
-  readonly frames: readonly UpstreamFrame[];
-  readonly bytes: number;
-}
-
-/**
- * What of a stream passed the gate, in the form its reader takes: the upstream's bytes as they came (whole
- * lines), or the frames read from them.
- */
-export type StreamPart = Uint8Array | FrameBatch;
-
-/** The stream bytes a part holds or came from. */
-export const partBytes = (part: StreamPart): number =>
-  part instanceof Uint8Array ? part.byteLength : part.bytes;
-
-/** True when a part carries nothing to hand on. */
-export const isEmptyPart = (part: StreamPart): boolean =>
-  part instanceof Uint8Array ? part.byteLength === 0 : part.frames.length === 0;
-
-/** Frames as the SSE lines an upstream sends them in. */
-export function sseLines(frames: readonly UpstreamFrame[]): string {
-  let out = '';
-  for (const frame of frames) out += `data: ${frame === '[DONE]' ? frame : JSON.stringify(frame)}\n\n`;
-  return out;
-}
-
-/**
- * Frames the router writes itself (an ending, a replay), in the form a stream is handed on in: as they are,
- * or as their SSE lines.
- */
-export function partOf(frames: readonly UpstreamFrame[], reading: StreamReading): StreamPart {
-  return reading === 'frames' ? { frames, bytes: 0 } : Buffer.from(sseLines(frames));
-}
-
-/** How a stream is handed on past the gate: as bytes (relayed untouched) or as parsed frames. */
-export type StreamReading = 'bytes' | 'frames';
+import type { UpstreamFrame } from './stream-part.js';
 
 /** Called with each frame in order; `true` stops the reading right after it. */
 export type FrameVisit = (frame: UpstreamFrame) => boolean;

@@ -4,8 +4,7 @@
  */
 import type { Buffer } from 'node:buffer';
 import { describeUpstreamError, readUsage, type TokenUsage } from './response-gate.js';
-import { concatOrNull } from './sse-bytes.js';
-import type { FrameBatch, StreamPart, UpstreamFrame } from './sse-frames.js';
+import { joinAll, type FrameBatch, type StreamPart, type UpstreamFrame } from './stream-part.js';
 
 export type MidStreamFailure = {
   kind: 'mid_stream_error';
@@ -59,7 +58,5 @@ export const usageAfter = (frame: Record<string, unknown>, before: TokenUsage | 
 /** Two parts handed on by one call, in order (both in the tracker's one reading). */
 export function joinParts(a: StreamPart | null, b: StreamPart | null): StreamPart | null {
   if (!a || !b) return a ?? b;
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return concatOrNull(a, b);
-  const [x, y] = [a, b] as [FrameBatch, FrameBatch];
-  return { frames: [...x.frames, ...y.frames], bytes: x.bytes + y.bytes };
+  return joinAll([a, b]);
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkResponseBody } from './response-gate.js';
 import { decodeLine } from './sse-bytes.js';
-import { SseFrameReader, type StreamPart, type StreamReading, type UpstreamFrame } from './sse-frames.js';
+import { SseFrameReader } from './sse-frames.js';
+import { type StreamPart, type StreamReading, type UpstreamFrame } from './stream-part.js';
 import { StreamTracker } from './stream-tracker.js';
 
 const RUNS = 300;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StreamPart, UpstreamFrame } from './sse-frames.js';
+import type { StreamPart, UpstreamFrame } from './stream-part.js';
 import { StreamTracker, type HoldSignal, type MidStreamFailure } from './stream-tracker.js';
 
 const enc = new TextEncoder();

@@ -12,13 +12,8 @@ import { FramePass } from './frame-pass.js';
 import { htmlStart } from './html-start.js';
 import type { TokenUsage } from './response-gate.js';
 import { asBuffer } from './sse-bytes.js';
-import {
-  SseFrameReader,
-  type FrameBatch,
-  type StreamPart,
-  type StreamReading,
-  type UpstreamFrame,
-} from './sse-frames.js';
+import { SseFrameReader } from './sse-frames.js';
+import { type FrameBatch, type StreamPart, type StreamReading, type UpstreamFrame } from './stream-part.js';
 import {
   NOTHING,
   frameFailure,

@@ -1,5 +1,5 @@
 import { isRecord } from '../gate/safe-json.js';
-import { sseLines, type UpstreamFrame } from '../gate/sse-frames.js';
+import { sseLines, type UpstreamFrame } from '../gate/stream-part.js';
 
 function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
