@@ -3,7 +3,7 @@
  * state dir and config given as arguments, keys from the environment. Prints its URL, logs nothing else,
  * and stops on SIGTERM; the test mostly ends it with SIGKILL.
  */
-import { startRouter } from '../router/start-router.js';
+import { startRouter } from '../router/daemon/start-router.js';
 
 const [stateDir, configPath] = process.argv.slice(2);
 if (!stateDir || !configPath) throw new Error('usage: crash-daemon.ts <state-dir> <config.json>');

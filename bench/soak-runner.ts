@@ -15,7 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
 import type { HistoryEntry } from '../router/api-types.js';
 import type { ConfigInput } from '../router/config/schema.js';
-import { startRouter } from '../router/start-router.js';
+import { startRouter } from '../router/daemon/start-router.js';
 import { startChaosUpstream } from './chaos-upstream.js';
 import { checkClientView, type ClientResult, type ClientView } from './soak-check.js';
 import { judgeProbes } from './soak-probes.js';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const routerDir = fileURLToPath(new URL('../router/', import.meta.url));
-const compiled = fileURLToPath(new URL('../dist/router/cli.js', import.meta.url));
+const compiled = fileURLToPath(new URL('../dist/router/cli/cli.js', import.meta.url));
 
 function newestSource(dir) {
   let newest = 0;
@@ -25,5 +25,5 @@ if (existsSync(compiled) && statSync(compiled).mtimeMs >= newestSource(routerDir
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('../router/cli.ts');
+  await import('../router/cli/cli.ts');
 }

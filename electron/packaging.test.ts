@@ -137,7 +137,7 @@ test('electron-builder --dir packs the router, the dashboard and the icons into 
       '/dist/electron/main.js',
       '/dist/electron/preload.cjs',
       '/dist/router/index.js',
-      '/dist/router/start-router.js',
+      '/dist/router/daemon/start-router.js',
       '/dist/renderer/index.html',
       '/build/icons/icon.png',
       ...TRAY_COLOURS.flatMap((colour) =>

@@ -1,12 +1,12 @@
-export { startRouter, ConfigError, DEFAULT_PORT } from './start-router.js';
+export { startRouter, ConfigError, DEFAULT_PORT } from './daemon/start-router.js';
 export type { RouterHandle, RouterLogger, StartRouterOptions, RouterEventListener } from './public-types.js';
 export type * from './api-types.js';
 export { MASKED_SECRET } from './api-types.js';
 export { resolveStateDir, defaultStateDir } from './config/state-dir.js';
-export { readDaemonFile, daemonFilePath } from './daemon-file.js';
-export type { DaemonFile } from './daemon-file.js';
-export { healthVerdict } from './engine/health-verdict.js';
+export { readDaemonFile, daemonFilePath } from './daemon/daemon-file.js';
+export type { DaemonFile } from './daemon/daemon-file.js';
+export { healthVerdict } from './engine/views/health-verdict.js';
 export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
-export { DaemonRunningError, StateDirError } from './daemon-lock.js';
-export type { LockHolder } from './daemon-lock.js';
+export { DaemonRunningError, StateDirError } from './daemon/daemon-lock.js';
+export type { LockHolder } from './daemon/daemon-lock.js';

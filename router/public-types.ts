@@ -1,6 +1,6 @@
 /**
  * The public face of the router library: what the CLI and the Electron main process use to run it
- * in-process. Implemented by `startRouter` in `router/start-router.ts`, re-exported by `router/index.ts`.
+ * in-process. Implemented by `startRouter` in `router/daemon/start-router.ts`, re-exported by `router/index.ts`.
  */
 import type { HistoryResponse, ProbeView, RouterEvent, RouterEventType, StateResponse } from './api-types.js';
 import type { Time } from './state/clock.js';

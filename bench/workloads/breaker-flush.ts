@@ -8,7 +8,7 @@ import { median, quantile, elapsedMs } from '../stats.js';
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { initialBreaker, recordFailure } from '../../router/state/breaker.js';
 import { BreakerStore } from '../../router/state/breaker-store.js';
-import { startRouter } from '../../router/start-router.js';
+import { startRouter } from '../../router/daemon/start-router.js';
 import { systemTime } from '../../router/state/clock.js';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnswerEncoder } from '../../router/engine/answer-encoder.js';
+import type { AnswerEncoder } from '../../router/faces/answer-encoder.js';
 import { ChatEncoder, MessagesEncoder, ResponsesEncoder } from '../../router/faces/index.js';
 import { STREAM_CHUNKS, streamWrites } from '../fake-upstream-fast.js';
 import { encodeStream, measureFaceEncoding } from './face-encoding.js';

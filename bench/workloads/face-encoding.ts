@@ -6,9 +6,9 @@
  * 64-client figures that is its own, without the HTTP work around it or the shared machine's noise.
  */
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
-import { encodePart, type AnswerEncoder } from '../../router/engine/answer-encoder.js';
-import { SentLines } from '../../router/engine/answer-so-far.js';
-import { shapingRules, StreamShaper } from '../../router/engine/stream-shaper.js';
+import { encodePart, type AnswerEncoder } from '../../router/faces/answer-encoder.js';
+import { SentLines } from '../../router/engine/stream/answer-so-far.js';
+import { shapingRules, StreamShaper } from '../../router/engine/stream/stream-shaper.js';
 import { ChatEncoder, MessagesEncoder, ResponsesEncoder } from '../../router/faces/index.js';
 import type { StreamPart } from '../../router/gate/stream-part.js';
 import { StreamTracker } from '../../router/gate/stream-tracker.js';

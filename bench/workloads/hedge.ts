@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigInput } from '../../router/config/schema.js';
-import { startRouter } from '../../router/start-router.js';
+import { startRouter } from '../../router/daemon/start-router.js';
 import { chatBody, openPool, timedRequest } from '../load-client.js';
 import { median } from '../stats.js';
 

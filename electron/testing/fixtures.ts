@@ -6,8 +6,8 @@ import type {
   ModelStateView,
   StateResponse,
 } from '../../router/api-types.js';
-import { healthVerdict } from '../../router/engine/health-verdict.js';
-import { recentOutcomes } from '../../router/engine/recent-outcomes.js';
+import { healthVerdict } from '../../router/engine/views/health-verdict.js';
+import { recentOutcomes } from '../../router/engine/views/recent-outcomes.js';
 
 /** What the router's ranking would skip a model for, from the flags a test sets (its order of checks). */
 function blockOf(m: Partial<ModelStateView>): ModelBlock | null {

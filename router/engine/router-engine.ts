@@ -14,23 +14,23 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
-import { resolveTarget, type RouteTarget } from './route-target.js';
-import { HealthProber } from './health-prober.js';
-import { isOnline } from './online-check.js';
-import { RankingMemo } from './ranking-memo.js';
-import { advertisedWindow } from './set-windows.js';
-import { SessionHomes } from './session-homes.js';
-import { requestLogLine } from './request-log-line.js';
-import type { Answer } from './answer.js';
-import { INTERNAL_ERROR_ANSWER } from './final-answer.js';
+import { resolveTarget, type RouteTarget } from './routing/route-target.js';
+import { HealthProber } from './watch/health-prober.js';
+import { isOnline } from './watch/online-check.js';
+import { RankingMemo } from './routing/ranking-memo.js';
+import { advertisedWindow } from './fit/set-windows.js';
+import { SessionHomes } from './fit/session-homes.js';
+import { requestLogLine } from './views/request-log-line.js';
+import type { Answer } from './answer/answer.js';
+import { INTERNAL_ERROR_ANSWER } from './answer/final-answer.js';
 import {
   historyEntry,
   routeRequest,
   type ChatRequest,
   type Ending,
   type RouteContext,
-} from './route-request.js';
-import { buildState, modelView } from './state-view.js';
+} from './routing/route-request.js';
+import { buildState, modelView } from './views/state-view.js';
 
 export interface EngineParts {
   resolved: ResolvedConfig;

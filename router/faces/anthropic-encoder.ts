@@ -2,8 +2,7 @@
  * The Anthropic Messages face's answer encoder: a served chat completion (or stream) in Anthropic's words,
  * the router's errors in Anthropic's error shape.
  */
-import type { FramesEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 import type { UpstreamFrame } from '../gate/stream-part.js';

@@ -2,8 +2,7 @@
  * The chat-completions face: the upstream already speaks it, so answers pass through untouched; only the
  * router's own errors are written here, in OpenAI's shape.
  */
-import type { BytesEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { BytesEncoder, ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 

@@ -2,8 +2,7 @@
  * The OpenAI Responses face's answer encoder: a served chat completion (or stream) as a Responses answer,
  * the router's errors in OpenAI's error shape, a stream broken after content as `response.failed`.
  */
-import type { FramesEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 import type { UpstreamFrame } from '../gate/stream-part.js';

@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
-import type { ErrorAnswer } from '../engine/final-answer.js';
+import type { AnswerEncoder } from './answer-encoder.js';
+import type { ErrorAnswer } from './answer-encoder.js';
 import type { ChatRequest } from './chat-request.js';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { translateMessagesRequest } from './anthropic-request.js';

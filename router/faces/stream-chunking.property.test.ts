@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
+import type { AnswerEncoder } from './answer-encoder.js';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { ResponsesEncoder } from './responses-encoder.js';
 import { chunk, DONE, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';

@@ -3,7 +3,7 @@
  * through the gate the way the engine does, an SSE parser for what came out, and the recorded agent fixtures.
  */
 import { readFileSync } from 'node:fs';
-import { encodePart, type AnswerEncoder } from '../engine/answer-encoder.js';
+import { encodePart, type AnswerEncoder } from './answer-encoder.js';
 import { checkResponseBody, type GatedCompletion } from '../gate/response-gate.js';
 import type { StreamPart } from '../gate/stream-part.js';
 import { StreamTracker } from '../gate/stream-tracker.js';

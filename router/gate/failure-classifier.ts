@@ -1,7 +1,7 @@
 /**
  * The failure classifier: one pure table from "how an attempt failed" to what that failure means: blame,
  * failover, health damage, quota pause, key block, whether another key of the provider may serve, what a
- * refusal teaches about the model's fit, and the status the client sees. `engine/attempt-effects.ts` turns
+ * refusal teaches about the model's fit, and the status the client sees. `engine/booking/attempt-effects.ts` turns
  * a classification into the effects one attempt has. Fairness rules: a rate limit or a refused key is not
  * the model's fault (no health damage); a request-shape error is the client's; a removed model (404/410)
  * counts.

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigResponse } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
-import { readDaemonFile } from '../daemon-file.js';
+import { readDaemonFile } from '../daemon/daemon-file.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
 import { startFakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest, parseReply } from '../test-support/http-client.js';

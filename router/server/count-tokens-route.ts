@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Answer } from '../engine/answer.js';
-import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
+import { Answer } from '../engine/answer/answer.js';
+import { clientError } from '../engine/answer/final-answer.js';
+import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
 import { readFaceBody, requestIdOf } from './face-route.js';
 import { sendJson } from './respond.js';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Answer } from '../engine/answer.js';
-import type { AnswerEncoder } from '../engine/answer-encoder.js';
-import { pickRequestId } from '../engine/decision-header.js';
-import { clientError, type ErrorAnswer } from '../engine/final-answer.js';
-import type { ChatRequest, RequestSource } from '../engine/route-context.js';
+import { Answer } from '../engine/answer/answer.js';
+import type { AnswerEncoder } from '../faces/answer-encoder.js';
+import { pickRequestId } from '../engine/answer/decision-header.js';
+import { clientError } from '../engine/answer/final-answer.js';
+import type { ErrorAnswer } from '../faces/answer-encoder.js';
+import type { ChatRequest, RequestSource } from '../engine/routing/route-context.js';
 import { ChatEncoder } from '../faces/chat-face.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { ReasoningEffort } from '../faces/chat-request.js';

@@ -1,6 +1,6 @@
 import { hasLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import { budgetId } from '../engine/key-rotation.js';
+import { budgetId } from '../engine/booking/key-rotation.js';
 import { minuteUsed } from '../state/budget-standing.js';
 import type { QuotaBook } from '../state/quota-book.js';
 

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ErrorResponse } from '../api-types.js';
-import { startRouter } from '../start-router.js';
+import { startRouter } from '../daemon/start-router.js';
 import { startFakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest, parseReply } from '../test-support/http-client.js';
 import { startHarness } from '../test-support/router-harness.js';

@@ -2,7 +2,7 @@
  * The three faces side by side for tests that ask each the same thing: where to send a request, its body,
  * and what a client made of the streamed answer (its text, reasoning and tool calls, and how it ended).
  */
-import type { Face } from '../engine/answer-encoder.js';
+import type { Face } from '../faces/answer-encoder.js';
 import { httpRequest, sseData, type HttpReply } from './http-client.js';
 
 /** What a client reads from a streamed answer. */

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { HistoryEntry, ModelStateView } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import type { RouterHandle, RouterLogger } from '../public-types.js';
-import { readDaemonFile } from '../daemon-file.js';
-import { startRouter } from '../start-router.js';
+import { readDaemonFile } from '../daemon/daemon-file.js';
+import { startRouter } from '../daemon/start-router.js';
 import { deferred, within } from './deferred.js';
 import {
   httpRequest,

@@ -1,0 +1,142 @@
+/**
+ * The CLI commands that talk to a running daemon over its HTTP API: find it through the state folder
+ * (`daemon.json`, else the lock), check that the pid answering `/health` is the one recorded, and send
+ * management calls with the per-start token the daemon wrote beside them.
+ */
+import path from 'node:path';
+import { request } from 'undici';
+import { z } from 'zod/v3';
+import { readDaemonFile, type DaemonFile } from '../daemon/daemon-file.js';
+import { readDaemonLock } from '../daemon/daemon-lock.js';
+
+export interface LiveDaemon {
+  url: string;
+  pid: number;
+  version: string;
+  uptimeMs: number;
+  demo: boolean;
+  token: string | null;
+}
+
+interface Health {
+  version: string;
+  uptimeMs: number;
+  pid: number;
+}
+
+/** `GET <url>/health` of an fcm-router; null when nothing (or something else) answers. */
+export async function probeHealth(url: string, timeoutMs = 2000): Promise<Health | null> {
+  try {
+    const res = await request(`${url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const body = (await res.body.json()) as {
+      name?: unknown;
+      version?: unknown;
+      uptimeMs?: unknown;
+      pid?: unknown;
+    };
+    if (res.statusCode !== 200 || body.name !== 'fcm-router') return null;
+    return { version: String(body.version), uptimeMs: Number(body.uptimeMs), pid: Number(body.pid) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The daemon serving `stateDir`, or null. The pid must match: a stale file pointing at a port that another
+ * fcm-router (of another folder) took since must not be reported, nor stopped.
+ */
+export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
+  const file: DaemonFile | null = await readDaemonFile(stateDir);
+  if (file) {
+    const health = await probeHealth(file.url);
+    if (health && health.pid === file.pid) {
+      return {
+        url: file.url,
+        pid: file.pid,
+        version: health.version,
+        uptimeMs: health.uptimeMs,
+        demo: file.demo,
+        token: file.token ?? null,
+      };
+    }
+  }
+  // daemon.json gone (removed by hand, say) while the lock still names a listening daemon.
+  const lock = await readDaemonLock(stateDir);
+  if (lock?.url) {
+    const health = await probeHealth(lock.url);
+    if (health && health.pid === lock.pid) {
+      return {
+        url: lock.url,
+        pid: lock.pid,
+        version: health.version,
+        uptimeMs: health.uptimeMs,
+        demo: false,
+        token: null,
+      };
+    }
+  }
+  return null;
+}
+
+/** The part of an error answer the CLI prints. */
+const errorBody = z.object({ error: z.object({ message: z.string() }) });
+
+/** What a management call answered: its status, its JSON body (null when none) and, for an error, the router's message. */
+export interface ApiAnswer {
+  status: number;
+  message: string | null;
+  body: unknown;
+}
+
+/** Sends one management call (`x-fcm-token`, JSON body when given) to a live daemon. */
+export async function callDaemon(
+  daemon: LiveDaemon,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  if (daemon.token === null) {
+    return {
+      status: 0,
+      message: 'the running daemon did not record its API token (restart it with this version)',
+      body: null,
+    };
+  }
+  const res = await request(`${daemon.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-fcm-token': daemon.token },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  const text = await res.body.text();
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: the status says enough
+  }
+  if (res.statusCode < 400) return { status: res.statusCode, message: null, body: parsed };
+  const error = errorBody.safeParse(parsed);
+  const message = error.success
+    ? error.data.error.message.replace(/^fcm-router: /, '')
+    : `HTTP ${res.statusCode}`;
+  return { status: res.statusCode, message, body: parsed };
+}
+
+/** The config file the daemon runs on, or null when it does not say. */
+export async function daemonConfigPath(daemon: LiveDaemon): Promise<string | null> {
+  const answer = await callDaemon(daemon, 'GET', '/api/config');
+  const parsed = z.object({ path: z.string() }).safeParse(answer.body);
+  return parsed.success ? parsed.data.path : null;
+}
+
+/**
+ * Whether a command that changes `configPath` (`--config`, or undefined for the state folder's) must go
+ * through `daemon`: when it runs on that very file, it is the file's one writer.
+ */
+export async function daemonOwnsConfig(daemon: LiveDaemon, configPath: string | undefined): Promise<boolean> {
+  if (configPath === undefined) return true;
+  const served = await daemonConfigPath(daemon);
+  return served !== null && path.resolve(served) === path.resolve(configPath);
+}

@@ -1,0 +1,130 @@
+/* eslint-disable no-console -- the CLI's job is to print */
+import os from 'node:os';
+import type { CliCommand } from './cli-args.js';
+import type { BufferedLogger } from './cli-logger.js';
+import { resolveStateDir } from '../config/state-dir.js';
+import { DaemonRunningError, StateDirError } from '../daemon/daemon-lock.js';
+import { installProcessErrorPolicy } from '../daemon/process-error-policy.js';
+import { isLoopbackHost } from '../server/guards.js';
+import type { RouterHandle } from '../public-types.js';
+import { ConfigError, startRouter } from '../daemon/start-router.js';
+
+type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
+
+/** The lines printed when the daemon listens beyond this machine (`stateDir` holds daemon.json). */
+export function remoteWarning(url: string, stateDir: string): string[] {
+  return [
+    `fcm-router: WARNING: listening on ${url}, reachable from the network:`,
+    '  anyone who can reach it can send chat requests through your provider keys, and open the dashboard;',
+    '  the management API (/api/*) and the dashboard page want the token on every call. The token is in',
+    `  ${stateDir}/daemon.json; open the dashboard once as ${url}/?token=<token>.`,
+  ];
+}
+
+/** `fcm-router daemon`: runs the router until SIGINT or SIGTERM; resolves to the exit code. */
+export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Promise<number> {
+  const router = await startOrRefuse(cmd, logger);
+  if (typeof router === 'number') return router;
+  // Handlers first: a supervisor that signals as soon as it reads the URL line must get a clean stop.
+  const stopped = stopOnSignal(router, logger);
+  installProcessErrorPolicy({
+    source: process,
+    logger,
+    flush: async () => {
+      try {
+        await router.stop({ graceMs: 2000 });
+      } finally {
+        logger.flush();
+      }
+    },
+    exit: (code) => process.exit(code),
+  });
+  printListening(router, cmd);
+  return stopped;
+}
+
+/** The started router, or exit code 1 after saying why it refused to start (config, lock, state folder, port). */
+async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promise<RouterHandle | number> {
+  try {
+    return await startRouter({
+      port: cmd.port,
+      host: cmd.host,
+      allowRemote: cmd.allowRemote,
+      stateDir: cmd.stateDir,
+      configPath: cmd.configPath,
+      demo: cmd.demo,
+      logger,
+    });
+  } catch (error) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DaemonRunningError ||
+      error instanceof StateDirError
+    ) {
+      logger.flush();
+      console.error(`fcm-router: refusing to start: ${error.message}`);
+      return 1;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      console.error(
+        `fcm-router: port ${cmd.port ?? process.env.FCM_ROUTER_PORT ?? 19280} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`,
+      );
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** The lines a started daemon prints: where it listens, its state folder, its set, and a remote warning. */
+function printListening(router: RouterHandle, cmd: DaemonCommand): void {
+  console.log(
+    `fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`,
+  );
+  console.log(`  dashboard: ${router.url}/`);
+  console.log(`  agents:    base URL ${router.url}/v1, model "fcm", any API key`);
+  console.log(`  state:     ${router.stateDir}`);
+  const { activeSet, models } = router.state();
+  const ready = models.filter((m) => m.inActiveSet && !m.missingKey && m.providerEnabled).length;
+  console.log(
+    `  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`,
+  );
+  if (!isLoopbackHost(router.host)) {
+    const base = resolveStateDir({
+      stateDir: cmd.stateDir,
+      env: process.env,
+      platform: process.platform,
+      homedir: os.homedir(),
+    });
+    for (const line of remoteWarning(router.url, base)) console.error(line);
+  }
+}
+
+/** Resolves with the exit code once SIGINT or SIGTERM stopped the router (a second signal exits at once). */
+function stopOnSignal(router: RouterHandle, logger: BufferedLogger): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        console.error('fcm-router: second signal, exiting now');
+        process.exit(130);
+      }
+      stopping = true;
+      logger.info(`${signal}: finishing in-flight requests and saving state`);
+      router
+        .stop({ graceMs: 10_000 })
+        .then(() => {
+          logger.info('stopped');
+          resolve(0);
+        })
+        .catch((error: unknown) => {
+          console.error(
+            `fcm-router: error while stopping: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          resolve(1);
+        });
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

@@ -1,0 +1,175 @@
+/* eslint-disable no-console -- the CLI's job is to print */
+import os from 'node:os';
+import path from 'node:path';
+import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
+import { callDaemon, findDaemon, type LiveDaemon } from './cli-control.js';
+import { readDaemonState, STATUS_EXIT, statusReport } from './cli-status.js';
+import { runDaemon } from './cli-daemon.js';
+import { runImportFcm } from './import-command.js';
+import { createBufferedLogger } from './cli-logger.js';
+import { readSecret } from './cli-secret.js';
+import { runSetKey } from './cli-set-key.js';
+import { runSetupCommand } from './setup-cli.js';
+import { API_KEY_MESSAGE, isApiKeyText } from '../config/schema.js';
+import { resolveStateDir } from '../config/state-dir.js';
+import { packageVersion } from '../daemon/package-info.js';
+
+const logger = createBufferedLogger(process.stdout, process.stderr);
+
+/** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
+const NOT_RUNNING = STATUS_EXIT.notRunning;
+
+type ControlCommand = Exclude<
+  CliCommand,
+  { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' | 'setup' }
+>;
+
+async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
+  process.kill(daemon.pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if ((await findDaemon(stateDir)) === null) {
+      console.log(`fcm-router at ${daemon.url} stopped`);
+      return 0;
+    }
+  }
+  console.error(`fcm-router at ${daemon.url} (pid ${daemon.pid}) did not stop within 15 s`);
+  return 1;
+}
+
+/** One management call; prints `done` on success, the router's message on failure. */
+async function manage(daemon: LiveDaemon, path: string, body: unknown, done: string): Promise<number> {
+  const answer = await callDaemon(daemon, 'POST', path, body);
+  if (answer.message === null) {
+    console.log(done);
+    return 0;
+  }
+  console.error(`fcm-router: ${answer.message}`);
+  return 1;
+}
+
+function stateDirOf(cmd: { stateDir?: string | undefined }): string {
+  return resolveStateDir({
+    stateDir: cmd.stateDir,
+    env: process.env,
+    platform: process.platform,
+    homedir: os.homedir(),
+  });
+}
+
+async function runControl(cmd: ControlCommand): Promise<number> {
+  const stateDir = stateDirOf(cmd);
+  const daemon = await findDaemon(stateDir);
+  if (!daemon) {
+    console.log(`fcm-router is not running (state dir ${stateDir})`);
+    return cmd.command === 'stop' ? 0 : NOT_RUNNING;
+  }
+  switch (cmd.command) {
+    case 'status': {
+      const report = statusReport(daemon, await readDaemonState(daemon));
+      for (const line of report.lines) console.log(line);
+      return report.code;
+    }
+    case 'stop':
+      return runStop(daemon, stateDir);
+    case 'pause':
+      return manage(
+        daemon,
+        '/api/pause',
+        { paused: true },
+        'routing paused: agents get 503 router_paused until "fcm-router resume"',
+      );
+    case 'resume':
+      return manage(daemon, '/api/pause', { paused: false }, 'routing resumed');
+    case 'reset':
+      return manage(
+        daemon,
+        '/api/models/reset',
+        { model: cmd.model },
+        `${cmd.model}: breaker closed, quota pause lifted`,
+      );
+  }
+}
+
+/** The key typed or piped on standard input, or null (the reason printed). */
+async function readKey(provider: string): Promise<string | null> {
+  let apiKey: string;
+  try {
+    apiKey = await readSecret(process.stdin, process.stderr, `API key for ${provider} (not shown): `);
+  } catch (error) {
+    console.error(`fcm-router: no key saved (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
+  // An empty read (a closed or forgotten stdin) must not be taken as "remove the key".
+  if (apiKey === '') {
+    console.error('fcm-router: no key on standard input; nothing saved');
+    return null;
+  }
+  if (!isApiKeyText(apiKey)) {
+    console.error(`fcm-router: not saved: ${API_KEY_MESSAGE}`);
+    return null;
+  }
+  return apiKey;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let cmd;
+  try {
+    cmd = parseCli(argv);
+  } catch (error) {
+    console.error(`fcm-router: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  switch (cmd.command) {
+    case 'help':
+      console.log(cmd.topic ? commandUsage(cmd.topic) : USAGE);
+      return 0;
+    case 'version':
+      console.log(packageVersion());
+      return 0;
+    case 'daemon':
+      return runDaemon(cmd, logger);
+    case 'import-fcm': {
+      const stateDir = stateDirOf(cmd);
+      return runImportFcm({
+        file: cmd.file ?? path.join(os.homedir(), '.free-coding-models.json'),
+        configPath: cmd.configPath,
+        stateDir,
+        daemon: await findDaemon(stateDir),
+        force: cmd.force,
+        dryRun: cmd.dryRun,
+        print: (line) => console.log(line),
+      });
+    }
+    case 'set-key': {
+      const apiKey = await readKey(cmd.provider);
+      if (apiKey === null) return 1;
+      const stateDir = stateDirOf(cmd);
+      return runSetKey({
+        provider: cmd.provider,
+        apiKey,
+        configPath: cmd.configPath,
+        stateDir,
+        daemon: await findDaemon(stateDir),
+        print: (line) => console.log(line),
+        printError: (line) => console.error(line),
+      });
+    }
+    case 'setup':
+      return runSetupCommand(cmd, await findDaemon(stateDirOf(cmd)));
+    default:
+      return runControl(cmd);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    logger.flush();
+    process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(`fcm-router: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

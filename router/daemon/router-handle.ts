@@ -1,0 +1,85 @@
+/** The handle of a running router: what its owner (the CLI daemon, the desktop app) reads and asks of it. */
+import type { Server } from 'node:http';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ConfigWatch } from '../config/config-watch.js';
+import type { DaemonLock } from './daemon-lock.js';
+import type { DiscoverySchedule } from '../engine/watch/discovery-schedule.js';
+import type { EventBus } from '../engine/event-bus.js';
+import type { RouterEngine } from '../engine/router-engine.js';
+import type { RouterHandle } from '../public-types.js';
+import type { RouterServer } from '../server/http-server.js';
+import { settleAll, type StateStores } from './state-stores.js';
+import type { DiscoveryBook } from '../state/discovery-book.js';
+import { historyResponse } from '../state/request-history.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+
+/** What a running router is made of, for its handle. */
+export interface RunningParts {
+  url: string;
+  port: number;
+  host: string;
+  stateDir: string;
+  configPath: string;
+  version: string;
+  engine: RouterEngine;
+  stores: StateStores;
+  discovery: DiscoveryBook;
+  discoveries: DiscoverySchedule;
+  configWatch: ConfigWatch;
+  events: EventBus;
+  server: Server;
+  eventsRoute: RouterServer['events'];
+  upstream: UpstreamClient;
+  /** Stops the demo's traffic and its simulated providers (nothing outside demo mode). */
+  closeDemo: () => Promise<void>;
+  baseDir: string;
+  lock: DaemonLock;
+}
+
+/**
+ * Stops a running router: stops listening, lets in-flight requests finish (up to the grace), writes every
+ * state file, and frees the state folder. Rejects, once stopped, when a state file could not be saved.
+ */
+async function stopRouter(parts: RunningParts, graceMs: number): Promise<void> {
+  const { engine, stores, server, eventsRoute } = parts;
+  parts.configWatch.close();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  eventsRoute.closeAll();
+  await Promise.all([engine.probes.stop(), parts.discoveries.stop()]);
+  await engine.waitIdle(graceMs);
+  server.closeAllConnections();
+  await closed;
+  const saved = settleAll([stores.close(), parts.discovery.close()]);
+  await saved.catch(() => undefined);
+  await Promise.all([parts.upstream.close(), parts.closeDemo()]);
+  // A folder that turned read-only keeps these files; the next start takes the stale lock over.
+  await rm(path.join(parts.baseDir, 'daemon.json'), { force: true }).catch(() => undefined);
+  await parts.lock.release();
+  // Stopped either way; a state file that could not be saved makes the stop fail (exit 1 in the CLI).
+  await saved;
+}
+
+/** The handle of a running router; calling `stop` again returns the same stop. */
+export function routerHandle(parts: RunningParts): RouterHandle {
+  const { engine, stores } = parts;
+  let stopping: Promise<void> | null = null;
+  return {
+    url: parts.url,
+    port: parts.port,
+    host: parts.host,
+    stateDir: parts.stateDir,
+    configPath: parts.configPath,
+    version: parts.version,
+    state: () => engine.state(),
+    history: (limit) => historyResponse(stores.history, stores.counters, limit),
+    on: (type, listener) => parts.events.on(type, listener),
+    setPaused: (paused) => engine.setPaused(paused),
+    isPaused: () => engine.isPaused(),
+    probeNow: (model) => engine.probes.probe(model),
+    runDueProbes: async () => (await engine.probes.pass()).map((probe) => probe.key),
+    runDueDiscoveries: () => parts.discoveries.pass(),
+    stop: (stopOptions = {}) => (stopping ??= stopRouter(parts, stopOptions.graceMs ?? 10_000)),
+  };
+}

@@ -1,0 +1,142 @@
+import type { SkipView } from '../../api-types.js';
+import type { Classification } from '../../gate/failure-classifier.js';
+import type { ErrorAnswer } from '../../faces/answer-encoder.js';
+
+/**
+ * A refusal of the client's own request (`invalid_request_error`): bad body, unknown model, wrong method.
+ * `param` names the request field at fault.
+ */
+export function clientError(
+  status: number,
+  code: string,
+  message: string,
+  param?: string | null,
+): ErrorAnswer {
+  const error: ErrorAnswer = { status, code, type: 'invalid_request_error', message, retryAfterSec: null };
+  if (param !== undefined && param !== null) error.param = param;
+  return error;
+}
+
+const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
+
+/**
+ * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused or at its free-tier budget, 401 if every
+ * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
+ */
+export function noCandidatesAnswer(
+  skips: readonly SkipView[],
+  soonestRetryAt: number | null,
+  now: number,
+): ErrorAnswer {
+  const reasons = new Set(skips.map((skip) => skip.reason));
+  const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
+  const listed = [...reasons].join(', ') || 'the set is empty';
+  const quota = [...reasons].every((reason) => reason === 'quota_paused' || reason === 'quota_budget');
+  if (skips.length > 0 && quota) {
+    return {
+      status: 429,
+      code: 'insufficient_quota',
+      type: 'rate_limit_error',
+      message: 'fcm-router: every model of the set is quota-paused or at its free-tier budget; retry later',
+      retryAfterSec: retryAfterSec ?? 60,
+    };
+  }
+  if (skips.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
+    return {
+      status: 401,
+      code: 'invalid_api_key',
+      type: 'authentication_error',
+      message:
+        "fcm-router: every provider of the set refused its API key; fix the keys in the dashboard's Providers view",
+      retryAfterSec: null,
+    };
+  }
+  return {
+    status: 503,
+    code: 'all_models_unavailable',
+    type: 'service_unavailable',
+    message: `fcm-router: no model of the set can take a request now (${listed})`,
+    retryAfterSec: retryAfterSec ?? (skips.length > 0 ? 30 : null),
+  };
+}
+
+/**
+ * When every dispatched attempt failed: the shared client status if every failure has one kind, else 503;
+ * the message names the kinds seen (never upstream text). Pure.
+ */
+export function allFailedAnswer(
+  failures: readonly Classification[],
+  soonestRetryAt: number | null,
+  now: number,
+): ErrorAnswer {
+  const kinds = [...new Set(failures.map((failure) => failure.kind))];
+  const single = kinds.length === 1 ? failures[0] : undefined;
+  const status = single ? single.clientStatus : 503;
+  const code =
+    single?.kind === 'rate_limit'
+      ? 'insufficient_quota'
+      : single?.kind === 'auth_error'
+        ? 'invalid_api_key'
+        : single
+          ? single.kind
+          : 'all_models_failed';
+  const retryable = status === 429 || status === 503;
+  return {
+    status,
+    code,
+    type:
+      status === 429
+        ? 'rate_limit_error'
+        : status === 401
+          ? 'authentication_error'
+          : status < 500
+            ? 'invalid_request_error'
+            : 'upstream_error',
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})`,
+    retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
+  };
+}
+
+/**
+ * When no model of the set can take the request (each was skipped, or refused it, for its size or for the
+ * tools or images it uses): 400 `context_length_exceeded` naming the request's estimated size and the
+ * largest window among the models it was too large for, which agents act on by compacting; or, when size was
+ * not the matter, a 400 naming the features no model takes. Pure.
+ */
+export function nothingFitsAnswer(
+  size: number,
+  largestWindow: number | null,
+  reasons: ReadonlySet<string>,
+): ErrorAnswer {
+  if (largestWindow !== null) {
+    const message = `fcm-router: this request is about ${size} tokens (input and requested output) and the largest context window in the set is ${largestWindow} tokens; compact the conversation or ask for less output`;
+    return {
+      ...clientError(400, 'context_length_exceeded', message, 'messages'),
+      tooLong: { tokens: size, maximum: largestWindow },
+    };
+  }
+  const features = [
+    reasons.has('no_tool_support') ? 'tools' : null,
+    reasons.has('no_image_support') ? 'images' : null,
+  ].filter((feature) => feature !== null);
+  const message = `fcm-router: no model of the set takes ${features.join(' or ')}, which this request uses`;
+  return clientError(400, 'unsupported_request', message, features[0] ?? null);
+}
+
+/** A local fault stopped the request: the router's own error, no model blamed (the log has the stack). */
+export const INTERNAL_ERROR_ANSWER: ErrorAnswer = Object.freeze({
+  status: 500,
+  code: 'internal_error',
+  type: 'server_error',
+  message: 'fcm-router: an internal error stopped this request (the router logged it); no model was blamed',
+  retryAfterSec: null,
+});
+
+/** Routing is paused by the user: agents are told to come back. */
+export const PAUSED_ANSWER: ErrorAnswer = Object.freeze({
+  status: 503,
+  code: 'router_paused',
+  type: 'service_unavailable',
+  message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)',
+  retryAfterSec: 30,
+});

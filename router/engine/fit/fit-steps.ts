@@ -1,0 +1,106 @@
+/**
+ * Fitting one request to the models of its chain: which candidates can take it (the others are skipped
+ * with their reason in the trace), the conversation's own model first, and the output length each is sent.
+ * What an attempt's refusal or success teaches about the model is one of its effects (`attempt-effects.ts`).
+ */
+import { totalTokens } from '../../faces/request-size.js';
+import type { Classification } from '../../gate/failure-classifier.js';
+import type { FitSkipReason } from '../../gate/failure-kinds.js';
+import { fitVerdict, type FitVerdict } from './fit-check.js';
+import { budgetId, keysOf } from '../booking/key-rotation.js';
+import type { ResolvedModel } from '../../config/resolve-config.js';
+import type { RankedCandidate } from '../routing/ranking.js';
+import type { RequestTrace } from '../answer/request-trace.js';
+import type { ChatRequest, RouteContext } from '../routing/route-context.js';
+
+/** What fitting reads of a request being routed (a `RequestRun` is one). */
+export interface FitRun {
+  ctx: Pick<RouteContext, 'resolved' | 'fits' | 'quotas' | 'sessions'>;
+  req: Pick<ChatRequest, 'needs' | 'session'>;
+  trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
+  pinnedModel: ResolvedModel | null;
+}
+
+/**
+ * A request under this share of a key's tokens-per-minute is not checked against what is left of the
+ * minute: the budget's near/at standing already ranks a busy key behind, and the check costs a walk of the
+ * minute per model.
+ */
+const MINUTE_CHECK_SHARE = 0.2;
+
+/** A model's fit for this request; `quota_budget` when its keys' minutes have no room for it yet. */
+type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
+
+/** Whether `key` can take the run's request now. */
+export function fitNow(run: FitRun, key: string): Fit {
+  const { ctx, req } = run;
+  const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
+  if (model === undefined) return { fits: true, output: null, size: totalTokens(req.needs) };
+  const { tpm } = model.limits;
+  const verdict = fitVerdict(req.needs, { fit: model.fit, tpm, learned: ctx.fits.get(key) });
+  if (!verdict.fits || tpm === null || verdict.size < tpm * MINUTE_CHECK_SHARE) return verdict;
+  const provider = ctx.resolved.providers.get(model.provider);
+  if (provider === undefined) return verdict;
+  let soonest: number | null = null;
+  for (const apiKey of keysOf(provider)) {
+    const id = budgetId(provider, key, apiKey.fingerprint);
+    const at = ctx.quotas.budgets.minuteRoomAt(id, provider.dayTimeZone, tpm, verdict.size);
+    if (at === null) return verdict;
+    if (soonest === null || at < soonest) soonest = at;
+  }
+  return soonest === null ? verdict : { fits: false, reason: 'quota_budget', until: soonest };
+}
+
+/**
+ * Whether the request's input alone fits `key` as far as is known now (after what its refusal taught):
+ * retrying it without an output length is worth an attempt only then.
+ */
+export function inputFits(run: FitRun, key: string): boolean {
+  const model = key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+  if (model === undefined) return true;
+  const needs = { ...run.req.needs, output: null };
+  return fitVerdict(needs, { fit: model.fit, tpm: null, learned: run.ctx.fits.get(key) }).fits;
+}
+
+/** Records a skip for a model that cannot take the request; false when it can. */
+export function skipUnfit(run: FitRun, key: string): boolean {
+  const fit = fitNow(run, key);
+  if (fit.fits) return false;
+  const { trace } = run;
+  if (fit.reason === 'quota_budget') {
+    trace.skips.push({ model: key, reason: 'quota_budget', until: fit.until });
+    return true;
+  }
+  if (fit.limit === null) {
+    trace.skips.push({ model: key, reason: fit.reason });
+    return true;
+  }
+  trace.skips.push({ model: key, reason: fit.reason, limit: fit.limit });
+  trace.largestTooSmall = Math.max(trace.largestTooSmall ?? 0, fit.limit);
+  return true;
+}
+
+/**
+ * The order with the conversation's own model first when it can take the request (noted in the trace as
+ * `sticky`). The others are fitted in their turn as the chain walks (`skipUnfit`): a request is served by
+ * one of its first candidates, so the rest of a long set is never looked at.
+ */
+export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): readonly RankedCandidate[] {
+  const { session } = run.req;
+  const home = session === null ? null : run.ctx.sessions.home(session);
+  if (home === null) return order;
+  const at = order.findIndex((candidate) => candidate.key === home);
+  if (at < 0 || !fitNow(run, home).fits) return order;
+  run.trace.sticky = home;
+  if (at === 0) return order;
+  return [order[at] as RankedCandidate, ...order.slice(0, at), ...order.slice(at + 1)];
+}
+
+/** Fit failures and skips: a request that only met these fits none of its models. */
+export const FIT_REASONS: ReadonlySet<string> = new Set<FitSkipReason | Classification['kind']>([
+  'context_window',
+  'context_length',
+  'over_tpm',
+  'no_tool_support',
+  'no_image_support',
+]);

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { json, status } from '../../test-support/upstream-behaviours.js';
+import { withScenario } from '../../test-support/scenario.js';
+
+const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
+
+test('a model that refuses a large max_tokens gets one more try without it; the trace says so', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(400), json('short answer'));
+    const reply = await router.chat({ max_tokens: 32_000 });
+    assert.equal(reply.status, 200);
+    assert.match(reply.text, /short answer/);
+    const [refused, retried] = upstream.callsTo('alpha/m1');
+    assert.equal(refused?.body?.max_tokens, 32_000);
+    assert.equal(
+      retried?.body !== null && retried?.body !== undefined && 'max_tokens' in retried.body,
+      false,
+    );
+    const entry = router.lastEntry();
+    assert.deepEqual(
+      entry.attempts.map((attempt) => [attempt.model, attempt.status, attempt.note ?? null]),
+      [
+        ['alpha/m1', 400, null],
+        ['alpha/m1', 200, 'max_tokens 32000 dropped (the model refused it)'],
+      ],
+    );
+    assert.equal(upstream.callsTo('beta/m2').length, 0);
+    assert.match(reply.headers['x-fcm-v2-decision'] as string, /alpha\/m1:400->alpha\/m1:200/);
+  });
+});
+
+test('without an output length to drop, a 400 fails over at once, and a second refusal is not retried again', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(400), status(400), status(400));
+    upstream.script('beta/m2', json('from beta'), json('from beta'));
+    await router.chat();
+    assert.deepEqual(
+      router.lastEntry().attempts.map((attempt) => attempt.model),
+      ['alpha/m1', 'beta/m2'],
+    );
+    await router.chat({ max_tokens: 32_000 });
+    assert.deepEqual(
+      router.lastEntry().attempts.map((attempt) => attempt.model),
+      ['alpha/m1', 'alpha/m1', 'beta/m2'],
+    );
+  });
+});

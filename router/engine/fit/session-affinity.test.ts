@@ -1,0 +1,87 @@
+/**
+ * A conversation stays on its model, on the real router over fake upstreams: a session's turns go to the
+ * model that served its last one, ahead of a set reordered meanwhile (marked `sticky` in history); a new
+ * session starts at the top; a failure moves the session and its new model becomes home; an idle hour
+ * forgets it. Sessions are kept as short hashes, never their ids.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sessionHash } from '../../server/session-id.js';
+import { scenarioConfig, withScenario, type ScenarioOptions } from '../../test-support/scenario.js';
+import { json, status } from '../../test-support/upstream-behaviours.js';
+
+const A = 'a/m';
+const B = 'b/m';
+const options: ScenarioOptions = { providers: { a: ['m'], b: ['m'] }, sets: { main: [A, B] } };
+const claude = (id: string) => ({ headers: { 'x-claude-code-session-id': id } });
+const codex = (id: string) => ({ headers: { 'session-id': id, 'thread-id': id } });
+
+test('a session stays on its model across a reordered set; a new session starts at the top', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always(A, json('from a')).always(B, json('from b'));
+    await router.chat({}, claude('session-1'));
+    assert.equal(router.lastEntry().servedModel, A);
+    assert.equal(router.lastEntry().sticky, undefined, 'a new session has no home yet');
+    const reordered = scenarioConfig(upstream, { ...options, sets: { main: [B, A] } });
+    assert.equal((await router.api('PUT', '/api/config', reordered)).status, 200);
+
+    await router.chat({}, claude('session-1'));
+    const entry = router.lastEntry();
+    assert.equal(entry.servedModel, A, 'the conversation stays on its model');
+    assert.equal(entry.sticky, A);
+    assert.equal(entry.session, sessionHash('session-1'));
+    assert.ok(!JSON.stringify(router.router.history(10)).includes('session-1'), 'ids are never kept');
+
+    await router.chat({}, codex('session-2'));
+    assert.equal(router.lastEntry().servedModel, B, 'a new session starts at the top of the set');
+    assert.equal(router.lastEntry().sticky, undefined);
+  });
+});
+
+test('a failing home moves the session: the model that served becomes its home', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.script(A, json('from a'), status(500)).always(A, json('from a again')).always(B, json('from b'));
+    await router.chat({}, claude('s'));
+    assert.equal(router.lastEntry().servedModel, A);
+    await router.chat({}, claude('s'));
+    assert.equal(router.lastEntry().servedModel, B, 'the home failed: the next model served');
+    await router.chat({}, claude('s'));
+    const entry = router.lastEntry();
+    assert.equal(entry.servedModel, B, 'the session moved with the answer');
+    assert.equal(entry.sticky, B);
+    assert.deepEqual(
+      entry.attempts.map((attempt) => attempt.model),
+      [B],
+    );
+  });
+});
+
+test('a session idle for an hour starts at the top again', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.script(A, status(500)).always(A, json('from a')).always(B, json('from b'));
+    await router.chat({}, claude('s'));
+    assert.equal(router.lastEntry().servedModel, B);
+    await router.chat({}, claude('s'));
+    assert.equal(router.lastEntry().sticky, B);
+    router.clock.advance(60 * 60 * 1000);
+    await router.chat({}, claude('s'));
+    assert.equal(router.lastEntry().servedModel, A);
+    assert.equal(router.lastEntry().sticky, undefined);
+  });
+});
+
+test('Claude Code’s metadata.user_id names its session on the Messages face', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always(A, json('from a')).always(B, json('from b'));
+    const user = JSON.stringify({ device_id: 'd', account_uuid: '', session_id: 'x' });
+    const body = {
+      model: 'fcm',
+      max_tokens: 100,
+      metadata: { user_id: user },
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const reply = await router.api('POST', '/v1/messages', body);
+    assert.equal(reply.status, 200);
+    assert.equal(router.lastEntry().session, sessionHash(user));
+  });
+});

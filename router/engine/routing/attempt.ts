@@ -1,0 +1,249 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { UsageView } from '../../api-types.js';
+import type { FailoverSettings } from '../../config/schema.js';
+import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
+import { classifyFailure, type Classification, type FailureInput } from '../../gate/failure-classifier.js';
+import { checkResponseBody } from '../../gate/response-gate.js';
+import type { Clock } from '../../state/clock.js';
+import { AttemptGuard, type AbortKind } from '../../upstream/attempt-guard.js';
+import type { BodyTemplate } from '../../upstream/body-template.js';
+import type { ClientGone } from '../../upstream/client-gone.js';
+import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
+import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
+import { completionAsSse } from '../../upstream/json-as-sse.js';
+import type { RateLimitHints } from '../../upstream/rate-limit-headers.js';
+import type { UpstreamClient } from '../../upstream/upstream-client.js';
+import type {
+  BodyPlan,
+  ChunkVerdict,
+  ExchangeHandler,
+  UpstreamExchange,
+  UpstreamHead,
+} from '../../upstream/upstream-exchange.js';
+import { buildUpstreamHeaders } from '../../upstream/upstream-headers.js';
+import type { AnswerSink } from '../answer/answer.js';
+import { StreamRelay } from '../stream/stream-relay.js';
+import type { ShapingRules } from '../stream/stream-shaper.js';
+
+export interface AttemptInput {
+  model: ResolvedModel;
+  provider: ResolvedProvider;
+  /** The provider's key this attempt is made with, or null for none. */
+  apiKey: string | null;
+  body: BodyTemplate;
+  clientHeaders: IncomingHttpHeaders;
+  requestId: string;
+  stream: boolean;
+  failover: FailoverSettings;
+  /** Epoch ms after which nothing may still be pending before the answer is committed. */
+  deadline: number;
+  clock: Clock;
+  deadlines: DeadlineWatch;
+  /** Tells the attempt when the client disconnects. */
+  client: ClientGone;
+  upstream: UpstreamClient;
+  /** Where what passes the gate goes; the attempt never writes headers itself. */
+  answer: AnswerSink;
+  /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
+  shaping: ShapingRules;
+  /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
+  stoppable?: (stop: (kind: AbortKind) => void) => void;
+}
+
+/**
+ * One attempt's verdict. `failed` carries whether the answer was already committed to it; each carries
+ * what the provider's head said of its rate limits.
+ */
+export type AttemptVerdict = VerdictOf & { rateLimit?: RateLimitHints | null };
+
+type VerdictOf =
+  | { type: 'served'; status: number; latencyMs: number; usage: UsageView | null }
+  | {
+      type: 'failed';
+      status: number | null;
+      latencyMs: number;
+      failure: Classification;
+      /** Bytes already reached the client: no failover is possible any more. */
+      committed: boolean;
+    }
+  /** The router's own code threw: nobody's health is at stake. */
+  | { type: 'fault'; status: number | null; latencyMs: number; fault: LocalFault; committed: boolean };
+
+const MAX_JSON_BODY = 32 * 1024 * 1024;
+const SNIPPET_BYTES = 2048;
+/** Each provider's chat URL, built once. */
+const chatUrls = new WeakMap<ResolvedProvider, string>();
+
+function chatUrl(provider: ResolvedProvider): string {
+  let url = chatUrls.get(provider);
+  if (url === undefined) {
+    url = `${provider.baseUrl}/chat/completions`;
+    chatUrls.set(provider, url);
+  }
+  return url;
+}
+
+/** A 2xx answer that is an SSE stream. */
+function isSseAnswer(head: UpstreamHead): boolean {
+  const { contentType } = head;
+  return contentType !== null && /text\/event-stream/i.test(contentType);
+}
+
+/**
+ * One upstream try, from request to verdict: a non-2xx is classified by its status, a 2xx JSON body goes
+ * through the response gate, a stream through the hold buffer (`StreamRelay`). What passes goes to the
+ * answer as it passes. Every wait is bounded by the attempt's guard (deadlines, the client's disconnect).
+ */
+export function runAttempt(input: AttemptInput): Promise<AttemptVerdict> {
+  return new Promise((resolve) => new Attempt(input, resolve).start());
+}
+
+/** The exchange's one handler: each callback moves the attempt on; `#settle` ends it once. */
+class Attempt implements ExchangeHandler {
+  readonly #input: AttemptInput;
+  readonly #resolve: (verdict: AttemptVerdict) => void;
+  readonly #started: number;
+  readonly #guard: AttemptGuard;
+  #exchange: UpstreamExchange | null = null;
+  #head: UpstreamHead | null = null;
+  #relay: StreamRelay | null = null;
+  #settled = false;
+
+  constructor(input: AttemptInput, resolve: (verdict: AttemptVerdict) => void) {
+    this.#input = input;
+    this.#resolve = resolve;
+    this.#started = input.clock();
+    this.#guard = new AttemptGuard(input.client, input.deadline - this.#started, input.deadlines);
+    input.stoppable?.((kind) => this.#guard.abort(kind));
+  }
+
+  start(): void {
+    const { provider, model, failover } = this.#input;
+    try {
+      this.#guard.phase('timeout', failover.requestTimeoutMs);
+      const call = {
+        providerId: provider.id,
+        url: chatUrl(provider),
+        headers: buildUpstreamHeaders(this.#input.clientHeaders, {
+          apiKey: this.#input.apiKey,
+          providerHeaders: provider.headers,
+          requestId: this.#input.requestId,
+          stream: this.#input.stream,
+        }),
+        body: this.#input.body.forModel(model.upstreamModelId, provider.bodyPreset),
+      };
+      this.#exchange = this.#input.upstream.open(call, this);
+      this.#guard.bind(this.#exchange);
+    } catch (error) {
+      this.onError(new LocalFault(error));
+    }
+  }
+
+  onHead(head: UpstreamHead): BodyPlan {
+    this.#head = head;
+    const { failover, stream } = this.#input;
+    if (head.status < 200 || head.status >= 300) {
+      this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+      return { type: 'snippet', limit: SNIPPET_BYTES };
+    }
+    if (stream && isSseAnswer(head)) {
+      this.#relay = this.#newRelay();
+      return { type: 'stream' };
+    }
+    this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
+    return { type: 'whole', limit: MAX_JSON_BODY };
+  }
+
+  onSnippet(text: string): void {
+    const head = this.#head as UpstreamHead;
+    this.#fail({ type: 'http', status: head.status, retryAfter: head.retryAfter, bodySnippet: text });
+  }
+
+  /** The one place a whole 2xx body is judged; what passes is sent at once. */
+  onWhole(body: Buffer | null): void {
+    if (body === null)
+      return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
+    const head = this.#head as UpstreamHead;
+    const text = body.toString('utf8');
+    const { failover, shaping } = this.#input;
+    const tools = shaping.tools ?? undefined;
+    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools);
+    if (!verdict.ok) {
+      const { kind, errorCode, detail } = verdict;
+      return this.#fail({ type: 'content', kind, errorCode, detail });
+    }
+    // The provider ignored `stream: true`: the client still gets the stream it asked for.
+    const replay = this.#input.stream ? completionAsSse(verdict.body, this.#input.clock()) : null;
+    if (replay !== null) return this.#replay(Buffer.from(replay));
+    const latencyMs = this.#elapsed();
+    this.#guard.endBudget();
+    this.#input.answer.serveJson(head.status, { text: verdict.rewritten ?? body, body: verdict.body });
+    this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
+  }
+
+  /** A whole answer replayed as the stream it stands for, through the same relay as a real one. */
+  #replay(sse: Buffer): void {
+    this.#relay = this.#newRelay();
+    if (this.#relay.onChunk(sse) === false && this.#relay.stopped) return this.#fail(this.#relay.stopped);
+    this.onStreamEnd();
+  }
+
+  #newRelay(): StreamRelay {
+    const { failover, answer, shaping } = this.#input;
+    return new StreamRelay({ failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping });
+  }
+
+  onChunk(chunk: Buffer): ChunkVerdict {
+    const relay = this.#relay as StreamRelay;
+    const verdict = relay.onChunk(chunk);
+    if (verdict === false && relay.stopped) this.#fail(relay.stopped);
+    return verdict;
+  }
+
+  onStreamEnd(): void {
+    const outcome = (this.#relay as StreamRelay).onEnd();
+    if (!outcome.ok) return this.#fail(outcome.failure);
+    const status = (this.#head as UpstreamHead).status;
+    this.#settle({ type: 'served', status, latencyMs: outcome.latencyMs, usage: outcome.usage });
+  }
+
+  /** A network error, the guard's abort or a fault of the router's own code. */
+  onError(error: Error): void {
+    if (isLocalFault(error)) {
+      const { status, latencyMs, committed } = this.#facts();
+      return this.#settle({ type: 'fault', status, latencyMs, fault: error, committed });
+    }
+    const kind = isAttemptAbort(error) ? error.kind : 'network_error';
+    this.#fail({ type: 'transport', kind });
+  }
+
+  readonly #elapsed = (): number => this.#input.clock() - this.#started;
+
+  #facts(): { status: number | null; latencyMs: number; committed: boolean } {
+    return {
+      status: this.#head?.status ?? null,
+      latencyMs: this.#elapsed(),
+      // Any commit ends the request's chain, so a started answer is this attempt's (a hedged attempt's
+      // handle is started only when the answer was committed to it).
+      committed: this.#input.answer.started,
+    };
+  }
+
+  #fail(input: FailureInput): void {
+    if (this.#settled) return;
+    const failure = classifyFailure(input, this.#input.clock());
+    this.#settle({ type: 'failed', ...this.#facts(), failure });
+  }
+
+  #settle(verdict: AttemptVerdict): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#guard.dispose();
+    // A body nobody reads any more must not keep its socket (a no-op once the exchange is over).
+    this.#exchange?.abort(ATTEMPT_OVER);
+    this.#resolve({ ...verdict, rateLimit: this.#head?.rateLimit ?? null });
+  }
+}
+
+/** Shared: aborting an exchange that already finished is a no-op, so no error per attempt. */
+const ATTEMPT_OVER = new Error('attempt over');

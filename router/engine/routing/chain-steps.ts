@@ -1,0 +1,64 @@
+import { candidateFacts } from './candidate-facts.js';
+import { fastestOrder, speedFacts } from './fastest-order.js';
+import { skipUnfit } from '../fit/fit-steps.js';
+import { keysBlock } from '../booking/key-rotation.js';
+import type { RequestRun } from './dispatch.js';
+import { rankCandidates, type RankedCandidate, type Ranking } from './ranking.js';
+import type { Role } from '../answer/request-trace.js';
+
+/**
+ * Ranks a set for this request (a healthy set's ranking is reused until a store changes); a `fastest` set
+ * then puts its healthy models in order of recent speed.
+ */
+export function rankSet(run: RequestRun, set: readonly string[], setName: string): Ranking {
+  const { ctx, trace } = run;
+  const { resolved, breakers, quotas } = ctx;
+  const facts = (key: string): ReturnType<typeof candidateFacts> =>
+    candidateFacts(key, resolved, breakers, quotas, trace.refusedKeys);
+  const ranking = ctx.rankings.rank(
+    { set, resolved, breakerVersion: breakers.version, quotaVersion: quotas.version },
+    () => rankCandidates(set, facts, ctx.clock(), resolved.config.router.breaker),
+  );
+  trace.skips.push(...ranking.skips);
+  const { order, exploration } = resolved.config.router.ranking;
+  if (order[setName] !== 'fastest') return ranking;
+  const speed = speedFacts(breakers, ctx.latency);
+  return { ...ranking, order: fastestOrder(ranking.order, speed, ctx.random() < exploration) };
+}
+
+/**
+ * The last-resort model when it is due: nothing served, the client is still there, budget is left and it
+ * was not tried already. Its breaker and quota state are ignored, but refused keys are not: when every key
+ * of its provider was refused it would only refuse again (a skip).
+ */
+export function lastResortKey(run: RequestRun): string | null {
+  const { ctx, trace, req, deadline } = run;
+  const key = ctx.resolved.config.router.failover.lastResortModel;
+  if (!key || req.clientGone.gone || trace.tried.has(key) || ctx.clock() >= deadline) return null;
+  const model = ctx.resolved.models.get(key);
+  const provider = ctx.resolved.providers.get(model?.provider ?? '');
+  if (model === undefined || provider === undefined) return null;
+  if (keysBlock(provider, model, ctx.quotas, trace.refusedKeys)?.reason === 'auth_error') {
+    trace.skips.push({ model: key, reason: 'auth_error' });
+    return null;
+  }
+  return skipUnfit(run, key) ? null : key;
+}
+
+/**
+ * A ranked candidate looked at again just before its turn: state may have moved since ranking (a sibling's
+ * key was refused, another request tripped its breaker). Its role now, or null when it is skipped.
+ */
+export function roleNow(run: RequestRun, candidate: RankedCandidate): Role | null {
+  const { ctx, trace } = run;
+  const now = candidateFacts(candidate.key, ctx.resolved, ctx.breakers, ctx.quotas, trace.refusedKeys);
+  if (now.blocked) {
+    trace.skips.push({ model: candidate.key, reason: now.blocked });
+    return null;
+  }
+  if (now.breaker.state === 'OPEN') {
+    trace.skips.push({ model: candidate.key, reason: 'circuit_open' });
+    return null;
+  }
+  return now.breaker.state === 'HALF_OPEN' ? 'trial' : candidate.role;
+}

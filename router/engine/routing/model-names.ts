@@ -1,0 +1,50 @@
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+
+/**
+ * What the `model` an agent sends means: `fcm` → the active set; `fcm:<set>` → that set (`fcm:default`
+ * falls back to the active set only when no set is named "default"); `fcm:@provider/model` or
+ * `fcm:provider/model` → one pinned model; anything else → the active set (the name is kept in the trace).
+ */
+export type ModelTarget =
+  { type: 'set'; set: string } | { type: 'pinned'; model: string } | { type: 'unknown_set'; set: string };
+
+/** Resolves an agent's model name against the configured sets. Pure. */
+export function parseModelName(
+  name: string,
+  sets: Readonly<Record<string, readonly string[]>>,
+  activeSet: string,
+): ModelTarget {
+  if (!name.startsWith('fcm:')) return { type: 'set', set: activeSet };
+  const rest = name.slice(4);
+  if (rest.startsWith('@')) return { type: 'pinned', model: rest.slice(1) };
+  if (rest.includes('/')) return { type: 'pinned', model: rest };
+  if (Object.hasOwn(sets, rest)) return { type: 'set', set: rest };
+  if (rest === 'default' || rest === '') return { type: 'set', set: activeSet };
+  return { type: 'unknown_set', set: rest };
+}
+
+/** The names `GET /v1/models` advertises. */
+export function advertisedModelNames(
+  sets: Readonly<Record<string, readonly string[]>>,
+  pinnable: Iterable<string>,
+): string[] {
+  const names = ['fcm', ...Object.keys(sets).map((set) => `fcm:${set}`)];
+  for (const key of pinnable) names.push(`fcm:@${key}`);
+  return names;
+}
+
+/**
+ * Models worth offering as `fcm:@provider/model` in an agent's model picker: every model of a set, and
+ * every model of an enabled provider that has a key (or needs none). Keyless catalogue entries would only
+ * fill the picker with models that cannot answer.
+ */
+export function pinnableModels(resolved: ResolvedConfig): string[] {
+  const keys = new Set<string>();
+  for (const set of Object.values(resolved.sets)) for (const key of set) keys.add(key);
+  for (const model of resolved.models.values()) {
+    const provider = resolved.providers.get(model.provider);
+    if (provider?.enabled && provider.baseUrl !== null && (provider.apiKey || !provider.keyRequired))
+      keys.add(model.key);
+  }
+  return [...keys];
+}

@@ -1,0 +1,154 @@
+/**
+ * What the client already has of a streamed answer, for the router to go on from it when the stream dies.
+ * The answer keeps what it sent, as the gate handed it on (chat-completions lines, or the frames parsed from
+ * them; by reference, no copy) and reads it only when asked, or past a mebibyte: a stream that ends well
+ * costs no reading here, and a long one keeps at most that much unread (then only its text). Frames are
+ * read as they are: nothing is parsed twice.
+ */
+import { isRecord } from '../../gate/safe-json.js';
+import { SseFrameReader } from '../../gate/sse-frames.js';
+import { partBytes, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
+import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
+import type { FrameSink } from '../../faces/translated-stream.js';
+
+/** The answer so far, as the client got it. */
+export interface AnswerSoFar {
+  text: string;
+  reasoning: string;
+  /** Tool calls sent (whole ones, when the router checks them). */
+  toolCalls: number;
+  /** A finish reason was sent: the answer was over, only its ending was missing. */
+  finished: boolean;
+  /** `[DONE]` was sent too. */
+  done: boolean;
+  /** More text than a continuation request carries: the answer is not continued. */
+  tooLong: boolean;
+  /** The upstream chunk's `id`, `created` and `model`, for the frames the router writes itself. */
+  base: ChunkBase;
+}
+
+/** The fields a chat-completions chunk carries besides its choices. */
+export interface ChunkBase {
+  id: unknown;
+  created: unknown;
+  model: unknown;
+}
+
+/** The most text (and reasoning) a continuation carries back to the next model, in characters. */
+export const MAX_SO_FAR_CHARS = 512 * 1024;
+/** Lines kept unread before they are read and let go (bytes, and pieces). */
+const READ_AT_BYTES = 1024 * 1024;
+const READ_AT_PIECES = 8192;
+
+/** Reads sent frames into an `AnswerSoFar`. */
+class SoFarReader implements DeltaSink, FrameSink {
+  readonly state: AnswerSoFar = {
+    text: '',
+    reasoning: '',
+    toolCalls: 0,
+    finished: false,
+    done: false,
+    tooLong: false,
+    base: { id: 'chatcmpl-fcm', created: 0, model: null },
+  };
+
+  frame(value: Record<string, unknown>): void {
+    if (typeof value.id === 'string')
+      this.state.base = { id: value.id, created: value.created, model: value.model };
+    readChunk(value, this);
+  }
+
+  done(): void {
+    this.state.done = true;
+  }
+
+  reasoning(text: string): void {
+    this.#grow('reasoning', text);
+  }
+
+  text(text: string): void {
+    this.#grow('text', text);
+  }
+
+  toolCall(_index: number, id: string | null, name: string | null): void {
+    if (id !== null || name !== null) this.state.toolCalls += 1;
+  }
+
+  finish(): void {
+    this.state.finished = true;
+  }
+
+  usage(_usage: ChatUsage): void {}
+
+  #grow(field: 'text' | 'reasoning', text: string): void {
+    const state = this.state;
+    if (state.tooLong) return;
+    if (state.text.length + state.reasoning.length + text.length > MAX_SO_FAR_CHARS) {
+      state.tooLong = true;
+      state.text = '';
+      state.reasoning = '';
+      return;
+    }
+    state[field] += text;
+  }
+}
+
+/** What one answer sent its client of the upstream's stream, read on demand. */
+export class SentLines {
+  readonly #reader = new SseFrameReader();
+  readonly #soFar = new SoFarReader();
+  #unread: StreamPart[] = [];
+  #unreadBytes = 0;
+
+  /** A part that went to the client (kept as it is; read later). */
+  add(part: StreamPart): void {
+    this.#unread.push(part);
+    this.#unreadBytes += partBytes(part);
+    if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
+  }
+
+  /** The answer so far (a copy: later lines do not change it). */
+  read(): AnswerSoFar {
+    this.#read();
+    return { ...this.#soFar.state };
+  }
+
+  #read(): void {
+    for (const part of this.#unread) {
+      if (part instanceof Uint8Array) this.#reader.read(part, this.#visit);
+      else for (const frame of part.frames) this.#visit(frame);
+    }
+    this.#unread = [];
+    this.#unreadBytes = 0;
+  }
+
+  readonly #visit = (frame: UpstreamFrame): boolean => {
+    if (frame === '[DONE]') this.#soFar.done();
+    else this.#soFar.frame(frame);
+    return false;
+  };
+}
+
+/** A chat-completions chunk for choice 0 with the given delta, as the router writes one. */
+export function chunkFrame(
+  base: ChunkBase,
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+): Record<string, unknown> {
+  return { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] };
+}
+
+/**
+ * The frames that end an answer which was whole but for its ending (its finish reason, or its tool calls,
+ * went out): the finish reason if it was not sent, and `[DONE]`.
+ */
+export function closingFrames(soFar: AnswerSoFar): UpstreamFrame[] {
+  const frames: UpstreamFrame[] = [];
+  if (!soFar.finished) frames.push(chunkFrame(soFar.base, {}, soFar.toolCalls > 0 ? 'tool_calls' : 'stop'));
+  if (!soFar.done) frames.push('[DONE]');
+  return frames;
+}
+
+/** True for a parsed frame's first choice index 0 (the one faces read). */
+export const isFirstChoice = (choice: unknown): choice is Record<string, unknown> =>
+  isRecord(choice) && (choice.index === 0 || choice.index === undefined);

@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sseLines, type UpstreamFrame } from '../../gate/stream-part.js';
+import { SentLines, closingFrames, type AnswerSoFar } from './answer-so-far.js';
+import { breakPlan, type BreakFacts } from './continuation.js';
+
+const soFar = (over: Partial<AnswerSoFar> = {}): AnswerSoFar => ({
+  text: 'Hel',
+  reasoning: '',
+  toolCalls: 0,
+  finished: false,
+  done: false,
+  tooLong: false,
+  base: { id: 'chatcmpl-1', created: 0, model: 'm' },
+  ...over,
+});
+const facts = (over: Partial<BreakFacts> = {}): BreakFacts => ({
+  enabled: true,
+  clientGone: false,
+  toolsChecked: true,
+  continuable: true,
+  soFar: soFar(),
+  ...over,
+});
+
+test('breakPlan: continue, close as it stands, or give up', () => {
+  const rows: [Partial<BreakFacts>, string][] = [
+    [{}, 'continue'],
+    [{ soFar: soFar({ text: '', reasoning: 'thinking' }) }, 'continue'],
+    [{ enabled: false }, 'give_up'],
+    [{ clientGone: true }, 'give_up'],
+    [{ soFar: soFar({ toolCalls: 1 }) }, 'close'],
+    [{ soFar: soFar({ toolCalls: 1 }), toolsChecked: false }, 'give_up'],
+    [{ soFar: soFar({ finished: true }) }, 'close'],
+    [{ soFar: soFar({ finished: true }), enabled: false }, 'give_up'],
+    [{ soFar: soFar({ tooLong: true }) }, 'give_up'],
+    [{ continuable: false }, 'give_up'],
+  ];
+  for (const [over, plan] of rows) assert.equal(breakPlan(facts(over)), plan, JSON.stringify(over));
+});
+
+test('closingFrames: the missing finish reason and [DONE] (as a byte relay writes them, too)', () => {
+  assert.equal(
+    sseLines(closingFrames(soFar({ toolCalls: 2 }))),
+    'data: {"id":"chatcmpl-1","created":0,"model":"m","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+  );
+  assert.deepEqual(closingFrames(soFar({ finished: true })), ['[DONE]']);
+  assert.deepEqual(closingFrames(soFar({ finished: true, done: true })), []);
+});
+
+test('SentLines: what the client was sent, read when asked', () => {
+  const sent = new SentLines();
+  const line = (delta: object, finish: string | null = null): Uint8Array =>
+    Buffer.from(
+      `data: ${JSON.stringify({ id: 'x1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
+  sent.add(line({ role: 'assistant', reasoning_content: 'Hm. ' }));
+  sent.add(line({ content: 'Hello ' }));
+  sent.add(line({ content: 'wor' }));
+  const read = sent.read();
+  assert.deepEqual(
+    [read.text, read.reasoning, read.toolCalls, read.finished],
+    ['Hello wor', 'Hm. ', 0, false],
+  );
+  assert.equal(read.base.id, 'x1');
+  sent.add(
+    line({ tool_calls: [{ index: 0, id: 'c', function: { name: 'Bash', arguments: '{}' } }] }, 'tool_calls'),
+  );
+  sent.add(Buffer.from('data: [DONE]\n\n'));
+  const after = sent.read();
+  assert.deepEqual([after.toolCalls, after.finished, after.done], [1, true, true]);
+});
+
+test('SentLines: frames the gate parsed are read as they are, beside lines', () => {
+  const sent = new SentLines();
+  const frame = (delta: object, finish: string | null = null): UpstreamFrame => ({
+    id: 'x2',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  sent.add({
+    frames: [frame({ role: 'assistant', content: 'Hi ' }), frame({ content: 'there' })],
+    bytes: 120,
+  });
+  sent.add({ frames: [frame({}, 'stop'), '[DONE]'], bytes: 80 });
+  const read = sent.read();
+  assert.deepEqual([read.text, read.finished, read.done, read.base.id], ['Hi there', true, true, 'x2']);
+});

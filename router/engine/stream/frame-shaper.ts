@@ -1,0 +1,197 @@
+/**
+ * What each upstream frame of one attempt becomes on its way to the client: its tool call pieces held until
+ * the call is whole and checked (`ToolCallHold`), then written as one frame; in a continuation, its
+ * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
+ * that carry nothing (its role frame) dropped. It reports, per chunk, the frames as written anew, whether
+ * any changed and whether content came (the stream shaper decides which bytes go).
+ */
+import { hasUsefulContent } from '../../gate/content-rule.js';
+import { isRecord } from '../../gate/safe-json.js';
+import type { UpstreamFrame } from '../../gate/stream-part.js';
+import type { FrameSink } from '../../faces/translated-stream.js';
+import { chunkFrame, type ChunkBase } from './answer-so-far.js';
+import type { ShapingRules } from './stream-shaper.js';
+import { OverlapTrimmer } from './overlap-trim.js';
+import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
+
+/** What the frames of one chunk came to. */
+export interface ShapedFrames {
+  /** The frames as written anew (used only when `changed`). */
+  frames: UpstreamFrame[];
+  /** Some frame was changed, dropped or added: the chunk cannot leave as it came. */
+  changed: boolean;
+  /** Content came (or the answer's ending): what waits for content may go. */
+  content: boolean;
+  /** Why a tool call cannot go to the agent, once one could not. */
+  problem: string | null;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A delta with any text (whitespace too), reasoning, refusal or tool call in it. */
+function carriesContent(delta: Record<string, unknown>): boolean {
+  return (
+    ['content', 'reasoning_content', 'reasoning', 'refusal'].some((key) => str(delta[key]) !== '') ||
+    delta.tool_calls !== undefined ||
+    delta.function_call !== undefined
+  );
+}
+
+/** One attempt's frames, shaped. */
+export class FrameShaper implements FrameSink {
+  readonly #hold: ToolCallHold | null;
+  readonly #trim: OverlapTrimmer | null;
+  /** The trimmer works on reasoning (the answer so far was only reasoning), else on text. */
+  readonly #trimsReasoning: boolean;
+  /** A continuation after text: the continuing model's reasoning stays out of the answer. */
+  readonly #dropReasoning: boolean;
+  #base: ChunkBase;
+  #calls = 0;
+  #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
+
+  constructor(rules: ShapingRules) {
+    const { tools, continuing } = rules;
+    this.#hold = tools === null ? null : new ToolCallHold(tools, rules.mintId);
+    this.#trimsReasoning = continuing !== null && continuing.text === '';
+    this.#dropReasoning = continuing !== null && continuing.text !== '';
+    this.#trim =
+      continuing === null
+        ? null
+        : new OverlapTrimmer(this.#trimsReasoning ? continuing.reasoning : continuing.text);
+    this.#base = continuing?.base ?? { id: 'chatcmpl-fcm', created: 0, model: null };
+  }
+
+  /** Something is held that only later frames can let go: every chunk must be read. */
+  get holding(): boolean {
+    return this.#trim !== null || this.#hold?.holding === true;
+  }
+
+  /** Starts a chunk. */
+  begin(): void {
+    this.#chunk = { frames: [], changed: false, content: false, problem: this.#chunk.problem };
+  }
+
+  /** What the chunk's frames came to. */
+  result(): ShapedFrames {
+    return this.#chunk;
+  }
+
+  /** The stream ended: a held start of a continuation and held tool calls go now (or fail). */
+  end(): void {
+    this.#flushTrim();
+    this.#letGoCalls();
+  }
+
+  frame(value: Record<string, unknown>): void {
+    if (this.#chunk.problem !== null) return;
+    if (typeof value.id === 'string')
+      this.#base = { id: value.id, created: value.created, model: value.model };
+    const choices = value.choices;
+    const choice = Array.isArray(choices) && choices.length === 1 ? (choices[0] as unknown) : null;
+    if (!isRecord(choice) || !isRecord(choice.delta)) {
+      this.#chunk.frames.push(value);
+      return;
+    }
+    const delta = { ...choice.delta };
+    this.#shapeDelta(delta);
+    const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+    if (finish !== null) {
+      this.#flushTrim();
+      this.#letGoCalls();
+    }
+    this.#chunk.content ||= hasUsefulContent(delta) || finish !== null;
+    // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
+    const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
+    if (keep || finish !== null || value.usage != null)
+      this.#chunk.frames.push({ ...value, choices: [{ ...choice, delta }] });
+    else this.#chunk.changed = true;
+  }
+
+  done(): void {
+    if (this.#chunk.problem !== null) return;
+    this.#flushTrim();
+    this.#letGoCalls();
+    this.#chunk.frames.push('[DONE]');
+    this.#chunk.content = true;
+  }
+
+  #shapeDelta(delta: Record<string, unknown>): void {
+    const reasoningKey = str(delta.reasoning_content) !== '' ? 'reasoning_content' : 'reasoning';
+    const reasoning = str(delta[reasoningKey]);
+    if (reasoning !== '') {
+      if (this.#dropReasoning) this.#remove(delta, reasoningKey);
+      else {
+        this.#letGoCalls();
+        if (this.#trimsReasoning) this.#trimInto(delta, reasoningKey, reasoning);
+      }
+    }
+    const text = str(delta.content);
+    if (text !== '') {
+      this.#letGoCalls();
+      if (this.#trimsReasoning) this.#flushTrim();
+      else this.#trimInto(delta, 'content', text);
+    }
+    if (this.#hold === null) return;
+    if (Array.isArray(delta.tool_calls)) {
+      this.#flushTrim();
+      delta.tool_calls.forEach((call: unknown, position) => this.#holdPiece(call, position, false));
+      this.#remove(delta, 'tool_calls');
+    }
+    if (isRecord(delta.function_call)) {
+      this.#flushTrim();
+      this.#holdPiece({ index: 0, function: delta.function_call }, 0, true);
+      this.#remove(delta, 'function_call');
+    }
+  }
+
+  #holdPiece(call: unknown, position: number, legacy: boolean): void {
+    if (!isRecord(call) || this.#hold === null) return;
+    const fn = isRecord(call.function) ? call.function : {};
+    const index = typeof call.index === 'number' ? call.index : position;
+    const id = str(call.id) || null;
+    this.#take(this.#hold.piece(index, id, str(fn.name) || null, str(fn.arguments), legacy));
+  }
+
+  #trimInto(delta: Record<string, unknown>, key: string, text: string): void {
+    if (this.#trim === null) return;
+    const kept = this.#trim.push(text);
+    if (kept === text) return;
+    this.#chunk.changed = true;
+    if (kept === '') delete delta[key];
+    else delta[key] = kept;
+  }
+
+  #remove(delta: Record<string, unknown>, key: string): void {
+    delete delta[key];
+    this.#chunk.changed = true;
+  }
+
+  /** The held start of a continuation goes out now (trimmed), ahead of what comes next. */
+  #flushTrim(): void {
+    const rest = this.#trim?.flush() ?? '';
+    if (rest === '') return;
+    this.#chunk.frames.push(
+      chunkFrame(this.#base, { [this.#trimsReasoning ? 'reasoning_content' : 'content']: rest }),
+    );
+    this.#chunk.changed = true;
+    this.#chunk.content = true;
+  }
+
+  #letGoCalls(): void {
+    if (this.#hold?.holding) this.#take(this.#hold.letGo());
+  }
+
+  #take(step: HoldStep): void {
+    for (const call of step.calls) {
+      const fn = { name: call.name, arguments: call.args };
+      const delta = call.legacy
+        ? { function_call: fn }
+        : { tool_calls: [{ index: this.#calls, id: call.id, type: 'function', function: fn }] };
+      this.#calls += 1;
+      this.#chunk.frames.push(chunkFrame(this.#base, delta));
+      this.#chunk.changed = true;
+      this.#chunk.content = true;
+    }
+    this.#chunk.problem ??= step.problem;
+  }
+}

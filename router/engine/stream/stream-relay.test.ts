@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { failoverSchema } from '../../config/schema.js';
+import { ChatEncoder } from '../../faces/chat-face.js';
+import { TestClock } from '../../test-support/test-clock.js';
+import { AttemptGuard } from '../../upstream/attempt-guard.js';
+import { ClientGone } from '../../upstream/client-gone.js';
+import { DeadlineWatch } from '../../upstream/deadline-watch.js';
+import { Answer, type AnswerTarget } from '../answer/answer.js';
+import { StreamRelay } from './stream-relay.js';
+import { shapingRules } from './stream-shaper.js';
+
+const IDLE_MS = 600;
+
+/** The client's side of the wire as a record of what was written. */
+function recordingTarget(): AnswerTarget & {
+  written: string[];
+  status: number | null;
+  headersSent: boolean;
+  writableEnded: boolean;
+} {
+  return {
+    written: [],
+    status: null,
+    headersSent: false,
+    destroyed: false,
+    writableEnded: false,
+    writeHead(status: number) {
+      this.status = status;
+      this.headersSent = true;
+    },
+    write(chunk: Uint8Array | string) {
+      this.written.push(Buffer.from(chunk).toString('utf8'));
+      return true;
+    },
+    end(chunk?: Uint8Array | string) {
+      if (chunk !== undefined) this.written.push(Buffer.from(chunk).toString('utf8'));
+      this.writableEnded = true;
+    },
+    once: () => undefined,
+    off: () => undefined,
+  };
+}
+
+/** A relay on the test's time: its guard's aborts are recorded. */
+function relayOnFakeTime() {
+  const clock = new TestClock(1_000_000);
+  const aborts: string[] = [];
+  const guard = new AttemptGuard(new ClientGone(), 60_000, new DeadlineWatch(clock));
+  guard.bind({ abort: (reason) => aborts.push(reason.message) });
+  const target = recordingTarget();
+  const answer = new Answer(target, new ChatEncoder(), 'req-1');
+  answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
+  const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
+  const shaping = shapingRules({}, failover, 'req-1');
+  const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
+  return { relay, aborts, target, guard, clock };
+}
+
+const line = (text: string): Buffer => Buffer.from(text);
+const roleOnly = line('data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n');
+const content = line('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n');
+
+test('before content, keep-alive comments do not push the idle limit back: the stream stalls', () => {
+  const { relay, aborts, guard, clock } = relayOnFakeTime();
+  for (let elapsed = 100; elapsed < IDLE_MS; elapsed += 100) {
+    clock.advance(100);
+    assert.equal(relay.onChunk(line(': keepalive\n\n')), undefined);
+  }
+  assert.deepEqual(aborts, []);
+  clock.advance(100);
+  assert.deepEqual(aborts, ['stream_stall']);
+  assert.equal(relay.committed, false);
+  guard.dispose();
+});
+
+test('before content, data lines are progress even when they decide nothing yet', () => {
+  const { relay, aborts, guard, clock } = relayOnFakeTime();
+  for (let i = 0; i < 5; i += 1) {
+    clock.advance(IDLE_MS - 100);
+    relay.onChunk(roleOnly);
+  }
+  assert.deepEqual(aborts, []);
+  relay.onChunk(content);
+  assert.equal(relay.committed, true);
+  guard.dispose();
+});
+
+test('after the commit, comments keep a served stream alive, and silence still stalls it', () => {
+  const { relay, aborts, target, guard, clock } = relayOnFakeTime();
+  relay.onChunk(content);
+  assert.equal(target.status, 200);
+  for (let i = 0; i < 5; i += 1) {
+    clock.advance(IDLE_MS - 100);
+    relay.onChunk(line(': keepalive\n\n'));
+  }
+  assert.deepEqual(aborts, []);
+  clock.advance(IDLE_MS);
+  assert.deepEqual(aborts, ['stream_stall']);
+  guard.dispose();
+});
+
+test('a clean end relays the last line and ends the answer; a stream with no content fails as empty', () => {
+  const served = relayOnFakeTime();
+  served.relay.onChunk(content);
+  served.relay.onChunk(line('data: [DONE]'));
+  const outcome = served.relay.onEnd();
+  assert.equal(outcome.ok, true);
+  assert.equal(served.target.writableEnded, true);
+  assert.match(served.target.written.join(''), /"hi"[\s\S]*data: \[DONE\]$/);
+  served.guard.dispose();
+
+  const empty = relayOnFakeTime();
+  empty.relay.onChunk(roleOnly);
+  const failed = empty.relay.onEnd();
+  assert.equal(failed.ok, false);
+  assert.equal(empty.target.status, null, 'nothing reached the client');
+  empty.guard.dispose();
+});

@@ -1,0 +1,170 @@
+import type { UsageView } from '../../api-types.js';
+import type { FailoverSettings } from '../../config/schema.js';
+import type { FailureInput } from '../../gate/failure-classifier.js';
+import { isEmptyPart, type StreamPart } from '../../gate/stream-part.js';
+import { StreamTracker, type MidStreamFailure } from '../../gate/stream-tracker.js';
+import type { AttemptGuard } from '../../upstream/attempt-guard.js';
+import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
+import type { AnswerSink } from '../answer/answer.js';
+import { StreamShaper, type Shaped, type ShapingRules } from './stream-shaper.js';
+
+/** How a relayed stream ended: served (latency to the commit), or why it failed. */
+export type StreamOutcome =
+  { ok: true; latencyMs: number; usage: UsageView | null } | { ok: false; failure: FailureInput };
+
+/** What a relay works with. */
+export interface RelayParts {
+  failover: FailoverSettings;
+  guard: AttemptGuard;
+  answer: AnswerSink;
+  /** Milliseconds since the attempt began. */
+  elapsed: () => number;
+  shaping: ShapingRules;
+}
+
+const MID_STREAM: FailureInput = { type: 'transport', kind: 'mid_stream_error' };
+const NOTHING: Shaped = { out: null, problem: null };
+
+const emptyStream = (): FailureInput => ({
+  type: 'content',
+  kind: 'empty_stream',
+  errorCode: null,
+  detail: 'stream ended before content',
+});
+
+/**
+ * The streamed half of an attempt: holds the upstream's SSE until the tracker sees real content, then
+ * relays what passes (whole lines, or their frames) as it comes through the shaper (which holds tool calls
+ * until whole), committing the answer with the first of it that reaches the client and ending the client's
+ * stream as the upstream's ends. Before the tracker's verdict only data lines count as progress: a stream of
+ * keep-alive comments is a stall.
+ */
+export class StreamRelay {
+  readonly #tracker: StreamTracker;
+  readonly #shaper: StreamShaper;
+  readonly #guard: AttemptGuard;
+  readonly #answer: AnswerSink;
+  readonly #idleMs: number;
+  readonly #elapsed: () => number;
+  /** The tracker saw content (or too much to judge): lines flow through the shaper. */
+  #passing = false;
+  /** Bytes reached the client. */
+  #committed = false;
+  #latencyMs = 0;
+  /** Why a chunk stopped the stream (the upstream is cut after it). */
+  #stopped: FailureInput | null = null;
+
+  constructor(parts: RelayParts) {
+    const { failover, guard } = parts;
+    // The gate hands the stream on as the face's encoder reads it: bytes to relay, or the frames it parsed.
+    this.#tracker = new StreamTracker({
+      holdLimitBytes: failover.holdBufferBytes,
+      reading: parts.answer.reads,
+    });
+    this.#shaper = new StreamShaper(parts.shaping, parts.answer.reads);
+    this.#guard = guard;
+    this.#answer = parts.answer;
+    this.#idleMs = failover.streamIdleTimeoutMs;
+    this.#elapsed = parts.elapsed;
+    guard.phase('stream_stall', this.#idleMs);
+  }
+
+  /** Bytes reached the client: no failover is possible any more. */
+  get committed(): boolean {
+    return this.#committed;
+  }
+
+  /** Why the last chunk stopped the stream, once one did. */
+  get stopped(): FailureInput | null {
+    return this.#stopped;
+  }
+
+  /** One upstream chunk: held and judged before the tracker's verdict, relayed after it. */
+  onChunk(chunk: Buffer): ChunkVerdict {
+    const tracker = this.#tracker;
+    if (this.#passing) {
+      this.#guard.touch();
+      const passed = tracker.pass(chunk);
+      return this.#send(passed.forward, passed.failure);
+    }
+    const dataBefore = tracker.dataLinesSeen();
+    const signal = tracker.hold(chunk);
+    if (tracker.dataLinesSeen() > dataBefore) this.#guard.touch();
+    if (signal.type === 'pending') return undefined;
+    if (signal.type === 'failure') {
+      const { kind, errorCode, detail } = signal;
+      return this.#stop({ type: 'content', kind, errorCode, detail });
+    }
+    // Real content (or a stream too strange to judge within the hold cap): its lines go on.
+    this.#passing = true;
+    const first = tracker.commit();
+    // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
+    this.#shaper.readAlready(tracker.takeReadFrames());
+    return this.#send(first.forward, first.failure);
+  }
+
+  /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
+  onEnd(): StreamOutcome {
+    const last = this.#tracker.end();
+    this.#shaper.readAlready(this.#tracker.takeReadFrames());
+    // The only content may sit in a last line with no newline after it: still a real answer.
+    if (!this.#passing && !last.failure && last.forward) this.#passing = true;
+    if (!this.#passing) return { ok: false, failure: emptyStream() };
+    if (this.#send(last.forward, last.midStreamFailure) === false)
+      return { ok: false, failure: this.#stopped ?? MID_STREAM };
+    const tail = this.#shaper.end();
+    if (tail.problem !== null) return { ok: false, failure: toolFailure(tail.problem) };
+    this.#out(tail.out);
+    // Nothing reached the client: the only content was held back (and let go as nothing).
+    if (!this.#committed) return { ok: false, failure: emptyStream() };
+    this.#answer.endStream();
+    return { ok: true, latencyMs: this.#latencyMs, usage: this.#tracker.usage() };
+  }
+
+  /**
+   * Lines the tracker let through, shaped and sent; an error frame after them stops the stream: mid-stream
+   * once the client has content, else as an error frame before content (nothing was sent: it fails over).
+   */
+  #send(part: StreamPart | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
+    const shaped = part && !isEmptyPart(part) ? this.#shaper.shape(part) : NOTHING;
+    if (shaped.problem !== null) return this.#stop(toolFailure(shaped.problem));
+    const wait = this.#out(shaped.out);
+    if (errorFrame === null) return wait;
+    const { errorCode, detail } = errorFrame;
+    if (this.#committed) return this.#stop(MID_STREAM);
+    return this.#stop({ type: 'content', kind: 'error_payload', errorCode, detail });
+  }
+
+  /** What goes to the client: the first of it commits the answer to this attempt. */
+  #out(part: StreamPart | null): Promise<void> | undefined {
+    if (!part || isEmptyPart(part)) return undefined;
+    if (!this.#committed) this.#commit();
+    return this.#forward(part);
+  }
+
+  #commit(): void {
+    this.#guard.endBudget();
+    this.#committed = true;
+    this.#latencyMs = this.#elapsed();
+    this.#answer.commitStream();
+  }
+
+  /** A slow client is not a stalled upstream: the idle limit is off while the client drains. */
+  #forward(part: StreamPart): Promise<void> | undefined {
+    const drained = this.#answer.streamPart(part);
+    if (!drained) return undefined;
+    const guard = this.#guard;
+    guard.clearPhase();
+    return drained.then(() => guard.phase('stream_stall', this.#idleMs));
+  }
+
+  #stop(failure: FailureInput): false {
+    this.#stopped = failure;
+    return false;
+  }
+}
+
+/** A tool call the agent could not run, as a content failure. */
+function toolFailure(detail: string): FailureInput {
+  return { type: 'content', kind: 'invalid_tool_call', errorCode: null, detail };
+}

@@ -1,0 +1,203 @@
+/**
+ * The one health verdict of the router: the Overview's status, the tray's colour and tooltip and the
+ * `status` command all show this, so they never disagree. Pure: a snapshot of the active set, what the
+ * newest agent requests got, and a time.
+ */
+import type { HealthAction, HealthVerdict, ModelStateView, RecentOutcomes } from '../../api-types.js';
+import { failingWords } from './recent-outcomes.js';
+
+/** What a model of the active set is to the next request. */
+type Standing =
+  | 'closed'
+  | 'degraded'
+  | 'trial'
+  | 'quota_paused'
+  | 'open'
+  | 'missing_key'
+  | 'key_refused'
+  | 'off'
+  | 'unreachable';
+
+type Model = Pick<
+  ModelStateView,
+  'key' | 'state' | 'openUntil' | 'quotaPausedUntil' | 'blockedBy' | 'inActiveSet'
+>;
+
+export interface VerdictInput {
+  paused: boolean;
+  activeSet: string;
+  /** The active set's models in routing order (other models are ignored). */
+  models: readonly Model[];
+  /** What the newest agent requests of the set got; absent from an older router's snapshot. */
+  recent?: RecentOutcomes;
+}
+
+function standingOf(model: Model, now: number): Standing {
+  switch (model.blockedBy) {
+    case 'provider_disabled':
+      return 'off';
+    case 'missing_key':
+      return 'missing_key';
+    case 'auth_error':
+      return 'key_refused';
+    case 'unknown_model':
+    case 'model_vanished':
+    case 'provider_unresolvable':
+      return 'unreachable';
+    case 'quota_paused':
+    case 'quota_budget':
+      return model.quotaPausedUntil !== null && model.quotaPausedUntil <= now
+        ? standingOfBreaker(model, now)
+        : 'quota_paused';
+    case null:
+      return standingOfBreaker(model, now);
+  }
+}
+
+function standingOfBreaker(model: Model, now: number): Standing {
+  switch (model.state) {
+    case 'CLOSED':
+      return 'closed';
+    case 'DEGRADED':
+      return 'degraded';
+    case 'HALF_OPEN':
+      return 'trial';
+    case 'OPEN':
+      // A cooldown that has run out makes the next request its trial.
+      return model.openUntil !== null && model.openUntil <= now ? 'trial' : 'open';
+  }
+}
+
+const ROUTABLE: ReadonlySet<Standing> = new Set(['closed', 'degraded', 'trial']);
+
+/** How each kind of "out" is named in a summary, singular. */
+const OUT_WORDS: Partial<Record<Standing, string>> = {
+  open: 'OPEN',
+  quota_paused: 'quota-paused',
+  missing_key: 'without a key',
+  key_refused: 'key refused',
+  unreachable: 'unreachable',
+};
+
+/** `2 OPEN, 1 without a key` in a fixed order. */
+function summarise(counts: ReadonlyMap<Standing, number>): string {
+  return (['open', 'quota_paused', 'key_refused', 'missing_key', 'unreachable'] as const)
+    .filter((s) => (counts.get(s) ?? 0) > 0)
+    .map((s) => `${counts.get(s)} ${OUT_WORDS[s]}`)
+    .join(', ');
+}
+
+/** The most useful thing to do about the models that are out, in the order a user can fix them. */
+function fixFor(counts: ReadonlyMap<Standing, number>): { action: HealthAction; words: string } | null {
+  if (counts.has('missing_key')) return { action: 'add_key', words: 'add keys in Providers' };
+  if (counts.has('key_refused'))
+    return { action: 'check_keys', words: 'replace the refused keys in Providers' };
+  if (counts.has('unreachable')) return { action: 'edit_set', words: 'check the set in Models' };
+  if (counts.has('open') || counts.has('quota_paused'))
+    return { action: 'wait', words: 'they come back by themselves' };
+  return null;
+}
+
+/** The active set graded at `now`: how many models are routable, CLOSED or out, and when the first is back. */
+function tally(input: VerdictInput, now: number) {
+  const set = input.models.filter((m) => m.inActiveSet);
+  const graded = set.map((model) => ({ model, standing: standingOf(model, now) }));
+  const counts = new Map<Standing, number>();
+  for (const { standing } of graded) counts.set(standing, (counts.get(standing) ?? 0) + 1);
+  const considered = graded.filter((g) => g.standing !== 'off');
+  const routable = considered.filter((g) => ROUTABLE.has(g.standing));
+  const closed = routable.filter((g) => g.standing === 'closed').length;
+  let backAt: number | null = null;
+  for (const { model, standing } of graded) {
+    const at =
+      standing === 'open' ? model.openUntil : standing === 'quota_paused' ? model.quotaPausedUntil : null;
+    if (at !== null && at > now && (backAt === null || at < backAt)) backAt = at;
+  }
+  return { set, counts, considered, routable, closed, out: considered.length - routable.length, backAt };
+}
+
+type Verdict = (
+  level: HealthVerdict['level'],
+  title: string,
+  reason: string,
+  action: HealthAction | null,
+) => HealthVerdict;
+
+/** The verdict when no model of the set can take the next request. */
+function nothingRoutable(
+  verdict: Verdict,
+  counts: Map<Standing, number>,
+  considered: number,
+  summary: string,
+  fix: ReturnType<typeof fixFor>,
+): HealthVerdict {
+  if ((counts.get('missing_key') ?? 0) === considered)
+    return verdict('red', 'nothing routable', 'no model has a key: add one in Providers', 'add_key');
+  if ((counts.get('key_refused') ?? 0) + (counts.get('missing_key') ?? 0) === considered) {
+    const reason = 'every provider refused its key (401/403): replace it in Providers';
+    return verdict('red', 'nothing routable', reason, 'check_keys');
+  }
+  if (counts.has('quota_paused') && !counts.has('open')) {
+    const reason = `every usable model is quota-paused (${summary}): agents get 429 until a pause ends`;
+    return verdict('amber', 'quota-paused', reason, 'wait');
+  }
+  const reason = `no model can take a request (${summary})${fix ? `: ${fix.words}` : ''}`;
+  return verdict('red', 'nothing routable', reason, fix?.action ?? null);
+}
+
+/**
+ * The verdict on the active set at `now`. Green only when the next agent request goes to a CLOSED model
+ * and no model of the set is out; amber when only DEGRADED, trial or quota-paused models are left, or
+ * some models are out; red when nothing is routable or routing is paused. Models of a switched-off
+ * provider are left out: turning a provider off is a choice, not a fault.
+ *
+ * What agents got outranks what the breakers say: when the newest `recent.window` agent requests of the
+ * set all failed, the verdict is red and says why (unless routing is paused, or the set's own state already
+ * says red more precisely, e.g. no keys); one success clears it.
+ */
+export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
+  const verdict = stateVerdict(input, now);
+  const recent = input.recent;
+  if (!recent || recent.failedInARow < recent.window || input.paused) return verdict;
+  if (verdict.level === 'red' && !recent.unreachable) return verdict;
+  const words = failingWords(recent);
+  return { ...verdict, level: 'red', title: 'requests failing', ...words };
+}
+
+/** The verdict from the set's state alone: breakers, keys, pauses. */
+function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
+  const { set, counts, considered, routable, closed, out, backAt } = tally(input, now);
+  const next = routable[0] ?? null;
+  const base = {
+    next: next?.model.key ?? null,
+    counts: { total: set.length, routable: routable.length, closed, out },
+    backAt,
+  };
+  const verdict: Verdict = (level, title, reason, action) => ({ level, title, reason, action, ...base });
+
+  if (input.paused) return verdict('red', 'paused', 'routing is paused, agents get 503: resume it', 'resume');
+  if (set.length === 0) {
+    const reason = `set "${input.activeSet}" is empty: add models in Models`;
+    return verdict('red', 'nothing routable', reason, 'edit_set');
+  }
+  if (considered.length === 0) {
+    const reason = `every provider of set "${input.activeSet}" is switched off: enable one in Providers`;
+    return verdict('red', 'nothing routable', reason, 'enable_provider');
+  }
+  const summary = summarise(counts);
+  const fix = fixFor(counts);
+  if (!next) return nothingRoutable(verdict, counts, considered.length, summary, fix);
+  if (next.standing !== 'closed') {
+    const what = next.standing === 'trial' ? 'a trial of' : 'DEGRADED';
+    const behind = closed > 0 ? `; ${closed} CLOSED behind it` : '';
+    const reason = `next request goes to ${what} ${next.model.key}${behind}${summary ? ` (${summary})` : ''}`;
+    return verdict('amber', next.standing === 'trial' ? 'on trial' : 'degraded', reason, fix?.action ?? null);
+  }
+  if (out > 0) {
+    // Waiting is the default and `backAt` says until when; only a fix the user can make is spelled out.
+    const todo = fix && fix.action !== 'wait' ? `: ${fix.words}` : '';
+    const reason = `${out} of ${considered.length} models out (${summary})${todo}; next request goes to ${next.model.key}`;
+    return verdict('amber', 'some models out', reason, fix?.action ?? null);
+  }
+  return verdict('green', 'routing', `next request goes to ${next.model.key}`, null);
+}

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StateResponse } from '../../api-types.js';
+import { parseReply } from '../../test-support/http-client.js';
+import { withScenario } from '../../test-support/scenario.js';
+import { empty200, json } from '../../test-support/upstream-behaviours.js';
+
+test('/api/state carries the health verdict: green, amber after a trip, a trial once the cooldown ends', async () => {
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
+    upstream.always('beta/m2', json('b'));
+    const state = async () => parseReply<StateResponse>(await router.get('/api/state'));
+
+    const fresh = await state();
+    assert.equal(fresh.health.level, 'green');
+    assert.equal(fresh.health.next, 'alpha/m1');
+    assert.deepEqual(fresh.health.counts, { total: 2, routable: 2, closed: 2, out: 0 });
+
+    upstream.script('alpha/m1', empty200(), empty200(), empty200());
+    for (let i = 0; i < 3; i++) assert.equal((await router.chat({ model: 'fcm:@alpha/m1' })).status, 502);
+    const tripped = await state();
+    const alpha = tripped.models.find((m) => m.key === 'alpha/m1');
+    assert.equal(alpha?.state, 'OPEN');
+    assert.equal(tripped.health.level, 'amber');
+    assert.equal(tripped.health.next, 'beta/m2');
+    assert.equal(tripped.health.backAt, alpha?.openUntil);
+    assert.match(tripped.health.reason, /1 of 2 models out \(1 OPEN\)/);
+
+    router.clock.advance(61_000);
+    const due = await state();
+    assert.equal(due.health.title, 'on trial');
+    assert.equal(due.health.next, 'alpha/m1');
+
+    assert.equal((await router.api('POST', '/api/pause', { paused: true })).status, 200);
+    const paused = await state();
+    assert.equal(paused.health.level, 'red');
+    assert.equal(paused.health.action, 'resume');
+  });
+});
+
+test('a model of the set whose provider has no key is blocked for that reason, and named as out', async () => {
+  await withScenario(
+    { providers: { alpha: ['m1'] }, sets: { main: ['alpha/m1', 'groq/llama-3.3-70b-versatile'] } },
+    async ({ router }) => {
+      const state = parseReply<StateResponse>(await router.get('/api/state'));
+      const groq = state.models.find((m) => m.key === 'groq/llama-3.3-70b-versatile');
+      assert.equal(groq?.blockedBy, 'missing_key');
+      assert.equal(state.models.find((m) => m.key === 'alpha/m1')?.blockedBy, null);
+      assert.equal(state.health.level, 'amber');
+      assert.equal(state.health.action, 'add_key');
+      assert.match(state.health.reason, /1 without a key\): add keys in Providers/);
+    },
+  );
+});

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StateResponse } from '../../api-types.js';
+import { deadUrl, unreachableProviders } from '../../test-support/fake-upstream.js';
+import { parseReply } from '../../test-support/http-client.js';
+import type { RouterHarness } from '../../test-support/router-harness.js';
+import { withScenario } from '../../test-support/scenario.js';
+import { json, reset } from '../../test-support/upstream-behaviours.js';
+
+const UNREACHABLE =
+  'the last 6 requests failed: no provider reachable (network_error) — check the connection or proxy';
+
+async function stateOf(router: RouterHarness): Promise<StateResponse> {
+  const reply = await router.api('GET', '/api/state');
+  assert.equal(reply.status, 200);
+  return parseReply<StateResponse>(reply);
+}
+
+test('providers nothing listens on: the verdict turns red at the sixth failed agent request, saying why', async () => {
+  const options = {
+    providers: {},
+    extraProviders: await unreachableProviders(),
+    sets: { main: ['gone/m0', 'lost/m1'] },
+  };
+  await withScenario(options, async ({ router }) => {
+    for (let i = 0; i < 5; i += 1) assert.equal((await router.chat()).status, 502);
+    const before = await stateOf(router);
+    assert.equal(before.health.level, 'green', 'five failures are not yet a verdict');
+    assert.equal(before.recent.failedInARow, 5);
+
+    assert.equal((await router.chat()).status, 502);
+    const after = await stateOf(router);
+    assert.equal(after.health.level, 'red');
+    assert.equal(after.health.title, 'requests failing');
+    assert.equal(after.health.reason, UNREACHABLE);
+    assert.equal(after.health.next, 'gone/m0');
+    // The offline rule spared the models; the rows can say so.
+    assert.deepEqual(
+      after.models.filter((m) => m.inActiveSet).map((m) => [m.key, m.state, m.consecutiveFailures]),
+      [
+        ['gone/m0', 'CLOSED', 0],
+        ['lost/m1', 'CLOSED', 0],
+      ],
+    );
+    assert.deepEqual([...after.recent.spared].sort(), ['gone/m0', 'lost/m1']);
+    // The router handle (the tray's source in the desktop app) says the same.
+    assert.deepEqual(router.router.state().health, after.health);
+  });
+});
+
+test('a dashboard test that is served does not clear the verdict; an agent request served does', async () => {
+  const dead = await deadUrl();
+  const options = {
+    providers: { alpha: ['m1'] },
+    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0'] } },
+    sets: { main: ['gone/m0', 'alpha/m1'] },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', ...Array.from({ length: 6 }, () => reset()));
+    for (let i = 0; i < 6; i += 1) assert.equal((await router.chat()).status, 502);
+    assert.equal((await stateOf(router)).health.reason, UNREACHABLE);
+
+    upstream.always('alpha/m1', json('fine'));
+    const tested = await router.chat({}, { headers: { 'x-fcm-source': 'test' } });
+    assert.equal(tested.status, 200);
+    assert.equal((await stateOf(router)).health.level, 'red', 'a dashboard test is not an agent request');
+
+    const served = await router.chat();
+    assert.equal(served.status, 200);
+    const state = await stateOf(router);
+    assert.equal(state.recent.failedInARow, 0);
+    assert.notEqual(state.health.level, 'red');
+  });
+});

@@ -1,0 +1,217 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ErrorResponse } from '../../api-types.js';
+import { deadUrl, startFakeUpstream } from '../../test-support/fake-upstream.js';
+import { parseReply } from '../../test-support/http-client.js';
+import { startHarness } from '../../test-support/router-harness.js';
+import { json, status } from '../../test-support/upstream-behaviours.js';
+import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
+import { TestClock } from '../../test-support/test-clock.js';
+
+const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, breaker: { failureThreshold: 1 } };
+const ALPHA_PROBES = { alpha: { enabled: true } };
+
+test('a probe, not an agent, is the trial of a model whose cooldown passed', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(500)).always('beta/m2', json('beta'));
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+    assert.equal(router.model('alpha/m1').state, 'OPEN');
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the cooldown has not passed');
+
+    router.clock.advance(60_001);
+    upstream.always('alpha/m1', json('back'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1']);
+    const alpha = router.model('alpha/m1');
+    assert.equal(alpha.state, 'CLOSED');
+    assert.equal(alpha.lastProbe?.ok, true);
+    const call = upstream.callsTo('alpha/m1').at(-1);
+    assert.equal(call?.body?.max_tokens, 5, 'a tiny completion');
+
+    const { entries, stats } = router.router.history();
+    const probe = entries[0];
+    assert.equal(probe?.source, 'probe');
+    assert.equal(probe?.attempts[0]?.role, 'trial');
+    assert.equal(stats.served, 1, 'only the agent’s request counts');
+    assert.equal(stats.tests, 1);
+    assert.equal(router.lastEntry().pinned, 'alpha/m1');
+  });
+});
+
+test('a failed probe reopens the model with a longer cooldown', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', status(500)).always('beta/m2', json('beta'));
+    await router.chat();
+    const cooldown = router.model('alpha/m1').cooldownMs;
+    router.clock.advance(60_001);
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1']);
+    const alpha = router.model('alpha/m1');
+    assert.equal(alpha.state, 'OPEN');
+    assert.ok(alpha.cooldownMs > cooldown, `cooldown ${alpha.cooldownMs} after ${cooldown}`);
+    assert.deepEqual(alpha.lastProbe && { ok: alpha.lastProbe.ok, kind: alpha.lastProbe.kind }, {
+      ok: false,
+      kind: 'server_error',
+    });
+  });
+});
+
+test('probes are off unless the provider turns them on, and never run while routing is paused', async () => {
+  await withScenario({ ...TWO, probes: ALPHA_PROBES }, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(500)).script('beta/m2', status(500));
+    await router.chat();
+    router.clock.advance(60_001);
+    router.router.setPaused(true);
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    router.router.setPaused(false);
+    upstream.always('alpha/m1', json('a')).always('beta/m2', json('b'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1'], 'beta has no probes');
+    assert.equal(router.model('beta/m2').state, 'HALF_OPEN');
+    assert.equal(upstream.callsTo('beta/m2').length, 1);
+  });
+});
+
+test('idle models are probed within the provider’s daily budget', async () => {
+  const options = {
+    providers: { alpha: ['m1', 'm2', 'm3'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 4 } },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    for (const key of ['alpha/m1', 'alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m1', 'alpha/m2', 'alpha/m3']);
+    assert.equal(router.model('alpha/m2').latency.samples, 1, 'a probe feeds the latency figures');
+    assert.deepEqual(await router.router.runDueProbes(), [], 'not idle yet');
+    router.clock.advance(30_000);
+    await router.chat(); // alpha/m1 serves: it is not idle
+    router.clock.advance(29_000);
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    router.clock.advance(2000);
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m2'], 'one probe left today');
+    router.clock.advance(60_001);
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the budget is spent');
+    router.clock.advance(12 * 60 * 60 * 1000);
+    assert.equal((await router.router.runDueProbes()).length, 3, 'a new day, a new budget');
+  });
+});
+
+test('"probe now" from the dashboard API', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('hi'));
+    const probed = await router.api('POST', '/api/models/probe', { model: 'alpha/m1' });
+    assert.equal(probed.status, 200);
+    const view = JSON.parse(probed.text) as { ok: boolean; kind: string | null };
+    assert.deepEqual({ ok: view.ok, kind: view.kind }, { ok: true, kind: null });
+    assert.equal(router.model('alpha/m1').lastProbe?.ok, true);
+    const unknown = await router.api('POST', '/api/models/probe', { model: 'nobody/none' });
+    assert.equal(unknown.status, 404);
+    const bad = await router.api('POST', '/api/models/probe', { model: 'no slash' });
+    assert.equal(bad.status, 400);
+    router.router.setPaused(true);
+    assert.equal((await router.api('POST', '/api/models/probe', { model: 'alpha/m1' })).status, 409);
+  });
+});
+
+test('a restart keeps the day’s spent probe budget and each model’s last probe', async () => {
+  const upstream = await startFakeUpstream();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-it-'));
+  try {
+    const clock = new TestClock();
+    const config = scenarioConfig(upstream, {
+      providers: { alpha: ['m1', 'm2'] },
+      probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
+    });
+    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
+    const first = await startHarness({ config, dir, clock });
+    assert.deepEqual(await first.router.runDueProbes(), ['alpha/m1', 'alpha/m2']);
+    await first.stop();
+    assert.ok((await readdir(path.join(dir, 'state'))).includes('probes.json'));
+
+    clock.advance(60_001);
+    const second = await startHarness({ config, dir, clock });
+    try {
+      assert.equal(second.model('alpha/m2').lastProbe?.ok, true, 'the last probe survives');
+      assert.deepEqual(await second.router.runDueProbes(), ['alpha/m1'], 'one probe left today');
+      clock.advance(60_001);
+      assert.deepEqual(await second.router.runDueProbes(), [], 'the budget is spent');
+      clock.advance(12 * 60 * 60 * 1000);
+      assert.equal((await second.router.runDueProbes()).length, 2, 'a new day, a new budget');
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await upstream.close();
+  }
+});
+
+test('probes never run while the machine is offline, and spend no budget; back online they run', async () => {
+  const network = { online: false };
+  const options = {
+    providers: { alpha: ['m1', 'm2'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 2 } },
+    isOnline: () => network.online,
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
+    assert.deepEqual(await router.router.runDueProbes(), []);
+    assert.equal(upstream.callsTo('alpha/m1').length + upstream.callsTo('alpha/m2').length, 0);
+    assert.equal(router.router.history().entries.length, 0);
+
+    // The dashboard's "probe now" waits for a network too, with the reason named.
+    const now = await router.api('POST', '/api/models/probe', { model: 'alpha/m1' });
+    assert.equal(now.status, 409);
+    assert.equal(parseReply<ErrorResponse>(now).error.code, 'offline');
+    assert.equal(upstream.callsTo('alpha/m1').length, 0);
+
+    network.online = true;
+    assert.deepEqual(
+      await router.router.runDueProbes(),
+      ['alpha/m1', 'alpha/m2'],
+      'the whole budget is left',
+    );
+    assert.equal(router.model('alpha/m2').lastProbe?.ok, true);
+  });
+});
+
+test('a pass stops at the first probe the machine is offline for', async () => {
+  const network = { online: true };
+  const options = {
+    providers: { alpha: ['m1', 'm2', 'm3'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
+    isOnline: () => network.online,
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    for (const key of ['alpha/m1', 'alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
+    const off = router.router.on('request', () => {
+      network.online = false;
+    });
+    await router.router.runDueProbes();
+    off();
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+    assert.equal(upstream.callsTo('alpha/m2').length + upstream.callsTo('alpha/m3').length, 0);
+    assert.equal(router.model('alpha/m2').lastProbe, null);
+
+    network.online = true;
+    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m2', 'alpha/m3'], 'their budget is left');
+  });
+});
+
+test('a lone probe’s network error while the machine is online counts against the model', async () => {
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: {
+      gone: { baseUrl: `${dead}/gone`, models: ['m0'], probe: { enabled: true, idleIntervalMs: 60_000 } },
+    },
+    sets: { main: ['gone/m0'] },
+    isOnline: () => true,
+  };
+  await withScenario(options, async ({ router }) => {
+    assert.deepEqual(await router.router.runDueProbes(), ['gone/m0']);
+    const gone = router.model('gone/m0');
+    assert.equal(gone.lastProbe?.kind, 'network_error');
+    assert.equal(gone.consecutiveFailures, 1);
+    assert.equal(router.lastEntry().source, 'probe');
+  });
+});

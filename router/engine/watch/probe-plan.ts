@@ -1,0 +1,57 @@
+import type { BreakerStateName } from '../../api-types.js';
+import type { ProbeSettings } from '../../config/schema.js';
+
+/** What the planner knows about one model of a provider with probes on. */
+export interface ProbeCandidate {
+  key: string;
+  provider: string;
+  settings: ProbeSettings;
+  /** Settled breaker state: an OPEN model whose cooldown passed reads HALF_OPEN. */
+  state: BreakerStateName;
+  trialBusy: boolean;
+  /** Paused, keyless, refused or disabled: a probe would only be refused. */
+  blocked: boolean;
+  /** The last time anything was learnt about it (served, failed or probed), or null. */
+  lastActivityAt: number | null;
+}
+
+export type ProbeReason = 'trial' | 'idle';
+
+export interface PlannedProbe {
+  key: string;
+  provider: string;
+  reason: ProbeReason;
+}
+
+/**
+ * The probes due now: first every model whose trial is due (HALF_OPEN, its trial slot free), so a probe
+ * rather than an agent's request brings it back; then models idle for their provider's `idleIntervalMs`.
+ * Each provider's remaining daily budget caps its probes. Pure.
+ */
+export function dueProbes(
+  candidates: readonly ProbeCandidate[],
+  now: number,
+  remaining: (provider: string, limit: number) => number,
+): PlannedProbe[] {
+  const left = new Map<string, number>();
+  const take = (candidate: ProbeCandidate, reason: ProbeReason, out: PlannedProbe[]): void => {
+    const budget =
+      left.get(candidate.provider) ?? remaining(candidate.provider, candidate.settings.dailyBudget);
+    if (budget <= 0) return;
+    left.set(candidate.provider, budget - 1);
+    out.push({ key: candidate.key, provider: candidate.provider, reason });
+  };
+  const planned: PlannedProbe[] = [];
+  const usable = candidates.filter((candidate) => candidate.settings.enabled && !candidate.blocked);
+  for (const candidate of usable) {
+    if (candidate.state === 'HALF_OPEN' && !candidate.trialBusy) take(candidate, 'trial', planned);
+  }
+  for (const candidate of usable) {
+    const interval = candidate.settings.idleIntervalMs;
+    if (interval === null || (candidate.state !== 'CLOSED' && candidate.state !== 'DEGRADED')) continue;
+    const since =
+      candidate.lastActivityAt === null ? Number.POSITIVE_INFINITY : now - candidate.lastActivityAt;
+    if (since >= interval) take(candidate, 'idle', planned);
+  }
+  return planned;
+}
