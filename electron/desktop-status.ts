@@ -1,4 +1,4 @@
-import type { StateResponse } from '../router/api-types.js';
+import type { StateResponse } from '../router/index.js';
 import type { Time, TimerHandle } from '../router/index.js';
 import { detectAlerts } from './health-alerts.js';
 import { nextTimedChange } from './model-readiness.js';

@@ -1,4 +1,4 @@
-import type { FailureKind, StateResponse } from '../router/api-types.js';
+import type { FailureKind, StateResponse } from '../router/index.js';
 import { isRoutable, readinessOf } from './model-readiness.js';
 
 /** Something worth a desktop notification, found by comparing two snapshots. */

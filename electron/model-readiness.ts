@@ -1,4 +1,4 @@
-import type { ModelStateView } from '../router/api-types.js';
+import type { ModelStateView } from '../router/index.js';
 
 /**
  * How usable one model is right now, from the tray's point of view. The order of the checks follows the

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RouterEvent } from '../router/api-types.js';
+import type { RouterEvent } from '../router/index.js';
 import { startFakeUpstream } from '../router/test-support/fake-upstream.js';
 import { httpRequest } from '../router/test-support/http-client.js';
 import { startHarness } from '../router/test-support/router-harness.js';

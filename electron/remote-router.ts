@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
-import type { HistoryResponse, RouterEvent, StateResponse } from '../router/api-types.js';
+import type { HistoryResponse, RouterEvent, StateResponse } from '../router/index.js';
 import { systemTime, type Time } from '../router/index.js';
 import type { RouterReading, RouterSource } from './router-source.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RouterEvent, RouterEventType } from '../router/api-types.js';
-import type { RouterHandle } from '../router/public-types.js';
+import type { RouterEvent, RouterEventType } from '../router/index.js';
+import type { RouterHandle } from '../router/index.js';
 import { ownedSource } from './router-source.js';
 import { entry, model, snapshot } from './testing/fixtures.js';
 

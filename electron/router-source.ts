@@ -1,5 +1,5 @@
-import type { HistoryEntry, RouterEvent, StateResponse } from '../router/api-types.js';
-import type { RouterHandle } from '../router/public-types.js';
+import type { HistoryEntry, RouterEvent, StateResponse } from '../router/index.js';
+import type { RouterHandle } from '../router/index.js';
 
 /** A snapshot of the router as the tray needs it. */
 export interface RouterReading {

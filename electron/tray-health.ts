@@ -1,4 +1,4 @@
-import type { HistoryEntry, ModelStateView, StateResponse } from '../router/api-types.js';
+import type { HistoryEntry, ModelStateView, StateResponse } from '../router/index.js';
 import { healthVerdict } from '../router/index.js';
 import { readinessOf, type Readiness } from './model-readiness.js';
 

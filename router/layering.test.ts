@@ -22,8 +22,8 @@ interface Edge {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceFiles(file);
-    const isSource = entry.name.endsWith('.ts') && !/\.(test|spec)\.ts$/.test(entry.name);
+    if (entry.isDirectory()) return ['test-support', 'testing'].includes(entry.name) ? [] : sourceFiles(file);
+    const isSource = entry.name.endsWith('.ts') && !/\.(test|spec|smoke)\.ts$/.test(entry.name);
     return isSource && !/test-kit|sdk-test-server/.test(entry.name) ? [file] : [];
   });
 }
@@ -94,4 +94,17 @@ test('no file imports itself back through others', () => {
   };
   for (const file of next.keys()) visit(file, []);
   assert.deepEqual(cycles, []);
+});
+
+test('the desktop app reaches the router through index.ts only', () => {
+  const electronDir = path.join(routerDir, '..', 'electron');
+  const inside = sourceFiles(electronDir)
+    .flatMap(importsOf)
+    .filter(
+      (edge) => edge.to.startsWith(routerDir + path.sep) && edge.to !== path.join(routerDir, 'index.ts'),
+    );
+  assert.deepEqual(
+    inside.map((edge) => `${path.relative(electronDir, edge.from)} -> ${path.relative(routerDir, edge.to)}`),
+    [],
+  );
 });
