@@ -14,7 +14,7 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
-import { parseModelName } from './routing/model-names.js';
+import { resolveTarget, type RouteTarget } from './routing/route-target.js';
 import { HealthProber } from './watch/health-prober.js';
 import { isOnline } from './watch/online-check.js';
 import { RankingMemo } from './routing/ranking-memo.js';
@@ -143,9 +143,10 @@ export class RouterEngine {
     try {
       const context = this.#context;
       const { resolved } = context;
-      const target = parseModelName(req.modelRequested, resolved.sets, resolved.activeSet);
-      if (target.type === 'pinned') this.#notePinned(resolved, target.model);
-      return this.#record(await this.#route(context, req, answer));
+      // The model name is read once, here: routing takes the target as it is.
+      const target = resolveTarget(resolved, req.modelRequested);
+      if (target.type === 'pinned') this.#notePinned(resolved, target.model.key);
+      return this.#record(await this.#route(context, req, answer, target));
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
@@ -183,10 +184,15 @@ export class RouterEngine {
   }
 
   /** Routes, containing any throw of the router's own code to this request (see {@link #contain}). */
-  async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
+  async #route(
+    context: RouteContext,
+    req: ChatRequest,
+    answer: Answer,
+    target: RouteTarget,
+  ): Promise<HistoryEntry> {
     const started = this.parts.time.now();
     try {
-      return await routeRequest(context, req, answer);
+      return await routeRequest(context, req, answer, target);
     } catch (error) {
       return this.#contain(req, answer, error, started);
     }

@@ -16,7 +16,7 @@ import { afterBreak } from '../stream/continuation.js';
 import { shapingRules } from '../stream/stream-shaper.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
-import { resolveTarget, type RouteTarget } from './route-target.js';
+import type { RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
@@ -33,7 +33,7 @@ export interface Ending {
 }
 
 /**
- * Routes one request: resolves its target (a set or a pinned model), ranks the set, walks the chain of
+ * Routes one request to its target (a set or a pinned model, read from its model name by the caller), ranks the set, walks the chain of
  * candidates until one serves real content (or the attempt cap, the budget or the candidates run out), tries
  * the last resort or the panic try, and gives the final answer. The answer object writes every byte;
  * breakers, pauses and stats are booked per attempt. Returns the history entry.
@@ -42,6 +42,7 @@ export async function routeRequest(
   ctx: RouteContext,
   req: ChatRequest,
   answer: Answer,
+  target: RouteTarget,
 ): Promise<HistoryEntry> {
   const started = ctx.clock();
   if (ctx.isPaused()) {
@@ -49,7 +50,6 @@ export async function routeRequest(
     const ending: Ending = { outcome: 'rejected', clientStatus: 503 };
     return historyEntry(req, answer, { target: null, started, ended: started, ending });
   }
-  const target = resolveTarget(ctx.resolved, req.modelRequested);
   if (target.type === 'refused') {
     answer.refuse(target.error, 'rejected');
     const ending: Ending = { outcome: 'rejected', clientStatus: 404 };
