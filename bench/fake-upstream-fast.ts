@@ -53,6 +53,13 @@ const FIRST_FRAME = chunkFrame({ role: 'assistant', content: CHUNK_WORD }, null)
 const CONTENT_FRAME = chunkFrame({ content: CHUNK_WORD }, null);
 const FINISH_FRAME = Buffer.concat([chunkFrame({}, 'stop'), Buffer.from('data: [DONE]\n\n')]);
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+
+/** The writes of one benchmark stream, in order: what a client of the upstream reads. */
+export const streamWrites = (): Buffer[] => [
+  FIRST_FRAME,
+  ...Array.from({ length: STREAM_CHUNKS - 1 }, () => CONTENT_FRAME),
+  FINISH_FRAME,
+];
 const JSON_HEAD = (length: number) => ({
   'content-type': 'application/json',
   'content-length': String(length),

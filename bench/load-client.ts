@@ -107,12 +107,19 @@ export async function timedStream(pool: Pool, body: string, path = CHAT_PATH): P
   }
 }
 
+/** What a closed loop did: tasks completed and failed, in `ms`. */
+export interface LoopResult {
+  done: number;
+  failed: number;
+  ms: number;
+}
+
 /** Runs `task` from `concurrency` workers until `durationMs` has passed; returns completed and failed counts. */
 export async function closedLoop(
   concurrency: number,
   durationMs: number,
   task: () => Promise<boolean>,
-): Promise<{ done: number; failed: number; ms: number }> {
+): Promise<LoopResult> {
   const start = process.hrtime.bigint();
   let done = 0;
   let failed = 0;

@@ -20,12 +20,14 @@ import {
   SLOW_UPSTREAM_MS,
 } from './bench-config.js';
 import { openPool, type Target, type TargetName } from './load-client.js';
+import { CostSamples, HEAP_METER, withCost } from './process-cost.js';
 import { cpuMs, startChild, type ChildHandle } from './proc.js';
 import { markdownTable, machine, textTable, writeResults } from './report.js';
 import { median, quantile } from './stats.js';
 import { measureFlush, measureFlushP99 } from './workloads/breaker-flush.js';
 import { measureBursts } from './workloads/burst.js';
 import { measureFailover } from './workloads/failover.js';
+import { measureFaceEncoding } from './workloads/face-encoding.js';
 import { measureHedge } from './workloads/hedge.js';
 import {
   FACE_NAMES,
@@ -68,6 +70,7 @@ const PLAN = quick
       holdMs: 5000,
       sequential: 10_000,
       rankings: 20_000,
+      faceEncodings: 500,
       flushes: 10,
       flushRequests: 1500,
       hedge: { requests: 4, requestTimeoutMs: 1000, hedgeAfterMs: 200 },
@@ -83,6 +86,7 @@ const PLAN = quick
       holdMs: 30_000,
       sequential: 100_000,
       rankings: 100_000,
+      faceEncodings: 3000,
       flushes: 30,
       flushRequests: 10_000,
       hedge: { requests: 8, requestTimeoutMs: 5000, hedgeAfterMs: 500 },
@@ -125,6 +129,9 @@ async function main(): Promise<void> {
     const daemon = await startChild(
       [
         ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+        // The daemon counts its heap allocations, for the faces' cost per stream (`heap-meter.mjs`).
+        '--import',
+        HEAP_METER,
         path.join(ROOT, 'bin', 'fcm-router.js'),
         'daemon',
         '--port',
@@ -160,6 +167,8 @@ async function main(): Promise<void> {
     const relayIdleSince = await idleStart(targets.relay.pool, targets.relay.model);
     log('ranking');
     const ranking = await measureRanking(PLAN.rankings);
+    log('a stream through the gate and each face, in process');
+    const faceEncoding = measureFaceEncoding(PLAN.faceEncodings);
     log('breaker store flush');
     const flush = await measureFlush(10_000, PLAN.flushes);
     const idleRouter = await idleRss(daemon.pid, routerIdleSince, IDLE_SETTLE_MS);
@@ -191,6 +200,18 @@ async function main(): Promise<void> {
     const faceTtfb: Record<FaceName, number[]> = { chat: [], messages: [], responses: [] };
     const faceTotal: Record<FaceName, number[]> = { chat: [], messages: [], responses: [] };
     const faceRate = { messages: [] as number[], responses: [] as number[] };
+    // CPU time and heap allocations per stream of the router on each face at 64 clients.
+    const faceCost = new CostSamples<FaceName>();
+    /** Runs a stream workload on the router and books what each of its streams cost it, under `face`. */
+    const routerCost = async <T extends { sent: number }>(
+      child: ChildHandle,
+      face: FaceName,
+      run: () => Promise<T>,
+    ): Promise<T> => {
+      const { result, cost } = await withCost(child, run);
+      faceCost.add(face, cost);
+      return result;
+    };
     let faceErrors = 0;
     for (let round = 1; round <= PLAN.rounds; round += 1) {
       log(`round ${round}/${PLAN.rounds}`);
@@ -219,7 +240,9 @@ async function main(): Promise<void> {
         errors[name] += streams[name].errors;
       }
       for (const name of ORDER) {
-        const sample = await measureStreamThroughput(targets[name], CONCURRENCY, PLAN.rateMs);
+        const measure = () => measureStreamThroughput(targets[name], CONCURRENCY, PLAN.rateMs);
+        // The router's chat-completions run is the faces' reference: its cost is taken too.
+        const sample = name === 'router' ? await routerCost(daemon, 'chat', measure) : await measure();
         streamRate[name].push(sample.rate);
         errors[name] += sample.errors;
       }
@@ -232,12 +255,8 @@ async function main(): Promise<void> {
       }
       // Right after the router's chat-completions chunks/s of this round, which they are compared with.
       for (const face of ['messages', 'responses'] as const) {
-        const sample = await measureFaceStreamThroughput(
-          router.pool,
-          router.model,
-          face,
-          CONCURRENCY,
-          PLAN.rateMs,
+        const sample = await routerCost(daemon, face, () =>
+          measureFaceStreamThroughput(router.pool, router.model, face, CONCURRENCY, PLAN.rateMs),
         );
         faceRate[face].push(sample.rate);
         faceErrors += sample.errors;
@@ -377,6 +396,12 @@ async function main(): Promise<void> {
         },
         streamRate: { messages: median(faceRate.messages), responses: median(faceRate.responses) },
         pairedStreamRate: { messages: pairedFaceRate('messages'), responses: pairedFaceRate('responses') },
+        cost: {
+          chat: faceCost.median('chat'),
+          messages: faceCost.median('messages'),
+          responses: faceCost.median('responses'),
+        },
+        encoding: faceEncoding,
       },
       cpuPerRequestUs: { direct: median(cpu.direct), relay: median(cpu.relay), router: median(cpu.router) },
       paired,

@@ -70,7 +70,7 @@ test('the usage chart, its table and the budget bars show what /api/usage says',
   await expect(todayRow.getByRole('cell').last()).toHaveText(String(tokens));
 
   const budget = usage.budgets.find((row) => row.model === 'up/m1');
-  expect(budget).toMatchObject({ dayRequests: 3, rpd: 10, tpd: 1000 });
+  expect(budget).toMatchObject({ dayRequests: 3, limits: { rpd: 10, tpd: 1000 } });
   const row = page.getByRole('listitem', { name: `up/m1 on key ${budget?.key}` });
   const requests = row.getByRole('meter', { name: /^requests today/ });
   await expect(requests).toHaveAttribute('aria-valuenow', String(budget?.dayRequests));

@@ -376,8 +376,14 @@ export interface LimitsView {
   tpd: number | null;
 }
 
-/** One key's use of one free-tier budget now: today's (the provider's day) and the last minute's. */
+/**
+ * One key's use of one free-tier budget now: today's (the provider's day) and the last minute's, against the
+ * limits. The same shape in a provider's key list (`GET /api/providers`) and in `GET /api/usage`.
+ */
 export interface KeyBudgetView {
+  provider: string;
+  /** The key's fingerprint (never the key). */
+  key: string;
   /** The model whose budget it is; null when the provider counts per key (every model shares one). */
   model: string | null;
   dayRequests: number;
@@ -461,23 +467,6 @@ export interface ModelUsageToday {
 }
 
 /**
- * One key's use of a daily free-tier budget in the provider's current day: for one model, or for all the
- * provider's models when its limits are per key. The key by fingerprint only.
- */
-export interface KeyDayBudgetView {
-  provider: string;
-  /** The key's fingerprint (never the key). */
-  key: string;
-  /** The model whose budget it is; null when the provider counts per key (every model shares it). */
-  model: string | null;
-  dayRequests: number;
-  dayTokens: number;
-  /** The day's limits; null where the provider sets none. */
-  rpd: number | null;
-  tpd: number | null;
-}
-
-/**
  * `GET /api/usage`: every kept day, newest first, today's usage per model, and each key's daily budgets
  * (for the models of the sets and those used today, where a day limit is known; most used first).
  */
@@ -486,7 +475,7 @@ export interface UsageResponse {
   keptDays: number;
   days: UsageDayView[];
   today: ModelUsageToday[];
-  budgets: KeyDayBudgetView[];
+  budgets: KeyBudgetView[];
 }
 
 /** The value `GET /api/config` shows in place of a secret; sending it back keeps the secret as it is. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { HistoryEntry } from '../router/api-types.js';
 import { AGENT_REPLY } from '../router/test-support/agent-model.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AGENTS_DIR = path.join(ROOT, '.agents');
 const AGENTS = { claude: '@anthropic-ai/claude-code@2.1.332', codex: '@openai/codex@0.171.0' };
 const AGENT_TIMEOUT_MS = 180_000;
@@ -60,7 +60,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Runs a command with a time limit; resolves with its exit status and output. */
-function run(
+export function runCommand(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -82,6 +82,8 @@ function run(
 /** A running daemon: its URL, and its stop, which hands back its history (oldest first). */
 export interface Daemon {
   base: string;
+  /** Its state folder: where `fcm-router setup --state-dir` finds it. */
+  stateDir: string;
   stop(): Promise<HistoryEntry[]>;
 }
 
@@ -104,6 +106,7 @@ export async function startDaemon(config: object, dir: string): Promise<Daemon> 
   });
   return {
     base: `http://127.0.0.1:${port}`,
+    stateDir,
     stop: async () => {
       daemon.kill('SIGTERM');
       await new Promise((resolve) => daemon.once('exit', resolve));
@@ -114,7 +117,8 @@ export async function startDaemon(config: object, dir: string): Promise<Daemon> 
   };
 }
 
-const bin = (name: string): string => path.join(AGENTS_DIR, 'node_modules', '.bin', name);
+/** The installed agent's executable. */
+export const agentBin = (name: string): string => path.join(AGENTS_DIR, 'node_modules', '.bin', name);
 
 /** Claude Code, headless, against the daemon at `base`: a plain answer and a Bash tool loop. */
 async function runClaude(base: string, dir: string, nonce: string, label: string): Promise<Check[]> {
@@ -129,10 +133,10 @@ async function runClaude(base: string, dir: string, nonce: string, label: string
   await mkdir(env.HOME, { recursive: true });
   const work = path.join(dir, 'work');
   await mkdir(work, { recursive: true });
-  const plain = await run(bin('claude'), ['-p', 'Say hello.'], env, work);
+  const plain = await runCommand(agentBin('claude'), ['-p', 'Say hello.'], env, work);
   const printed = `The command printed: fcm-agent-claude-${nonce}`;
-  const tool = await run(
-    bin('claude'),
+  const tool = await runCommand(
+    agentBin('claude'),
     ['-p', `run: echo fcm-agent-claude-${nonce}`, '--allowedTools', 'Bash'],
     env,
     work,
@@ -185,8 +189,8 @@ async function runCodex(base: string, dir: string, nonce: string, label: string)
     'read-only',
     prompt,
   ];
-  const plain = await run(bin('codex'), args('Say hello.'), env, work);
-  const tool = await run(bin('codex'), args(`run: echo fcm-agent-codex-${nonce}`), env, work);
+  const plain = await runCommand(agentBin('codex'), args('Say hello.'), env, work);
+  const tool = await runCommand(agentBin('codex'), args(`run: echo fcm-agent-codex-${nonce}`), env, work);
   const printed = `The command printed: fcm-agent-codex-${nonce}`;
   return [
     {

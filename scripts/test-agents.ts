@@ -8,7 +8,9 @@
  * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
  * have been served; the small model refuses once and is skipped from then on; each conversation stays on
  * the model that served its first turn; and an answer cut half-way was finished by the coding model as a
- * continuation, the agent getting it whole.
+ * continuation, the agent getting it whole. A third round runs each agent with nothing but what
+ * `fcm-router setup` wrote into a throwaway HOME, and undoes it (scripts/agent-setup-round.ts);
+ * `npm run test:agents -- --setup-only` runs that round alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +23,7 @@ import { fakeProviders } from '../router/test-support/scenario.js';
 import { byStreaming, empty200, errorPayload, sse } from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
+import { runSetupRound } from './agent-setup-round.js';
 
 /** The model that refuses both agents' requests as too long for its 4,000-token window. */
 const SMALL = 'small/ctx';
@@ -143,6 +146,14 @@ async function main(): Promise<number> {
   const providers = fakeProviders(upstream, models);
   const checks: Check[] = [];
 
+  const setupRound = await startDaemon(
+    { providers, sets: { main: ['good/coder'] }, activeSet: 'main', router },
+    path.join(scratch, 'setup'),
+  );
+  checks.push(...(await runSetupRound(setupRound, path.join(scratch, 'setup'))));
+  await setupRound.stop();
+  if (process.argv.includes('--setup-only')) return finish(checks, upstream, scratch);
+
   const first = await startDaemon(
     {
       providers,
@@ -161,7 +172,10 @@ async function main(): Promise<number> {
   );
   checks.push(...(await runAgents(second.base, path.join(scratch, 'dying'), `, its model dying half-way`)));
   checks.push(...dyingChecks(await second.stop()));
+  return finish(checks, upstream, scratch);
+}
 
+async function finish(checks: readonly Check[], upstream: { close(): Promise<void> }, scratch: string) {
   await upstream.close();
   await rm(scratch, { recursive: true, force: true });
   return report(checks);

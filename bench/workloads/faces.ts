@@ -6,11 +6,10 @@
  * rotating order as the relay comparison; the 64-client one gives one face's chunks per second.
  */
 import type { Pool } from 'undici';
-import { STREAM_CHUNKS } from '../fake-upstream-fast.js';
 import { closedLoop, type StreamReply } from '../load-client.js';
 import { elapsedMs } from '../stats.js';
 import { turnOrder, type StreamSamples } from './interleaved.js';
-import type { RateSample } from './throughput.js';
+import { rateOfStreams, type StreamRateSample } from './throughput.js';
 
 export type FaceName = 'chat' | 'messages' | 'responses';
 export const FACE_NAMES: readonly FaceName[] = ['chat', 'messages', 'responses'];
@@ -118,13 +117,9 @@ export async function measureFaceStreamThroughput(
   face: FaceName,
   concurrency: number,
   durationMs: number,
-): Promise<RateSample> {
+): Promise<StreamRateSample> {
   const stream = faceStream(face, model);
-  await closedLoop(concurrency, 200, async () => (await timedFaceStream(pool, stream)).ok);
+  const warm = await closedLoop(concurrency, 200, async () => (await timedFaceStream(pool, stream)).ok);
   const run = await closedLoop(concurrency, durationMs, async () => (await timedFaceStream(pool, stream)).ok);
-  return {
-    rate: (run.done * STREAM_CHUNKS * 1000) / run.ms,
-    errors: run.failed,
-    requests: run.done + run.failed,
-  };
+  return rateOfStreams(run, warm);
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,8 @@ export interface DaemonOptions {
   port?: number;
   /** More environment for the daemon. HOME is an empty folder of its own unless given here. */
   env?: Record<string, string>;
+  /** State files written into the state folder before the daemon starts (name → JSON value). */
+  stateFiles?: Record<string, unknown>;
 }
 
 /**
@@ -61,6 +63,9 @@ export async function startDaemon(config: unknown, options: DaemonOptions = {}):
   const stateDir = path.join(dir, 'state');
   const configPath = path.join(dir, 'config.json');
   await writeFile(configPath, JSON.stringify(config, null, 2), { mode: 0o600 });
+  await mkdir(stateDir, { recursive: true });
+  for (const [name, value] of Object.entries(options.stateFiles ?? {}))
+    await writeFile(path.join(stateDir, name), JSON.stringify(value), { mode: 0o600 });
   const child = spawn(
     process.execPath,
     [

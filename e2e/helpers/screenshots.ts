@@ -10,3 +10,8 @@ export function screenshotDir(): string {
   const chosen = process.env.FCM_SCREENSHOTS_DIR;
   return chosen ? path.resolve(repoRoot, chosen) : path.join(repoRoot, 'test-results', 'screenshots');
 }
+
+/** Where the review screenshots of every view go: an ignored folder, whatever `FCM_SCREENSHOTS_DIR` says. */
+export function viewsDir(): string {
+  return path.join(repoRoot, 'test-results', 'views');
+}

@@ -48,34 +48,20 @@ export async function probeHealth(url: string, timeoutMs = 2000): Promise<Health
 export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
   const file: DaemonFile | null = await readDaemonFile(stateDir);
   if (file) {
-    const health = await probeHealth(file.url);
-    if (health && health.pid === file.pid) {
-      return {
-        url: file.url,
-        pid: file.pid,
-        version: health.version,
-        uptimeMs: health.uptimeMs,
-        demo: file.demo,
-        token: file.token ?? null,
-      };
-    }
+    const { url, pid, demo } = file;
+    const live = await answering({ url, pid, demo, token: file.token ?? null });
+    if (live) return live;
   }
   // daemon.json gone (removed by hand, say) while the lock still names a listening daemon.
   const lock = await readDaemonLock(stateDir);
-  if (lock?.url) {
-    const health = await probeHealth(lock.url);
-    if (health && health.pid === lock.pid) {
-      return {
-        url: lock.url,
-        pid: lock.pid,
-        version: health.version,
-        uptimeMs: health.uptimeMs,
-        demo: false,
-        token: null,
-      };
-    }
-  }
-  return null;
+  return lock?.url ? answering({ url: lock.url, pid: lock.pid, demo: false, token: null }) : null;
+}
+
+/** The daemon a record names, when the fcm-router answering at its address has the recorded pid. */
+async function answering(record: Omit<LiveDaemon, 'version' | 'uptimeMs'>): Promise<LiveDaemon | null> {
+  const health = await probeHealth(record.url);
+  if (health === null || health.pid !== record.pid) return null;
+  return { ...record, version: health.version, uptimeMs: health.uptimeMs };
 }
 
 /** The part of an error answer the CLI prints. */

@@ -14,13 +14,13 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
+import { resolveTarget, type RouteTarget } from './routing/route-target.js';
 import { HealthProber } from './watch/health-prober.js';
 import { isOnline } from './watch/online-check.js';
 import { RankingMemo } from './routing/ranking-memo.js';
 import { advertisedWindow } from './fit/set-windows.js';
 import { SessionHomes } from './fit/session-homes.js';
 import { requestLogLine } from './views/request-log-line.js';
-import { pinnedName, resolveTarget } from './routing/route-target.js';
 import type { Answer } from './answer/answer.js';
 import { INTERNAL_ERROR_ANSWER } from './answer/final-answer.js';
 import {
@@ -141,7 +141,12 @@ export class RouterEngine {
   async handleChat(req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     this.#inFlight += 1;
     try {
-      return this.#record(await this.#route(this.#context, req, answer));
+      const context = this.#context;
+      const { resolved } = context;
+      // The model name is read once, here: routing takes the target as it is.
+      const target = resolveTarget(resolved, req.modelRequested);
+      if (target.type === 'pinned') this.#notePinned(resolved, target.model.key);
+      return this.#record(await this.#route(context, req, answer, target));
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
@@ -179,13 +184,14 @@ export class RouterEngine {
   }
 
   /** Routes, containing any throw of the router's own code to this request (see {@link #contain}). */
-  async #route(context: RouteContext, req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
+  async #route(
+    context: RouteContext,
+    req: ChatRequest,
+    answer: Answer,
+    target: RouteTarget,
+  ): Promise<HistoryEntry> {
     const started = this.parts.time.now();
     try {
-      // The agent's model name is read once, here: the route and the dashboard's pinned list both take it.
-      const target = resolveTarget(context.resolved, req.modelRequested);
-      const pinned = pinnedName(target);
-      if (pinned !== null) this.#notePinned(context.resolved, pinned);
       return await routeRequest(context, req, answer, target);
     } catch (error) {
       return this.#contain(req, answer, error, started);

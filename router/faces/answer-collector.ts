@@ -57,18 +57,12 @@ class Collector implements DeltaSink {
   }
 }
 
-/**
- * Reads a served chat completion (already judged by the gate). Throws on a body that is not a JSON object:
- * the gate lets none through, so that would be a local fault.
- */
-export function collectCompletion(completion: Buffer | string): CollectedAnswer {
-  const text = typeof completion === 'string' ? completion : completion.toString('utf8');
-  const parsed = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  if (!parsed.ok || !isRecord(parsed.value)) throw new Error('served completion is not a JSON object');
+/** Reads a served chat completion, as the gate parsed it. */
+export function collectCompletion(completion: Record<string, unknown>): CollectedAnswer {
   const collector = new Collector();
-  readCompletion(parsed.value, collector);
+  readCompletion(completion, collector);
   return {
-    upstreamModel: typeof parsed.value.model === 'string' ? parsed.value.model : null,
+    upstreamModel: typeof completion.model === 'string' ? completion.model : null,
     reasoning: collector.reasoningText,
     text: collector.textParts,
     toolCalls: [...collector.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),

@@ -2,9 +2,10 @@
  * The Anthropic Messages face's answer encoder: a served chat completion (or stream) in Anthropic's words,
  * the router's errors in Anthropic's error shape.
  */
-import type { AnswerEncoder } from './answer-encoder.js';
-import type { ErrorAnswer } from './answer-encoder.js';
+import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
+import type { GatedCompletion } from '../gate/response-gate.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion, idStem } from './answer-collector.js';
 import { brokenStreamMessage } from './chat-face.js';
 import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
@@ -21,8 +22,9 @@ export interface MessagesEncoderOptions {
 }
 
 /** One per Messages request. */
-export class MessagesEncoder implements AnswerEncoder {
+export class MessagesEncoder implements FramesEncoder {
   readonly face = 'messages' as const;
+  readonly reads = 'frames' as const;
   readonly #model: string;
   readonly #stem: string;
   readonly #stream = new TranslatedStream(
@@ -34,15 +36,15 @@ export class MessagesEncoder implements AnswerEncoder {
     this.#stem = idStem(options.requestId);
   }
 
-  json(completion: Buffer | string): string {
-    const answer = collectCompletion(completion);
+  json(completion: GatedCompletion): string {
+    const answer = collectCompletion(completion.body);
     return JSON.stringify(
       anthropicMessage(answer, this.#model, { messageId: this.#messageId(), toolIdStem: this.#stem }),
     );
   }
 
-  streamLines(lines: Uint8Array): string | null {
-    return this.#stream.lines(lines);
+  streamFrames(frames: readonly UpstreamFrame[]): string | null {
+    return this.#stream.frames(frames);
   }
 
   streamClose(): string | null {

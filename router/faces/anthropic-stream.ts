@@ -10,7 +10,7 @@
  */
 import type { ChatUsage, DeltaSink } from './chat-deltas.js';
 import { readChunk } from './chat-deltas.js';
-import type { FrameSink } from './upstream-lines.js';
+import type { FrameSink } from './translated-stream.js';
 import { anthropicStopReason, anthropicUsage, THINKING_SIGNATURE } from './anthropic-message.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 

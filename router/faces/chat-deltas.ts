@@ -72,13 +72,7 @@ function firstChoice(payload: Record<string, unknown>): Record<string, unknown> 
 
 /** Hands one chunk's content of the first choice, and its usage, to `sink`. */
 export function readChunk(chunk: Record<string, unknown>, sink: DeltaSink): void {
-  const choice = firstChoice(chunk);
-  const delta = choice && isRecord(choice.delta) ? choice.delta : null;
-  if (delta) readMessage(delta, sink);
-  const finish = choice ? str(choice.finish_reason) : null;
-  if (finish) sink.finish(finish);
-  const usage = readChatUsage(chunk);
-  if (usage) sink.usage(usage);
+  readFirstChoice(chunk, 'delta', sink);
 }
 
 /**
@@ -107,11 +101,16 @@ export function readMessage(message: Record<string, unknown>, sink: DeltaSink): 
 
 /** A whole completion read into one sink: the first choice's message, finish reason and usage. */
 export function readCompletion(completion: Record<string, unknown>, sink: DeltaSink): void {
-  const choice = firstChoice(completion);
-  const message = choice && isRecord(choice.message) ? choice.message : null;
-  if (message) readMessage(message, sink);
+  readFirstChoice(completion, 'message', sink);
+}
+
+/** The first choice's `delta` (a chunk) or `message` (a completion), its finish reason, then the usage. */
+function readFirstChoice(value: Record<string, unknown>, field: 'delta' | 'message', sink: DeltaSink): void {
+  const choice = firstChoice(value);
+  const content = choice?.[field];
+  if (isRecord(content)) readMessage(content, sink);
   const finish = choice ? str(choice.finish_reason) : null;
   if (finish) sink.finish(finish);
-  const usage = readChatUsage(completion);
+  const usage = readChatUsage(value);
   if (usage) sink.usage(usage);
 }

@@ -7,9 +7,10 @@ test('the chat face passes answers through as the same objects', () => {
   const body = Buffer.from('{"choices":[]}');
   const lines = new TextEncoder().encode('data: {"choices":[]}\n\n');
   assert.equal(encoder.face, 'chat');
-  assert.equal(encoder.json(body), body);
-  assert.equal(encoder.json('text'), 'text');
-  assert.equal(encoder.streamLines(lines), lines);
+  assert.equal(encoder.reads, 'bytes');
+  assert.equal(encoder.json({ text: body, body: { choices: [] } }), body);
+  assert.equal(encoder.json({ text: 'text', body: {} }), 'text');
+  assert.equal(encoder.streamBytes(lines), lines);
   assert.equal(encoder.streamClose(), null);
 });
 

@@ -2,9 +2,9 @@
  * The chat-completions face: the upstream already speaks it, so answers pass through untouched; only the
  * router's own errors are written here, in OpenAI's shape.
  */
-import type { AnswerEncoder } from './answer-encoder.js';
-import type { ErrorAnswer } from './answer-encoder.js';
+import type { BytesEncoder, ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
+import type { GatedCompletion } from '../gate/response-gate.js';
 
 /** OpenAI's error body: `{ error: { message, type, code, param } }`. */
 export function openAiErrorBody(
@@ -28,14 +28,15 @@ export function chatMidStreamErrorFrame(kind: string, model: string): string {
 }
 
 /** Passes the upstream's chat-completions answer through as it came (same objects, no copy). */
-export class ChatEncoder implements AnswerEncoder {
+export class ChatEncoder implements BytesEncoder {
   readonly face = 'chat' as const;
+  readonly reads = 'bytes' as const;
 
-  json(completion: Buffer | string): Buffer | string {
-    return completion;
+  json(completion: GatedCompletion): Buffer | string {
+    return completion.text;
   }
 
-  streamLines(lines: Uint8Array): Uint8Array {
+  streamBytes(lines: Uint8Array): Uint8Array {
     return lines;
   }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponsesEncoder } from './responses-encoder.js';
-import { completion } from './test-kit.js';
+import { completion, gated } from './test-kit.js';
 
 const toolNames = new Map([
   ['multi_agent_v1__spawn_agent', { namespace: 'multi_agent_v1', name: 'spawn_agent' }],
@@ -9,7 +9,7 @@ const toolNames = new Map([
 const encoder = (): ResponsesEncoder =>
   new ResponsesEncoder({ requestId: 'req-42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 const json = (body: string): Record<string, unknown> =>
-  JSON.parse(encoder().json(body)) as Record<string, unknown>;
+  JSON.parse(encoder().json(gated(body))) as Record<string, unknown>;
 
 test('a JSON answer: reasoning, message and function_call items, output_text, usage, status', () => {
   const response = json(

@@ -2,9 +2,10 @@
  * The OpenAI Responses face's answer encoder: a served chat completion (or stream) as a Responses answer,
  * the router's errors in OpenAI's error shape, a stream broken after content as `response.failed`.
  */
-import type { AnswerEncoder } from './answer-encoder.js';
-import type { ErrorAnswer } from './answer-encoder.js';
+import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
+import type { GatedCompletion } from '../gate/response-gate.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion, idStem } from './answer-collector.js';
 import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';
 import {
@@ -45,8 +46,9 @@ function failureCode(kind: FailureKind): string {
 }
 
 /** One per Responses request. */
-export class ResponsesEncoder implements AnswerEncoder {
+export class ResponsesEncoder implements FramesEncoder {
   readonly face = 'responses' as const;
+  readonly reads = 'frames' as const;
   readonly #meta: ResponseMeta;
   readonly #names: ToolNames;
   readonly #stem: string;
@@ -62,8 +64,8 @@ export class ResponsesEncoder implements AnswerEncoder {
     this.#onServed = options.onServed ?? null;
   }
 
-  json(completion: Buffer | string): string {
-    const answer = collectCompletion(completion);
+  json(completion: GatedCompletion): string {
+    const answer = collectCompletion(completion.body);
     const output: Record<string, unknown>[] = [];
     const id = (prefix: string): string => `${prefix}_${this.#stem}_${output.length}`;
     if (answer.reasoning !== '') output.push(reasoningItem(id('rs'), answer.reasoning));
@@ -80,8 +82,8 @@ export class ResponsesEncoder implements AnswerEncoder {
     return body;
   }
 
-  streamLines(lines: Uint8Array): string | null {
-    return this.#stream.lines(lines);
+  streamFrames(frames: readonly UpstreamFrame[]): string | null {
+    return this.#stream.frames(frames);
   }
 
   streamClose(): string | null {

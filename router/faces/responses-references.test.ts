@@ -8,7 +8,7 @@ import { ResponsesEncoder } from './responses-encoder.js';
 import { ResponseItemStore } from './responses-item-store.js';
 import { keptOutputs } from './responses-references.js';
 import { translateResponsesRequest } from './responses-request.js';
-import { chunk, completion, DONE, runStream, toolPiece } from './test-kit.js';
+import { chunk, completion, DONE, gated, runStream, toolPiece } from './test-kit.js';
 
 const toolNames = new Map([['fs__read', { namespace: 'fs', name: 'read' }]]);
 
@@ -71,7 +71,7 @@ const expectedMessages = [
 test('a JSON answer’s items, referred to by id, come back as the assistant turn (namespaced call flattened, reasoning dropped)', () => {
   const store = new ResponseItemStore({ clock: () => 0 });
   const served: string[][] = [];
-  const body = JSON.parse(keepingEncoder(store, served).json(answer)) as { output: { id: string }[] };
+  const body = JSON.parse(keepingEncoder(store, served).json(gated(answer))) as { output: { id: string }[] };
   assert.deepEqual(
     body.output.map((item) => item.id),
     ['rs_stem1_0', 'msg_stem1_1', 'fc_stem1_2'],

@@ -11,7 +11,7 @@
  */
 import type { ChatUsage, DeltaSink } from './chat-deltas.js';
 import { readChunk } from './chat-deltas.js';
-import type { FrameSink } from './upstream-lines.js';
+import type { FrameSink } from './translated-stream.js';
 import { responseObject, responsesUsage, responseStatus, type ResponseMeta } from './responses-items.js';
 import { StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
 import type { ToolNames } from './responses-tools.js';

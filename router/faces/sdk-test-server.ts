@@ -14,7 +14,7 @@ import { translateMessagesRequest } from './anthropic-request.js';
 import { ResponsesEncoder } from './responses-encoder.js';
 import { translateResponsesRequest } from './responses-request.js';
 import type { ToolNames } from './responses-tools.js';
-import { chunk, completion, DONE, toolPiece, usageChunk } from './test-kit.js';
+import { chunk, completion, DONE, gated, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 /** What the fake upstream does for one request: a stream script, a completion, or an error before any byte. */
 interface Upstream {
@@ -91,17 +91,12 @@ function send(res: http.ServerResponse, encoder: AnswerEncoder, upstream: Upstre
   }
   if (!stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(encoder.json(upstream.completion ?? ''));
+    res.end(encoder.json(gated(upstream.completion ?? '')));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const piece of upstream.pieces) {
-    const out = encoder.streamLines(new TextEncoder().encode(piece));
-    if (out !== null) res.write(out);
-  }
-  res.end(
-    upstream.breaks ? encoder.streamFailure('mid_stream_error', 'up/model') : (encoder.streamClose() ?? ''),
-  );
+  res.write(runStream(encoder, upstream.pieces, !upstream.breaks));
+  res.end(upstream.breaks ? encoder.streamFailure('mid_stream_error', 'up/model') : '');
 }
 
 /** Starts the server on a free port: its base URL and a way to stop it. */

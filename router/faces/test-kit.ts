@@ -1,9 +1,12 @@
 /**
- * Test helpers for the faces: upstream chat-completions frames as SSE text, a driver that feeds an encoder
- * the way the engine does, an SSE parser for what came out, and the recorded agent fixtures.
+ * Test helpers for the faces: upstream chat-completions frames as SSE text, drivers that feed an encoder
+ * through the gate the way the engine does, an SSE parser for what came out, and the recorded agent fixtures.
  */
 import { readFileSync } from 'node:fs';
-import type { AnswerEncoder } from './answer-encoder.js';
+import { encodePart, type AnswerEncoder } from './answer-encoder.js';
+import { checkResponseBody, type GatedCompletion } from '../gate/response-gate.js';
+import type { StreamPart } from '../gate/stream-part.js';
+import { StreamTracker } from '../gate/stream-tracker.js';
 
 export const DONE = 'data: [DONE]\n\n';
 
@@ -64,12 +67,41 @@ const decoder = new TextDecoder();
 const text = (out: Uint8Array | string | null): string =>
   out === null ? '' : typeof out === 'string' ? out : decoder.decode(out);
 
-/** Feeds each piece to `streamLines`, then closes: everything the client got. */
-export function runStream(encoderUnderTest: AnswerEncoder, pieces: readonly string[], close = true): string {
+/** A whole completion body through the response gate, as the engine hands it to an encoder. */
+export function gated(body: string): GatedCompletion {
+  const verdict = checkResponseBody(body, 'application/json', 'off');
+  if (!verdict.ok) throw new Error(`the gate refused the completion: ${verdict.detail}`);
+  return { text: verdict.rewritten ?? body, body: verdict.body };
+}
+
+/**
+ * Feeds each piece through the gate's stream tracker (in the encoder's reading) and what passes into the
+ * encoder, as the engine does, then closes: everything the client got. Throws at an upstream error frame.
+ */
+export function runStream(
+  encoderUnderTest: AnswerEncoder,
+  pieces: readonly (string | Uint8Array)[],
+  close = true,
+): string {
+  const tracker = new StreamTracker({ holdLimitBytes: 1 << 20, reading: encoderUnderTest.reads });
   let out = '';
-  for (const piece of pieces) out += text(encoderUnderTest.streamLines(encoder.encode(piece)));
-  if (close) out += encoderUnderTest.streamClose() ?? '';
-  return out;
+  let committed = false;
+  const write = (result: { forward: StreamPart | null; failure: unknown }): void => {
+    if (result.failure) throw new Error('the stream failed at the gate');
+    if (result.forward) out += text(encodePart(encoderUnderTest, result.forward));
+  };
+  for (const piece of pieces) {
+    const bytes = typeof piece === 'string' ? encoder.encode(piece) : piece;
+    if (committed) write(tracker.pass(bytes));
+    else if (['content', 'overflow'].includes(tracker.hold(bytes).type)) {
+      committed = true;
+      write(tracker.commit());
+    }
+  }
+  if (!close) return out;
+  const end = tracker.end();
+  write({ forward: end.forward, failure: end.failure ?? end.midStreamFailure });
+  return out + (encoderUnderTest.streamClose() ?? '');
 }
 
 export interface SseEvent {

@@ -8,7 +8,7 @@ import { MessagesEncoder } from './anthropic-encoder.js';
 import { translateMessagesRequest } from './anthropic-request.js';
 import { ResponsesEncoder } from './responses-encoder.js';
 import { translateResponsesRequest } from './responses-request.js';
-import { chunk, completion, fixture, parseSse, runStream, toolPiece } from './test-kit.js';
+import { chunk, completion, fixture, gated, parseSse, runStream, toolPiece } from './test-kit.js';
 
 /** The content blocks a client rebuilds from a Messages stream. */
 function streamedBlocks(sse: string): Record<string, unknown>[] {
@@ -60,9 +60,11 @@ for (const upstreamId of ['call_up_1', null]) {
 test('messages: ids minted for a JSON answer are the ones the next turn sends back', () => {
   const message = JSON.parse(
     new MessagesEncoder({ requestId: 'req-2', model: 'fcm' }).json(
-      completion(
-        { tool_calls: [{ type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }] },
-        'tool_calls',
+      gated(
+        completion(
+          { tool_calls: [{ type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }] },
+          'tool_calls',
+        ),
       ),
     ),
   ) as { content: { type: string; id: string }[] };

@@ -1,8 +1,16 @@
 /**
- * The upstream's chat-completions lines through a face's stream writer: the part every translating face's
- * encoder shares (the writer, which speaks the face's protocol, is its own).
+ * The upstream's chat-completions frames through a face's stream writer: the part every translating face's
+ * encoder shares (the writer, which speaks the face's protocol, is its own). The frames are the objects the
+ * gate parsed; nothing here reads the upstream's bytes again.
  */
-import { UpstreamLineReader, type FrameSink } from './upstream-lines.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
+
+/** Receives the upstream frames in order. */
+export interface FrameSink {
+  frame(value: Record<string, unknown>): void;
+  /** `data: [DONE]`: the upstream's answer is whole. */
+  done(): void;
+}
 
 /** A face's stream writer as the encoders drive it. */
 export interface FaceStreamWriter extends FrameSink {
@@ -14,7 +22,6 @@ export interface FaceStreamWriter extends FrameSink {
 
 /** One per streamed request; the writer is made when the stream starts. */
 export class TranslatedStream<W extends FaceStreamWriter> {
-  readonly #reader = new UpstreamLineReader();
   readonly #create: () => W;
   #writer: W | null = null;
 
@@ -28,17 +35,19 @@ export class TranslatedStream<W extends FaceStreamWriter> {
     return this.#writer;
   }
 
-  /** The events the upstream's `lines` make, or null when they make none yet. */
-  lines(lines: Uint8Array): string | null {
+  /** The events the upstream's `frames` make, or null when they make none yet. */
+  frames(frames: readonly UpstreamFrame[]): string | null {
     const writer = this.writer;
-    this.#reader.read(lines, writer);
+    for (const frame of frames) {
+      if (frame === '[DONE]') writer.done();
+      else writer.frame(frame);
+    }
     return orNull(writer.take());
   }
 
-  /** The last line's events and the protocol's ending, or null when there is nothing left to write. */
+  /** The protocol's ending, or null when there is nothing left to write. */
   close(): string | null {
     const writer = this.writer;
-    this.#reader.end(writer);
     writer.close();
     return orNull(writer.take());
   }

@@ -40,7 +40,12 @@ test('invalid_json for non-JSON and non-object bodies, even in mode off', () => 
 });
 
 test('mode off passes any JSON object', () => {
-  assert.deepEqual(checkResponseBody('{}', null, 'off'), { ok: true, rewritten: null, usage: null });
+  assert.deepEqual(checkResponseBody('{}', null, 'off'), {
+    ok: true,
+    rewritten: null,
+    usage: null,
+    body: {},
+  });
   const withError = checkResponseBody(json({ error: { message: 'x' } }), null, 'off');
   assert.equal(withError.ok, true);
 });

@@ -4,6 +4,7 @@
  */
 import type { ContentValidation } from '../config/schema.js';
 import { choiceHasUsefulContent } from './content-rule.js';
+import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
 import { messageToolProblem } from './tool-call-rule.js';
@@ -17,10 +18,26 @@ export type GateFailure = {
   errorCode: number | string | null;
 };
 
-export type GateVerdict = { ok: true; rewritten: string | null; usage: TokenUsage | null } | GateFailure;
+export type GateVerdict =
+  | {
+      ok: true;
+      rewritten: string | null;
+      usage: TokenUsage | null;
+      /** The body as the gate parsed it (with any fix `rewritten` carries): encoders read this, not the text. */
+      body: Record<string, unknown>;
+    }
+  | GateFailure;
+
+/**
+ * A whole answer that passed the gate, as the face's encoder takes it: the text to relay as it is (the
+ * upstream's bytes, or the gate's rewrite) and the object the gate parsed it into.
+ */
+export interface GatedCompletion {
+  text: Buffer | string;
+  body: Record<string, unknown>;
+}
 
 const DETAIL_MAX_CHARS = 200;
-const HTML_PREFIXES = ['<!doctype html', '<html', '<head', '<body'];
 
 /** True when text starts, after a BOM and whitespace, like an HTML page. */
 export function looksLikeHtml(text: string): boolean {
@@ -31,7 +48,7 @@ export function looksLikeHtml(text: string): boolean {
     .replace(/^[\uFEFF\s]+/, '')
     .slice(0, 16)
     .toLowerCase();
-  return HTML_PREFIXES.some((prefix) => start.startsWith(prefix));
+  return htmlStart(start) === 'html';
 }
 
 function isHtmlContentType(contentType: string | null): boolean {
@@ -148,5 +165,5 @@ export function checkResponseBody(
 
   const rewritten =
     Array.isArray(body.choices) && fixPhantomToolCalls(body.choices) ? JSON.stringify(body) : null;
-  return { ok: true, rewritten, usage: readUsage(body) };
+  return { ok: true, rewritten, usage: readUsage(body), body };
 }

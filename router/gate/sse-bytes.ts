@@ -23,7 +23,12 @@ export const asBuffer = (bytes: Uint8Array): Buffer =>
  * `TextDecoder` does for a whole input, without a decoder object per stream.
  */
 export function decodeLine(bytes: Uint8Array): string {
-  const text = (Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes)).toString('utf8');
+  return decodeRange(Buffer.isBuffer(bytes) ? bytes : asBuffer(bytes), 0, bytes.length);
+}
+
+/** Bytes `[from, to)` of `buf` as a line's text, as {@link decodeLine} reads them (no view made). */
+export function decodeRange(buf: Buffer, from: number, to: number): string {
+  const text = buf.toString('utf8', from, to);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 export const isNonNull = (buf: Buffer, at: number): boolean => buf.toString('latin1', at, at + 4) !== 'null';

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkResponseBody } from './response-gate.js';
 import { decodeLine } from './sse-bytes.js';
+import { SseFrameReader } from './sse-frames.js';
+import { type StreamPart, type StreamReading, type UpstreamFrame } from './stream-part.js';
 import { StreamTracker } from './stream-tracker.js';
 
 const RUNS = 300;
@@ -102,35 +104,69 @@ interface Outcome {
   forwarded: string;
 }
 
-/** Drives a tracker as the engine does and reports the verdict and every forwarded byte. */
-function drive(chunks: Uint8Array[], holdLimitBytes = 1 << 30): Outcome {
-  const tracker = new StreamTracker({ holdLimitBytes });
-  const out: Uint8Array[] = [];
+/** Drives a tracker as the engine does: its verdict and every part it handed on. */
+function run(
+  chunks: Uint8Array[],
+  holdLimitBytes: number,
+  reading: StreamReading,
+): { verdict: string; parts: StreamPart[] } {
+  const tracker = new StreamTracker({ holdLimitBytes, reading });
+  const parts: StreamPart[] = [];
   let verdict = '';
   let committed = false;
-  const take = (result: { forward: Uint8Array | null; failure: { kind: string } | null }): boolean => {
-    if (result.forward) out.push(result.forward);
+  const take = (result: { forward: StreamPart | null; failure: { kind: string } | null }): boolean => {
+    if (result.forward) parts.push(result.forward);
     if (result.failure) verdict += `+${result.failure.kind}`;
     return result.failure !== null;
   };
   for (const piece of chunks) {
     if (committed) {
-      if (take(tracker.pass(piece))) return { verdict, forwarded: Buffer.concat(out).toString('latin1') };
+      if (take(tracker.pass(piece))) return { verdict, parts };
       continue;
     }
     const signal = tracker.hold(piece);
-    if (signal.type === 'failure') return { verdict: signal.kind, forwarded: '' };
+    if (signal.type === 'failure') return { verdict: signal.kind, parts: [] };
     if (signal.type === 'pending') continue;
     verdict = signal.type;
     committed = true;
-    if (take(tracker.commit())) return { verdict, forwarded: Buffer.concat(out).toString('latin1') };
+    if (take(tracker.commit())) return { verdict, parts };
   }
   const end = tracker.end();
-  if (end.forward) out.push(end.forward);
+  if (end.forward) parts.push(end.forward);
   if (end.failure) verdict = end.failure.kind;
   else if (!committed) verdict = 'content';
   if (end.midStreamFailure) verdict += `+${end.midStreamFailure.kind}`;
-  return { verdict, forwarded: Buffer.concat(out).toString('latin1') };
+  return { verdict, parts };
+}
+
+/** A bytes-mode tracker's verdict and every forwarded byte. */
+function drive(chunks: Uint8Array[], holdLimitBytes = 1 << 30): Outcome {
+  const { verdict, parts } = run(chunks, holdLimitBytes, 'bytes');
+  const bytes = parts.map((part) => {
+    assert.ok(part instanceof Uint8Array, 'bytes mode hands on bytes');
+    return part;
+  });
+  return { verdict, forwarded: Buffer.concat(bytes).toString('latin1') };
+}
+
+/** A frames-mode tracker's verdict and every frame it handed on. */
+function driveFrames(chunks: Uint8Array[]): { verdict: string; frames: UpstreamFrame[] } {
+  const { verdict, parts } = run(chunks, 1 << 30, 'frames');
+  const frames = parts.flatMap((part) => {
+    assert.ok(!(part instanceof Uint8Array), 'frames mode hands on frames');
+    return part.frames;
+  });
+  return { verdict, frames };
+}
+
+/** The frames a fresh reader finds in `latin1` bytes read whole. */
+function framesIn(latin1Bytes: string): UpstreamFrame[] {
+  const frames: UpstreamFrame[] = [];
+  const reader = new SseFrameReader();
+  const keep = (frame: UpstreamFrame): boolean => frames.push(frame) < 0;
+  reader.read(Buffer.from(latin1Bytes, 'latin1'), keep);
+  reader.finish(keep);
+  return frames;
 }
 
 /** What the stream means, read from the frames themselves. */
@@ -180,6 +216,19 @@ test('verdict and forwarded bytes do not depend on chunk boundaries, and match t
       const whole = drive([bytes]);
       assert.deepEqual(drive(split(bytes, cuts)), whole);
       assert.deepEqual(whole, expected(frames));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('frames mode hands on, whatever the chunk boundaries, the frames of the bytes bytes mode forwards', () => {
+  fc.assert(
+    fc.property(fc.array(frameOf(ALL), { maxLength: 14 }), CUTS, (frames, cuts) => {
+      const pieces = split(toBytes(frames), cuts);
+      const bytes = drive(pieces);
+      const read = driveFrames(pieces);
+      assert.equal(read.verdict, bytes.verdict);
+      assert.deepEqual(read.frames, framesIn(bytes.forwarded));
     }),
     { numRuns: RUNS },
   );
@@ -246,7 +295,9 @@ const SSE_TOKENS = [
   '\ufeff',
 ];
 
-test('the tracker never throws, whatever the bytes and call order', () => {
+const READING = fc.constantFrom('bytes' as const, 'frames' as const);
+
+test('the tracker never throws, whatever the bytes and call order, in either reading', () => {
   const piece = fc.oneof(
     fc.uint8Array({ maxLength: 64 }),
     fc.constantFrom(...SSE_TOKENS).map((t) => new TextEncoder().encode(t)),
@@ -256,17 +307,22 @@ test('the tracker never throws, whatever the bytes and call order', () => {
     bytes: piece,
   });
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 300 }), (ops, limit) => {
-      const tracker = new StreamTracker({ holdLimitBytes: limit });
-      for (const { call, bytes } of ops) {
-        if (call === 'hold') tracker.hold(bytes);
-        else if (call === 'pass') tracker.pass(bytes);
-        else if (call === 'commit') tracker.commit();
-        else if (call === 'end') tracker.end();
-        else tracker.usage();
-      }
-      assert.ok(tracker.heldBytes() >= 0);
-    }),
+    fc.property(
+      fc.array(op, { maxLength: 40 }),
+      fc.integer({ min: 1, max: 300 }),
+      READING,
+      (ops, limit, reading) => {
+        const tracker = new StreamTracker({ holdLimitBytes: limit, reading });
+        for (const { call, bytes } of ops) {
+          if (call === 'hold') tracker.hold(bytes);
+          else if (call === 'pass') tracker.pass(bytes);
+          else if (call === 'commit') tracker.commit();
+          else if (call === 'end') tracker.end();
+          else tracker.usage();
+        }
+        assert.ok(tracker.heldBytes() >= 0);
+      },
+    ),
     { numRuns: RUNS },
   );
   fc.assert(

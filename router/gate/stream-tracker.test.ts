@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { StreamPart, UpstreamFrame } from './stream-part.js';
 import { StreamTracker, type HoldSignal, type MidStreamFailure } from './stream-tracker.js';
 
 const enc = new TextEncoder();
 const bytes = (text: string): Uint8Array => enc.encode(text);
-const text = (data: Uint8Array | null): string => (data ? Buffer.from(data).toString('utf8') : '');
+/** A part a tracker in bytes mode handed on: bytes, always. */
+function bytesOf(part: StreamPart): Uint8Array {
+  assert.ok(part instanceof Uint8Array, 'bytes mode hands on bytes');
+  return part;
+}
+const text = (data: StreamPart | null): string => (data ? Buffer.from(bytesOf(data)).toString('utf8') : '');
 
 const frame = (value: unknown, prefix = 'data: ', eol = '\n'): string =>
   `${prefix}${JSON.stringify(value)}${eol}${eol}`;
@@ -43,7 +49,7 @@ function run(chunks: Array<string | Uint8Array>, holdLimitBytes = 262_144): Run 
       if (signal.type === 'content' || signal.type === 'overflow') {
         committed = true;
         const result = tracker.commit();
-        if (result.forward) out.push(result.forward);
+        if (result.forward) out.push(bytesOf(result.forward));
         if (result.failure) {
           midStream = result.failure;
           break;
@@ -51,7 +57,7 @@ function run(chunks: Array<string | Uint8Array>, holdLimitBytes = 262_144): Run 
       }
     } else {
       const result = tracker.pass(data);
-      if (result.forward) out.push(result.forward);
+      if (result.forward) out.push(bytesOf(result.forward));
       if (result.failure) {
         midStream = result.failure;
         break;
@@ -61,7 +67,7 @@ function run(chunks: Array<string | Uint8Array>, holdLimitBytes = 262_144): Run 
   let endFailure: Run['endFailure'] = null;
   if (signal?.type !== 'failure' && !midStream) {
     const end = tracker.end();
-    if (end.forward) out.push(end.forward);
+    if (end.forward) out.push(bytesOf(end.forward));
     endFailure = end.failure;
     midStream = end.midStreamFailure;
   }
@@ -398,4 +404,51 @@ test('a partial line kept for the next chunk is a copy: the caller may reuse its
   assert.equal(text(passed.forward), delta({ content: 'a' }));
   chunk.fill(0x2a);
   assert.equal(text(tracker.pass(bytes('tial":1}\n\n')).forward), 'data: {"partial":1}\n\n');
+});
+
+/** A tracker that hands on frames: every frame it handed on, in order. */
+function framesOf(part: StreamPart | null): readonly UpstreamFrame[] {
+  if (part === null) return [];
+  assert.ok(!(part instanceof Uint8Array), 'frames mode hands on frames');
+  return part.frames;
+}
+
+test('frames mode: the frames judged before the commit go on first, then the rest, each parsed once', () => {
+  const tracker = new StreamTracker({ holdLimitBytes: 10_000, reading: 'frames' });
+  const role = { choices: [{ index: 0, delta: { role: 'assistant' } }] };
+  const hi = { choices: [{ index: 0, delta: { content: 'Hi' } }] };
+  const there = { choices: [{ index: 0, delta: { content: ' there' } }] };
+  assert.equal(tracker.hold(bytes(frame(role) + frame(hi) + 'data: {"choi')).type, 'content');
+  assert.deepEqual(framesOf(tracker.commit().forward), [role, hi]);
+  assert.deepEqual(framesOf(tracker.pass(bytes('ces":[]}\n\n' + frame(there) + DONE)).forward), [
+    { choices: [] },
+    there,
+    '[DONE]',
+  ]);
+  assert.deepEqual(tracker.end(), { forward: null, failure: null, midStreamFailure: null });
+});
+
+test('frames mode: an error frame after content ends the frames before it, with the failure', () => {
+  const tracker = new StreamTracker({ holdLimitBytes: 10_000, reading: 'frames' });
+  const usage = { choices: [], usage: { prompt_tokens: 4, completion_tokens: 2 } };
+  assert.equal(tracker.hold(bytes(delta({ content: 'a' }))).type, 'content');
+  assert.equal(framesOf(tracker.commit().forward).length, 1);
+  const passed = tracker.pass(bytes(frame(usage) + errorFrame('boom', 500) + delta({ content: 'never' })));
+  assert.deepEqual(framesOf(passed.forward), [usage]);
+  assert.deepEqual(passed.failure, { kind: 'mid_stream_error', errorCode: 500, detail: 'boom' });
+  assert.deepEqual(tracker.pass(bytes(delta({ content: 'more' }))), { forward: null, failure: null });
+  assert.deepEqual(tracker.usage(), { promptTokens: 4, completionTokens: 2 });
+});
+
+test('bytes brought to hold() after the commit are handed on at the end, in either reading', () => {
+  const last = delta({ content: 'late' });
+  for (const reading of ['bytes', 'frames'] as const) {
+    const tracker = new StreamTracker({ holdLimitBytes: 10_000, reading });
+    assert.equal(tracker.hold(bytes(delta({ content: 'a' }))).type, 'content');
+    tracker.commit();
+    assert.equal(tracker.hold(bytes(last)).type, 'content');
+    const { forward } = tracker.end();
+    if (reading === 'bytes') assert.equal(text(forward), last);
+    else assert.deepEqual(framesOf(forward), [JSON.parse(last.slice(6)) as UpstreamFrame]);
+  }
 });

@@ -78,3 +78,12 @@ export function answerUpdate(res: ServerResponse, result: UpdateResult, live: Li
     );
   }
 }
+
+/**
+ * Answers a change made by one of the dashboard's editing calls: `{ ok: true }` once saved (the view reloads
+ * what it shows), else why it was refused or not saved, as {@link answerUpdate} says it.
+ */
+export function answerEdit(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
+  if (result.ok) sendJson(res, 200, { ok: true });
+  else answerUpdate(res, result, live);
+}

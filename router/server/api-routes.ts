@@ -18,7 +18,7 @@ import {
   historyResponse,
   type RequestHistory,
 } from '../state/request-history.js';
-import { answerUpdate, readJson } from './api-io.js';
+import { answerEdit, answerUpdate, readJson } from './api-io.js';
 import { checkConfig } from './config-check-route.js';
 import { importConfig } from './import-route.js';
 import { PROVIDER_ROUTES } from './provider-routes.js';
@@ -33,7 +33,9 @@ export interface ApiDeps {
   history: RequestHistory;
   counters: DailyCounters;
   quotas: QuotaBook;
+  /** The providers' model lists (model discovery). */
   discovery: DiscoveryBook;
+  /** The router's time: its clock, and the event streams' heartbeat. */
   time: Time;
 }
 
@@ -161,8 +163,7 @@ async function setActiveSet({ deps, req, res }: ApiCall): Promise<void> {
     sets: withSets(raw, resolved.sets),
     activeSet: set,
   }));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, live);
+  answerEdit(res, result, live);
 }
 
 async function setPaused({ deps, req, res }: ApiCall): Promise<void> {
@@ -189,8 +190,7 @@ async function putSet(name: string, { deps, req, res }: ApiCall): Promise<void> 
     const sets = { ...withSets(raw, resolved.sets), [name]: models };
     return { ...raw, sets, activeSet: raw.sets ? raw.activeSet : resolved.activeSet };
   });
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, live);
+  answerEdit(res, result, live);
 }
 
 /** Every fixed `/api/*` route, by `METHOD path`. */

@@ -1,19 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HealthResponse } from '../api-types.js';
-import type { LiveConfig } from '../config/live-config.js';
 import type { EventBus } from '../engine/event-bus.js';
 import { ResponseItemStore } from '../faces/index.js';
-import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterLogger } from '../public-types.js';
 import { INTERNAL_ERROR_ANSWER } from '../engine/answer/final-answer.js';
 import { logText } from '../engine/views/log-text.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
-import type { Time } from '../state/clock.js';
-import type { DailyCounters } from '../state/daily-counters.js';
-import type { DiscoveryBook } from '../state/discovery-book.js';
-import type { QuotaBook } from '../state/quota-book.js';
-import type { RequestHistory } from '../state/request-history.js';
-import { handleApi } from './api-routes.js';
+import { handleApi, type ApiDeps } from './api-routes.js';
 import {
   agentFaces,
   handleAgentRoute,
@@ -37,14 +30,8 @@ import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
 
-export interface ServerDeps {
-  engine: RouterEngine;
-  live: LiveConfig;
-  history: RequestHistory;
-  counters: DailyCounters;
-  quotas: QuotaBook;
-  /** The providers' model lists (model discovery). */
-  discovery: DiscoveryBook;
+/** What the server needs: the `/api/*` routes' parts, and its own. */
+export interface ServerDeps extends ApiDeps {
   events: EventBus;
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */
@@ -53,8 +40,6 @@ export interface ServerDeps {
   tokenForReads: boolean;
   version: string;
   startedAt: number;
-  /** The router's time: its clock, and the event streams' heartbeat. */
-  time: Time;
   logger: RouterLogger;
 }
 

@@ -79,6 +79,21 @@ test('messages.stream: the stream after both black holes, usage from the last ch
   });
 });
 
+test('the stream the client gets is made of the frames the gate judged, however the upstream spaced its lines', async () => {
+  await withBlackHoles(async ({ router, upstream }) => {
+    // One JSON per data line, a blank before each value, no blank lines between events: the gate reads
+    // each line as a frame of its own, and so must the translation.
+    const lines = [roleFrame(), contentFrame('Hel'), contentFrame('lo'), finishFrame('stop')].map(
+      (frame) => `data:  ${JSON.stringify(frame)}\n`,
+    );
+    upstream.script(GOOD, sse(lines));
+    const message = await client(router.url).messages.stream(ask).finalMessage();
+    assert.deepEqual(message.content, [{ type: 'text', text: 'Hello' }]);
+    assert.equal(message.stop_reason, 'end_turn');
+    assertServedEntry(router.lastEntry(), true);
+  });
+});
+
 test('a tool-use round trip, streamed and not: the tool_result reaches the model under its call id', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     upstream.always(GOOD, agentModel());

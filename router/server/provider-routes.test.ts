@@ -204,6 +204,9 @@ test('probes and limits are set per provider, shown in its view, and bad values 
     assert.deepEqual(view?.probe, { enabled: true, dailyBudget: 7, idleIntervalMs: null, spentToday: 0 });
     assert.deepEqual(view?.limits.override, { rpd: 40, tpm: 900 });
     const budget = view?.keys[0]?.budgets[0];
+    // The same budget shape as /api/usage's: the provider and the key's fingerprint with it.
+    assert.equal(budget?.provider, 'alpha');
+    assert.equal(budget?.key, view?.keys[0]?.fingerprint);
     assert.equal(budget?.model, 'alpha/m1');
     assert.equal(budget?.dayRequests, 1);
     assert.equal(budget?.minuteRequests, 1);

@@ -15,7 +15,7 @@ import {
 import { apiKeySchema } from '../config/schema.js';
 import { HeldKeys, HOLD_MS, type HeldKey } from '../state/held-keys.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
-import { answerUpdate, readJson } from './api-io.js';
+import { answerEdit, answerUpdate, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -78,8 +78,7 @@ async function addProvider(call: ApiCall): Promise<void> {
   }
   const apiKeys = body.apiKeys.map((key) => key.trim()).filter((key) => key !== '');
   const result = await deps.live.update((raw) => withNewProvider(raw, { ...body, apiKeys }));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, deps.live);
+  answerEdit(res, result, deps.live);
 }
 
 async function addKey(call: ApiCall): Promise<void> {
@@ -152,8 +151,7 @@ async function providerSettings(call: ApiCall): Promise<void> {
   const { provider, ...change } = read.value;
   // Shapes only here: the config's schema says what is wrong with a value, at its path.
   const result = await deps.live.update((raw) => withProviderSettings(raw, provider, change));
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, deps.live);
+  answerEdit(res, result, deps.live);
 }
 
 /** The Providers view's routes, by `METHOD path`. */

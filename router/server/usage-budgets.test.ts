@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UsageResponse } from '../api-types.js';
+import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import { parseReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -27,9 +28,16 @@ test('each key’s day budgets against their limits, per key where the provider 
     const first = keyFingerprint('sk-test-alpha');
     const second = keyFingerprint('sk-alpha-second');
     const mistral = keyFingerprint('sk-test-mistral');
+    const day = { dayRequests: 2, dayTokens: 16, minuteRequests: 2, minuteTokens: 16 };
     assert.deepEqual(usage.budgets.slice(0, 2), [
-      { provider: 'alpha', key: first, model: 'alpha/m1', dayRequests: 2, dayTokens: 16, rpd: 4, tpd: 100 },
-      { provider: 'mistral', key: mistral, model: null, dayRequests: 2, dayTokens: 16, rpd: 10, tpd: null },
+      {
+        provider: 'alpha',
+        key: first,
+        model: 'alpha/m1',
+        ...day,
+        limits: { ...NO_LIMITS, rpd: 4, tpd: 100 },
+      },
+      { provider: 'mistral', key: mistral, model: null, ...day, limits: { ...NO_LIMITS, rpd: 10 } },
     ]);
     const rest = usage.budgets.slice(2).map((row) => `${row.model} ${row.key} ${row.dayRequests}`);
     assert.deepEqual(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { applyCodex, stripCodex } from './codex-toml.js';
 import { applyContinue, sameContinueApartFromOurs, stripContinue } from './continue-yaml.js';
 import { applyClaude, applyOpencode, stripClaude, stripOpencode } from './json-agents.js';
-import { formatSettings, sameJson } from './json-settings.js';
+import { formatSettings, sameJson, type JsonObject } from './json-settings.js';
 import { applyQwen, stripQwen } from './qwen-settings.js';
 import type { RouterTarget } from './router-target.js';
 
@@ -24,13 +24,25 @@ export interface AgentEditor {
   refusal?(file: string): Promise<string | null>;
 }
 
+/**
+ * `strip` and `sameApartFromOurs` of an agent whose file is JSON settings, from the function that takes our
+ * part out (with `anyModel`, the model setup sets whatever it names: two versions are compared without it).
+ */
+function jsonSettingsEdits(
+  stripOurs: (text: string, file: string, anyModel?: boolean) => JsonObject,
+): Pick<AgentEditor, 'strip' | 'sameApartFromOurs'> {
+  return {
+    strip: (text, file) => formatSettings(stripOurs(text, file), text),
+    sameApartFromOurs: (a, b, file) => sameJson(stripOurs(a, file, true), stripOurs(b, file, true)),
+  };
+}
+
 const claude: AgentEditor = {
   id: 'claude-code',
   name: 'Claude Code',
   file: (env, home) => path.join(env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'settings.json'),
   apply: applyClaude,
-  strip: (text, file) => formatSettings(stripClaude(text, file), text),
-  sameApartFromOurs: (a, b, file) => sameJson(stripClaude(a, file), stripClaude(b, file)),
+  ...jsonSettingsEdits(stripClaude),
 };
 
 const codex: AgentEditor = {
@@ -48,8 +60,7 @@ const opencode: AgentEditor = {
   file: (env, home) =>
     path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'opencode', 'opencode.json'),
   apply: applyOpencode,
-  strip: (text, file) => formatSettings(stripOpencode(text, file), text),
-  sameApartFromOurs: (a, b, file) => sameJson(stripOpencode(a, file, true), stripOpencode(b, file, true)),
+  ...jsonSettingsEdits(stripOpencode),
 };
 
 const qwen: AgentEditor = {
@@ -57,8 +68,7 @@ const qwen: AgentEditor = {
   name: 'Qwen Code',
   file: (env, home) => path.join(env.QWEN_HOME ?? path.join(home, '.qwen'), 'settings.json'),
   apply: applyQwen,
-  strip: (text, file) => formatSettings(stripQwen(text, file), text),
-  sameApartFromOurs: (a, b, file) => sameJson(stripQwen(a, file, true), stripQwen(b, file, true)),
+  ...jsonSettingsEdits(stripQwen),
 };
 
 const continueDev: AgentEditor = {

@@ -5,7 +5,6 @@
 import { z } from 'zod/v3';
 import type { BreakerSettings } from './breaker.js';
 import { FAILURE_KINDS, type FailureKind } from '../gate/failure-kinds.js';
-import type { RouterLogger } from '../public-types.js';
 import {
   breakerChanged,
   initialBreaker,
@@ -14,8 +13,7 @@ import {
   settle,
   type BreakerRecord,
 } from './breaker.js';
-import type { Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Entries not updated for this long are dropped on load: their cooldowns and counters are stale. */
 export const BREAKER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -44,14 +42,9 @@ const fileSchema = z.strictObject({ breakers: z.record(z.string().min(1), z.unkn
 
 type BreakerFile = { breakers: Record<string, unknown> };
 
-export interface BreakerStoreOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
+export interface BreakerStoreOptions extends StateBookOptions {
   /** Read on every transition, so a config change applies without a restart. */
   settings: () => BreakerSettings;
-  debounceMs: number;
-  logger: RouterLogger;
   /** Called after a record really changed (not for a mere `updatedAt`). */
   onChange?: (key: string) => void;
   /**
@@ -68,7 +61,7 @@ export interface BreakerStoreOptions {
  */
 export const MAX_UNLISTED = 32;
 
-export class BreakerStore {
+export class BreakerStore extends StateBook<BreakerFile> {
   private readonly options: BreakerStoreOptions;
   private readonly records = new Map<string, BreakerRecord>();
   /** Bumped by every change to a record or a trial slot (see `version`). */
@@ -77,27 +70,28 @@ export class BreakerStore {
   private readonly trials = new Set<string>();
   private freshRecord: BreakerRecord | null = null;
   private freshSettings: BreakerSettings | null = null;
-  private readonly file: JsonStateFile<BreakerFile>;
 
   constructor(options: BreakerStoreOptions) {
+    super(options, fileSchema);
     this.options = options;
-    this.file = new JsonStateFile<BreakerFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ breakers: Object.fromEntries(this.listedRecords()) }),
-    });
+  }
+
+  /** The records to save: the listed models' only. */
+  protected snapshot(): BreakerFile {
+    const isListed = this.options.isListed;
+    const entries = [...this.records];
+    return {
+      breakers: Object.fromEntries(
+        isListed === undefined ? entries : entries.filter(([key]) => isListed(key)),
+      ),
+    };
   }
 
   /**
-   * Restores the file. A HALF_OPEN entry loads as OPEN (its trial, if one was in flight, never reported),
-   * entries idle for 30 days are dropped, and an invalid entry is dropped with a warning.
+   * A HALF_OPEN entry loads as OPEN (its trial, if one was in flight, never reported), entries idle for
+   * 30 days are dropped, and an invalid entry is dropped with a warning.
    */
-  async load(): Promise<void> {
-    const data = await this.file.load();
-    if (data === null) return;
+  protected restore(data: BreakerFile): void {
     const now = this.options.time.now();
     const settings = this.options.settings();
     let dropped = 0;
@@ -123,7 +117,7 @@ export class BreakerStore {
     }
     this.pruneUnlisted();
     this.changes += 1;
-    if (dropped > 0) this.file.schedule();
+    if (dropped > 0) this.changed();
   }
 
   /**
@@ -204,7 +198,7 @@ export class BreakerStore {
     if (rec === undefined) return;
     this.records.delete(key);
     this.changes += 1;
-    this.file.schedule();
+    this.changed();
     const fresh = initialBreaker(this.options.time.now(), this.options.settings());
     if (breakerChanged(rec, fresh)) this.options.onChange?.(key);
   }
@@ -212,21 +206,6 @@ export class BreakerStore {
   /** Keys with a stored record. */
   keys(): string[] {
     return [...this.records.keys()];
-  }
-
-  flush(): Promise<void> {
-    return this.file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.file.close();
-  }
-
-  /** The records to save: the listed models' only. */
-  private listedRecords(): [string, BreakerRecord][] {
-    const isListed = this.options.isListed;
-    const entries = [...this.records];
-    return isListed === undefined ? entries : entries.filter(([key]) => isListed(key));
   }
 
   /** Drops the least recently updated breakers of unlisted models past {@link MAX_UNLISTED}. */
@@ -246,7 +225,7 @@ export class BreakerStore {
     this.records.set(key, next);
     if (added && this.options.isListed?.(key) === false) this.pruneUnlisted();
     this.changes += 1;
-    this.file.schedule();
+    this.changed();
     if (breakerChanged(prev, next)) this.options.onChange?.(key);
     return next;
   }

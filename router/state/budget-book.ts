@@ -5,7 +5,6 @@
  */
 import { z } from 'zod/v3';
 import type { BudgetLimits } from '../catalogue/free-tier-limits.js';
-import type { RouterLogger } from '../public-types.js';
 import {
   addToMinute,
   budgetStanding,
@@ -21,8 +20,7 @@ import {
   type RateLimitHint,
   type RateLimitHints,
 } from './budget-standing.js';
-import type { Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 const count = z.number().int().min(0);
 /** Files from before days had a time zone have no `dayEnd`: their days were UTC days. */
@@ -57,39 +55,23 @@ const fileSchema = z.strictObject({
 });
 type BudgetFile = z.output<typeof fileSchema>;
 
-export interface BudgetBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type BudgetBookOptions = StateBookOptions;
 
-export class BudgetBook {
+export class BudgetBook extends StateBook<BudgetFile> {
   private readonly options: BudgetBookOptions;
   private readonly counters = new Map<string, BudgetCounts>();
-  private readonly file: JsonStateFile<BudgetFile>;
   /** Bumped when a counter's standing changes (ok → near → at), not by every count. */
   private changes = 0;
   /** The latest hold any counter was given: none is live once the clock is past it. */
   private latestHold = 0;
 
   constructor(options: BudgetBookOptions) {
+    super(options, fileSchema);
     this.options = options;
-    this.file = new JsonStateFile<BudgetFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => this.snapshot(),
-    });
   }
 
-  /** Restores the file; counts of a day already over are dropped. */
-  async load(): Promise<void> {
-    const data = await this.file.load();
-    if (data === null) return;
+  /** Counts of a day already over are dropped. */
+  protected restore(data: BudgetFile): void {
     const now = this.options.time.now();
     for (const [id, counts] of Object.entries(data.counters)) {
       const current = pruned(counts, now);
@@ -163,14 +145,6 @@ export class BudgetBook {
     });
   }
 
-  flush(): Promise<void> {
-    return this.file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.file.close();
-  }
-
   private update(
     id: string,
     zone: string,
@@ -187,7 +161,7 @@ export class BudgetBook {
     change(counts);
     this.noteHold(counts);
     if (budgetStanding(limits, counts).type !== before) this.changes += 1;
-    this.file.schedule();
+    this.changed();
   }
 
   private noteHold(counts: BudgetCounts): void {
@@ -195,7 +169,7 @@ export class BudgetBook {
   }
 
   /** Counters with nothing left in them are left out. */
-  private snapshot(): BudgetFile {
+  protected snapshot(): BudgetFile {
     const now = this.options.time.now();
     const counters: Record<string, BudgetCounts> = {};
     for (const [id, counts] of this.counters) {

@@ -4,10 +4,8 @@
  */
 import { z } from 'zod/v3';
 import type { HistoryEntry, HistoryStats } from '../api-types.js';
-import type { RouterLogger } from '../public-types.js';
-import type { Clock, Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
 import { localDayKey } from './local-day.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Days kept in the file. */
 export const MAX_DAYS = 31;
@@ -67,35 +65,21 @@ export function countEntry(counts: DayCounts, entry: HistoryEntry): void {
   counts.completionTokens += entry.usage?.completionTokens ?? 0;
 }
 
-export interface DailyCountersOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type DailyCountersOptions = StateBookOptions;
 
-export class DailyCounters {
+export class DailyCounters extends StateBook<CountersFile> {
   readonly #days = new Map<string, DayCounts>();
-  readonly #clock: Clock;
-  readonly #file: JsonStateFile<CountersFile>;
 
   constructor(options: DailyCountersOptions) {
-    this.#clock = options.time.now;
-    this.#file = new JsonStateFile<CountersFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ days: Object.fromEntries(this.#days) }),
-    });
+    super(options, fileSchema);
   }
 
-  /** Restores the saved days (an invalid file is moved aside and counting starts clean). */
-  async load(): Promise<void> {
-    const data = await this.#file.load();
-    if (data === null) return;
+  protected snapshot(): CountersFile {
+    return { days: Object.fromEntries(this.#days) };
+  }
+
+  /** Keeps the newest {@link MAX_DAYS} saved days. */
+  protected restore(data: CountersFile): void {
     this.#days.clear();
     for (const key of Object.keys(data.days).sort().slice(-MAX_DAYS)) {
       const counts = data.days[key];
@@ -114,12 +98,12 @@ export class DailyCounters {
       this.#prune();
     }
     countEntry(counts, entry);
-    this.#file.schedule();
+    this.changed();
   }
 
   /** Today's counts (zeros on a day without requests). */
   today(): DayCounts {
-    return { ...(this.#days.get(localDayKey(this.#clock())) ?? emptyDayCounts()) };
+    return { ...(this.#days.get(localDayKey(this.time.now())) ?? emptyDayCounts()) };
   }
 
   /** `HistoryStats.today` from today's counts. */
@@ -135,14 +119,6 @@ export class DailyCounters {
         completionTokens: counts.completionTokens,
       },
     };
-  }
-
-  flush(): Promise<void> {
-    return this.#file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.#file.close();
   }
 
   #prune(): void {

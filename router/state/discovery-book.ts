@@ -5,9 +5,7 @@
  * kept too, failed ones included, so the daily check does not call an unreachable provider again that day.
  */
 import { z } from 'zod/v3';
-import type { RouterLogger } from '../public-types.js';
-import type { Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 const fileSchema = z.strictObject({
   providers: z.record(
@@ -31,41 +29,29 @@ export interface Discovery {
   windows: ReadonlyMap<string, number>;
 }
 
-export interface DiscoveryBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type DiscoveryBookOptions = StateBookOptions;
 
-export class DiscoveryBook {
+export class DiscoveryBook extends StateBook<DiscoveryFile> {
   private readonly lists = new Map<string, Discovery>();
   private readonly attempts = new Map<string, number>();
-  private readonly file: JsonStateFile<DiscoveryFile>;
 
-  constructor(private readonly options: DiscoveryBookOptions) {
-    this.file = new JsonStateFile<DiscoveryFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({
-        providers: Object.fromEntries(
-          [...this.lists].map(([id, list]) => [
-            id,
-            { at: list.at, ids: [...list.ids], windows: Object.fromEntries(list.windows) },
-          ]),
-        ),
-        lastAttemptAt: Object.fromEntries(this.attempts),
-      }),
-    });
+  constructor(options: DiscoveryBookOptions) {
+    super(options, fileSchema);
   }
 
-  async load(): Promise<void> {
-    const data = await this.file.load();
-    if (data === null) return;
+  protected snapshot(): DiscoveryFile {
+    return {
+      providers: Object.fromEntries(
+        [...this.lists].map(([id, list]) => [
+          id,
+          { at: list.at, ids: [...list.ids], windows: Object.fromEntries(list.windows) },
+        ]),
+      ),
+      lastAttemptAt: Object.fromEntries(this.attempts),
+    };
+  }
+
+  protected restore(data: DiscoveryFile): void {
     for (const [id, list] of Object.entries(data.providers))
       this.lists.set(id, {
         at: list.at,
@@ -87,23 +73,15 @@ export class DiscoveryBook {
 
   /** Records that the provider's list was asked for now (whatever the answer). */
   attempted(providerId: string): void {
-    this.attempts.set(providerId, this.options.time.now());
-    this.file.schedule();
+    this.attempts.set(providerId, this.time.now());
+    this.changed();
   }
 
   /** Records a provider's list, fetched now, with the context windows it gave by listed id. */
   record(providerId: string, ids: readonly string[], windows: Readonly<Record<string, number>> = {}): void {
-    const now = this.options.time.now();
+    const now = this.time.now();
     this.lists.set(providerId, { at: now, ids: new Set(ids), windows: new Map(Object.entries(windows)) });
     this.attempts.set(providerId, now);
-    this.file.schedule();
-  }
-
-  flush(): Promise<void> {
-    return this.file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.file.close();
+    this.changed();
   }
 }

@@ -5,9 +5,7 @@
  * ceiling raises it; a success with tools or images lifts that refusal.
  */
 import { z } from 'zod/v3';
-import type { RouterLogger } from '../public-types.js';
-import type { Clock, Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Models kept at most (the oldest learnt is dropped first): pinned models may be any name. */
 export const FIT_BOOK_MAX_MODELS = 2000;
@@ -47,39 +45,25 @@ const learnedSchema = z.strictObject({
 const fileSchema = z.strictObject({ models: z.record(z.string().min(1).max(600), learnedSchema) });
 type FitFile = z.output<typeof fileSchema>;
 
-export interface FitBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type FitBookOptions = StateBookOptions;
 
 /** A feature a model may refuse. */
 export type Feature = 'tools' | 'images';
 
 const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
 
-export class FitBook {
+export class FitBook extends StateBook<FitFile> {
   readonly #models = new Map<string, LearnedFit>();
-  readonly #clock: Clock;
-  readonly #file: JsonStateFile<FitFile>;
 
   constructor(options: FitBookOptions) {
-    this.#clock = options.time.now;
-    this.#file = new JsonStateFile<FitFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ models: Object.fromEntries(this.#models) }),
-    });
+    super(options, fileSchema);
   }
 
-  async load(): Promise<void> {
-    const data = await this.#file.load();
-    if (data === null) return;
+  protected snapshot(): FitFile {
+    return { models: Object.fromEntries(this.#models) };
+  }
+
+  protected restore(data: FitFile): void {
     for (const [key, learned] of Object.entries(data.models)) this.#models.set(key, learned);
   }
 
@@ -97,7 +81,7 @@ export class FitBook {
     const tokens = Math.max(0, byStated ? stated : size - 1);
     const known = this.#models.get(key)?.ceiling;
     if (known !== undefined && known.source === 'refusal' && known.tokens <= tokens) return;
-    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.#clock() };
+    const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.time.now() };
     if (byStated) ceiling.stated = true;
     this.#update(key, { ceiling });
   }
@@ -109,7 +93,7 @@ export class FitBook {
     const { ceiling } = learned;
     const patch: LearnedFit = {};
     if (ceiling !== undefined && size > ceiling.tokens)
-      patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.#clock() };
+      patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.time.now() };
     const lifted = (['tools', 'images'] as const).filter(
       (feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined,
     );
@@ -119,20 +103,12 @@ export class FitBook {
 
   /** `key` refused a request for using `feature`. */
   refusedFeature(key: string, feature: Feature): void {
-    this.#update(key, { [FEATURE_FIELD[feature]]: this.#clock() });
+    this.#update(key, { [FEATURE_FIELD[feature]]: this.time.now() });
   }
 
   /** Forgets what was learnt about `key` (a manual reset of the model). */
   forget(key: string): void {
-    if (this.#models.delete(key)) this.#file.schedule();
-  }
-
-  flush(): Promise<void> {
-    return this.#file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.#file.close();
+    if (this.#models.delete(key)) this.changed();
   }
 
   #update(key: string, patch: LearnedFit, lifted: readonly Feature[] = []): void {
@@ -145,6 +121,6 @@ export class FitBook {
       const oldest = this.#models.keys().next().value;
       if (oldest !== undefined) this.#models.delete(oldest);
     }
-    this.#file.schedule();
+    this.changed();
   }
 }

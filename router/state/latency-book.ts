@@ -4,9 +4,8 @@
  * Persisted, so `fastest` ordering knows the models right after a restart.
  */
 import { z } from 'zod/v3';
-import type { RouterLogger } from '../public-types.js';
-import type { Clock, Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import type { LatencyView } from '../api-types.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** Samples kept per model for the p95. */
 export const LATENCY_WINDOW = 20;
@@ -15,20 +14,8 @@ export const DECAY_WEIGHT = 0.3;
 /** Models not served for this long are dropped on load: their figures say nothing about today. */
 export const LATENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** One model's figures; null fields have no sample yet. */
-export interface LatencyFigures {
-  /** Decaying average time to the first useful byte (the commit), ms. */
-  ttfbMs: number | null;
-  /** Median of the recent times to first useful byte, ms. */
-  ttfbP50Ms: number | null;
-  /** 95th percentile of the recent times to first useful byte, ms. */
-  ttfbP95Ms: number | null;
-  /** Decaying average of output tokens per second after the first byte. */
-  tokensPerSec: number | null;
-  samples: number;
-  /** When the model last served. */
-  lastAt: number | null;
-}
+/** One model's figures (what the Models view shows); null fields have no sample yet. */
+export type LatencyFigures = LatencyView;
 
 /** One served attempt's timing. */
 export interface LatencySample {
@@ -49,13 +36,7 @@ type LatencyRecord = z.infer<typeof recordSchema>;
 const fileSchema = z.strictObject({ models: z.record(z.string().min(1), z.unknown()) });
 type LatencyFile = { models: Record<string, unknown> };
 
-export interface LatencyBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type LatencyBookOptions = StateBookOptions;
 
 const EMPTY: LatencyFigures = {
   ttfbMs: null,
@@ -67,28 +48,20 @@ const EMPTY: LatencyFigures = {
 };
 
 /** Per-model latency figures with a persisted file (`latency.json`). */
-export class LatencyBook {
+export class LatencyBook extends StateBook<LatencyFile> {
   readonly #records = new Map<string, LatencyRecord>();
-  readonly #clock: Clock;
-  readonly #file: JsonStateFile<LatencyFile>;
 
   constructor(options: LatencyBookOptions) {
-    this.#clock = options.time.now;
-    this.#file = new JsonStateFile<LatencyFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ models: Object.fromEntries(this.#records) }),
-    });
+    super(options, fileSchema);
   }
 
-  /** Restores the file; invalid or stale entries are dropped one by one. */
-  async load(): Promise<void> {
-    const loaded = await this.#file.load();
-    if (loaded === null) return;
-    const now = this.#clock();
+  protected snapshot(): LatencyFile {
+    return { models: Object.fromEntries(this.#records) };
+  }
+
+  /** Invalid or stale entries are dropped one by one. */
+  protected restore(loaded: LatencyFile): void {
+    const now = this.time.now();
     for (const [key, raw] of Object.entries(loaded.models)) {
       const parsed = recordSchema.safeParse(raw);
       if (parsed.success && now - parsed.data.lastAt <= LATENCY_TTL_MS) this.#records.set(key, parsed.data);
@@ -106,7 +79,7 @@ export class LatencyBook {
         tokensPerSec: rate,
         recent: [ttfb],
         samples: 1,
-        lastAt: this.#clock(),
+        lastAt: this.time.now(),
       });
     } else {
       // Updated in place: a served request allocates no record or window of its own.
@@ -115,9 +88,9 @@ export class LatencyBook {
       before.recent.push(ttfb);
       if (before.recent.length > LATENCY_WINDOW) before.recent.shift();
       before.samples += 1;
-      before.lastAt = this.#clock();
+      before.lastAt = this.time.now();
     }
-    this.#file.schedule();
+    this.changed();
   }
 
   /** Books a served attempt from its timing: first useful byte, end, and the completion's token count. */
@@ -137,14 +110,6 @@ export class LatencyBook {
       samples: rec.samples,
       lastAt: rec.lastAt,
     };
-  }
-
-  flush(): Promise<void> {
-    return this.#file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.#file.close();
   }
 }
 

@@ -7,10 +7,8 @@
 import { z } from 'zod/v3';
 import type { ProbeView } from '../api-types.js';
 import { FAILURE_KINDS } from '../gate/failure-kinds.js';
-import type { RouterLogger } from '../public-types.js';
-import type { Clock, Time } from './clock.js';
 import { dayWindow } from './day-start.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 const probeViewSchema = z.strictObject({
   at: z.number().min(0),
@@ -42,44 +40,27 @@ const fileSchema = z.preprocess(
 );
 type ProbeFile = z.output<typeof fileSchema>;
 
-export interface ProbeBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
+export interface ProbeBookOptions extends StateBookOptions {
   /** The time zone a provider's day is counted in (its free-tier limits' day). */
   zoneOf: (provider: string) => string;
 }
 
 /** Probes spent per provider and day, and each model's last probe, persisted. */
-export class ProbeBook {
+export class ProbeBook extends StateBook<ProbeFile> {
   readonly #spent = new Map<string, Spent>();
   readonly #last = new Map<string, ProbeView>();
-  readonly #clock: Clock;
   readonly #zoneOf: (provider: string) => string;
-  readonly #file: JsonStateFile<ProbeFile>;
 
   constructor(options: ProbeBookOptions) {
-    this.#clock = options.time.now;
+    super(options, fileSchema);
     this.#zoneOf = options.zoneOf;
-    this.#file = new JsonStateFile<ProbeFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({
-        spent: Object.fromEntries(this.#spent),
-        last: Object.fromEntries(this.#last),
-      }),
-    });
   }
 
-  /** Restores the file; an invalid one is moved aside (with a warning) and the book starts empty. */
-  async load(): Promise<void> {
-    const data = await this.#file.load();
-    if (data === null) return;
+  protected snapshot(): ProbeFile {
+    return { spent: Object.fromEntries(this.#spent), last: Object.fromEntries(this.#last) };
+  }
+
+  protected restore(data: ProbeFile): void {
     for (const [provider, spent] of Object.entries(data.spent)) this.#spent.set(provider, spent);
     for (const [key, view] of Object.entries(data.last)) this.#last.set(key, view);
   }
@@ -98,7 +79,7 @@ export class ProbeBook {
   spend(provider: string): void {
     const today = this.#today(provider);
     this.#spent.set(provider, { dayStart: today.dayStart, count: today.count + 1 });
-    this.#file.schedule();
+    this.changed();
   }
 
   /** The last probe of `key`, or null. */
@@ -109,20 +90,12 @@ export class ProbeBook {
   /** Records `key`'s latest probe. */
   record(key: string, view: ProbeView): void {
     this.#last.set(key, view);
-    this.#file.schedule();
-  }
-
-  flush(): Promise<void> {
-    return this.#file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.#file.close();
+    this.changed();
   }
 
   /** The provider's probes of its current day: a new day starts its count at zero. */
   #today(provider: string): Spent {
-    const dayStart = dayWindow(this.#clock(), this.#zoneOf(provider)).start;
+    const dayStart = dayWindow(this.time.now(), this.#zoneOf(provider)).start;
     const spent = this.#spent.get(provider);
     return spent !== undefined && spent.dayStart === dayStart ? spent : { dayStart, count: 0 };
   }

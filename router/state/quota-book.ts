@@ -6,11 +6,9 @@
  */
 import { z } from 'zod/v3';
 import path from 'node:path';
-import type { RouterLogger } from '../public-types.js';
 import { BudgetBook } from './budget-book.js';
 import { UsageBook } from './usage-book.js';
-import type { Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
 import { KEY_MARK, scopedId } from './scoped-id.js';
 
@@ -57,25 +55,19 @@ export type QuotaScope = { model?: string; provider?: string };
  */
 export const LONGEST_PAUSE_MS = 3_600_000;
 
-export interface QuotaBookOptions {
-  file: string;
+export interface QuotaBookOptions extends StateBookOptions {
   /** Where the budget counts live. @default `budgets.json` beside `file` */
   budgetFile?: string;
   /** Where the daily usage lives. @default `usage.json` beside `file` */
   usageFile?: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
   onChange?: (scope: QuotaScope) => void;
 }
 
-export class QuotaBook {
+export class QuotaBook extends StateBook<QuotaFile> {
   private readonly options: QuotaBookOptions;
   private readonly models = new Map<string, ModelPause>();
   private readonly providers = new Map<string, ProviderPause>();
   private readonly auth = new Map<string, AuthBlock>();
-  private readonly file: JsonStateFile<QuotaFile>;
   /** Bumped by every change (see `version`). */
   private changes = 0;
   /** Free-tier budget counts: the other half of what a key may still do. */
@@ -84,34 +76,27 @@ export class QuotaBook {
   readonly usage: UsageBook;
 
   constructor(options: QuotaBookOptions) {
+    super(options, fileSchema);
     this.options = options;
+    const { time, debounceMs, logger } = options;
+    const beside = (name: string) => path.join(path.dirname(options.file), name);
     this.budgets = new BudgetBook({
-      file: options.budgetFile ?? path.join(path.dirname(options.file), 'budgets.json'),
-      time: options.time,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
+      file: options.budgetFile ?? beside('budgets.json'),
+      time,
+      debounceMs,
+      logger,
     });
-    this.usage = new UsageBook({
-      file: options.usageFile ?? path.join(path.dirname(options.file), 'usage.json'),
-      time: options.time,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-    });
-    this.file = new JsonStateFile<QuotaFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => this.snapshot(),
-    });
+    this.usage = new UsageBook({ file: options.usageFile ?? beside('usage.json'), time, debounceMs, logger });
   }
 
-  /** Restores the file; pauses already over are dropped, longer ones cut to {@link LONGEST_PAUSE_MS}. */
-  async load(): Promise<void> {
+  /** Restores the file and the budget and usage books. */
+  override async load(): Promise<void> {
     await Promise.all([this.budgets.load(), this.usage.load()]);
-    const data = await this.file.load();
-    if (data === null) return;
+    await super.load();
+  }
+
+  /** Pauses already over are dropped, longer ones cut to {@link LONGEST_PAUSE_MS}. */
+  protected restore(data: QuotaFile): void {
     const now = this.options.time.now();
     const latest = now + LONGEST_PAUSE_MS;
     for (const [key, pause] of Object.entries(data.models)) {
@@ -144,7 +129,7 @@ export class QuotaBook {
     const current = this.live(this.models.get(id));
     if (current !== undefined && current.until >= until) return;
     this.models.set(id, { until, authoritative });
-    this.changed({ model: modelKey });
+    this.pausesChanged({ model: modelKey });
   }
 
   /**
@@ -164,7 +149,7 @@ export class QuotaBook {
     const current = this.live(this.providers.get(id));
     if (current !== undefined && current.until >= until) return;
     this.providers.set(id, { until, reason, authoritative });
-    this.changed({ provider: providerId });
+    this.pausesChanged({ provider: providerId });
   }
 
   /** The later of the model's and its provider's pause on this key still in the future, else null. */
@@ -212,13 +197,13 @@ export class QuotaBook {
     }
     if (clearsPause) scope.provider = account;
     if (this.auth.delete(scoped(providerId, fingerprint))) scope.provider ??= providerId;
-    if (scope.model !== undefined || scope.provider !== undefined) this.changed(scope);
+    if (scope.model !== undefined || scope.provider !== undefined) this.pausesChanged(scope);
   }
 
   /** Manual reset of one model's pauses, on every key. */
   clearModel(modelKey: string): void {
     const ids = [...this.models.keys()].filter((id) => id === modelKey || id.startsWith(modelKey + KEY_MARK));
-    if (ids.filter((id) => this.models.delete(id)).length > 0) this.changed({ model: modelKey });
+    if (ids.filter((id) => this.models.delete(id)).length > 0) this.pausesChanged({ model: modelKey });
   }
 
   /**
@@ -230,7 +215,7 @@ export class QuotaBook {
     const id = scoped(providerId, fp);
     if (this.auth.has(id)) return;
     this.auth.set(id, { fingerprint: fp, at: this.options.time.now() });
-    this.changed({ provider: providerId });
+    this.pausesChanged({ provider: providerId });
   }
 
   /** True while this key of the provider is blocked (another key, a new one, is not). */
@@ -247,15 +232,15 @@ export class QuotaBook {
   clearAuth(providerId: string): void {
     const prefix = providerId + KEY_MARK;
     const ids = [...this.auth.keys()].filter((id) => id.startsWith(prefix));
-    if (ids.filter((id) => this.auth.delete(id)).length > 0) this.changed({ provider: providerId });
+    if (ids.filter((id) => this.auth.delete(id)).length > 0) this.pausesChanged({ provider: providerId });
   }
 
-  async flush(): Promise<void> {
-    await Promise.all([this.file.flush(), this.budgets.flush(), this.usage.flush()]);
+  override async flush(): Promise<void> {
+    await Promise.all([super.flush(), this.budgets.flush(), this.usage.flush()]);
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.file.close(), this.budgets.close(), this.usage.close()]);
+  override async close(): Promise<void> {
+    await Promise.all([super.close(), this.budgets.close(), this.usage.close()]);
   }
 
   private deadline(ms: number): number | null {
@@ -279,14 +264,14 @@ export class QuotaBook {
     return pause !== undefined && pause.until > this.options.time.now() ? pause : undefined;
   }
 
-  private changed(scope: QuotaScope): void {
+  private pausesChanged(scope: QuotaScope): void {
     this.changes += 1;
-    this.file.schedule();
+    this.changed();
     this.options.onChange?.(scope);
   }
 
   /** Expired pauses are left out, so the file only holds deadlines still ahead. */
-  private snapshot(): QuotaFile {
+  protected snapshot(): QuotaFile {
     const now = this.options.time.now();
     const ahead = <P extends { until: number }>(map: Map<string, P>): Record<string, P> =>
       Object.fromEntries([...map].filter(([, pause]) => pause.until > now));

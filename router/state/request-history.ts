@@ -12,12 +12,11 @@ import {
 } from '../api-types.js';
 import { FAILURE_KINDS, REQUEST_OUTCOMES, SKIP_REASONS } from '../gate/failure-kinds.js';
 import type { RouterLogger } from '../public-types.js';
-import type { Time } from './clock.js';
 import type { DailyCounters } from './daily-counters.js';
 import { computeHistoryStats, type RetainedStats } from './history-stats.js';
-import { JsonStateFile } from './json-state-file.js';
 import { isKeyFingerprint } from './key-fingerprint.js';
 import { RingBuffer } from './ring-buffer.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
 export const MIN_HISTORY_CAPACITY = 10;
@@ -95,42 +94,31 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
 const fileSchema = z.strictObject({ entries: z.array(z.unknown()) });
 type HistoryFile = { entries: unknown[] };
 
-export interface RequestHistoryOptions {
-  file: string;
+export interface RequestHistoryOptions extends StateBookOptions {
   /** @default 500 (at least 10) */
   capacity?: number;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
 }
 
-export class RequestHistory {
+export class RequestHistory extends StateBook<HistoryFile> {
   private readonly logger: RouterLogger;
   /** Past capacity the oldest entry is dropped. */
   private readonly entries: RingBuffer<HistoryEntry>;
-  private readonly file: JsonStateFile<HistoryFile>;
 
   constructor(options: RequestHistoryOptions) {
+    super(options, fileSchema);
     const capacity = options.capacity ?? DEFAULT_HISTORY_CAPACITY;
     this.entries = new RingBuffer(
       Math.max(MIN_HISTORY_CAPACITY, Number.isFinite(capacity) ? Math.floor(capacity) : 0),
     );
     this.logger = options.logger;
-    this.file = new JsonStateFile<HistoryFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => ({ entries: this.entries.toArray() }),
-    });
   }
 
-  /** Restores the file; invalid entries are dropped (one warning with their count). */
-  async load(): Promise<void> {
-    const data = await this.file.load();
-    if (data === null) return;
+  protected snapshot(): HistoryFile {
+    return { entries: this.entries.toArray() };
+  }
+
+  /** Invalid entries are dropped (one warning with their count). */
+  protected restore(data: HistoryFile): void {
     const valid: HistoryEntry[] = [];
     for (const raw of data.entries) {
       const parsed = historyEntrySchema.safeParse(raw);
@@ -145,7 +133,7 @@ export class RequestHistory {
   /** Appends one request's trace, dropping the oldest past capacity. */
   add(entry: HistoryEntry): void {
     this.entries.push(entry);
-    this.file.schedule();
+    this.changed();
   }
 
   /** Newest first; `limit` is clamped to 1..capacity. @default limit 50 */
@@ -167,15 +155,7 @@ export class RequestHistory {
 
   clear(): void {
     this.entries.clear();
-    this.file.schedule();
-  }
-
-  flush(): Promise<void> {
-    return this.file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.file.close();
+    this.changed();
   }
 }
 

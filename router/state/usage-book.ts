@@ -3,11 +3,9 @@
  * view show. Kept in a persisted file for the last {@link USAGE_DAYS} days.
  */
 import { z } from 'zod/v3';
-import type { RouterLogger } from '../public-types.js';
 import { DAY_MS } from './budget-standing.js';
-import type { Time } from './clock.js';
-import { JsonStateFile } from './json-state-file.js';
 import { localDayKey } from './local-day.js';
+import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** How many days of usage are kept. */
 export const USAGE_DAYS = 31;
@@ -35,35 +33,17 @@ export interface ServedTokens {
   estimated?: boolean;
 }
 
-export interface UsageBookOptions {
-  file: string;
-  /** The clock it dates entries by, and its write's debounce timer. */
-  time: Time;
-  debounceMs: number;
-  logger: RouterLogger;
-}
+export type UsageBookOptions = StateBookOptions;
 
-export class UsageBook {
-  private readonly options: UsageBookOptions;
+export class UsageBook extends StateBook<UsageFile> {
   /** Day → `model @fingerprint` → tally. */
   private readonly days = new Map<string, Map<string, UsageTally>>();
-  private readonly file: JsonStateFile<UsageFile>;
 
   constructor(options: UsageBookOptions) {
-    this.options = options;
-    this.file = new JsonStateFile<UsageFile>({
-      path: options.file,
-      schema: fileSchema,
-      debounceMs: options.debounceMs,
-      logger: options.logger,
-      time: options.time,
-      snapshot: () => this.snapshot(),
-    });
+    super(options, fileSchema);
   }
 
-  async load(): Promise<void> {
-    const data = await this.file.load();
-    if (data === null) return;
+  protected restore(data: UsageFile): void {
     for (const [day, tallies] of Object.entries(data.days))
       this.days.set(day, new Map(Object.entries(tallies)));
     this.prune();
@@ -71,7 +51,7 @@ export class UsageBook {
 
   /** Adds one served request of `model` on the key with `fingerprint`. */
   record(model: string, fingerprint: string, tokens: ServedTokens): void {
-    const day = localDayKey(this.options.time.now());
+    const day = localDayKey(this.time.now());
     let tallies = this.days.get(day);
     if (tallies === undefined) {
       tallies = new Map();
@@ -92,7 +72,7 @@ export class UsageBook {
     tally.completionTokens += completion;
     if (tokens.estimated === true) tally.estimatedTokens += prompt + completion;
     tallies.set(id, tally);
-    this.file.schedule();
+    this.changed();
   }
 
   /** Every kept day, newest first, each with its tallies by model and key fingerprint. */
@@ -108,20 +88,12 @@ export class UsageBook {
       }));
   }
 
-  flush(): Promise<void> {
-    return this.file.flush();
-  }
-
-  close(): Promise<void> {
-    return this.file.close();
-  }
-
   private prune(): void {
-    const oldest = localDayKey(this.options.time.now() - (USAGE_DAYS - 1) * DAY_MS);
+    const oldest = localDayKey(this.time.now() - (USAGE_DAYS - 1) * DAY_MS);
     for (const day of this.days.keys()) if (day < oldest) this.days.delete(day);
   }
 
-  private snapshot(): UsageFile {
+  protected snapshot(): UsageFile {
     return {
       days: Object.fromEntries([...this.days].map(([day, tallies]) => [day, Object.fromEntries(tallies)])),
     };

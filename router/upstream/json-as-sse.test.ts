@@ -14,13 +14,13 @@ const frames = (sse: string): unknown[] =>
 
 test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () => {
   const sse = completionAsSse(
-    JSON.stringify({
+    {
       id: 'c1',
       created: 5,
       model: 'm',
       choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 3, completion_tokens: 1 },
-    }),
+    },
     NOW,
   );
   assert.ok(sse?.endsWith('data: [DONE]\n\n'));
@@ -45,7 +45,7 @@ test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () =
 
 test('tool calls get their stream index, and the result passes the stream tracker as content', () => {
   const sse = completionAsSse(
-    JSON.stringify({
+    {
       choices: [
         {
           message: {
@@ -56,7 +56,7 @@ test('tool calls get their stream index, and the result passes the stream tracke
           finish_reason: 'tool_calls',
         },
       ],
-    }),
+    },
     NOW,
   );
   const [first] = frames(sse ?? '') as {
@@ -68,14 +68,12 @@ test('tool calls get their stream index, and the result passes the stream tracke
   assert.equal(tracker.hold(Buffer.from(sse ?? '')).type, 'content');
 });
 
-test('anything that is not a completion object gives null', () => {
-  assert.equal(completionAsSse('[1,2]', NOW), null);
-  assert.equal(completionAsSse('{"object":"list"}', NOW), null);
-  assert.equal(completionAsSse('not json', NOW), null);
+test('a body without choices gives null', () => {
+  assert.equal(completionAsSse({ object: 'list' }, NOW), null);
 });
 
 test('a completion without `created` is dated by the router’s clock, in seconds', () => {
-  const sse = completionAsSse(JSON.stringify({ choices: [{ message: { content: 'x' } }] }), NOW + 999);
+  const sse = completionAsSse({ choices: [{ message: { content: 'x' } }] }, NOW + 999);
   const [first] = frames(sse ?? '') as { created: number }[];
   assert.equal(first?.created, NOW / 1000);
 });

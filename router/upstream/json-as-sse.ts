@@ -1,4 +1,5 @@
-import { isRecord, parseJson } from '../gate/safe-json.js';
+import { isRecord } from '../gate/safe-json.js';
+import { sseLines, type UpstreamFrame } from '../gate/stream-part.js';
 
 function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
@@ -14,15 +15,12 @@ function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Some providers ignore `stream: true` and answer one JSON completion. A streaming client would read that
- * as an empty turn, so the (already validated) completion is replayed as the SSE events it stands for:
- * one chunk per choice, a usage chunk, `[DONE]`; a completion without `created` is dated `nowMs` (the
- * router's clock). Null when the body is not a completion object.
+ * The stream a whole completion stands for: one chunk for its choices, a usage chunk, `[DONE]`; a completion
+ * without `created` is dated `nowMs` (the router's clock). Null when the body has no `choices` (the gate's
+ * mode `off` lets such a body through).
  */
-export function completionAsSse(body: string, nowMs: number): string | null {
-  const parsed = parseJson(body);
-  if (!parsed.ok || !isRecord(parsed.value) || !Array.isArray(parsed.value.choices)) return null;
-  const completion = parsed.value;
+export function completionFrames(completion: Record<string, unknown>, nowMs: number): UpstreamFrame[] | null {
+  if (!Array.isArray(completion.choices)) return null;
   const base = {
     id: completion.id ?? 'chatcmpl-fcm',
     object: 'chat.completion.chunk',
@@ -34,8 +32,18 @@ export function completionAsSse(body: string, nowMs: number): string | null {
     delta: isRecord(choice.message) ? deltaOf(choice.message) : {},
     finish_reason: choice.finish_reason ?? 'stop',
   }));
-  let out = `data: ${JSON.stringify({ ...base, choices })}\n\n`;
-  if (isRecord(completion.usage))
-    out += `data: ${JSON.stringify({ ...base, choices: [], usage: completion.usage })}\n\n`;
-  return `${out}data: [DONE]\n\n`;
+  const frames: UpstreamFrame[] = [{ ...base, choices }];
+  if (isRecord(completion.usage)) frames.push({ ...base, choices: [], usage: completion.usage });
+  frames.push('[DONE]');
+  return frames;
+}
+
+/**
+ * Some providers ignore `stream: true` and answer one JSON completion. A streaming client would read that
+ * as an empty turn, so the (already gated) completion is replayed as the SSE lines of the stream it stands
+ * for, through the same relay as a real stream. Null when the body has no `choices`.
+ */
+export function completionAsSse(completion: Record<string, unknown>, nowMs: number): string | null {
+  const frames = completionFrames(completion, nowMs);
+  return frames === null ? null : sseLines(frames);
 }

@@ -16,21 +16,55 @@ function toAligned(series: OutcomeSeries): uPlot.AlignedData {
   return [series.t, bar(total), bar(tried), bar(okAndFailover), bar(series.firstTry), series.failoverRate];
 }
 
-function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
-  const bars = uPlot.paths.bars?.({ size: [0.75, 24], gap: 1 });
-  const grid = { stroke: cssVar('--border'), width: 1 };
+type OutcomeKey = 'firstTry' | 'afterFailover' | 'failed' | 'refused';
+
+/** The four stacked outcomes, back to front: label, colour and the raw count shown for a bucket. */
+const OUTCOME_BARS: readonly { key: OutcomeKey; label: string; colour: string }[] = [
+  { key: 'refused', label: 'refused', colour: '--muted' },
+  { key: 'failed', label: 'failed', colour: '--state-open' },
+  { key: 'afterFailover', label: 'served after failover', colour: '--state-degraded' },
+  { key: 'firstTry', label: 'served first try', colour: '--state-closed' },
+];
+
+/** The time axis, the request count on the left and the failover rate on the right. */
+function chartAxes(): uPlot.Axis[] {
   const axis = {
     stroke: cssVar('--muted'),
-    grid,
+    grid: { stroke: cssVar('--border'), width: 1 },
     ticks: { show: false },
     font: '11px system-ui, sans-serif',
     labelFont: '11px system-ui, sans-serif',
     labelSize: 16,
   };
-  const raw =
-    (key: 'firstTry' | 'afterFailover' | 'failed' | 'refused') =>
-    (_: uPlot, _v: number | null, idx: number) =>
-      String(rawSeries()[key][idx] ?? 0);
+  return [
+    { ...axis, space: 60 },
+    { ...axis, scale: 'n', size: 36, label: 'requests' },
+    {
+      ...axis,
+      scale: '%',
+      side: 1,
+      size: 40,
+      grid: { show: false },
+      label: 'failover rate',
+      values: (_u, ticks) => ticks.map((t) => `${t}%`),
+    },
+  ];
+}
+
+/** One outcome's bars; its value is the bucket's own count, not the running total it is drawn at. */
+function outcomeSeries(bar: (typeof OUTCOME_BARS)[number], rawSeries: () => OutcomeSeries): uPlot.Series {
+  return {
+    label: bar.label,
+    scale: 'n',
+    fill: cssVar(bar.colour),
+    stroke: cssVar(bar.colour),
+    paths: uPlot.paths.bars?.({ size: [0.75, 24], gap: 1 }),
+    points: { show: false },
+    value: (_: uPlot, _v: number | null, idx: number) => String(rawSeries()[bar.key][idx] ?? 0),
+  };
+}
+
+function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
   return {
     width,
     height: 180,
@@ -41,57 +75,10 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
       n: { range: (_u, _min, max) => [0, Math.max(4, max)] },
       '%': { range: [0, 100] },
     },
-    axes: [
-      { ...axis, space: 60 },
-      { ...axis, scale: 'n', size: 36, label: 'requests' },
-      {
-        ...axis,
-        scale: '%',
-        side: 1,
-        size: 40,
-        grid: { show: false },
-        label: 'failover rate',
-        values: (_u, ticks) => ticks.map((t) => `${t}%`),
-      },
-    ],
+    axes: chartAxes(),
     series: [
       {},
-      {
-        label: 'refused',
-        scale: 'n',
-        fill: cssVar('--muted'),
-        stroke: cssVar('--muted'),
-        paths: bars,
-        points: { show: false },
-        value: raw('refused'),
-      },
-      {
-        label: 'failed',
-        scale: 'n',
-        fill: cssVar('--state-open'),
-        stroke: cssVar('--state-open'),
-        paths: bars,
-        points: { show: false },
-        value: raw('failed'),
-      },
-      {
-        label: 'served after failover',
-        scale: 'n',
-        fill: cssVar('--state-degraded'),
-        stroke: cssVar('--state-degraded'),
-        paths: bars,
-        points: { show: false },
-        value: raw('afterFailover'),
-      },
-      {
-        label: 'served first try',
-        scale: 'n',
-        fill: cssVar('--state-closed'),
-        stroke: cssVar('--state-closed'),
-        paths: bars,
-        points: { show: false },
-        value: raw('firstTry'),
-      },
+      ...OUTCOME_BARS.map((bar) => outcomeSeries(bar, rawSeries)),
       {
         label: 'failover rate',
         scale: '%',

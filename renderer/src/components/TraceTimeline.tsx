@@ -1,6 +1,7 @@
 import type { AttemptView, HistoryEntry, SkipView } from '../../../router/api-types.js';
 import { formatLatency } from '../lib/format.js';
 import { FAILURE_HINTS, OUTCOME_LABELS, ROLE_LABELS, SKIP_HINTS } from '../lib/labels.js';
+import { ModelKey } from './ModelKey.js';
 
 type TraceEntry = Pick<
   HistoryEntry,
@@ -28,7 +29,7 @@ function SkipStep({ skip }: { skip: SkipView }) {
     <li className="trace-step trace-skip">
       <span className="trace-marker" aria-hidden="true" />
       <span className="trace-what">skipped</span>
-      <code className="model-key">{skip.model}</code>
+      <ModelKey value={skip.model} />
       <span className="trace-detail">
         <span className="mono">{skip.reason}</span> <span className="muted">— {SKIP_HINTS[skip.reason]}</span>
         {skipFigure(skip) !== null && <span className="mono">{skipFigure(skip)}</span>}
@@ -45,7 +46,7 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
     <li className={`trace-step trace-attempt ${ok ? 'trace-ok' : 'trace-fail'}`}>
       <span className="trace-marker" aria-hidden="true" />
       <span className="trace-what">attempt {index + 1}</span>
-      <code className="model-key">{attempt.model}</code>
+      <ModelKey value={attempt.model} />
       <span className="trace-detail">
         {ok ? (
           <span className="badge outcome-ok">served</span>
@@ -93,7 +94,7 @@ export function TraceTimeline({ entry }: { entry: TraceEntry }) {
       <li className={`trace-step trace-end ${served ? 'trace-ok' : 'trace-fail'}`}>
         <span className="trace-marker" aria-hidden="true" />
         <span className="trace-what">{served ? 'served by' : OUTCOME_LABELS[entry.outcome]}</span>
-        {served && <code className="model-key">{entry.servedModel}</code>}
+        {served && entry.servedModel !== null && <ModelKey value={entry.servedModel} />}
         <span className="trace-detail">
           <span className="mono">HTTP {entry.clientStatus} to the agent</span>
           <span className="mono">{formatLatency(entry.wallMs)} total</span>

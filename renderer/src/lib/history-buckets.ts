@@ -1,3 +1,4 @@
+import { timeBuckets } from './time-buckets.js';
 import type { HistoryEntry } from '../../../router/api-types.js';
 import { isFailedOutcome } from './labels.js';
 import { isAgentRequest } from './request-source.js';
@@ -27,28 +28,19 @@ export function bucketOutcomes(
   spanMs = 3_600_000,
   bucketMs = 120_000,
 ): OutcomeSeries {
-  const count = Math.ceil(spanMs / bucketMs);
-  // Align bucket edges to the clock so bars do not shift on every re-render.
-  const end = Math.floor(now / bucketMs) * bucketMs + bucketMs;
-  const start = end - count * bucketMs;
+  const buckets = timeBuckets(now, spanMs, bucketMs);
+  const zeros = () => new Array<number>(buckets.count).fill(0);
   const series: OutcomeSeries = {
-    t: [],
-    firstTry: [],
-    afterFailover: [],
-    failed: [],
-    refused: [],
+    t: buckets.t,
+    firstTry: zeros(),
+    afterFailover: zeros(),
+    failed: zeros(),
+    refused: zeros(),
     failoverRate: [],
   };
-  for (let i = 0; i < count; i++) {
-    series.t.push((start + i * bucketMs) / 1000);
-    series.firstTry.push(0);
-    series.afterFailover.push(0);
-    series.failed.push(0);
-    series.refused.push(0);
-  }
   for (const entry of entries) {
-    if (entry.at < start || entry.at >= end || !isAgentRequest(entry)) continue;
-    const i = Math.floor((entry.at - start) / bucketMs);
+    const i = buckets.indexOf(entry.at);
+    if (i === null || !isAgentRequest(entry)) continue;
     if (entry.outcome === 'served') {
       const bucket = entry.attempts.length > 1 ? series.afterFailover : series.firstTry;
       bucket[i] = (bucket[i] ?? 0) + 1;
@@ -58,7 +50,7 @@ export function bucketOutcomes(
       series.refused[i] = (series.refused[i] ?? 0) + 1;
     }
   }
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < buckets.count; i++) {
     const first = series.firstTry[i] ?? 0;
     const after = series.afterFailover[i] ?? 0;
     series.failoverRate.push(first + after === 0 ? null : (100 * after) / (first + after));

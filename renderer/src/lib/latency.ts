@@ -1,3 +1,4 @@
+import { timeBuckets } from './time-buckets.js';
 import type { HistoryEntry } from '../../../router/api-types.js';
 import { isAgentRequest } from './request-source.js';
 
@@ -55,17 +56,16 @@ export function bucketFirstByte(
   spanMs = 3_600_000,
   bucketMs = 120_000,
 ): FirstByteSeries {
-  const count = Math.ceil(spanMs / bucketMs);
-  const end = Math.floor(now / bucketMs) * bucketMs + bucketMs;
-  const start = end - count * bucketMs;
-  const values: number[][] = Array.from({ length: count }, () => []);
+  const buckets = timeBuckets(now, spanMs, bucketMs);
+  const values: number[][] = Array.from({ length: buckets.count }, () => []);
   for (const entry of entries) {
-    if (entry.at < start || entry.at >= end || !isAgentRequest(entry)) continue;
+    const i = buckets.indexOf(entry.at);
+    if (i === null || !isAgentRequest(entry)) continue;
     const ms = firstByteMs(entry);
-    if (ms !== null) values[Math.floor((entry.at - start) / bucketMs)]?.push(ms);
+    if (ms !== null) values[i]?.push(ms);
   }
   return {
-    t: values.map((_, i) => (start + i * bucketMs) / 1000),
+    t: buckets.t,
     p50: values.map((v) => percentile(v, 50)),
     p95: values.map((v) => percentile(v, 95)),
   };

@@ -1,3 +1,4 @@
+import { timeBuckets } from './time-buckets.js';
 import type { FailureKind, HistoryEntry, RequestSource } from '../../../router/api-types.js';
 import { percentile } from './latency.js';
 import { isAgentRequest, sourceOf } from './request-source.js';
@@ -25,18 +26,16 @@ export function modelSeries(
   spanMs = 3_600_000,
   bucketMs = 300_000,
 ): ModelSeries {
-  const count = Math.ceil(spanMs / bucketMs);
-  const end = Math.floor(now / bucketMs) * bucketMs + bucketMs;
-  const start = end - count * bucketMs;
-  const ok = new Array<number>(count).fill(0);
-  const all = new Array<number>(count).fill(0);
-  const latencies: number[][] = Array.from({ length: count }, () => []);
+  const buckets = timeBuckets(now, spanMs, bucketMs);
+  const ok = new Array<number>(buckets.count).fill(0);
+  const all = new Array<number>(buckets.count).fill(0);
+  const latencies: number[][] = Array.from({ length: buckets.count }, () => []);
   let attempts = 0;
   for (const entry of entries) {
     if (!isAgentRequest(entry)) continue;
     for (const { at, attempt } of attemptsAt(entry)) {
-      if (attempt.model !== key || at < start || at >= end) continue;
-      const i = Math.floor((at - start) / bucketMs);
+      const i = buckets.indexOf(at);
+      if (attempt.model !== key || i === null) continue;
       attempts += 1;
       all[i] = (all[i] ?? 0) + 1;
       if (attempt.kind === null) {
@@ -46,7 +45,7 @@ export function modelSeries(
     }
   }
   return {
-    t: all.map((_, i) => (start + i * bucketMs) / 1000),
+    t: buckets.t,
     success: all.map((n, i) => (n === 0 ? null : (100 * (ok[i] ?? 0)) / n)),
     latency: latencies.map((values) => percentile(values, 50)),
     attempts,

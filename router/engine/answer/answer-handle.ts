@@ -1,3 +1,5 @@
+import type { GatedCompletion } from '../../gate/response-gate.js';
+import type { StreamPart, StreamReading } from '../../gate/stream-part.js';
 import type { Answer, AnswerSink } from './answer.js';
 
 /**
@@ -22,7 +24,11 @@ export class AnswerHandle implements AnswerSink {
     return this.#owns;
   }
 
-  serveJson(upstreamStatus: number, completion: Buffer | string): void {
+  get reads(): StreamReading {
+    return this.#answer.reads;
+  }
+
+  serveJson(upstreamStatus: number, completion: GatedCompletion): void {
     if (this.#answer.started) return;
     this.#answer.serveJson(upstreamStatus, completion, this.#model);
     this.#won();
@@ -34,8 +40,8 @@ export class AnswerHandle implements AnswerSink {
     this.#won();
   }
 
-  streamLines(lines: Uint8Array): Promise<void> | undefined {
-    return this.#owns ? this.#answer.streamLines(lines) : undefined;
+  streamPart(part: StreamPart): Promise<void> | undefined {
+    return this.#owns ? this.#answer.streamPart(part) : undefined;
   }
 
   endStream(): void {

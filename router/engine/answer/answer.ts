@@ -1,7 +1,8 @@
 import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
-import type { AnswerEncoder, Face } from '../../faces/answer-encoder.js';
+import type { GatedCompletion } from '../../gate/response-gate.js';
+import type { StreamPart, StreamReading } from '../../gate/stream-part.js';
+import { encodePart, type AnswerEncoder, type ErrorAnswer, type Face } from '../../faces/answer-encoder.js';
 import { SentLines, type AnswerSoFar } from '../stream/answer-so-far.js';
-import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 import { decisionHeaders, RequestTrace } from './request-trace.js';
 
 /** The client's side of the wire: the parts of node's `ServerResponse` an answer uses. */
@@ -18,13 +19,15 @@ export interface AnswerTarget {
 
 /**
  * What an attempt writes its answer through: the request's `Answer` itself, or in a hedged race its own
- * handle on it (`AnswerHandle`). `started` tells the attempt the answer was committed to it.
+ * handle on it (`AnswerHandle`). `started` tells the attempt the answer was committed to it; `reads` how the
+ * gate is to hand on a stream (as the encoder reads it).
  */
 export interface AnswerSink {
   readonly started: boolean;
-  serveJson(upstreamStatus: number, completion: Buffer | string): void;
+  readonly reads: StreamReading;
+  serveJson(upstreamStatus: number, completion: GatedCompletion): void;
   commitStream(): void;
-  streamLines(lines: Uint8Array): Promise<void> | undefined;
+  streamPart(part: StreamPart): Promise<void> | undefined;
   endStream(): void;
 }
 
@@ -60,6 +63,11 @@ export class Answer implements AnswerSink {
     return this.#encoder.face;
   }
 
+  /** How its encoder reads a stream: the gate hands a stream on in this form. */
+  get reads(): StreamReading {
+    return this.#encoder.reads;
+  }
+
   /** Some of the answer went out (or it is over): too late to answer otherwise. */
   get started(): boolean {
     return this.#state !== 'open';
@@ -74,7 +82,7 @@ export class Answer implements AnswerSink {
    * Serves a gated chat completion whole, as 200, committed to the running attempt (the one on `model`
    * when two run).
    */
-  serveJson(upstreamStatus: number, completion: Buffer | string, model?: string): void {
+  serveJson(upstreamStatus: number, completion: GatedCompletion, model?: string): void {
     if (this.#state !== 'open') return;
     // Encoded before anything is decided: an encoder that throws leaves the answer open for a 500.
     const body = this.#encoder.json(completion);
@@ -96,13 +104,13 @@ export class Answer implements AnswerSink {
   }
 
   /**
-   * Whole upstream SSE lines through the encoder to the client; a promise when the client must drain
-   * first (backpressure reaches the upstream through it).
+   * What of the upstream's stream passed the gate (whole lines, or their frames) through the encoder to the
+   * client; a promise when the client must drain first (backpressure reaches the upstream through it).
    */
-  streamLines(lines: Uint8Array): Promise<void> | undefined {
+  streamPart(part: StreamPart): Promise<void> | undefined {
     if (this.#state !== 'streaming') return undefined;
-    this.#sent.add(lines);
-    const out = this.#encoder.streamLines(lines);
+    this.#sent.add(part);
+    const out = encodePart(this.#encoder, part);
     if (out === null) return undefined;
     const target = this.#target;
     if (target.destroyed || target.writableEnded) return undefined;

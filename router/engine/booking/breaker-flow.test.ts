@@ -267,6 +267,16 @@ test('made-up pinned model ids leave no saved breaker and a bounded number in me
   });
 });
 
+test('a pinned name that names no model is refused and leaves nothing in the models list', async () => {
+  await withScenario(TWO, async ({ router }) => {
+    // A provider's name alone: no model id after it.
+    const reply = await router.chat({ model: 'fcm:@alpha' });
+    assert.equal(reply.status, 404, reply.text);
+    const state = parseReply<StateResponse>(await router.get('/api/state'));
+    assert.deepEqual(state.models.map((model) => model.key).sort(), ['alpha/m1', 'beta/m2']);
+  });
+});
+
 test('a dashboard Test of an OPEN model before its cooldown ran out: failing does not lengthen the outage, passing closes it', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
     await tripAlpha(router, upstream);

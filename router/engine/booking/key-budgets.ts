@@ -1,7 +1,7 @@
 import type { KeyBudgetView } from '../../api-types.js';
 import { hasLimits } from '../../catalogue/free-tier-limits.js';
-import type { ResolvedConfig, ResolvedProvider } from '../../config/resolve-config.js';
-import { minuteUsed, type BudgetCounts } from '../../state/budget-standing.js';
+import type { ResolvedConfig } from '../../config/resolve-config.js';
+import { minuteUsed } from '../../state/budget-standing.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { budgetId } from './key-rotation.js';
 
@@ -16,39 +16,45 @@ export function usedShare(view: KeyBudgetView): number {
   return Math.max(0, ...pairs.map(([used, limit]) => (limit === null || limit === 0 ? 0 : used / limit)));
 }
 
-function countsView(counts: BudgetCounts): Omit<KeyBudgetView, 'model' | 'limits'> {
-  return {
-    dayRequests: counts.dayRequests,
-    dayTokens: counts.dayTokens,
-    minuteRequests: minuteUsed(counts, 'requests'),
-    minuteTokens: minuteUsed(counts, 'tokens'),
-  };
+/** Which budgets {@link keyBudgetViews} reads. */
+export interface KeyBudgetQuery {
+  /** Model keys (`provider/model`); models without free-tier limits have no budget. */
+  models: Iterable<string>;
+  /** Only this key's budgets (by fingerprint); every key of each model's provider when left out. */
+  fingerprint?: string;
 }
 
 /**
- * One key's use of each free-tier budget of `provider` now, read from the counters ranking checks, most used
- * first: one per model with limits, or one for the whole key when the provider counts per key (Mistral,
- * OpenRouter). Empty for a provider without limits.
+ * Each key's use of each free-tier budget of `query.models` now, read from the counters ranking checks,
+ * most used first: one per model and key, or one per key for all its models when the provider counts per
+ * key (Mistral, OpenRouter; `model` is then null). Keys by fingerprint only.
  */
-export function keyBudgets(
+export function keyBudgetViews(
   resolved: ResolvedConfig,
-  provider: ResolvedProvider,
   quotas: QuotaBook,
-  fingerprint: string,
+  query: KeyBudgetQuery,
 ): KeyBudgetView[] {
-  const views: KeyBudgetView[] = [];
-  const seen = new Set<string>();
-  for (const modelId of provider.modelIds) {
-    const model = resolved.models.get(`${provider.id}/${modelId}`);
-    if (model === undefined || !hasLimits(model.limits)) continue;
-    const id = budgetId(provider, model.key, fingerprint);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    views.push({
-      model: provider.quotaScope === 'key' ? null : model.key,
-      ...countsView(quotas.budgets.counts(id, provider.dayTimeZone)),
-      limits: { ...model.limits },
-    });
+  const views = new Map<string, KeyBudgetView>();
+  for (const modelKey of query.models) {
+    const model = resolved.models.get(modelKey);
+    const provider = resolved.providers.get(model?.provider ?? '');
+    if (model === undefined || provider === undefined || !hasLimits(model.limits)) continue;
+    for (const { fingerprint } of provider.keys) {
+      if (query.fingerprint !== undefined && fingerprint !== query.fingerprint) continue;
+      const id = budgetId(provider, model.key, fingerprint);
+      if (views.has(id)) continue;
+      const counts = quotas.budgets.counts(id, provider.dayTimeZone);
+      views.set(id, {
+        provider: provider.id,
+        key: fingerprint,
+        model: provider.quotaScope === 'key' ? null : model.key,
+        dayRequests: counts.dayRequests,
+        dayTokens: counts.dayTokens,
+        minuteRequests: minuteUsed(counts, 'requests'),
+        minuteTokens: minuteUsed(counts, 'tokens'),
+        limits: { ...model.limits },
+      });
+    }
   }
-  return views.sort((a, b) => usedShare(b) - usedShare(a));
+  return [...views.values()].sort((a, b) => usedShare(b) - usedShare(a));
 }

@@ -173,13 +173,11 @@ class Attempt implements ExchangeHandler {
       return this.#fail({ type: 'content', kind, errorCode, detail });
     }
     // The provider ignored `stream: true`: the client still gets the stream it asked for.
-    const replay = this.#input.stream
-      ? completionAsSse(verdict.rewritten ?? text, this.#input.clock())
-      : null;
+    const replay = this.#input.stream ? completionAsSse(verdict.body, this.#input.clock()) : null;
     if (replay !== null) return this.#replay(Buffer.from(replay));
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();
-    this.#input.answer.serveJson(head.status, verdict.rewritten ?? body);
+    this.#input.answer.serveJson(head.status, { text: verdict.rewritten ?? body, body: verdict.body });
     this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
   }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatEncoder } from '../../faces/chat-face.js';
+import type { GatedCompletion } from '../../gate/response-gate.js';
 import { startEngineHarness, type EngineHarness } from '../../test-support/engine-harness.js';
 import { startFakeUpstream, type FakeUpstream } from '../../test-support/fake-upstream.js';
 import { httpRequest } from '../../test-support/http-client.js';
@@ -12,16 +13,16 @@ const PROMPT = 'PROMPT-TEXT-7f3a';
 
 /** The chat encoder with one method that throws. */
 class ThrowingEncoder extends ChatEncoder {
-  constructor(private readonly where: 'json' | 'streamLines') {
+  constructor(private readonly where: 'json' | 'streamBytes') {
     super();
   }
-  override json(completion: Buffer | string): Buffer | string {
+  override json(completion: GatedCompletion): Buffer | string {
     if (this.where === 'json') throw new TypeError(`cannot encode ${PROMPT}`);
     return super.json(completion);
   }
-  override streamLines(lines: Uint8Array): Uint8Array {
-    if (this.where === 'streamLines') throw new TypeError(`cannot encode ${PROMPT}`);
-    return super.streamLines(lines);
+  override streamBytes(lines: Uint8Array): Uint8Array {
+    if (this.where === 'streamBytes') throw new TypeError(`cannot encode ${PROMPT}`);
+    return super.streamBytes(lines);
   }
 }
 
@@ -87,7 +88,7 @@ test('an encoder that throws before any byte: 500 internal_error, no model blame
 test('an encoder that throws mid-stream ends the stream as partial and blames nobody', async () => {
   await withEngine(async (engine, upstream) => {
     upstream.always('alpha/m1', sseContent(['one ', 'two']));
-    engine.useEncoder(() => new ThrowingEncoder('streamLines'));
+    engine.useEncoder(() => new ThrowingEncoder('streamBytes'));
     const reply = await chat(engine, true);
     assert.equal(reply.status, 200);
     assert.match(reply.text, /"code":"internal_error"/);

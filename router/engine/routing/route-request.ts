@@ -16,7 +16,7 @@ import { afterBreak } from '../stream/continuation.js';
 import { shapingRules } from '../stream/stream-shaper.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
-import { pinnedName, type RouteTarget } from './route-target.js';
+import type { RouteTarget } from './route-target.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
@@ -33,8 +33,8 @@ export interface Ending {
 }
 
 /**
- * Routes one request to its `target` (a set or a pinned model, resolved by the engine from the agent's model
- * name, or a refusal): ranks the set, walks the chain of candidates until one serves real content (or the attempt cap, the budget or the candidates run out), tries
+ * Routes one request to its target (a set or a pinned model, read from its model name by the caller), ranks the set, walks the chain of
+ * candidates until one serves real content (or the attempt cap, the budget or the candidates run out), tries
  * the last resort or the panic try, and gives the final answer. The answer object writes every byte;
  * breakers, pauses and stats are booked per attempt. Returns the history entry.
  */
@@ -230,7 +230,7 @@ export function historyEntry(req: ChatRequest, answer: Answer, span: RoutingSpan
     at: started,
     modelRequested: req.modelRequested,
     set: target?.type === 'set' ? target.name : null,
-    pinned: pinnedName(target),
+    pinned: target?.type === 'pinned' ? target.model.key : target?.type === 'refused' ? target.pinned : null,
     servedModel: trace.served,
     outcome: ending.outcome,
     stream: req.stream,

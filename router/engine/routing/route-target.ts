@@ -26,12 +26,6 @@ export function resolveTarget(resolved: ResolvedConfig, modelRequested: string):
   return { type: 'pinned', model };
 }
 
-/** The model a request pinned, as its agent named it (also when the name was refused), else null. */
-export function pinnedName(target: RouteTarget | null): string | null {
-  if (target?.type === 'pinned') return target.model.key;
-  return target?.type === 'refused' ? target.pinned : null;
-}
-
 function refused(message: string, pinned: string | null): RouteTarget {
   return { type: 'refused', error: clientError(404, 'model_not_found', message), pinned };
 }

@@ -1,12 +1,15 @@
 /**
  * What the client already has of a streamed answer, for the router to go on from it when the stream dies.
- * The answer keeps the chat-completions lines it sent (by reference, no copy) and reads them only when
- * asked, or past a mebibyte: a stream that ends well costs no parsing here, and a long one keeps at most
- * that much unread (then only its text).
+ * The answer keeps what it sent, as the gate handed it on (chat-completions lines, or the frames parsed from
+ * them; by reference, no copy) and reads it only when asked, or past a mebibyte: a stream that ends well
+ * costs no reading here, and a long one keeps at most that much unread (then only its text). Frames are
+ * read as they are: nothing is parsed twice.
  */
 import { isRecord } from '../../gate/safe-json.js';
+import { SseFrameReader } from '../../gate/sse-frames.js';
+import { partBytes, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
-import { UpstreamLineReader, type FrameSink } from '../../faces/upstream-lines.js';
+import type { FrameSink } from '../../faces/translated-stream.js';
 
 /** The answer so far, as the client got it. */
 export interface AnswerSoFar {
@@ -90,17 +93,17 @@ class SoFarReader implements DeltaSink, FrameSink {
   }
 }
 
-/** The chat-completions lines one answer sent its client, read on demand. */
+/** What one answer sent its client of the upstream's stream, read on demand. */
 export class SentLines {
-  readonly #reader = new UpstreamLineReader();
+  readonly #reader = new SseFrameReader();
   readonly #soFar = new SoFarReader();
-  #unread: Uint8Array[] = [];
+  #unread: StreamPart[] = [];
   #unreadBytes = 0;
 
-  /** Lines that went to the client (kept as they are; read later). */
-  add(lines: Uint8Array): void {
-    this.#unread.push(lines);
-    this.#unreadBytes += lines.byteLength;
+  /** A part that went to the client (kept as it is; read later). */
+  add(part: StreamPart): void {
+    this.#unread.push(part);
+    this.#unreadBytes += partBytes(part);
     if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
   }
 
@@ -111,33 +114,39 @@ export class SentLines {
   }
 
   #read(): void {
-    for (const lines of this.#unread) this.#reader.read(lines, this.#soFar);
+    for (const part of this.#unread) {
+      if (part instanceof Uint8Array) this.#reader.read(part, this.#visit);
+      else for (const frame of part.frames) this.#visit(frame);
+    }
     this.#unread = [];
     this.#unreadBytes = 0;
   }
+
+  readonly #visit = (frame: UpstreamFrame): boolean => {
+    if (frame === '[DONE]') this.#soFar.done();
+    else this.#soFar.frame(frame);
+    return false;
+  };
 }
 
-/** A chat-completions chunk for choice 0 with the given delta, as one SSE frame. */
-export function chunkLine(
+/** A chat-completions chunk for choice 0 with the given delta, as the router writes one. */
+export function chunkFrame(
   base: ChunkBase,
   delta: Record<string, unknown>,
   finish: string | null = null,
-): string {
-  const chunk = {
-    ...base,
-    object: 'chat.completion.chunk',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  };
-  return `data: ${JSON.stringify(chunk)}\n\n`;
+): Record<string, unknown> {
+  return { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
 /**
- * The lines that end an answer which was whole but for its ending (its finish reason, or its tool calls,
+ * The frames that end an answer which was whole but for its ending (its finish reason, or its tool calls,
  * went out): the finish reason if it was not sent, and `[DONE]`.
  */
-export function closingLines(soFar: AnswerSoFar): string {
-  const finish = soFar.finished ? '' : chunkLine(soFar.base, {}, soFar.toolCalls > 0 ? 'tool_calls' : 'stop');
-  return soFar.done ? finish : `${finish}data: [DONE]\n\n`;
+export function closingFrames(soFar: AnswerSoFar): UpstreamFrame[] {
+  const frames: UpstreamFrame[] = [];
+  if (!soFar.finished) frames.push(chunkFrame(soFar.base, {}, soFar.toolCalls > 0 ? 'tool_calls' : 'stop'));
+  if (!soFar.done) frames.push('[DONE]');
+  return frames;
 }
 
 /** True for a parsed frame's first choice index 0 (the one faces read). */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SentLines, closingLines, type AnswerSoFar } from './answer-so-far.js';
+import { sseLines, type UpstreamFrame } from '../../gate/stream-part.js';
+import { SentLines, closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { breakPlan, type BreakFacts } from './continuation.js';
 
 const soFar = (over: Partial<AnswerSoFar> = {}): AnswerSoFar => ({
@@ -38,13 +39,13 @@ test('breakPlan: continue, close as it stands, or give up', () => {
   for (const [over, plan] of rows) assert.equal(breakPlan(facts(over)), plan, JSON.stringify(over));
 });
 
-test('closingLines: the missing finish reason and [DONE]', () => {
+test('closingFrames: the missing finish reason and [DONE] (as a byte relay writes them, too)', () => {
   assert.equal(
-    closingLines(soFar({ toolCalls: 2 })),
+    sseLines(closingFrames(soFar({ toolCalls: 2 }))),
     'data: {"id":"chatcmpl-1","created":0,"model":"m","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
   );
-  assert.equal(closingLines(soFar({ finished: true })), 'data: [DONE]\n\n');
-  assert.equal(closingLines(soFar({ finished: true, done: true })), '');
+  assert.deepEqual(closingFrames(soFar({ finished: true })), ['[DONE]']);
+  assert.deepEqual(closingFrames(soFar({ finished: true, done: true })), []);
 });
 
 test('SentLines: what the client was sent, read when asked', () => {
@@ -68,4 +69,19 @@ test('SentLines: what the client was sent, read when asked', () => {
   sent.add(Buffer.from('data: [DONE]\n\n'));
   const after = sent.read();
   assert.deepEqual([after.toolCalls, after.finished, after.done], [1, true, true]);
+});
+
+test('SentLines: frames the gate parsed are read as they are, beside lines', () => {
+  const sent = new SentLines();
+  const frame = (delta: object, finish: string | null = null): UpstreamFrame => ({
+    id: 'x2',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  sent.add({
+    frames: [frame({ role: 'assistant', content: 'Hi ' }), frame({ content: 'there' })],
+    bytes: 120,
+  });
+  sent.add({ frames: [frame({}, 'stop'), '[DONE]'], bytes: 80 });
+  const read = sent.read();
+  assert.deepEqual([read.text, read.finished, read.done, read.base.id], ['Hi there', true, true, 'x2']);
 });

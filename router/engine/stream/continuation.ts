@@ -3,11 +3,11 @@
  * the answer (`continue`), the answer is closed as it stands because only its ending was missing
  * (`close`), or the client keeps the partial answer with the face's error ending (`give_up`, as before).
  */
-import { Buffer } from 'node:buffer';
 import type { FailureKind } from '../../gate/failure-kinds.js';
+import { partOf, type StreamPart, type StreamReading } from '../../gate/stream-part.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import type { Answer, AnswerSink } from '../answer/answer.js';
-import { closingLines, type AnswerSoFar } from './answer-so-far.js';
+import { closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { continuationBody, continuationNeeds } from './continuation-request.js';
 import type { DispatchResult, RequestRun } from '../routing/dispatch.js';
 import type { ChatRequest } from '../routing/route-context.js';
@@ -70,7 +70,7 @@ export function afterBreak(run: RequestRun, result: DispatchResult): DispatchRes
   });
   if (plan === 'give_up' || body === null) return result;
   if (plan === 'close') {
-    answer.streamLines(Buffer.from(closingLines(soFar)));
+    answer.streamPart(partOf(closingFrames(soFar), answer.reads));
     answer.endStream();
     return SERVED;
   }
@@ -104,6 +104,10 @@ export class ContinuationSink implements AnswerSink {
     return this.#owns;
   }
 
+  get reads(): StreamReading {
+    return this.#answer.reads;
+  }
+
   /** Not for a stream: the attempt replays a whole answer as SSE lines. Ends the answer as it stands. */
   serveJson(): void {
     this.commitStream();
@@ -116,8 +120,8 @@ export class ContinuationSink implements AnswerSink {
     this.#answer.trace.continuedBy(this.#model);
   }
 
-  streamLines(lines: Uint8Array): Promise<void> | undefined {
-    return this.#owns ? this.#answer.streamLines(lines) : undefined;
+  streamPart(part: StreamPart): Promise<void> | undefined {
+    return this.#owns ? this.#answer.streamPart(part) : undefined;
   }
 
   endStream(): void {

@@ -7,8 +7,9 @@
  */
 import { hasUsefulContent } from '../../gate/content-rule.js';
 import { isRecord } from '../../gate/safe-json.js';
-import type { FrameSink } from '../../faces/upstream-lines.js';
-import { chunkLine, type ChunkBase } from './answer-so-far.js';
+import type { UpstreamFrame } from '../../gate/stream-part.js';
+import type { FrameSink } from '../../faces/translated-stream.js';
+import { chunkFrame, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './stream-shaper.js';
 import { OverlapTrimmer } from './overlap-trim.js';
 import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
@@ -16,7 +17,7 @@ import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
 /** What the frames of one chunk came to. */
 export interface ShapedFrames {
   /** The frames as written anew (used only when `changed`). */
-  lines: string[];
+  frames: UpstreamFrame[];
   /** Some frame was changed, dropped or added: the chunk cannot leave as it came. */
   changed: boolean;
   /** Content came (or the answer's ending): what waits for content may go. */
@@ -25,8 +26,6 @@ export interface ShapedFrames {
   problem: string | null;
 }
 
-const DONE_LINE = 'data: [DONE]\n\n';
-const frameLine = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A delta with any text (whitespace too), reasoning, refusal or tool call in it. */
@@ -48,7 +47,7 @@ export class FrameShaper implements FrameSink {
   readonly #dropReasoning: boolean;
   #base: ChunkBase;
   #calls = 0;
-  #chunk: ShapedFrames = { lines: [], changed: false, content: false, problem: null };
+  #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
 
   constructor(rules: ShapingRules) {
     const { tools, continuing } = rules;
@@ -69,7 +68,7 @@ export class FrameShaper implements FrameSink {
 
   /** Starts a chunk. */
   begin(): void {
-    this.#chunk = { lines: [], changed: false, content: false, problem: this.#chunk.problem };
+    this.#chunk = { frames: [], changed: false, content: false, problem: this.#chunk.problem };
   }
 
   /** What the chunk's frames came to. */
@@ -90,7 +89,7 @@ export class FrameShaper implements FrameSink {
     const choices = value.choices;
     const choice = Array.isArray(choices) && choices.length === 1 ? (choices[0] as unknown) : null;
     if (!isRecord(choice) || !isRecord(choice.delta)) {
-      this.#chunk.lines.push(frameLine(value));
+      this.#chunk.frames.push(value);
       return;
     }
     const delta = { ...choice.delta };
@@ -104,7 +103,7 @@ export class FrameShaper implements FrameSink {
     // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
     const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
     if (keep || finish !== null || value.usage != null)
-      this.#chunk.lines.push(frameLine({ ...value, choices: [{ ...choice, delta }] }));
+      this.#chunk.frames.push({ ...value, choices: [{ ...choice, delta }] });
     else this.#chunk.changed = true;
   }
 
@@ -112,7 +111,7 @@ export class FrameShaper implements FrameSink {
     if (this.#chunk.problem !== null) return;
     this.#flushTrim();
     this.#letGoCalls();
-    this.#chunk.lines.push(DONE_LINE);
+    this.#chunk.frames.push('[DONE]');
     this.#chunk.content = true;
   }
 
@@ -171,8 +170,8 @@ export class FrameShaper implements FrameSink {
   #flushTrim(): void {
     const rest = this.#trim?.flush() ?? '';
     if (rest === '') return;
-    this.#chunk.lines.push(
-      chunkLine(this.#base, { [this.#trimsReasoning ? 'reasoning_content' : 'content']: rest }),
+    this.#chunk.frames.push(
+      chunkFrame(this.#base, { [this.#trimsReasoning ? 'reasoning_content' : 'content']: rest }),
     );
     this.#chunk.changed = true;
     this.#chunk.content = true;
@@ -189,7 +188,7 @@ export class FrameShaper implements FrameSink {
         ? { function_call: fn }
         : { tool_calls: [{ index: this.#calls, id: call.id, type: 'function', function: fn }] };
       this.#calls += 1;
-      this.#chunk.lines.push(chunkLine(this.#base, delta));
+      this.#chunk.frames.push(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;
       this.#chunk.content = true;
     }

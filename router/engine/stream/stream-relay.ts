@@ -1,6 +1,7 @@
 import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
+import { isEmptyPart, type StreamPart } from '../../gate/stream-part.js';
 import { StreamTracker, type MidStreamFailure } from '../../gate/stream-tracker.js';
 import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
@@ -33,9 +34,10 @@ const emptyStream = (): FailureInput => ({
 
 /**
  * The streamed half of an attempt: holds the upstream's SSE until the tracker sees real content, then
- * relays whole lines as they come through the shaper (which holds tool calls until whole), committing the
- * answer with the first bytes that reach the client and ending the client's stream as the upstream's ends.
- * Before the tracker's verdict only data lines count as progress: a stream of keep-alive comments is a stall.
+ * relays what passes (whole lines, or their frames) as it comes through the shaper (which holds tool calls
+ * until whole), committing the answer with the first of it that reaches the client and ending the client's
+ * stream as the upstream's ends. Before the tracker's verdict only data lines count as progress: a stream of
+ * keep-alive comments is a stall.
  */
 export class StreamRelay {
   readonly #tracker: StreamTracker;
@@ -54,8 +56,12 @@ export class StreamRelay {
 
   constructor(parts: RelayParts) {
     const { failover, guard } = parts;
-    this.#tracker = new StreamTracker({ holdLimitBytes: failover.holdBufferBytes });
-    this.#shaper = new StreamShaper(parts.shaping);
+    // The gate hands the stream on as the face's encoder reads it: bytes to relay, or the frames it parsed.
+    this.#tracker = new StreamTracker({
+      holdLimitBytes: failover.holdBufferBytes,
+      reading: parts.answer.reads,
+    });
+    this.#shaper = new StreamShaper(parts.shaping, parts.answer.reads);
     this.#guard = guard;
     this.#answer = parts.answer;
     this.#idleMs = failover.streamIdleTimeoutMs;
@@ -92,12 +98,15 @@ export class StreamRelay {
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
     const first = tracker.commit();
+    // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
+    this.#shaper.readAlready(tracker.takeReadFrames());
     return this.#send(first.forward, first.failure);
   }
 
   /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
   onEnd(): StreamOutcome {
     const last = this.#tracker.end();
+    this.#shaper.readAlready(this.#tracker.takeReadFrames());
     // The only content may sit in a last line with no newline after it: still a real answer.
     if (!this.#passing && !last.failure && last.forward) this.#passing = true;
     if (!this.#passing) return { ok: false, failure: emptyStream() };
@@ -116,8 +125,8 @@ export class StreamRelay {
    * Lines the tracker let through, shaped and sent; an error frame after them stops the stream: mid-stream
    * once the client has content, else as an error frame before content (nothing was sent: it fails over).
    */
-  #send(bytes: Uint8Array | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
-    const shaped = bytes && bytes.byteLength > 0 ? this.#shaper.lines(bytes) : NOTHING;
+  #send(part: StreamPart | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
+    const shaped = part && !isEmptyPart(part) ? this.#shaper.shape(part) : NOTHING;
     if (shaped.problem !== null) return this.#stop(toolFailure(shaped.problem));
     const wait = this.#out(shaped.out);
     if (errorFrame === null) return wait;
@@ -126,11 +135,11 @@ export class StreamRelay {
     return this.#stop({ type: 'content', kind: 'error_payload', errorCode, detail });
   }
 
-  /** Bytes for the client: the first of them commit the answer to this attempt. */
-  #out(bytes: Uint8Array | null): Promise<void> | undefined {
-    if (!bytes || bytes.byteLength === 0) return undefined;
+  /** What goes to the client: the first of it commits the answer to this attempt. */
+  #out(part: StreamPart | null): Promise<void> | undefined {
+    if (!part || isEmptyPart(part)) return undefined;
     if (!this.#committed) this.#commit();
-    return this.#forward(bytes);
+    return this.#forward(part);
   }
 
   #commit(): void {
@@ -141,8 +150,8 @@ export class StreamRelay {
   }
 
   /** A slow client is not a stalled upstream: the idle limit is off while the client drains. */
-  #forward(bytes: Uint8Array): Promise<void> | undefined {
-    const drained = this.#answer.streamLines(bytes);
+  #forward(part: StreamPart): Promise<void> | undefined {
+    const drained = this.#answer.streamPart(part);
     if (!drained) return undefined;
     const guard = this.#guard;
     guard.clearPhase();

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
+import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import { StreamShaper, type ShapingRules } from './stream-shaper.js';
 
@@ -12,7 +13,12 @@ const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
   ...over,
 });
 const bytes = (text: string): Buffer => Buffer.from(text);
-const text = (out: Uint8Array | null): string => (out === null ? '' : Buffer.from(out).toString('utf8'));
+/** What a shaper in bytes mode let go, as text. */
+function text(out: StreamPart | null): string {
+  if (out === null) return '';
+  assert.ok(out instanceof Uint8Array, 'bytes in, bytes out');
+  return Buffer.from(out).toString('utf8');
+}
 /** The data payloads of shaped output. */
 const frames = (out: string): unknown[] =>
   out
@@ -27,32 +33,32 @@ const deltas = (out: string): Record<string, unknown>[] =>
   );
 
 test('nothing to hold or trim: the lines leave as the very bytes that came', () => {
-  const shaper = new StreamShaper(rules({ tools: null }));
+  const shaper = new StreamShaper(rules({ tools: null }), 'bytes');
   const input = bytes(chunk({ content: 'hi' }));
-  assert.equal(shaper.lines(input).out, input);
+  assert.equal(shaper.shape(input).out, input);
 });
 
 test('with tools checked, lines without tool calls leave as they came; before content they wait for it', () => {
-  const shaper = new StreamShaper(rules());
+  const shaper = new StreamShaper(rules(), 'bytes');
   const role = bytes(chunk({ role: 'assistant' }));
   const first = bytes(chunk({ content: 'Hel' }));
-  assert.deepEqual(shaper.lines(role), { out: null, problem: null });
-  assert.equal(text(shaper.lines(first).out), role.toString() + first.toString());
+  assert.deepEqual(shaper.shape(role), { out: null, problem: null });
+  assert.equal(text(shaper.shape(first).out), role.toString() + first.toString());
   const later = bytes(chunk({ content: 'lo' }));
-  assert.equal(shaper.lines(later).out, later, 'after content: no parsing, no copy');
+  assert.equal(shaper.shape(later).out, later, 'after content: no parsing, no copy');
 });
 
 test('a tool call streamed in pieces goes out in one piece when the stream moves on', () => {
-  const shaper = new StreamShaper(rules());
+  const shaper = new StreamShaper(rules(), 'bytes');
   assert.equal(
-    shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'call_1', 'Bash', '{"comm')] }))).out,
+    shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'call_1', 'Bash', '{"comm')] }))).out,
     null,
   );
   assert.equal(
-    shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, null, null, 'and":"ls"}')] }))).out,
+    shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, null, null, 'and":"ls"}')] }))).out,
     null,
   );
-  const out = text(shaper.lines(bytes(chunk({}, 'tool_calls') + DONE)).out);
+  const out = text(shaper.shape(bytes(chunk({}, 'tool_calls') + DONE)).out);
   assert.deepEqual(deltas(out)[0], {
     tool_calls: [
       { index: 0, id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } },
@@ -62,25 +68,25 @@ test('a tool call streamed in pieces goes out in one piece when the stream moves
 });
 
 test('an unusable tool call stops the stream with what is wrong; nothing of it went out', () => {
-  const shaper = new StreamShaper(rules());
-  shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command": <|end|>')] })));
-  assert.deepEqual(shaper.lines(bytes(chunk({}, 'tool_calls'))), {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command": <|end|>')] })));
+  assert.deepEqual(shaper.shape(bytes(chunk({}, 'tool_calls'))), {
     out: null,
     problem: 'tool call arguments are not JSON',
   });
 });
 
 test('a held call is let go (or refused) at the end of a stream without [DONE]', () => {
-  const shaper = new StreamShaper(rules());
-  shaper.lines(bytes(chunk({ content: 'Ok. ' })));
-  shaper.lines(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ content: 'Ok. ' })));
+  shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
   assert.equal(deltas(text(shaper.end().out)).length, 1);
 });
 
 test('a last line without its end waits for the end and leaves as it came', () => {
-  const shaper = new StreamShaper(rules());
+  const shaper = new StreamShaper(rules(), 'bytes');
   const line = chunk({ content: 'tail' }).trimEnd();
-  assert.equal(shaper.lines(bytes(line)).out, null);
+  assert.equal(shaper.shape(bytes(line)).out, null);
   assert.equal(text(shaper.end().out), line);
 });
 
@@ -96,19 +102,71 @@ const soFar = (over: Partial<AnswerSoFar>): AnswerSoFar => ({
 });
 
 test('a continuation: its role frame and reasoning are dropped, its restated start trimmed', () => {
-  const shaper = new StreamShaper(rules({ continuing: soFar({ text: 'The quick brown fo' }) }));
-  assert.equal(shaper.lines(bytes(chunk({ role: 'assistant', content: '' }))).out, null);
-  assert.equal(shaper.lines(bytes(chunk({ reasoning_content: 'I will go on.' }))).out, null);
-  assert.equal(shaper.lines(bytes(chunk({ content: 'brown f' }))).out, null);
-  const out = text(shaper.lines(bytes(chunk({ content: 'ox jumps' }) + chunk({}, 'stop') + DONE)).out);
+  const shaper = new StreamShaper(rules({ continuing: soFar({ text: 'The quick brown fo' }) }), 'bytes');
+  assert.equal(shaper.shape(bytes(chunk({ role: 'assistant', content: '' }))).out, null);
+  assert.equal(shaper.shape(bytes(chunk({ reasoning_content: 'I will go on.' }))).out, null);
+  assert.equal(shaper.shape(bytes(chunk({ content: 'brown f' }))).out, null);
+  const out = text(shaper.shape(bytes(chunk({ content: 'ox jumps' }) + chunk({}, 'stop') + DONE)).out);
   assert.deepEqual(deltas(out), [{ content: 'x jumps' }, {}]);
   assert.equal(frames(out).at(-1), '[DONE]');
 });
 
 test('a continuation of thoughts trims the restated thoughts and lets its text through', () => {
-  const shaper = new StreamShaper(rules({ continuing: soFar({ reasoning: 'Let me think about' }) }));
+  const shaper = new StreamShaper(rules({ continuing: soFar({ reasoning: 'Let me think about' }) }), 'bytes');
   const out = text(
-    shaper.lines(bytes(chunk({ reasoning_content: 'think about it.' }) + chunk({ content: 'Hi' }))).out,
+    shaper.shape(bytes(chunk({ reasoning_content: 'think about it.' }) + chunk({ content: 'Hi' }))).out,
   );
   assert.deepEqual(deltas(out), [{ reasoning_content: ' it.' }, { content: 'Hi' }]);
+});
+
+/** A chunk's frames, as the gate hands them to a translating face's shaper. */
+const batch = (...texts: string[]): { frames: UpstreamFrame[]; bytes: number } => ({
+  frames: frames(texts.join('')) as UpstreamFrame[],
+  bytes: texts.join('').length,
+});
+
+test('frames: with nothing held, the gate’s batch leaves as it came (the same objects)', () => {
+  const shaper = new StreamShaper(rules(), 'frames');
+  const first = batch(chunk({ content: 'Hel' }));
+  assert.equal(shaper.shape(first).out, first);
+  const later = batch(chunk({ content: 'lo' }));
+  assert.equal(shaper.shape(later).out, later);
+});
+
+test('frames: a tool call streamed in pieces goes out whole, as frames, with nothing written as bytes', () => {
+  const shaper = new StreamShaper(rules(), 'frames');
+  assert.equal(
+    shaper.shape(batch(chunk({ tool_calls: [toolPiece(0, 'call_1', 'Bash', '{"comm')] }))).out,
+    null,
+  );
+  assert.equal(
+    shaper.shape(batch(chunk({ tool_calls: [toolPiece(0, null, null, 'and":"ls"}')] }))).out,
+    null,
+  );
+  const out = shaper.shape(batch(chunk({}, 'tool_calls'), DONE)).out;
+  assert.ok(out !== null && !(out instanceof Uint8Array), 'frames in, frames out');
+  const [call, finish, done] = out.frames as [
+    Record<string, unknown>,
+    Record<string, unknown>,
+    UpstreamFrame,
+  ];
+  assert.deepEqual((call.choices as { delta: unknown }[])[0]?.delta, {
+    tool_calls: [
+      { index: 0, id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } },
+    ],
+  });
+  assert.equal((finish.choices as { finish_reason: unknown }[])[0]?.finish_reason, 'tool_calls');
+  assert.equal(done, '[DONE]');
+});
+
+test('frames: a continuation’s restated start is trimmed in the frames themselves', () => {
+  const shaper = new StreamShaper(rules({ continuing: soFar({ text: 'The quick brown fo' }) }), 'frames');
+  assert.equal(shaper.shape(batch(chunk({ role: 'assistant', content: '' }))).out, null);
+  assert.equal(shaper.shape(batch(chunk({ content: 'brown f' }))).out, null);
+  const out = shaper.shape(batch(chunk({ content: 'ox jumps' }), chunk({}, 'stop'), DONE)).out;
+  assert.ok(out !== null && !(out instanceof Uint8Array), 'frames in, frames out');
+  assert.deepEqual(
+    out.frames.map((f) => (f === '[DONE]' ? f : (f.choices as { delta: unknown }[])[0]?.delta)),
+    [{ content: 'x jumps' }, {}, '[DONE]'],
+  );
 });

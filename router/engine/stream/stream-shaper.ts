@@ -1,16 +1,29 @@
 /**
- * The last step of a stream before the client, after the gate: which bytes go, and when. Its frames are
- * shaped by a `FrameShaper` (tool calls held until whole and checked, a continuation's restated start
- * trimmed); lines it has nothing to do with leave as the upstream sent them, without being parsed once
- * content has gone, and only a chunk whose frames changed is written anew. Until the first content goes
- * out, everything else waits with it, so a stream whose only content proves unusable has sent nothing and
- * can still fail over unseen.
+ * The last step of a stream before the client, after the gate: what goes, and when. Its frames are shaped
+ * by a `FrameShaper` (tool calls held until whole and checked, a continuation's restated start trimmed).
+ * A stream handed on as frames (a translating face) is shaped as the gate parsed it. One handed on as bytes
+ * (chat completions): lines it has nothing to do with leave as the upstream sent them, without being parsed
+ * once content has gone, and only a chunk whose frames changed is written anew; the lines it must look into
+ * (those that may hold a tool call, and every line while something is held) are read here, since the gate
+ * passed them on unparsed. Until the first content goes out, everything else waits with it, so a stream
+ * whose only content proves unusable has sent nothing and can still fail over unseen.
  */
 import { Buffer } from 'node:buffer';
 import type { FailoverSettings } from '../../config/schema.js';
+import { SseFrameReader } from '../../gate/sse-frames.js';
+import {
+  isEmptyPart,
+  joinAll,
+  partBytes,
+  sseLines,
+  type FrameBatch,
+  type StreamPart,
+  type StreamReading,
+  type UpstreamFrame,
+} from '../../gate/stream-part.js';
+import { isRecord } from '../../gate/safe-json.js';
 import { offeredToolNames } from '../../gate/tool-call-rule.js';
 import { idStem } from '../../faces/answer-collector.js';
-import { UpstreamLineReader } from '../../faces/upstream-lines.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import { FrameShaper } from './frame-shaper.js';
 
@@ -46,14 +59,16 @@ export function shapingRules(
   };
 }
 
-/** Bytes for the client (null: none now), or why the stream must stop (an unusable tool call). */
+/** What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call). */
 export interface Shaped {
-  out: Uint8Array | null;
+  out: StreamPart | null;
   problem: string | null;
 }
 
 /** In `"tool_calls"` and `"function_call"`: one byte search finds both (and, rarely, text that says it). */
 const CALL_KEY = Buffer.from('_call');
+const NONE: Shaped = { out: null, problem: null };
+const NO_BYTES = Buffer.alloc(0);
 
 /** Index just past the last line end of `bytes` (0 when there is none). */
 function lineEnd(bytes: Uint8Array): number {
@@ -67,20 +82,39 @@ function mayHoldToolCall(bytes: Uint8Array): boolean {
   return buf.indexOf(CALL_KEY) !== -1;
 }
 
+/** True when a parsed frame's first choice carries a tool call piece (the frames' own cheap check). */
+function framesHoldToolCall(frames: readonly UpstreamFrame[]): boolean {
+  for (const frame of frames) {
+    if (frame === '[DONE]' || !Array.isArray(frame.choices)) continue;
+    const choice: unknown = frame.choices[0];
+    const delta = isRecord(choice) && isRecord(choice.delta) ? choice.delta : null;
+    if (delta !== null && (delta.tool_calls !== undefined || delta.function_call !== undefined)) return true;
+  }
+  return false;
+}
+
+const NO_FRAMES: FrameBatch = { frames: [], bytes: 0 };
+
 /** One attempt's stream on its way to the client. */
 export class StreamShaper {
-  readonly #reader = new UpstreamLineReader();
+  readonly #reader = new SseFrameReader();
   readonly #frames: FrameShaper;
   readonly #checksTools: boolean;
   readonly #passThrough: boolean;
   readonly #holdLimit: number;
+  readonly #reading: StreamReading;
   #settled: boolean;
-  #pending: Uint8Array[] = [];
+  /** What waits for the first content, and its stream bytes. */
+  #pending: StreamPart[] = [];
   #pendingBytes = 0;
-  /** A line without its end yet, in pieces. */
+  /** A line without its end yet, in pieces (bytes only). */
   #tail: Uint8Array[] = [];
+  /** The frames the gate read from the first bytes handed on, and how many bytes those were. */
+  #known: FrameBatch | null = null;
 
-  constructor(rules: ShapingRules) {
+  /** `reading`: how the gate hands the stream on (as the face's encoder reads it); the shaper keeps to it. */
+  constructor(rules: ShapingRules, reading: StreamReading) {
+    this.#reading = reading;
     this.#frames = new FrameShaper(rules);
     this.#checksTools = rules.tools !== null;
     this.#passThrough = rules.tools === null && rules.continuing === null;
@@ -88,51 +122,96 @@ export class StreamShaper {
     this.#holdLimit = rules.holdLimit;
   }
 
-  /** Whole SSE lines the gate let through. */
-  lines(bytes: Uint8Array): Shaped {
-    if (this.#passThrough) return { out: bytes, problem: null };
+  /**
+   * The frames the gate already read from the first bytes it hands on (those held until the commit): they
+   * are shaped as they are, and those bytes are not read again.
+   */
+  readAlready(known: FrameBatch | null): void {
+    if (known !== null) this.#known = known;
+  }
+
+  /** What the gate let through: whole SSE lines, or the frames it read from them. */
+  shape(part: StreamPart): Shaped {
+    if (this.#passThrough) return { out: part, problem: null };
+    return part instanceof Uint8Array ? this.#bytes(part) : this.#batch(part);
+  }
+
+  /** The upstream ended: a last line, the held start of a continuation, and held tool calls go (or fail). */
+  end(): Shaped {
+    if (this.#passThrough) return NONE;
+    const rest = Buffer.concat(this.#tail);
+    this.#tail = [];
+    this.#frames.begin();
+    this.#reader.read(rest, this.#visit);
+    this.#reader.finish(this.#visit);
+    this.#frames.end();
+    return this.#endChunk(this.#reading === 'frames' ? NO_FRAMES : rest);
+  }
+
+  #bytes(bytes: Uint8Array): Shaped {
     const quiet = this.#settled && !this.#frames.holding && this.#tail.length === 0;
     if (quiet && !(this.#checksTools && mayHoldToolCall(bytes))) return { out: bytes, problem: null };
     // A line without its end yet (one longer than the hold buffer, or the stream's last) waits for it.
     const end = lineEnd(bytes);
     if (end === 0) {
       this.#tail.push(Buffer.from(bytes));
-      return { out: null, problem: null };
+      return NONE;
     }
     const whole = end === bytes.byteLength ? bytes : bytes.subarray(0, end);
     const complete = this.#tail.length === 0 ? whole : Buffer.concat([...this.#tail, whole]);
     this.#tail = end === bytes.byteLength ? [] : [Buffer.from(bytes.subarray(end))];
     this.#frames.begin();
-    this.#reader.read(complete, this.#frames);
+    this.#read(complete);
     return this.#endChunk(complete);
   }
 
-  /** The upstream ended: a last line, the held start of a continuation, and held tool calls go (or fail). */
-  end(): Shaped {
-    if (this.#passThrough) return { out: null, problem: null };
-    const rest = Buffer.concat(this.#tail);
-    this.#tail = [];
+  #batch(batch: FrameBatch): Shaped {
+    const quiet = this.#settled && !this.#frames.holding;
+    if (quiet && !(this.#checksTools && framesHoldToolCall(batch.frames)))
+      return { out: batch, problem: null };
     this.#frames.begin();
-    this.#reader.read(rest, this.#frames);
-    this.#reader.end(this.#frames);
-    this.#frames.end();
-    return this.#endChunk(rest);
+    for (const frame of batch.frames) this.#visit(frame);
+    return this.#endChunk(batch);
   }
 
-  /** The chunk as it came or as written anew; before the first content, kept back with what waits. */
-  #endChunk(raw: Uint8Array): Shaped {
-    const { lines, changed, content, problem } = this.#frames.result();
-    if (problem !== null) return { out: null, problem };
-    const shaped = changed ? Buffer.from(lines.join('')) : raw;
-    if (this.#settled) return { out: shaped.byteLength > 0 ? shaped : null, problem: null };
-    if (shaped.byteLength > 0) {
-      this.#pending.push(shaped);
-      this.#pendingBytes += shaped.byteLength;
+  /** Reads whole lines into the frame shaper, after the frames the gate read from their first bytes. */
+  #read(bytes: Uint8Array): void {
+    const known = this.#known;
+    this.#known = null;
+    if (known === null) {
+      this.#reader.read(bytes, this.#visit);
+      return;
     }
-    if (!content && this.#pendingBytes <= this.#holdLimit) return { out: null, problem: null };
+    for (const frame of known.frames) this.#visit(frame);
+    if (known.bytes < bytes.byteLength) this.#reader.read(bytes.subarray(known.bytes), this.#visit);
+  }
+
+  readonly #visit = (frame: UpstreamFrame): boolean => {
+    if (frame === '[DONE]') this.#frames.done();
+    else this.#frames.frame(frame);
+    return false;
+  };
+
+  /** The chunk as it came or as written anew; before the first content, kept back with what waits. */
+  #endChunk(raw: StreamPart): Shaped {
+    const { frames, changed, content, problem } = this.#frames.result();
+    if (problem !== null) return { out: null, problem };
+    const shaped = changed ? this.#rewritten(raw, frames) : raw;
+    if (this.#settled) return { out: isEmptyPart(shaped) ? null : shaped, problem: null };
+    if (!isEmptyPart(shaped)) {
+      this.#pending.push(shaped);
+      this.#pendingBytes += partBytes(shaped);
+    }
+    if (!content && this.#pendingBytes <= this.#holdLimit) return NONE;
     this.#settled = true;
-    const out = this.#pending.length === 1 ? (this.#pending[0] as Uint8Array) : Buffer.concat(this.#pending);
+    const pending = this.#pending;
     this.#pending = [];
-    return { out: out.byteLength > 0 ? out : null, problem: null };
+    return { out: joinAll(pending), problem: null };
+  }
+
+  /** Shaped frames in the form `raw` came in: as frames (from the same stream bytes), or as SSE lines. */
+  #rewritten(raw: StreamPart, frames: UpstreamFrame[]): StreamPart {
+    if (raw instanceof Uint8Array) return frames.length === 0 ? NO_BYTES : Buffer.from(sseLines(frames));
+    return { frames, bytes: raw.bytes };
   }
 }

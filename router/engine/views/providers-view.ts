@@ -10,7 +10,7 @@ import type { ResolvedConfig, ResolvedProvider } from '../../config/resolve-conf
 import { probeSchema } from '../../config/schema.js';
 import type { DiscoveryBook } from '../../state/discovery-book.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import { keyBudgets } from '../booking/key-budgets.js';
+import { keyBudgetViews } from '../booking/key-budgets.js';
 
 /** `invalid` only when every key was refused: one good key keeps the provider working. */
 function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeyStatus {
@@ -26,9 +26,10 @@ function keyStatus(provider: ResolvedProvider, keys: readonly KeyView[]): KeySta
  */
 function keyViews(resolved: ResolvedConfig, provider: ResolvedProvider, quotas: QuotaBook): KeyView[] {
   const account = provider.quotaAccount;
+  const models = provider.modelIds.map((modelId) => `${provider.id}/${modelId}`);
   return provider.keys.map(({ fingerprint, source }) => {
     const shown = source.startsWith('env:') ? source.slice(4) : source;
-    const budgets = keyBudgets(resolved, provider, quotas, fingerprint);
+    const budgets = keyBudgetViews(resolved, quotas, { models, fingerprint });
     if (quotas.isAuthBlocked(provider.id, fingerprint))
       return { fingerprint, source: shown, state: 'invalid', pausedUntil: null, pausedModels: 0, budgets };
     const ends = provider.modelIds

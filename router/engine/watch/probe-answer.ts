@@ -15,8 +15,10 @@ const SINK: AnswerTarget = {
 
 const DISCARD: AnswerEncoder = {
   face: 'chat',
+  // Bytes: the gate's cheapest reading (no frame is parsed after the commit).
+  reads: 'bytes',
   json: () => '',
-  streamLines: () => null,
+  streamBytes: () => null,
   streamClose: () => null,
   streamFailure: () => '',
   error: () => '',

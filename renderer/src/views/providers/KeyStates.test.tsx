@@ -46,6 +46,8 @@ test('each key shows its fingerprint, source and state; a paused one counts down
 
 test('a key’s budget: its most used model in full, with meters for each limit', () => {
   const budget = (model: string, dayRequests: number) => ({
+    provider: 'groq',
+    key: 'aaaaaaaaaaaa',
     model,
     dayRequests,
     dayTokens: 0,

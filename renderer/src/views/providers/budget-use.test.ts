@@ -3,6 +3,8 @@ import type { KeyBudgetView } from '../../../../router/api-types.js';
 import { budgetMeters, budgetUsed } from './budget-use.js';
 
 const budget = (over: Partial<KeyBudgetView> = {}): KeyBudgetView => ({
+  provider: 'groq',
+  key: '1a2b3c4d5e6f',
   model: 'groq/llama',
   dayRequests: 12,
   dayTokens: 3400,

@@ -45,8 +45,13 @@ export function RequestRow({ entry }: { entry: HistoryEntry }) {
         </span>
         <span className="req-client">
           {source !== 'agent' && <span className="tag tag-test">{source}</span>}{' '}
-          <span title="Agent (User-Agent)">
-            {entry.client ?? <span className="muted">unknown agent</span>}
+          {/* Broken only after a `/`, like a model's name: `opencode/` over `1.18.33`, never inside. */}
+          <span className="req-agent" title="Agent (User-Agent)">
+            {entry.client === null ? (
+              <span className="muted">unknown agent</span>
+            ) : (
+              <ModelKey value={entry.client} className="agent-key" />
+            )}
           </span>
           <span className="tag" title={`${FACE_LABELS[face]} API`}>
             {face}

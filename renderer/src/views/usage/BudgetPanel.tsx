@@ -1,4 +1,5 @@
-import type { KeyDayBudgetView } from '../../../../router/api-types.js';
+import type { KeyBudgetView } from '../../../../router/api-types.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { Panel } from '../../components/Panel.js';
 import { formatTokens } from '../../lib/format.js';
 
@@ -28,11 +29,11 @@ function Bar({ used, limit, what, of }: { used: number; limit: number | null; wh
   );
 }
 
-function budgetName(row: KeyDayBudgetView): string {
+function budgetName(row: KeyBudgetView): string {
   return `${row.model ?? `${row.provider} (all models)`} on key ${row.key}`;
 }
 
-function BudgetList({ rows }: { rows: KeyDayBudgetView[] }) {
+function BudgetList({ rows }: { rows: KeyBudgetView[] }) {
   return (
     <ul className="budgets">
       {rows.map((row) => (
@@ -42,13 +43,17 @@ function BudgetList({ rows }: { rows: KeyDayBudgetView[] }) {
           aria-label={budgetName(row)}
         >
           <div className="budget-who">
-            <span className="mono budget-model">{row.model ?? `${row.provider} — all models`}</span>
+            {row.model === null ? (
+              <span className="mono budget-model">{row.provider} — all models</span>
+            ) : (
+              <ModelKey value={row.model} className="budget-model" />
+            )}
             <span className="muted small">
               key <span className="mono">{row.key}</span>
             </span>
           </div>
-          <Bar used={row.dayRequests} limit={row.rpd} what="requests" of={budgetName(row)} />
-          <Bar used={row.dayTokens} limit={row.tpd} what="tokens" of={budgetName(row)} />
+          <Bar used={row.dayRequests} limit={row.limits.rpd} what="requests" of={budgetName(row)} />
+          <Bar used={row.dayTokens} limit={row.limits.tpd} what="tokens" of={budgetName(row)} />
         </li>
       ))}
     </ul>
@@ -59,7 +64,7 @@ function BudgetList({ rows }: { rows: KeyDayBudgetView[] }) {
  * Each key's free-tier budgets for today: requests and tokens against the day's limits, as the router
  * counts them (the counts ranking checks). Budgets not touched today are folded away.
  */
-export function BudgetPanel({ budgets }: { budgets: KeyDayBudgetView[] }) {
+export function BudgetPanel({ budgets }: { budgets: KeyBudgetView[] }) {
   const used = budgets.filter((row) => row.dayRequests > 0 || row.dayTokens > 0);
   const idle = budgets.filter((row) => row.dayRequests === 0 && row.dayTokens === 0);
   return (

@@ -1,4 +1,5 @@
 import type { ModelStateView } from '../../../../router/api-types.js';
+import { ModelKey } from '../../components/ModelKey.js';
 import { Panel } from '../../components/Panel.js';
 import { formatLatency } from '../../lib/format.js';
 
@@ -45,8 +46,9 @@ export function SpeedPanel({ models }: { models: readonly ModelStateView[] }) {
             <tbody>
               {served.map((m) => (
                 <tr key={m.key}>
-                  <th scope="row" className="mono model-name">
-                    {m.key}
+                  {/* Named by the whole key: the name's parts would otherwise be read apart ("up/ m1"). */}
+                  <th scope="row" className="model-name" aria-label={m.key}>
+                    <ModelKey value={m.key} />
                   </th>
                   <td className="num mono">{formatLatency(m.latency.ttfbP50Ms)}</td>
                   <td className="num mono">{formatLatency(m.latency.ttfbP95Ms)}</td>

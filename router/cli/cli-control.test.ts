@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findDaemon } from './cli-control.js';
+import { startHarness } from '../test-support/router-harness.js';
+
+test('findDaemon finds a router by daemon.json, else by its lock, and only at the pid recorded', async () => {
+  const router = await startHarness({ config: { providers: {}, sets: { main: [] }, activeSet: 'main' } });
+  try {
+    const stateDir = router.stateDir;
+    const file = path.join(stateDir, 'daemon.json');
+    const recorded = JSON.parse(await readFile(file, 'utf8')) as { token: string };
+    const found = await findDaemon(stateDir);
+    assert.equal(found?.url, router.url);
+    assert.equal(found?.pid, process.pid);
+    assert.equal(found?.token, recorded.token);
+    assert.equal(found?.demo, false);
+    assert.equal(typeof found?.version, 'string');
+
+    // Another pid in daemon.json: not this router, and the lock (with the real pid) names it instead.
+    await writeFile(file, JSON.stringify({ ...recorded, pid: process.pid + 1 }));
+    const byLock = await findDaemon(stateDir);
+    assert.equal(byLock?.url, router.url);
+    assert.equal(byLock?.pid, process.pid);
+    assert.equal(byLock?.token, null, 'the lock holds no token');
+
+    await rm(file);
+    assert.equal((await findDaemon(stateDir))?.pid, process.pid, 'found by the lock alone');
+  } finally {
+    await router.close();
+  }
+});

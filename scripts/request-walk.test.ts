@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Walk } from './coverage-walk.js';
+import { walkRequests } from './request-walk.js';
+
+test('the walk of a request lists what that request ran, not what starting the router ran', async () => {
+  const walks = await walkRequests();
+  assert.deepEqual([...walks.keys()], ['POST /v1/chat/completions (JSON)', 'POST /v1/messages (stream)']);
+  for (const [name, walk] of walks) {
+    const names = new Set(walk.files.flatMap((entry) => entry.functions.map((fn) => fn.name)));
+    assert.ok(names.has('routeRequest'), `${name} routes the request`);
+    assert.ok(!names.has('startRouter'), `${name} does not count the start`);
+    assert.equal(
+      walk.functionCount,
+      walk.files.reduce((sum, file) => sum + file.functions.length, 0),
+    );
+    assert.ok(walk.files.every((entry) => !entry.file.includes('test-support')));
+  }
+  const streamWriter = (walk: Walk | undefined) =>
+    walk?.files.some((entry) => entry.functions.some((fn) => fn.name === 'AnthropicStreamWriter'));
+  assert.equal(streamWriter(walks.get('POST /v1/messages (stream)')), true);
+  assert.equal(
+    streamWriter(walks.get('POST /v1/chat/completions (JSON)')),
+    false,
+    'the chat walk holds no messages stream',
+  );
+});
