@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { StateResponse } from '../router/api-types.js';
-import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
 import { expectCountingDown } from './helpers/countdown.js';
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
@@ -13,7 +13,6 @@ import { FakeUpstream } from './helpers/fake-upstream.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
-let browserErrors: () => string[];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -32,13 +31,7 @@ test.afterAll(async () => {
   await upstream?.close();
 });
 
-test.beforeEach(({ page }) => {
-  browserErrors = watchBrowserErrors(page, [/the server responded with a status of [45]\d\d/]);
-});
-
-test.afterEach(() => {
-  expect(browserErrors(), 'no page errors').toEqual([]);
-});
+failOnBrowserErrors([PROVOKED_STATUSES]);
 
 async function openOverview(page: Page) {
   await page.goto(`${daemon.url}/#/overview`);

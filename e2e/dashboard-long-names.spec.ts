@@ -4,7 +4,7 @@
  * Models and Providers views do not scroll sideways, and failure codes never break inside.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { failOnBrowserErrors } from './helpers/browser-errors.js';
 import { chat } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
@@ -14,7 +14,6 @@ const LONG_KEY = `nvidia/${NEMOTRON}`;
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
-let browserErrors: () => string[];
 
 test.beforeAll(async () => {
   upstream = await new FakeUpstream().start();
@@ -36,13 +35,7 @@ test.afterAll(async () => {
   await upstream?.close();
 });
 
-test.beforeEach(({ page }) => {
-  browserErrors = watchBrowserErrors(page);
-});
-
-test.afterEach(() => {
-  expect(browserErrors(), 'no page errors').toEqual([]);
-});
+failOnBrowserErrors();
 
 /** Whether the page scrolls sideways. */
 const sideways = (page: Page) => page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);

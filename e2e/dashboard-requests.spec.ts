@@ -3,7 +3,7 @@
  * the URL, pages instead of an endless list, and per row the face, a stream mark and the tokens.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { failOnBrowserErrors } from './helpers/browser-errors.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 import { send } from './helpers/send.js';
@@ -12,7 +12,6 @@ const LONG = 'an-unusually-long-model-name-that-must-stay-whole';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
-let browserErrors: () => string[];
 
 test.beforeAll(async () => {
   upstream = await new FakeUpstream(5).start();
@@ -37,13 +36,7 @@ test.afterAll(async () => {
   await upstream?.close();
 });
 
-test.beforeEach(({ page }) => {
-  browserErrors = watchBrowserErrors(page);
-});
-
-test.afterEach(() => {
-  expect(browserErrors(), 'no page errors').toEqual([]);
-});
+failOnBrowserErrors();
 
 async function open(page: Page, query = ''): Promise<void> {
   await page.goto(`${daemon.url}/#/requests${query}`);

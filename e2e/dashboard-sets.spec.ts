@@ -4,14 +4,13 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { ConfigResponse, HistoryResponse, StateResponse } from '../router/api-types.js';
-import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
-let browserErrors: () => string[];
 
 test.beforeAll(async () => {
   upstream = await new FakeUpstream().start();
@@ -29,13 +28,7 @@ test.afterAll(async () => {
   await upstream?.close();
 });
 
-test.beforeEach(({ page }) => {
-  browserErrors = watchBrowserErrors(page, [/the server responded with a status of [45]\d\d/]);
-});
-
-test.afterEach(() => {
-  expect(browserErrors(), 'no page errors').toEqual([]);
-});
+failOnBrowserErrors([PROVOKED_STATUSES]);
 
 async function open(page: Page): Promise<void> {
   await page.goto(`${daemon.url}/#/models`);

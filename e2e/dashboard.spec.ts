@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import type { ConfigResponse, ProvidersResponse, StateResponse } from '../router/api-types.js';
-import { watchBrowserErrors } from './helpers/browser-errors.js';
+import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
 import { expectCountingDown } from './helpers/countdown.js';
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
@@ -13,7 +13,6 @@ const SECRET = 'gsk_e2e_secret_never_shown_4242';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
-let browserErrors: () => string[];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -42,18 +41,10 @@ test.afterAll(async () => {
   await upstream?.close();
 });
 
-test.beforeEach(({ page }) => {
-  // Expected noise: error statuses the tests provoke on purpose (an invalid config, a failing model test),
-  // which the page handles, and the refused reconnects once the last test stops the daemon.
-  browserErrors = watchBrowserErrors(page, [
-    /the server responded with a status of [45]\d\d/,
-    /ERR_CONNECTION_REFUSED/,
-  ]);
-});
-
-test.afterEach(() => {
-  expect(browserErrors(), 'no page errors, no CSP violations').toEqual([]);
-});
+// Expected noise: error statuses the tests provoke on purpose (an invalid config, a failing model test),
+// which the page handles, and the refused reconnects once the last test stops the daemon. Console errors
+// include CSP violations, so none may pass.
+failOnBrowserErrors([PROVOKED_STATUSES, /ERR_CONNECTION_REFUSED/]);
 
 async function open(page: Page, view: string): Promise<void> {
   await page.goto(`${daemon.url}/#/${view}`);

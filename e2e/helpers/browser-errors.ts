@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /**
  * Collects what a page complains about: uncaught errors and console errors, which include the CSP
@@ -13,4 +13,18 @@ export function watchBrowserErrors(page: Page, ignore: RegExp[] = []): () => str
     if (!ignore.some((pattern) => pattern.test(text))) errors.push(`console: ${text}`);
   });
   return () => errors.slice();
+}
+
+/** The HTTP error statuses a page logs when a test provokes them on purpose (the page handles them). */
+export const PROVOKED_STATUSES = /the server responded with a status of [45]\d\d/;
+
+/** Registers hooks that watch every test's page and fail the test on what it complained about. */
+export function failOnBrowserErrors(ignore: RegExp[] = []): void {
+  let errors: () => string[] = () => [];
+  test.beforeEach(({ page }) => {
+    errors = watchBrowserErrors(page, ignore);
+  });
+  test.afterEach(() => {
+    expect(errors(), 'no page errors').toEqual([]);
+  });
 }
