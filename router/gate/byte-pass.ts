@@ -114,6 +114,12 @@ export class BytePass implements StreamPass {
     return this.#tailLength;
   }
 
+  usageRead(usage: TokenUsage): void {
+    // The usage line found in those lines was read by the shaper: it is not parsed again here.
+    this.#usageLine = null;
+    this.#usage = usage;
+  }
+
   takeReadFrames(): FrameBatch | null {
     const read = this.#read;
     this.#read = null;
