@@ -14,6 +14,7 @@ import { jsonBody, sse } from '../test-support/upstream-behaviours.js';
 import {
   completion,
   contentFrame,
+  errorFrame,
   finishFrame,
   roleFrame,
   usageFrame,
@@ -169,6 +170,30 @@ for (const face of ['chat', 'messages', 'responses'] as const) {
     assert.deepEqual(counts, [1, 1, 1, 1, 1, 1]);
   });
 }
+
+test('a chat stream that breaks on an error frame in the chunk after content, then continued: each frame parsed once', async () => {
+  const mark = (frame: Record<string, unknown>, name: string) => ({ ...frame, x_mark: name });
+  const line = (frame: Record<string, unknown>): string => `data: ${JSON.stringify(frame)}\n\n`;
+  // The last text and the error frame arrive in one chunk: the byte search's slow path finds the error.
+  const broken = line(mark(contentFrame('brown '), 'cut-2')) + line(mark(errorFrame(), 'cut-3'));
+  const cut = [mark(roleFrame(), 'cut-0'), mark(contentFrame('The quick '), 'cut-1'), broken];
+  const rest = [mark(contentFrame('fox.'), 'rest-0'), mark(finishFrame('stop'), 'rest-1')];
+  const marks = ['cut-0', 'cut-1', 'cut-2', 'cut-3', 'rest-0', 'rest-1'].map((n) => `"x_mark":"${n}"`);
+  let reply: HttpReply | null = null;
+  let counts: number[] = [];
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async (scenario) => {
+    scenario.upstream.script('alpha/m1', sse(cut, { done: false }));
+    scenario.upstream.script('beta/m2', sse(rest));
+    counts = await countingParses(marks, async () => {
+      reply = await ask(scenario, 'chat', true);
+    });
+    assert.equal(scenario.router.lastEntry().servedModel, 'beta/m2');
+  });
+  const { status, text } = reply ?? { status: 0, text: '' };
+  assert.equal(status, 200, text);
+  assert.ok(text.includes('brown ') && text.includes('fox.') && !text.includes('cut-3'), text);
+  assert.deepEqual(counts, [1, 1, 1, 1, 1, 1]);
+});
 
 test('a chat-completions stream of 5 frames: the frames held until content parsed once, the rest relayed unparsed', async () => {
   // The role frame and the first text are held and judged (and shaped as read); from the commit on the bytes
