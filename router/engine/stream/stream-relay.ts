@@ -1,6 +1,6 @@
+import { Buffer } from 'node:buffer';
 import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
-import { Buffer } from 'node:buffer';
 import { frameHasUsefulContent } from '../../gate/content-rule.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
 import {
