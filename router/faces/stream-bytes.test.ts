@@ -26,6 +26,8 @@ const WHOLE = [
 ];
 /** Text cut short by the length limit, no usage. */
 const CUT = [chunk({ content: 'Hel' }), chunk({ content: 'lo' }, 'length') + DONE];
+/** Text and usage, then the stream breaks. */
+const BROKEN = [chunk({ content: 'Hel' }), usageChunk(5, 1)];
 
 const MESSAGES_WHOLE = [
   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}\n\n',
@@ -114,27 +116,30 @@ const RESPONSES_FAILED = [
   'event: response.output_item.added\ndata: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_req2_0","type":"message","status":"in_progress","role":"assistant","content":[]}}\n\n',
   'event: response.content_part.added\ndata: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_req2_0","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}\n\n',
   'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_req2_0","output_index":0,"content_index":0,"delta":"Hel","logprobs":[]}\n\n',
-  'event: response.failed\ndata: {"type":"response.failed","sequence_number":5,"response":{"id":"resp_req2","object":"response","created_at":1800000000,"status":"failed","error":{"code":"rate_limit_exceeded","message":"fcm-router: the stream from up/m failed after part of the answer was sent (rate_limit); this answer is incomplete"},"incomplete_details":null,"model":"fcm","output":[{"id":"msg_req2_0","type":"message","status":"incomplete","role":"assistant","content":[{"type":"output_text","text":"Hel","annotations":[]}]}],"output_text":"Hel","usage":null,"metadata":{}}}\n\n',
+  'event: response.failed\ndata: {"type":"response.failed","sequence_number":5,"response":{"id":"resp_req2","object":"response","created_at":1800000000,"status":"failed","error":{"code":"rate_limit_exceeded","message":"fcm-router: the stream from up/m failed after part of the answer was sent (rate_limit); this answer is incomplete"},"incomplete_details":null,"model":"fcm","output":[{"id":"msg_req2_0","type":"message","status":"incomplete","role":"assistant","content":[{"type":"output_text","text":"Hel","annotations":[]}]}],"output_text":"Hel","usage":{"input_tokens":5,"input_tokens_details":{"cached_tokens":0},"output_tokens":1,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":6},"metadata":{}}}\n\n',
 ];
 
-test('a Messages stream, byte for byte', () => {
-  assert.equal(runStream(messages(), WHOLE), MESSAGES_WHOLE.join(''));
-  assert.equal(runStream(messages(), CUT), MESSAGES_CUT.join(''));
-});
+const FACES = [
+  { face: 'Messages', encoder: messages, whole: MESSAGES_WHOLE, cut: MESSAGES_CUT, failed: MESSAGES_FAILED },
+  {
+    face: 'Responses',
+    encoder: responses,
+    whole: RESPONSES_WHOLE,
+    cut: RESPONSES_CUT,
+    failed: RESPONSES_FAILED,
+  },
+] as const;
 
-test('a Messages stream that breaks after content, byte for byte', () => {
-  const encoder = messages();
-  const sent = runStream(encoder, [chunk({ content: 'Hel' })], false);
-  assert.equal(sent + encoder.streamFailure('mid_stream_error', 'up/m'), MESSAGES_FAILED.join(''));
-});
+for (const { face, encoder, whole, cut, failed } of FACES) {
+  test(`a ${face} stream, whole and cut short, byte for byte`, () => {
+    assert.equal(runStream(encoder(), WHOLE), whole.join(''));
+    assert.equal(runStream(encoder(), CUT), cut.join(''));
+  });
 
-test('a Responses stream, byte for byte', () => {
-  assert.equal(runStream(responses(), WHOLE), RESPONSES_WHOLE.join(''));
-  assert.equal(runStream(responses(), CUT), RESPONSES_CUT.join(''));
-});
-
-test('a Responses stream that breaks after content, byte for byte', () => {
-  const encoder = responses();
-  const sent = runStream(encoder, [chunk({ content: 'Hel' })], false);
-  assert.equal(sent + encoder.streamFailure('rate_limit', 'up/m'), RESPONSES_FAILED.join(''));
-});
+  test(`a ${face} stream that breaks after content, byte for byte`, () => {
+    const broken = encoder();
+    const sent = runStream(broken, BROKEN, false);
+    const kind = face === 'Messages' ? 'mid_stream_error' : 'rate_limit';
+    assert.equal(sent + broken.streamFailure(kind, 'up/m'), failed.join(''));
+  });
+}
