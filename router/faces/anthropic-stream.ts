@@ -8,22 +8,18 @@
  * A tool call's pieces must come in order, as every OpenAI-compatible upstream sends them: a piece for a
  * call whose block has already closed (another call began in between) cannot be sent and is dropped.
  */
-import type { ChatUsage, DeltaSink } from './chat-deltas.js';
-import { readChunk } from './chat-deltas.js';
-import type { FrameSink } from './translated-stream.js';
+import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
 import { anthropicStopReason, anthropicUsage, THINKING_SIGNATURE } from './anthropic-message.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const event = (name: string, data: string): string => `event: ${name}\ndata: ${data}\n\n`;
 
-/** One per streamed request; `take()` hands over the event text produced since the last call. */
-export class AnthropicStreamWriter implements DeltaSink, FrameSink {
+/** One per streamed request, driven by a `TranslatedStream`. */
+export class AnthropicStreamWriter implements FaceStreamWriter {
   readonly #messageId: string;
   readonly #model: string;
   readonly #toolIdStem: string;
   #out = '';
-  #started = false;
-  #closed = false;
   #nextBlock = 0;
   /** The open block's kind and index, or null. */
   #open: { kind: 'thinking' | 'text' | 'tool'; index: number } | null = null;
@@ -31,8 +27,6 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
   readonly #tools: ToolCallTracker;
   #mintedIds = 0;
   #hasToolUse = false;
-  #finish: string | null = null;
-  #usage: ChatUsage | null = null;
 
   constructor(messageId: string, model: string, toolIdStem: string) {
     this.#messageId = messageId;
@@ -41,26 +35,10 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
     this.#tools = new ToolCallTracker(() => this.#mintId());
   }
 
-  /** True once `message_stop` has been written. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** The event text produced since the last call (`message_start` first, on the first call). */
   take(): string {
-    this.#start();
     const out = this.#out;
     this.#out = '';
     return out;
-  }
-
-  frame(value: Record<string, unknown>): void {
-    this.#start();
-    if (!this.#closed) readChunk(value, this);
-  }
-
-  done(): void {
-    this.close();
   }
 
   reasoning(text: string): void {
@@ -83,29 +61,16 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
     }
   }
 
-  finish(reason: string): void {
-    this.#finish = reason;
-  }
-
-  usage(usage: ChatUsage): void {
-    this.#usage = usage;
-  }
-
-  /** Ends the message: closes the open block, then `message_delta` and `message_stop` (once). */
-  close(): void {
-    this.#start();
-    if (this.#closed) return;
+  /** Ends the message: closes the open block, then `message_delta` and `message_stop`. */
+  end(ending: StreamEnding): void {
     this.#closeBlock();
-    this.#closed = true;
-    const delta = { stop_reason: anthropicStopReason(this.#finish, this.#hasToolUse), stop_sequence: null };
-    const usage = anthropicUsage(this.#usage);
+    const delta = { stop_reason: anthropicStopReason(ending.finish, this.#hasToolUse), stop_sequence: null };
+    const usage = anthropicUsage(ending.usage);
     this.#out += event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage }));
     this.#out += event('message_stop', '{"type":"message_stop"}');
   }
 
-  #start(): void {
-    if (this.#started) return;
-    this.#started = true;
+  open(): void {
     const message = {
       id: this.#messageId,
       type: 'message',
