@@ -11,7 +11,7 @@
  */
 import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
 import { responseObject, responsesUsage, responseStatus, type ResponseMeta } from './responses-items.js';
-import { StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
+import { eventHead, StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
 import type { ToolNames } from './responses-tools.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
@@ -53,12 +53,12 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
 
   reasoning(text: string): void {
     const item = this.#open?.kind === 'reasoning' ? this.#open : this.#openItem('reasoning', null);
-    item.append(this.#emit, text);
+    this.#append(item, text);
   }
 
   text(text: string): void {
     const item = this.#open?.kind === 'message' ? this.#open : this.#openItem('message', null);
-    item.append(this.#emit, text);
+    this.#append(item, text);
   }
 
   toolCall(index: number, id: string | null, name: string | null, args: string): void {
@@ -66,7 +66,7 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
     if (!step) return;
     if (step.start) this.#openItem('function_call', step.call);
     const item = this.#open;
-    if (step.args !== '' && item && item.call === step.call) item.append(this.#emit, step.args);
+    if (step.args !== '' && item && item.call === step.call) this.#append(item, step.args);
   }
 
   /** Ends the response: closes the open item, then `response.completed` (or `.incomplete`); the items go to `onServed`. */
@@ -91,7 +91,7 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
   }
 
   readonly #emit: Emit = (type, fields) => {
-    this.#out += `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.#seq}${fields}}\n\n`;
+    this.#out += `${eventHead(type)}${this.#seq}${fields}}\n\n`;
     this.#seq += 1;
   };
 
@@ -99,6 +99,11 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
     const response = `,"response":${JSON.stringify(responseObject(this.#meta, 'in_progress'))}`;
     this.#emit('response.created', response);
     this.#emit('response.in_progress', response);
+  }
+
+  #append(item: StreamedItem, piece: string): void {
+    this.#out += item.append(piece, this.#seq);
+    this.#seq += 1;
   }
 
   #openItem(kind: ItemKind, call: TrackedCall | null): StreamedItem {
