@@ -38,4 +38,12 @@ test('the walk of a request lists what that request ran, not what starting the r
     false,
     'the chat walk holds no messages stream',
   );
+  const chatFiles = walks.get('POST /v1/chat/completions (JSON)')?.files.map((entry) => entry.file) ?? [];
+  assert.deepEqual(
+    chatFiles.filter(
+      (file) => file.startsWith('router/engine/stream/') || file === 'router/gate/sse-frames.ts',
+    ),
+    [],
+    'an answer served whole sets up no stream machinery',
+  );
 });

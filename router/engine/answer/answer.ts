@@ -48,8 +48,8 @@ export class Answer implements AnswerSink {
   readonly trace: RequestTrace;
   readonly #target: AnswerTarget;
   readonly #encoder: AnswerEncoder;
-  /** The lines the client was sent, for a continuation to go on from. */
-  readonly #sent = new SentLines();
+  /** The lines the client was sent, for a continuation to go on from: kept once a stream starts. */
+  #sent: SentLines | null = null;
   #state: State = 'open';
 
   constructor(target: AnswerTarget, encoder: AnswerEncoder, requestId: string) {
@@ -75,7 +75,7 @@ export class Answer implements AnswerSink {
 
   /** What the client has of the streamed answer so far. */
   soFar(): AnswerSoFar {
-    return this.#sent.read();
+    return (this.#sent ??= new SentLines()).read();
   }
 
   /**
@@ -100,6 +100,7 @@ export class Answer implements AnswerSink {
     if (this.#state !== 'open') return;
     this.trace.commit(200, model);
     this.#state = 'streaming';
+    this.#sent = new SentLines();
     this.#head(200, 'served', SSE_TYPE, null);
   }
 
@@ -109,7 +110,7 @@ export class Answer implements AnswerSink {
    */
   streamPart(part: StreamPart): Promise<void> | undefined {
     if (this.#state !== 'streaming') return undefined;
-    this.#sent.add(part);
+    this.#sent?.add(part);
     const out = encodePart(this.#encoder, part);
     if (out === null) return undefined;
     const target = this.#target;

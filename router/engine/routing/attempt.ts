@@ -44,8 +44,10 @@ export interface AttemptInput {
   upstream: UpstreamClient;
   /** Where what passes the gate goes; the attempt never writes headers itself. */
   answer: AnswerSink;
+  /** The tool names a JSON answer's tool calls are checked against, or null. */
+  tools: ReadonlySet<string> | null;
   /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
-  shaping: ShapingRules;
+  shaping: () => ShapingRules;
   /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
   stoppable?: (stop: (kind: AbortKind) => void) => void;
 }
@@ -165,9 +167,8 @@ class Attempt implements ExchangeHandler {
       return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     const head = this.#head as UpstreamHead;
     const text = body.toString('utf8');
-    const { failover, shaping } = this.#input;
-    const tools = shaping.tools ?? undefined;
-    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools);
+    const { failover, tools } = this.#input;
+    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools ?? undefined);
     if (!verdict.ok) {
       const { kind, errorCode, detail } = verdict;
       return this.#fail({ type: 'content', kind, errorCode, detail });
@@ -190,7 +191,8 @@ class Attempt implements ExchangeHandler {
 
   #newRelay(): StreamRelay {
     const { failover, answer, shaping } = this.#input;
-    return new StreamRelay({ failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping });
+    const relay = { failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping: shaping() };
+    return new StreamRelay(relay);
   }
 
   onChunk(chunk: Buffer): ChunkVerdict {

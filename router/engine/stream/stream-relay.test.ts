@@ -9,6 +9,7 @@ import { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { Answer, type AnswerTarget } from '../answer/answer.js';
 import { StreamRelay } from './stream-relay.js';
 import { shapingRules } from './stream-shaper.js';
+import { checkedToolNames } from '../../gate/tool-call-rule.js';
 
 const IDLE_MS = 600;
 
@@ -52,7 +53,7 @@ function relayOnFakeTime() {
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
-  const shaping = shapingRules({}, failover, 'req-1');
+  const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover, 'req-1');
   const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
   return { relay, aborts, target, guard, clock };
 }
