@@ -46,4 +46,9 @@ test('the walk of a request lists what that request ran, not what starting the r
     [],
     'an answer served whole sets up no stream machinery',
   );
+  const fitNow = walks
+    .get('POST /v1/chat/completions (JSON)')
+    ?.files.find((entry) => entry.file === 'router/engine/fit/fit-steps.ts')
+    ?.functions.find((fn) => fn.name === 'fitNow');
+  assert.equal(fitNow?.calls, 1, 'the one candidate is fitted once');
 });

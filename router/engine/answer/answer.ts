@@ -160,7 +160,8 @@ export class Answer implements AnswerSink {
   ): void {
     const target = this.#target;
     if (target.headersSent || target.destroyed) return;
-    const headers: Record<string, string> = { ...decisionHeaders(this.trace, outcome), ...extra };
+    const headers = decisionHeaders(this.trace, outcome);
+    if (extra !== undefined) Object.assign(headers, extra);
     headers['content-type'] = contentType;
     if (length !== null) {
       headers['content-length'] = String(length);

@@ -109,14 +109,11 @@ export class RequestTrace {
   }
 }
 
-/** The decision headers every answer of every face carries. */
-export type DecisionHeaders = Readonly<Record<string, string>>;
-
 /**
  * The decision headers of an answer with `outcome`, as the trace stands: the one place they are built,
- * refusals before routing included (an empty trace).
+ * refusals before routing included (an empty trace). A new object: the answer adds its own headers to it.
  */
-export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): DecisionHeaders {
+export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): Record<string, string> {
   const attempts = trace.attemptsSoFar();
   const served = trace.served;
   const headers: Record<string, string> = {
@@ -126,5 +123,5 @@ export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): D
     'x-fcm-v2-decision': formatDecision(served, outcome, attempts, trace.skips.length),
   };
   if (trace.lastResortUsed) headers['x-fcm-v2-last-resort'] = 'true';
-  return Object.freeze(headers);
+  return headers;
 }

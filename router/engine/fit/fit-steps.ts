@@ -19,6 +19,11 @@ export interface FitRun {
   req: Pick<ChatRequest, 'needs' | 'session'>;
   trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
   pinnedModel: ResolvedModel | null;
+  /**
+   * The fit `skipUnfit` found for the candidate it let through, for its attempt's body (`bodyFor`) to take
+   * once, at once: both run in the same turn, so the fit is fitted once per candidate.
+   */
+  fitted?: { key: string; fit: Fit } | undefined;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface FitRun {
 const MINUTE_CHECK_SHARE = 0.2;
 
 /** A model's fit for this request; `quota_budget` when its keys' minutes have no room for it yet. */
-type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
+export type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
 
 /** Whether `key` can take the run's request now. */
 export function fitNow(run: FitRun, key: string): Fit {
@@ -62,10 +67,20 @@ export function inputFits(run: FitRun, key: string): boolean {
   return fitVerdict(needs, { fit: model.fit, tpm: null, learned: run.ctx.fits.get(key) }).fits;
 }
 
+/** The fit `skipUnfit` just found for `key` (taken once), else `key`'s fit now. */
+export function takeFit(run: FitRun, key: string): Fit {
+  const fitted = run.fitted;
+  run.fitted = undefined;
+  return fitted !== undefined && fitted.key === key ? fitted.fit : fitNow(run, key);
+}
+
 /** Records a skip for a model that cannot take the request; false when it can. */
 export function skipUnfit(run: FitRun, key: string): boolean {
   const fit = fitNow(run, key);
-  if (fit.fits) return false;
+  if (fit.fits) {
+    run.fitted = { key, fit };
+    return false;
+  }
   const { trace } = run;
   if (fit.reason === 'quota_budget') {
     trace.skips.push({ model: key, reason: 'quota_budget', until: fit.until });

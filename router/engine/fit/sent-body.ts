@@ -7,7 +7,7 @@ import { fitMaxTokens } from '../../faces/max-tokens.js';
 import { totalTokens } from '../../faces/request-size.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import type { RequestRun } from '../routing/dispatch.js';
-import { fitNow } from './fit-steps.js';
+import { takeFit } from './fit-steps.js';
 
 /** The body an attempt sends, what the router changed in it (for the trace) and its size in tokens. */
 export interface SentBody {
@@ -22,7 +22,7 @@ export interface SentBody {
  */
 export function bodyFor(run: RequestRun, model: ResolvedModel): SentBody {
   const { needs, body, effort } = run.req;
-  const fit = fitNow(run, model.key);
+  const fit = takeFit(run, model.key);
   const output = fit.fits ? fit.output : null;
   const clamped =
     output === null
