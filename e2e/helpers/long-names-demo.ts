@@ -5,7 +5,7 @@
  */
 import { keyFingerprint } from '../../router/state/key-fingerprint.js';
 import { STATE_FILE_VERSION } from '../../router/state/json-state-file.js';
-import { localDayKey } from '../../router/state/local-day.js';
+import { localDayKey } from '../../router/state/daily-counters.js';
 import { chat } from './chat.js';
 import { startDaemon, type Daemon } from './daemon.js';
 import { FakeUpstream } from './fake-upstream.js';
