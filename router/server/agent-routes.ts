@@ -14,7 +14,7 @@ import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
-import { dropUnreadBody } from './read-body.js';
+import { dropUnreadBody } from './request-body.js';
 import { sendError } from './respond.js';
 
 /** A face whose `extra` the route does not need to know. */

@@ -5,7 +5,7 @@ import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { parseJson } from '../gate/safe-json.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { readBody, refuseTooLarge } from './read-body.js';
+import { readBody, refuseTooLarge } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 
 /** Largest body a management call may send. */

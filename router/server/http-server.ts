@@ -25,7 +25,7 @@ import {
   tokenMatches,
 } from './guards.js';
 import { handleMetrics } from './metrics-route.js';
-import { dropUnreadBody } from './read-body.js';
+import { dropUnreadBody } from './request-body.js';
 import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
