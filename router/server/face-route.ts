@@ -13,8 +13,7 @@ import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/client-gone.js';
 import { clientToken, isJsonContentType } from './guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { dropUnreadBody, readBody } from './request-body.js';
+import { dropUnreadBody, exceedsJsonDepth, MAX_JSON_DEPTH, readBody } from './request-body.js';
 import { sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */

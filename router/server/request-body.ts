@@ -1,7 +1,80 @@
+/**
+ * Reading an agent's or the dashboard's request body: the bodies still arriving (counted, capped and given
+ * a deadline), the body read up to its size limit, a refused request's unread body drained before its
+ * connection closes, and the nesting check on the raw bytes before parsing.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { hasBody } from './body-gate.js';
+import type { Time } from '../state/clock.js';
+import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { sendError } from './respond.js';
+
+/** A request with a body to come (a length above zero, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The limits on bodies still arriving (`router.server`), read on every request. */
+export interface BodyLimits {
+  maxPendingBodies: number;
+  requestBodyTimeoutMs: number;
+}
+
+/**
+ * Counts the requests whose bodies are still arriving, and gives each a deadline. A slow sender holds a
+ * socket and buffers until its body is in; past the cap, new senders are turned away rather than let pile
+ * up, and a body not in by `requestBodyTimeoutMs` (on the router's time, from the request's head) is cut.
+ */
+export class PendingBodies {
+  #count = 0;
+  /** Every pending body's deadline on one timer, as the attempts' are. */
+  readonly #deadlines: DeadlineWatch;
+
+  /**
+   * @param limits read on every request, so a config change applies at once
+   * @param onLate what is done with a request whose body is still arriving at its deadline
+   */
+  constructor(
+    private readonly limits: () => BodyLimits,
+    time: Time,
+    private readonly onLate: (req: IncomingMessage, res: ServerResponse) => void,
+  ) {
+    this.#deadlines = new DeadlineWatch(time);
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /**
+   * Counts `req` until its body has arrived (or the request is gone), and cuts it if it is still arriving
+   * at the deadline. False, counting nothing, when the cap is reached; a request without a body is always
+   * admitted and never counted.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!hasBody(req)) return true;
+    const { maxPendingBodies, requestBodyTimeoutMs } = this.limits();
+    if (this.#count >= maxPendingBodies) return false;
+    this.#count += 1;
+    const socket = req.socket;
+    const dueAt = this.#deadlines.now() + requestBodyTimeoutMs;
+    const deadline = this.#deadlines.watch({ dueAt, onDue: () => this.onLate(req, res) });
+    const arrived = (): void => {
+      this.#deadlines.unwatch(deadline);
+      req.off('end', arrived);
+      req.off('close', arrived);
+      socket.off('close', arrived);
+      this.#count -= 1;
+    };
+    req.once('end', arrived);
+    req.once('close', arrived);
+    // Answered before its body was in, a request is detached from its socket: neither 'end' nor 'close'
+    // comes when the client hangs up then, only the socket's own 'close'.
+    socket.once('close', arrived);
+    return true;
+  }
+}
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** How long a refused request may go on sending before its connection is cut. */
@@ -101,4 +174,41 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('aborted', () => finish({ ok: false, reason: 'aborted' }));
   });
+}
+
+/**
+ * The deepest nesting a request body may have. Agents' bodies nest a few dozen levels (tool schemas);
+ * thousands of levels only make `JSON.stringify` throw later, on the way upstream.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * True when the JSON text in `bytes` opens objects or arrays more than `max` levels deep, brackets inside
+ * strings aside. Read on the raw bytes before parsing: one linear pass, no allocation, while
+ * `JSON.parse` of a deeply nested body holds the event loop for seconds (8 MB of `[`: about 5 s). UTF-8
+ * multi-byte characters never contain these ASCII bytes, so no decoding is needed. Invalid JSON is judged
+ * by the parser that follows.
+ */
+export function exceedsJsonDepth(bytes: Uint8Array, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i += 1;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth -= 1;
+  }
+  return false;
 }
