@@ -11,7 +11,7 @@ import type { RouterEngine } from '../engine/router-engine.js';
 import type { ReasoningEffort } from '../faces/chat-request.js';
 import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
-import { ClientGone } from '../upstream/client-gone.js';
+import { ClientGone } from '../upstream/attempt-guard.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { dropUnreadBody, exceedsJsonDepth, MAX_JSON_DEPTH, readBody } from './request-body.js';
 import { sessionOf } from './session-id.js';

@@ -23,7 +23,7 @@ import { ModelStatsBook } from '../state/model-stats.js';
 import { ProbeBook } from '../state/probe-book.js';
 import { QuotaBook } from '../state/quota-book.js';
 import { RequestHistory } from '../state/request-history.js';
-import { ClientGone } from '../upstream/client-gone.js';
+import { ClientGone } from '../upstream/attempt-guard.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { recordingLogger } from './state-test-helpers.js';
 import { TestClock } from './test-clock.js';

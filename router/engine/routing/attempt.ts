@@ -5,9 +5,8 @@ import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-confi
 import { classifyFailure, type Classification, type FailureInput } from '../../gate/failure-classifier.js';
 import { checkResponseBody } from '../../gate/response-gate.js';
 import type { Clock } from '../../state/clock.js';
-import { AttemptGuard, type AbortKind } from '../../upstream/attempt-guard.js';
+import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../../upstream/body-template.js';
-import type { ClientGone } from '../../upstream/client-gone.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionAsSse } from '../../upstream/json-as-sse.js';

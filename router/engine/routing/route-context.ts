@@ -9,7 +9,7 @@ import type { Clock } from '../../state/clock.js';
 import type { LatencyBook } from '../../state/latency-book.js';
 import type { ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import type { ClientGone } from '../../upstream/client-gone.js';
+import type { ClientGone } from '../../upstream/attempt-guard.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type { RankingMemo } from './ranking-memo.js';

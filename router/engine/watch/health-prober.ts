@@ -8,7 +8,7 @@ import type { Time, TimerHandle } from '../../state/clock.js';
 import type { LatencyBook } from '../../state/latency-book.js';
 import type { ProbeBook } from '../../state/probe-book.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import { ClientGone } from '../../upstream/client-gone.js';
+import { ClientGone } from '../../upstream/attempt-guard.js';
 import type { Answer } from '../answer/answer.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
 import { probeAnswer } from './probe-answer.js';
