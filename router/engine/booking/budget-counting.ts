@@ -8,7 +8,7 @@ import { hasLimits } from '../../catalogue/free-tier-limits.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
 import { holdsBudget } from '../../state/budget-standing.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import type { RateLimitHints } from '../../upstream/rate-limit-headers.js';
+import type { RateLimitHints } from '../../upstream/upstream-headers.js';
 import { budgetId } from './key-rotation.js';
 
 /** The key an attempt counts against: its provider, its model and the key's fingerprint. */

@@ -10,7 +10,6 @@ import type { BodyTemplate } from '../../upstream/body-template.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionAsSse } from '../../upstream/json-as-sse.js';
-import type { RateLimitHints } from '../../upstream/rate-limit-headers.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -19,7 +18,7 @@ import type {
   UpstreamExchange,
   UpstreamHead,
 } from '../../upstream/upstream-exchange.js';
-import { buildUpstreamHeaders } from '../../upstream/upstream-headers.js';
+import { buildUpstreamHeaders, type RateLimitHints } from '../../upstream/upstream-headers.js';
 import type { AnswerSink } from '../answer/answer.js';
 import { StreamRelay } from '../stream/stream-relay.js';
 import type { ShapingRules } from '../stream/stream-shaper.js';
