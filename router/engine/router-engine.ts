@@ -20,7 +20,7 @@ import { isOnline } from './watch/online-check.js';
 import { RankingMemo } from './routing/ranking-memo.js';
 import { advertisedWindow } from './fit/set-windows.js';
 import { SessionHomes } from './fit/session-homes.js';
-import { requestLogLine } from './views/request-log-line.js';
+import { requestLogLine } from './views/log-text.js';
 import type { Answer } from './answer/answer.js';
 import { INTERNAL_ERROR_ANSWER } from './answer/final-answer.js';
 import {
