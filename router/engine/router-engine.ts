@@ -14,7 +14,7 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
-import { resolveTarget, type RouteTarget } from './routing/route-target.js';
+import { resolveTarget, type RouteTarget } from './routing/model-names.js';
 import { HealthProber } from './watch/health-prober.js';
 import { isOnline } from './watch/online-check.js';
 import { RankingMemo } from './routing/ranking-memo.js';

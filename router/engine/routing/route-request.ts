@@ -16,7 +16,7 @@ import { afterBreak } from '../stream/continuation.js';
 import { checkedToolNames } from '../../gate/tool-call-rule.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
-import type { RouteTarget } from './route-target.js';
+import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
