@@ -17,7 +17,7 @@ import type { EventBus } from './event-bus.js';
 import { resolveTarget, type RouteTarget } from './routing/model-names.js';
 import { HealthProber } from './watch/health-prober.js';
 import { isOnline } from './watch/online-check.js';
-import { RankingMemo } from './routing/ranking-memo.js';
+import { RankingMemo } from './routing/chain-steps.js';
 import { advertisedWindow } from './fit/set-windows.js';
 import { SessionHomes } from './fit/session-homes.js';
 import { requestLogLine } from './views/log-text.js';

@@ -12,7 +12,7 @@ import type { QuotaBook } from '../../state/quota-book.js';
 import type { ClientGone } from '../../upstream/attempt-guard.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import type { RankingMemo } from './ranking-memo.js';
+import type { RankingMemo } from './chain-steps.js';
 import type { SessionHomes } from '../fit/session-homes.js';
 
 /** The engine's stores and services one request uses. */
