@@ -5,7 +5,7 @@ import type { Answer } from '../answer/answer.js';
 import { applyEffects, type EffectTarget } from '../booking/apply-effects.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { attemptEffects, type AttemptEffects, type DispatchResult } from '../booking/attempt-effects.js';
-import { countAttemptStart } from '../booking/budget-counting.js';
+import { countAttemptStart } from '../booking/request-bookkeeping.js';
 import { bodyFor, inputFits, type SentBody } from '../fit/fit-steps.js';
 import { nextKey } from '../booking/key-rotation.js';
 import { ContinuationSink, type Continuation } from '../stream/continuation.js';
