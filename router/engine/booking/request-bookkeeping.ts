@@ -48,14 +48,16 @@ export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: Attemp
   const { provider, model, fingerprint } = on;
   const { tokens: served, rateLimit } = count;
   const { limits } = model;
-  const id = budgetId(provider, model.key, fingerprint);
   const zone = provider.dayTimeZone;
   if (!hasLimits(limits)) {
     // A provider's headers are authoritative: its "nothing left" holds the key whether or not its limits
-    // are known (a custom provider, a catalogue entry without numbers). Nothing else is counted.
-    if (rateLimit && holdsBudget(rateLimit)) quotas.budgets.correct(id, zone, limits, rateLimit);
+    // are known (a custom provider, a catalogue entry without numbers). Nothing else is counted (and no
+    // counter named).
+    if (rateLimit && holdsBudget(rateLimit))
+      quotas.budgets.correct(budgetId(provider, model.key, fingerprint), zone, limits, rateLimit);
     return;
   }
+  const id = budgetId(provider, model.key, fingerprint);
   if (served !== null)
     quotas.budgets.add(id, zone, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
   if (rateLimit) quotas.budgets.correct(id, zone, limits, rateLimit);
