@@ -5,7 +5,7 @@ import { SMALL_REQUEST } from '../../faces/request-size.js';
 import type { RouterLogger } from '../../public-types.js';
 import type { BreakerStore } from '../../state/breaker-store.js';
 import type { Time, TimerHandle } from '../../state/clock.js';
-import type { LatencyBook } from '../../state/latency-book.js';
+import type { LatencyBook } from '../../state/model-stats.js';
 import type { ProbeBook } from '../../state/probe-book.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { ClientGone } from '../../upstream/attempt-guard.js';
