@@ -1,6 +1,8 @@
 /**
  * The last N decision traces, newest first for the dashboard, persisted so a restart keeps them. Entries hold
- * model names, kinds and timings only, never prompt or completion text.
+ * model names, kinds and timings only, never prompt or completion text. They are kept in a fixed ring: past
+ * capacity a push overwrites the oldest in O(1), where an array trimmed with `splice` would move every
+ * retained entry on each request.
  */
 import { z } from 'zod/v3';
 import type { HistoryEntry, HistoryResponse } from '../api-types.js';
@@ -8,7 +10,6 @@ import type { RouterLogger } from '../public-types.js';
 import type { DailyCounters } from './daily-counters.js';
 import { historyEntrySchema } from './history-entry.js';
 import { computeHistoryStats, type RetainedStats } from './history-stats.js';
-import { RingBuffer } from './ring-buffer.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
@@ -95,4 +96,61 @@ export function historyResponse(
   limit?: number,
 ): HistoryResponse {
   return { entries: history.list(limit), stats: { ...history.stats(), ...counters.todayStats() } };
+}
+
+/** A fixed-capacity ring: pushing past capacity overwrites the oldest item. */
+export class RingBuffer<T> {
+  readonly capacity: number;
+  readonly #items: (T | undefined)[];
+  /** Index of the oldest item. */
+  #start = 0;
+  #size = 0;
+
+  /** @param capacity at least 1 */
+  constructor(capacity: number) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+    this.#items = new Array<T | undefined>(this.capacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(item: T): void {
+    if (this.#size < this.capacity) {
+      this.#items[(this.#start + this.#size) % this.capacity] = item;
+      this.#size += 1;
+    } else {
+      this.#items[this.#start] = item;
+      this.#start = (this.#start + 1) % this.capacity;
+    }
+  }
+
+  /** Every item, oldest first (a new array). */
+  toArray(): T[] {
+    return this.newest(this.#size).reverse();
+  }
+
+  /** The newest `n` items (clamped to 0..size; none for NaN), newest first. */
+  newest(n: number): T[] {
+    const count = Number.isNaN(n) ? 0 : Math.max(0, Math.min(this.#size, Math.floor(n)));
+    const out = new Array<T>(count);
+    for (let i = 0; i < count; i += 1) {
+      out[i] = this.#items[(this.#start + this.#size - 1 - i) % this.capacity] as T;
+    }
+    return out;
+  }
+
+  /** The items newest first, read lazily (no copy: a reader that stops early pays for what it read). */
+  *newestFirst(): Generator<T, void, undefined> {
+    for (let i = 0; i < this.#size; i += 1) {
+      yield this.#items[(this.#start + this.#size - 1 - i) % this.capacity] as T;
+    }
+  }
+
+  clear(): void {
+    this.#items.fill(undefined);
+    this.#start = 0;
+    this.#size = 0;
+  }
 }
