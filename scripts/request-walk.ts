@@ -96,15 +96,27 @@ function takeAtAnswerEnd(
   };
 }
 
+/**
+ * The next request's booking (its history entry's event), from one listener subscribed for the whole walk:
+ * subscribing or unsubscribing during a walked request would count as the request's own code.
+ */
+function bookings(router: RouterHarness): () => Promise<void> {
+  let booked: (() => void) | null = null;
+  router.router.on('request', () => booked?.());
+  return () =>
+    new Promise<void>((resolve) => {
+      booked = resolve;
+    });
+}
+
 /** Walks one request: what it ran up to its answer's end, and after it until its history entry is booked. */
 async function walkOne(
   router: RouterHarness,
   session: Session,
-  request: WalkedRequest,
+  walked: { request: WalkedRequest; booked: Promise<void> },
 ): Promise<RequestWalk> {
+  const { request, booked } = walked;
   const scope = { root: ROOT, folder: 'router' };
-  // Subscribed before the zero: the walk's own listener is not part of the request.
-  const booked = router.nextEntry();
   await takeCoverage(session); // the zero: V8 resets the counts at every take
   const atEnd = takeAtAnswerEnd(session, Number(new URL(router.url).port));
   try {
@@ -128,7 +140,9 @@ async function walkOne(
 async function walkAll(router: RouterHarness, session: Session): Promise<Map<string, RequestWalk>> {
   for (const request of REQUESTS) await sendAndBook(router, request);
   const walks = new Map<string, RequestWalk>();
-  for (const request of REQUESTS) walks.set(request.name, await walkOne(router, session, request));
+  const nextBooking = bookings(router);
+  for (const request of REQUESTS)
+    walks.set(request.name, await walkOne(router, session, { request, booked: nextBooking() }));
   return walks;
 }
 
