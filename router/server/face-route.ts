@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer/answer.js';
 import type { AnswerEncoder } from '../faces/answer-encoder.js';
-import { pickRequestId } from '../engine/answer/decision-header.js';
+import { pickRequestId } from '../engine/answer/request-trace.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import type { ChatRequest, RequestSource } from '../engine/routing/route-context.js';
