@@ -43,6 +43,22 @@ function lastLineTerminator(chunk: Uint8Array): number {
   return chunk.indexOf(CR, lastLf + 1) === -1 ? lastLf : chunk.lastIndexOf(CR);
 }
 
+/** Blank lines, each ending one SSE event (a line end, then an empty line), in any of the line ends. */
+const EVENT_ENDS = ['\n\n', '\r\r', '\r\n\r\n'].map((end) => Buffer.from(end));
+
+/**
+ * Where the event holding byte `at` begins, not before `from`: just past the last blank line before it. No
+ * event before it holds an error key, so the slow path starts there and parses no line it need not.
+ */
+function eventStart(buf: Buffer, at: number, from: number): number {
+  let start = from;
+  for (const end of EVENT_ENDS) {
+    const found = buf.lastIndexOf(end, at - end.length);
+    if (found >= from) start = Math.max(start, found + end.length);
+  }
+  return start;
+}
+
 /** Relays the bytes after the commit; the tracker's reader says which held lines it judged already. */
 export class BytePass implements StreamPass {
   readonly #reader: SseFrameReader;
@@ -114,6 +130,12 @@ export class BytePass implements StreamPass {
     return this.#tailLength;
   }
 
+  usageRead(usage: TokenUsage): void {
+    // The usage line found in those lines was read by the shaper: it is not parsed again here.
+    this.#usageLine = null;
+    this.#usage = usage;
+  }
+
   takeReadFrames(): FrameBatch | null {
     const read = this.#read;
     this.#read = null;
@@ -139,7 +161,7 @@ export class BytePass implements StreamPass {
     const errorAt = buf.indexOf(ERROR_KEY, checkFrom);
     const error =
       errorAt >= 0 && errorAt < end && hasKey(buf, ERROR_KEY, errorAt, end, isNonNull)
-        ? findErrorFrame(buf, checkFrom, end)
+        ? findErrorFrame(buf, eventStart(buf, errorAt, checkFrom), end)
         : null;
     const limit = error ? error.lineStart : end;
     const usageSeen = buf.lastIndexOf(USAGE_KEY, limit - 1);

@@ -42,3 +42,10 @@ export function choiceHasUsefulContent(choice: unknown): boolean {
   if (!isRecord(choice)) return false;
   return hasUsefulContent(choice.delta) || hasUsefulContent(choice.message);
 }
+
+/** True when a stream's frame (a parsed chunk; `[DONE]` never) has a choice with useful content. */
+export function frameHasUsefulContent(frame: Record<string, unknown> | '[DONE]'): boolean {
+  if (frame === '[DONE]') return false;
+  const choices = frame.choices;
+  return Array.isArray(choices) && choices.some(choiceHasUsefulContent);
+}

@@ -71,6 +71,11 @@ export class FramePass implements StreamPass {
     return this.#usage;
   }
 
+  usageRead(usage: TokenUsage): void {
+    // Frames are read here only: nobody after the gate parses them. Taken all the same.
+    this.#usage = usage;
+  }
+
   takeReadFrames(): null {
     // The frames read before the commit went on in the commit's batch.
     return null;

@@ -36,6 +36,8 @@ export interface StreamPass {
   pendingBytes(): number;
   /** The latest usage read after the commit, or null. */
   usage(): TokenUsage | null;
+  /** The lines last handed on were read after the gate, and this is the latest usage in them (see the tracker's). */
+  usageRead(usage: TokenUsage): void;
   /**
    * Once, after the commit of a stream handed on as bytes: the frames read before the commit and how many of
    * the forwarded bytes (whole lines, from the first) they came from, so that a reader of those bytes need

@@ -7,7 +7,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { BytePass } from './byte-pass.js';
-import { choiceHasUsefulContent } from './content-rule.js';
+import { frameHasUsefulContent } from './content-rule.js';
 import { FramePass } from './frame-pass.js';
 import { htmlStart } from './html-start.js';
 import type { TokenUsage } from './response-gate.js';
@@ -157,6 +157,14 @@ export class StreamTracker {
     return { forward: result.forward, failure: null, midStreamFailure: result.failure };
   }
 
+  /**
+   * After the commit: the lines last handed on were read by their next reader, and this is the latest usage
+   * it found in them. It is taken as it is, and no usage line of theirs is parsed here.
+   */
+  usageRead(usage: TokenUsage): void {
+    this.passOn.usageRead(usage);
+  }
+
   /** Latest `usage` seen in a frame (prompt/completion tokens), or null. */
   usage(): TokenUsage | null {
     this.latestUsage = this.passOn.usage() ?? this.latestUsage;
@@ -255,9 +263,7 @@ export class StreamTracker {
       }
     }
     this.passOn.heldFrame(frame);
-    if (frame === '[DONE]') return false;
-    const choices = frame.choices;
-    if (!Array.isArray(choices) || !choices.some(choiceHasUsefulContent)) return false;
+    if (!frameHasUsefulContent(frame)) return false;
     this.verdict = { type: 'content' };
     return true;
   };

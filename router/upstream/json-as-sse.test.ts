@@ -1,19 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StreamTracker } from '../gate/stream-tracker.js';
-import { completionAsSse } from './json-as-sse.js';
+import { frameHasUsefulContent } from '../gate/content-rule.js';
+import { completionFrames } from './json-as-sse.js';
 
 /** The router's clock when the completion is replayed. */
 const NOW = Date.UTC(2030, 0, 15, 12, 0, 0);
 
-const frames = (sse: string): unknown[] =>
-  sse
-    .split('\n\n')
-    .filter((event) => event.startsWith('data: ') && event !== 'data: [DONE]')
-    .map((event) => JSON.parse(event.slice(6)) as unknown);
-
 test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () => {
-  const sse = completionAsSse(
+  const frames = completionFrames(
     {
       id: 'c1',
       created: 5,
@@ -23,8 +17,7 @@ test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () =
     },
     NOW,
   );
-  assert.ok(sse?.endsWith('data: [DONE]\n\n'));
-  assert.deepEqual(frames(sse ?? ''), [
+  assert.deepEqual(frames, [
     {
       id: 'c1',
       object: 'chat.completion.chunk',
@@ -40,11 +33,12 @@ test('a JSON completion becomes a content chunk, a usage chunk and [DONE]', () =
       choices: [],
       usage: { prompt_tokens: 3, completion_tokens: 1 },
     },
+    '[DONE]',
   ]);
 });
 
-test('tool calls get their stream index, and the result passes the stream tracker as content', () => {
-  const sse = completionAsSse(
+test('tool calls get their stream index, and the result is content by the stream’s rule', () => {
+  const frames = completionFrames(
     {
       choices: [
         {
@@ -59,21 +53,20 @@ test('tool calls get their stream index, and the result passes the stream tracke
     },
     NOW,
   );
-  const [first] = frames(sse ?? '') as {
+  const [first] = (frames ?? []) as {
     choices: { delta: { tool_calls: { index: number; id: string }[] } }[];
   }[];
   assert.equal(first?.choices[0]?.delta.tool_calls[0]?.index, 0);
   assert.equal(first?.choices[0]?.delta.tool_calls[0]?.id, 't');
-  const tracker = new StreamTracker({ holdLimitBytes: 65536 });
-  assert.equal(tracker.hold(Buffer.from(sse ?? '')).type, 'content');
+  assert.ok(frameHasUsefulContent(frames?.[0] ?? '[DONE]'));
 });
 
 test('a body without choices gives null', () => {
-  assert.equal(completionAsSse({ object: 'list' }, NOW), null);
+  assert.equal(completionFrames({ object: 'list' }, NOW), null);
 });
 
 test('a completion without `created` is dated by the router’s clock, in seconds', () => {
-  const sse = completionAsSse({ choices: [{ message: { content: 'x' } }] }, NOW + 999);
-  const [first] = frames(sse ?? '') as { created: number }[];
+  const frames = completionFrames({ choices: [{ message: { content: 'x' } }] }, NOW + 999);
+  const [first] = (frames ?? []) as { created: number }[];
   assert.equal(first?.created, NOW / 1000);
 });

@@ -1,5 +1,5 @@
 import { isRecord } from '../gate/safe-json.js';
-import { sseLines, type UpstreamFrame } from '../gate/stream-part.js';
+import type { UpstreamFrame } from '../gate/stream-part.js';
 
 function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
@@ -15,9 +15,11 @@ function deltaOf(message: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * The stream a whole completion stands for: one chunk for its choices, a usage chunk, `[DONE]`; a completion
- * without `created` is dated `nowMs` (the router's clock). Null when the body has no `choices` (the gate's
- * mode `off` lets such a body through).
+ * Some providers ignore `stream: true` and answer one JSON completion. A streaming client would read that as
+ * an empty turn, so the (already gated) completion is replayed as the stream it stands for: one chunk for its
+ * choices, a usage chunk, `[DONE]`, made from the object the gate parsed. A completion without `created` is
+ * dated `nowMs` (the router's clock). Null when the body has no `choices` (the gate's mode `off` lets such a
+ * body through).
  */
 export function completionFrames(completion: Record<string, unknown>, nowMs: number): UpstreamFrame[] | null {
   if (!Array.isArray(completion.choices)) return null;
@@ -36,14 +38,4 @@ export function completionFrames(completion: Record<string, unknown>, nowMs: num
   if (isRecord(completion.usage)) frames.push({ ...base, choices: [], usage: completion.usage });
   frames.push('[DONE]');
   return frames;
-}
-
-/**
- * Some providers ignore `stream: true` and answer one JSON completion. A streaming client would read that
- * as an empty turn, so the (already gated) completion is replayed as the SSE lines of the stream it stands
- * for, through the same relay as a real stream. Null when the body has no `choices`.
- */
-export function completionAsSse(completion: Record<string, unknown>, nowMs: number): string | null {
-  const frames = completionFrames(completion, nowMs);
-  return frames === null ? null : sseLines(frames);
 }

@@ -1,5 +1,5 @@
 import type { GatedCompletion } from '../../gate/response-gate.js';
-import type { StreamPart, StreamReading } from '../../gate/stream-part.js';
+import type { FrameBatch, StreamPart, StreamReading } from '../../gate/stream-part.js';
 import type { Answer, AnswerSink } from './answer.js';
 
 /**
@@ -40,8 +40,8 @@ export class AnswerHandle implements AnswerSink {
     this.#won();
   }
 
-  streamPart(part: StreamPart): Promise<void> | undefined {
-    return this.#owns ? this.#answer.streamPart(part) : undefined;
+  streamPart(part: StreamPart, read?: FrameBatch | null): Promise<void> | undefined {
+    return this.#owns ? this.#answer.streamPart(part, read) : undefined;
   }
 
   endStream(): void {

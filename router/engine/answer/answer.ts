@@ -1,6 +1,6 @@
 import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
 import type { GatedCompletion } from '../../gate/response-gate.js';
-import type { StreamPart, StreamReading } from '../../gate/stream-part.js';
+import type { FrameBatch, StreamPart, StreamReading } from '../../gate/stream-part.js';
 import { encodePart, type AnswerEncoder, type ErrorAnswer, type Face } from '../../faces/answer-encoder.js';
 import { SentLines, type AnswerSoFar } from '../stream/answer-so-far.js';
 import { decisionHeaders, RequestTrace } from './request-trace.js';
@@ -27,7 +27,8 @@ export interface AnswerSink {
   readonly reads: StreamReading;
   serveJson(upstreamStatus: number, completion: GatedCompletion): void;
   commitStream(): void;
-  streamPart(part: StreamPart): Promise<void> | undefined;
+  /** `read`: of a part as bytes, the frames already read from its first `read.bytes` bytes. */
+  streamPart(part: StreamPart, read?: FrameBatch | null): Promise<void> | undefined;
   endStream(): void;
 }
 
@@ -106,11 +107,12 @@ export class Answer implements AnswerSink {
 
   /**
    * What of the upstream's stream passed the gate (whole lines, or their frames) through the encoder to the
-   * client; a promise when the client must drain first (backpressure reaches the upstream through it).
+   * client; a promise when the client must drain first (backpressure reaches the upstream through it). The
+   * frames already `read` from a part's bytes are kept with it, so what was sent is not parsed again.
    */
-  streamPart(part: StreamPart): Promise<void> | undefined {
+  streamPart(part: StreamPart, read: FrameBatch | null = null): Promise<void> | undefined {
     if (this.#state !== 'streaming') return undefined;
-    this.#sent?.add(part);
+    this.#sent?.add(part, read);
     const out = encodePart(this.#encoder, part);
     if (out === null) return undefined;
     const target = this.#target;

@@ -9,7 +9,7 @@ import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/at
 import type { BodyTemplate } from '../../upstream/body-template.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
-import { completionAsSse } from '../../upstream/json-as-sse.js';
+import { completionFrames } from '../../upstream/json-as-sse.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -20,7 +20,7 @@ import type {
 } from '../../upstream/upstream-exchange.js';
 import { buildUpstreamHeaders, type RateLimitHints } from '../../upstream/upstream-headers.js';
 import type { AnswerSink } from '../answer/answer.js';
-import { StreamRelay } from '../stream/stream-relay.js';
+import { StreamRelay, type StreamOutcome } from '../stream/stream-relay.js';
 import type { ShapingRules } from '../stream/stream-shaper.js';
 
 export interface AttemptInput {
@@ -171,20 +171,17 @@ class Attempt implements ExchangeHandler {
       const { kind, errorCode, detail } = verdict;
       return this.#fail({ type: 'content', kind, errorCode, detail });
     }
-    // The provider ignored `stream: true`: the client still gets the stream it asked for.
-    const replay = this.#input.stream ? completionAsSse(verdict.body, this.#input.clock()) : null;
-    if (replay !== null) return this.#replay(Buffer.from(replay));
+    // The provider ignored `stream: true`: the client still gets the stream it asked for, made from the
+    // object the gate parsed (nothing is read again).
+    const frames = this.#input.stream ? completionFrames(verdict.body, this.#input.clock()) : null;
+    if (frames !== null) {
+      this.#relay = this.#newRelay();
+      return this.#streamEnded(this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage }));
+    }
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();
     this.#input.answer.serveJson(head.status, { text: verdict.rewritten ?? body, body: verdict.body });
     this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
-  }
-
-  /** A whole answer replayed as the stream it stands for, through the same relay as a real one. */
-  #replay(sse: Buffer): void {
-    this.#relay = this.#newRelay();
-    if (this.#relay.onChunk(sse) === false && this.#relay.stopped) return this.#fail(this.#relay.stopped);
-    this.onStreamEnd();
   }
 
   #newRelay(): StreamRelay {
@@ -201,7 +198,11 @@ class Attempt implements ExchangeHandler {
   }
 
   onStreamEnd(): void {
-    const outcome = (this.#relay as StreamRelay).onEnd();
+    this.#streamEnded((this.#relay as StreamRelay).onEnd());
+  }
+
+  /** A stream (or a whole answer replayed as one) is over: served, or failed. */
+  #streamEnded(outcome: StreamOutcome): void {
     if (!outcome.ok) return this.#fail(outcome.failure);
     const status = (this.#head as UpstreamHead).status;
     this.#settle({ type: 'served', status, latencyMs: outcome.latencyMs, usage: outcome.usage });

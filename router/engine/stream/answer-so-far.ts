@@ -3,11 +3,12 @@
  * The answer keeps what it sent, as the gate handed it on (chat-completions lines, or the frames parsed from
  * them; by reference, no copy) and reads it only when asked, or past a mebibyte: a stream that ends well
  * costs no reading here, and a long one keeps at most that much unread (then only its text). Frames are
- * read as they are: nothing is parsed twice.
+ * read as they are, and so are the frames the gate or the shaper already read from lines sent as bytes:
+ * only lines nobody parsed before are parsed here, so nothing is parsed twice.
  */
 import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
-import { partBytes, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
+import { partBytes, type FrameBatch, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 
@@ -93,16 +94,25 @@ class SoFarReader implements DeltaSink, FrameSink {
   }
 }
 
+/** A part sent as bytes, with the frames already read from its first `read.bytes` bytes. */
+interface ReadBytes {
+  bytes: Uint8Array;
+  read: FrameBatch;
+}
+
 /** What one answer sent its client of the upstream's stream, read on demand. */
 export class SentLines {
   readonly #reader = new SseFrameReader();
   readonly #soFar = new SoFarReader();
-  #unread: StreamPart[] = [];
+  #unread: (StreamPart | ReadBytes)[] = [];
   #unreadBytes = 0;
 
-  /** A part that went to the client (kept as it is; read later). */
-  add(part: StreamPart): void {
-    this.#unread.push(part);
+  /**
+   * A part that went to the client (kept as it is; read later). `read`: of a part as bytes, the frames
+   * already read from its first `read.bytes` bytes, taken as they are.
+   */
+  add(part: StreamPart, read: FrameBatch | null = null): void {
+    this.#unread.push(read === null || !(part instanceof Uint8Array) ? part : { bytes: part, read });
     this.#unreadBytes += partBytes(part);
     if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
   }
@@ -116,10 +126,16 @@ export class SentLines {
   #read(): void {
     for (const part of this.#unread) {
       if (part instanceof Uint8Array) this.#reader.read(part, this.#visit);
-      else for (const frame of part.frames) this.#visit(frame);
+      else if ('frames' in part) for (const frame of part.frames) this.#visit(frame);
+      else this.#readBytes(part);
     }
     this.#unread = [];
     this.#unreadBytes = 0;
+  }
+
+  #readBytes({ bytes, read }: ReadBytes): void {
+    for (const frame of read.frames) this.#visit(frame);
+    if (read.bytes < bytes.byteLength) this.#reader.read(bytes.subarray(read.bytes), this.#visit);
   }
 
   readonly #visit = (frame: UpstreamFrame): boolean => {

@@ -4,7 +4,7 @@
  * (`close`), or the client keeps the partial answer with the face's error ending (`give_up`, as before).
  */
 import type { FailureKind } from '../../gate/failure-kinds.js';
-import { partOf, type StreamPart, type StreamReading } from '../../gate/stream-part.js';
+import { partOf, type FrameBatch, type StreamPart, type StreamReading } from '../../gate/stream-part.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import type { Answer, AnswerSink } from '../answer/answer.js';
 import { closingFrames, type AnswerSoFar } from './answer-so-far.js';
@@ -109,7 +109,7 @@ export class ContinuationSink implements AnswerSink {
     return this.#answer.reads;
   }
 
-  /** Not for a stream: the attempt replays a whole answer as SSE lines. Ends the answer as it stands. */
+  /** Not for a stream: the attempt replays a whole answer as the stream it stands for. Ends the answer as it stands. */
   serveJson(): void {
     this.commitStream();
     this.endStream();
@@ -121,8 +121,8 @@ export class ContinuationSink implements AnswerSink {
     this.#answer.trace.continuedBy(this.#model);
   }
 
-  streamPart(part: StreamPart): Promise<void> | undefined {
-    return this.#owns ? this.#answer.streamPart(part) : undefined;
+  streamPart(part: StreamPart, read?: FrameBatch | null): Promise<void> | undefined {
+    return this.#owns ? this.#answer.streamPart(part, read) : undefined;
   }
 
   endStream(): void {

@@ -1,7 +1,15 @@
+import { Buffer } from 'node:buffer';
 import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
+import { frameHasUsefulContent } from '../../gate/content-rule.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
-import { isEmptyPart, type StreamPart } from '../../gate/stream-part.js';
+import {
+  isEmptyPart,
+  sseLines,
+  type FrameBatch,
+  type StreamPart,
+  type UpstreamFrame,
+} from '../../gate/stream-part.js';
 import { StreamTracker, type MidStreamFailure } from '../../gate/stream-tracker.js';
 import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
@@ -11,6 +19,15 @@ import { StreamShaper, type Shaped, type ShapingRules } from './stream-shaper.js
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
 export type StreamOutcome =
   { ok: true; latencyMs: number; usage: UsageView | null } | { ok: false; failure: FailureInput };
+
+/** A whole answer the response gate passed, as the frames of the stream it stands for. */
+export interface GatedFrames {
+  frames: readonly UpstreamFrame[];
+  /** The upstream bytes they came from (the JSON body's). */
+  bytes: number;
+  /** The usage the gate read from the body. */
+  usage: UsageView | null;
+}
 
 /** What a relay works with. */
 export interface RelayParts {
@@ -23,7 +40,7 @@ export interface RelayParts {
 }
 
 const MID_STREAM: FailureInput = { type: 'transport', kind: 'mid_stream_error' };
-const NOTHING: Shaped = { out: null, problem: null };
+const NOTHING: Shaped = { out: null, read: null, problem: null };
 
 const emptyStream = (): FailureInput => ({
   type: 'content',
@@ -103,6 +120,25 @@ export class StreamRelay {
     return this.#send(first.forward, first.failure);
   }
 
+  /**
+   * A whole answer the response gate passed, replayed as the stream the request asked for (the provider
+   * ignored `stream: true`). Its frames were made from the object the gate parsed: the tracker has nothing to
+   * read, and they take the stream's content rule, then the shaper, as a real stream's frames would.
+   */
+  replay(gated: GatedFrames): StreamOutcome {
+    const { frames } = gated;
+    if (!frames.some(frameHasUsefulContent)) return { ok: false, failure: emptyStream() };
+    this.#passing = true;
+    let part: StreamPart = { frames, bytes: gated.bytes };
+    if (this.#answer.reads === 'bytes') {
+      // Chat completions gets the lines the frames stand for, which the shaper need not read.
+      part = Buffer.from(sseLines(frames));
+      this.#shaper.readAlready({ frames, bytes: part.byteLength });
+    }
+    if (this.#send(part, null) === false) return { ok: false, failure: this.#stopped ?? MID_STREAM };
+    return this.#finish(gated.usage);
+  }
+
   /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
   onEnd(): StreamOutcome {
     const last = this.#tracker.end();
@@ -112,13 +148,19 @@ export class StreamRelay {
     if (!this.#passing) return { ok: false, failure: emptyStream() };
     if (this.#send(last.forward, last.midStreamFailure) === false)
       return { ok: false, failure: this.#stopped ?? MID_STREAM };
+    return this.#finish(null);
+  }
+
+  /** The shaper's last word, then the end of the client's stream; `usage` when known, else the tracker's. */
+  #finish(usage: UsageView | null): StreamOutcome {
     const tail = this.#shaper.end();
+    this.#usageRead();
     if (tail.problem !== null) return { ok: false, failure: toolFailure(tail.problem) };
-    this.#out(tail.out);
+    this.#out(tail);
     // Nothing reached the client: the only content was held back (and let go as nothing).
     if (!this.#committed) return { ok: false, failure: emptyStream() };
     this.#answer.endStream();
-    return { ok: true, latencyMs: this.#latencyMs, usage: this.#tracker.usage() };
+    return { ok: true, latencyMs: this.#latencyMs, usage: usage ?? this.#tracker.usage() };
   }
 
   /**
@@ -127,19 +169,26 @@ export class StreamRelay {
    */
   #send(part: StreamPart | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
     const shaped = part && !isEmptyPart(part) ? this.#shaper.shape(part) : NOTHING;
+    this.#usageRead();
     if (shaped.problem !== null) return this.#stop(toolFailure(shaped.problem));
-    const wait = this.#out(shaped.out);
+    const wait = this.#out(shaped);
     if (errorFrame === null) return wait;
     const { errorCode, detail } = errorFrame;
     if (this.#committed) return this.#stop(MID_STREAM);
     return this.#stop({ type: 'content', kind: 'error_payload', errorCode, detail });
   }
 
+  /** Usage the shaper found in lines it parsed: the tracker takes it, and parses those lines no more. */
+  #usageRead(): void {
+    const usage = this.#shaper.takeUsage();
+    if (usage !== null) this.#tracker.usageRead(usage);
+  }
+
   /** What goes to the client: the first of it commits the answer to this attempt. */
-  #out(part: StreamPart | null): Promise<void> | undefined {
-    if (!part || isEmptyPart(part)) return undefined;
+  #out({ out, read }: Shaped): Promise<void> | undefined {
+    if (!out || isEmptyPart(out)) return undefined;
     if (!this.#committed) this.#commit();
-    return this.#forward(part);
+    return this.#forward(out, read);
   }
 
   #commit(): void {
@@ -150,8 +199,8 @@ export class StreamRelay {
   }
 
   /** A slow client is not a stalled upstream: the idle limit is off while the client drains. */
-  #forward(part: StreamPart): Promise<void> | undefined {
-    const drained = this.#answer.streamPart(part);
+  #forward(part: StreamPart, read: FrameBatch | null): Promise<void> | undefined {
+    const drained = this.#answer.streamPart(part, read);
     if (!drained) return undefined;
     const guard = this.#guard;
     guard.clearPhase();

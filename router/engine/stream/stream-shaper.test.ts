@@ -42,10 +42,38 @@ test('with tools checked, lines without tool calls leave as they came; before co
   const shaper = new StreamShaper(rules(), 'bytes');
   const role = bytes(chunk({ role: 'assistant' }));
   const first = bytes(chunk({ content: 'Hel' }));
-  assert.deepEqual(shaper.shape(role), { out: null, problem: null });
+  assert.deepEqual(shaper.shape(role), { out: null, read: null, problem: null });
   assert.equal(text(shaper.shape(first).out), role.toString() + first.toString());
   const later = bytes(chunk({ content: 'lo' }));
   assert.equal(shaper.shape(later).out, later, 'after content: no parsing, no copy');
+});
+
+test('lines the shaper read go out with their frames, and the usage in them is handed back once', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  const role = bytes(chunk({ role: 'assistant' }));
+  const first = bytes(chunk({ content: 'Hel' }));
+  shaper.shape(role);
+  const shaped = shaper.shape(first);
+  assert.equal(shaped.read?.bytes, role.byteLength + first.byteLength, 'all of what waited was read');
+  assert.deepEqual(shaped.read?.frames, frames(role.toString() + first.toString()));
+  const usage = { prompt_tokens: 4, completion_tokens: 2 };
+  const last = bytes(`data: ${JSON.stringify({ choices: [], usage })}\n\n${DONE}`);
+  // A line that may hold a tool call is read: its usage is noted for the gate.
+  const call = bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] }));
+  shaper.shape(call);
+  assert.equal(shaper.takeUsage(), null);
+  shaper.shape(last);
+  assert.deepEqual(shaper.takeUsage(), { promptTokens: 4, completionTokens: 2 });
+  assert.equal(shaper.takeUsage(), null, 'handed back once');
+});
+
+test('the frames the gate read go out with the lines they came from, read no more', () => {
+  const shaper = new StreamShaper(rules({ tools: null }), 'bytes');
+  const input = bytes(chunk({ content: 'hi' }) + chunk({ content: ' there' }));
+  const known = { frames: frames(chunk({ content: 'hi' })) as UpstreamFrame[], bytes: 10 };
+  shaper.readAlready(known);
+  assert.deepEqual(shaper.shape(input), { out: input, read: known, problem: null });
+  assert.equal(shaper.shape(input).read, null, 'only the first bytes handed on');
 });
 
 test('a tool call streamed in pieces goes out in one piece when the stream moves on', () => {
@@ -72,6 +100,7 @@ test('an unusable tool call stops the stream with what is wrong; nothing of it w
   shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command": <|end|>')] })));
   assert.deepEqual(shaper.shape(bytes(chunk({}, 'tool_calls'))), {
     out: null,
+    read: null,
     problem: 'tool call arguments are not JSON',
   });
 });

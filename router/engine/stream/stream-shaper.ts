@@ -6,7 +6,9 @@
  * once content has gone, and only a chunk whose frames changed is written anew; the lines it must look into
  * (those that may hold a tool call, and every line while something is held) are read here, since the gate
  * passed them on unparsed. Until the first content goes out, everything else waits with it, so a stream
- * whose only content proves unusable has sent nothing and can still fail over unseen.
+ * whose only content proves unusable has sent nothing and can still fail over unseen. Bytes it read go out
+ * with their frames (`Shaped.read`), and the usage it found goes back to the gate, so that no later reader
+ * parses those lines again.
  */
 import { Buffer } from 'node:buffer';
 import type { FailoverSettings } from '../../config/schema.js';
@@ -21,6 +23,7 @@ import {
   type StreamReading,
   type UpstreamFrame,
 } from '../../gate/stream-part.js';
+import { readUsage, type TokenUsage } from '../../gate/response-gate.js';
 import { isRecord } from '../../gate/safe-json.js';
 import { idStem } from '../../faces/answer-collector.js';
 import type { AnswerSoFar } from './answer-so-far.js';
@@ -67,12 +70,14 @@ export function shapingOf(run: RequestRun): ShapingRules {
 /** What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call). */
 export interface Shaped {
   out: StreamPart | null;
+  /** Of `out` as bytes: the frames already read from its first `read.bytes` bytes (null: none were). */
+  read: FrameBatch | null;
   problem: string | null;
 }
 
 /** In `"tool_calls"` and `"function_call"`: one byte search finds both (and, rarely, text that says it). */
 const CALL_KEY = Buffer.from('_call');
-const NONE: Shaped = { out: null, problem: null };
+const NONE: Shaped = { out: null, read: null, problem: null };
 const NO_BYTES = Buffer.alloc(0);
 
 /** Index just past the last line end of `bytes` (0 when there is none). */
@@ -109,13 +114,16 @@ export class StreamShaper {
   readonly #holdLimit: number;
   readonly #reading: StreamReading;
   #settled: boolean;
-  /** What waits for the first content, and its stream bytes. */
+  /** What waits for the first content, its stream bytes, and (as bytes) the frames read from it. */
   #pending: StreamPart[] = [];
   #pendingBytes = 0;
+  #pendingFrames: UpstreamFrame[] = [];
   /** A line without its end yet, in pieces (bytes only). */
   #tail: Uint8Array[] = [];
   /** The frames the gate read from the first bytes handed on, and how many bytes those were. */
   #known: FrameBatch | null = null;
+  /** The latest usage in the lines parsed here, not yet handed back. */
+  #usage: TokenUsage | null = null;
 
   /** `reading`: how the gate hands the stream on (as the face's encoder reads it); the shaper keeps to it. */
   constructor(rules: ShapingRules, reading: StreamReading) {
@@ -137,8 +145,18 @@ export class StreamShaper {
 
   /** What the gate let through: whole SSE lines, or the frames it read from them. */
   shape(part: StreamPart): Shaped {
-    if (this.#passThrough) return { out: part, problem: null };
+    if (this.#passThrough) return { out: part, read: this.#takeKnown(), problem: null };
     return part instanceof Uint8Array ? this.#bytes(part) : this.#batch(part);
+  }
+
+  /**
+   * The latest usage in the lines this shaper parsed itself since it was last asked (the gate passed them on
+   * unparsed, and need not parse them for it), or null when none of them carried any.
+   */
+  takeUsage(): TokenUsage | null {
+    const usage = this.#usage;
+    this.#usage = null;
+    return usage;
   }
 
   /** The upstream ended: a last line, the held start of a continuation, and held tool calls go (or fail). */
@@ -147,15 +165,16 @@ export class StreamShaper {
     const rest = Buffer.concat(this.#tail);
     this.#tail = [];
     this.#frames.begin();
-    this.#reader.read(rest, this.#visit);
-    this.#reader.finish(this.#visit);
+    this.#reader.read(rest, this.#visitParsed);
+    this.#reader.finish(this.#visitParsed);
     this.#frames.end();
     return this.#endChunk(this.#reading === 'frames' ? NO_FRAMES : rest);
   }
 
   #bytes(bytes: Uint8Array): Shaped {
     const quiet = this.#settled && !this.#frames.holding && this.#tail.length === 0;
-    if (quiet && !(this.#checksTools && mayHoldToolCall(bytes))) return { out: bytes, problem: null };
+    if (quiet && !(this.#checksTools && mayHoldToolCall(bytes)))
+      return { out: bytes, read: this.#takeKnown(), problem: null };
     // A line without its end yet (one longer than the hold buffer, or the stream's last) waits for it.
     const end = lineEnd(bytes);
     if (end === 0) {
@@ -173,7 +192,7 @@ export class StreamShaper {
   #batch(batch: FrameBatch): Shaped {
     const quiet = this.#settled && !this.#frames.holding;
     if (quiet && !(this.#checksTools && framesHoldToolCall(batch.frames)))
-      return { out: batch, problem: null };
+      return { out: batch, read: null, problem: null };
     this.#frames.begin();
     for (const frame of batch.frames) this.#visit(frame);
     return this.#endChunk(batch);
@@ -181,14 +200,19 @@ export class StreamShaper {
 
   /** Reads whole lines into the frame shaper, after the frames the gate read from their first bytes. */
   #read(bytes: Uint8Array): void {
-    const known = this.#known;
-    this.#known = null;
+    const known = this.#takeKnown();
     if (known === null) {
-      this.#reader.read(bytes, this.#visit);
+      this.#reader.read(bytes, this.#visitParsed);
       return;
     }
     for (const frame of known.frames) this.#visit(frame);
-    if (known.bytes < bytes.byteLength) this.#reader.read(bytes.subarray(known.bytes), this.#visit);
+    if (known.bytes < bytes.byteLength) this.#reader.read(bytes.subarray(known.bytes), this.#visitParsed);
+  }
+
+  #takeKnown(): FrameBatch | null {
+    const known = this.#known;
+    this.#known = null;
+    return known;
   }
 
   readonly #visit = (frame: UpstreamFrame): boolean => {
@@ -197,21 +221,33 @@ export class StreamShaper {
     return false;
   };
 
-  /** The chunk as it came or as written anew; before the first content, kept back with what waits. */
+  /** A frame parsed here: its usage is noted, for the gate to take instead of parsing its line again. */
+  readonly #visitParsed = (frame: UpstreamFrame): boolean => {
+    if (frame !== '[DONE]') this.#usage = readUsage(frame) ?? this.#usage;
+    return this.#visit(frame);
+  };
+
+  /**
+   * The chunk as it came or as written anew (as bytes, with the frames it holds: every line of it was read);
+   * before the first content, kept back with what waits.
+   */
   #endChunk(raw: StreamPart): Shaped {
     const { frames, changed, content, problem } = this.#frames.result();
-    if (problem !== null) return { out: null, problem };
+    if (problem !== null) return { out: null, read: null, problem };
     const shaped = changed ? this.#rewritten(raw, frames) : raw;
-    if (this.#settled) return { out: isEmptyPart(shaped) ? null : shaped, problem: null };
     if (!isEmptyPart(shaped)) {
       this.#pending.push(shaped);
       this.#pendingBytes += partBytes(shaped);
+      if (shaped instanceof Uint8Array) for (const frame of frames) this.#pendingFrames.push(frame);
     }
-    if (!content && this.#pendingBytes <= this.#holdLimit) return NONE;
+    if (!this.#settled && !content && this.#pendingBytes <= this.#holdLimit) return NONE;
     this.#settled = true;
-    const pending = this.#pending;
+    const out = joinAll(this.#pending);
+    const read = out instanceof Uint8Array ? { frames: this.#pendingFrames, bytes: out.byteLength } : null;
     this.#pending = [];
-    return { out: joinAll(pending), problem: null };
+    this.#pendingBytes = 0;
+    this.#pendingFrames = [];
+    return { out, read, problem: null };
   }
 
   /** Shaped frames in the form `raw` came in: as frames (from the same stream bytes), or as SSE lines. */
