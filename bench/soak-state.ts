@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { breakerRecordSchema } from '../router/state/breaker-store.js';
-import { historyEntrySchema } from '../router/state/request-history.js';
+import { historyEntrySchema } from '../router/state/history-entry.js';
 
 export interface StateCheck {
   problems: string[];

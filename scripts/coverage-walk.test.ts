@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { coverageWalk, type ScriptCoverageLike } from './coverage-walk.js';
+import { coverageWalk, mergeTakes, type ScriptCoverageLike } from './coverage-walk.js';
 
 const ROOT = '/repo';
 const scope = { root: ROOT, folder: 'router' };
@@ -41,4 +41,28 @@ test('leaves out files outside the folder, tests, test support and scripts not o
     { url: url('routerish/y.ts'), functions: [fn('y', 0, 1)] },
   ];
   assert.deepEqual(coverageWalk(taken, scope), { files: [], functionCount: 0, callCount: 0 });
+});
+
+test('two takes of one request merge into one walk, counts summed per function', () => {
+  const before: ScriptCoverageLike[] = [
+    { url: url('router/a.ts'), functions: [fn('a', 0, 1), fn('b', 9, 0)] },
+  ];
+  const after: ScriptCoverageLike[] = [
+    { url: url('router/a.ts'), functions: [fn('a', 0, 2), fn('b', 9, 1)] },
+    { url: url('router/c.ts'), functions: [fn('c', 0, 1)] },
+  ];
+  assert.deepEqual(coverageWalk(mergeTakes(before, after), scope), {
+    files: [
+      {
+        file: 'router/a.ts',
+        functions: [
+          { name: 'a', calls: 3 },
+          { name: 'b', calls: 1 },
+        ],
+      },
+      { file: 'router/c.ts', functions: [{ name: 'c', calls: 1 }] },
+    ],
+    functionCount: 3,
+    callCount: 5,
+  });
 });

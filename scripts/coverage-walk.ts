@@ -76,6 +76,27 @@ function ranFunctions(script: ScriptCoverageLike): WalkedFunction[] {
   return ran.sort((a, b) => a.offset - b.offset).map((entry) => entry.fn);
 }
 
+/**
+ * Several takes of one request as one (each take holds the counts since the one before): the counts summed
+ * per function, told apart by script and source offset.
+ */
+export function mergeTakes(...takes: readonly (readonly ScriptCoverageLike[])[]): ScriptCoverageLike[] {
+  const byUrl = new Map<string, Map<number, ScriptCoverageLike['functions'][number]>>();
+  for (const take of takes)
+    for (const script of take) {
+      let functions = byUrl.get(script.url);
+      if (functions === undefined) byUrl.set(script.url, (functions = new Map()));
+      for (const fn of script.functions) {
+        const range = fn.ranges[0];
+        if (range === undefined) continue;
+        const seen = functions.get(range.startOffset);
+        const count = (seen?.ranges[0]?.count ?? 0) + range.count;
+        functions.set(range.startOffset, { functionName: fn.functionName, ranges: [{ ...range, count }] });
+      }
+    }
+  return [...byUrl].map(([url, functions]) => ({ url, functions: [...functions.values()] }));
+}
+
 /** The file's path under the root, or null when it is outside the folder, a test or test support. */
 function scopedFile(url: string, scope: WalkScope): string | null {
   if (!url.startsWith('file:')) return null;

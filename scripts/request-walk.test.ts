@@ -15,6 +15,20 @@ test('the walk of a request lists what that request ran, not what starting the r
       walk.files.reduce((sum, file) => sum + file.functions.length, 0),
     );
     assert.ok(walk.files.every((entry) => !entry.file.includes('test-support')));
+    const files = walk.files.map((entry) => entry.file);
+    assert.ok(
+      !files.includes('router/daemon/router-handle.ts'),
+      `${name}: the walk's own listener is not counted`,
+    );
+    assert.equal(walk.filesBeforeEnd + walk.filesOnlyAfter.length, files.length);
+    assert.ok(
+      walk.filesOnlyAfter.includes('router/state/request-history.ts'),
+      `${name}: booked after the answer`,
+    );
+    assert.ok(
+      !walk.filesOnlyAfter.includes('router/server/face-route.ts'),
+      `${name}: read before the answer`,
+    );
   }
   const streamWriter = (walk: Walk | undefined) =>
     walk?.files.some((entry) => entry.functions.some((fn) => fn.name === 'AnthropicStreamWriter'));
@@ -24,4 +38,17 @@ test('the walk of a request lists what that request ran, not what starting the r
     false,
     'the chat walk holds no messages stream',
   );
+  const chatFiles = walks.get('POST /v1/chat/completions (JSON)')?.files.map((entry) => entry.file) ?? [];
+  assert.deepEqual(
+    chatFiles.filter(
+      (file) => file.startsWith('router/engine/stream/') || file === 'router/gate/sse-frames.ts',
+    ),
+    [],
+    'an answer served whole sets up no stream machinery',
+  );
+  const fitNow = walks
+    .get('POST /v1/chat/completions (JSON)')
+    ?.files.find((entry) => entry.file === 'router/engine/fit/fit-steps.ts')
+    ?.functions.find((fn) => fn.name === 'fitNow');
+  assert.equal(fitNow?.calls, 1, 'the one candidate is fitted once');
 });

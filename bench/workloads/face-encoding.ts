@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { encodePart, type AnswerEncoder } from '../../router/faces/answer-encoder.js';
 import { SentLines } from '../../router/engine/stream/answer-so-far.js';
 import { shapingRules, StreamShaper } from '../../router/engine/stream/stream-shaper.js';
+import { checkedToolNames } from '../../router/gate/tool-call-rule.js';
 import { ChatEncoder, MessagesEncoder, ResponsesEncoder } from '../../router/faces/index.js';
 import type { StreamPart } from '../../router/gate/stream-part.js';
 import { StreamTracker } from '../../router/gate/stream-tracker.js';
@@ -36,7 +37,10 @@ export type ClientSink = (out: Uint8Array | string) => void;
 export function encodeStream(encoder: AnswerEncoder, writes: readonly Buffer[], sink: ClientSink): void {
   const reading = encoder.reads;
   const tracker = new StreamTracker({ holdLimitBytes: FAILOVER.holdBufferBytes, reading });
-  const shaper = new StreamShaper(shapingRules(REQUEST, FAILOVER, 'bench'), reading);
+  const shaper = new StreamShaper(
+    shapingRules(checkedToolNames(REQUEST, FAILOVER.contentValidation), FAILOVER, 'bench'),
+    reading,
+  );
   const sent = new SentLines();
   const write = (part: StreamPart | null): void => {
     if (part === null) return;

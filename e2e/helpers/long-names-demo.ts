@@ -4,8 +4,8 @@
  * breaker, a refused key), a week of usage before today, and day budgets on two keys.
  */
 import { keyFingerprint } from '../../router/state/key-fingerprint.js';
-import { STATE_FILE_VERSION } from '../../router/state/json-state-file.js';
-import { localDayKey } from '../../router/state/local-day.js';
+import { STATE_FILE_VERSION } from '../../router/state/state-book.js';
+import { localDayKey } from '../../router/state/daily-counters.js';
 import { chat } from './chat.js';
 import { startDaemon, type Daemon } from './daemon.js';
 import { FakeUpstream } from './fake-upstream.js';

@@ -8,7 +8,7 @@ import type { Time } from '../state/clock.js';
 import { DailyCounters } from '../state/daily-counters.js';
 import { FitBook } from '../state/fit-book.js';
 import { UTC_ZONE } from '../state/day-start.js';
-import { LatencyBook } from '../state/latency-book.js';
+import { LatencyBook } from '../state/model-stats.js';
 import { ProbeBook } from '../state/probe-book.js';
 import { QuotaBook, type QuotaScope } from '../state/quota-book.js';
 import { RequestHistory } from '../state/request-history.js';

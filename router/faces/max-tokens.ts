@@ -2,7 +2,7 @@
  * Free models' output limits. Agents ask for far more output than most free models give (Claude Code asks
  * for 32,000 tokens, 128,000 for its default model), and a model that refuses a too-large `max_tokens`
  * with a 400 must not make the whole set fail. Where a model's output limit is known (`modelFit` in the
- * config), or its context window leaves less, the request is clamped for that model (`engine/fit/sent-body.ts`);
+ * config), or its context window leaves less, the request is clamped for that model (`engine/fit/fit-steps.ts`);
  * where it is refused anyway, the engine may retry that model once without the field.
  */
 

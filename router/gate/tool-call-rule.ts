@@ -21,6 +21,18 @@ export function offeredToolNames(body: Readonly<Record<string, unknown>>): Reado
   return names;
 }
 
+/**
+ * The tool names an answer's tool calls are checked against: the offered ones with `contentValidation:
+ * strict` (a request for several choices is passed through as it comes), else null (not checked).
+ */
+export function checkedToolNames(
+  body: Readonly<Record<string, unknown>>,
+  contentValidation: string,
+): ReadonlySet<string> | null {
+  const oneChoice = !(typeof body.n === 'number' && body.n > 1);
+  return contentValidation === 'strict' && oneChoice ? offeredToolNames(body) : null;
+}
+
 /** Arguments as the agent gets them: empty ones become `{}`. */
 export function normalArguments(args: string): string {
   return args.trim() === '' ? '{}' : args;

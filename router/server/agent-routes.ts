@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FACE_ROUTES, type ApiFace } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import { Answer } from '../engine/answer/answer.js';
-import { pickRequestId } from '../engine/answer/decision-header.js';
+import { pickRequestId } from '../engine/answer/request-trace.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import { advertisedModelNames, pinnableModels } from '../engine/routing/model-names.js';
@@ -14,7 +14,7 @@ import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
-import { dropUnreadBody } from './read-body.js';
+import { dropUnreadBody } from './request-body.js';
 import { sendError } from './respond.js';
 
 /** A face whose `extra` the route does not need to know. */

@@ -4,8 +4,7 @@ import type { z } from 'zod/v3';
 import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { parseJson } from '../gate/safe-json.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { readBody, refuseTooLarge } from './read-body.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, readBody, refuseTooLarge } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 
 /** Largest body a management call may send. */

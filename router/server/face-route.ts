@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer/answer.js';
 import type { AnswerEncoder } from '../faces/answer-encoder.js';
-import { pickRequestId } from '../engine/answer/decision-header.js';
+import { pickRequestId } from '../engine/answer/request-trace.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import type { ChatRequest, RequestSource } from '../engine/routing/route-context.js';
@@ -11,10 +11,9 @@ import type { RouterEngine } from '../engine/router-engine.js';
 import type { ReasoningEffort } from '../faces/chat-request.js';
 import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
-import { ClientGone } from '../upstream/client-gone.js';
+import { ClientGone } from '../upstream/attempt-guard.js';
 import { clientToken, isJsonContentType } from './guards.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { dropUnreadBody, readBody } from './read-body.js';
+import { dropUnreadBody, exceedsJsonDepth, MAX_JSON_DEPTH, readBody } from './request-body.js';
 import { sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */

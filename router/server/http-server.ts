@@ -14,7 +14,7 @@ import {
   refuseOnFace,
   type AnyFace,
 } from './agent-routes.js';
-import { PendingBodies } from './body-gate.js';
+import { dropUnreadBody, PendingBodies } from './request-body.js';
 import { EventsRoute } from './events-route.js';
 import {
   isAllowedHost,
@@ -25,7 +25,6 @@ import {
   tokenMatches,
 } from './guards.js';
 import { handleMetrics } from './metrics-route.js';
-import { dropUnreadBody } from './read-body.js';
 import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';

@@ -7,7 +7,7 @@ import { readAuthorized, tokenMatches } from './guards.js';
 import { keyBudgetUse } from './metrics-budgets.js';
 import { metricFamilies } from './metrics-families.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
-import { dropUnreadBody } from './read-body.js';
+import { dropUnreadBody } from './request-body.js';
 import { sendError } from './respond.js';
 import type { RequestTally } from './request-tally.js';
 

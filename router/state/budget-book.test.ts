@@ -6,7 +6,7 @@ import { NO_LIMITS } from '../catalogue/free-tier-limits.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 import { BudgetBook } from './budget-book.js';
 import { DAY_MS, MINUTE_MS, minuteUsed } from './budget-standing.js';
-import { STATE_FILE_VERSION } from './json-state-file.js';
+import { STATE_FILE_VERSION } from './state-book.js';
 import { TestClock } from '../test-support/test-clock.js';
 
 const DAY = Date.UTC(2030, 0, 15);

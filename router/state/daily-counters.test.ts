@@ -4,8 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttemptView, HistoryEntry, RequestOutcome } from '../api-types.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
-import { countEntry, DailyCounters, emptyDayCounts, MAX_DAYS } from './daily-counters.js';
-import { localDayKey } from './local-day.js';
+import { countEntry, DailyCounters, emptyDayCounts, localDayKey, MAX_DAYS } from './daily-counters.js';
 import { TestClock } from '../test-support/test-clock.js';
 
 const NOON = new Date(2030, 0, 15, 12, 0, 0).getTime();

@@ -4,7 +4,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RouterLogger } from '../public-types.js';
 import { keyFingerprint } from './key-fingerprint.js';
-import { STATE_FILE_VERSION } from './json-state-file.js';
+import { STATE_FILE_VERSION } from './state-book.js';
 import { PAYMENT_PAUSE_MS, QUOTA_PAUSE_MAX_MS } from '../gate/failure-classifier.js';
 import { LONGEST_PAUSE_MS, QuotaBook, type QuotaScope } from './quota-book.js';
 import { withDir } from '../test-support/state-test-helpers.js';

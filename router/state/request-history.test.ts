@@ -1,9 +1,9 @@
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, RequestOutcome } from '../api-types.js';
-import { RequestHistory } from './request-history.js';
+import { RequestHistory, RingBuffer } from './request-history.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 import { TestClock } from '../test-support/test-clock.js';
 
@@ -161,5 +161,41 @@ test('invalid entries are dropped on load with one warning', async () => {
     assert.deepEqual(ids(history.list()), ['req-6', 'req-1']);
     assert.deepEqual(logger.lines, ['warn request history: dropped 5 invalid entries']);
     await history.close();
+  });
+});
+
+describe('RingBuffer', () => {
+  it('keeps items in order below capacity', () => {
+    const ring = new RingBuffer<number>(4);
+    [1, 2, 3].forEach((n) => ring.push(n));
+    assert.equal(ring.size, 3);
+    assert.deepEqual(ring.toArray(), [1, 2, 3]);
+    assert.deepEqual(ring.newest(2), [3, 2]);
+  });
+
+  it('overwrites the oldest past capacity, however often it wraps', () => {
+    const ring = new RingBuffer<number>(3);
+    for (let n = 1; n <= 11; n += 1) ring.push(n);
+    assert.equal(ring.size, 3);
+    assert.deepEqual(ring.toArray(), [9, 10, 11]);
+    assert.deepEqual(ring.newest(10), [11, 10, 9]);
+  });
+
+  it('clamps newest() and starts over after clear()', () => {
+    const ring = new RingBuffer<string>(2);
+    ring.push('a');
+    assert.deepEqual(ring.newest(-1), []);
+    assert.deepEqual(ring.newest(Number.NaN), []);
+    ring.clear();
+    assert.equal(ring.size, 0);
+    ring.push('b');
+    assert.deepEqual(ring.toArray(), ['b']);
+  });
+
+  it('has a capacity of at least one', () => {
+    const ring = new RingBuffer<number>(0);
+    ring.push(1);
+    ring.push(2);
+    assert.deepEqual(ring.toArray(), [2]);
   });
 });

@@ -1,21 +1,15 @@
 /**
  * The last N decision traces, newest first for the dashboard, persisted so a restart keeps them. Entries hold
- * model names, kinds and timings only, never prompt or completion text.
+ * model names, kinds and timings only, never prompt or completion text. They are kept in a fixed ring: past
+ * capacity a push overwrites the oldest in O(1), where an array trimmed with `splice` would move every
+ * retained entry on each request.
  */
 import { z } from 'zod/v3';
-import {
-  API_FACES,
-  REQUEST_SOURCES,
-  type AttemptView,
-  type HistoryEntry,
-  type HistoryResponse,
-} from '../api-types.js';
-import { FAILURE_KINDS, REQUEST_OUTCOMES, SKIP_REASONS } from '../gate/failure-kinds.js';
+import type { HistoryEntry, HistoryResponse } from '../api-types.js';
 import type { RouterLogger } from '../public-types.js';
 import type { DailyCounters } from './daily-counters.js';
+import { historyEntrySchema } from './history-entry.js';
 import { computeHistoryStats, type RetainedStats } from './history-stats.js';
-import { isKeyFingerprint } from './key-fingerprint.js';
-import { RingBuffer } from './ring-buffer.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 export const DEFAULT_HISTORY_CAPACITY = 500;
@@ -23,73 +17,6 @@ export const MIN_HISTORY_CAPACITY = 10;
 export const DEFAULT_HISTORY_LIMIT = 50;
 
 // `satisfies Record<…>` makes the compiler list every member of the union, so none is forgotten here.
-const ROLES = {
-  normal: true,
-  trial: true,
-  panic: true,
-  last_resort: true,
-  pinned: true,
-  hedge: true,
-  continuation: true,
-} satisfies Record<AttemptView['role'], true>;
-
-const enumOf = <K extends string>(record: Record<K, true>) => z.enum(Object.keys(record) as [K, ...K[]]);
-const name = z.string().min(1).max(500);
-const ms = z.number().min(0);
-const count = z.number().int().min(0).nullable();
-
-/** One persisted history entry; unknown fields make it invalid. */
-export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> = z.strictObject({
-  requestId: z.string().min(1).max(200),
-  at: z.number(),
-  modelRequested: z.string().max(500),
-  set: name.nullable(),
-  pinned: name.nullable(),
-  servedModel: name.nullable(),
-  outcome: z.enum(REQUEST_OUTCOMES),
-  stream: z.boolean(),
-  wallMs: ms,
-  attempts: z
-    .array(
-      z.strictObject({
-        model: name,
-        status: z.number().int().nullable(),
-        kind: z.enum(FAILURE_KINDS).nullable(),
-        latencyMs: ms,
-        breakerBefore: z.enum(['CLOSED', 'DEGRADED', 'OPEN', 'HALF_OPEN']),
-        role: enumOf(ROLES),
-        note: z.string().max(300).optional(),
-        key: z.string().refine(isKeyFingerprint, 'a key fingerprint').optional(),
-      }),
-    )
-    .max(100),
-  skipped: z
-    .array(
-      z.strictObject({
-        model: name,
-        reason: z.enum(SKIP_REASONS),
-        limit: z.number().int().min(0).optional(),
-        until: z.number().optional(),
-      }),
-    )
-    .max(2000),
-  client: z.string().max(200).nullable(),
-  clientStatus: z.number().int(),
-  lastResortUsed: z.boolean(),
-  usage: z
-    .strictObject({ promptTokens: count, completionTokens: count, estimated: z.boolean().optional() })
-    .nullable(),
-  // Entries written before these fields existed came from agents, on chat completions.
-  source: z.enum(REQUEST_SOURCES).default('agent'),
-  api: z.enum(API_FACES).default('chat'),
-  size: z.number().int().min(0).optional(),
-  session: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .optional(),
-  sticky: name.optional(),
-});
-
 /** Entries are checked one by one, so one bad entry does not cost the others. */
 const fileSchema = z.strictObject({ entries: z.array(z.unknown()) });
 type HistoryFile = { entries: unknown[] };
@@ -169,4 +96,61 @@ export function historyResponse(
   limit?: number,
 ): HistoryResponse {
   return { entries: history.list(limit), stats: { ...history.stats(), ...counters.todayStats() } };
+}
+
+/** A fixed-capacity ring: pushing past capacity overwrites the oldest item. */
+export class RingBuffer<T> {
+  readonly capacity: number;
+  readonly #items: (T | undefined)[];
+  /** Index of the oldest item. */
+  #start = 0;
+  #size = 0;
+
+  /** @param capacity at least 1 */
+  constructor(capacity: number) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+    this.#items = new Array<T | undefined>(this.capacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(item: T): void {
+    if (this.#size < this.capacity) {
+      this.#items[(this.#start + this.#size) % this.capacity] = item;
+      this.#size += 1;
+    } else {
+      this.#items[this.#start] = item;
+      this.#start = (this.#start + 1) % this.capacity;
+    }
+  }
+
+  /** Every item, oldest first (a new array). */
+  toArray(): T[] {
+    return this.newest(this.#size).reverse();
+  }
+
+  /** The newest `n` items (clamped to 0..size; none for NaN), newest first. */
+  newest(n: number): T[] {
+    const count = Number.isNaN(n) ? 0 : Math.max(0, Math.min(this.#size, Math.floor(n)));
+    const out = new Array<T>(count);
+    for (let i = 0; i < count; i += 1) {
+      out[i] = this.#items[(this.#start + this.#size - 1 - i) % this.capacity] as T;
+    }
+    return out;
+  }
+
+  /** The items newest first, read lazily (no copy: a reader that stops early pays for what it read). */
+  *newestFirst(): Generator<T, void, undefined> {
+    for (let i = 0; i < this.#size; i += 1) {
+      yield this.#items[(this.#start + this.#size - 1 - i) % this.capacity] as T;
+    }
+  }
+
+  clear(): void {
+    this.#items.fill(undefined);
+    this.#start = 0;
+    this.#size = 0;
+  }
 }

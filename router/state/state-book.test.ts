@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod/v3';
 import { StateBook, type StateBookOptions } from './state-book.js';
@@ -22,7 +22,11 @@ class CountBook extends StateBook<CountFile> {
   }
 
   add(): void {
-    this.count += 1;
+    this.set(this.count + 1);
+  }
+
+  set(count: number): void {
+    this.count = count;
     this.changed();
   }
 
@@ -37,10 +41,12 @@ class CountBook extends StateBook<CountFile> {
   }
 }
 
-function makeBook(file: string) {
-  const time = new TestClock();
+const T0 = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
+
+function makeBook(file: string, debounceMs = DEBOUNCE_MS) {
+  const time = new TestClock(T0);
   const logger = recordingLogger();
-  const book = new CountBook({ file, time, debounceMs: DEBOUNCE_MS, logger });
+  const book = new CountBook({ file, time, debounceMs, logger });
   return { book, time, logger };
 }
 
@@ -108,5 +114,126 @@ test('close writes a pending change at once and cancels its timer', async () => 
     assert.equal(time.pending(), 0);
     assert.equal(await savedCount(file), 1);
     assert.equal(book.snapshots, 1);
+  });
+});
+
+test('a missing file leaves the book empty without a warning', async () => {
+  await withDir(async (dir) => {
+    const { book, logger } = makeBook(join(dir, 'none.json'));
+    await book.load();
+    assert.equal(book.restores, 0);
+    assert.deepEqual(logger.lines, []);
+  });
+});
+
+test('a write is atomic and private: the whole envelope, mode 0600, its folder made 0700', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'nested', 'count.json');
+    const { book, time } = makeBook(file, 50);
+    for (let i = 0; i < 25; i += 1) book.add();
+    time.advance(50);
+    await book.flush();
+    assert.equal(book.snapshots, 1);
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), { version: 1, savedAt: T0 + 50, count: 25 });
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(dir, 'nested'))).mode & 0o777, 0o700);
+    await book.close();
+  });
+});
+
+test('flush writes at once; a clean flush writes nothing', async () => {
+  await withDir(async (dir) => {
+    const { book } = makeBook(join(dir, 'count.json'), 60_000);
+    book.add();
+    await book.flush();
+    assert.equal(book.snapshots, 1);
+    await book.flush();
+    assert.equal(book.snapshots, 1, 'nothing dirty, nothing written');
+    await book.close();
+  });
+});
+
+test('concurrent flushes run one after the other and the last state wins', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'count.json');
+    const { book } = makeBook(file, 60_000);
+    book.set(1);
+    const first = book.flush();
+    // Wait until the first write has taken its snapshot and is on its way to disk.
+    while (book.snapshots === 0) await new Promise((resolve) => setImmediate(resolve));
+    book.set(2);
+    const second = book.flush();
+    await Promise.all([first, second]);
+    assert.equal(book.snapshots, 2);
+    assert.equal(await savedCount(file), 2);
+    await book.close();
+  });
+});
+
+test('a written book loads back into another', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'count.json');
+    const a = makeBook(file);
+    a.book.set(7);
+    await a.book.close();
+    const b = makeBook(file);
+    await b.book.load();
+    assert.equal(b.book.count, 7);
+  });
+});
+
+for (const [label, content] of [
+  ['unparsable JSON', '{"version": 1, "savedAt": 1, "count": '],
+  ['a schema failure', JSON.stringify({ version: 1, savedAt: 1, count: 'many' })],
+  ['an unknown version', JSON.stringify({ version: 2, savedAt: 1, count: 1 })],
+] as const) {
+  test(`${label} is moved aside to *.corrupt-* as it was, with a warning`, async () => {
+    await withDir(async (dir) => {
+      const file = join(dir, 'count.json');
+      await writeFile(file, content);
+      const { book, logger } = makeBook(file);
+      await book.load();
+      assert.equal(book.restores, 0);
+      const aside = `${file}.corrupt-2025-01-02T03-04-05.678Z`;
+      assert.deepEqual(await readdir(dir), ['count.json.corrupt-2025-01-02T03-04-05.678Z']);
+      assert.equal(await readFile(aside, 'utf8'), content, 'the corrupt copy is kept as it was');
+      assert.equal(logger.lines.length, 1);
+      assert.match(logger.lines[0] ?? '', /^warn state file .*count\.json .*corrupt-/);
+    });
+  });
+}
+
+test('a failed write is logged, stays dirty and succeeds on a later flush; close says it was not saved', async () => {
+  await withDir(async (dir) => {
+    const blocker = join(dir, 'blocker');
+    await writeFile(blocker, 'a file where a folder should be');
+    const file = join(blocker, 'count.json');
+    const { book, logger } = makeBook(file, 60_000);
+    book.set(3);
+    await book.flush();
+    assert.equal(logger.lines.length, 1);
+    assert.match(logger.lines[0] ?? '', /^error state file .* write failed/);
+    await assert.rejects(book.close(), /was not saved/);
+    await rm(blocker);
+    await book.flush();
+    assert.equal(await savedCount(file), 3);
+  });
+});
+
+test('load removes temp files a killed write left behind, and keeps the real file and unrelated ones', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'breakers.json');
+    await writeFile(file, JSON.stringify({ version: 1, savedAt: T0, count: 7 }));
+    await writeFile(`${file}.2866391747`, '{"version":1,"savedAt":1,"co');
+    await writeFile(join(dir, 'history.json.123'), 'other file, other owner');
+    await writeFile(`${file}.corrupt-2025-01-02T03-04-05.678Z`, 'kept for the user');
+    const { book } = makeBook(file);
+    await book.load();
+    assert.equal(book.count, 7);
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'breakers.json',
+      'breakers.json.corrupt-2025-01-02T03-04-05.678Z',
+      'history.json.123',
+    ]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod/v3';
 import { DAY_MS } from './budget-standing.js';
-import { localDayKey } from './local-day.js';
+import { localDayKey } from './daily-counters.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 
 /** How many days of usage are kept. */

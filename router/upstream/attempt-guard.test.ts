@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttemptGuard, type AbortKind } from './attempt-guard.js';
-import { ClientGone } from './client-gone.js';
+import { AttemptGuard, ClientGone, type AbortKind } from './attempt-guard.js';
 import { TestClock } from '../test-support/test-clock.js';
 import { DeadlineWatch } from './deadline-watch.js';
 

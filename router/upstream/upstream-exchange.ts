@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { LocalFault } from './exchange-errors.js';
-import { parseRateLimitHeaders, type RateLimitHints } from './rate-limit-headers.js';
+import { parseRateLimitHeaders, type RateLimitHints } from './upstream-headers.js';
 
 /** What an attempt needs of a response head. */
 export interface UpstreamHead {

@@ -49,8 +49,8 @@ export class Answer implements AnswerSink {
   readonly trace: RequestTrace;
   readonly #target: AnswerTarget;
   readonly #encoder: AnswerEncoder;
-  /** The lines the client was sent, for a continuation to go on from. */
-  readonly #sent = new SentLines();
+  /** The lines the client was sent, for a continuation to go on from: kept once a stream starts. */
+  #sent: SentLines | null = null;
   #state: State = 'open';
 
   constructor(target: AnswerTarget, encoder: AnswerEncoder, requestId: string) {
@@ -76,7 +76,7 @@ export class Answer implements AnswerSink {
 
   /** What the client has of the streamed answer so far. */
   soFar(): AnswerSoFar {
-    return this.#sent.read();
+    return (this.#sent ??= new SentLines()).read();
   }
 
   /**
@@ -101,6 +101,7 @@ export class Answer implements AnswerSink {
     if (this.#state !== 'open') return;
     this.trace.commit(200, model);
     this.#state = 'streaming';
+    this.#sent = new SentLines();
     this.#head(200, 'served', SSE_TYPE, null);
   }
 
@@ -111,7 +112,7 @@ export class Answer implements AnswerSink {
    */
   streamPart(part: StreamPart, read: FrameBatch | null = null): Promise<void> | undefined {
     if (this.#state !== 'streaming') return undefined;
-    this.#sent.add(part, read);
+    this.#sent?.add(part, read);
     const out = encodePart(this.#encoder, part);
     if (out === null) return undefined;
     const target = this.#target;
@@ -161,7 +162,8 @@ export class Answer implements AnswerSink {
   ): void {
     const target = this.#target;
     if (target.headersSent || target.destroyed) return;
-    const headers: Record<string, string> = { ...decisionHeaders(this.trace, outcome), ...extra };
+    const headers = decisionHeaders(this.trace, outcome);
+    if (extra !== undefined) Object.assign(headers, extra);
     headers['content-type'] = contentType;
     if (length !== null) {
       headers['content-length'] = String(length);

@@ -1,7 +1,11 @@
+/**
+ * What one request has done, and how its answer reports it: the request's trace (attempts, skips, the
+ * attempts running now, what its end must book) and the decision headers built from it, in one ASCII-safe
+ * encoding of names (`headerValue`), with the request's id.
+ */
 import type { AttemptView, BreakerStateName, SkipView, UsageView } from '../../api-types.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { RequestOutcome } from '../../gate/failure-kinds.js';
-import { formatDecision, headerValue } from './decision-header.js';
 
 /** Why an attempt was made: its place in the order, a trial, the panic try, the last resort, a pin. */
 export type Role = AttemptView['role'];
@@ -109,14 +113,11 @@ export class RequestTrace {
   }
 }
 
-/** The decision headers every answer of every face carries. */
-export type DecisionHeaders = Readonly<Record<string, string>>;
-
 /**
  * The decision headers of an answer with `outcome`, as the trace stands: the one place they are built,
- * refusals before routing included (an empty trace).
+ * refusals before routing included (an empty trace). A new object: the answer adds its own headers to it.
  */
-export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): DecisionHeaders {
+export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): Record<string, string> {
   const attempts = trace.attemptsSoFar();
   const served = trace.served;
   const headers: Record<string, string> = {
@@ -126,5 +127,60 @@ export function decisionHeaders(trace: RequestTrace, outcome: RequestOutcome): D
     'x-fcm-v2-decision': formatDecision(served, outcome, attempts, trace.skips.length),
   };
   if (trace.lastResortUsed) headers['x-fcm-v2-last-resort'] = 'true';
-  return Object.freeze(headers);
+  return headers;
+}
+
+const CHAIN_MAX = 600;
+const VALUE_MAX = 900;
+
+/** One attempt as the decision header writes it: `model:200` for a pass, else the status or failure kind. */
+function attemptToken(attempt: AttemptView): string {
+  const model = headerValue(attempt.model);
+  if (attempt.kind === null) return `${model}:${attempt.status ?? 200}`;
+  // A 200 that failed the gate shows its kind, never 200; an HTTP failure shows its status.
+  const label = attempt.status !== null && attempt.status >= 300 ? String(attempt.status) : attempt.kind;
+  return `${model}:${label}`;
+}
+
+/**
+ * Formats `x-fcm-v2-decision`: `served!outcome|a/m1:empty_choices->b/m2:200|skips=1`, or
+ * `none!all_failed|…` when nothing served. Kept ASCII ({@link headerValue}) and bounded in length.
+ */
+export function formatDecision(
+  served: string | null,
+  outcome: RequestOutcome,
+  attempts: readonly AttemptView[],
+  skipCount: number,
+): string {
+  let chain = attempts.map(attemptToken).join('->');
+  if (chain.length > CHAIN_MAX) chain = `...${chain.slice(chain.length - CHAIN_MAX + 3)}`;
+  // Each name is encoded before the bounds apply, so the value stays within them.
+  const value = `${headerValue(served ?? 'none')}!${outcome}|${chain}|skips=${skipCount}`;
+  return value.length > VALUE_MAX ? value.slice(0, VALUE_MAX) : value;
+}
+
+/** Printable ASCII but `%`: what a header value carries as it is. */
+const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/;
+const NOT_HEADER_SAFE_ALL = /[^\x20-\x24\x26-\x7e]/gu;
+/** Half of a pair alone (matched as one character with the `u` flag): not encodable, so U+FFFD. */
+const LONE_SURROGATE = /^[\ud800-\udfff]$/;
+
+/**
+ * A header value for any text, the one encoding of every header built from what agents or configs name
+ * (a model id): printable ASCII stays as it is; anything else (CR, LF, NUL, ESC, characters outside
+ * Latin-1) and `%` itself are percent-encoded UTF-8, so the value is always writable and can be decoded
+ * with `decodeURIComponent`. The usual value is returned unchanged, without a copy.
+ * @example headerValue('qwen-通义') // 'qwen-%E9%80%9A%E4%B9%89'
+ */
+export function headerValue(value: string): string {
+  if (!NOT_HEADER_SAFE.test(value)) return value;
+  return value.replace(NOT_HEADER_SAFE_ALL, (char) =>
+    encodeURIComponent(LONE_SURROGATE.test(char) ? '\ufffd' : char),
+  );
+}
+
+/** The client's `x-request-id` if it is a sane token of 64 chars or fewer, else a fresh `req-<uuid>`. */
+export function pickRequestId(clientValue: string | undefined, makeId: () => string): string {
+  if (clientValue && clientValue.length <= 64 && /^[\x21-\x7e]+$/.test(clientValue)) return clientValue;
+  return `req-${makeId()}`;
 }

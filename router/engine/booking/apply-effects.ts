@@ -4,18 +4,15 @@
  */
 import type { ProviderKey, ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
 import { faultTrace } from '../../upstream/exchange-errors.js';
-import type { FailureKind } from '../../gate/failure-kinds.js';
-import { openUntil } from '../../state/breaker.js';
 import {
-  failsAsTrial,
   type AttemptEffects,
   type BreakerEffect,
   type FitEffect,
   type PauseEffect,
 } from './attempt-effects.js';
-import { countAttemptEnd } from './budget-counting.js';
+import { bookBreakerFailure, countAttemptEnd } from './request-bookkeeping.js';
 import { keyId } from './key-rotation.js';
-import type { RequestTrace, Role } from '../answer/request-trace.js';
+import type { RequestTrace } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from '../routing/route-context.js';
 
 /** What applying reads of a request being routed (a `RequestRun` is one). */
@@ -69,19 +66,6 @@ function applyBreaker(run: EffectRun, key: string, effect: BreakerEffect | null)
   if (effect.type === 'success') ctx.breakers.recordSuccess(key, effect.sentToTrip);
   else if (effect.type === 'deferred') run.trace.deferredNetwork.push({ key, role: effect.role });
   else bookBreakerFailure(ctx, key, effect);
-}
-
-/** A failure against `key`'s breaker: a failed trial (see `failsAsTrial`) or a plain failure. */
-export function bookBreakerFailure(
-  ctx: Pick<RouteContext, 'breakers' | 'clock'>,
-  key: string,
-  failure: { kind: FailureKind; role: Role },
-): void {
-  const { breakers } = ctx;
-  // Only a trial's failure reads the breaker's cooldown (a read may settle an OPEN breaker).
-  const until = failure.role === 'trial' ? openUntil(breakers.get(key)) : null;
-  if (failsAsTrial(failure.role, until, ctx.clock())) breakers.recordTrialFailure(key, failure.kind);
-  else breakers.recordFailure(key, failure.kind);
 }
 
 function applyPause(ctx: RouteContext, target: EffectTarget, pause: PauseEffect | null): void {

@@ -10,7 +10,7 @@ import type { ResolvedProvider } from '../../config/resolve-config.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { FailureKind } from '../../gate/failure-kinds.js';
 import type { LocalFault } from '../../upstream/exchange-errors.js';
-import type { RateLimitHints } from '../../upstream/rate-limit-headers.js';
+import type { RateLimitHints } from '../../upstream/upstream-headers.js';
 import type { AttemptVerdict } from '../routing/attempt.js';
 import type { Role } from '../answer/request-trace.js';
 

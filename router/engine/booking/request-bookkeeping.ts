@@ -1,14 +1,80 @@
 /**
- * What a request books at its end, after every attempt's own effects (`apply-effects.ts`): deferred network
- * errors, unless the offline rule holds; and when a skipped model is back, for Retry-After.
+ * The bookkeeping beside an attempt's effects as data (`apply-effects.ts`): each attempt counted against
+ * free-tier budgets as it starts and once its tokens are known (the upstream's usage, else an estimate from
+ * the request's length: `servedTokens` in `attempt-effects.ts`), with the provider's own rate-limit
+ * headers as corrections; a failure booked against a breaker; and what a request books at its end:
+ * deferred network errors, unless the offline rule holds, and when a skipped model is back, for
+ * Retry-After.
  */
-import type { SkipView } from '../../api-types.js';
+import type { SkipView, UsageView } from '../../api-types.js';
+import { hasLimits } from '../../catalogue/free-tier-limits.js';
+import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
+import type { FailureKind } from '../../gate/failure-kinds.js';
 import { openUntil } from '../../state/breaker.js';
-import { bookBreakerFailure } from './apply-effects.js';
-import { keysBlock } from './key-rotation.js';
+import { holdsBudget } from '../../state/budget-standing.js';
+import type { QuotaBook } from '../../state/quota-book.js';
+import type { RateLimitHints } from '../../upstream/upstream-headers.js';
+import { failsAsTrial } from './attempt-effects.js';
+import { budgetId, keysBlock } from './key-rotation.js';
 import { isOfflineFailure } from './offline-rule.js';
-import type { RequestTrace } from '../answer/request-trace.js';
+import type { RequestTrace, Role } from '../answer/request-trace.js';
 import type { RouteContext } from '../routing/route-context.js';
+
+/** The key an attempt counts against: its provider, its model and the key's fingerprint. */
+export interface CountedKey {
+  provider: ResolvedProvider;
+  model: ResolvedModel;
+  fingerprint: string;
+}
+
+/** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */
+export function countAttemptStart(quotas: QuotaBook, on: CountedKey): void {
+  const { provider, model, fingerprint } = on;
+  if (!hasLimits(model.limits)) return;
+  quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
+}
+
+/** What a finished attempt counts: a served one's tokens (else null), and the provider's rate-limit headers. */
+export interface AttemptCount {
+  tokens: UsageView | null;
+  rateLimit: RateLimitHints | null;
+}
+
+/**
+ * Counts a finished attempt's tokens and applies the provider's rate-limit headers; for a model without
+ * limits only a spent budget's hold.
+ */
+export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: AttemptCount): void {
+  const { provider, model, fingerprint } = on;
+  const { tokens: served, rateLimit } = count;
+  const { limits } = model;
+  const zone = provider.dayTimeZone;
+  if (!hasLimits(limits)) {
+    // A provider's headers are authoritative: its "nothing left" holds the key whether or not its limits
+    // are known (a custom provider, a catalogue entry without numbers). Nothing else is counted (and no
+    // counter named).
+    if (rateLimit && holdsBudget(rateLimit))
+      quotas.budgets.correct(budgetId(provider, model.key, fingerprint), zone, limits, rateLimit);
+    return;
+  }
+  const id = budgetId(provider, model.key, fingerprint);
+  if (served !== null)
+    quotas.budgets.add(id, zone, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
+  if (rateLimit) quotas.budgets.correct(id, zone, limits, rateLimit);
+}
+
+/** A failure against `key`'s breaker: a failed trial (see `failsAsTrial`) or a plain failure. */
+export function bookBreakerFailure(
+  ctx: Pick<RouteContext, 'breakers' | 'clock'>,
+  key: string,
+  failure: { kind: FailureKind; role: Role },
+): void {
+  const { breakers } = ctx;
+  // Only a trial's failure reads the breaker's cooldown (a read may settle an OPEN breaker).
+  const until = failure.role === 'trial' ? openUntil(breakers.get(key)) : null;
+  if (failsAsTrial(failure.role, until, ctx.clock())) breakers.recordTrialFailure(key, failure.kind);
+  else breakers.recordFailure(key, failure.kind);
+}
 
 /** Books deferred network errors unless every attempt failed that way across two or more providers. */
 export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {

@@ -1,9 +1,13 @@
 /**
  * Fitting one request to the models of its chain: which candidates can take it (the others are skipped
- * with their reason in the trace), the conversation's own model first, and the output length each is sent.
+ * with their reason in the trace), the conversation's own model first, and the body each is sent (its
+ * output length clamped to what the model can give, its reasoning effort for a model that takes it).
  * What an attempt's refusal or success teaches about the model is one of its effects (`attempt-effects.ts`).
  */
+import { fitMaxTokens } from '../../faces/max-tokens.js';
 import { totalTokens } from '../../faces/request-size.js';
+import { BodyTemplate } from '../../upstream/body-template.js';
+import type { RequestRun } from '../routing/dispatch.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { FitSkipReason } from '../../gate/failure-kinds.js';
 import { fitVerdict, type FitVerdict } from './fit-check.js';
@@ -19,6 +23,11 @@ export interface FitRun {
   req: Pick<ChatRequest, 'needs' | 'session'>;
   trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
   pinnedModel: ResolvedModel | null;
+  /**
+   * The fit `skipUnfit` found for the candidate it let through, for its attempt's body (`bodyFor`) to take
+   * once, at once: both run in the same turn, so the fit is fitted once per candidate.
+   */
+  fitted?: { key: string; fit: Fit } | undefined;
 }
 
 /**
@@ -29,7 +38,7 @@ export interface FitRun {
 const MINUTE_CHECK_SHARE = 0.2;
 
 /** A model's fit for this request; `quota_budget` when its keys' minutes have no room for it yet. */
-type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
+export type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
 
 /** Whether `key` can take the run's request now. */
 export function fitNow(run: FitRun, key: string): Fit {
@@ -62,10 +71,20 @@ export function inputFits(run: FitRun, key: string): boolean {
   return fitVerdict(needs, { fit: model.fit, tpm: null, learned: run.ctx.fits.get(key) }).fits;
 }
 
+/** The fit `skipUnfit` just found for `key` (taken once), else `key`'s fit now. */
+function takeFit(run: FitRun, key: string): Fit {
+  const fitted = run.fitted;
+  run.fitted = undefined;
+  return fitted !== undefined && fitted.key === key ? fitted.fit : fitNow(run, key);
+}
+
 /** Records a skip for a model that cannot take the request; false when it can. */
 export function skipUnfit(run: FitRun, key: string): boolean {
   const fit = fitNow(run, key);
-  if (fit.fits) return false;
+  if (fit.fits) {
+    run.fitted = { key, fit };
+    return false;
+  }
   const { trace } = run;
   if (fit.reason === 'quota_budget') {
     trace.skips.push({ model: key, reason: 'quota_budget', until: fit.until });
@@ -94,6 +113,38 @@ export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): reado
   run.trace.sticky = home;
   if (at === 0) return order;
   return [order[at] as RankedCandidate, ...order.slice(0, at), ...order.slice(at + 1)];
+}
+
+/** The body an attempt sends, what the router changed in it (for the trace) and its size in tokens. */
+export interface SentBody {
+  body: BodyTemplate;
+  note: string | null;
+  size: number;
+}
+
+/**
+ * The body for `model`: the agent's, with its output length clamped to what the model gives or its window
+ * leaves (noted in the trace), and the agent's reasoning effort for a model that takes `reasoning_effort`.
+ */
+export function bodyFor(run: RequestRun, model: ResolvedModel): SentBody {
+  const { needs, body, effort } = run.req;
+  const fit = takeFit(run, model.key);
+  const output = fit.fits ? fit.output : null;
+  const clamped =
+    output === null
+      ? { body, note: null }
+      : fitMaxTokens(body, output, "what the model's window and output limit leave");
+  const withEffort = effort != null && model.fit.reasoningEffort && body.reasoning_effort === undefined;
+  const size = fit.fits && clamped.note !== null ? fit.size : totalTokens(needs);
+  if (clamped.note === null && !withEffort) return { body: run.body, note: null, size };
+  const id = `${clamped.note === null ? '' : String(output)}|${withEffort ? effort : ''}`;
+  run.variants ??= new Map();
+  let template = run.variants.get(id);
+  if (template === undefined) {
+    template = new BodyTemplate(withEffort ? { ...clamped.body, reasoning_effort: effort } : clamped.body);
+    run.variants.set(id, template);
+  }
+  return { body: template, note: clamped.note, size };
 }
 
 /** Fit failures and skips: a request that only met these fits none of its models. */

@@ -5,13 +5,11 @@ import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-confi
 import { classifyFailure, type Classification, type FailureInput } from '../../gate/failure-classifier.js';
 import { checkResponseBody } from '../../gate/response-gate.js';
 import type { Clock } from '../../state/clock.js';
-import { AttemptGuard, type AbortKind } from '../../upstream/attempt-guard.js';
+import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../../upstream/body-template.js';
-import type { ClientGone } from '../../upstream/client-gone.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionFrames } from '../../upstream/json-as-sse.js';
-import type { RateLimitHints } from '../../upstream/rate-limit-headers.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -20,7 +18,7 @@ import type {
   UpstreamExchange,
   UpstreamHead,
 } from '../../upstream/upstream-exchange.js';
-import { buildUpstreamHeaders } from '../../upstream/upstream-headers.js';
+import { buildUpstreamHeaders, type RateLimitHints } from '../../upstream/upstream-headers.js';
 import type { AnswerSink } from '../answer/answer.js';
 import { StreamRelay, type StreamOutcome } from '../stream/stream-relay.js';
 import type { ShapingRules } from '../stream/stream-shaper.js';
@@ -44,8 +42,10 @@ export interface AttemptInput {
   upstream: UpstreamClient;
   /** Where what passes the gate goes; the attempt never writes headers itself. */
   answer: AnswerSink;
+  /** The tool names a JSON answer's tool calls are checked against, or null. */
+  tools: ReadonlySet<string> | null;
   /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
-  shaping: ShapingRules;
+  shaping: () => ShapingRules;
   /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
   stoppable?: (stop: (kind: AbortKind) => void) => void;
 }
@@ -165,9 +165,8 @@ class Attempt implements ExchangeHandler {
       return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     const head = this.#head as UpstreamHead;
     const text = body.toString('utf8');
-    const { failover, shaping } = this.#input;
-    const tools = shaping.tools ?? undefined;
-    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools);
+    const { failover, tools } = this.#input;
+    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools ?? undefined);
     if (!verdict.ok) {
       const { kind, errorCode, detail } = verdict;
       return this.#fail({ type: 'content', kind, errorCode, detail });
@@ -187,7 +186,8 @@ class Attempt implements ExchangeHandler {
 
   #newRelay(): StreamRelay {
     const { failover, answer, shaping } = this.#input;
-    return new StreamRelay({ failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping });
+    const relay = { failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping: shaping() };
+    return new StreamRelay(relay);
   }
 
   onChunk(chunk: Buffer): ChunkVerdict {

@@ -5,12 +5,11 @@ import type { Answer } from '../answer/answer.js';
 import { applyEffects, type EffectTarget } from '../booking/apply-effects.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { attemptEffects, type AttemptEffects, type DispatchResult } from '../booking/attempt-effects.js';
-import { countAttemptStart } from '../booking/budget-counting.js';
-import { inputFits } from '../fit/fit-steps.js';
-import { bodyFor, type SentBody } from '../fit/sent-body.js';
+import { countAttemptStart } from '../booking/request-bookkeeping.js';
+import { bodyFor, inputFits, type SentBody } from '../fit/fit-steps.js';
 import { nextKey } from '../booking/key-rotation.js';
-import { sinkFor, type Continuation } from '../stream/continuation.js';
-import type { ShapingRules } from '../stream/stream-shaper.js';
+import { ContinuationSink, type Continuation } from '../stream/continuation.js';
+import { shapingOf, type ShapingRules } from '../stream/stream-shaper.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
 
@@ -29,8 +28,13 @@ export interface RequestRun {
   bodyWithoutMaxTokens?: BodyTemplate;
   /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
   variants?: Map<string, BodyTemplate>;
-  /** How each attempt's stream is shaped on its way to the client (tool calls held, a continuation trimmed). */
-  shaping: ShapingRules;
+  /** The tool names an answer's tool calls are checked against (`checkedToolNames`), or null. */
+  tools: ReadonlySet<string> | null;
+  /**
+   * How each attempt's stream is shaped on its way to the client (tool calls held, a continuation trimmed):
+   * made when the first stream starts (`shapingOf`).
+   */
+  shaping?: ShapingRules;
   /** Set while an answer whose stream broke after content is being finished by the next candidates. */
   continuation?: Continuation;
 }
@@ -173,8 +177,10 @@ function attemptInput(run: RequestRun, turn: KeyTurn, body: BodyTemplate): Attem
     deadlines: ctx.deadlines,
     client: req.clientGone,
     upstream: ctx.upstream,
-    answer: lane?.answer ?? sinkFor(run, model.key),
-    shaping: run.shaping,
+    // A continuing attempt writes through its own sink: the answer is already streaming.
+    answer: lane?.answer ?? (run.continuation ? new ContinuationSink(run.answer, model.key) : run.answer),
+    tools: run.tools,
+    shaping: () => shapingOf(run),
     stoppable: lane?.stoppable,
   };
 }

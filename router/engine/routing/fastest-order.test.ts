@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LatencyFigures } from '../../state/latency-book.js';
+import type { LatencyFigures } from '../../state/model-stats.js';
 import { fastestOrder, type SpeedFacts } from './fastest-order.js';
 import type { RankedCandidate } from './ranking.js';
 

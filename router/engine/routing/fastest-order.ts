@@ -1,5 +1,5 @@
 import type { BreakerStore } from '../../state/breaker-store.js';
-import type { LatencyBook, LatencyFigures } from '../../state/latency-book.js';
+import type { LatencyBook, LatencyFigures } from '../../state/model-stats.js';
 import type { RankedCandidate } from './ranking.js';
 
 /** Times to first byte this close are a tie: the user's order decides between them. */

@@ -1,5 +1,5 @@
 import type { FailoverSettings } from '../../config/schema.js';
-import type { LatencyFigures } from '../../state/latency-book.js';
+import type { LatencyFigures } from '../../state/model-stats.js';
 
 /** The shortest `auto` hedge delay: below it a hedge would double the upstream calls of ordinary answers. */
 export const AUTO_HEDGE_MIN_MS = 2000;

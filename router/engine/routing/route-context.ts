@@ -6,13 +6,12 @@ import type { RouterLogger } from '../../public-types.js';
 import type { BreakerStore } from '../../state/breaker-store.js';
 import type { FitBook } from '../../state/fit-book.js';
 import type { Clock } from '../../state/clock.js';
-import type { LatencyBook } from '../../state/latency-book.js';
-import type { ModelStatsBook } from '../../state/model-stats.js';
+import type { LatencyBook, ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import type { ClientGone } from '../../upstream/client-gone.js';
+import type { ClientGone } from '../../upstream/attempt-guard.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import type { RankingMemo } from './ranking-memo.js';
+import type { RankingMemo } from './chain-steps.js';
 import type { SessionHomes } from '../fit/session-homes.js';
 
 /** The engine's stores and services one request uses. */

@@ -13,10 +13,10 @@ import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 import { totalTokens } from '../../faces/request-size.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
 import { afterBreak } from '../stream/continuation.js';
-import { shapingRules } from '../stream/stream-shaper.js';
+import { checkedToolNames } from '../../gate/tool-call-rule.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
-import type { RouteTarget } from './route-target.js';
+import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
@@ -63,7 +63,7 @@ export async function routeRequest(
     body: new BodyTemplate(req.body),
     deadline: started + ctx.resolved.config.router.failover.totalBudgetMs,
     pinnedModel: target.type === 'pinned' ? target.model : null,
-    shaping: shapingRules(req.body, ctx.resolved.config.router.failover, req.requestId),
+    tools: checkedToolNames(req.body, ctx.resolved.config.router.failover.contentValidation),
   };
   const last =
     target.type === 'pinned'
@@ -98,7 +98,8 @@ async function walkSet(
   const lastResort = lastResortKey(run);
   if (lastResort !== null) {
     run.trace.lastResortUsed = true;
-    last = afterBreak(run, await dispatch(run, lastResort, 'last_resort'));
+    last = await dispatch(run, lastResort, 'last_resort');
+    if (last.type === 'broken') last = afterBreak(run, last);
     if (last.type !== 'next') return last;
   }
   const { trace, req, ctx, deadline } = run;
@@ -149,7 +150,7 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
       hedgeLeft = !race.hedged;
       last = race.result;
     }
-    last = afterBreak(run, last);
+    if (last.type === 'broken') last = afterBreak(run, last);
     if (last.type !== 'next') break;
   }
   return last;

@@ -9,6 +9,7 @@ import { BodyTemplate } from '../../upstream/body-template.js';
 import type { Answer, AnswerSink } from '../answer/answer.js';
 import { closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { continuationBody, continuationNeeds } from './continuation-request.js';
+import { shapingOf } from './stream-shaper.js';
 import type { DispatchResult, RequestRun } from '../routing/dispatch.js';
 import type { ChatRequest } from '../routing/route-context.js';
 
@@ -64,7 +65,7 @@ export function afterBreak(run: RequestRun, result: DispatchResult): DispatchRes
   const plan = breakPlan({
     enabled: ctx.resolved.config.router.failover.continueStreams,
     clientGone: origin.clientGone.gone,
-    toolsChecked: run.shaping.tools !== null,
+    toolsChecked: run.tools !== null,
     continuable: body !== null && !(typeof origin.body.n === 'number' && origin.body.n > 1),
     soFar,
   });
@@ -81,7 +82,7 @@ export function afterBreak(run: RequestRun, result: DispatchResult): DispatchRes
   delete run.bodyWithoutMaxTokens;
   // The continuation has the request's whole budget to reach its first new content, from the break on.
   run.deadline = ctx.clock() + ctx.resolved.config.router.failover.totalBudgetMs;
-  run.shaping = { ...run.shaping, continuing: soFar };
+  run.shaping = { ...shapingOf(run), continuing: soFar };
   return NEXT;
 }
 
@@ -127,9 +128,4 @@ export class ContinuationSink implements AnswerSink {
   endStream(): void {
     if (this.#owns) this.#answer.endStream();
   }
-}
-
-/** The way an attempt on `model` writes to the answer: its own sink while the answer is being continued. */
-export function sinkFor(run: RequestRun, model: string): AnswerSink {
-  return run.continuation === undefined ? run.answer : new ContinuationSink(run.answer, model);
 }

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { failoverSchema } from '../../config/schema.js';
 import { ChatEncoder } from '../../faces/chat-face.js';
 import { TestClock } from '../../test-support/test-clock.js';
-import { AttemptGuard } from '../../upstream/attempt-guard.js';
-import { ClientGone } from '../../upstream/client-gone.js';
+import { AttemptGuard, ClientGone } from '../../upstream/attempt-guard.js';
 import { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { Answer, type AnswerTarget } from '../answer/answer.js';
 import { StreamRelay } from './stream-relay.js';
 import { shapingRules } from './stream-shaper.js';
+import { checkedToolNames } from '../../gate/tool-call-rule.js';
 
 const IDLE_MS = 600;
 
@@ -52,7 +52,7 @@ function relayOnFakeTime() {
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
-  const shaping = shapingRules({}, failover, 'req-1');
+  const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover, 'req-1');
   const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
   return { relay, aborts, target, guard, clock };
 }

@@ -25,10 +25,10 @@ import {
 } from '../../gate/stream-part.js';
 import { readUsage, type TokenUsage } from '../../gate/response-gate.js';
 import { isRecord } from '../../gate/safe-json.js';
-import { offeredToolNames } from '../../gate/tool-call-rule.js';
 import { idStem } from '../../faces/answer-collector.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import { FrameShaper } from './frame-shaper.js';
+import type { RequestRun } from '../routing/dispatch.js';
 
 /** How one attempt's stream is shaped. */
 export interface ShapingRules {
@@ -43,23 +43,28 @@ export interface ShapingRules {
 }
 
 /**
- * A request's shaping before any answer: with `contentValidation: strict`, its tool calls are checked
- * against the tools it offers. A request for several choices is passed through as it comes.
+ * A request's shaping before any answer: its tool calls checked against `tools` (the request's
+ * `checkedToolNames`; null: passed as they come).
  */
 export function shapingRules(
-  body: Readonly<Record<string, unknown>>,
-  failover: Pick<FailoverSettings, 'contentValidation' | 'holdBufferBytes'>,
+  tools: ReadonlySet<string> | null,
+  failover: Pick<FailoverSettings, 'holdBufferBytes'>,
   requestId: string,
 ): ShapingRules {
-  const oneChoice = !(typeof body.n === 'number' && body.n > 1);
   const stem = idStem(requestId);
   let minted = 0;
   return {
-    tools: failover.contentValidation === 'strict' && oneChoice ? offeredToolNames(body) : null,
+    tools,
     continuing: null,
     holdLimit: failover.holdBufferBytes,
     mintId: () => `call_fcm_${stem}_${(minted += 1)}`,
   };
+}
+
+/** The run's shaping, made when its first stream starts (an answer served whole never needs it). */
+export function shapingOf(run: RequestRun): ShapingRules {
+  run.shaping ??= shapingRules(run.tools, run.ctx.resolved.config.router.failover, run.req.requestId);
+  return run.shaping;
 }
 
 /** What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call). */

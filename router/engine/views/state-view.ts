@@ -9,8 +9,7 @@ import type {
 import type { ResolvedConfig, ResolvedProvider } from '../../config/resolve-config.js';
 import { openUntil } from '../../state/breaker.js';
 import type { BreakerStore } from '../../state/breaker-store.js';
-import type { LatencyBook } from '../../state/latency-book.js';
-import type { ModelStatsBook } from '../../state/model-stats.js';
+import type { LatencyBook, ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
 import { fastestOrder, speedFacts } from '../routing/fastest-order.js';

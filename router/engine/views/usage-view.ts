@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../../config/resolve-config.js';
 import { hasLimits } from '../../catalogue/free-tier-limits.js';
 import { dayShare } from '../../state/budget-standing.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import { localDayKey } from '../../state/local-day.js';
+import { localDayKey } from '../../state/daily-counters.js';
 import { USAGE_DAYS } from '../../state/usage-book.js';
 import { budgetId, keysOf } from '../booking/key-rotation.js';
 

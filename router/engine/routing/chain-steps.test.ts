@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResolvedConfig } from '../../config/resolve-config.js';
-import { RankingMemo, type RankingInputs } from './ranking-memo.js';
+import { RankingMemo, type RankingInputs } from './chain-steps.js';
 import type { Ranking } from './ranking.js';
 
 const configA = {} as ResolvedConfig;

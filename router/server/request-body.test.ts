@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exceedsJsonDepth } from './json-depth.js';
+import { exceedsJsonDepth } from './request-body.js';
 
 function nested(levels: number): unknown {
   let value: unknown = 'leaf';

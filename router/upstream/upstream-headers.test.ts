@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRateLimitHeaders, parseResetMs } from './rate-limit-headers.js';
+import { parseRateLimitHeaders, parseResetMs } from './upstream-headers.js';
 
 test('reset times in the forms providers write them', () => {
   assert.equal(parseResetMs('2m59.56s'), 179_560);

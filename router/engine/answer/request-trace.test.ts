@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AttemptView } from '../../api-types.js';
-import { formatDecision, headerValue, pickRequestId } from './decision-header.js';
+import { formatDecision, headerValue, pickRequestId } from './request-trace.js';
 
 const attempt = (model: string, status: number | null, kind: AttemptView['kind']): AttemptView => ({
   model,
