@@ -5,7 +5,7 @@
  * that carry nothing (its role frame) dropped. It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
-import { hasUsefulContent } from '../../gate/content-rule.js';
+import { hasUsefulContent } from '../../gate/answer-rules.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';

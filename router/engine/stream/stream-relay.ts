@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
-import { frameHasUsefulContent } from '../../gate/content-rule.js';
+import { frameHasUsefulContent } from '../../gate/answer-rules.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
 import {
   isEmptyPart,
