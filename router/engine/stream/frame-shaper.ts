@@ -10,7 +10,7 @@ import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 import { chunkFrame, type ChunkBase } from './answer-so-far.js';
-import type { ShapingRules } from './stream-shaper.js';
+import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
 import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
 

@@ -14,7 +14,8 @@ import { StreamTracker, type MidStreamFailure } from '../../gate/stream-tracker.
 import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
 import type { AnswerSink } from '../answer/answer.js';
-import { StreamShaper, type Shaped, type ShapingRules } from './stream-shaper.js';
+import type { ShapingRules } from './shaping-rules.js';
+import { StreamShaper, type Shaped } from './stream-shaper.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
 export type StreamOutcome =
