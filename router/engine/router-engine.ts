@@ -13,7 +13,7 @@ import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { EventBus } from './event-bus.js';
-import { resolveTarget, type RouteTarget } from './routing/model-names.js';
+import { resolveTarget } from './routing/model-names.js';
 import { HealthProber } from './watch/health-prober.js';
 import { isOnline } from './watch/online-check.js';
 import { RankingMemo } from './routing/chain-steps.js';
@@ -145,7 +145,16 @@ export class RouterEngine {
       // The model name is read once, here: routing takes the target as it is.
       const target = resolveTarget(resolved, req.modelRequested);
       if (target.type === 'pinned') this.#notePinned(resolved, target.model.key);
-      return this.#record(await this.#route(context, req, answer, target));
+      // Routing's own throw is contained here, in this frame: one async step fewer per request than a
+      // wrapper of its own.
+      const started = this.parts.time.now();
+      let entry: HistoryEntry;
+      try {
+        entry = await routeRequest(context, req, answer, target);
+      } catch (error) {
+        entry = this.#contain(req, answer, error, started);
+      }
+      return this.#record(entry);
     } finally {
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
@@ -180,21 +189,6 @@ export class RouterEngine {
     this.parts.events.emit({ type: 'request', entry });
     this.parts.logger.info(requestLogLine(entry));
     return entry;
-  }
-
-  /** Routes, containing any throw of the router's own code to this request (see {@link #contain}). */
-  async #route(
-    context: RouteContext,
-    req: ChatRequest,
-    answer: Answer,
-    target: RouteTarget,
-  ): Promise<HistoryEntry> {
-    const started = this.parts.time.now();
-    try {
-      return await routeRequest(context, req, answer, target);
-    } catch (error) {
-      return this.#contain(req, answer, error, started);
-    }
   }
 
   /**

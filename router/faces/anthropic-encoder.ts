@@ -53,8 +53,7 @@ export class MessagesEncoder implements FramesEncoder {
 
   /** An `error` event after what was sent; no `message_stop`, so the client knows the message is cut short. */
   streamFailure(kind: FailureKind, model: string): string {
-    const writer = this.#stream.writer;
-    const before = writer.closed ? '' : writer.take();
+    const before = this.#stream.ended ? '' : this.#stream.writer.take();
     const error = anthropicErrorBody(anthropicStreamErrorType(kind), brokenStreamMessage(kind, model));
     return `${before}event: error\ndata: ${error}\n\n`;
   }

@@ -3,36 +3,55 @@
  * `message_start`, then per content block `content_block_start` / `content_block_delta`s /
  * `content_block_stop`, then `message_delta` (stop reason, usage) and `message_stop`. Blocks follow one
  * another (reasoning → `thinking`, text → `text`, each tool call → `tool_use`); a block closes when content
- * of another kind, or another tool call, begins. Each event's text is built once, as it is sent.
+ * of another kind, or another tool call, begins. Each event's text is built once, as it is sent; a delta's
+ * fixed text is built when its block opens, so a piece costs only its own JSON encoding.
  *
  * A tool call's pieces must come in order, as every OpenAI-compatible upstream sends them: a piece for a
  * call whose block has already closed (another call began in between) cannot be sent and is dropped.
  */
-import type { ChatUsage, DeltaSink } from './chat-deltas.js';
-import { readChunk } from './chat-deltas.js';
-import type { FrameSink } from './translated-stream.js';
+import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
 import { anthropicStopReason, anthropicUsage, THINKING_SIGNATURE } from './anthropic-message.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const event = (name: string, data: string): string => `event: ${name}\ndata: ${data}\n\n`;
 
-/** One per streamed request; `take()` hands over the event text produced since the last call. */
-export class AnthropicStreamWriter implements DeltaSink, FrameSink {
+type BlockKind = 'thinking' | 'text' | 'tool';
+
+/** Each kind's `delta` object up to the value of its one string field. */
+const DELTA_START: Record<BlockKind, string> = {
+  thinking: '{"type":"thinking_delta","thinking":',
+  text: '{"type":"text_delta","text":',
+  tool: '{"type":"input_json_delta","partial_json":',
+};
+/** After a delta's JSON-encoded piece: the ends of the `delta` object, the data and the event. */
+const DELTA_END = '}}\n\n';
+const SIGNATURE_DELTA = `{"type":"signature_delta","signature":${JSON.stringify(THINKING_SIGNATURE)}`;
+
+/** A `content_block_delta` event up to the piece it carries: the same text for every piece of a block. */
+const deltaHead = (index: number, deltaStart: string): string =>
+  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${deltaStart}`;
+
+/** The open content block. */
+interface OpenBlock {
+  kind: BlockKind;
+  index: number;
+  /** Its delta events' text before the piece, built once when the block opens. */
+  head: string;
+  /** The tool call a `tool_use` block writes, else null. */
+  call: TrackedCall | null;
+}
+
+/** One per streamed request, driven by a `TranslatedStream`. */
+export class AnthropicStreamWriter implements FaceStreamWriter {
   readonly #messageId: string;
   readonly #model: string;
   readonly #toolIdStem: string;
   #out = '';
-  #started = false;
-  #closed = false;
   #nextBlock = 0;
-  /** The open block's kind and index, or null. */
-  #open: { kind: 'thinking' | 'text' | 'tool'; index: number } | null = null;
-  #openTool: TrackedCall | null = null;
+  #open: OpenBlock | null = null;
   readonly #tools: ToolCallTracker;
   #mintedIds = 0;
   #hasToolUse = false;
-  #finish: string | null = null;
-  #usage: ChatUsage | null = null;
 
   constructor(messageId: string, model: string, toolIdStem: string) {
     this.#messageId = messageId;
@@ -41,71 +60,46 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
     this.#tools = new ToolCallTracker(() => this.#mintId());
   }
 
-  /** True once `message_stop` has been written. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** The event text produced since the last call (`message_start` first, on the first call). */
   take(): string {
-    this.#start();
     const out = this.#out;
     this.#out = '';
     return out;
   }
 
-  frame(value: Record<string, unknown>): void {
-    this.#start();
-    if (!this.#closed) readChunk(value, this);
-  }
-
-  done(): void {
-    this.close();
-  }
-
   reasoning(text: string): void {
-    if (this.#open?.kind !== 'thinking')
-      this.#openBlock('thinking', '{"type":"thinking","thinking":"","signature":""}');
-    this.#delta(`{"type":"thinking_delta","thinking":${JSON.stringify(text)}}`);
+    const open = this.#open;
+    const block =
+      open?.kind === 'thinking'
+        ? open
+        : this.#openBlock('thinking', '{"type":"thinking","thinking":"","signature":""}', null);
+    this.#out += block.head + JSON.stringify(text) + DELTA_END;
   }
 
   text(text: string): void {
-    if (this.#open?.kind !== 'text') this.#openBlock('text', '{"type":"text","text":""}');
-    this.#delta(`{"type":"text_delta","text":${JSON.stringify(text)}}`);
+    const open = this.#open;
+    const block = open?.kind === 'text' ? open : this.#openBlock('text', '{"type":"text","text":""}', null);
+    this.#out += block.head + JSON.stringify(text) + DELTA_END;
   }
 
   toolCall(index: number, id: string | null, name: string | null, args: string): void {
     const step = this.#tools.piece(index, id, name, args);
     if (!step) return;
     if (step.start) this.#startTool(step.call);
-    if (step.args !== '' && this.#openTool === step.call) {
-      this.#delta(`{"type":"input_json_delta","partial_json":${JSON.stringify(step.args)}}`);
-    }
+    const block = this.#open;
+    if (step.args !== '' && block !== null && block.call === step.call)
+      this.#out += block.head + JSON.stringify(step.args) + DELTA_END;
   }
 
-  finish(reason: string): void {
-    this.#finish = reason;
-  }
-
-  usage(usage: ChatUsage): void {
-    this.#usage = usage;
-  }
-
-  /** Ends the message: closes the open block, then `message_delta` and `message_stop` (once). */
-  close(): void {
-    this.#start();
-    if (this.#closed) return;
+  /** Ends the message: closes the open block, then `message_delta` and `message_stop`. */
+  end(ending: StreamEnding): void {
     this.#closeBlock();
-    this.#closed = true;
-    const delta = { stop_reason: anthropicStopReason(this.#finish, this.#hasToolUse), stop_sequence: null };
-    const usage = anthropicUsage(this.#usage);
+    const delta = { stop_reason: anthropicStopReason(ending.finish, this.#hasToolUse), stop_sequence: null };
+    const usage = anthropicUsage(ending.usage);
     this.#out += event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage }));
     this.#out += event('message_stop', '{"type":"message_stop"}');
   }
 
-  #start(): void {
-    if (this.#started) return;
-    this.#started = true;
+  open(): void {
     const message = {
       id: this.#messageId,
       type: 'message',
@@ -126,38 +120,29 @@ export class AnthropicStreamWriter implements DeltaSink, FrameSink {
 
   #startTool(tool: TrackedCall): void {
     this.#hasToolUse = true;
-    this.#openBlock('tool', JSON.stringify({ type: 'tool_use', id: tool.id, name: tool.name, input: {} }));
-    this.#openTool = tool;
+    const contentBlock = JSON.stringify({ type: 'tool_use', id: tool.id, name: tool.name, input: {} });
+    this.#openBlock('tool', contentBlock, tool);
   }
 
-  #openBlock(kind: 'thinking' | 'text' | 'tool', contentBlock: string): number {
+  #openBlock(kind: BlockKind, contentBlock: string, call: TrackedCall | null): OpenBlock {
     this.#closeBlock();
     const index = this.#nextBlock;
     this.#nextBlock += 1;
-    this.#open = { kind, index };
+    const block = { kind, index, head: deltaHead(index, DELTA_START[kind]), call };
+    this.#open = block;
     this.#out += event(
       'content_block_start',
       `{"type":"content_block_start","index":${index},"content_block":${contentBlock}}`,
     );
-    return index;
-  }
-
-  #delta(delta: string): void {
-    const index = this.#open?.index ?? 0;
-    this.#out += event(
-      'content_block_delta',
-      `{"type":"content_block_delta","index":${index},"delta":${delta}}`,
-    );
+    return block;
   }
 
   #closeBlock(): void {
     const open = this.#open;
     if (!open) return;
     // Clients expect every thinking block to carry a signature; an upstream's reasoning has none of Anthropic's.
-    if (open.kind === 'thinking')
-      this.#delta(`{"type":"signature_delta","signature":${JSON.stringify(THINKING_SIGNATURE)}}`);
+    if (open.kind === 'thinking') this.#out += deltaHead(open.index, SIGNATURE_DELTA) + DELTA_END;
     this.#out += event('content_block_stop', `{"type":"content_block_stop","index":${open.index}}`);
     this.#open = null;
-    this.#openTool = null;
   }
 }

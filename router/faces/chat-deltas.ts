@@ -63,16 +63,22 @@ export function reasoningText(message: Record<string, unknown>): string {
   return str(message.reasoning_content) ?? str(message.reasoning) ?? '';
 }
 
+/** The choice with index 0 (or none), else the list's first; read without a callback, once per chunk. */
 function firstChoice(payload: Record<string, unknown>): Record<string, unknown> | null {
   const choices = payload.choices;
   if (!Array.isArray(choices)) return null;
-  const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
-  return isRecord(choice) ? choice : null;
+  for (let i = 0; i < choices.length; i += 1) {
+    const choice: unknown = choices[i];
+    if (isRecord(choice) && (choice.index === 0 || choice.index === undefined)) return choice;
+  }
+  const first: unknown = choices[0];
+  return isRecord(first) ? first : null;
 }
 
 /** Hands one chunk's content of the first choice, and its usage, to `sink`. */
 export function readChunk(chunk: Record<string, unknown>, sink: DeltaSink): void {
-  readFirstChoice(chunk, 'delta', sink);
+  const choice = firstChoice(chunk);
+  readChoice(chunk, choice, choice?.delta, sink);
 }
 
 /**
@@ -86,13 +92,15 @@ export function readMessage(message: Record<string, unknown>, sink: DeltaSink): 
   if (text !== '') sink.text(text);
   const refusal = str(message.refusal);
   if (refusal) sink.text(refusal);
-  if (Array.isArray(message.tool_calls)) {
-    message.tool_calls.forEach((call, position) => {
-      if (!isRecord(call)) return;
+  const calls = message.tool_calls;
+  if (Array.isArray(calls)) {
+    for (let position = 0; position < calls.length; position += 1) {
+      const call: unknown = calls[position];
+      if (!isRecord(call)) continue;
       const fn = isRecord(call.function) ? call.function : {};
       const index = num(call.index) ?? position;
       sink.toolCall(index, str(call.id) || null, str(fn.name) || null, str(fn.arguments) ?? '');
-    });
+    }
   } else if (isRecord(message.function_call)) {
     const fn = message.function_call;
     sink.toolCall(0, null, str(fn.name) || null, str(fn.arguments) ?? '');
@@ -101,13 +109,17 @@ export function readMessage(message: Record<string, unknown>, sink: DeltaSink): 
 
 /** A whole completion read into one sink: the first choice's message, finish reason and usage. */
 export function readCompletion(completion: Record<string, unknown>, sink: DeltaSink): void {
-  readFirstChoice(completion, 'message', sink);
+  const choice = firstChoice(completion);
+  readChoice(completion, choice, choice?.message, sink);
 }
 
-/** The first choice's `delta` (a chunk) or `message` (a completion), its finish reason, then the usage. */
-function readFirstChoice(value: Record<string, unknown>, field: 'delta' | 'message', sink: DeltaSink): void {
-  const choice = firstChoice(value);
-  const content = choice?.[field];
+/** A choice's `content` (a chunk's `delta`, a completion's `message`), its finish reason, then the usage. */
+function readChoice(
+  value: Record<string, unknown>,
+  choice: Record<string, unknown> | null,
+  content: unknown,
+  sink: DeltaSink,
+): void {
   if (isRecord(content)) readMessage(content, sink);
   const finish = choice ? str(choice.finish_reason) : null;
   if (finish) sink.finish(finish);

@@ -91,9 +91,8 @@ export class ResponsesEncoder implements FramesEncoder {
   }
 
   streamFailure(kind: FailureKind, model: string): string {
-    const writer = this.#stream.writer;
-    writer.fail(failureCode(kind), brokenStreamMessage(kind, model));
-    return writer.take();
+    const error = { code: failureCode(kind), message: brokenStreamMessage(kind, model) };
+    return this.#stream.fail((writer, upstream) => writer.fail(error, upstream));
   }
 
   error(answer: ErrorAnswer): string {

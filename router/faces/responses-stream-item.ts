@@ -1,7 +1,8 @@
 /**
  * One output item of a streamed Responses answer and the events it writes: when it opens
  * (`response.output_item.added`, and the part it holds), for each piece (a `.delta` event), and when it
- * closes (the `.done` events and `response.output_item.done`). Delta events are built as strings once.
+ * closes (the `.done` events and `response.output_item.done`). Delta events are built as strings once: the
+ * text around the piece and its sequence number is fixed when the item opens.
  */
 import { functionCallItem, messageItem, outputTextPart, reasoningItem } from './responses-items.js';
 import type { ToolNames } from './responses-tools.js';
@@ -11,6 +12,25 @@ import type { TrackedCall } from './tool-call-tracker.js';
 export type Emit = (type: string, fields: string) => void;
 
 export type ItemKind = 'reasoning' | 'message' | 'function_call';
+
+/** An event's text up to its sequence number; the event goes on with its other fields and `}\n\n`. */
+export const eventHead = (type: string): string =>
+  `event: ${type}\ndata: {"type":"${type}","sequence_number":`;
+
+/** Each kind's delta event: its type, its fields between the item's reference and the piece, and after it. */
+const DELTAS: Record<ItemKind, { type: string; before: string; after: string }> = {
+  reasoning: {
+    type: 'response.reasoning_summary_text.delta',
+    before: ',"summary_index":0,"delta":',
+    after: '}\n\n',
+  },
+  message: {
+    type: 'response.output_text.delta',
+    before: ',"content_index":0,"delta":',
+    after: ',"logprobs":[]}\n\n',
+  },
+  function_call: { type: 'response.function_call_arguments.delta', before: ',"delta":', after: '}\n\n' },
+};
 
 export class StreamedItem {
   readonly kind: ItemKind;
@@ -22,6 +42,10 @@ export class StreamedItem {
   readonly #at: string;
   /** `,"item_id":"…","output_index":n`: the same in every event of the item. */
   readonly #ref: string;
+  /** A delta event's text before its sequence number, between it and the piece, and after the piece. */
+  readonly #deltaHead: string;
+  readonly #deltaMiddle: string;
+  readonly #deltaEnd: string;
   #text = '';
 
   constructor(kind: ItemKind, id: string, outputIndex: number, call: TrackedCall | null, names: ToolNames) {
@@ -31,6 +55,10 @@ export class StreamedItem {
     this.#names = names;
     this.#at = `,"output_index":${outputIndex}`;
     this.#ref = `,"item_id":${JSON.stringify(id)}${this.#at}`;
+    const delta = DELTAS[kind];
+    this.#deltaHead = eventHead(delta.type);
+    this.#deltaMiddle = this.#ref + delta.before;
+    this.#deltaEnd = delta.after;
   }
 
   /** The item as it stands. */
@@ -58,14 +86,10 @@ export class StreamedItem {
     }
   }
 
-  append(emit: Emit, piece: string): void {
+  /** Adds `piece` to the item: its delta event's text, as event number `sequence`. */
+  append(piece: string, sequence: number): string {
     this.#text += piece;
-    const delta = JSON.stringify(piece);
-    if (this.kind === 'reasoning') {
-      emit('response.reasoning_summary_text.delta', `${this.#ref},"summary_index":0,"delta":${delta}`);
-    } else if (this.kind === 'message') {
-      emit('response.output_text.delta', `${this.#ref},"content_index":0,"delta":${delta},"logprobs":[]`);
-    } else emit('response.function_call_arguments.delta', `${this.#ref},"delta":${delta}`);
+    return this.#deltaHead + sequence + this.#deltaMiddle + JSON.stringify(piece) + this.#deltaEnd;
   }
 
   /** Writes the closing events; returns the finished item. */

@@ -9,11 +9,9 @@
  *
  * As for Messages, a tool call's pieces must come in order: a piece for a call whose item has closed is dropped.
  */
-import type { ChatUsage, DeltaSink } from './chat-deltas.js';
-import { readChunk } from './chat-deltas.js';
-import type { FrameSink } from './translated-stream.js';
+import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
 import { responseObject, responsesUsage, responseStatus, type ResponseMeta } from './responses-items.js';
-import { StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
+import { eventHead, StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
 import type { ToolNames } from './responses-tools.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
@@ -22,22 +20,18 @@ const PREFIX: Record<ItemKind, string> = { reasoning: 'rs', message: 'msg', func
 /** Receives a served answer's output items (the face keeps them for later item references). */
 export type ServedItems = (output: readonly Record<string, unknown>[]) => void;
 
-/** One per streamed request; `take()` hands over the event text produced since the last call. */
-export class ResponsesStreamWriter implements DeltaSink, FrameSink {
+/** One per streamed request, driven by a `TranslatedStream`. */
+export class ResponsesStreamWriter implements FaceStreamWriter {
   readonly #meta: ResponseMeta;
   readonly #names: ToolNames;
   readonly #stem: string;
   readonly #tools: ToolCallTracker;
   #out = '';
   #seq = 0;
-  #started = false;
-  #closed = false;
   #open: StreamedItem | null = null;
   /** The items so far; the open one's place holds its final form once it closes. */
   readonly #output: Record<string, unknown>[] = [];
   #minted = 0;
-  #finish: string | null = null;
-  #usage: ChatUsage | null = null;
   readonly #onServed: ServedItems | null;
 
   constructor(meta: ResponseMeta, names: ToolNames, idStem: string, onServed: ServedItems | null = null) {
@@ -51,34 +45,20 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
     });
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   take(): string {
-    this.#start();
     const out = this.#out;
     this.#out = '';
     return out;
   }
 
-  frame(value: Record<string, unknown>): void {
-    this.#start();
-    if (!this.#closed) readChunk(value, this);
-  }
-
-  done(): void {
-    this.close();
-  }
-
   reasoning(text: string): void {
     const item = this.#open?.kind === 'reasoning' ? this.#open : this.#openItem('reasoning', null);
-    item.append(this.#emit, text);
+    this.#append(item, text);
   }
 
   text(text: string): void {
     const item = this.#open?.kind === 'message' ? this.#open : this.#openItem('message', null);
-    item.append(this.#emit, text);
+    this.#append(item, text);
   }
 
   toolCall(index: number, id: string | null, name: string | null, args: string): void {
@@ -86,28 +66,14 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
     if (!step) return;
     if (step.start) this.#openItem('function_call', step.call);
     const item = this.#open;
-    if (step.args !== '' && item && item.call === step.call) item.append(this.#emit, step.args);
+    if (step.args !== '' && item && item.call === step.call) this.#append(item, step.args);
   }
 
-  finish(reason: string): void {
-    this.#finish = reason;
-  }
-
-  usage(usage: ChatUsage): void {
-    this.#usage = usage;
-  }
-
-  /**
-   * Ends the response: closes the open item, then `response.completed` (or `.incomplete`), once; the
-   * items go to `onServed`.
-   */
-  close(): void {
-    this.#start();
-    if (this.#closed) return;
+  /** Ends the response: closes the open item, then `response.completed` (or `.incomplete`); the items go to `onServed`. */
+  end(ending: StreamEnding): void {
     this.#closeItem();
-    this.#closed = true;
-    const { status, incomplete_details } = responseStatus(this.#finish);
-    const usage = responsesUsage(this.#usage);
+    const { status, incomplete_details } = responseStatus(ending.finish);
+    const usage = responsesUsage(ending.usage);
     const response = responseObject(this.#meta, status, { output: this.#output, usage, incomplete_details });
     const type = status === 'completed' ? 'response.completed' : 'response.incomplete';
     this.#emit(type, `,"response":${JSON.stringify(response)}`);
@@ -115,30 +81,29 @@ export class ResponsesStreamWriter implements DeltaSink, FrameSink {
   }
 
   /** Ends the response as failed: `response.failed` with the error and the items so far (no `.completed`). */
-  fail(code: string, message: string): void {
-    this.#start();
-    if (this.#closed) return;
-    this.#closed = true;
+  fail(error: { code: string; message: string }, upstream: StreamEnding): void {
     // The item being written when the stream broke stays in the output as far as it got.
     if (this.#open) this.#output[this.#output.length - 1] = this.#open.snapshot('incomplete');
     this.#open = null;
-    const usage = responsesUsage(this.#usage);
-    const error = { code, message };
+    const usage = responsesUsage(upstream.usage);
     const response = responseObject(this.#meta, 'failed', { output: this.#output, usage, error });
     this.#emit('response.failed', `,"response":${JSON.stringify(response)}`);
   }
 
   readonly #emit: Emit = (type, fields) => {
-    this.#out += `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.#seq}${fields}}\n\n`;
+    this.#out += `${eventHead(type)}${this.#seq}${fields}}\n\n`;
     this.#seq += 1;
   };
 
-  #start(): void {
-    if (this.#started) return;
-    this.#started = true;
+  open(): void {
     const response = `,"response":${JSON.stringify(responseObject(this.#meta, 'in_progress'))}`;
     this.#emit('response.created', response);
     this.#emit('response.in_progress', response);
+  }
+
+  #append(item: StreamedItem, piece: string): void {
+    this.#out += item.append(piece, this.#seq);
+    this.#seq += 1;
   }
 
   #openItem(kind: ItemKind, call: TrackedCall | null): StreamedItem {

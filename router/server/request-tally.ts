@@ -1,28 +1,61 @@
 import type { HistoryEntry } from '../api-types.js';
 import type { MetricSample } from './metrics-text.js';
 
-/** Counts by a few label values; the map key joins them, so counting one is a single lookup. */
+/** One counted label set. */
+interface Row {
+  values: readonly string[];
+  value: number;
+}
+
+/** One label's values at one depth: the next label's level under each, or the rows at the last label. */
+class Level {
+  readonly next = new Map<string, Level>();
+  readonly rows = new Map<string, Row>();
+}
+
+/**
+ * Counts by a few label values. A row is found one label at a time, through maps keyed by the values
+ * themselves: counting one builds no key string (a joined key was a new string to build and hash on every
+ * request).
+ */
 class LabelledCounts {
-  readonly #counts = new Map<string, { labels: Record<string, string>; value: number }>();
+  readonly #root = new Level();
+  readonly #rows: Row[] = [];
 
   constructor(private readonly labelNames: readonly string[]) {}
 
   add(values: readonly string[], by: number): void {
-    const id = values.join('\u0000');
-    const row = this.#counts.get(id);
-    if (row) {
+    let level = this.#root;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i += 1) {
+      const value = values[i] ?? '';
+      let next = level.next.get(value);
+      if (next === undefined) {
+        next = new Level();
+        level.next.set(value, next);
+      }
+      level = next;
+    }
+    const leaf = values[last] ?? '';
+    const row = level.rows.get(leaf);
+    if (row !== undefined) {
       row.value += by;
       return;
     }
-    const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? '']));
-    this.#counts.set(id, { labels, value: by });
+    const fresh: Row = { values: [...values], value: by };
+    level.rows.set(leaf, fresh);
+    this.#rows.push(fresh);
   }
 
   /** Every counted label set, in label-value order (stable output for a scraper and a diff). */
   samples(): MetricSample[] {
-    return [...this.#counts.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, row]) => ({ labels: { ...row.labels }, value: row.value }));
+    return this.#rows
+      .map((row) => ({ id: row.values.join('\u0000'), row }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(({ row }) => ({
+        labels: Object.fromEntries(this.labelNames.map((name, i) => [name, row.values[i] ?? ''])),
+        value: row.value,
+      }));
   }
 }
 

@@ -132,19 +132,20 @@ export function nextKey(
   target: KeyTarget,
   quotas: QuotaBook,
   requestRefused: ReadonlySet<string>,
-  tried: ReadonlySet<string>,
+  /** Fingerprints tried on the model in this request: a provider has a key or a few, so a list. */
+  tried: readonly string[],
 ): ProviderKey | null {
   const keys = keysOf(provider);
   const standing = (key: ProviderKey): KeyStanding =>
     keyStanding(provider, target, key, quotas, requestRefused);
   let near: ProviderKey | null = null;
   for (const key of keys) {
-    if (tried.has(key.fingerprint)) continue;
+    if (tried.includes(key.fingerprint)) continue;
     const now = standing(key);
     if (now.type !== 'usable') continue;
     if (!now.near) return key;
     near ??= key;
   }
-  if (near !== null || tried.size > 0) return near;
+  if (near !== null || tried.length > 0) return near;
   return keys.find((key) => standing(key).type !== 'invalid') ?? keys[0] ?? null;
 }
