@@ -46,6 +46,12 @@ test('the walk of a request lists what that request ran, not what starting the r
     [],
     'an answer served whole sets up no stream machinery',
   );
+  for (const [file, why] of [
+    ['router/catalogue/free-tier-limits.ts', 'whether a model has limits is known at config resolution'],
+    ['router/daemon/state-stores.ts', "the stores are fed without the daemon's closures"],
+    ['router/state/breaker.ts', 'a success on a model with no breaker record has nothing to record'],
+  ] as const)
+    assert.ok(!chatFiles.includes(file), `the chat walk does not visit ${file}: ${why}`);
   const fitNow = walks
     .get('POST /v1/chat/completions (JSON)')
     ?.files.find((entry) => entry.file === 'router/engine/fit/fit-steps.ts')

@@ -8,8 +8,9 @@
 import { DEFAULT_CONFIG } from '../../router/config/schema.js';
 import { encodePart, type AnswerEncoder } from '../../router/faces/answer-encoder.js';
 import { SentLines } from '../../router/engine/stream/answer-so-far.js';
-import { shapingRules, StreamShaper } from '../../router/engine/stream/stream-shaper.js';
-import { checkedToolNames } from '../../router/gate/tool-call-rule.js';
+import { shapingRules } from '../../router/engine/stream/shaping-rules.js';
+import { StreamShaper } from '../../router/engine/stream/stream-shaper.js';
+import { checkedToolNames } from '../../router/gate/answer-rules.js';
 import { ChatEncoder, MessagesEncoder, ResponsesEncoder } from '../../router/faces/index.js';
 import type { StreamPart } from '../../router/gate/stream-part.js';
 import { StreamTracker } from '../../router/gate/stream-tracker.js';

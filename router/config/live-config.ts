@@ -98,6 +98,13 @@ export class LiveConfig {
     return this.#resolved;
   }
 
+  /**
+   * The breakers' settings as they are now: a bound method, so the breaker store reads them here on each
+   * request, with no closure of the daemon's in between.
+   */
+  readonly breakerSettings = (): ResolvedConfig['config']['router']['breaker'] =>
+    this.#resolved.config.router.breaker;
+
   get raw(): ConfigInput {
     return this.#raw;
   }

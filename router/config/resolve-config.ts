@@ -6,7 +6,12 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
-import { FREE_TIER_LIMITS, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
+import {
+  FREE_TIER_LIMITS,
+  hasLimits,
+  modelLimits,
+  type BudgetLimits,
+} from '../catalogue/free-tier-limits.js';
 import { modelFit, type ModelFit } from '../catalogue/model-fit.js';
 import { UTC_ZONE } from '../state/day-start.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
@@ -77,6 +82,11 @@ export interface ResolvedModel {
   context: string | null;
   /** Free-tier limits, per key (and per model unless the provider's quota scope is the key). */
   limits: BudgetLimits;
+  /**
+   * Whether any of `limits` is set, known once here: the request path asks it of every candidate and
+   * attempt, and need not call into the catalogue for it.
+   */
+  limited: boolean;
   /** Its context window, longest output, tools and images, as far as known before asking. */
   fit: ModelFit;
   /** A catalogue model the provider's own list no longer holds (model discovery): skipped. */
@@ -356,7 +366,7 @@ function resolveModel(sources: ModelSources, modelId: string): ResolvedModel {
     tier: known?.tier ?? null,
     sweScore: known?.sweScore ?? null,
     context: known?.context ?? null,
-    limits: modelLimits(id, modelId, config.providers[id]),
+    ...limitsOf(id, modelId, config.providers[id]),
     fit: modelFit(
       config.providers[id]?.modelFit?.[modelId],
       discovered.get(id)?.windows?.get(upstreamModelId),
@@ -446,7 +456,13 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
     tier: null,
     sweScore: null,
     context: null,
-    limits: modelLimits(provider.id, split.modelId, resolved.config.providers[provider.id]),
+    ...limitsOf(provider.id, split.modelId, resolved.config.providers[provider.id]),
     fit: modelFit(resolved.config.providers[provider.id]?.modelFit?.[split.modelId], undefined, null),
   };
+}
+
+/** A model's limits (see `modelLimits`) and whether it has any. */
+function limitsOf(...layers: Parameters<typeof modelLimits>): Pick<ResolvedModel, 'limits' | 'limited'> {
+  const limits = modelLimits(...layers);
+  return { limits, limited: hasLimits(limits) };
 }

@@ -57,7 +57,7 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
   };
   const breakers = new BreakerStore({
     ...file('breakers.json'),
-    settings: () => live.resolved.config.router.breaker,
+    settings: live.breakerSettings,
     onChange: modelChanged,
     isListed: (key) => live.resolved.models.has(key),
   });
@@ -77,7 +77,7 @@ export async function openStateStores(options: StateStoreOptions): Promise<State
   const fits = new FitBook(file('fit.json'));
   const all = [breakers, quotas, history, latency, counters, probeBook, fits];
   await Promise.all(all.map((store) => store.load()));
-  options.events.on('request', (event) => counters.record(event.entry));
+  options.events.on('request', counters.recordRequest);
   return {
     breakers,
     quotas,

@@ -3,11 +3,10 @@
  * sends the original bytes untouched unless the gate hands back a `rewritten` body.
  */
 import type { ContentValidation } from '../config/schema.js';
-import { choiceHasUsefulContent } from './content-rule.js';
+import { choiceHasUsefulContent, messageToolProblem } from './answer-rules.js';
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
-import { messageToolProblem } from './tool-call-rule.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 

@@ -7,7 +7,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { BytePass } from './byte-pass.js';
-import { frameHasUsefulContent } from './content-rule.js';
+import { frameHasUsefulContent } from './answer-rules.js';
 import { FramePass } from './frame-pass.js';
 import { htmlStart } from './html-start.js';
 import type { TokenUsage } from './response-gate.js';

@@ -171,6 +171,8 @@ export class BreakerStore extends StateBook<BreakerFile> {
    * breaker tripped again, a success that began before proves nothing about the model now.
    */
   recordSuccess(key: string, sentToTrip: number | null): void {
+    // A model with no record is a fresh CLOSED breaker: a success leaves it as it is (nothing to record).
+    if (!this.records.has(key)) return;
     const rec = this.get(key);
     const trial = sentToTrip !== null && sentToTrip === rec.tripCount;
     this.commit(key, rec, recordSuccess(rec, this.options.time.now(), this.options.settings(), trial));

@@ -104,6 +104,9 @@ export class DailyCounters extends StateBook<CountersFile> {
     }
   }
 
+  /** `record` as a listener to the engine's `request` event (bound: subscribed as it is). */
+  readonly recordRequest = (event: { entry: HistoryEntry }): void => this.record(event.entry);
+
   /** Counts one finished agent request on the local day it started (dashboard tests and probes stay out). */
   record(entry: HistoryEntry): void {
     if (entry.source !== 'agent') return;

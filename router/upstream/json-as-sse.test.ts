@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { frameHasUsefulContent } from '../gate/content-rule.js';
+import { frameHasUsefulContent } from '../gate/answer-rules.js';
 import { completionFrames } from './json-as-sse.js';
 
 /** The router's clock when the completion is replayed. */

@@ -3,7 +3,7 @@
  * limited, out of credit or refused waits (per key, in the quota book) while the model goes on with the
  * next usable key. A model is skipped only when none of its provider's keys can take it.
  */
-import { hasLimits, type BudgetLimits } from '../../catalogue/free-tier-limits.js';
+import type { BudgetLimits } from '../../catalogue/free-tier-limits.js';
 import type { ProviderKey, ResolvedProvider } from '../../config/resolve-config.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { scopedId } from '../../state/scoped-id.js';
@@ -12,6 +12,8 @@ import { scopedId } from '../../state/scoped-id.js';
 export interface KeyTarget {
   key: string;
   limits: BudgetLimits;
+  /** Whether any of `limits` is set. */
+  limited: boolean;
 }
 
 /** The stand-in key of a provider used without one (a keyless or local provider): no Authorization header. */
@@ -68,7 +70,7 @@ export function keyStanding(
     if (until !== null) return { type: 'paused', until };
   }
   // Without limits only a provider's own "nothing left" can hold the key (see `countAttemptEnd`).
-  if (!hasLimits(target.limits) && !quotas.budgets.holding()) return USABLE;
+  if (!target.limited && !quotas.budgets.holding()) return USABLE;
   const id = budgetId(provider, target.key, fingerprint);
   const budget = quotas.budgets.standing(id, provider.dayTimeZone, target.limits);
   if (budget.type === 'at') return { type: 'budget', until: budget.until };

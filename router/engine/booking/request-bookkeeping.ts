@@ -7,7 +7,6 @@
  * Retry-After.
  */
 import type { SkipView, UsageView } from '../../api-types.js';
-import { hasLimits } from '../../catalogue/free-tier-limits.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
 import type { FailureKind } from '../../gate/failure-kinds.js';
 import { openUntil } from '../../state/breaker.js';
@@ -30,7 +29,7 @@ export interface CountedKey {
 /** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */
 export function countAttemptStart(quotas: QuotaBook, on: CountedKey): void {
   const { provider, model, fingerprint } = on;
-  if (!hasLimits(model.limits)) return;
+  if (!model.limited) return;
   quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
 }
 
@@ -49,7 +48,7 @@ export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: Attemp
   const { tokens: served, rateLimit } = count;
   const { limits } = model;
   const zone = provider.dayTimeZone;
-  if (!hasLimits(limits)) {
+  if (!model.limited) {
     // A provider's headers are authoritative: its "nothing left" holds the key whether or not its limits
     // are known (a custom provider, a catalogue entry without numbers). Nothing else is counted (and no
     // counter named).

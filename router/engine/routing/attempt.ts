@@ -21,7 +21,7 @@ import type {
 import { buildUpstreamHeaders, type RateLimitHints } from '../../upstream/upstream-headers.js';
 import type { AnswerSink } from '../answer/answer.js';
 import { StreamRelay, type StreamOutcome } from '../stream/stream-relay.js';
-import type { ShapingRules } from '../stream/stream-shaper.js';
+import type { ShapingRules } from '../stream/shaping-rules.js';
 
 export interface AttemptInput {
   model: ResolvedModel;

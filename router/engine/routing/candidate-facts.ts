@@ -70,7 +70,7 @@ export function candidateFacts(
   if (fixed.blocked !== null || fixed.provider === null) {
     return { breaker, trialBusy, blocked: fixed.blocked ?? 'unknown_model' };
   }
-  const target = resolved.models.get(key) ?? { key, limits: NO_LIMITS };
+  const target = resolved.models.get(key) ?? { key, limits: NO_LIMITS, limited: false };
   const { block, near } = keysSummary(fixed.provider, target, quotas, requestRefused);
   if (block !== null) return { breaker, trialBusy, blocked: block.reason };
   return near

@@ -9,7 +9,7 @@ import { countAttemptStart } from '../booking/request-bookkeeping.js';
 import { bodyFor, inputFits, type SentBody } from '../fit/fit-steps.js';
 import { nextKey } from '../booking/key-rotation.js';
 import { ContinuationSink, type Continuation } from '../stream/continuation.js';
-import { shapingOf, type ShapingRules } from '../stream/stream-shaper.js';
+import { shapingOf, type ShapingRules } from '../stream/shaping-rules.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
 

@@ -13,7 +13,7 @@ import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 import { totalTokens } from '../../faces/request-size.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
 import { afterBreak } from '../stream/continuation.js';
-import { checkedToolNames } from '../../gate/tool-call-rule.js';
+import { checkedToolNames } from '../../gate/answer-rules.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';

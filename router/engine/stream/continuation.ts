@@ -9,7 +9,7 @@ import { BodyTemplate } from '../../upstream/body-template.js';
 import type { Answer, AnswerSink } from '../answer/answer.js';
 import { closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { continuationBody, continuationNeeds } from './continuation-request.js';
-import { shapingOf } from './stream-shaper.js';
+import { shapingOf } from './shaping-rules.js';
 import type { DispatchResult, RequestRun } from '../routing/dispatch.js';
 import type { ChatRequest } from '../routing/route-context.js';
 

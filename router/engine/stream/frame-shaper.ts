@@ -5,12 +5,12 @@
  * that carry nothing (its role frame) dropped. It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
-import { hasUsefulContent } from '../../gate/content-rule.js';
+import { hasUsefulContent } from '../../gate/answer-rules.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 import { chunkFrame, type ChunkBase } from './answer-so-far.js';
-import type { ShapingRules } from './stream-shaper.js';
+import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
 import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
 

@@ -7,8 +7,8 @@ import { AttemptGuard, ClientGone } from '../../upstream/attempt-guard.js';
 import { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { Answer, type AnswerTarget } from '../answer/answer.js';
 import { StreamRelay } from './stream-relay.js';
-import { shapingRules } from './stream-shaper.js';
-import { checkedToolNames } from '../../gate/tool-call-rule.js';
+import { shapingRules } from './shaping-rules.js';
+import { checkedToolNames } from '../../gate/answer-rules.js';
 
 const IDLE_MS = 600;
 

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
-import { frameHasUsefulContent } from '../../gate/content-rule.js';
+import { frameHasUsefulContent } from '../../gate/answer-rules.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
 import {
   isEmptyPart,
@@ -14,7 +14,8 @@ import { StreamTracker, type MidStreamFailure } from '../../gate/stream-tracker.
 import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
 import type { AnswerSink } from '../answer/answer.js';
-import { StreamShaper, type Shaped, type ShapingRules } from './stream-shaper.js';
+import type { ShapingRules } from './shaping-rules.js';
+import { StreamShaper, type Shaped } from './stream-shaper.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
 export type StreamOutcome =

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
 import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import type { AnswerSoFar } from './answer-so-far.js';
-import { StreamShaper, type ShapingRules } from './stream-shaper.js';
+import type { ShapingRules } from './shaping-rules.js';
+import { StreamShaper } from './stream-shaper.js';
 
 const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
   tools: new Set(['Bash']),

@@ -11,7 +11,6 @@
  * parses those lines again.
  */
 import { Buffer } from 'node:buffer';
-import type { FailoverSettings } from '../../config/schema.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
 import {
   isEmptyPart,
@@ -25,47 +24,8 @@ import {
 } from '../../gate/stream-part.js';
 import { readUsage, type TokenUsage } from '../../gate/response-gate.js';
 import { isRecord } from '../../gate/safe-json.js';
-import { idStem } from '../../faces/answer-collector.js';
-import type { AnswerSoFar } from './answer-so-far.js';
 import { FrameShaper } from './frame-shaper.js';
-import type { RequestRun } from '../routing/dispatch.js';
-
-/** How one attempt's stream is shaped. */
-export interface ShapingRules {
-  /** The tool names the request offers; null when tool calls pass as they come (not checked). */
-  tools: ReadonlySet<string> | null;
-  /** What the client already has when this attempt continues an answer; null for a fresh answer. */
-  continuing: AnswerSoFar | null;
-  /** Bytes kept back at most while no content has gone out (the hold buffer's size). */
-  holdLimit: number;
-  /** An id for a tool call that came without one. */
-  mintId: () => string;
-}
-
-/**
- * A request's shaping before any answer: its tool calls checked against `tools` (the request's
- * `checkedToolNames`; null: passed as they come).
- */
-export function shapingRules(
-  tools: ReadonlySet<string> | null,
-  failover: Pick<FailoverSettings, 'holdBufferBytes'>,
-  requestId: string,
-): ShapingRules {
-  const stem = idStem(requestId);
-  let minted = 0;
-  return {
-    tools,
-    continuing: null,
-    holdLimit: failover.holdBufferBytes,
-    mintId: () => `call_fcm_${stem}_${(minted += 1)}`,
-  };
-}
-
-/** The run's shaping, made when its first stream starts (an answer served whole never needs it). */
-export function shapingOf(run: RequestRun): ShapingRules {
-  run.shaping ??= shapingRules(run.tools, run.ctx.resolved.config.router.failover, run.req.requestId);
-  return run.shaping;
-}
+import type { ShapingRules } from './shaping-rules.js';
 
 /** What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call). */
 export interface Shaped {

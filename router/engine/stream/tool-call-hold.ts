@@ -4,7 +4,7 @@
  * text follows, a finish reason or the end arrives). A whole call is checked (`toolCallProblem`) before it
  * leaves: the agent gets it in one piece or not at all.
  */
-import { MAX_TOOL_ARGUMENTS_CHARS, normalArguments, toolCallProblem } from '../../gate/tool-call-rule.js';
+import { MAX_TOOL_ARGUMENTS_CHARS, normalArguments, toolCallProblem } from '../../gate/answer-rules.js';
 
 /** A whole, checked tool call, to go to the agent in one piece. */
 export interface WholeCall {

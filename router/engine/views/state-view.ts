@@ -67,7 +67,7 @@ export function modelView(
   const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
   // Paused or refused only when no key of the provider can take the model.
   const keyBlock = provider
-    ? keysBlock(provider, model ?? { key, limits: NO_LIMITS }, quotas, new Set())
+    ? keysBlock(provider, model ?? { key, limits: NO_LIMITS, limited: false }, quotas, new Set())
     : null;
   return {
     key,
