@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readDaemonFile, startRouter, type DaemonFile } from '../router/index.js';
 import type { HealthProbe } from './attach-or-own.js';
-import { decideStateDirDaemon, findStateDirDaemon, isProcessAlive } from './state-dir-daemon.js';
+import { decideStateDirDaemon, findStateDirDaemon } from './state-dir-daemon.js';
 
 const file: DaemonFile = {
   pid: 4242,
@@ -61,11 +61,6 @@ test('an incompatible daemon on the state dir is named, not attached to', () => 
     kind: 'incompatible',
     reason: 'fcm-router 2.0.0 (pid 4242) already uses this state folder',
   });
-});
-
-test('isProcessAlive: this process lives, a pid past the limit does not', () => {
-  assert.equal(isProcessAlive(process.pid), true);
-  assert.equal(isProcessAlive(2 ** 30), false);
 });
 
 test('finds a real router running on the state dir, and nothing once it stopped', async () => {

@@ -1,4 +1,4 @@
-import { readDaemonFile, type DaemonFile } from '../router/index.js';
+import { processAlive, readDaemonFile, type DaemonFile } from '../router/index.js';
 import { isCompatibleVersion, probeHealth, routerHealthOf, type HealthProbe } from './attach-or-own.js';
 
 /** What runs on the app's state dir already. */
@@ -39,16 +39,6 @@ export function decideStateDirDaemon(input: {
   return { kind: 'attach', url: file.url, pid: file.pid, token: file.token ?? null };
 }
 
-/** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Looks for a running fcm-router daemon on `stateDir`. Never throws. */
 export async function findStateDirDaemon(options: {
   stateDir: string;
@@ -58,7 +48,7 @@ export async function findStateDirDaemon(options: {
   isAlive?: (pid: number) => boolean;
 }): Promise<StateDirDaemon> {
   const file = await readDaemonFile(options.stateDir).catch(() => null);
-  const alive = file !== null && (options.isAlive ?? isProcessAlive)(file.pid);
+  const alive = file !== null && (options.isAlive ?? processAlive)(file.pid);
   const probe = file && alive ? await (options.probe ?? probeHealth)(file.url) : null;
   return decideStateDirDaemon({ file, alive, probe, ownPid: options.ownPid, ownVersion: options.ownVersion });
 }

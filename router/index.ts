@@ -8,5 +8,5 @@ export type { DaemonFile } from './daemon/daemon-file.js';
 export { healthVerdict } from './engine/views/health-verdict.js';
 export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
-export { DaemonRunningError, StateDirError } from './daemon/daemon-lock.js';
+export { DaemonRunningError, StateDirError, processAlive } from './daemon/daemon-lock.js';
 export type { LockHolder } from './daemon/daemon-lock.js';

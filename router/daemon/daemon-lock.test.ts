@@ -7,6 +7,7 @@ import {
   acquireDaemonLock,
   DaemonRunningError,
   daemonLockPath,
+  processAlive,
   readDaemonLock,
   StateDirError,
 } from './daemon-lock.js';
@@ -111,4 +112,9 @@ test('a state folder that cannot be written is a StateDirError naming the folder
     );
     assert.equal(await readFile(blocker, 'utf8'), 'x');
   });
+});
+
+test('processAlive: this process lives, a pid past the limit does not', () => {
+  assert.equal(processAlive(process.pid), true);
+  assert.equal(processAlive(2 ** 30), false);
 });
