@@ -4,6 +4,7 @@
  * continue an answer, streams the rest of it (restating the end of what it was given first, as models do),
  * and may die in turn.
  */
+import type { AnswerSoFar } from '../engine/stream/answer-so-far.js';
 import type { Behaviour } from './upstream-behaviours.js';
 import { sse } from './upstream-behaviours.js';
 import {
@@ -105,3 +106,15 @@ export function finishes(full: string, options: ContinueOptions = {}): Behaviour
     return sse([roleFrame(), ...frames, finishFrame('stop'), usageFrame(9, 12)])(res, call);
   };
 }
+
+/** What a continuation goes on from: nothing sent yet unless `over` says so. */
+export const answerSoFar = (over: Partial<AnswerSoFar> = {}): AnswerSoFar => ({
+  text: '',
+  reasoning: '',
+  toolCalls: 0,
+  finished: false,
+  done: false,
+  tooLong: false,
+  base: { id: 'chatcmpl-1', created: 0, model: 'm' },
+  ...over,
+});

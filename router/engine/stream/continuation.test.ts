@@ -3,17 +3,9 @@ import assert from 'node:assert/strict';
 import { sseLines, type UpstreamFrame } from '../../gate/stream-part.js';
 import { SentLines, closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { breakPlan, type BreakFacts } from './continuation.js';
+import { answerSoFar } from '../../test-support/continuing-model.js';
 
-const soFar = (over: Partial<AnswerSoFar> = {}): AnswerSoFar => ({
-  text: 'Hel',
-  reasoning: '',
-  toolCalls: 0,
-  finished: false,
-  done: false,
-  tooLong: false,
-  base: { id: 'chatcmpl-1', created: 0, model: 'm' },
-  ...over,
-});
+const soFar = (over: Partial<AnswerSoFar> = {}): AnswerSoFar => answerSoFar({ text: 'Hel', ...over });
 const facts = (over: Partial<BreakFacts> = {}): BreakFacts => ({
   enabled: true,
   clientGone: false,

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
 import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
-import type { AnswerSoFar } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { StreamShaper } from './stream-shaper.js';
+import { answerSoFar as soFar } from '../../test-support/continuing-model.js';
 
 const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
   tools: new Set(['Bash']),
@@ -118,17 +118,6 @@ test('a last line without its end waits for the end and leaves as it came', () =
   const line = chunk({ content: 'tail' }).trimEnd();
   assert.equal(shaper.shape(bytes(line)).out, null);
   assert.equal(text(shaper.end().out), line);
-});
-
-const soFar = (over: Partial<AnswerSoFar>): AnswerSoFar => ({
-  text: '',
-  reasoning: '',
-  toolCalls: 0,
-  finished: false,
-  done: false,
-  tooLong: false,
-  base: { id: 'chatcmpl-1', created: 0, model: 'm' },
-  ...over,
 });
 
 test('a continuation: its role frame and reasoning are dropped, its restated start trimmed', () => {
