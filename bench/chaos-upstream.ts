@@ -75,10 +75,15 @@ const STATUS: Partial<Record<Behaviour, number>> = {
 const holdOpen = (res: http.ServerResponse): Promise<void> =>
   new Promise((resolve) => res.once('close', () => resolve()));
 
+/**
+ * Streams `text` in a few pieces. For a client that leaves at its first bytes (`leaves`), the stream holds
+ * after the first piece until the router gives up on it: the router must see the client gone, which a whole
+ * stream written at once would race.
+ */
 async function streamAnswer(
   res: http.ServerResponse,
   text: string,
-  options: { gapMs: number; reasoning: boolean },
+  options: { gapMs: number; reasoning: boolean; leaves: boolean },
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.write(chunk({ role: 'assistant' }));
@@ -88,17 +93,19 @@ async function streamAnswer(
     if (options.gapMs > 0) await delay(options.gapMs);
     if (res.destroyed) return;
     res.write(chunk({ content: part }));
+    if (options.leaves) return holdOpen(res);
   }
   res.end(chunk({}, 'stop') + USAGE + DONE);
 }
 
 async function behave(
   behaviour: Behaviour,
-  stream: boolean,
+  ask: { stream: boolean; leaves: boolean },
   text: string,
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
+  const { stream, leaves } = ask;
   const status = STATUS[behaviour];
   if (status !== undefined) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -112,13 +119,14 @@ async function behave(
   switch (behaviour) {
     case 'good':
     case 'reasoning_good':
-      if (stream) return streamAnswer(res, text, { gapMs: 0, reasoning: behaviour === 'reasoning_good' });
+      if (stream)
+        return streamAnswer(res, text, { gapMs: 0, reasoning: behaviour === 'reasoning_good', leaves });
       return json(
         completion(text, behaviour === 'reasoning_good' ? { reasoning_content: 'Thinking it over.' } : {}),
       );
     case 'slow_good':
       await delay(150);
-      if (stream) return streamAnswer(res, text, { gapMs: 20, reasoning: false });
+      if (stream) return streamAnswer(res, text, { gapMs: 20, reasoning: false, leaves });
       return json(completion(text));
     case 'empty':
       if (stream) return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(DONE);
@@ -244,7 +252,7 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
       res.writeHead(418).end();
       return;
     }
-    await behave(behaviour, body.stream === true, text, req, res);
+    await behave(behaviour, { stream: body.stream === true, leaves: plan.leaves === true }, text, req, res);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
