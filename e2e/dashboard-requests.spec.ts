@@ -89,7 +89,8 @@ test('requested name, served model, face, agent, outcome and source are separate
   // Leaving the view and coming back, or reloading, keeps the filters.
   await page.getByRole('link', { name: 'Overview' }).click();
   await page.getByRole('link', { name: 'Requests' }).click();
-  await expect(page.getByLabel('Agent')).toHaveValue('opencode/1.18.33');
+  // The filter's select by its role: the Overview, still on screen for a moment, has an "Agent" group too.
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('opencode/1.18.33');
   await expect(rows(page)).toHaveCount(1);
   await page.reload();
   await expect(page.getByLabel('Served by')).toHaveValue('up/m2');
