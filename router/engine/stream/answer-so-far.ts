@@ -1,14 +1,16 @@
 /**
  * What the client already has of a streamed answer, for the router to go on from it when the stream dies.
- * The answer keeps what it sent, as the gate handed it on (chat-completions lines, or the frames parsed from
- * them; by reference, no copy) and reads it only when asked, or past a mebibyte: a stream that ends well
- * costs no reading here, and a long one keeps at most that much unread (then only its text). Frames are
- * read as they are, and so are the frames the gate or the shaper already read from lines sent as bytes:
- * only lines nobody parsed before are parsed here, so nothing is parsed twice.
+ * Lines sent as bytes (chat completions) are kept by reference and read only when asked, or past a
+ * mebibyte: a stream that ends well costs no parsing here, and a long one keeps at most that much unread
+ * (then only its text). Frames sent as parsed (a translating face) are read as they go, since reading a
+ * parsed frame is a few field reads while keeping it would hold every object of every frame for the
+ * stream's life (long enough for the collector to move them all to the old generation). The frames the gate
+ * or the shaper already read from lines sent as bytes are taken as they are: only lines nobody parsed
+ * before are parsed here, so nothing is parsed twice.
  */
 import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
-import { partBytes, type FrameBatch, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
+import type { FrameBatch, StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 
@@ -54,8 +56,11 @@ class SoFarReader implements DeltaSink, FrameSink {
   };
 
   frame(value: Record<string, unknown>): void {
-    if (typeof value.id === 'string')
-      this.state.base = { id: value.id, created: value.created, model: value.model };
+    const { id, created, model } = value;
+    const base = this.state.base;
+    // A stream's frames mostly repeat one base: a new object only when it changes.
+    if (typeof id === 'string' && (id !== base.id || created !== base.created || model !== base.model))
+      this.state.base = { id, created, model };
     readChunk(value, this);
   }
 
@@ -100,20 +105,25 @@ interface ReadBytes {
   read: FrameBatch;
 }
 
-/** What one answer sent its client of the upstream's stream, read on demand. */
+/** What one answer sent its client of the upstream's stream. */
 export class SentLines {
   readonly #reader = new SseFrameReader();
   readonly #soFar = new SoFarReader();
-  #unread: (StreamPart | ReadBytes)[] = [];
+  #unread: (Uint8Array | ReadBytes)[] = [];
   #unreadBytes = 0;
 
   /**
-   * A part that went to the client (kept as it is; read later). `read`: of a part as bytes, the frames
-   * already read from its first `read.bytes` bytes, taken as they are.
+   * A part that went to the client: frames are read now, bytes kept as they are and read later. `read`: of
+   * a part as bytes, the frames already read from its first `read.bytes` bytes, taken as they are.
    */
   add(part: StreamPart, read: FrameBatch | null = null): void {
-    this.#unread.push(read === null || !(part instanceof Uint8Array) ? part : { bytes: part, read });
-    this.#unreadBytes += partBytes(part);
+    if (!(part instanceof Uint8Array)) {
+      if (this.#unread.length > 0) this.#read();
+      for (const frame of part.frames) this.#visit(frame);
+      return;
+    }
+    this.#unread.push(read === null ? part : { bytes: part, read });
+    this.#unreadBytes += part.byteLength;
     if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
   }
 
@@ -126,7 +136,6 @@ export class SentLines {
   #read(): void {
     for (const part of this.#unread) {
       if (part instanceof Uint8Array) this.#reader.read(part, this.#visit);
-      else if ('frames' in part) for (const frame of part.frames) this.#visit(frame);
       else this.#readBytes(part);
     }
     this.#unread = [];

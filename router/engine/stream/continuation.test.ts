@@ -77,3 +77,22 @@ test('SentLines: frames the gate parsed are read as they are, beside lines', () 
   const read = sent.read();
   assert.deepEqual([read.text, read.finished, read.done, read.base.id], ['Hi there', true, true, 'x2']);
 });
+
+test('SentLines: frames are read as they go, none kept, and the base follows the latest that changes it', () => {
+  const sent = new SentLines();
+  const first: UpstreamFrame = {
+    id: 'x3',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content: 'A' } }],
+  };
+  sent.add({ frames: [first], bytes: 60 });
+  // The frame object is the gate's; what was read of it stays as it was sent.
+  first.choices = [{ index: 0, delta: { content: 'changed' } }];
+  sent.add({
+    frames: [{ id: 'x3', created: 2, model: 'm', choices: [{ index: 0, delta: { content: 'B' } }] }],
+    bytes: 60,
+  });
+  const read = sent.read();
+  assert.deepEqual([read.text, read.base], ['AB', { id: 'x3', created: 2, model: 'm' }]);
+});
