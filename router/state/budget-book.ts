@@ -115,12 +115,12 @@ export class BudgetBook extends StateBook<BudgetFile> {
    * moment time alone may change it (see `standing-memo.ts`).
    */
   standing(id: string, zone: string, limits: BudgetLimits): BudgetStanding {
-    const now = this.options.time.now();
-    const memo = this.standings.get(id);
-    if (memo !== undefined && memoHolds(memo, now, zone, limits)) return memo.standing;
     const counts = this.counters.get(id);
     // No counts: every limit is at least 1, so nothing is near or reached.
     if (counts === undefined) return OK;
+    const now = this.options.time.now();
+    const memo = this.standings.get(id);
+    if (memo !== undefined && memoHolds(memo, now, zone, limits)) return memo.standing;
     roll(counts, now, zone);
     const standing = budgetStanding(limits, counts);
     this.standings.set(id, memoOf(standing, counts, now, zone, limits));

@@ -136,6 +136,14 @@ test('a clock set back before a remembered standing works it out again: the day 
   stands(book, limits, { type: 'at', until: DAY + 2 * DAY_MS });
   time.set(DAY + DAY_MS - MINUTE_MS);
   stands(book, limits, { type: 'ok' }, 'UTC', 'the day before holds none of the counts');
+
+  // A fine standing stays fine whichever way the clock moves: the minute keeps what it held.
+  const fine = { ...NO_LIMITS, rpm: 5, rpd: 5 };
+  const { book: other, time: clock } = bookAt(DAY + DAY_MS + MINUTE_MS);
+  other.add(ID, 'UTC', fine, 3, 0);
+  stands(other, fine, { type: 'ok' });
+  clock.set(DAY + DAY_MS - MINUTE_MS);
+  stands(other, fine, { type: 'ok' });
 });
 
 test('a file whose minute is out of order is loaded oldest first: each slice leaves on time', async () => {
