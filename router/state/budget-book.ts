@@ -21,6 +21,7 @@ import {
   type RateLimitHints,
 } from './budget-standing.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
+import { memoHolds, memoOf, type StandingMemo } from './standing-memo.js';
 
 const count = z.number().int().min(0);
 /** Files from before days had a time zone have no `dayEnd`: their days were UTC days. */
@@ -60,6 +61,8 @@ export type BudgetBookOptions = StateBookOptions;
 export class BudgetBook extends StateBook<BudgetFile> {
   private readonly options: BudgetBookOptions;
   private readonly counters = new Map<string, BudgetCounts>();
+  /** Each counter's standing while only time can change it (dropped at its next count). */
+  private readonly standings = new Map<string, StandingMemo>();
   /** Bumped when a counter's standing changes (ok → near → at), not by every count. */
   private changes = 0;
   /** The latest hold any counter was given: none is live once the clock is past it. */
@@ -73,8 +76,12 @@ export class BudgetBook extends StateBook<BudgetFile> {
   /** Counts of a day already over are dropped. */
   protected restore(data: BudgetFile): void {
     const now = this.options.time.now();
+    this.standings.clear();
     for (const [id, counts] of Object.entries(data.counters)) {
       const current = pruned(counts, now);
+      // The minute is kept oldest first (its standing and when that changes are read so); a hand-edited
+      // file may not be.
+      current.minute.sort((a, b) => a.last - b.last);
       // No hold outlasts a day: a damaged or hand-edited file cannot hold a key for ever.
       if (current.heldUntil !== null) current.heldUntil = Math.min(current.heldUntil, now + DAY_MS);
       if (live(current)) this.counters.set(id, current);
@@ -102,13 +109,22 @@ export class BudgetBook extends StateBook<BudgetFile> {
     return rolled(this.counters.get(id), this.options.time.now(), zone);
   }
 
-  /** Where counter `id` stands against `limits` now, its daily limits counted in the day of `zone`. */
+  /**
+   * Where counter `id` stands against `limits` now, its daily limits counted in the day of `zone`. Ranking
+   * asks this of every counted model on every request: the answer is remembered until a count or the
+   * moment time alone may change it (see `standing-memo.ts`).
+   */
   standing(id: string, zone: string, limits: BudgetLimits): BudgetStanding {
     const counts = this.counters.get(id);
     // No counts: every limit is at least 1, so nothing is near or reached.
     if (counts === undefined) return OK;
-    roll(counts, this.options.time.now(), zone);
-    return budgetStanding(limits, counts);
+    const now = this.options.time.now();
+    const memo = this.standings.get(id);
+    if (memo !== undefined && memoHolds(memo, now, zone, limits)) return memo.standing;
+    roll(counts, now, zone);
+    const standing = budgetStanding(limits, counts);
+    this.standings.set(id, memoOf(standing, counts, now, zone, limits));
+    return standing;
   }
 
   /**
@@ -158,6 +174,7 @@ export class BudgetBook extends StateBook<BudgetFile> {
       this.counters.set(id, counts);
     } else roll(counts, now, zone);
     const before = budgetStanding(limits, counts).type;
+    this.standings.delete(id);
     change(counts);
     this.noteHold(counts);
     if (budgetStanding(limits, counts).type !== before) this.changes += 1;

@@ -284,3 +284,24 @@ test('the longest pause covers every pause the classifier sets', () => {
   assert.ok(LONGEST_PAUSE_MS >= QUOTA_PAUSE_MAX_MS);
   assert.ok(LONGEST_PAUSE_MS >= PAYMENT_PAUSE_MS);
 });
+
+test('a pause set or lifted while others are kept is seen by the next question about it', async () => {
+  await withDir(async (dir) => {
+    const { book } = makeBook(join(dir, 'quota.json'));
+    book.pauseModel('groq/a', K, 60_000, false);
+    assert.equal(book.pausedUntil('groq/b', 'groq', K), null);
+    book.pauseModel('groq/b', K, 30_000, false);
+    assert.equal(book.pausedUntil('groq/b', 'groq', K), T0 + 30_000);
+    book.pauseProvider('mistral', K, 10_000, 'rate_limit', false);
+    assert.equal(book.pausedUntil('mistral/m', 'mistral', K), T0 + 10_000);
+    book.clearOnSuccess('groq/b', 'groq', K);
+    assert.equal(book.pausedUntil('groq/b', 'groq', K), null);
+    book.clearOnSuccess('mistral/m', 'mistral', K);
+    assert.equal(book.pausedUntil('mistral/m', 'mistral', K), null);
+    book.clearModel('groq/a');
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), null);
+    book.pauseModel('groq/a', K, 5_000, true);
+    assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 5_000);
+    await book.close();
+  });
+});

@@ -70,6 +70,9 @@ export class QuotaBook extends StateBook<QuotaFile> {
   private readonly auth = new Map<string, AuthBlock>();
   /** Bumped by every change (see `version`). */
   private changes = 0;
+  /** The scopes any pause is kept under, as they were at `pausedScopesAt` changes (see `scopesPaused`). */
+  private pausedScopes: ReadonlySet<string> = new Set();
+  private pausedScopesAt = -1;
   /** Free-tier budget counts: the other half of what a key may still do. */
   readonly budgets: BudgetBook;
   /** What each model and key used per day. */
@@ -253,11 +256,24 @@ export class QuotaBook extends StateBook<QuotaFile> {
     id: string,
     fingerprint: string,
   ): P | undefined {
-    if (map.size === 0) return undefined;
+    if (map.size === 0 || !this.scopesPaused().has(id)) return undefined;
     const own = this.live(map.get(scoped(id, fingerprint)));
     const any = this.live(map.get(id));
     if (own === undefined) return any;
     return any !== undefined && any.until > own.until ? any : own;
+  }
+
+  /**
+   * The scopes (model keys, accounts) any pause is kept under, expired ones included, made again after a
+   * change: ranking asks about every model of a set while a few are paused, and a model with none is then
+   * one lookup, not four (two to name its pause, two for its own and every key's).
+   */
+  private scopesPaused(): ReadonlySet<string> {
+    if (this.pausedScopesAt !== this.changes) {
+      this.pausedScopes = new Set([...this.models.keys(), ...this.providers.keys()].map(scopeOf));
+      this.pausedScopesAt = this.changes;
+    }
+    return this.pausedScopes;
   }
 
   private live<P extends { until: number }>(pause: P | undefined): P | undefined {
@@ -287,6 +303,12 @@ export class QuotaBook extends StateBook<QuotaFile> {
 
 /** The id of a pause or block of `scope` on the key with this fingerprint. */
 const scoped = scopedId;
+
+/** The scope of a pause's id: the id without its key's fingerprint (an older file's has none). */
+function scopeOf(id: string): string {
+  const mark = id.indexOf(KEY_MARK);
+  return mark === -1 ? id : id.slice(0, mark);
+}
 
 function asFingerprint(value: string): string {
   return isKeyFingerprint(value) ? value : keyFingerprint(value);
