@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestClock } from '../test-support/test-clock.js';
-import { DeadlineWatch, type Deadlined } from './deadline-watch.js';
+import type { Time, TimerHandle } from '../state/clock.js';
+import { DeadlineWatch, LATE_FIRING_MS, type Deadlined } from './deadline-watch.js';
 
 /** The test's time: it moves, and the watch's timer fires, only with `advance`. */
 const clock = new TestClock(1_000_000);
@@ -87,4 +88,66 @@ test('items leave from anywhere in the list, and the rest still fire', () => {
   clock.advance(45);
   assert.deepEqual(fired, ['c']);
   assert.equal(watch.size, 0);
+});
+
+/** Time whose timers fire only when the test says, with the clock wherever the test put it: late, say. */
+function handTime(): { time: Time; setNow(at: number): void; fireNext(): boolean; armed(): number } {
+  let now = 1_000_000;
+  const timers = new Map<number, () => void>();
+  let nextId = 1;
+  const set = (callback: () => void): TimerHandle => {
+    timers.set(nextId, callback);
+    return nextId++ as unknown as TimerHandle;
+  };
+  const clear = (handle: TimerHandle | null): void => {
+    if (handle !== null) timers.delete(handle as unknown as number);
+  };
+  return {
+    time: { now: () => now, setTimeout: set, clearTimeout: clear, setInterval: set, clearInterval: clear },
+    setNow: (at) => {
+      now = at;
+    },
+    fireNext: () => {
+      const [id, callback] = timers.entries().next().value ?? [];
+      if (id === undefined || callback === undefined) return false;
+      timers.delete(id);
+      callback();
+      return true;
+    },
+    armed: () => timers.size,
+  };
+}
+
+test('a late firing lets the sockets be read once before judging: an item settled meanwhile never fires', () => {
+  const hand = handTime();
+  const watch = new DeadlineWatch(hand.time);
+  const fired: string[] = [];
+  const answered = { dueAt: 1_000_100, onDue: () => fired.push('answered') };
+  const entry = watch.watch(answered);
+  hand.setNow(1_000_100 + LATE_FIRING_MS + 1);
+  assert.ok(hand.fireNext());
+  assert.equal(fired.length, 0, 'judged only after one more turn');
+  assert.equal(hand.armed(), 1, 'a timer for that turn');
+  watch.unwatch(entry); // the answer read from the socket in that turn
+  assert.ok(hand.fireNext());
+  assert.equal(fired.length, 0);
+  assert.equal(hand.armed(), 0);
+});
+
+test('a late firing still judges what is overdue after that turn, once; an on-time one judges at once', () => {
+  const hand = handTime();
+  const watch = new DeadlineWatch(hand.time);
+  const fired: string[] = [];
+  watch.watch({ dueAt: 1_000_100, onDue: () => fired.push('hung') });
+  hand.setNow(1_000_100 + 5_000);
+  assert.ok(hand.fireNext());
+  assert.equal(fired.length, 0);
+  assert.ok(hand.fireNext());
+  assert.deepEqual(fired, ['hung']);
+
+  watch.watch({ dueAt: 1_006_000, onDue: () => fired.push('on time') });
+  hand.setNow(1_006_000 + LATE_FIRING_MS);
+  assert.ok(hand.fireNext());
+  assert.deepEqual(fired, ['hung', 'on time']);
+  assert.equal(hand.armed(), 0);
 });

@@ -8,6 +8,14 @@ export interface Deadlined {
   onDue(now: number): void;
 }
 
+/**
+ * How late the timer may fire (ms past the earliest deadline) before the watch takes it that the process was
+ * held up, and reads its sockets once more before judging anything overdue. Timers fire a millisecond or two
+ * late as a matter of course; a stall (a long synchronous step, a loaded or sleeping machine) makes it tens
+ * of milliseconds or more.
+ */
+export const LATE_FIRING_MS = 20;
+
 /** A watched item's place in the watch's list. */
 export interface WatchEntry {
   readonly item: Deadlined;
@@ -22,8 +30,10 @@ export interface WatchEntry {
  * attempt (Node creates and drops a whole timer list each time when requests run one at a time). The entries
  * form a linked list, not a Set: a hash table churned by every request is rebuilt again and again and keeps
  * the garbage collector busy. Deadlines that moved later are simply found not due when the timer fires; it
- * then re-arms for the earliest left. Like every timer on the injected time, it is unref'd: what keeps the process alive is the attempt's
- * socket, never its deadline.
+ * then re-arms for the earliest left. A timer that fires late (the process was held up) first lets the loop
+ * read its sockets once, so an answer that arrived before its deadline is not taken for a timeout. Like every
+ * timer on the injected time, it is unref'd: what keeps the process alive is the attempt's socket, never its
+ * deadline.
  */
 export class DeadlineWatch {
   #head: WatchEntry | null = null;
@@ -33,6 +43,8 @@ export class DeadlineWatch {
   readonly #time: Time;
   #timer: TimerHandle | null = null;
   #armedAt = Infinity;
+  /** The timer fired late and gave the sockets their turn: the next firing judges. */
+  #caughtUp = false;
   readonly #onTimer = (): void => this.#fire();
 
   /** Watches deadlines on `time` (the engine's), with its one timer set there too. */
@@ -83,9 +95,17 @@ export class DeadlineWatch {
   }
 
   #fire(): void {
-    this.#timer = null;
-    this.#armedAt = Infinity;
     const now = this.now();
+    this.#timer = null;
+    if (!this.#caughtUp && now - this.#armedAt > LATE_FIRING_MS) {
+      // Node runs due timers before it reads the sockets: after a stall, an answer that arrived in time is
+      // still unread. A timer set now fires only after the loop has read them, so that answer is seen first.
+      this.#caughtUp = true;
+      this.#arm(now);
+      return;
+    }
+    this.#caughtUp = false;
+    this.#armedAt = Infinity;
     let next = Infinity;
     let entry = this.#head;
     while (entry !== null) {
