@@ -1,6 +1,6 @@
 /**
  * What a workload costs the process that serves it, per request: CPU time (from /proc) and bytes allocated
- * on its V8 heap (from `heap-meter.mjs`, which the bench loads into the upstream, the relay and the daemon).
+ * on its V8 heap (from `heap-meter.mjs`, which the bench loads into the daemon).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
