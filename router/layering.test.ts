@@ -108,3 +108,21 @@ test('the desktop app reaches the router through index.ts only', () => {
     [],
   );
 });
+
+test('the top of router/ holds its public doors only (at most six loose files); the rest is in folders', () => {
+  const loose = readdirSync(routerDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => entry.name);
+  assert.ok(loose.length <= 6, `loose files: ${loose.join(', ')}`);
+  assert.ok(loose.includes('index.ts'));
+});
+
+test('index.ts only re-exports', () => {
+  const file = path.join(routerDir, 'index.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const other = source.statements.filter((node) => !ts.isExportDeclaration(node));
+  assert.deepEqual(
+    other.map((node) => node.getText(source).slice(0, 60)),
+    [],
+  );
+});
