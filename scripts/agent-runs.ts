@@ -1,6 +1,7 @@
 /**
- * The moving parts of `npm run test:agents`: the pinned Claude Code and Codex installed into `.agents/`, the
- * real daemon started over a config, and the four agent runs (a plain answer and a shell-tool loop each).
+ * The moving parts of `npm run test:agents`: the pinned agents installed into `.agents/`, the real daemon
+ * started over a config, and Claude Code's and Codex's runs (a plain answer and a shell-tool loop each; the
+ * chat-completions agents' are in scripts/chat-agents.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +14,14 @@ import { AGENT_REPLY } from '../router/test-support/agent-model.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AGENTS_DIR = path.join(ROOT, '.agents');
-const AGENTS = { claude: '@anthropic-ai/claude-code@2.1.332', codex: '@openai/codex@0.171.0' };
+/** Each agent's executable and its pinned package. */
+const AGENTS = {
+  claude: '@anthropic-ai/claude-code@2.1.332',
+  codex: '@openai/codex@0.171.0',
+  opencode: 'opencode-ai@1.18.33',
+  qwen: '@qwen-code/qwen-code@0.24.4',
+  cn: '@continuedev/cli@1.5.47',
+};
 const AGENT_TIMEOUT_MS = 180_000;
 
 export interface Check {
@@ -32,7 +40,7 @@ export function ensureAgents(): void {
     );
   });
   if (installed) return;
-  console.log(`== installing ${Object.values(AGENTS).join(' and ')} into .agents/`);
+  console.log(`== installing ${Object.values(AGENTS).join(', ')} into .agents/`);
   const result = spawnSync(
     'npm',
     ['install', '--prefix', AGENTS_DIR, '--no-audit', '--no-fund', ...Object.values(AGENTS)],
@@ -115,6 +123,17 @@ export async function startDaemon(config: object, dir: string): Promise<Daemon> 
       return (JSON.parse(text) as { entries: HistoryEntry[] }).entries.sort((a, b) => a.at - b.at);
     },
   };
+}
+
+/**
+ * This shell's environment without anything that could point an agent at a router, log it in or move its
+ * files out of `home` (the XDG folders, where OpenCode keeps its config and data).
+ */
+export function bareEnv(home: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept = Object.entries(env).filter(
+    ([key]) => !/^(ANTHROPIC|CLAUDE|OPENAI|CODEX|OPENCODE|QWEN|CONTINUE|XDG)_/.test(key),
+  );
+  return { ...Object.fromEntries(kept), HOME: home };
 }
 
 /** The installed agent's executable. */

@@ -1,17 +1,17 @@
 /**
  * The `npm run test:agents` round where the agents are served using only what `fcm-router setup` wrote: on a
- * throwaway HOME that already holds the user's own Claude Code `settings.json` and Codex `config.toml`, the
- * real CLI (`bin/fcm-router.js setup <agent> --yes`) points each agent at the running daemon; the real
- * Claude Code (`claude -p`) and Codex (`codex exec`) then run with that HOME and nothing else pointing at
- * the router (every ANTHROPIC_*, CLAUDE_*, OPENAI_* and CODEX_* variable of this shell removed); the
- * router's `/api/history` must show each request on that agent's face; `setup --undo` must put the user's
- * files back byte for byte.
+ * throwaway HOME that already holds the user's own config file of each agent (Claude Code's
+ * `settings.json`, Codex's `config.toml`, OpenCode's `opencode.json`, Qwen Code's `settings.json`,
+ * Continue's `config.yaml`), the real CLI (`bin/fcm-router.js setup <agent> --yes`) points each agent at the
+ * running daemon; the real agent (`claude -p`, `codex exec`, `opencode run`, `qwen -p`, `cn -p`) then runs
+ * with that HOME and nothing else pointing at the router (see `bareEnv`); the router's `/api/history` must
+ * show each request on that agent's face; `setup --undo` must put the user's files back byte for byte.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod/v3';
 import { AGENT_REPLY } from '../router/test-support/agent-model.js';
-import { agentBin, ROOT, runCommand, type Check, type Daemon } from './agent-runs.js';
+import { agentBin, bareEnv, ROOT, runCommand, type Check, type Daemon } from './agent-runs.js';
 
 /** The user's own files, there before setup: setup must keep every line of them and undo must restore them. */
 const CLAUDE_SETTINGS = `{
@@ -26,17 +26,39 @@ approval_policy = "never"
 [tui]
 notifications = true
 `;
+const OPENCODE_CONFIG = `{
+  "$schema": "https://opencode.ai/config.json",
+  "autoupdate": false,
+  "share": "disabled"
+}
+`;
+const QWEN_SETTINGS = `{
+  "$version": 4,
+  "general": {
+    "vimMode": true
+  },
+  "ui": {
+    "hideTips": true
+  }
+}
+`;
+const CONTINUE_CONFIG = `# my own Continue config
+name: My Config
+version: 1.0.0
+schema: v1
+`;
 
 interface SetupAgent {
-  id: 'claude-code' | 'codex';
+  id: 'claude-code' | 'codex' | 'opencode' | 'qwen-code' | 'continue';
   name: string;
   /** The agent's config file under HOME, and what the user had in it. */
   file: string;
   original: string;
   /** The face its requests come in on, and a word its User-Agent holds. */
-  api: 'messages' | 'responses';
+  api: 'messages' | 'responses' | 'chat';
   client: string;
-  command: (home: string) => { bin: string; args: string[] };
+  /** Its command, and variables it runs with (none of them names the router). */
+  command: (home: string) => { bin: string; args: string[]; env?: NodeJS.ProcessEnv };
 }
 
 const AGENTS: readonly SetupAgent[] = [
@@ -62,13 +84,40 @@ const AGENTS: readonly SetupAgent[] = [
       args: ['exec', '--skip-git-repo-check', '--color', 'never', '-s', 'read-only', 'Say hello.'],
     }),
   },
+  {
+    id: 'opencode',
+    name: 'OpenCode',
+    file: '.config/opencode/opencode.json',
+    original: OPENCODE_CONFIG,
+    api: 'chat',
+    client: 'opencode',
+    // It waits for its model catalogue from the internet on every start unless told not to fetch it.
+    command: () => ({
+      bin: agentBin('opencode'),
+      args: ['run', 'Say hello.'],
+      env: { OPENCODE_DISABLE_MODELS_FETCH: '1' },
+    }),
+  },
+  {
+    id: 'qwen-code',
+    name: 'Qwen Code',
+    file: '.qwen/settings.json',
+    original: QWEN_SETTINGS,
+    api: 'chat',
+    client: 'qwencode',
+    command: () => ({ bin: agentBin('qwen'), args: ['-p', 'Say hello.'] }),
+  },
+  {
+    id: 'continue',
+    name: 'Continue',
+    file: '.continue/config.yaml',
+    original: CONTINUE_CONFIG,
+    api: 'chat',
+    // Its requests carry the bundled OpenAI SDK's User-Agent, its class name minified: `ls/JS`.
+    client: 'ls/js',
+    command: () => ({ bin: agentBin('cn'), args: ['-p', 'Say hello.'] }),
+  },
 ];
-
-/** This shell's environment without anything that could point an agent at a router or log it in. */
-export function bareEnv(home: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const kept = Object.entries(env).filter(([key]) => !/^(ANTHROPIC|CLAUDE|OPENAI|CODEX)_/.test(key));
-  return { ...Object.fromEntries(kept), HOME: home };
-}
 
 /** The part of `/api/history` this round reads. */
 const historySchema = z.object({
@@ -102,8 +151,8 @@ async function roundFor(agent: SetupAgent, daemon: Daemon, home: string): Promis
   const written = await readFile(file, 'utf8');
   const backup = await readFile(`${file}.fcm-router.bak`, 'utf8').catch(() => null);
   const before = (await history(daemon.base)).length;
-  const { bin, args } = agent.command(home);
-  const ran = await runCommand(bin, args, bareEnv(home), home);
+  const { bin, args, env } = agent.command(home);
+  const ran = await runCommand(bin, args, { ...bareEnv(home), ...env }, home);
   const after = await history(daemon.base);
   // Newest first: what came in while the agent ran.
   const seen = after.slice(0, after.length - before);
@@ -138,7 +187,7 @@ async function roundFor(agent: SetupAgent, daemon: Daemon, home: string): Promis
   ];
 }
 
-/** Both agents in turn on one throwaway HOME under `dir`, against `daemon`. */
+/** The agents in turn on one throwaway HOME under `dir`, against `daemon`. */
 export async function runSetupRound(daemon: Daemon, dir: string): Promise<Check[]> {
   const home = path.join(dir, 'home');
   const checks: Check[] = [];

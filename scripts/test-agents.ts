@@ -10,7 +10,9 @@
  * the model that served its first turn; and an answer cut half-way was finished by the coding model as a
  * continuation, the agent getting it whole. A third round runs each agent with nothing but what
  * `fcm-router setup` wrote into a throwaway HOME, and undoes it (scripts/agent-setup-round.ts);
- * `npm run test:agents -- --setup-only` runs that round alone.
+ * `npm run test:agents -- --setup-only` runs that round alone. Last, OpenCode, Qwen Code and Continue (the
+ * chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both
+ * black holes before the coding model, on a daemon of their own; `--chat-only` runs that round alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +26,7 @@ import { byStreaming, empty200, errorPayload, sse } from '../router/test-support
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
 import { runSetupRound } from './agent-setup-round.js';
+import { CHAT_AGENTS, chatHistoryCheck, runChatAgent } from './chat-agents.js';
 
 /** The model that refuses both agents' requests as too long for its 4,000-token window. */
 const SMALL = 'small/ctx';
@@ -110,6 +113,22 @@ function dyingChecks(entries: readonly HistoryEntry[]): Check[] {
   return checks;
 }
 
+/** The chat-completions agents, each on a daemon of its own over both black holes and the coding model. */
+async function chatRound(config: { providers: object; router: object }, scratch: string): Promise<Check[]> {
+  const route = { holes: ['hole/empty', 'hole/errframe'], served: 'good/coder' };
+  const checks: Check[] = [];
+  for (const agent of CHAT_AGENTS) {
+    const dir = path.join(scratch, `chat-${agent.bin}`);
+    const daemon = await startDaemon(
+      { ...config, sets: { main: [...route.holes, route.served] }, activeSet: 'main' },
+      dir,
+    );
+    checks.push(...(await runChatAgent(agent, daemon.base, dir)));
+    checks.push(chatHistoryCheck(agent, await daemon.stop(), route, chainOf));
+  }
+  return checks;
+}
+
 function report(checks: readonly Check[]): number {
   for (const check of checks) {
     console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.name}`);
@@ -145,6 +164,10 @@ async function main(): Promise<number> {
   const router = { breaker: { failureThreshold: 20, degradedRatio: 1 } };
   const providers = fakeProviders(upstream, models);
   const checks: Check[] = [];
+  if (process.argv.includes('--chat-only')) {
+    checks.push(...(await chatRound({ providers, router }, scratch)));
+    return finish(checks, upstream, scratch);
+  }
 
   const setupRound = await startDaemon(
     { providers, sets: { main: ['good/coder'] }, activeSet: 'main', router },
@@ -172,6 +195,7 @@ async function main(): Promise<number> {
   );
   checks.push(...(await runAgents(second.base, path.join(scratch, 'dying'), `, its model dying half-way`)));
   checks.push(...dyingChecks(await second.stop()));
+  checks.push(...(await chatRound({ providers, router }, scratch)));
   return finish(checks, upstream, scratch);
 }
 

@@ -1,8 +1,9 @@
 /**
- * What of an agent's headers reaches a provider on the translating faces: the recorded Claude Code and
- * Codex requests, replayed at the real router with their own headers (`x-api-key` or `Authorization`,
- * `anthropic-beta`, `anthropic-version`, session ids), are served over the black holes, and every upstream
- * call carries only the agent's name and the router's own headers, with the provider's key.
+ * What of an agent's headers reaches a provider: the recorded Claude Code and Codex requests (translating
+ * faces) and OpenCode, Qwen Code and Continue requests (the chat face), replayed at the real router with
+ * their own headers (`x-api-key` or `Authorization`, `anthropic-beta`, `anthropic-version`, the OpenAI
+ * SDK's `x-stainless-*`, session ids), are served over the black holes, and every upstream call carries
+ * only the agent's name and the router's own headers, with the provider's key.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,19 @@ const FIXTURES = [
   'codex-0.171.0.first-turn.json',
   'codex-0.171.0.tool-output-turn.json',
   'codex-0.171.0.namespace-tool-output-turn.json',
+  'opencode-1.18.33.first-turn.json',
+  'opencode-1.18.33.tool-result-turn.json',
+  'qwen-code-0.24.4.first-turn.json',
+  'qwen-code-0.24.4.tool-result-turn.json',
+  'continue-cli-1.5.47.first-turn.json',
+  'continue-cli-1.5.47.tool-result-turn.json',
 ];
+
+/** The face a recorded request came in on. */
+function faceOf(url: string): string {
+  if (url.startsWith('/v1/messages')) return 'messages';
+  return url.startsWith('/v1/responses') ? 'responses' : 'chat';
+}
 
 /** Headers an upstream call may carry: the transport's, the router's own, and the agent's name. */
 const ALLOWED = new Set([
@@ -54,7 +67,11 @@ test('recorded agent requests replayed with their own headers: served, and only 
     const sessions = new Set<string>();
     for (const name of FIXTURES) {
       const recorded = fixture(name);
-      const session = recorded.headers['x-claude-code-session-id'] ?? recorded.headers['session-id'] ?? name;
+      const session =
+        recorded.headers['x-claude-code-session-id'] ??
+        recorded.headers['session-id'] ??
+        recorded.headers['x-session-id'] ??
+        name;
       const firstTurn = !sessions.has(session);
       sessions.add(session);
       const before = upstream.calls.length;
@@ -65,8 +82,11 @@ test('recorded agent requests replayed with their own headers: served, and only 
       });
       assert.equal(reply.status, 200, `${name}: ${reply.text.slice(0, 300)}`);
       assert.match(String(reply.headers['x-fcm-v2-decision']), /^good\/coder!served\|/, name);
+      // A first turn asking `run: …` is answered with a call of the agent's shell tool.
       assert.ok(
-        reply.text.includes(AGENT_REPLY) || reply.text.includes('The command printed'),
+        reply.text.includes(AGENT_REPLY) ||
+          reply.text.includes('The command printed') ||
+          reply.text.includes('printf fcm-agent-%s fixture'),
         `${name}: the model's answer`,
       );
       const calls = upstream.calls.slice(before);
@@ -83,7 +103,7 @@ test('recorded agent requests replayed with their own headers: served, and only 
         assert.ok(!call.rawBody.includes(AGENT_KEY), `${name}: the agent's key is not in the body`);
       }
       const entry = router.lastEntry();
-      assert.equal(entry.api, recorded.url.startsWith('/v1/messages') ? 'messages' : 'responses');
+      assert.equal(entry.api, faceOf(recorded.url));
       assert.equal(entry.outcome, 'served');
     }
     const history = JSON.stringify(router.router.history(20));

@@ -1,13 +1,20 @@
 /**
  * Which conversation a request belongs to, from what the agents send on every turn: Claude Code's
  * `x-claude-code-session-id` header (and its `metadata.user_id`, which carries the session), Codex's
- * `session-id` and `thread-id` headers. The router keeps a conversation on the model that served its last
- * turn; it only needs to tell conversations apart, so it keeps a short hash, never the id itself.
+ * `session-id` and `thread-id` headers, OpenCode's `x-session-id`. The router keeps a conversation on the
+ * model that served its last turn; it only needs to tell conversations apart, so it keeps a short hash,
+ * never the id itself.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-const SESSION_HEADERS = ['x-claude-code-session-id', 'session-id', 'session_id', 'thread-id'] as const;
+const SESSION_HEADERS = [
+  'x-claude-code-session-id',
+  'session-id',
+  'session_id',
+  'thread-id',
+  'x-session-id',
+] as const;
 
 /** Longest id taken: anything longer is not an agent's session id. */
 const MAX_ID_LENGTH = 512;

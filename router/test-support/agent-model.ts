@@ -1,11 +1,12 @@
 /**
  * A fake coding model for agent tests, speaking chat completions as a provider would (JSON or SSE, as
- * asked): when the newest user message asks `run: <command>` and the request offers a shell tool (`Bash`
- * for Claude Code, `exec_command` for Codex), it calls that tool; once the tool's result is the newest
- * message, it answers with what the command printed; otherwise it says `AGENT_REPLY`. Asked to continue an
- * answer it began, it gives the rest of it; `agentModelDyingHalfway` dies half-way through its answers.
+ * asked): when the newest user message asks `run: <command>` and the request offers a shell tool (see
+ * `SHELL_TOOLS`), it calls that tool; once the tool's result is the newest message, it answers with what
+ * the command printed; otherwise it says `AGENT_REPLY`. Asked by the router to continue an answer it began,
+ * it gives the rest of it; `agentModelDyingHalfway` dies half-way through its answers.
  */
 import type { ServerResponse } from 'node:http';
+import { CONTINUE_TEXT } from '../engine/stream/continuation-request.js';
 import { continuedFrom } from './continuing-model.js';
 import { sse, type Behaviour } from './upstream-behaviours.js';
 import { contentFrame, roleFrame, toolCallFrame } from './upstream-frames.js';
@@ -29,6 +30,17 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
+/**
+ * Each agent's shell tool and the arguments that run `command` with it: Claude Code and Continue's `Bash`,
+ * Codex's `exec_command`, OpenCode's `bash`, Qwen Code's `run_shell_command`.
+ */
+const SHELL_TOOLS: Readonly<Record<string, (command: string) => Record<string, string>>> = {
+  Bash: (command) => ({ command, description: 'Run the command' }),
+  exec_command: (command) => ({ cmd: command }),
+  bash: (command) => ({ command, description: 'Run the command' }),
+  run_shell_command: (command) => ({ command, description: 'Run the command' }),
+};
+
 /** The model's next move for a chat body: a tool call, or text. */
 export function agentMove(
   body: Record<string, unknown>,
@@ -39,25 +51,29 @@ export function agentMove(
     const printed = textOf(last.content).match(/fcm-agent-[\w-]+/)?.[0] ?? textOf(last.content).trim();
     return { text: `The command printed: ${printed}` };
   }
-  const command = /run: (.+)$/m.exec(textOf(last?.content))?.[1]?.trim();
+  // A line of its own (an agent's instructions may say "this run: …"); OpenCode's `run` sends the prompt in
+  // double quotes, which are not the command's.
+  const command = /^"?run: (.+?)"?$/m.exec(textOf(last?.content))?.[1]?.trim();
   const tools = Array.isArray(body.tools) ? (body.tools as Tool[]) : [];
-  const names = tools.map((tool) => tool.function?.name);
-  if (command !== undefined && names.includes('Bash'))
-    return { tool: { name: 'Bash', args: JSON.stringify({ command, description: 'Run the command' }) } };
-  if (command !== undefined && names.includes('exec_command'))
-    return { tool: { name: 'exec_command', args: JSON.stringify({ cmd: command }) } };
+  const name = tools
+    .map((tool) => tool.function?.name)
+    .find((n): n is string => typeof n === 'string' && n in SHELL_TOOLS);
+  const args = name === undefined ? undefined : SHELL_TOOLS[name];
+  if (command !== undefined && name !== undefined && args !== undefined)
+    return { tool: { name, args: JSON.stringify(args(command)) } };
   return { text: AGENT_REPLY };
 }
 
 /**
- * The model's move for a chat body; asked to continue an answer (the answer so far and an instruction
- * after the conversation), the rest of the text it would have given.
+ * The model's move for a chat body; asked to continue an answer (the answer so far and the router's
+ * instruction after the conversation), the rest of the text it would have given. An agent's own next turn
+ * after an answer (Qwen Code's memory pass, say) is not a continuation.
  */
 function moveFor(body: Record<string, unknown>): ReturnType<typeof agentMove> {
-  const sofar = continuedFrom(body);
+  const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
+  const sofar = messages.at(-1)?.content === CONTINUE_TEXT ? continuedFrom(body) : null;
   if (sofar === null) return agentMove(body);
-  const messages = Array.isArray(body.messages) ? body.messages.slice(0, -2) : [];
-  const move = agentMove({ ...body, messages });
+  const move = agentMove({ ...body, messages: messages.slice(0, -2) });
   return 'text' in move && move.text.startsWith(sofar) ? { text: move.text.slice(sofar.length) } : move;
 }
 

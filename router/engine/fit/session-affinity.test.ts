@@ -85,3 +85,17 @@ test('Claude Code’s metadata.user_id names its session on the Messages face', 
     assert.equal(router.lastEntry().session, sessionHash(user));
   });
 });
+
+test('OpenCode’s x-session-id names its session on the chat face', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.script(A, status(500)).always(A, json('from a')).always(B, json('from b'));
+    // As OpenCode 1.18 sends it: the same id twice, on every request of a session (its title request too).
+    const opencode = { headers: { 'x-session-id': 'ses_1', 'x-session-affinity': 'ses_1' } };
+    await router.chat({}, opencode);
+    assert.equal(router.lastEntry().servedModel, B);
+    assert.equal(router.lastEntry().session, sessionHash('ses_1'));
+    await router.chat({}, opencode);
+    assert.equal(router.lastEntry().servedModel, B, 'the tool-result turn stays on the model of its session');
+    assert.equal(router.lastEntry().sticky, B);
+  });
+});

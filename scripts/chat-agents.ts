@@ -1,0 +1,144 @@
+/**
+ * The `npm run test:agents` runs of the agents that speak chat completions: OpenCode (`opencode run`), Qwen
+ * Code (`qwen -p`) and Continue (`cn -p`), headless against the daemon, each a plain answer and a shell-tool
+ * loop, each configured by hand in its own HOME the way docs/agents.md says; and what the router's history
+ * must show of them.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { HistoryEntry } from '../router/api-types.js';
+import { AGENT_REPLY } from '../router/test-support/agent-model.js';
+import { agentBin, bareEnv, runCommand, type Check } from './agent-runs.js';
+
+/** One agent: its name, how it is pointed at the router, and its command for a prompt. */
+export interface ChatAgent {
+  name: string;
+  /** A word of the User-Agent its requests carry (Continue's names the OpenAI SDK's class, `ls/JS`). */
+  client: string;
+  /** Writes its config under `home`; the variables it needs. */
+  configure(base: string, home: string): Promise<NodeJS.ProcessEnv>;
+  /** The arguments for a plain prompt, and for one whose shell tool must be allowed to run. */
+  args(prompt: string, tool: boolean): string[];
+  bin: string;
+}
+
+async function writeIn(home: string, file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(path.join(home, file)), { recursive: true });
+  await writeFile(path.join(home, file), text);
+}
+
+const opencode: ChatAgent = {
+  name: 'OpenCode',
+  client: 'opencode',
+  bin: 'opencode',
+  configure: async (base, home) => {
+    const config = {
+      $schema: 'https://opencode.ai/config.json',
+      provider: {
+        fcm: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'fcm-router',
+          options: { baseURL: `${base}/v1`, apiKey: 'any' },
+          models: { fcm: { name: 'fcm' } },
+        },
+      },
+      model: 'fcm/fcm',
+    };
+    await writeIn(home, '.config/opencode/opencode.json', JSON.stringify(config, null, 2));
+    // Its model catalogue is fetched from the internet on every start, and waited for when unreachable.
+    return { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
+  },
+  // `run` allows its tools by default.
+  args: (prompt) => ['run', prompt],
+};
+
+const qwen: ChatAgent = {
+  name: 'Qwen Code',
+  client: 'qwencode',
+  bin: 'qwen',
+  configure: (base) =>
+    Promise.resolve({ OPENAI_BASE_URL: `${base}/v1`, OPENAI_API_KEY: 'any', OPENAI_MODEL: 'fcm' }),
+  // Headless in its default approval mode, it does not offer the model its shell tool.
+  args: (prompt, tool) => ['-p', prompt, ...(tool ? ['--yolo'] : [])],
+};
+
+const continueCli: ChatAgent = {
+  name: 'Continue',
+  client: 'ls/js',
+  bin: 'cn',
+  configure: async (base, home) => {
+    const config = [
+      'name: Local Config',
+      'version: 1.0.0',
+      'schema: v1',
+      'models:',
+      '  - name: fcm-router',
+      '    provider: openai',
+      '    model: fcm',
+      `    apiBase: ${base}/v1`,
+      '    apiKey: any',
+      '',
+    ];
+    await writeIn(home, '.continue/config.yaml', config.join('\n'));
+    return {};
+  },
+  // `-p` runs its Bash tool without asking.
+  args: (prompt) => ['-p', prompt],
+};
+
+/** The agents, each run against a daemon of its own. */
+export const CHAT_AGENTS: readonly ChatAgent[] = [opencode, qwen, continueCli];
+
+/** One agent's plain answer and shell-tool loop against the daemon at `base`, at home under `dir`. */
+export async function runChatAgent(agent: ChatAgent, base: string, dir: string): Promise<Check[]> {
+  const home = path.join(dir, 'home');
+  const work = path.join(dir, 'work');
+  // Qwen Code stops at once on a HOME that does not exist.
+  await Promise.all([mkdir(work, { recursive: true }), mkdir(home, { recursive: true })]);
+  const env = { ...bareEnv(home), ...(await agent.configure(base, home)) };
+  const plain = await runCommand(agentBin(agent.bin), agent.args('Say hello.', false), env, work);
+  // The command's text does not hold what it prints: an answer holding it shows the command ran.
+  const id = `${agent.bin}-${Math.random().toString(36).slice(2, 10)}`;
+  const prompt = `run: printf fcm-agent-%s ${id}`;
+  const tool = await runCommand(agentBin(agent.bin), agent.args(prompt, true), env, work);
+  return [
+    {
+      name: `${agent.name}: a plain answer`,
+      ok: plain.code === 0 && plain.out.includes(AGENT_REPLY),
+      detail: plain.out,
+    },
+    {
+      name: `${agent.name}: a shell tool loop`,
+      ok: tool.code === 0 && tool.out.includes(`The command printed: fcm-agent-${id}`),
+      detail: tool.out,
+    },
+  ];
+}
+
+/**
+ * What the history of `agent`'s daemon must show (`entries`, over the set `holes` then `served`): every
+ * request on the chat face from the agent, served by `served`, each after every hole or, on a conversation's
+ * later turn, straight on `served` as its home (`sticky`; OpenCode names its sessions, so at least one of
+ * its turns must be).
+ */
+export function chatHistoryCheck(
+  agent: ChatAgent,
+  entries: readonly HistoryEntry[],
+  route: { holes: readonly string[]; served: string },
+  describe: (entry: HistoryEntry) => string,
+): Check {
+  const { holes, served } = route;
+  const mine = (entry: HistoryEntry) =>
+    entry.api === 'chat' && entry.client?.toLowerCase().includes(agent.client) === true;
+  const wrong = entries.filter((entry) => {
+    if (!mine(entry) || entry.outcome !== 'served' || entry.servedModel !== served) return true;
+    const models = entry.attempts.map((attempt) => attempt.model).join(' ');
+    return entry.sticky === undefined ? models !== [...holes, served].join(' ') : models !== served;
+  });
+  const sticky = entries.filter((entry) => entry.sticky === served).length;
+  return {
+    name: `router history: all ${entries.length} ${agent.name} requests on the chat face served by ${served}, ${sticky} of them straight on their conversation's model, the others after ${holes.join(' and ')}`,
+    ok: entries.length > 0 && wrong.length === 0 && (agent !== opencode || sticky > 0),
+    detail: (wrong.length > 0 ? wrong : entries).map(describe).join('\n'),
+  };
+}
