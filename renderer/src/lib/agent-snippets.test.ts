@@ -24,6 +24,8 @@ test('every agent snippet points at the router and names the model', () => {
   const opencode = JSON.parse(byId.get('opencode') ?? '') as { model: string };
   expect(opencode.model).toBe('fcm/fcm');
   expect(byId.get('curl')).toContain('http://127.0.0.1:19280/v1/chat/completions');
+  // Continue's config.yaml is refused without a name and a version.
+  expect(byId.get('continue')).toMatch(/^name: .+\nversion: .+\n/);
 });
 
 test('with the set’s window known, Claude Code and Codex are told it', () => {

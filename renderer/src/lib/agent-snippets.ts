@@ -99,7 +99,11 @@ function continueDev({ baseUrl, model }: SnippetTarget): AgentSnippet {
     id: 'continue',
     name: 'Continue',
     where: '~/.continue/config.yaml',
+    // A whole file: Continue refuses a config.yaml without its name and version.
     text: [
+      'name: Local Config',
+      'version: 1.0.0',
+      'schema: v1',
       'models:',
       '  - name: fcm-router',
       '    provider: openai',
