@@ -118,8 +118,11 @@ export async function startDaemon(config: object, dir: string): Promise<Daemon> 
     stop: async () => {
       daemon.kill('SIGTERM');
       await new Promise((resolve) => daemon.once('exit', resolve));
-      // The stop flushed the history to its state file.
-      const text = await readFile(path.join(stateDir, 'history.json'), 'utf8');
+      // The stop flushed the history to its state file; a daemon that got no request wrote none.
+      const text = await readFile(path.join(stateDir, 'history.json'), 'utf8').catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '{"entries":[]}';
+        throw error;
+      });
       return (JSON.parse(text) as { entries: HistoryEntry[] }).entries.sort((a, b) => a.at - b.at);
     },
   };

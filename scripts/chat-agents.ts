@@ -1,13 +1,14 @@
 /**
  * The `npm run test:agents` runs of the agents that speak chat completions: OpenCode (`opencode run`), Qwen
  * Code (`qwen -p`) and Continue (`cn -p`), headless against the daemon, each a plain answer and a shell-tool
- * loop, each configured by hand in its own HOME the way docs/agents.md says; and what the router's history
- * must show of them.
+ * loop, each configured in its own HOME with what the dashboard's snippet for it says (Qwen Code with the
+ * variables docs/agents.md gives); and what the router's history must show of them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryEntry } from '../router/api-types.js';
 import { AGENT_REPLY } from '../router/test-support/agent-model.js';
+import { agentSnippets } from '../renderer/src/lib/agent-snippets.js';
 import { agentBin, bareEnv, runCommand, type Check } from './agent-runs.js';
 
 /** One agent: its name, how it is pointed at the router, and its command for a prompt. */
@@ -27,24 +28,19 @@ async function writeIn(home: string, file: string, text: string): Promise<void> 
   await writeFile(path.join(home, file), text);
 }
 
+/** The dashboard's copy-ready snippet for `id`, pointing at the daemon at `base`: what a user pastes. */
+function snippet(id: string, base: string): string {
+  const found = agentSnippets(`${base}/v1`).find((candidate) => candidate.id === id);
+  if (found === undefined) throw new Error(`no dashboard snippet for ${id}`);
+  return found.text;
+}
+
 const opencode: ChatAgent = {
   name: 'OpenCode',
   client: 'opencode',
   bin: 'opencode',
   configure: async (base, home) => {
-    const config = {
-      $schema: 'https://opencode.ai/config.json',
-      provider: {
-        fcm: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'fcm-router',
-          options: { baseURL: `${base}/v1`, apiKey: 'any' },
-          models: { fcm: { name: 'fcm' } },
-        },
-      },
-      model: 'fcm/fcm',
-    };
-    await writeIn(home, '.config/opencode/opencode.json', JSON.stringify(config, null, 2));
+    await writeIn(home, '.config/opencode/opencode.json', snippet('opencode', base));
     // Its model catalogue is fetched from the internet on every start, and waited for when unreachable.
     return { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
   },
@@ -67,19 +63,7 @@ const continueCli: ChatAgent = {
   client: 'ls/js',
   bin: 'cn',
   configure: async (base, home) => {
-    const config = [
-      'name: Local Config',
-      'version: 1.0.0',
-      'schema: v1',
-      'models:',
-      '  - name: fcm-router',
-      '    provider: openai',
-      '    model: fcm',
-      `    apiBase: ${base}/v1`,
-      '    apiKey: any',
-      '',
-    ];
-    await writeIn(home, '.continue/config.yaml', config.join('\n'));
+    await writeIn(home, '.continue/config.yaml', `${snippet('continue', base)}\n`);
     return {};
   },
   // `-p` runs its Bash tool without asking.
