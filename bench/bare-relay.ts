@@ -27,10 +27,7 @@ function forwardable(
 }
 
 /** Starts a relay to `upstream` on 127.0.0.1 (port 0 by default). */
-export async function startBareRelay(
-  upstream: string,
-  port = 0,
-): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startBareRelay(upstream: string, port = 0): Promise<RelayHandle> {
   // No cap on upstream sockets, as the router's pools have none: a capped relay would queue a burst's
   // requests behind a slow upstream and read slower than it is.
   const pool = new Pool(upstream, { pipelining: 1, keepAliveTimeout: 60_000 });
@@ -54,8 +51,21 @@ export async function startBareRelay(
         else res.destroy();
       });
   });
+  return listenRelay(server, pool, port);
+}
+
+/** A relay listening: its URL, and how to close it. */
+export interface RelayHandle {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Listens with a relay's `server` on 127.0.0.1 with the router's connection cap and backlog, so the burst
+ * compares them on the same footing; closing closes the server, then the relay's upstream `pool`.
+ */
+export async function listenRelay(server: http.Server, pool: Pool, port: number): Promise<RelayHandle> {
   server.maxConnections = 4096;
-  // The router's backlog, so the burst compares the two on the same footing.
   await new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', backlog: 4096 }, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -8,9 +8,9 @@
  * SIGTERM.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
+import { listenRelay, type RelayHandle } from './bare-relay.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -60,11 +60,7 @@ async function relay(pool: Pool, model: string, req: http.IncomingMessage, res: 
 }
 
 /** Starts a validating relay to `upstream` on 127.0.0.1 (port 0 by default), naming `model` upstream. */
-export async function startValidatingRelay(
-  upstream: string,
-  model: string,
-  port = 0,
-): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startValidatingRelay(upstream: string, model: string, port = 0): Promise<RelayHandle> {
   // No cap on upstream sockets, as for the bare relay and the router.
   const pool = new Pool(upstream, { pipelining: 1, keepAliveTimeout: 60_000 });
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
@@ -73,16 +69,7 @@ export async function startValidatingRelay(
       else res.destroy();
     });
   });
-  server.maxConnections = 4096;
-  await new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', backlog: 4096 }, resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.destroy();
-    },
-  };
+  return listenRelay(server, pool, port);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
