@@ -61,7 +61,7 @@ test('the overview shows the router, today’s counts and a copy-ready setup', a
   await expect(page.getByRole('status', { name: 'Router health' })).toContainText('routing');
   await expect(page.getByText(daemon.url, { exact: true })).toBeVisible();
   await expect(page.getByText(`${daemon.url}/v1`, { exact: true })).toBeVisible();
-  for (const agent of ['Codex', 'OpenCode', 'Cline', 'Aider', 'Continue', 'curl']) {
+  for (const agent of ['Codex', 'OpenCode', 'Qwen Code', 'Cline', 'Aider', 'Continue', 'curl']) {
     await page.getByRole('button', { name: agent, exact: true }).click();
     await expect(page.getByLabel(`${agent} setup`)).toContainText(`${daemon.url}/v1`);
   }

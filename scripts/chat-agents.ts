@@ -1,14 +1,16 @@
 /**
  * The `npm run test:agents` runs of the agents that speak chat completions: OpenCode (`opencode run`), Qwen
  * Code (`qwen -p`) and Continue (`cn -p`), headless against the daemon, each a plain answer and a shell-tool
- * loop, each configured in its own HOME with what the dashboard's snippet for it says (Qwen Code with the
- * variables docs/agents.md gives); and what the router's history must show of them.
+ * loop, each configured in its own HOME with what the dashboard's snippet for it says, the set's window
+ * among it; and what the router's history must show of them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryEntry } from '../router/api-types.js';
 import { AGENT_REPLY } from '../router/test-support/agent-model.js';
 import { agentSnippets } from '../renderer/src/lib/agent-snippets.js';
+import { opencodeLimit } from '../router/setup/json-agents.js';
+import type { UpstreamCall } from '../router/test-support/upstream-behaviours.js';
 import { agentBin, bareEnv, runCommand, type Check } from './agent-runs.js';
 
 /** One agent: its name, how it is pointed at the router, and its command for a prompt. */
@@ -16,8 +18,8 @@ export interface ChatAgent {
   name: string;
   /** A word of the User-Agent its requests carry (Continue's names the OpenAI SDK's class, `ls/JS`). */
   client: string;
-  /** Writes its config under `home`; the variables it needs. */
-  configure(base: string, home: string): Promise<NodeJS.ProcessEnv>;
+  /** Writes its config under `home` for the daemon at `base` and its set's `window`; the variables it needs. */
+  configure(base: string, home: string, window: number | null): Promise<NodeJS.ProcessEnv>;
   /** The arguments for a plain prompt, and for one whose shell tool must be allowed to run. */
   args(prompt: string, tool: boolean): string[];
   bin: string;
@@ -29,8 +31,8 @@ async function writeIn(home: string, file: string, text: string): Promise<void> 
 }
 
 /** The dashboard's copy-ready snippet for `id`, pointing at the daemon at `base`: what a user pastes. */
-function snippet(id: string, base: string): string {
-  const found = agentSnippets(`${base}/v1`).find((candidate) => candidate.id === id);
+function snippet(id: string, base: string, window: number | null): string {
+  const found = agentSnippets(`${base}/v1`, 'fcm', window).find((candidate) => candidate.id === id);
   if (found === undefined) throw new Error(`no dashboard snippet for ${id}`);
   return found.text;
 }
@@ -39,8 +41,8 @@ const opencode: ChatAgent = {
   name: 'OpenCode',
   client: 'opencode',
   bin: 'opencode',
-  configure: async (base, home) => {
-    await writeIn(home, '.config/opencode/opencode.json', snippet('opencode', base));
+  configure: async (base, home, window) => {
+    await writeIn(home, '.config/opencode/opencode.json', snippet('opencode', base, window));
     // Its model catalogue is fetched from the internet on every start, and waited for when unreachable.
     return { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
   },
@@ -52,8 +54,10 @@ const qwen: ChatAgent = {
   name: 'Qwen Code',
   client: 'qwencode',
   bin: 'qwen',
-  configure: (base) =>
-    Promise.resolve({ OPENAI_BASE_URL: `${base}/v1`, OPENAI_API_KEY: 'any', OPENAI_MODEL: 'fcm' }),
+  configure: async (base, home, window) => {
+    await writeIn(home, '.qwen/settings.json', snippet('qwen-code', base, window));
+    return {};
+  },
   // Headless in its default approval mode, it does not offer the model its shell tool.
   args: (prompt, tool) => ['-p', prompt, ...(tool ? ['--yolo'] : [])],
 };
@@ -62,8 +66,8 @@ const continueCli: ChatAgent = {
   name: 'Continue',
   client: 'ls/js',
   bin: 'cn',
-  configure: async (base, home) => {
-    await writeIn(home, '.continue/config.yaml', `${snippet('continue', base)}\n`);
+  configure: async (base, home, window) => {
+    await writeIn(home, '.continue/config.yaml', `${snippet('continue', base, window)}\n`);
     return {};
   },
   // `-p` runs its Bash tool without asking.
@@ -73,13 +77,21 @@ const continueCli: ChatAgent = {
 /** The agents, each run against a daemon of its own. */
 export const CHAT_AGENTS: readonly ChatAgent[] = [opencode, qwen, continueCli];
 
-/** One agent's plain answer and shell-tool loop against the daemon at `base`, at home under `dir`. */
-export async function runChatAgent(agent: ChatAgent, base: string, dir: string): Promise<Check[]> {
+/**
+ * One agent's plain answer and shell-tool loop against the daemon at `base` (its set's window `window`), at
+ * home under `dir`.
+ */
+export async function runChatAgent(
+  agent: ChatAgent,
+  daemon: { base: string; window: number | null },
+  dir: string,
+): Promise<Check[]> {
+  const { base, window } = daemon;
   const home = path.join(dir, 'home');
   const work = path.join(dir, 'work');
   // Qwen Code stops at once on a HOME that does not exist.
   await Promise.all([mkdir(work, { recursive: true }), mkdir(home, { recursive: true })]);
-  const env = { ...bareEnv(home), ...(await agent.configure(base, home)) };
+  const env = { ...bareEnv(home), ...(await agent.configure(base, home, window)) };
   const plain = await runCommand(agentBin(agent.bin), agent.args('Say hello.', false), env, work);
   // The command's text does not hold what it prints: an answer holding it shows the command ran.
   const id = `${agent.bin}-${Math.random().toString(36).slice(2, 10)}`;
@@ -95,6 +107,29 @@ export async function runChatAgent(agent: ChatAgent, base: string, dir: string):
       name: `${agent.name}: a shell tool loop`,
       ok: tool.code === 0 && tool.out.includes(`The command printed: fcm-agent-${id}`),
       detail: tool.out,
+    },
+  ];
+}
+
+/**
+ * What the requests `agent` got to the coding model (`calls`) show of the window it was told: OpenCode asks
+ * for the output its `limit` keeps for the answer (`fcm-router setup opencode`'s rule, so the snippet and
+ * setup must agree), where it asks for 32 000 without one. The others ask for no output length of their
+ * own choosing: nothing is checked of them.
+ */
+export function chatOutputChecks(
+  agent: ChatAgent,
+  calls: readonly UpstreamCall[],
+  window: number | null,
+): Check[] {
+  if (agent !== opencode) return [];
+  const expected = window === null ? null : opencodeLimit(window).output;
+  const asked = calls.map((call) => call.body?.max_tokens);
+  return [
+    {
+      name: `OpenCode told the set's window (${window ?? 'none'}): all ${calls.length} of its requests ask for ${expected ?? '?'} tokens of output`,
+      ok: expected !== null && calls.length > 0 && asked.every((tokens) => tokens === expected),
+      detail: `max_tokens: ${asked.join(', ')}`,
     },
   ];
 }

@@ -12,21 +12,23 @@
  * `fcm-router setup` wrote into a throwaway HOME, and undoes it (scripts/agent-setup-round.ts);
  * `npm run test:agents -- --setup-only` runs that round alone. Last, OpenCode, Qwen Code and Continue (the
  * chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both
- * black holes before the coding model, on a daemon of their own; `--chat-only` runs that round alone.
+ * black holes before the coding model, on a daemon of their own, set up with the dashboard's snippet and
+ * the set's window; `--chat-only` runs that round alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { HistoryEntry } from '../router/api-types.js';
 import { agentModel, agentModelDyingHalfway } from '../router/test-support/agent-model.js';
-import { startFakeUpstream } from '../router/test-support/fake-upstream.js';
+import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
+import { fetchContextWindow } from '../router/setup/router-target.js';
 import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
 import { byStreaming, empty200, errorPayload, sse } from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
 import { runSetupRound } from './agent-setup-round.js';
-import { CHAT_AGENTS, chatHistoryCheck, runChatAgent } from './chat-agents.js';
+import { CHAT_AGENTS, chatHistoryCheck, chatOutputChecks, runChatAgent } from './chat-agents.js';
 
 /** The model that refuses both agents' requests as too long for its 4,000-token window. */
 const SMALL = 'small/ctx';
@@ -113,17 +115,39 @@ function dyingChecks(entries: readonly HistoryEntry[]): Check[] {
   return checks;
 }
 
-/** The chat-completions agents, each on a daemon of its own over both black holes and the coding model. */
-async function chatRound(config: { providers: object; router: object }, scratch: string): Promise<Check[]> {
+/** The window the chat round's set has: each agent is told it, as the dashboard's snippet tells it. */
+const CHAT_WINDOW = 65_536;
+
+/**
+ * The chat-completions agents, each on a daemon of its own over both black holes and the coding model, with
+ * the window those models have told to each agent through its snippet.
+ */
+async function chatRound(
+  config: { providers: ReturnType<typeof fakeProviders>; router: object },
+  upstream: FakeUpstream,
+  scratch: string,
+): Promise<Check[]> {
   const route = { holes: ['hole/empty', 'hole/errframe'], served: 'good/coder' };
+  const fit = { contextWindow: CHAT_WINDOW };
+  const { hole, good } = config.providers;
+  const providers = {
+    ...config.providers,
+    hole: { ...hole, modelFit: { empty: fit, errframe: fit } },
+    good: { ...good, modelFit: { coder: fit } },
+  };
   const checks: Check[] = [];
   for (const agent of CHAT_AGENTS) {
     const dir = path.join(scratch, `chat-${agent.bin}`);
     const daemon = await startDaemon(
-      { ...config, sets: { main: [...route.holes, route.served] }, activeSet: 'main' },
+      { ...config, providers, sets: { main: [...route.holes, route.served] }, activeSet: 'main' },
       dir,
     );
-    checks.push(...(await runChatAgent(agent, daemon.base, dir)));
+    // What the dashboard's setup panel reads before it shows the snippets.
+    const window = await fetchContextWindow(daemon.base);
+    const callsBefore = upstream.calls.length;
+    checks.push(...(await runChatAgent(agent, { base: daemon.base, window }, dir)));
+    const calls = upstream.calls.slice(callsBefore).filter((call) => call.key === route.served);
+    checks.push(...chatOutputChecks(agent, calls, window));
     checks.push(chatHistoryCheck(agent, await daemon.stop(), route, chainOf));
   }
   return checks;
@@ -165,7 +189,7 @@ async function main(): Promise<number> {
   const providers = fakeProviders(upstream, models);
   const checks: Check[] = [];
   if (process.argv.includes('--chat-only')) {
-    checks.push(...(await chatRound({ providers, router }, scratch)));
+    checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
     return finish(checks, upstream, scratch);
   }
 
@@ -195,7 +219,7 @@ async function main(): Promise<number> {
   );
   checks.push(...(await runAgents(second.base, path.join(scratch, 'dying'), `, its model dying half-way`)));
   checks.push(...dyingChecks(await second.stop()));
-  checks.push(...(await chatRound({ providers, router }, scratch)));
+  checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }
 

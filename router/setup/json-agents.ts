@@ -1,4 +1,4 @@
-/** Claude Code's `settings.json` env and OpenCode's `opencode.json` provider: our keys only. */
+/** Claude Code's `settings.json` env and OpenCode's `opencode.json` provider: our keys only. Pure. */
 import { childObject, formatSettings, parseSettings, type JsonObject } from './json-settings.js';
 import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
 
@@ -47,13 +47,28 @@ export function stripClaude(text: string, file: string): JsonObject {
   return Object.keys(env).length === 0 ? rest : { ...rest, env };
 }
 
-/** The `provider.fcm` entry OpenCode gets. */
+/** The most output OpenCode asks for when told no less (its `OUTPUT_TOKEN_MAX`). */
+const OPENCODE_OUTPUT_MAX = 32_000;
+
+/**
+ * OpenCode's `limit` for a set whose smallest window is `window`: it compacts once a turn's tokens reach the
+ * window less `output`, and asks for `output` as `max_tokens`, so input and answer fit every model of the set.
+ * A quarter of the window for the answer (at most what OpenCode asks anyway): without a `limit` it never
+ * compacts, and OpenCode refuses a `context` without an `output`.
+ */
+export function opencodeLimit(window: number): { context: number; output: number } {
+  return { context: window, output: Math.min(OPENCODE_OUTPUT_MAX, Math.floor(window / 4)) };
+}
+
+/** The `provider.fcm` entry OpenCode gets; its model's `limit` only with a known window. */
 function opencodeProvider(target: RouterTarget): JsonObject {
+  const { contextWindow } = target;
+  const limit = contextWindow === null ? {} : { limit: opencodeLimit(contextWindow) };
   return {
     npm: '@ai-sdk/openai-compatible',
     name: 'fcm-router',
     options: { baseURL: `${target.origin}/v1`, apiKey: PLACEHOLDER_KEY },
-    models: { [MODEL]: { name: `${MODEL} (fcm-router)` } },
+    models: { [MODEL]: { name: `${MODEL} (fcm-router)`, ...limit } },
   };
 }
 

@@ -149,7 +149,7 @@ test('a file setup created is removed by undo; an unknown agent is a usage error
   });
 });
 
-test('the context window the running router lists for fcm goes into Codex and Claude Code', async () => {
+test('the context window the running router lists for fcm goes into Codex, Claude Code and OpenCode', async () => {
   await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
     await withHome(async (home) => {
       await runSetup(options(home, { agent: 'codex', yes: true, url: undefined, daemonUrl: router.url }));
@@ -160,6 +160,13 @@ test('the context window the running router lists for fcm goes into Codex and Cl
       await runSetup(options(home, { agent: 'claude-code', yes: true, url: router.url }));
       const settings = await readFile(path.join(home, '.claude/settings.json'), 'utf8');
       assert.match(settings, /"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "65000"/);
+      await runSetup(options(home, { agent: 'opencode', yes: true, url: router.url }));
+      const opencode = JSON.parse(
+        await readFile(path.join(home, '.config/opencode/opencode.json'), 'utf8'),
+      ) as {
+        provider: { fcm: { models: { fcm: { limit?: unknown } } } };
+      };
+      assert.deepEqual(opencode.provider.fcm.models.fcm.limit, { context: 65_000, output: 16_250 });
     });
   });
 });

@@ -7,6 +7,7 @@ test('every agent snippet points at the router and names the model', () => {
     'Claude Code',
     'Codex',
     'OpenCode',
+    'Qwen Code',
     'Cline',
     'Aider',
     'Continue',
@@ -28,13 +29,28 @@ test('every agent snippet points at the router and names the model', () => {
   expect(byId.get('continue')).toMatch(/^name: .+\nversion: .+\n/);
 });
 
-test('with the set’s window known, Claude Code and Codex are told it', () => {
+test('with the set’s window known, every agent that reads one is told it', () => {
   const byId = new Map(
     agentSnippets('http://127.0.0.1:19280/v1', 'fcm', 65_000).map((snippet) => [snippet.id, snippet.text]),
   );
   expect(byId.get('claude-code')).toContain('export CLAUDE_CODE_AUTO_COMPACT_WINDOW=65000\n');
   expect(byId.get('codex')).toContain('model_context_window = 65000\n');
+  const opencode = JSON.parse(byId.get('opencode') ?? '') as {
+    provider: { fcm: { models: { fcm: { limit?: unknown } } } };
+  };
+  // A quarter of the window for the answer, as `fcm-router setup opencode` writes it.
+  expect(opencode.provider.fcm.models.fcm.limit).toEqual({ context: 65_000, output: 16_250 });
+  const qwen = JSON.parse(byId.get('qwen-code') ?? '') as {
+    env: Record<string, string>;
+    modelProviders: { openai: { envKey: string; generationConfig?: unknown }[] };
+  };
+  expect(qwen.modelProviders.openai[0]?.generationConfig).toEqual({ contextWindowSize: 65_000 });
+  expect(qwen.env[qwen.modelProviders.openai[0]?.envKey ?? '']).toBe('fcm-local');
+  expect(byId.get('continue')).toMatch(/\n {4}defaultCompletionOptions:\n {6}contextLength: 65000$/);
   const unknown = new Map(agentSnippets('http://127.0.0.1:19280/v1').map((s) => [s.id, s.text]));
   expect(unknown.get('claude-code')).not.toContain('AUTO_COMPACT');
   expect(unknown.get('codex')).not.toContain('model_context_window');
+  expect(unknown.get('opencode')).not.toContain('limit');
+  expect(unknown.get('qwen-code')).not.toContain('contextWindowSize');
+  expect(unknown.get('continue')).not.toContain('contextLength');
 });

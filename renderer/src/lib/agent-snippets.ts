@@ -55,7 +55,17 @@ function codex({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   };
 }
 
-function opencode({ baseUrl, model }: SnippetTarget): AgentSnippet {
+/**
+ * OpenCode compacts once a turn reaches its model's `limit.context` less `limit.output`, and asks for
+ * `limit.output` as `max_tokens` (32 000 at most, which it asks without a limit): a quarter of the window for
+ * the answer, as `fcm-router setup opencode` writes it.
+ */
+function opencodeLimit(window: number): { context: number; output: number } {
+  return { context: window, output: Math.min(32_000, Math.floor(window / 4)) };
+}
+
+function opencode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
+  const limit = contextWindow === null ? {} : { limit: opencodeLimit(contextWindow) };
   const config = {
     $schema: 'https://opencode.ai/config.json',
     provider: {
@@ -63,12 +73,32 @@ function opencode({ baseUrl, model }: SnippetTarget): AgentSnippet {
         npm: '@ai-sdk/openai-compatible',
         name: 'fcm-router',
         options: { baseURL: baseUrl, apiKey: PLACEHOLDER_KEY },
-        models: { [model]: { name: `${model} (fcm-router)` } },
+        models: { [model]: { name: `${model} (fcm-router)`, ...limit } },
       },
     },
     model: `fcm/${model}`,
   };
   return { id: 'opencode', name: 'OpenCode', where: 'opencode.json', text: JSON.stringify(config, null, 2) };
+}
+
+function qwenCode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
+  const window = contextWindow === null ? {} : { generationConfig: { contextWindowSize: contextWindow } };
+  // A whole settings file: Qwen Code reads the key from the variable its provider entry names.
+  const settings = {
+    $version: 4,
+    env: { FCM_ROUTER_KEY: PLACEHOLDER_KEY },
+    modelProviders: {
+      openai: [{ id: model, name: 'fcm-router', baseUrl, envKey: 'FCM_ROUTER_KEY', ...window }],
+    },
+    security: { auth: { selectedType: 'openai' } },
+    model: { name: model },
+  };
+  return {
+    id: 'qwen-code',
+    name: 'Qwen Code',
+    where: '~/.qwen/settings.json',
+    text: JSON.stringify(settings, null, 2),
+  };
 }
 
 function cline({ baseUrl, model }: SnippetTarget): AgentSnippet {
@@ -94,7 +124,7 @@ function aider({ baseUrl, model }: SnippetTarget): AgentSnippet {
   };
 }
 
-function continueDev({ baseUrl, model }: SnippetTarget): AgentSnippet {
+function continueDev({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   return {
     id: 'continue',
     name: 'Continue',
@@ -111,6 +141,9 @@ function continueDev({ baseUrl, model }: SnippetTarget): AgentSnippet {
       `    apiBase: ${baseUrl}`,
       `    apiKey: ${PLACEHOLDER_KEY}`,
       '    roles: [chat, edit, apply]',
+      ...(contextWindow === null
+        ? []
+        : ['    defaultCompletionOptions:', `      contextLength: ${contextWindow}`]),
     ].join('\n'),
   };
 }
@@ -126,10 +159,11 @@ function curl({ baseUrl, model }: SnippetTarget): AgentSnippet {
 }
 
 /**
- * Snippets for Claude Code, Codex, OpenCode, Cline, Aider, Continue and curl, all pointing at `baseUrl`
- * (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known, Claude
- * Code (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`) and Codex (`model_context_window`) are told it, so they compact
- * in time instead of assuming a window the models do not have.
+ * Snippets for Claude Code, Codex, OpenCode, Qwen Code, Cline, Aider, Continue and curl, all pointing at
+ * `baseUrl` (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known,
+ * every agent that reads a window is told it (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `model_context_window`,
+ * OpenCode's `limit`, `contextWindowSize`, `contextLength`), so they compact in time instead of assuming a
+ * window the models do not have.
  */
 export function agentSnippets(
   baseUrl: string,
@@ -137,5 +171,7 @@ export function agentSnippets(
   contextWindow: number | null = null,
 ): AgentSnippet[] {
   const target = { baseUrl, model, contextWindow };
-  return [claudeCode, codex, opencode, cline, aider, continueDev, curl].map((snippet) => snippet(target));
+  return [claudeCode, codex, opencode, qwenCode, cline, aider, continueDev, curl].map((snippet) =>
+    snippet(target),
+  );
 }
