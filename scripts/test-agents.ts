@@ -13,7 +13,7 @@
  * `npm run test:agents -- --setup-only` runs that round alone. Last, OpenCode, Qwen Code and Continue (the
  * chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both
  * black holes before the coding model, on a daemon of their own, set up with the dashboard's snippet and
- * the set's window; `--chat-only` runs that round alone.
+ * the set's window, then the same before a model dying half-way; `--chat-only` runs that round alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -90,13 +90,17 @@ function historyChecks(entries: readonly HistoryEntry[]): Check[] {
 const DYING = 'half/dies';
 
 /**
- * What the second round's history must show: every agent request served by good/coder; each that met the
- * dying model with a text answer (streamed) had it finished by good/coder as a continuation, and at least
- * one did on each face.
+ * What a dying round's history must show on each of `faces` (of `who`'s requests, when named): every agent
+ * request served by good/coder; each that met the dying model with a text answer (streamed) had it finished
+ * by good/coder as a continuation, and at least one did on each face.
  */
-function dyingChecks(entries: readonly HistoryEntry[]): Check[] {
+function dyingChecks(
+  entries: readonly HistoryEntry[],
+  faces: readonly HistoryEntry['api'][] = ['messages', 'responses'],
+  who = '',
+): Check[] {
   const checks: Check[] = [];
-  for (const api of ['messages', 'responses'] as const) {
+  for (const api of faces) {
     const seen = entries.filter((entry) => entry.api === api);
     const continued = seen.filter((entry) =>
       entry.attempts.some((attempt) => attempt.model === 'good/coder' && attempt.role === 'continuation'),
@@ -107,7 +111,7 @@ function dyingChecks(entries: readonly HistoryEntry[]): Check[] {
       return died !== undefined && died.kind !== 'network_error';
     });
     checks.push({
-      name: `router history: all ${seen.length} ${api} requests served by good/coder, ${continued.length} of them continued after ${DYING} died half-way`,
+      name: `router history: all ${seen.length} ${who}${api} requests served by good/coder, ${continued.length} of them continued after ${DYING} died half-way`,
       ok: seen.length > 0 && wrong.length === 0 && continued.length > 0,
       detail: [...wrong, ...continued].map(chainOf).join('\n'),
     });
@@ -120,7 +124,8 @@ const CHAT_WINDOW = 65_536;
 
 /**
  * The chat-completions agents, each on a daemon of its own over both black holes and the coding model, with
- * the window those models have told to each agent through its snippet.
+ * the window those models have told to each agent through its snippet; then each on another whose first
+ * model dies half-way through every answer.
  */
 async function chatRound(
   config: { providers: ReturnType<typeof fakeProviders>; router: object },
@@ -149,6 +154,15 @@ async function chatRound(
     const calls = upstream.calls.slice(callsBefore).filter((call) => call.key === route.served);
     checks.push(...chatOutputChecks(agent, calls, window));
     checks.push(chatHistoryCheck(agent, await daemon.stop(), route, chainOf));
+    // The same agent with its model dying half-way through every answer: each cut answer is finished.
+    const dyingDir = `${dir}-dying`;
+    const dying = await startDaemon(
+      { ...config, providers, sets: { main: [DYING, route.served] }, activeSet: 'main' },
+      dyingDir,
+    );
+    const runs = await runChatAgent(agent, { base: dying.base, window }, dyingDir);
+    checks.push(...runs.map((check) => ({ ...check, name: `${check.name}, its model dying half-way` })));
+    checks.push(...dyingChecks(await dying.stop(), ['chat'], `${agent.name} `));
   }
   return checks;
 }
