@@ -46,6 +46,7 @@ test('with the set’s window known, every agent that reads one is told it', () 
   };
   expect(qwen.modelProviders.openai[0]?.generationConfig).toEqual({ contextWindowSize: 65_000 });
   expect(qwen.env[qwen.modelProviders.openai[0]?.envKey ?? '']).toBe('fcm-local');
+  expect(byId.get('cline')).toMatch(/\nContext Window Size: 65000$/);
   expect(byId.get('continue')).toMatch(/\n {4}defaultCompletionOptions:\n {6}contextLength: 65000$/);
   const unknown = new Map(agentSnippets('http://127.0.0.1:19280/v1').map((s) => [s.id, s.text]));
   expect(unknown.get('claude-code')).not.toContain('AUTO_COMPACT');
@@ -53,4 +54,5 @@ test('with the set’s window known, every agent that reads one is told it', () 
   expect(unknown.get('opencode')).not.toContain('limit');
   expect(unknown.get('qwen-code')).not.toContain('contextWindowSize');
   expect(unknown.get('continue')).not.toContain('contextLength');
+  expect(unknown.get('cline')).not.toContain('Context Window');
 });

@@ -101,7 +101,7 @@ function qwenCode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippe
   };
 }
 
-function cline({ baseUrl, model }: SnippetTarget): AgentSnippet {
+function cline({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   return {
     id: 'cline',
     name: 'Cline',
@@ -111,6 +111,8 @@ function cline({ baseUrl, model }: SnippetTarget): AgentSnippet {
       `Base URL:     ${baseUrl}`,
       `API Key:      ${PLACEHOLDER_KEY}`,
       `Model ID:     ${model}`,
+      // Under the provider's Model Configuration.
+      ...(contextWindow === null ? [] : [`Context Window Size: ${contextWindow}`]),
     ].join('\n'),
   };
 }
@@ -162,8 +164,8 @@ function curl({ baseUrl, model }: SnippetTarget): AgentSnippet {
  * Snippets for Claude Code, Codex, OpenCode, Qwen Code, Cline, Aider, Continue and curl, all pointing at
  * `baseUrl` (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known,
  * every agent that reads a window is told it (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `model_context_window`,
- * OpenCode's `limit`, `contextWindowSize`, `contextLength`), so they compact in time instead of assuming a
- * window the models do not have.
+ * OpenCode's `limit`, `contextWindowSize`, Cline's Context Window Size, `contextLength`), so they compact in
+ * time instead of assuming a window the models do not have.
  */
 export function agentSnippets(
   baseUrl: string,
