@@ -20,6 +20,9 @@ test('every agent snippet points at the router and names the model', () => {
   const byId = new Map(snippets.map((snippet) => [snippet.id, snippet.text]));
   // Claude Code appends /v1/messages itself: its base URL is the origin.
   expect(byId.get('claude-code')).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:19280\n');
+  // What `fcm-router setup claude-code` writes: an API key would make Claude Code ask before using it.
+  expect(byId.get('claude-code')).toContain('export ANTHROPIC_AUTH_TOKEN=fcm-local\n');
+  expect(byId.get('claude-code')).not.toContain('ANTHROPIC_API_KEY');
   expect(byId.get('codex')).toContain('base_url = "http://127.0.0.1:19280/v1"');
   expect(byId.get('codex')).toContain('wire_api = "responses"');
   const opencode = JSON.parse(byId.get('opencode') ?? '') as { model: string };

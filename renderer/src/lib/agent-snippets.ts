@@ -27,7 +27,8 @@ function claudeCode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnip
     where: 'shell',
     text: [
       `export ANTHROPIC_BASE_URL=${origin}`,
-      `export ANTHROPIC_API_KEY=${PLACEHOLDER_KEY}`,
+      // A token, not ANTHROPIC_API_KEY: Claude Code asks before it uses an API key found in the environment.
+      `export ANTHROPIC_AUTH_TOKEN=${PLACEHOLDER_KEY}`,
       `export ANTHROPIC_MODEL=${model}`,
       'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
       ...(contextWindow === null ? [] : [`export CLAUDE_CODE_AUTO_COMPACT_WINDOW=${contextWindow}`]),
