@@ -97,7 +97,7 @@ function qwenCode({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippe
   return {
     id: 'qwen-code',
     name: 'Qwen Code',
-    where: '~/.qwen/settings.json',
+    where: '~/.qwen/settings.json, as a new file (fcm-router setup qwen-code merges into yours)',
     text: JSON.stringify(settings, null, 2),
   };
 }
@@ -131,7 +131,7 @@ function continueDev({ baseUrl, model, contextWindow }: SnippetTarget): AgentSni
   return {
     id: 'continue',
     name: 'Continue',
-    where: '~/.continue/config.yaml',
+    where: '~/.continue/config.yaml, as a new file (fcm-router setup continue merges into yours)',
     // A whole file: Continue refuses a config.yaml without its name and version.
     text: [
       'name: Local Config',
