@@ -18,34 +18,41 @@ export interface ChatAgent {
   name: string;
   /** A word of the User-Agent its requests carry (Continue's names the OpenAI SDK's class, `ls/JS`). */
   client: string;
-  /** Writes its config under `home` for the daemon at `base` and its set's `window`; the variables it needs. */
-  configure(base: string, home: string, window: number | null): Promise<NodeJS.ProcessEnv>;
+  /** The dashboard's snippet it is set up with (by id), and the file under HOME the snippet goes into. */
+  snippet: { id: string; file: string };
+  /** Variables it needs besides its config. */
+  env: NodeJS.ProcessEnv;
+  /**
+   * The output length it asks for once told the set's `window`, where it derives one from the window
+   * (OpenCode: what its `limit` keeps for the answer); absent for an agent that asks none of its own.
+   */
+  outputFor?: (window: number) => number;
   /** The arguments for a plain prompt, and for one whose shell tool must be allowed to run. */
   args(prompt: string, tool: boolean): string[];
   bin: string;
 }
 
-async function writeIn(home: string, file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(path.join(home, file)), { recursive: true });
-  await writeFile(path.join(home, file), text);
-}
-
-/** The dashboard's copy-ready snippet for `id`, pointing at the daemon at `base`: what a user pastes. */
-function snippet(id: string, base: string, window: number | null): string {
+/**
+ * Writes the dashboard's copy-ready snippet for `agent` into its file under `home`, pointing at the daemon
+ * at `base` with its set's `window`: what a user pastes.
+ */
+async function configure(agent: ChatAgent, base: string, home: string, window: number | null) {
+  const { id, file } = agent.snippet;
   const found = agentSnippets(`${base}/v1`, 'fcm', window).find((candidate) => candidate.id === id);
   if (found === undefined) throw new Error(`no dashboard snippet for ${id}`);
-  return found.text;
+  await mkdir(path.dirname(path.join(home, file)), { recursive: true });
+  await writeFile(path.join(home, file), `${found.text}\n`);
 }
 
 const opencode: ChatAgent = {
   name: 'OpenCode',
   client: 'opencode',
   bin: 'opencode',
-  configure: async (base, home, window) => {
-    await writeIn(home, '.config/opencode/opencode.json', snippet('opencode', base, window));
-    // Its model catalogue is fetched from the internet on every start, and waited for when unreachable.
-    return { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
-  },
+  snippet: { id: 'opencode', file: '.config/opencode/opencode.json' },
+  // Its model catalogue is fetched from the internet on every start, and waited for when unreachable.
+  env: { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' },
+  // `fcm-router setup opencode`'s rule: the dashboard's snippet must agree with it.
+  outputFor: (window) => opencodeLimit(window).output,
   // `run` allows its tools by default.
   args: (prompt) => ['run', prompt],
 };
@@ -54,10 +61,8 @@ const qwen: ChatAgent = {
   name: 'Qwen Code',
   client: 'qwencode',
   bin: 'qwen',
-  configure: async (base, home, window) => {
-    await writeIn(home, '.qwen/settings.json', snippet('qwen-code', base, window));
-    return {};
-  },
+  snippet: { id: 'qwen-code', file: '.qwen/settings.json' },
+  env: {},
   // Headless in its default approval mode, it does not offer the model its shell tool.
   args: (prompt, tool) => ['-p', prompt, ...(tool ? ['--yolo'] : [])],
 };
@@ -66,10 +71,8 @@ const continueCli: ChatAgent = {
   name: 'Continue',
   client: 'ls/js',
   bin: 'cn',
-  configure: async (base, home, window) => {
-    await writeIn(home, '.continue/config.yaml', `${snippet('continue', base, window)}\n`);
-    return {};
-  },
+  snippet: { id: 'continue', file: '.continue/config.yaml' },
+  env: {},
   // `-p` runs its Bash tool without asking.
   args: (prompt) => ['-p', prompt],
 };
@@ -91,7 +94,8 @@ export async function runChatAgent(
   const work = path.join(dir, 'work');
   // Qwen Code stops at once on a HOME that does not exist.
   await Promise.all([mkdir(work, { recursive: true }), mkdir(home, { recursive: true })]);
-  const env = { ...bareEnv(home), ...(await agent.configure(base, home, window)) };
+  await configure(agent, base, home, window);
+  const env = { ...bareEnv(home), ...agent.env };
   const plain = await runCommand(agentBin(agent.bin), agent.args('Say hello.', false), env, work);
   // The command's text does not hold what it prints: an answer holding it shows the command ran.
   const id = `${agent.bin}-${Math.random().toString(36).slice(2, 10)}`;
@@ -112,22 +116,21 @@ export async function runChatAgent(
 }
 
 /**
- * What the requests `agent` got to the coding model (`calls`) show of the window it was told: OpenCode asks
- * for the output its `limit` keeps for the answer (`fcm-router setup opencode`'s rule, so the snippet and
- * setup must agree), where it asks for 32 000 without one. The others ask for no output length of their
- * own choosing: nothing is checked of them.
+ * What the requests `agent` got to the coding model (`calls`) show of the window it was told: an agent that
+ * derives its output length from the window (`outputFor`) asks for exactly that in every request (OpenCode
+ * asks for 32 000 without one). Nothing is checked of the others.
  */
 export function chatOutputChecks(
   agent: ChatAgent,
   calls: readonly UpstreamCall[],
   window: number | null,
 ): Check[] {
-  if (agent !== opencode) return [];
-  const expected = window === null ? null : opencodeLimit(window).output;
+  if (agent.outputFor === undefined) return [];
+  const expected = window === null ? null : agent.outputFor(window);
   const asked = calls.map((call) => call.body?.max_tokens);
   return [
     {
-      name: `OpenCode told the set's window (${window ?? 'none'}): all ${calls.length} of its requests ask for ${expected ?? '?'} tokens of output`,
+      name: `${agent.name} told the set's window (${window ?? 'none'}): all ${calls.length} of its requests ask for ${expected ?? '?'} tokens of output`,
       ok: expected !== null && calls.length > 0 && asked.every((tokens) => tokens === expected),
       detail: `max_tokens: ${asked.join(', ')}`,
     },
