@@ -27,29 +27,38 @@ function forwardable(
 }
 
 /** Starts a relay to `upstream` on 127.0.0.1 (port 0 by default). */
-export async function startBareRelay(upstream: string, port = 0): Promise<RelayHandle> {
-  // No cap on upstream sockets, as the router's pools have none: a capped relay would queue a burst's
-  // requests behind a slow upstream and read slower than it is.
+export function startBareRelay(upstream: string, port = 0): Promise<RelayHandle> {
+  return serveRelay(upstream, port, (pool, req, res) => {
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    return pool.stream(
+      {
+        path: req.url ?? '/',
+        method: (req.method ?? 'GET') as 'GET',
+        headers: forwardable(req.headers),
+        body: hasBody ? req : null,
+      },
+      ({ statusCode, headers }) => {
+        res.writeHead(statusCode, forwardable(headers));
+        return res;
+      },
+    );
+  });
+}
+
+/** How a relay serves one request with its upstream `pool`; a rejection answers 502 (or cuts the stream). */
+export type RelayWork = (pool: Pool, req: http.IncomingMessage, res: http.ServerResponse) => Promise<unknown>;
+
+/**
+ * A relay to `upstream` doing `work` for every request. No cap on upstream sockets, as the router's pools
+ * have none: a capped relay would queue a burst's requests behind a slow upstream and read slower than it is.
+ */
+export async function serveRelay(upstream: string, port: number, work: RelayWork): Promise<RelayHandle> {
   const pool = new Pool(upstream, { pipelining: 1, keepAliveTimeout: 60_000 });
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    pool
-      .stream(
-        {
-          path: req.url ?? '/',
-          method: (req.method ?? 'GET') as 'GET',
-          headers: forwardable(req.headers),
-          body: hasBody ? req : null,
-        },
-        ({ statusCode, headers }) => {
-          res.writeHead(statusCode, forwardable(headers));
-          return res;
-        },
-      )
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(502).end();
-        else res.destroy();
-      });
+    work(pool, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
   });
   return listenRelay(server, pool, port);
 }
@@ -77,10 +86,23 @@ export async function listenRelay(server: http.Server, pool: Pool, port: number)
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const upstream = process.argv[2];
-  if (!upstream) throw new Error('usage: bare-relay.ts <upstream-url>');
-  const relay = await startBareRelay(upstream);
-  process.stdout.write(`bare relay listening on ${relay.url}\n`);
+/**
+ * Runs a relay when `moduleUrl` is the script node was started with (`node <script> <params…>`): `start`
+ * gets the params in order; the relay's URL is printed and it serves until SIGTERM.
+ */
+export async function runRelayScript(
+  moduleUrl: string,
+  params: readonly string[],
+  start: (args: string[]) => Promise<RelayHandle>,
+): Promise<void> {
+  const script = process.argv[1];
+  if (!script || moduleUrl !== pathToFileURL(script).href) return;
+  const args = process.argv.slice(2, 2 + params.length);
+  if (args.length < params.length || args.includes(''))
+    throw new Error(`usage: ${script} ${params.map((param) => `<${param}>`).join(' ')}`);
+  const relay = await start(args);
+  process.stdout.write(`relay listening on ${relay.url}\n`);
   process.once('SIGTERM', () => void relay.close());
 }
+
+await runRelayScript(import.meta.url, ['upstream-url'], ([upstream = '']) => startBareRelay(upstream));

@@ -7,10 +7,9 @@
  * own machinery. Run as `validating-relay.ts <upstream-url> <model>`: it prints its URL and serves until
  * SIGTERM.
  */
-import http from 'node:http';
-import { pathToFileURL } from 'node:url';
-import { Pool } from 'undici';
-import { listenRelay, type RelayHandle } from './bare-relay.js';
+import type http from 'node:http';
+import type { Pool } from 'undici';
+import { runRelayScript, serveRelay, type RelayHandle } from './bare-relay.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -60,22 +59,10 @@ async function relay(pool: Pool, model: string, req: http.IncomingMessage, res: 
 }
 
 /** Starts a validating relay to `upstream` on 127.0.0.1 (port 0 by default), naming `model` upstream. */
-export async function startValidatingRelay(upstream: string, model: string, port = 0): Promise<RelayHandle> {
-  // No cap on upstream sockets, as for the bare relay and the router.
-  const pool = new Pool(upstream, { pipelining: 1, keepAliveTimeout: 60_000 });
-  const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-    relay(pool, model, req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-  });
-  return listenRelay(server, pool, port);
+export function startValidatingRelay(upstream: string, model: string, port = 0): Promise<RelayHandle> {
+  return serveRelay(upstream, port, (pool, req, res) => relay(pool, model, req, res));
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [upstream, model] = process.argv.slice(2);
-  if (!upstream || !model) throw new Error('usage: validating-relay.ts <upstream-url> <model>');
-  const server = await startValidatingRelay(upstream, model);
-  process.stdout.write(`validating relay listening on ${server.url}\n`);
-  process.once('SIGTERM', () => void server.close());
-}
+await runRelayScript(import.meta.url, ['upstream-url', 'model'], ([upstream = '', model = '']) =>
+  startValidatingRelay(upstream, model),
+);
