@@ -208,14 +208,28 @@ test('a provider key is write-only: saved once, then shown only as set and maske
   await expect(row.getByText('key missing')).toBeVisible();
 
   // The enabled switch writes the provider's flag into the config, and removes it again.
+  // The page's reloads of the provider list get the list from before the switch was used until `stale`
+  // is cleared: the switch must show what was asked for, not flip back when a reload is older than the save.
+  let stale: string | null = JSON.stringify(await getJson<ProvidersResponse>(daemon.url, '/api/providers'));
+  await page.route(
+    (url) => url.pathname === '/api/providers',
+    (route) =>
+      stale !== null && route.request().method() === 'GET'
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: stale })
+        : route.fallback(),
+  );
   const cerebras = page.getByRole('listitem', { name: 'Cerebras', exact: true });
-  await cerebras.getByLabel('Cerebras enabled').uncheck();
+  const enabled = cerebras.getByLabel('Cerebras enabled');
+  await enabled.uncheck();
   await expect
     .poll(async () => (await getJson<ConfigResponse>(daemon.url, '/api/config')).config.providers?.cerebras)
     .toEqual({
       enabled: false,
     });
-  await cerebras.getByLabel('Cerebras enabled').check();
+  await expect(enabled).toBeEnabled();
+  await expect(enabled).not.toBeChecked();
+  stale = null;
+  await enabled.check();
   await expect
     .poll(async () => (await getJson<ConfigResponse>(daemon.url, '/api/config')).config.providers?.cerebras)
     .toBeUndefined();

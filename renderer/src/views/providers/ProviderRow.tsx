@@ -12,7 +12,11 @@ import { KeyStates } from './KeyStates.js';
 import { LimitsForm } from './LimitsForm.js';
 import { ProbeSettings } from './ProbeSettings.js';
 
-/** The enabled switch: shows the requested state at once and until the router's answer has been reloaded. */
+/**
+ * The enabled switch: shows the requested state at once, and keeps showing it until the router's view of
+ * the provider says the same (or the save failed): a list reloaded before the save was read never flips it
+ * back for a moment.
+ */
 function EnabledSwitch({ provider }: { provider: ProviderView }) {
   const client = useQueryClient();
   const [wanted, setWanted] = useState<boolean | null>(null);
@@ -24,6 +28,8 @@ function EnabledSwitch({ provider }: { provider: ProviderView }) {
     },
     onSettled: () => client.invalidateQueries(),
   });
+  // Set during render, as React advises for state that follows a prop: no effect, no extra paint.
+  if (wanted !== null && wanted === provider.enabled && !toggle.isPending) setWanted(null);
   return (
     <label className="switch">
       <input
@@ -32,7 +38,7 @@ function EnabledSwitch({ provider }: { provider: ProviderView }) {
         aria-label={`${provider.name} enabled`}
         onChange={(e) => {
           setWanted(e.target.checked);
-          toggle.mutate(e.target.checked, { onSettled: () => setWanted(null) });
+          toggle.mutate(e.target.checked, { onError: () => setWanted(null) });
         }}
         disabled={toggle.isPending}
       />
