@@ -168,10 +168,25 @@ test('the set editor reorders, adds, removes and switches sets on the router', a
   await expect(modelRow(page, extra)).toHaveCount(0);
   await expect.poll(order).toEqual(original);
 
-  await page.getByLabel('Active set', { exact: true }).selectOption('spare');
-  await expect(page.getByText('set “spare”, 1 models')).toBeVisible();
+  // The page's reloads of the state get the one from before the switch until `stale` is cleared: the
+  // choice must stay shown, not flip back when a reload is older than the change.
+  let stale: string | null = JSON.stringify(await state());
+  await page.route(
+    (url) => url.pathname === '/api/state',
+    (route) =>
+      stale !== null && route.request().method() === 'GET'
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: stale })
+        : route.fallback(),
+  );
+  const activeSet = page.getByLabel('Active set', { exact: true });
+  await activeSet.selectOption('spare');
   await expect.poll(async () => (await state()).activeSet).toBe('spare');
-  await page.getByLabel('Active set', { exact: true }).selectOption('default');
+  await expect(activeSet).toBeEnabled();
+  await expect(activeSet).toHaveValue('spare');
+  stale = null;
+  await page.reload();
+  await expect(page.getByText('set “spare”, 1 models')).toBeVisible();
+  await activeSet.selectOption('default');
   await expect.poll(async () => (await state()).activeSet).toBe('default');
 });
 

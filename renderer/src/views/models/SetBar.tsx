@@ -10,12 +10,15 @@ import { SaveAsSet } from './SaveAsSet.js';
 export function SetBar({ state }: { state: StateResponse }) {
   const client = useQueryClient();
   const selectId = useId();
-  // The chosen set shows at once, not only after the router's change has been reloaded.
+  // The chosen set shows at once, and until the router's state names it (or the change failed): a reload
+  // older than the change never shows the set before it for a moment.
   const [wanted, setWanted] = useState<string | null>(null);
   const activate = useMutation({
     mutationFn: (set: string) => api.activateSet(set),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
   });
+  // Set during render, as React advises for state that follows a prop: no effect, no extra paint.
+  if (wanted !== null && wanted === state.activeSet && !activate.isPending) setWanted(null);
   const names = Object.keys(state.sets);
   return (
     <div className="set-bar">
@@ -25,7 +28,7 @@ export function SetBar({ state }: { state: StateResponse }) {
         value={wanted ?? state.activeSet}
         onChange={(e) => {
           setWanted(e.target.value);
-          activate.mutate(e.target.value, { onSettled: () => setWanted(null) });
+          activate.mutate(e.target.value, { onError: () => setWanted(null) });
         }}
         disabled={activate.isPending}
       >
