@@ -10,8 +10,8 @@
  *   and config).
  * - Streams of 200 chunks: chat completions through the bare relay, Anthropic Messages through the
  *   translating relay (`translating-relay.ts`: each frame parsed once and written as an event, nothing else),
- *   and the router's chat completions and Messages faces: what translating costs a proxy that does only
- *   that, beside what it costs the router over its own chat completions (the bench's stream bar).
+ *   and the router's chat completions, Messages and Responses faces: what translating costs a proxy that
+ *   does only that, beside what it costs the router over its own chat completions (the bench's stream bar).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -156,9 +156,11 @@ try {
     { name: 'translating relay, Messages', child: translating, run: streams(translating, 'messages', 'fcm') },
     { name: 'router, chat', child: router, run: streams(router, 'chat', set) },
     { name: 'router, Messages', child: router, run: streams(router, 'messages', set) },
+    { name: 'router, Responses', child: router, run: streams(router, 'responses', set) },
   ]);
   console.log(against('translating relay, Messages', 'bare relay, chat'));
   console.log(against('router, Messages', 'router, chat'));
+  console.log(against('router, Responses', 'router, chat'));
 } finally {
   await Promise.all(children.map((child) => child.stop()));
   await rm(dir, { recursive: true, force: true });
