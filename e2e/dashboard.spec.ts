@@ -5,6 +5,7 @@ import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors
 import { expectCountingDown } from './helpers/countdown.js';
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { serveStaleReads } from './helpers/stale-reads.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 import { screenshotDir } from './helpers/screenshots.js';
 
@@ -168,22 +169,15 @@ test('the set editor reorders, adds, removes and switches sets on the router', a
   await expect(modelRow(page, extra)).toHaveCount(0);
   await expect.poll(order).toEqual(original);
 
-  // The page's reloads of the state get the one from before the switch until `stale` is cleared: the
-  // choice must stay shown, not flip back when a reload is older than the change.
-  let stale: string | null = JSON.stringify(await state());
-  await page.route(
-    (url) => url.pathname === '/api/state',
-    (route) =>
-      stale !== null && route.request().method() === 'GET'
-        ? route.fulfill({ status: 200, contentType: 'application/json', body: stale })
-        : route.fallback(),
-  );
+  // The page's reloads of the state get the one from before the switch until it is released: the choice
+  // must stay shown, not flip back when a reload is older than the change.
+  const releaseState = await serveStaleReads(page, daemon.url, '/api/state');
   const activeSet = page.getByLabel('Active set', { exact: true });
   await activeSet.selectOption('spare');
   await expect.poll(async () => (await state()).activeSet).toBe('spare');
   await expect(activeSet).toBeEnabled();
   await expect(activeSet).toHaveValue('spare');
-  stale = null;
+  releaseState();
   await page.reload();
   await expect(page.getByText('set “spare”, 1 models')).toBeVisible();
   await activeSet.selectOption('default');
@@ -223,16 +217,9 @@ test('a provider key is write-only: saved once, then shown only as set and maske
   await expect(row.getByText('key missing')).toBeVisible();
 
   // The enabled switch writes the provider's flag into the config, and removes it again.
-  // The page's reloads of the provider list get the list from before the switch was used until `stale`
-  // is cleared: the switch must show what was asked for, not flip back when a reload is older than the save.
-  let stale: string | null = JSON.stringify(await getJson<ProvidersResponse>(daemon.url, '/api/providers'));
-  await page.route(
-    (url) => url.pathname === '/api/providers',
-    (route) =>
-      stale !== null && route.request().method() === 'GET'
-        ? route.fulfill({ status: 200, contentType: 'application/json', body: stale })
-        : route.fallback(),
-  );
+  // The page's reloads of the provider list get the list from before the switch was used until it is
+  // released: the switch must show what was asked for, not flip back when a reload is older than the save.
+  const releaseProviders = await serveStaleReads(page, daemon.url, '/api/providers');
   const cerebras = page.getByRole('listitem', { name: 'Cerebras', exact: true });
   const enabled = cerebras.getByLabel('Cerebras enabled');
   await enabled.uncheck();
@@ -243,7 +230,7 @@ test('a provider key is write-only: saved once, then shown only as set and maske
     });
   await expect(enabled).toBeEnabled();
   await expect(enabled).not.toBeChecked();
-  stale = null;
+  releaseProviders();
   await enabled.check();
   await expect
     .poll(async () => (await getJson<ConfigResponse>(daemon.url, '/api/config')).config.providers?.cerebras)
