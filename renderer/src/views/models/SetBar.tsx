@@ -1,34 +1,32 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { StateResponse } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/queries.js';
 import { errorText } from '../../components/QueryStatus.js';
+import { useAskedValue } from '../../lib/use-asked-value.js';
 import { SaveAsSet } from './SaveAsSet.js';
 
 /** Switches the active set (the one agents' `fcm` requests use), or saves the current one under a name. */
 export function SetBar({ state }: { state: StateResponse }) {
   const client = useQueryClient();
   const selectId = useId();
-  // The chosen set shows at once, and until the router's state names it (or the change failed): a reload
-  // older than the change never shows the set before it for a moment.
-  const [wanted, setWanted] = useState<string | null>(null);
   const activate = useMutation({
     mutationFn: (set: string) => api.activateSet(set),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.state }),
   });
-  // Set during render, as React advises for state that follows a prop: no effect, no extra paint.
-  if (wanted !== null && wanted === state.activeSet && !activate.isPending) setWanted(null);
+  // The chosen set shows at once, and until the router's state names it.
+  const chosen = useAskedValue(state.activeSet, activate.isPending);
   const names = Object.keys(state.sets);
   return (
     <div className="set-bar">
       <label htmlFor={selectId}>Active set</label>
       <select
         id={selectId}
-        value={wanted ?? state.activeSet}
+        value={chosen.shown}
         onChange={(e) => {
-          setWanted(e.target.value);
-          activate.mutate(e.target.value, { onError: () => setWanted(null) });
+          chosen.ask(e.target.value);
+          activate.mutate(e.target.value, { onError: chosen.forget });
         }}
         disabled={activate.isPending}
       >

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { ModelStateView, ProviderView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { testThroughRouter } from '../../api/test-model.js';
 import { KeyStatusBadge } from '../../components/KeyStatusBadge.js';
 import { errorText } from '../../components/QueryStatus.js';
+import { useAskedValue } from '../../lib/use-asked-value.js';
 import { TestResultView } from '../models/TestResultView.js';
 import { withProviderEnabled } from './provider-config.js';
 import { KeyForm } from './KeyForm.js';
@@ -19,7 +19,6 @@ import { ProbeSettings } from './ProbeSettings.js';
  */
 function EnabledSwitch({ provider }: { provider: ProviderView }) {
   const client = useQueryClient();
-  const [wanted, setWanted] = useState<boolean | null>(null);
   const toggle = useMutation({
     // Read the config fresh so the toggle never writes back a stale copy of other settings.
     mutationFn: async (enabled: boolean) => {
@@ -28,17 +27,16 @@ function EnabledSwitch({ provider }: { provider: ProviderView }) {
     },
     onSettled: () => client.invalidateQueries(),
   });
-  // Set during render, as React advises for state that follows a prop: no effect, no extra paint.
-  if (wanted !== null && wanted === provider.enabled && !toggle.isPending) setWanted(null);
+  const enabled = useAskedValue(provider.enabled, toggle.isPending);
   return (
     <label className="switch">
       <input
         type="checkbox"
-        checked={wanted ?? provider.enabled}
+        checked={enabled.shown}
         aria-label={`${provider.name} enabled`}
         onChange={(e) => {
-          setWanted(e.target.checked);
-          toggle.mutate(e.target.checked, { onError: () => setWanted(null) });
+          enabled.ask(e.target.checked);
+          toggle.mutate(e.target.checked, { onError: enabled.forget });
         }}
         disabled={toggle.isPending}
       />
