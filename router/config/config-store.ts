@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { checkProviders } from './resolve-config.js';
+import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
 import type { Config, ConfigInput, ConfigIssue } from './schema.js';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogueProvider } from '../catalogue/providers.js';
-import { checkProviders, resolveConfig, splitModelKey } from './resolve-config.js';
+import { checkProviders } from './provider-checks.js';
+import { resolveConfig, splitModelKey } from './resolve-config.js';
 import type { Catalogue } from './resolve-config.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import { parseConfig } from './schema.js';

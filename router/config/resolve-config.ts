@@ -6,18 +6,14 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
-import {
-  FREE_TIER_LIMITS,
-  hasLimits,
-  modelLimits,
-  type BudgetLimits,
-} from '../catalogue/free-tier-limits.js';
+import { hasLimits, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import { modelFit, type ModelFit } from '../catalogue/model-fit.js';
-import { UTC_ZONE } from '../state/day-start.js';
-import { keyFingerprint } from '../state/key-fingerprint.js';
-import { isApiKeyText, type Config, type ConfigIssue, type ProviderConfig } from './schema.js';
+import { defaultSet } from './default-set.js';
+import { resolveProvider } from './resolve-provider.js';
+import type { Config } from './schema.js';
 
-type Env = Record<string, string | undefined>;
+/** The environment variables keys and URL placeholders are read from. */
+export type Env = Record<string, string | undefined>;
 
 export interface Catalogue {
   providers: readonly CatalogueProvider[];
@@ -122,129 +118,6 @@ export function splitModelKey(key: string): { provider: string; modelId: string 
 }
 
 /**
- * Problems the schema cannot see: a custom provider needs a base URL and at least one model, and the
- * last-resort model must be one the router knows (a catalogue model, one listed in the provider's
- * `models`, or one a set names), since it is tried only when everything else failed.
- */
-export function checkProviders(config: Config, catalogue: Catalogue = BUILTIN_CATALOGUE): ConfigIssue[] {
-  const known = new Set(catalogue.providers.map((provider) => provider.id));
-  const issues = Object.entries(config.providers).flatMap(([id, provider]) => {
-    if (known.has(id)) return [];
-    const found: ConfigIssue[] = [];
-    if (provider.baseUrl === undefined) {
-      found.push({
-        path: `providers.${id}.baseUrl`,
-        message: 'required for a provider not in the catalogue',
-      });
-    }
-    if (provider.models === undefined || provider.models.length === 0) {
-      found.push({
-        path: `providers.${id}.models`,
-        message: 'list at least one model id for a custom provider',
-      });
-    }
-    return found;
-  });
-  const lastResort = config.router.failover.lastResortModel;
-  const problem = lastResort === null ? null : unknownModel(lastResort, config, catalogue);
-  if (problem !== null) issues.push({ path: 'router.failover.lastResortModel', message: problem });
-  return issues;
-}
-
-/** Why `key` names no model the router knows, or null when it does. */
-function unknownModel(key: string, config: Config, catalogue: Catalogue): string | null {
-  const split = splitModelKey(key);
-  if (!split) return 'must be "provider/modelId"';
-  const { provider, modelId } = split;
-  const inCatalogue = catalogue.providers.some((entry) => entry.id === provider);
-  if (!inCatalogue && config.providers[provider] === undefined) {
-    return `no provider "${provider}": name a model as provider/model, e.g. groq/llama-3.3-70b-versatile`;
-  }
-  const listed =
-    catalogue.models.some((model) => model.provider === provider && model.id === modelId) ||
-    (config.providers[provider]?.models ?? []).includes(modelId) ||
-    Object.values(config.sets ?? {}).some((set) => set.includes(key));
-  if (listed) return null;
-  return `${provider} has no model "${modelId}" in the catalogue: pick one of its models, or list it in providers.${provider}.models`;
-}
-
-/** Fills `{placeholder}`s from the environment; null if any stays unfilled. */
-function fillUrl(baseUrl: string, params: Record<string, string> | undefined, env: Env): string | null {
-  let missing = false;
-  const filled = baseUrl.replace(/\{([A-Za-z0-9_]+)\}/g, (_match, name: string) => {
-    const envName = params?.[name];
-    const value = envName === undefined ? undefined : env[envName]?.trim();
-    if (!value) missing = true;
-    return encodeURIComponent(value ?? '');
-  });
-  return missing ? null : filled;
-}
-
-/**
- * The config's keys (`apiKey`, then `apiKeys`), else every variable `apiKeyEnv` names that is set (it
- * replaces the catalogue's list), else the first set variable of the catalogue's list (alternative names
- * of one key). A key given twice is kept once.
- */
-function resolveKeys(
-  settings: ProviderConfig | undefined,
-  entry: CatalogueProvider | undefined,
-  env: Env,
-): ProviderKey[] {
-  const keys = new Map<string, ProviderKey>();
-  const add = (raw: string | undefined, source: string): void => {
-    const value = raw?.trim();
-    // A variable holding no usable key (a non-ASCII character, a line break inside) counts as unset.
-    if (value && isApiKeyText(value) && !keys.has(value))
-      keys.set(value, { value, fingerprint: keyFingerprint(value), source });
-  };
-  add(settings?.apiKey, 'config');
-  for (const key of settings?.apiKeys ?? []) add(key, 'config');
-  if (keys.size > 0) return [...keys.values()];
-  const own = settings?.apiKeyEnv;
-  if (own !== undefined) {
-    for (const name of typeof own === 'string' ? [own] : own) add(env[name], `env:${name}`);
-    return [...keys.values()];
-  }
-  const name = (entry?.keyEnv ?? []).find((candidate) => env[candidate]?.trim());
-  if (name !== undefined) add(env[name], `env:${name}`);
-  return [...keys.values()];
-}
-
-function resolveProvider(
-  id: string,
-  entry: CatalogueProvider | undefined,
-  settings: ProviderConfig | undefined,
-  modelIds: string[],
-  env: Env,
-): ResolvedProvider {
-  let baseUrl: string | null = null;
-  if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl;
-  else if (entry) baseUrl = fillUrl(entry.baseUrl, entry.urlParams, env);
-  const keys = resolveKeys(settings, entry, env);
-  return {
-    id,
-    name: settings?.name ?? entry?.name ?? id,
-    baseUrl,
-    apiKey: keys[0]?.value ?? null,
-    keySource: keys[0]?.source ?? null,
-    keys,
-    // A custom provider is often a local server without auth; a key is used when one is configured.
-    keyRequired: entry?.keyRequired ?? false,
-    enabled: settings?.enabled ?? true,
-    custom: entry === undefined,
-    headers: { ...entry?.headers, ...settings?.headers },
-    bodyPreset: entry?.bodyPreset ?? null,
-    stripModelPrefix: entry?.stripModelPrefix ?? null,
-    quotaScope: entry?.quotaScope ?? 'model',
-    quotaAccount: entry?.quotaAccount ?? id,
-    dayTimeZone: settings?.dayTimeZone ?? FREE_TIER_LIMITS[id]?.dayTimeZone ?? UTC_ZONE,
-    signupUrl: entry?.signupUrl ?? null,
-    modelIds: [...new Set(modelIds)],
-    discoveredNew: [],
-  };
-}
-
-/**
  * A provider's model list as discovery may judge it by: only one that names at least one of the provider's
  * catalogue models. A list that names none is in another format or partial (a provider that really dropped
  * every model is rarer than one whose list does not say what it serves), and taking it would skip the whole
@@ -257,55 +130,17 @@ function usableList(
   id: string,
 ): ReadonlySet<string> | undefined {
   if (listed === undefined) return undefined;
-  const prefix = provider.stripModelPrefix;
   for (const modelId of provider.modelIds) {
     if (!catalogueModels.has(`${id}/${modelId}`)) continue;
-    const upstream = prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
-    if (listed.has(upstream)) return listed;
+    if (listed.has(upstreamIdOf(provider, modelId))) return listed;
   }
   return undefined;
 }
 
-const TIER_ORDER = ['S+', 'S', 'A+', 'A', 'A-', 'B+', 'B', 'C'];
-
-function tierRank(tier: string | null): number {
-  const rank = tier === null ? -1 : TIER_ORDER.indexOf(tier);
-  return rank === -1 ? TIER_ORDER.length : rank;
-}
-
-/**
- * The set used when the config defines none: every routable model of every enabled provider with a key
- * (custom providers need none), best first, then the models of the catalogue's keyless providers, best
- * first, so a first run without any key routes at once and a key added later goes ahead of them.
- */
-function defaultSet(
-  providers: ReadonlyMap<string, ResolvedProvider>,
-  models: ReadonlyMap<string, ResolvedModel>,
-  catalogueOrder: ReadonlyMap<string, number>,
-): string[] {
-  const order = (key: string, fallback: number): number =>
-    catalogueOrder.get(key) ?? catalogueOrder.size + fallback;
-  // 0: keyed (or custom), 1: keyless catalogue provider, null: not routable without a key.
-  const group = (provider: ResolvedProvider | undefined): 0 | 1 | null => {
-    if (provider === undefined || !provider.enabled || provider.baseUrl === null) return null;
-    if (provider.apiKey !== null || provider.custom) return 0;
-    return provider.keyRequired ? null : 1;
-  };
-  return [...models.values()]
-    .map((model, index) => ({
-      model,
-      order: order(model.key, index),
-      group: group(providers.get(model.provider)),
-    }))
-    .filter((entry): entry is typeof entry & { group: 0 | 1 } => entry.group !== null)
-    .sort(
-      (a, b) =>
-        a.group - b.group ||
-        tierRank(a.model.tier) - tierRank(b.model.tier) ||
-        (b.model.sweScore ?? -1) - (a.model.sweScore ?? -1) ||
-        a.order - b.order,
-    )
-    .map(({ model }) => model.key);
+/** The id a provider's model is sent upstream under: its `stripModelPrefix` removed. */
+function upstreamIdOf(provider: ResolvedProvider, modelId: string): string {
+  const prefix = provider.stripModelPrefix;
+  return prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
 }
 
 /** Every provider's model ids (the catalogue's, the config's, and any a set names), and the catalogue's models by key. */
@@ -348,9 +183,7 @@ function resolveModel(sources: ModelSources, modelId: string): ResolvedModel {
   const id = provider.id;
   const key = `${id}/${modelId}`;
   const known = catalogueModels.get(key);
-  const prefix = provider.stripModelPrefix;
-  const upstreamModelId =
-    prefix !== null && modelId.startsWith(prefix) ? modelId.slice(prefix.length) : modelId;
+  const upstreamModelId = upstreamIdOf(provider, modelId);
   // Only a catalogue model is judged by the list: one the user named stays theirs to keep.
   const vanished =
     listed !== undefined && known !== undefined && !(config.providers[id]?.models ?? []).includes(modelId)
@@ -443,15 +276,11 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
   const split = splitModelKey(key);
   const provider = split ? resolved.providers.get(split.provider) : undefined;
   if (!split || !provider) return null;
-  const prefix = provider.stripModelPrefix;
   return {
     key,
     provider: provider.id,
     modelId: split.modelId,
-    upstreamModelId:
-      prefix !== null && split.modelId.startsWith(prefix)
-        ? split.modelId.slice(prefix.length)
-        : split.modelId,
+    upstreamModelId: upstreamIdOf(provider, split.modelId),
     label: null,
     tier: null,
     sweScore: null,
