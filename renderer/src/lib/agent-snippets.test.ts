@@ -51,6 +51,23 @@ test('with the set’s window known, every agent that reads one is told it', () 
   expect(qwen.env[qwen.modelProviders.openai[0]?.envKey ?? '']).toBe('fcm-local');
   expect(byId.get('cline')).toMatch(/\nContext Window Size: 65000$/);
   expect(byId.get('continue')).toMatch(/\n {4}defaultCompletionOptions:\n {6}contextLength: 65000$/);
+  // Aider's window comes from a metadata file of the snippet's own, named on the command line.
+  const [write, json, end, command] = (byId.get('aider') ?? '').split('\n');
+  expect(write).toBe("cat > ~/.aider.fcm-router.metadata.json <<'EOF'");
+  expect(JSON.parse(json ?? '')).toEqual({
+    'openai/fcm': {
+      max_input_tokens: 65_000,
+      input_cost_per_token: 0,
+      output_cost_per_token: 0,
+      litellm_provider: 'openai',
+      mode: 'chat',
+    },
+  });
+  expect(end).toBe('EOF');
+  expect(command).toBe(
+    'aider --openai-api-base http://127.0.0.1:19280/v1 --openai-api-key fcm-local --model openai/fcm' +
+      ' --model-metadata-file ~/.aider.fcm-router.metadata.json',
+  );
   const unknown = new Map(agentSnippets('http://127.0.0.1:19280/v1').map((s) => [s.id, s.text]));
   expect(unknown.get('claude-code')).not.toContain('AUTO_COMPACT');
   expect(unknown.get('codex')).not.toContain('model_context_window');
@@ -58,4 +75,5 @@ test('with the set’s window known, every agent that reads one is told it', () 
   expect(unknown.get('qwen-code')).not.toContain('contextWindowSize');
   expect(unknown.get('continue')).not.toContain('contextLength');
   expect(unknown.get('cline')).not.toContain('Context Window');
+  expect(unknown.get('aider')).not.toContain('metadata');
 });

@@ -118,12 +118,36 @@ function cline({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   };
 }
 
-function aider({ baseUrl, model }: SnippetTarget): AgentSnippet {
+/** Where the Aider snippet keeps the set's window: a file of its own, so no file of the user's is replaced. */
+const AIDER_METADATA_FILE = '~/.aider.fcm-router.metadata.json';
+
+/**
+ * Aider learns a model's window only from a model-metadata file (litellm's format); it loads the one named
+ * by `--model-metadata-file` after its own. With the window it sizes its chat history and repo map to it,
+ * warns before a turn outgrows it, and counts the free models' cost as zero.
+ */
+function aider({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
+  const command = `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`;
+  if (contextWindow === null) return { id: 'aider', name: 'Aider', where: 'shell', text: command };
+  const metadata = {
+    [`openai/${model}`]: {
+      max_input_tokens: contextWindow,
+      input_cost_per_token: 0,
+      output_cost_per_token: 0,
+      litellm_provider: 'openai',
+      mode: 'chat',
+    },
+  };
   return {
     id: 'aider',
     name: 'Aider',
     where: 'shell',
-    text: `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`,
+    text: [
+      `cat > ${AIDER_METADATA_FILE} <<'EOF'`,
+      JSON.stringify(metadata),
+      'EOF',
+      `${command} --model-metadata-file ${AIDER_METADATA_FILE}`,
+    ].join('\n'),
   };
 }
 
@@ -165,8 +189,8 @@ function curl({ baseUrl, model }: SnippetTarget): AgentSnippet {
  * Snippets for Claude Code, Codex, OpenCode, Qwen Code, Cline, Aider, Continue and curl, all pointing at
  * `baseUrl` (ending in `/v1`; Claude Code takes the origin without it). With the set's `contextWindow` known,
  * every agent that reads a window is told it (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `model_context_window`,
- * OpenCode's `limit`, `contextWindowSize`, Cline's Context Window Size, `contextLength`), so they compact in
- * time instead of assuming a window the models do not have.
+ * OpenCode's `limit`, `contextWindowSize`, Cline's Context Window Size, Aider's model metadata,
+ * `contextLength`), so they compact in time instead of assuming a window the models do not have.
  */
 export function agentSnippets(
   baseUrl: string,
