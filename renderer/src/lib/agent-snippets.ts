@@ -128,7 +128,6 @@ const AIDER_METADATA_FILE = '~/.aider.fcm-router.metadata.json';
  */
 function aider({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   const command = `aider --openai-api-base ${baseUrl} --openai-api-key ${PLACEHOLDER_KEY} --model openai/${model}`;
-  if (contextWindow === null) return { id: 'aider', name: 'Aider', where: 'shell', text: command };
   const metadata = {
     [`openai/${model}`]: {
       max_input_tokens: contextWindow,
@@ -138,17 +137,16 @@ function aider({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
       mode: 'chat',
     },
   };
-  return {
-    id: 'aider',
-    name: 'Aider',
-    where: 'shell',
-    text: [
-      `cat > ${AIDER_METADATA_FILE} <<'EOF'`,
-      JSON.stringify(metadata),
-      'EOF',
-      `${command} --model-metadata-file ${AIDER_METADATA_FILE}`,
-    ].join('\n'),
-  };
+  const text =
+    contextWindow === null
+      ? command
+      : [
+          `cat > ${AIDER_METADATA_FILE} <<'EOF'`,
+          JSON.stringify(metadata),
+          'EOF',
+          `${command} --model-metadata-file ${AIDER_METADATA_FILE}`,
+        ].join('\n');
+  return { id: 'aider', name: 'Aider', where: 'shell', text };
 }
 
 function continueDev({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
