@@ -90,6 +90,8 @@ const HEAD_SLACK_MS = 1500;
  * passed, before an agent's request takes them) throughout a soak of a few seconds.
  */
 export const PROBE_TICK_MS = 200;
+/** The soak's request, body-read and stream-idle timeouts: a hedge delay must be shorter. */
+export const SOAK_REQUEST_TIMEOUT_MS = 1500;
 /** Every provider's probe settings with probes on: idle probes at the shortest interval, a budget never spent. */
 const PROBE_SETTINGS = { enabled: true, idleIntervalMs: 60_000, dailyBudget: 10_000 };
 
@@ -131,9 +133,9 @@ function soakConfig(
     router: {
       failover: {
         ...SOAK_LIMITS,
-        requestTimeoutMs: 1500,
-        bodyReadTimeoutMs: 1500,
-        streamIdleTimeoutMs: 1500,
+        requestTimeoutMs: SOAK_REQUEST_TIMEOUT_MS,
+        bodyReadTimeoutMs: SOAK_REQUEST_TIMEOUT_MS,
+        streamIdleTimeoutMs: SOAK_REQUEST_TIMEOUT_MS,
         hedgeAfterMs,
       },
       breaker: { failureThreshold: 3, initialCooldownMs: 1000, maxCooldownMs: 4000 },

@@ -5,12 +5,18 @@
  * the counts and every violation; exits 1 when any invariant broke. It does not call process.exit: a
  * leaked socket or timer would keep it alive, and a watchdog says so.
  */
-import { PROBE_TICK_MS, runSoak, type SoakReport } from './soak-runner.js';
+import { PROBE_TICK_MS, SOAK_REQUEST_TIMEOUT_MS, runSoak, type SoakReport } from './soak-runner.js';
 
-function option(name: string, fallback: number): number {
+/** The whole number after `--name`, or `fallback` without one; any other value stops the soak before it starts. */
+function option(name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? Number.NaN : Number(process.argv[at + 1]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
+  if (at === -1) return fallback;
+  const text = process.argv[at + 1] ?? '';
+  const value = Number(text);
+  if (text !== '' && Number.isInteger(value) && value >= min && value <= max) return value;
+  // Nothing has started yet: exiting here leaves nothing behind.
+  console.error(`soak: --${name} takes a whole number from ${min} to ${max}, got ${text || 'nothing'}`);
+  process.exit(2);
 }
 
 /** The counts as printed lines. */
@@ -51,7 +57,8 @@ if (isMain) {
   const seed = option('seed', 20_260_529);
   const requests = option('requests', 6000);
   const concurrency = option('concurrency', 32);
-  const hedge = option('hedge-after-ms', Number.NaN);
+  // The router's own minimum, and below the soak's request timeout (else nothing is ever hedged).
+  const hedge = option('hedge-after-ms', Number.NaN, 100, SOAK_REQUEST_TIMEOUT_MS - 1);
   const hedgeAfterMs = Number.isFinite(hedge) ? hedge : null;
   const probes = process.argv.includes('--probes');
   const hedging = hedgeAfterMs === null ? '' : `, hedging after ${hedgeAfterMs} ms`;
