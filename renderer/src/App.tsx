@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { ConfigFileBanner } from './components/ConfigFileBanner.js';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
 import { Nav, VIEW_TITLES } from './components/Nav.js';
@@ -11,15 +11,26 @@ import { RequestsView } from './views/requests/RequestsView.js';
 import { SettingsView } from './views/settings/SettingsView.js';
 import { UsageView } from './views/usage/UsageView.js';
 
+/**
+ * Moves focus to the view itself. The hash is left alone: views are routed by the hash, and `#main` would
+ * read as an unknown view (the overview).
+ */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
 /** The dashboard shell: header, view navigation and the current view. */
 export function App() {
   const view = useRoute();
   useEffect(() => {
     document.title = `${VIEW_TITLES[view]} · fcm-router`;
+    // Another view starts at its top, not at the scroll position of the one left.
+    window.scrollTo(0, 0);
   }, [view]);
   return (
     <div className="app">
-      <a className="skip-link" href="#main">
+      <a className="skip-link" href="#main" onClick={skipToContent}>
         Skip to content
       </a>
       <header className="topbar">
