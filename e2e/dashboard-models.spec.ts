@@ -181,7 +181,7 @@ test('"Save as new set" over a set that exists asks first; replacing saves the o
   await page.getByLabel('New set name').fill('fast');
   await page.getByRole('button', { name: 'Save as new set' }).click();
   const ask = page.getByRole('alertdialog', { name: 'Replace set fast' });
-  await expect(ask).toContainText('A set named “fast” exists (1 models)');
+  await expect(ask).toContainText('A set named “fast” exists (1 model)');
   await expect(ask).toContainText('Agents’ fcm requests then go to “fast”');
   expect((await getJson<StateResponse>(daemon.url, '/api/state')).sets.fast).toEqual(['up/m3']);
 

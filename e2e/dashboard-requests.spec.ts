@@ -19,10 +19,13 @@ test.beforeAll(async () => {
     providers: { up: { baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1', 'm2', LONG] } },
     sets: { default: ['up/m1', 'up/m2', `up/${LONG}`] },
   });
-  // 30 requests: more than one page. The newest of them are the ones the tests look at first.
+  // 31 requests: more than one page. The newest of them are the ones the tests look at first.
   for (let i = 0; i < 26; i++) await send(daemon.url, { agent: 'aider/0.86.1' });
   await send(daemon.url, { model: `fcm:@up/${LONG}`, agent: 'cline/3.2.0' });
   await send(daemon.url, { model: 'fcm:@up/m2', stream: true, agent: 'opencode/1.18.33' });
+  // The widest outcome: the first model answers an empty 200, the second serves.
+  upstream.script('m1', 'empty-200');
+  await send(daemon.url, { agent: 'failover-agent/1.0' });
   // A slow request that starts first and finishes last, and a quick one started after it.
   upstream.script('m1', { delayMs: 1500 });
   const slow = send(daemon.url, { model: 'fcm:@up/m1', agent: 'slow-agent/1.0' });
@@ -55,6 +58,19 @@ test('newest first by start time, the time each row shows', async ({ page }) => 
   expect(times).toEqual(sorted);
 });
 
+test('the widest outcome badge stays inside its column', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, '?agent=failover-agent%2F1.0');
+  const badge = rows(page).first().getByText('served after failover');
+  await expect(badge).toBeVisible();
+  const room = await badge.evaluate((el) => {
+    const own = el.getBoundingClientRect();
+    const column = (el.parentElement as HTMLElement).getBoundingClientRect();
+    return column.right - own.right;
+  });
+  expect(room).toBeGreaterThanOrEqual(0);
+});
+
 test('names are shown whole, wrapping only at a slash, at desktop and tray widths', async ({ page }) => {
   for (const width of [1280, 420]) {
     await page.setViewportSize({ width, height: 800 });
@@ -80,7 +96,7 @@ test('requested name, served model, face, agent, outcome and source are separate
   await open(page);
   await page.getByLabel('Served by').selectOption('up/m2');
   await expect(page).toHaveURL(/#\/requests\?served=up%2Fm2$/);
-  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page)).toHaveCount(3);
   await page.getByLabel('Requested').selectOption('fcm:@up/m2');
   await page.getByLabel('Agent').selectOption('opencode/1.18.33');
   await expect(rows(page)).toHaveCount(1);
@@ -106,7 +122,7 @@ test('requested name, served model, face, agent, outcome and source are separate
   await page.getByLabel('Requested').selectOption('fcm');
   await page.getByLabel('Outcome').selectOption('served');
   await page.getByLabel('Source').selectOption('agent');
-  await expect(page.getByText('26 of 30')).toBeVisible();
+  await expect(page.getByText('27 of 31')).toBeVisible();
 });
 
 test('a page holds 25 requests; the rest are on the next pages, and the page stays short', async ({
@@ -115,12 +131,12 @@ test('a page holds 25 requests; the rest are on the next pages, and the page sta
   await page.setViewportSize({ width: 420, height: 800 });
   await open(page);
   await expect(rows(page)).toHaveCount(25);
-  await expect(page.getByText('1–25 of 30 · page 1 of 2')).toBeVisible();
+  await expect(page.getByText('1–25 of 31 · page 1 of 2')).toBeVisible();
   const height = await page.locator('html').evaluate((html) => html.scrollHeight);
   expect(height).toBeLessThan(5000);
   await page.getByRole('button', { name: 'Older →' }).click();
   await expect(page).toHaveURL(/page=2/);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(6);
   await page.getByRole('button', { name: '← Newer' }).click();
   await expect(rows(page)).toHaveCount(25);
 });

@@ -80,7 +80,7 @@ test('a set is deleted after the question; the active set cannot be', async ({ p
   await setItem(page, 'old').getByRole('button', { name: 'Delete set old' }).click();
   const ask = page.getByRole('alertdialog', { name: 'Delete set old' });
   await expect(ask).toContainText(
-    'Delete the set “old” (1 models)? Requests that name fcm:old are refused after',
+    'Delete the set “old” (1 model)? Requests that name fcm:old are refused after',
   );
   await ask.getByRole('button', { name: 'Cancel' }).click();
   expect(Object.keys((await state()).sets)).toContain('old');

@@ -179,7 +179,7 @@ test('the set editor reorders, adds, removes and switches sets on the router', a
   await expect(activeSet).toHaveValue('spare');
   releaseState();
   await page.reload();
-  await expect(page.getByText('set “spare”, 1 models')).toBeVisible();
+  await expect(page.getByText('set “spare”, 1 model')).toBeVisible();
   await activeSet.selectOption('default');
   await expect.poll(async () => (await state()).activeSet).toBe('default');
 });

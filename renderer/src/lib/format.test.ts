@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  countOf,
   formatDuration,
   formatLatency,
   formatPercent,
@@ -43,5 +44,11 @@ describe('format', () => {
     expect(humanizeUnit(30_000, 'ms')).toBe('30 s');
     expect(humanizeUnit(300_000, 'ms')).toBe('5 min');
     expect(humanizeUnit(262_144, 'bytes')).toBe('256 KiB');
+  });
+
+  test('a count takes the singular for one only', () => {
+    expect(countOf(1, 'model')).toBe('1 model');
+    expect(countOf(0, 'model')).toBe('0 models');
+    expect(countOf(20, 'provider')).toBe('20 providers');
   });
 });

@@ -23,6 +23,11 @@ export function formatUptime(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/** A count with its noun, singular for one: `1 model`, `0 models`, `20 models`. */
+export function countOf(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
 /** A token count: `950`, `12.4k`, `3.2M`. */
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);

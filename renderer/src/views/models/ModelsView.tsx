@@ -15,6 +15,7 @@ import { SetBar } from './SetBar.js';
 import { SetList } from './SetList.js';
 import { useDragReorder } from './use-drag-reorder.js';
 import { useSetEditor } from './use-set-editor.js';
+import { countOf } from '../../lib/format.js';
 
 /** How long "Undo" stays offered after a removal. */
 const UNDO_MS = 15_000;
@@ -98,7 +99,7 @@ export function ModelsView() {
     <>
       Set order{' '}
       <span className="muted small">
-        set “{state.activeSet}”, {editor.list.length} models
+        set “{state.activeSet}”, {countOf(editor.list.length, 'model')}
       </span>
     </>
   );

@@ -4,6 +4,7 @@ import type { StateResponse } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/queries.js';
 import { errorText } from '../../components/QueryStatus.js';
+import { countOf } from '../../lib/format.js';
 
 /** Asks before "Save as new set" replaces a set that exists, saying what it replaces and that agents switch. */
 function ConfirmReplace({
@@ -23,9 +24,9 @@ function ConfirmReplace({
   return (
     <div className="confirm-replace" role="alertdialog" aria-label={`Replace set ${name}`}>
       <p>
-        A set named “{name}” exists ({count(name)} models). Replace it with the current order of “
-        {state.activeSet}” ({count(state.activeSet)} models)? Agents’ <code>fcm</code> requests then go to “
-        {name}”.
+        A set named “{name}” exists ({countOf(count(name), 'model')}). Replace it with the current order of “
+        {state.activeSet}” ({countOf(count(state.activeSet), 'model')})? Agents’ <code>fcm</code> requests
+        then go to “{name}”.
       </p>
       <button type="button" className="btn btn-small btn-primary" onClick={onReplace} disabled={busy}>
         Replace “{name}” and switch to it

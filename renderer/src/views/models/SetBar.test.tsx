@@ -31,7 +31,7 @@ test('"Save as new set" over a name that exists asks first, saying what it repla
   fireEvent.click(screen.getByRole('button', { name: 'Save as new set' }));
   const ask = screen.getByRole('alertdialog', { name: 'Replace set fast' });
   expect(ask).toHaveTextContent(
-    'A set named “fast” exists (1 models). Replace it with the current order of “default” (2 models)? Agents’ fcm requests then go to “fast”.',
+    'A set named “fast” exists (1 model). Replace it with the current order of “default” (2 models)? Agents’ fcm requests then go to “fast”.',
   );
   expect(screen.getByRole('button', { name: 'Replace “fast” and switch to it' })).toBeEnabled();
   fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -34,7 +34,7 @@ test('the active set cannot be deleted; another one is deleted only after a ques
   fireEvent.click(within(setItem('fast')).getByRole('button', { name: 'Delete set fast' }));
   const ask = screen.getByRole('alertdialog', { name: 'Delete set fast' });
   expect(ask).toHaveTextContent(
-    'Delete the set “fast” (1 models)? Requests that name fcm:fast are refused after',
+    'Delete the set “fast” (1 model)? Requests that name fcm:fast are refused after',
   );
   fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
   expect(screen.queryByRole('alertdialog')).toBeNull();

@@ -3,6 +3,7 @@ import type { SetOrder } from '../../api/endpoints.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { ConfirmDelete, RenameForm } from './SetQuestions.js';
 import { useSetActions } from './use-set-actions.js';
+import { countOf } from '../../lib/format.js';
 
 const ORDER_HINTS: Record<SetOrder, string> = {
   priority: 'the set’s own order, healthy models first',
@@ -59,7 +60,7 @@ function SetItem({
       <span className="set-name">
         <code>{name}</code>
         {active && <span className="tag">active</span>}
-        <span className="muted small">{count} models</span>
+        <span className="muted small">{countOf(count, 'model')}</span>
       </span>
       <OrderSwitch
         name={name}

@@ -1,5 +1,6 @@
 /** The questions set management asks before it renames or deletes a set. */
 import { useState, type FormEvent } from 'react';
+import { countOf } from '../../lib/format.js';
 
 /** Asks for the new name, saying what happens to agents that name the set. */
 export function RenameForm({
@@ -63,8 +64,8 @@ export function ConfirmDelete({
   return (
     <div className="confirm-replace" role="alertdialog" aria-label={`Delete set ${name}`}>
       <p>
-        Delete the set “{name}” ({count} models)? Requests that name <code>fcm:{name}</code> are refused
-        after; the models stay in the catalogue and in other sets.
+        Delete the set “{name}” ({countOf(count, 'model')})? Requests that name <code>fcm:{name}</code> are
+        refused after; the models stay in the catalogue and in other sets.
       </p>
       <button type="button" className="btn btn-small btn-danger" onClick={onDelete} disabled={busy}>
         Delete “{name}”

@@ -4,7 +4,7 @@ import { useHealth, useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
-import { formatUptime } from '../../lib/format.js';
+import { countOf, formatUptime } from '../../lib/format.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { usability } from '../../lib/usable-models.js';
@@ -18,12 +18,12 @@ function UsableModels() {
   const u = usability(data.providers);
   return (
     <>
-      <span className="mono">{u.usableModels}</span> models usable
+      <span className="mono">{u.usableModels}</span> {u.usableModels === 1 ? 'model' : 'models'} usable
       {u.keyless.length > 0 && <span className="muted"> ({u.keyless.join(' and ')} need no key)</span>}
       {u.needKey > 0 && (
         <span className="block small">
-          <a href="#/providers">Add a key in Providers</a> for more: {u.needKey} providers with{' '}
-          {u.needKeyModels} models wait for one.
+          <a href="#/providers">Add a key in Providers</a> for more: {countOf(u.needKey, 'provider')} with{' '}
+          {countOf(u.needKeyModels, 'model')} {u.needKeyModels === 1 ? 'waits' : 'wait'} for one.
         </span>
       )}
     </>

@@ -6,6 +6,7 @@ import { Countdown } from '../../components/Countdown.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { UndoNotice } from '../../components/UndoNotice.js';
 import { KeyBudget } from './KeyBudget.js';
+import { countOf } from '../../lib/format.js';
 
 const STATE_WORDS: Record<KeyView['state'], string> = {
   usable: 'usable',
@@ -35,9 +36,7 @@ function KeyItem({
         <span className="small key-state-word">{STATE_WORDS[key.state]}</span>
         {key.pausedUntil !== null && <Countdown label="back" until={key.pausedUntil} />}
         {key.state === 'usable' && key.pausedModels > 0 && (
-          <span className="muted small">
-            {key.pausedModels} {key.pausedModels === 1 ? 'model' : 'models'} paused
-          </span>
+          <span className="muted small">{countOf(key.pausedModels, 'model')} paused</span>
         )}
         {key.source === 'config' && (
           <button

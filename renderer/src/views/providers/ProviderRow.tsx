@@ -11,6 +11,7 @@ import { KeyForm } from './KeyForm.js';
 import { KeyStates } from './KeyStates.js';
 import { LimitsForm } from './LimitsForm.js';
 import { ProbeSettings } from './ProbeSettings.js';
+import { countOf } from '../../lib/format.js';
 
 /**
  * The enabled switch: shows the requested state at once, and keeps showing it until the router's view of
@@ -101,7 +102,7 @@ export function ProviderRow({
       </div>
       <div className="provider-status">
         <KeyStatusBadge status={provider.keyStatus} source={provider.keySource} />
-        <span className="muted small mono">{provider.models.length} models</span>
+        <span className="muted small mono">{countOf(provider.models.length, 'model')}</span>
         {provider.probe.enabled && <span className="tag">probes on</span>}
         {provider.signupUrl && (
           <a href={provider.signupUrl} target="_blank" rel="noopener noreferrer" className="small">
