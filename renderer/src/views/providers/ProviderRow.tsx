@@ -101,7 +101,7 @@ export function ProviderRow({
         {provider.unresolvable && <span className="tag tag-warn">URL incomplete</span>}
       </div>
       <div className="provider-status">
-        <KeyStatusBadge status={provider.keyStatus} source={provider.keySource} />
+        <KeyStatusBadge status={provider.keyStatus} source={provider.keySource} custom={provider.custom} />
         <span className="muted small mono">{countOf(provider.models.length, 'model')}</span>
         {provider.probe.enabled && <span className="tag">probes on</span>}
         {provider.signupUrl && (
