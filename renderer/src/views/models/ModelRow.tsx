@@ -87,7 +87,10 @@ export function ModelRow({
       <div className="model-name">
         <ModelKey value={name} />
         {model.label && <span className="muted small">{model.label}</span>}
-        {!model.providerEnabled && <span className="tag">provider disabled</span>}
+        {/* A model of no provider the router knows has nothing to disable: its reason says what it is. */}
+        {!model.providerEnabled && model.blockedBy !== 'unknown_model' && (
+          <span className="tag">provider disabled</span>
+        )}
       </div>
       <div className="model-health-cell">
         <ModelHealth model={model} />
