@@ -1,7 +1,7 @@
 /**
  * config.json edited by hand while the dashboard is open: a valid edit is applied and announced, an
- * invalid one is named with its file and blocks saving, and a form filled before an edit is not saved
- * over it.
+ * invalid one is named with its file and blocks saving, and unsaved form edits are carried over to an
+ * edit on disk rather than lost or saved over it unseen.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -58,24 +58,33 @@ test('a hand edit is applied and announced; an invalid one is named and blocks s
   expect(errors()).toEqual([]);
 });
 
-test('a form filled before an edit on disk is not saved over it: it says so and shows the file', async ({
+test('a form edited before an edit on disk keeps the edit on top of the file, naming the value both changed', async ({
   page,
 }) => {
-  const errors = watchBrowserErrors(page, [/status of 409/]);
+  const errors = watchBrowserErrors(page);
   await editConfig((config) => ({ ...config, router: { failover: { maxAttempts: 6 } } }));
   await page.goto(`${daemon.url}/#/settings`);
   await expect(maxAttempts(page)).toHaveValue('6');
   await maxAttempts(page).fill('9');
 
-  await editConfig((config) => ({ ...config, router: { failover: { maxAttempts: 3 } } }));
+  await editConfig((config) => ({
+    ...config,
+    router: { failover: { maxAttempts: 3, requestTimeoutMs: 8000 } },
+  }));
   await expect(page.getByRole('status').filter({ hasText: 'changed on disk: applied' })).toBeVisible();
+  const notice = page
+    .getByRole('status')
+    .filter({ hasText: 'changed on disk while you were editing' })
+    .first();
+  await expect(notice).toContainText(
+    'Changed on disk as well, your value kept: Max attempts (the file has 3).',
+  );
   await expect(maxAttempts(page)).toHaveValue('9');
+  await expect(page.locator('input[name="router.failover.requestTimeoutMs"]')).toHaveValue('8000');
+
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(
-    page.getByText(/Not saved: config\.json was changed on disk since this form was filled in/),
-  ).toBeVisible();
-  await expect(maxAttempts(page)).toHaveValue('3');
+  await expect(page.getByText('Applied live:')).toBeVisible();
   const onDisk = JSON.parse(await readFile(daemon.configPath, 'utf8')) as { router: unknown };
-  expect(onDisk.router).toEqual({ failover: { maxAttempts: 3 } });
+  expect(onDisk.router).toEqual({ failover: { maxAttempts: 9, requestTimeoutMs: 8000 } });
   expect(errors()).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import type { ConfigCheckResponse, ConfigResponse } from '../../../../router/api-types.js';
 import type { TextProblem } from '../../lib/config-json.js';
+import { CarriedOverNotice } from './CarriedOverNotice.js';
 import { JsonEditor } from './JsonEditor.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { useConfigJson } from './use-config-json.js';
@@ -62,6 +63,9 @@ export function ConfigJsonEditor({
           File: <code>{config.path}</code>
         </span>
       </div>
+      {editor.carried && (
+        <CarriedOverNotice conflicts={editor.carried.map((path) => ({ name: path, file: null }))} />
+      )}
       <SaveOutcome failure={editor.failure} changes={editor.changes} />
     </div>
   );

@@ -102,7 +102,7 @@ describe('SettingsForm', () => {
     expect(screen.getByText(/Not saved: The router is not reachable/)).toBeInTheDocument();
   });
 
-  test('a save refused because config.json changed on disk says so plainly and reloads the form from the file', async () => {
+  test('a save refused because config.json changed on disk keeps the edit and carries it over to the file', async () => {
     const user = userEvent.setup();
     const revisions: string[] = [];
     const onSave = async (_config: ConfigInput, revision: string): Promise<ConfigSaveResponse> => {
@@ -117,10 +117,54 @@ describe('SettingsForm', () => {
     expect(revisions).toEqual(['rev-1']);
     expect(screen.getByText(`Not saved: ${CHANGED_ON_DISK}`)).toBeInTheDocument();
 
-    // The dashboard refetches the config: the form now shows the file's values, not the refused ones.
-    const onDisk = { ...defaults, router: { ...defaults.router, failover: { maxAttempts: 2 } } };
+    // The dashboard refetches the config: the file changed the same field, so the form says so and keeps 9.
+    const failover = { ...defaults.router?.failover, maxAttempts: 2 };
+    const onDisk = { ...defaults, router: { ...defaults.router, failover } };
     rerender(<SettingsForm config={{ ...response, effective: onDisk, revision: 'rev-2' }} onSave={onSave} />);
-    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('2');
-    expect(screen.queryByText('unsaved changes')).toBeNull();
+    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('9');
+    expect(screen.getByText('unsaved changes')).toBeInTheDocument();
+    expect(screen.queryByText(`Not saved: ${CHANGED_ON_DISK}`)).toBeNull();
+    const notice = screen.getByText(/changed on disk while you were editing/).closest('.notice');
+    expect(notice).toHaveTextContent(
+      'Changed on disk as well, your value kept: Max attempts (the file has 2).',
+    );
+
+    // The next save goes with the revision the form now shows.
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(revisions).toEqual(['rev-1', 'rev-2']);
+  });
+
+  test('a change on disk under unsaved edits: untouched fields follow the file, edited ones stay', async () => {
+    const user = userEvent.setup();
+    const { sent, onSave } = fakeServer();
+    const { rerender } = render(<SettingsForm config={response} onSave={onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '9');
+
+    const failover = { ...defaults.router?.failover, requestTimeoutMs: 8000 };
+    const onDisk = { ...defaults, router: { ...defaults.router, failover } };
+    rerender(<SettingsForm config={{ ...response, effective: onDisk, revision: 'rev-2' }} onSave={onSave} />);
+    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('9');
+    expect(screen.getByLabelText(/Request timeout/)).toHaveValue('8000');
+    expect(screen.getByText(/changed on disk while you were editing/)).toBeInTheDocument();
+    expect(screen.queryByText(/Changed on disk as well/)).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(sent[0]?.router?.failover).toMatchObject({ maxAttempts: 9, requestTimeoutMs: 8000 });
+    expect(screen.queryByText(/changed on disk while you were editing/)).toBeNull();
+  });
+
+  test('an edit after a save or a refusal clears what that save said', async () => {
+    const user = userEvent.setup();
+    const { onSave } = fakeServer();
+    render(<SettingsForm config={response} onSave={onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '7');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('Applied live:')).toBeInTheDocument();
+    await user.type(maxAttempts, '0');
+    expect(screen.queryByText('Applied live:')).toBeNull();
   });
 });

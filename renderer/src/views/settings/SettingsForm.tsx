@@ -1,6 +1,7 @@
 import type { ConfigResponse, ProviderView } from '../../../../router/api-types.js';
 import { SETTINGS_FIELDS, type SettingsField } from '../../lib/settings-fields.js';
 import { formFromConfig, splitIssues } from '../../lib/settings-form.js';
+import { CarriedOverNotice } from './CarriedOverNotice.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { SettingsFieldInput } from './SettingsFieldInput.js';
 import { useSettingsForm, type SaveConfig } from './use-settings-form.js';
@@ -77,6 +78,14 @@ export function SettingsForm({
         </button>
         {form.dirty && <span className="muted small">unsaved changes</span>}
       </div>
+      {form.carried && (
+        <CarriedOverNotice
+          conflicts={form.carried.conflicts.map((path) => ({
+            name: SETTINGS_FIELDS.find((f) => f.path === path)?.label ?? path,
+            file: saved[path] === '' ? 'nothing' : (saved[path] ?? null),
+          }))}
+        />
+      )}
       <SaveOutcome
         failure={form.issues.length > 0 ? 'fix the fields marked above.' : form.failure}
         changes={form.changes}

@@ -8,6 +8,7 @@ import type {
 import { isApiError, isChangedOnDisk } from '../../api/client.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { configText, placeIssues, readConfigText, type TextProblem } from '../../lib/config-json.js';
+import { rebaseEdits } from '../../lib/rebase-edits.js';
 import { describeChanges, type ChangeLine } from '../../lib/settings-form.js';
 import type { SaveConfig } from './use-settings-form.js';
 
@@ -16,7 +17,7 @@ export const CHECK_AFTER_MS = 300;
 
 /** What the editor says when the router refused a save because the file changed on disk. */
 export const JSON_CHANGED_ON_DISK =
-  'config.json was changed on disk since this text was loaded. The editor now shows the file as it is: make your change again.';
+  'config.json was changed on disk since this text was loaded. Your text is kept: once it is valid JSON it is carried over to the file as it is now, for you to check and save again.';
 
 /** The issues the router found in one text. */
 interface Checked {
@@ -25,32 +26,15 @@ interface Checked {
 }
 
 /**
- * The JSON editor's state: the text, its problems (not JSON, else the router's check of it as you type),
- * and saving it through the same guarded save as the form (If-Match: the revision the text came from).
+ * The text's problems: where it stops being JSON, else the router's check of it (asked once typing pauses
+ * for {@link CHECK_AFTER_MS}), placed on the current text until its own check answers.
  */
-export function useConfigJson(
-  config: ConfigResponse,
-  onSave: SaveConfig,
+function useTextProblems(
+  text: string,
+  read: ReturnType<typeof readConfigText>,
   check: (value: unknown) => Promise<ConfigCheckResponse>,
 ) {
-  const [savedText, setSavedText] = useState(() => configText(config.config));
-  const [text, setText] = useState(savedText);
-  const [basedOn, setBasedOn] = useState(config.revision);
-  const [reload, setReload] = useState(false);
   const [checked, setChecked] = useState<Checked | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [changes, setChanges] = useState<ChangeLine[] | null>(null);
-  const [saving, setSaving] = useState(false);
-  const dirty = text !== savedText;
-  if (config.revision !== basedOn && (!dirty || reload)) {
-    const fresh = configText(config.config);
-    setBasedOn(config.revision);
-    setSavedText(fresh);
-    setText(fresh);
-    setReload(false);
-  }
-  const read = useMemo(() => readConfigText(text), [text]);
-
   useEffect(() => {
     if (!read.ok) return undefined;
     let live = true;
@@ -65,11 +49,58 @@ export function useConfigJson(
     };
   }, [read, text, check]);
 
-  // Issues of the text last checked, placed on the current one until its own check answers.
   const problems: TextProblem[] = useMemo(
     () => (read.ok ? placeIssues(text, checked?.issues ?? []) : [read.problem]),
     [read, text, checked],
   );
+
+  return { problems, setChecked };
+}
+
+/**
+ * The JSON editor's state: the text, its problems (not JSON, else the router's check of it as you type),
+ * and saving it through the same guarded save as the form (If-Match: the revision the text came from). A
+ * newer config on disk replaces an untouched text; unsaved edits are carried over to it once the text is
+ * JSON (until then it stays as typed, and a save is refused for the older revision).
+ */
+export function useConfigJson(
+  config: ConfigResponse,
+  onSave: SaveConfig,
+  check: (value: unknown) => Promise<ConfigCheckResponse>,
+) {
+  const [savedText, setSavedText] = useState(() => configText(config.config));
+  const [text, setTextNow] = useState(savedText);
+  const [basedOn, setBasedOn] = useState(config.revision);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [changes, setChanges] = useState<ChangeLine[] | null>(null);
+  const [carried, setCarried] = useState<string[] | null>(null);
+  const [saving, setSaving] = useState(false);
+  const dirty = text !== savedText;
+  const read = useMemo(() => readConfigText(text), [text]);
+  if (config.revision !== basedOn && (!dirty || read.ok)) {
+    const fresh = configText(config.config);
+    setBasedOn(config.revision);
+    setSavedText(fresh);
+    if (dirty && read.ok) {
+      const before = readConfigText(savedText);
+      const base = before.ok ? before.value : {};
+      const rebased = rebaseEdits<unknown>(base, read.value, config.config);
+      setTextNow(configText(rebased.value as ConfigInput));
+      setCarried(rebased.conflicts);
+      setFailure(null);
+    } else setTextNow(fresh);
+  }
+  /** An edit: what the last save said is about another text now. */
+  const setText = (next: string): void => {
+    // The editor echoes a text put into it from here (a save, the file): that is no edit.
+    if (next === text) return;
+    setTextNow(next);
+    setFailure(null);
+    setChanges(null);
+    if (next === savedText) setCarried(null);
+  };
+
+  const { problems, setChecked } = useTextProblems(text, read, check);
 
   const save = async (): Promise<void> => {
     if (!read.ok) return setFailure('the text is not valid JSON: see the marked line.');
@@ -80,22 +111,21 @@ export function useConfigJson(
       const result = await onSave(read.value as ConfigInput, basedOn);
       const fresh = configText(result.config);
       setSavedText(fresh);
-      setText(fresh);
+      setTextNow(fresh);
       setChecked(null);
+      setCarried(null);
       if (result.revision !== undefined) setBasedOn(result.revision);
       setChanges(describeChanges(result.changed, config.effective, result.config, config.defaults));
     } catch (error) {
       if (isApiError(error) && error.issues.length > 0) {
         setChecked({ text, issues: error.issues });
         setFailure('fix the problems marked in the editor.');
-      } else if (isChangedOnDisk(error)) {
-        setFailure(JSON_CHANGED_ON_DISK);
-        setReload(true);
-      } else setFailure(errorText(error));
+      } else if (isChangedOnDisk(error)) setFailure(JSON_CHANGED_ON_DISK);
+      else setFailure(errorText(error));
     } finally {
       setSaving(false);
     }
   };
   const discard = () => setText(savedText);
-  return { text, setText, problems, dirty, saving, failure, changes, save, discard };
+  return { text, setText, problems, dirty, saving, failure, changes, carried, save, discard };
 }

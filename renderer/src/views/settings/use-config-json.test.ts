@@ -1,0 +1,88 @@
+import { act, renderHook } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import type { ConfigInput, ConfigResponse, ConfigSaveResponse } from '../../../../router/api-types.js';
+import { ApiError } from '../../api/client.js';
+import { DEFAULT_CONFIG } from '../../test-support/default-config.js';
+import { JSON_CHANGED_ON_DISK, useConfigJson } from './use-config-json.js';
+
+const onFile: ConfigInput = {
+  sets: { default: ['up/m1'] },
+  router: { failover: { maxAttempts: 6 } },
+};
+
+const response = (config: ConfigInput, revision: string): ConfigResponse => ({
+  config,
+  effective: DEFAULT_CONFIG,
+  defaults: DEFAULT_CONFIG,
+  path: '/tmp/config.json',
+  revision,
+  fileProblem: null,
+});
+
+const check = async () => ({ valid: true, issues: [] });
+
+function editor(onSave: (config: ConfigInput, revision: string) => Promise<ConfigSaveResponse>) {
+  return renderHook(({ config }) => useConfigJson(config, onSave, check), {
+    initialProps: { config: response(onFile, 'rev-1') },
+  });
+}
+
+const refused = async (): Promise<ConfigSaveResponse> => {
+  throw new ApiError(409, 'changed on disk', 'config_changed_on_disk', []);
+};
+
+test('unsaved text is carried over to a file changed on disk, and the values both changed are named', () => {
+  const { result, rerender } = editor(refused);
+  act(() => result.current.setText(result.current.text.replace('"maxAttempts": 6', '"maxAttempts": 9')));
+  const onDisk: ConfigInput = {
+    sets: { default: ['up/m1', 'up/m2'] },
+    router: { failover: { maxAttempts: 3 } },
+  };
+  rerender({ config: response(onDisk, 'rev-2') });
+  const now = JSON.parse(result.current.text) as ConfigInput;
+  expect(now).toEqual({ sets: { default: ['up/m1', 'up/m2'] }, router: { failover: { maxAttempts: 9 } } });
+  expect(result.current.carried).toEqual(['router.failover.maxAttempts']);
+  expect(result.current.dirty).toBe(true);
+});
+
+test('text that is not JSON stays as typed; a save is refused and the text kept, then carried over once it parses', async () => {
+  const revisions: string[] = [];
+  const { result, rerender } = editor(async (_config, revision) => {
+    revisions.push(revision);
+    return refused();
+  });
+  const broken = result.current.text.replace('"maxAttempts": 6', '"maxAttempts": 9,');
+  act(() => result.current.setText(broken));
+  const onDisk: ConfigInput = { ...onFile, activeSet: 'default' };
+  rerender({ config: response(onDisk, 'rev-2') });
+  expect(result.current.text).toBe(broken);
+
+  const fixed = broken.replace('"maxAttempts": 9,', '"maxAttempts": 9');
+  act(() => result.current.setText(fixed));
+  expect(JSON.parse(result.current.text)).toEqual({ ...onDisk, router: { failover: { maxAttempts: 9 } } });
+  expect(result.current.carried).toEqual([]);
+  await act(() => result.current.save());
+  expect(revisions).toEqual(['rev-2']);
+  expect(result.current.failure).toBe(JSON_CHANGED_ON_DISK);
+  expect(JSON.parse(result.current.text)).toMatchObject({ router: { failover: { maxAttempts: 9 } } });
+});
+
+test('an untouched text follows the file; an edit clears what the last save said', async () => {
+  const saved: ConfigInput[] = [];
+  const { result, rerender } = editor(async (config) => {
+    saved.push(config);
+    return { ok: true, changed: ['router.failover.maxAttempts'], config, revision: 'rev-3' };
+  });
+  rerender({ config: response({ ...onFile, activeSet: 'default' }, 'rev-2') });
+  expect(JSON.parse(result.current.text)).toEqual({ ...onFile, activeSet: 'default' });
+  expect(result.current.carried).toBeNull();
+
+  act(() => result.current.setText(result.current.text.replace('"maxAttempts": 6', '"maxAttempts": 7')));
+  await act(() => result.current.save());
+  expect(result.current.changes).not.toBeNull();
+  // The dashboard fetches the config again: the revision the save wrote.
+  rerender({ config: response(saved[0] as ConfigInput, 'rev-3') });
+  expect(result.current.changes).not.toBeNull();
+  act(() => result.current.setText(result.current.text.replace('"maxAttempts": 7', '"maxAttempts": 8')));
+  expect(result.current.changes).toBeNull();
+});
