@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -201,5 +203,31 @@ test('POST /api/pause: chat requests get 503 router_paused with decision headers
     assert.equal(router.lastEntry().outcome, 'rejected');
     assert.equal((await router.api('POST', '/api/pause', { paused: false })).status, 200);
     assert.equal((await router.chat()).status, 200);
+  });
+});
+
+test('paused, the agents’ SDKs show the pause at once: no silent retries', async () => {
+  await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router }) => {
+    assert.equal((await router.api('POST', '/api/pause', { paused: true })).status, 200);
+    const anthropic = new Anthropic({ baseURL: router.url, apiKey: 'any', maxRetries: 3 });
+    const ask = { model: 'fcm', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+    await assert.rejects(anthropic.messages.create(ask), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.APIError);
+      assert.equal(error.status, 503);
+      assert.match(error.message, /routing is paused \(resume it with `fcm-router resume`/);
+      return true;
+    });
+    const openai = new OpenAI({ baseURL: `${router.url}/v1`, apiKey: 'any', maxRetries: 3 });
+    const chat = { model: 'fcm', messages: [{ role: 'user' as const, content: 'Hi' }] };
+    await assert.rejects(openai.chat.completions.create(chat), { status: 503 });
+    // One request each reached the router: neither SDK tried again.
+    const history = parseReply<HistoryResponse>(await router.get('/api/history?limit=10'));
+    assert.deepEqual(
+      history.entries.map((entry) => [entry.api, entry.outcome]),
+      [
+        ['chat', 'rejected'],
+        ['messages', 'rejected'],
+      ],
+    );
   });
 });
