@@ -32,7 +32,7 @@ address once with <code>?token=&lt;token&gt;</code> added. The token is the <cod
 <code>daemon.json</code> in the router's state folder, and changes at every start.</p></body></html>`;
 
 const NOT_BUILT = `<!doctype html><html><head><meta charset="utf-8"><title>fcm-router</title></head>
-<body><h1>fcm-router is running</h1><p>The dashboard is not built yet: run <code>npm run build</code>, then reload.</p>
+<body><h1>fcm-router is running</h1><p>The dashboard is not built yet: run <code>npm run build:renderer</code>, then reload.</p>
 <p>The router API is up: <a href="/health">/health</a>, <a href="/api/state">/api/state</a>.</p></body></html>`;
 
 /**
@@ -96,7 +96,7 @@ export class StaticRoute {
   async #loadIndex(): Promise<string | null> {
     if (this.#index) return this.#index;
     const text = await readFile(path.join(this.rendererDir, 'index.html'), 'utf8').catch(() => null);
-    // A missing build is checked again on the next load, so `npm run build` needs no restart.
+    // A missing build is checked again on the next load, so `npm run build:renderer` needs no restart.
     this.#index = text === null ? undefined : text.replaceAll('__FCM_TOKEN__', this.token);
     return this.#index ?? null;
   }
