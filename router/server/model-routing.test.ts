@@ -108,11 +108,18 @@ test('a pinned model is dispatched even when OPEN, quota-paused or its key is re
   });
 });
 
-test('pinning a model of an unknown provider is a 404', async () => {
+test('pinning a model of an unknown provider, or a name with no model id, is a 404 saying which', async () => {
   await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router }) => {
     const reply = await router.chat({ model: 'fcm:@nobody/model' });
     assert.equal(reply.status, 404);
-    assert.equal(parseReply<ErrorBody>(reply).error.code, 'model_not_found');
+    const unknown = parseReply<ErrorBody>(reply).error;
+    assert.equal(unknown.code, 'model_not_found');
+    assert.match(unknown.message, /unknown provider "nobody" in "nobody\/model"/);
+    for (const name of ['fcm:@alpha/', 'fcm:@/m1']) {
+      const shape = await router.chat({ model: name });
+      assert.equal(shape.status, 404);
+      assert.match(parseReply<ErrorBody>(shape).error.message, /is not provider\/modelId/, name);
+    }
   });
 });
 

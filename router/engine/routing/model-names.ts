@@ -44,12 +44,17 @@ export function resolveTarget(resolved: ResolvedConfig, modelRequested: string):
   }
   if (target.type === 'set') return { type: 'set', name: target.set, set: resolved.sets[target.set] ?? [] };
   const model = lookupModel(resolved, target.model);
-  if (model === null)
-    return refused(
-      `fcm-router: unknown provider in "${target.model}" (expected provider/modelId)`,
-      target.model,
-    );
+  if (model === null) return refused(`fcm-router: ${whyNoModel(resolved, target.model)}`, target.model);
   return { type: 'pinned', model };
+}
+
+/** Why a pinned name resolves to no model: its shape, or a provider the router does not know. */
+function whyNoModel(resolved: ResolvedConfig, name: string): string {
+  const slash = name.indexOf('/');
+  const provider = slash > 0 ? name.slice(0, slash) : '';
+  if (provider !== '' && slash < name.length - 1 && !resolved.providers.has(provider))
+    return `unknown provider "${provider}" in "${name}" (expected provider/modelId)`;
+  return `"${name}" is not provider/modelId (e.g. fcm:@groq/llama-3.3-70b-versatile)`;
 }
 
 function refused(message: string, pinned: string | null): RouteTarget {
