@@ -197,7 +197,9 @@ function startEngine(
   });
   state.live.onApplied((resolved, changed) => {
     engine.applyConfig(resolved, changed);
-    logger.info(`config applied: ${changed.join(', ')}`);
+    // A provider's fetched model list has its own line ("model discovery of …"): no second one per provider.
+    if (changed.length !== 1 || changed[0] !== 'discovery')
+      logger.info(`config applied: ${changed.join(', ')}`);
   });
   state.stores.onModelChange((key) => engine.emitModel(key));
   return { engine, upstream };
