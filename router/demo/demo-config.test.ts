@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateConfig } from '../config/config-store.js';
 import { resolveConfig } from '../config/resolve-config.js';
-import { demoConfig } from './demo-config.js';
+import { advertisedWindow } from '../engine/fit/set-windows.js';
+import { DEMO_WINDOW, demoConfig } from './demo-config.js';
 import { DEMO_PROVIDERS, startDemoUpstream } from './demo-upstream.js';
 
 test('the demo config validates and resolves every set model to a demo provider', () => {
@@ -22,6 +23,18 @@ test('the demo config validates and resolves every set model to a demo provider'
     assert.equal(provider?.apiKey, 'demo-key');
     assert.equal(provider?.custom, true);
   }
+});
+
+test('the demo gives agents a window: fcm and each set advertise one', () => {
+  const validated = validateConfig(demoConfig('http://127.0.0.1:1'));
+  assert.ok(validated.ok);
+  const resolved = resolveConfig(validated.config, {});
+  for (const name of ['fcm', 'fcm:demo', 'fcm:reasoning'])
+    assert.equal(
+      advertisedWindow(resolved, name, () => undefined),
+      DEMO_WINDOW,
+      name,
+    );
 });
 
 test('the demo set fails over visibly before a model that answers', () => {

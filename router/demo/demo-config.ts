@@ -9,6 +9,9 @@ const NAMES: Readonly<Record<string, string>> = {
   'demo-sometimes': 'Demo: sometimes (every third request 503)',
 };
 
+/** Every simulated model's context window. */
+export const DEMO_WINDOW = 131_072;
+
 /**
  * The config demo mode runs with: the simulated providers of {@link DEMO_PROVIDERS} as custom providers,
  * and a `demo` set ordered so the first request visibly fails over (empty 200, 429, error payload) before
@@ -21,7 +24,16 @@ export function demoConfig(upstreamUrl: string): ConfigInput {
   const providers = Object.fromEntries(
     Object.entries(DEMO_PROVIDERS).map(([id, models]) => [
       id,
-      { name: NAMES[id] ?? id, baseUrl: `${base}/${id}/v1`, apiKey: 'demo-key', models: Object.keys(models) },
+      {
+        name: NAMES[id] ?? id,
+        baseUrl: `${base}/${id}/v1`,
+        apiKey: 'demo-key',
+        models: Object.keys(models),
+        // A window like a free model's, so the set has one to give agents (`fcm-router setup`, the snippets).
+        modelFit: Object.fromEntries(
+          Object.keys(models).map((model) => [model, { contextWindow: DEMO_WINDOW }]),
+        ),
+      },
     ]),
   );
   return {
