@@ -132,11 +132,18 @@ export const INTERNAL_ERROR_ANSWER: ErrorAnswer = Object.freeze({
   retryAfterSec: null,
 });
 
-/** Routing is paused by the user: agents are told to come back. */
+/** Routing is paused by the user: agents are told so, and told to come back. */
 export const PAUSED_ANSWER: ErrorAnswer = Object.freeze({
   status: 503,
   code: 'router_paused',
   type: 'service_unavailable',
-  message: 'fcm-router: routing is paused (resume it from the tray or the dashboard)',
+  message:
+    'fcm-router: routing is paused (resume it with `fcm-router resume`, from the tray or the dashboard)',
   retryAfterSec: 30,
 });
+
+/**
+ * Sent with {@link PAUSED_ANSWER}: the Anthropic and OpenAI SDKs (Claude Code's, and most agents') obey it,
+ * so the agent shows the pause at once instead of retrying in silence, looking hung, for minutes.
+ */
+export const PAUSED_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'x-should-retry': 'false' });

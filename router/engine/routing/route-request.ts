@@ -5,6 +5,7 @@ import type { Answer } from '../answer/answer.js';
 import {
   INTERNAL_ERROR_ANSWER,
   PAUSED_ANSWER,
+  PAUSED_HEADERS,
   allFailedAnswer,
   noCandidatesAnswer,
   nothingFitsAnswer,
@@ -46,7 +47,7 @@ export async function routeRequest(
 ): Promise<HistoryEntry> {
   const started = ctx.clock();
   if (ctx.isPaused()) {
-    answer.refuse(PAUSED_ANSWER, 'rejected');
+    answer.refuse(PAUSED_ANSWER, 'rejected', PAUSED_HEADERS);
     const ending: Ending = { outcome: 'rejected', clientStatus: 503 };
     return historyEntry(req, answer, { target: null, started, ended: started, ending });
   }
