@@ -148,6 +148,20 @@ test('names that are not own keys of the config are not found: __proto__, constr
   });
 });
 
+test('PUT /api/sets/<name> with a name that is not one is a 400 saying what a set name is', async () => {
+  await withScenario(SCENARIO, async ({ router }) => {
+    for (const name of ['a%20b', 'caf%C3%A9', '%E0%A4%A', 'x'.repeat(101)]) {
+      const put = await router.api('PUT', `/api/sets/${name}`, { models: ['alpha/m1'] });
+      assert.equal(put.status, 400, `PUT /api/sets/${name}: ${put.text}`);
+      const error = parseReply<ErrorResponse>(put).error;
+      assert.equal(error.param, 'name');
+      assert.match(error.message, /a set name is letters, digits, \. _ -/);
+    }
+    const fine = await router.api('PUT', '/api/sets/new.set_1', { models: ['alpha/m1'] });
+    assert.equal(fine.status, 200, fine.text);
+  });
+});
+
 test('query parameters are validated: /api/history?limit= takes a whole number from 1 to 500', async () => {
   await withScenario(SCENARIO, async ({ router }) => {
     for (const limit of ['-1', '0', 'abc', '1.5', '501', '1e3', '', '%00']) {

@@ -235,10 +235,25 @@ export async function handleApi(call: ApiCall, method: string, pathname: string)
     await route(call);
     return true;
   }
-  const setMatch = /^\/api\/sets\/([A-Za-z0-9._-]+)$/.exec(pathname);
+  const setMatch = /^\/api\/sets\/([^/]+)$/.exec(pathname);
   if (method === 'PUT' && setMatch?.[1]) {
-    await putSet(setMatch[1], call);
+    const name = setNameOf(setMatch[1]);
+    if (name === null) {
+      const message = 'fcm-router: a set name is letters, digits, . _ - (up to 100)';
+      sendError(call.res, 400, 'invalid_request', message, { extra: { param: 'name' } });
+    } else await putSet(name, call);
     return true;
   }
   return false;
+}
+
+/** The set name of a `PUT /api/sets/<name>` path segment, or null when it is not one. */
+function setNameOf(segment: string): string | null {
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  return /^[A-Za-z0-9._-]{1,100}$/.test(name) ? name : null;
 }
