@@ -4,6 +4,7 @@ import {
   formatDuration,
   formatLatency,
   formatPercent,
+  formatRate,
   formatTokens,
   formatUptime,
   humanizeUnit,
@@ -44,6 +45,13 @@ describe('format', () => {
     expect(humanizeUnit(30_000, 'ms')).toBe('30 s');
     expect(humanizeUnit(300_000, 'ms')).toBe('5 min');
     expect(humanizeUnit(262_144, 'bytes')).toBe('256 KiB');
+  });
+
+  test('a rate shows one decimal below 10 and none above', () => {
+    expect(formatRate(4.25)).toBe('4.3');
+    expect(formatRate(14822.5)).toBe('14823');
+    expect(formatRate(3354)).toBe('3354');
+    expect(formatRate(null)).toBe('–');
   });
 
   test('a count takes the singular for one only', () => {

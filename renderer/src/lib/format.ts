@@ -35,6 +35,12 @@ export function formatTokens(count: number): string {
   return `${+(count / 1_000_000).toFixed(1)}M`;
 }
 
+/** A rate such as tokens a second: a decimal below 10, whole above (`4.2`, `3354`); `–` when unknown. */
+export function formatRate(rate: number | null): string {
+  if (rate === null || !Number.isFinite(rate)) return '–';
+  return rate < 10 ? rate.toFixed(1) : String(Math.round(rate));
+}
+
 /** A latency: `812 ms`, `1.24 s`, `35 s`. */
 export function formatLatency(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';

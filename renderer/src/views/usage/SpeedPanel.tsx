@@ -1,7 +1,7 @@
 import type { ModelStateView } from '../../../../router/api-types.js';
 import { ModelKey } from '../../components/ModelKey.js';
 import { Panel } from '../../components/Panel.js';
-import { formatLatency } from '../../lib/format.js';
+import { formatLatency, formatRate } from '../../lib/format.js';
 
 /** Models that have served, fastest first by their median time to first byte. */
 export function servedModels(models: readonly ModelStateView[]): ModelStateView[] {
@@ -52,7 +52,7 @@ export function SpeedPanel({ models }: { models: readonly ModelStateView[] }) {
                   </th>
                   <td className="num mono">{formatLatency(m.latency.ttfbP50Ms)}</td>
                   <td className="num mono">{formatLatency(m.latency.ttfbP95Ms)}</td>
-                  <td className="num mono">{m.latency.tokensPerSec ?? '–'}</td>
+                  <td className="num mono">{formatRate(m.latency.tokensPerSec)}</td>
                   <td className="num mono">{m.latency.samples}</td>
                 </tr>
               ))}
