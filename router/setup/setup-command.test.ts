@@ -66,6 +66,33 @@ for (const fixture of FIXTURES) {
   });
 }
 
+for (const fixture of FIXTURES) {
+  test(`${fixture.agent}: setup run again on another port, then one undo brings back what was there first`, async () => {
+    await withHome(async (home) => {
+      const file = path.join(home, fixture.file);
+      const second = `${URL_.slice(0, -1)}2`;
+      // No file before: setup creates it, a second run on another port rewrites it, one undo removes it.
+      assert.equal(await runSetup(options(home, { agent: fixture.agent, yes: true })), 0);
+      const rerun = options(home, { agent: fixture.agent, yes: true, url: second });
+      assert.equal(await runSetup(rerun), 0);
+      assert.match(await readFile(file, 'utf8'), /127\.0\.0\.1:2/);
+      assert.doesNotMatch(rerun.out.join('\n'), /previous version/, 'no backup of the file setup wrote');
+      const undo = options(home, { agent: fixture.agent, undo: true, yes: true });
+      assert.equal(await runSetup(undo), 0);
+      assert.match(undo.out.join('\n'), /removed/);
+      assert.deepEqual(await readdir(path.dirname(file)), [], 'no file, no backup, nothing left beside it');
+
+      // The user's own file: one undo after both runs puts it back byte for byte.
+      await place(home, fixture);
+      await runSetup(options(home, { agent: fixture.agent, yes: true }));
+      await runSetup(options(home, { agent: fixture.agent, yes: true, url: second }));
+      await runSetup(options(home, { agent: fixture.agent, undo: true, yes: true }));
+      assert.equal(await readFile(file, 'utf8'), fixture.text);
+      assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)]);
+    });
+  });
+}
+
 test('claude-code: our env entries set, every other key kept', async () => {
   await withHome(async (home) => {
     const [fixture] = FIXTURES;

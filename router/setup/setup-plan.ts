@@ -41,6 +41,21 @@ export function backupPath(file: string): string {
   return `${file}.fcm-router.bak`;
 }
 
+/**
+ * The note left beside a file setup created: there was nothing to back up, and a later run must not take
+ * setup's own file for the user's, or one undo would bring back setup's first version instead of no file.
+ */
+export function createdNotePath(file: string): string {
+  return `${file}.fcm-router.created`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function readText(file: string): Promise<string | null> {
   return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -121,27 +136,33 @@ export function planId(plan: SetupPlan): string {
 
 /** Makes the change; resolves with what was done, in a sentence. */
 export async function carryOut(plan: SetupPlan): Promise<string> {
+  if (plan.undo) return carryOutUndo(plan);
   const { file, backup } = plan;
-  if (plan.undo) {
-    if (plan.after === null) await rm(file);
-    else await writeFileAtomic(file, plan.after);
-    if (plan.restore) await rm(backup);
-    const how = plan.restore
-      ? `restored from ${backup}`
-      : plan.after === null
-        ? 'removed'
-        : 'fcm-router settings removed';
-    return `${file}: ${how}.`;
-  }
-  if (plan.before !== null) {
-    // The first backup is the config as it was before fcm-router: a later run must not replace it.
-    const kept = await access(backup).then(
-      () => true,
-      () => false,
-    );
-    if (!kept) await copyFile(file, backup);
-  }
+  const note = createdNotePath(file);
+  // The first backup is the config as it was before fcm-router: a later run must not replace it, and a
+  // file setup created has none.
+  const backedUp = plan.before !== null && !(await exists(note)) && !(await exists(backup));
+  if (backedUp) await copyFile(file, backup);
   await mkdir(path.dirname(file), { recursive: true });
+  if (plan.before === null && !(await exists(backup)))
+    await writeFileAtomic(note, `fcm-router setup created ${path.basename(file)}; its --undo removes it.\n`);
   await writeFileAtomic(file, plan.after ?? '');
-  return `Wrote ${file}${plan.before !== null ? ` (the previous version is in ${backup})` : ''}.`;
+  if (backedUp) return `Wrote ${file} (the previous version is in ${backup}).`;
+  if (await exists(backup)) return `Wrote ${file} (the version from before fcm-router is kept in ${backup}).`;
+  return `Wrote ${file}.`;
+}
+
+async function carryOutUndo(plan: SetupPlan): Promise<string> {
+  const { file, backup } = plan;
+  if (plan.after === null) await rm(file);
+  else await writeFileAtomic(file, plan.after);
+  if (plan.restore) await rm(backup);
+  // Undone: a later setup starts again from the file as it is now.
+  await rm(createdNotePath(file), { force: true });
+  const how = plan.restore
+    ? `restored from ${backup}`
+    : plan.after === null
+      ? 'removed'
+      : 'fcm-router settings removed';
+  return `${file}: ${how}.`;
 }
