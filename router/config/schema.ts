@@ -95,6 +95,11 @@ const CATALOGUE_KEY_ENV: ReadonlySet<string> = new Set(
 /** A variable made for fcm-router: `FCM_…_KEY` or `FCM_…_TOKEN`, numbered or not (`FCM_GROQ_KEY_2`). */
 const OWN_KEY_ENV = /^FCM_[A-Za-z0-9_]+_(KEY|TOKEN)(_\d+)?$/;
 
+/** Whether `name` is a variable made for fcm-router: `FCM_…_KEY` or `FCM_…_TOKEN`. */
+export function isOwnKeyEnvName(name: string): boolean {
+  return OWN_KEY_ENV.test(name);
+}
+
 /**
  * An `apiKeyEnv` may name only a variable the catalogue reads keys from, or one made for fcm-router
  * (`FCM_…_KEY`, `FCM_…_TOKEN`): the variable's value is sent upstream as a bearer key to the provider's
@@ -102,7 +107,7 @@ const OWN_KEY_ENV = /^FCM_[A-Za-z0-9_]+_(KEY|TOKEN)(_\d+)?$/;
  * (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`) may ever be named.
  */
 export function isCredentialEnvName(name: string): boolean {
-  return CATALOGUE_KEY_ENV.has(name) || OWN_KEY_ENV.test(name);
+  return CATALOGUE_KEY_ENV.has(name) || isOwnKeyEnvName(name);
 }
 
 function isHttpUrl(value: string): boolean {

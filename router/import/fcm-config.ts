@@ -1,12 +1,11 @@
 /**
  * The parts of a free-coding-models config (`~/.free-coding-models.json`) this router can take over: provider
- * keys (one or a list per provider), providers switched off, and the Smart Router's sets. Everything else
- * in that file is the other tool's own and is ignored.
+ * keys (one or a list per provider, or `${NAME}` variables), providers switched off, and the Smart Router's
+ * sets. Everything else in that file is the other tool's own and is ignored.
  */
 import { z } from 'zod/v3';
 import { toConfigIssues, type ConfigIssue } from '../config/schema.js';
-
-const keyList = z.union([z.string(), z.array(z.string())]);
+import { readFcmKeys, type FcmKeys } from './fcm-keys.js';
 
 const fcmSetSchema = z
   .object({
@@ -27,7 +26,12 @@ const fcmSetSchema = z
 /** What is read of the file; unknown keys are the other tool's and pass. */
 export const fcmConfigSchema = z
   .object({
-    apiKeys: z.record(z.string(), keyList).default({}),
+    // Each entry is read on its own (readFcmKeys): one unusable key skips its provider, not the import.
+    apiKeys: z
+      .record(z.string(), z.unknown(), {
+        invalid_type_error: 'an object of provider id → key or list of keys',
+      })
+      .default({}),
     providers: z
       .record(z.string(), z.union([z.boolean(), z.object({ enabled: z.boolean().optional() }).passthrough()]))
       .default({}),
@@ -43,8 +47,8 @@ export const fcmConfigSchema = z
 
 /** A free-coding-models config as this router reads it. */
 export interface FcmConfig {
-  /** Provider id → its keys, trimmed, without empties or repeats. */
-  keys: Record<string, string[]>;
+  /** Provider id → its keys (trimmed, without empties or repeats), its variables, or why neither. */
+  keys: Record<string, FcmKeys>;
   /** Providers switched off there. */
   disabled: string[];
   /** Set name → `provider/model` keys in priority order. */
@@ -65,12 +69,10 @@ export function parseFcmConfig(
   const parsed = fcmConfigSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.error) };
   const { apiKeys, providers, router } = parsed.data;
-  const keys: Record<string, string[]> = {};
+  const keys: Record<string, FcmKeys> = {};
   for (const [id, value] of Object.entries(apiKeys)) {
-    const list = [...new Set((typeof value === 'string' ? [value] : value).map((key) => key.trim()))].filter(
-      (key) => key !== '',
-    );
-    if (list.length > 0) keys[id] = list;
+    const read = readFcmKeys(id, value);
+    if (read !== null) keys[id] = read;
   }
   const disabled = Object.entries(providers)
     .filter(([, value]) => (typeof value === 'boolean' ? !value : value.enabled === false))

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfigInput } from '../config/schema.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { parseConfig, type ConfigInput } from '../config/schema.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import { runCli } from '../test-support/cli-process.js';
 import { parseFcmConfig } from './fcm-config.js';
@@ -22,9 +23,9 @@ async function sample() {
 test('a free-coding-models config is read: key lists, providers switched off, sets by priority', async () => {
   assert.deepEqual(await sample(), {
     keys: {
-      groq: ['gsk_sample_one', 'gsk_sample_two'],
-      cerebras: ['csk_sample'],
-      'github-models': ['github_pat_sample'],
+      groq: { kind: 'keys', keys: ['gsk_sample_one', 'gsk_sample_two'] },
+      cerebras: { kind: 'keys', keys: ['csk_sample'] },
+      'github-models': { kind: 'keys', keys: ['github_pat_sample'] },
     },
     disabled: ['sambanova', 'nvidia'],
     sets: {
@@ -36,15 +37,13 @@ test('a free-coding-models config is read: key lists, providers switched off, se
     },
     activeSet: 'fast-coding',
   });
-  const bad = parseFcmConfig(
-    '{"apiKeys": {"groq": 42}, "router": {"sets": {"x": {"models": [{"provider": 1}]}}}}',
-  );
+  const bad = parseFcmConfig('{"apiKeys": [], "router": {"sets": {"x": {"models": [{"provider": 1}]}}}}');
   assert.equal(bad.ok, false);
   if (!bad.ok)
-    assert.deepEqual(bad.issues.map((issue) => issue.path).sort(), [
-      'apiKeys.groq',
-      'router.sets.x.models.0.model',
-      'router.sets.x.models.0.provider',
+    assert.deepEqual(bad.issues.map((issue) => `${issue.path}: ${issue.message}`).sort(), [
+      'apiKeys: an object of provider id → key or list of keys',
+      'router.sets.x.models.0.model: Required',
+      'router.sets.x.models.0.provider: a provider id (text)',
     ]);
   assert.equal(parseFcmConfig('{ not json').ok, false);
 });
@@ -123,5 +122,33 @@ test('fcm-router import-fcm: a dry run writes nothing; the import writes a valid
     assert.match(missing.output, /no free-coding-models config at/);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('fcm-router import-fcm on ~/.free-coding-models.json: "${NVIDIA_API_KEY}" becomes the variable the key is read from, a bad key skips only its provider', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-import-home-'));
+  const configPath = path.join(home, 'config.json');
+  try {
+    const apiKeys = { nvidia: '${NVIDIA_API_KEY}', groq: 5, cerebras: 'csk_real' };
+    await writeFile(path.join(home, '.free-coding-models.json'), JSON.stringify({ apiKeys }));
+    const run = await runCli(['import-fcm', '--config', configPath], { env: { HOME: home } });
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /\+ nvidia: key from \$NVIDIA_API_KEY\n/);
+    assert.match(
+      run.output,
+      /- groq: skipped \(apiKeys\.groq: a key must be a string or a list of strings, not a number\)/,
+    );
+    assert.match(run.output, /\+ cerebras: 1 key/);
+    const written = JSON.parse(await readFile(configPath, 'utf8')) as ConfigInput;
+    assert.deepEqual(written.providers, {
+      nvidia: { apiKeyEnv: 'NVIDIA_API_KEY' },
+      cerebras: { apiKey: 'csk_real' },
+    });
+    const parsed = parseConfig(written);
+    assert.ok(parsed.ok);
+    const nvidia = resolveConfig(parsed.config, { NVIDIA_API_KEY: 'nvapi-from-env' }).providers.get('nvidia');
+    assert.equal(nvidia?.apiKey, 'nvapi-from-env', 'the key in the environment is the one sent');
+  } finally {
+    await rm(home, { recursive: true, force: true });
   }
 });

@@ -1,12 +1,13 @@
 /**
- * What importing a free-coding-models config would change in this router's config: keys, providers switched
- * off and sets, each with a line saying so (keys only by fingerprint). Something this config has already is
- * kept unless `force`. Pure.
+ * What importing a free-coding-models config would change in this router's config: keys (or the variables
+ * holding them), providers switched off and sets, each with a line saying so (keys only by fingerprint).
+ * Something this config has already is kept unless `force`. Pure.
  */
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
-import type { ConfigInput } from '../config/schema.js';
+import { isOwnKeyEnvName, type ConfigInput } from '../config/schema.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { FcmConfig } from './fcm-config.js';
+import type { FcmKeys } from './fcm-keys.js';
 
 type Providers = NonNullable<ConfigInput['providers']>;
 
@@ -29,8 +30,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The keys a provider entry holds in the config itself. */
-function configKeys(entry: Providers[string] | undefined): string[] {
-  const keys = [entry?.apiKey, ...(entry?.apiKeys ?? [])].map((key) => key?.trim() ?? '');
+function configKeys(entry: Providers[string]): string[] {
+  const keys = [entry.apiKey, ...(entry.apiKeys ?? [])].map((key) => key?.trim() ?? '');
   return [...new Set(keys.filter((key) => key !== ''))];
 }
 
@@ -51,27 +52,77 @@ function knownProvider(draft: Draft, id: string): boolean {
   return false;
 }
 
-function planKeys(draft: Draft, fcm: FcmConfig): void {
+/** Why `id`'s key must not be read from these variables, or null. */
+function envProblem(id: string, names: readonly string[]): string | null {
+  // The variable's value goes to this provider as its bearer key: never another provider's key or another
+  // secret of the environment, even if a config typo names one.
+  const own = CATALOGUE_PROVIDERS.find((provider) => provider.id === id)?.keyEnv ?? [];
+  const refused = names.filter((name) => !own.includes(name) && !isOwnKeyEnvName(name));
+  if (refused.length === 0) return null;
+  const named = refused.map((name) => `\${${name}}`).join(', ');
+  const allowed = own.length > 0 ? `${own.join(' or ')}, or one` : 'one';
+  return `apiKeys.${id}: ${named} is not a variable fcm-router reads ${id}'s key from; use ${allowed} made for fcm-router (FCM_…_KEY, FCM_…_TOKEN)`;
+}
+
+/** Keys or variables, with what they hold. */
+type KeySource = Exclude<FcmKeys, { kind: 'unusable' }>;
+
+function sourceValues(source: KeySource): string[] {
+  return source.kind === 'keys' ? source.keys : source.names;
+}
+
+/** `2 keys (6f0b3c1d2e4a, 1a2b3c4d5e6f)` or `key from $GROQ_API_KEY`: never a key itself. */
+function describe(source: KeySource): string {
+  if (source.kind === 'keys') return fingerprints(source.keys);
+  const noun = source.names.length === 1 ? 'key' : 'keys';
+  return `${noun} from ${source.names.map((name) => `$${name}`).join(', ')}`;
+}
+
+/** Where a provider's entry in the config takes its keys from: its keys (used first), else its variables. */
+function configSource(entry: Providers[string]): KeySource | null {
+  const keys = configKeys(entry);
+  if (keys.length > 0) return { kind: 'keys', keys };
+  const env = entry.apiKeyEnv;
+  if (env === undefined) return null;
+  return { kind: 'env', names: typeof env === 'string' ? [env] : [...env] };
+}
+
+/** The entry's key fields for `source`. */
+function keyFields(source: KeySource): Providers[string] {
+  if (source.kind === 'env') {
+    const [first, ...rest] = source.names;
+    return { apiKeyEnv: rest.length > 0 ? source.names : first };
+  }
+  const [first, ...rest] = source.keys;
+  return { apiKey: first, ...(rest.length > 0 ? { apiKeys: rest } : {}) };
+}
+
+function planProviderKeys(draft: Draft, id: string, wanted: KeySource): void {
   const { providers, lines } = draft;
-  for (const [id, keys] of Object.entries(fcm.keys)) {
+  const entry = providers[id] ?? {};
+  const existing = configSource(entry);
+  if (existing?.kind === wanted.kind && sameList(sourceValues(existing), sourceValues(wanted))) {
+    lines.push(`= ${id}: ${describe(wanted)} already`);
+    return;
+  }
+  if (existing !== null && !draft.force) {
+    const has = existing.kind === 'keys' ? describe(existing) : `its ${describe(existing)}`;
+    lines.push(`! ${id}: has ${has}, kept (--force replaces them with ${describe(wanted)})`);
+    return;
+  }
+  const { apiKey: _key, apiKeys: _keys, apiKeyEnv: _env, ...others } = entry;
+  providers[id] = { ...others, ...keyFields(wanted) };
+  lines.push(`${existing !== null ? '~' : '+'} ${id}: ${describe(wanted)}`);
+  draft.changed = true;
+}
+
+function planKeys(draft: Draft, fcm: FcmConfig): void {
+  for (const [id, read] of Object.entries(fcm.keys)) {
     if (!knownProvider(draft, id)) continue;
-    const entry = providers[id] ?? {};
-    const existing = configKeys(entry);
-    if (sameList(existing, keys)) {
-      lines.push(`= ${id}: ${fingerprints(keys)} already`);
-      continue;
-    }
-    if (existing.length > 0 && !draft.force) {
-      lines.push(
-        `! ${id}: has ${fingerprints(existing)}, kept (--force replaces them with ${fingerprints(keys)})`,
-      );
-      continue;
-    }
-    const [first, ...rest] = keys;
-    const { apiKeys: _old, ...others } = entry;
-    providers[id] = { ...others, apiKey: first, ...(rest.length > 0 ? { apiKeys: rest } : {}) };
-    lines.push(`${existing.length > 0 ? '~' : '+'} ${id}: ${fingerprints(keys)}`);
-    draft.changed = true;
+    const problem =
+      read.kind === 'unusable' ? read.problem : read.kind === 'env' ? envProblem(id, read.names) : null;
+    if (problem !== null) draft.lines.push(`- ${id}: skipped (${problem})`);
+    else if (read.kind !== 'unusable') planProviderKeys(draft, id, read);
   }
 }
 

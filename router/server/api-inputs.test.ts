@@ -29,7 +29,7 @@ const ROUTES: { method: 'POST' | 'PUT'; path: string; valid: unknown }[] = [
     method: 'POST',
     path: '/api/config/import',
     valid: {
-      keys: { beta: ['sk-imported'] },
+      keys: { beta: { kind: 'keys', keys: ['sk-imported'] } },
       disabled: [],
       sets: {},
       activeSet: null,

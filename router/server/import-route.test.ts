@@ -13,7 +13,7 @@ import { json } from '../test-support/upstream-behaviours.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, sets: { main: ['alpha/m1'] } };
 const IMPORT = {
-  keys: { beta: ['sk-imported'] },
+  keys: { beta: { kind: 'keys', keys: ['sk-imported'] } },
   disabled: [],
   sets: { imported: ['beta/m2'] },
   activeSet: null,
@@ -70,5 +70,26 @@ test('an import that would leave an invalid config is refused with its issues an
       JSON.stringify(error),
     );
     assert.equal(await readFile(router.router.configPath, 'utf8'), before);
+  });
+});
+
+test('keys read from variables and keys that cannot be imported come through as the CLI read them', async () => {
+  await withScenario(TWO, async ({ router }) => {
+    const keys = {
+      beta: { kind: 'env', names: ['FCM_BETA_KEY'] },
+      alpha: {
+        kind: 'unusable',
+        problem: 'apiKeys.alpha: a key must be a string or a list of strings, not a number',
+      },
+    };
+    const reply = await router.api('POST', '/api/config/import', { ...IMPORT, keys, dryRun: true });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(parseReply<ConfigImportResponse>(reply).lines.slice(0, 2), [
+      '~ beta: key from $FCM_BETA_KEY',
+      '- alpha: skipped (apiKeys.alpha: a key must be a string or a list of strings, not a number)',
+    ]);
+    const bad = { beta: { kind: 'env', names: ['NOT A NAME'] } };
+    const refused = await router.api('POST', '/api/config/import', { ...IMPORT, keys: bad, dryRun: true });
+    assert.equal(refused.status, 400, refused.text);
   });
 });

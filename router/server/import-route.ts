@@ -7,6 +7,7 @@ import { z } from 'zod/v3';
 import type { ConfigImportResponse } from '../api-types.js';
 import { validateConfig } from '../config/config-store.js';
 import type { FcmConfig } from '../import/fcm-config.js';
+import { MAX_KEY_LENGTH } from '../import/fcm-keys.js';
 import { knownProviders, planImport, type ImportPlan } from '../import/import-plan.js';
 import { answerUpdate, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
@@ -14,9 +15,30 @@ import { sendError, sendJson } from './respond.js';
 
 const id = z.string().min(1).max(100);
 
+/** One provider's keys as the CLI read them (`FcmKeys`). */
+const fcmKeys = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('keys'),
+    keys: z.array(z.string().min(1).max(MAX_KEY_LENGTH)).min(1).max(100),
+  }),
+  z.strictObject({
+    kind: z.literal('env'),
+    names: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+          .max(200),
+      )
+      .min(1)
+      .max(50),
+  }),
+  z.strictObject({ kind: z.literal('unusable'), problem: z.string().min(1).max(1000) }),
+]);
+
 /** The import as the CLI read it (`FcmConfig`), and how to apply it. */
 const importBody = z.strictObject({
-  keys: z.record(id, z.array(z.string().min(1).max(4096)).min(1).max(100)),
+  keys: z.record(id, fcmKeys),
   disabled: z.array(id).max(500),
   sets: z.record(id, z.array(z.string().min(1).max(300)).max(500)),
   activeSet: id.nullable(),
