@@ -17,12 +17,24 @@ export function parseSettings(text: string | null, file: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`${file} is not valid JSON (${why}); fix or move it, nothing was changed`);
+    throw new Error(`${file} is not valid JSON (${whyNotJson(text, error)}); nothing was changed`);
   }
   const parsed = settingsSchema.safeParse(value);
   if (!parsed.success) throw new Error(`${file} does not hold a JSON object; nothing was changed`);
   return parsed.data;
+}
+
+/**
+ * Why `text` did not parse, in one line that never quotes it (a settings file may hold keys): comments,
+ * which setup cannot keep, or where it stops being JSON when the parser says.
+ */
+function whyNotJson(text: string, error: unknown): string {
+  if (/^\s*\/\/|\/\*|[,{[]\s*\/\//m.test(text))
+    return 'it holds comments, which setup cannot keep: add the settings by hand, as docs/agents.md shows';
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  if (position === undefined) return 'fix or move it';
+  const line = text.slice(0, Number(position)).split('\n').length;
+  return `at line ${line}: fix or move it`;
 }
 
 /** The object at `key` of `parent` (a copy), or `{}` when absent or not an object. */

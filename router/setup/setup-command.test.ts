@@ -140,10 +140,28 @@ test('a settings file that is not valid JSON is refused, named, and left as it w
       const file = await place(home, { ...fixture, text: '{ "theme": "dark", // a comment\n' });
       const run = options(home, { agent, yes: true });
       assert.equal(await runSetup(run), 1);
-      assert.match(run.out.join('\n'), new RegExp(`${file.replaceAll('.', '\\.')} is not valid JSON`));
+      const said = run.out.join('\n');
+      assert.match(said, new RegExp(`${file.replaceAll('.', '\\.')} is not valid JSON`));
+      assert.match(said, /holds comments, which setup cannot keep/);
+      assert.doesNotMatch(said, /theme|dark/, 'the file is not quoted');
       assert.equal(await readFile(file, 'utf8'), '{ "theme": "dark", // a comment\n');
       assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)], 'no backup, no write');
     }
+  });
+});
+
+test('a settings file broken without comments is refused with the line where it breaks, not quoted', async () => {
+  await withHome(async (home) => {
+    const fixture = FIXTURES.find((one) => one.agent === 'claude-code');
+    assert.ok(fixture);
+    const broken = '{\n  "theme": "dark",\n  "env": { "KEY": "sk-secret" }}\n}\n';
+    const file = await place(home, { ...fixture, text: broken });
+    const run = options(home, { agent: 'claude-code', yes: true });
+    assert.equal(await runSetup(run), 1);
+    const said = run.out.join('\n');
+    assert.match(said, /is not valid JSON \(at line 4: fix or move it\); nothing was changed/);
+    assert.doesNotMatch(said, /sk-secret/);
+    assert.equal(await readFile(file, 'utf8'), broken);
   });
 });
 
