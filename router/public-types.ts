@@ -24,9 +24,9 @@ export interface StartRouterOptions {
   allowRemote?: boolean;
   /** Folder for config, breaker state and history. @default the per-user app-data folder + `fcm-router` */
   stateDir?: string;
-  /** @default `<stateDir>/config.json` */
+  /** @default `<stateDir>/config.json`; not with `demo` */
   configPath?: string;
-  /** Run over the built-in simulated providers (no keys needed). */
+  /** Run over the built-in simulated providers (no keys needed), on `<stateDir>/demo/config.json`. */
   demo?: boolean;
   /** In demo mode, send a trickle of simulated agent requests so the dashboard has data. @default true */
   demoTraffic?: boolean;

@@ -35,6 +35,10 @@ test('daemon options are parsed and checked', () => {
   assert.throws(() => parseCli(['daemon', '--port', '70000']), /--port must be a port number/);
   assert.throws(() => parseCli(['daemon', '--host', '0.0.0.0']), /--allow-remote/);
   assert.throws(() => parseCli(['daemon', 'extra']), /Unexpected argument 'extra'/);
+  assert.throws(
+    () => parseCli(['daemon', '--demo', '--config', 'mine.json']),
+    /--demo and --config cannot be used together: the demo keeps its own config/,
+  );
 });
 
 test('the commands that talk to a running daemon take a state dir and their one argument', () => {

@@ -61,7 +61,8 @@ Runs the router in the foreground until Ctrl-C or SIGTERM. One daemon per state 
                     the token on every call)
 ${STATE_DIR_LINE}
   --config FILE     config file (default <state folder>/config.json)
-  --demo            simulated providers, no keys needed`,
+  --demo            simulated providers, no keys needed; state and config apart in <state folder>/demo
+                    (not with --config)`,
   status: `fcm-router status [--state-dir DIR]
 
 Says whether a daemon serves this state folder, where, since when, and the router's health verdict
@@ -209,6 +210,13 @@ function parseDaemon(args: readonly string[]): CliCommand {
   if (values.host !== undefined && !isLoopbackHost(values.host) && !allowRemote) {
     throw new Error(
       `--host ${values.host} is not a loopback address: add --allow-remote to accept connections from the network`,
+    );
+  }
+  // The demo's simulated agent would send traffic through the real providers of a real config, and its
+  // saves would replace that file with the demo's providers: the demo keeps its own config.
+  if (values.demo === true && values.config !== undefined) {
+    throw new Error(
+      '--demo and --config cannot be used together: the demo keeps its own config in <state folder>/demo/config.json (pick the folder with --state-dir)',
     );
   }
   return {

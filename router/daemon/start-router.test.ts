@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DaemonRunningError } from './daemon-lock.js';
@@ -44,6 +44,34 @@ test('a router that fails to start (invalid config) leaves the folder free', asy
     await assert.rejects(startRouter({ port: 0, stateDir: dir, configPath, env: {} }), /invalid config/);
     const router = await startRouter({ port: 0, stateDir: dir, env: {} });
     await router.stop();
+  });
+});
+
+test('demo mode takes no config file: the file is neither read nor written, and the folder stays free', async () => {
+  await withDir(async (dir) => {
+    const configPath = path.join(dir, 'mine.json');
+    const mine = '{ "providers": { "groq": { "apiKey": "gsk_mine" } } }\n';
+    await writeFile(configPath, mine);
+    const outcome = await startRouter({
+      port: 0,
+      stateDir: dir,
+      configPath,
+      demo: true,
+      demoTraffic: false,
+      env: {},
+    }).then(
+      async (router) => {
+        await router.stop();
+        return 'started';
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    assert.match(
+      outcome,
+      /demo mode keeps its own config in .*demo\/config\.json: it does not take configPath/,
+    );
+    assert.equal(await readFile(configPath, 'utf8'), mine);
+    assert.deepEqual(await readdir(dir), ['mine.json'], 'no lock, no demo folder');
   });
 });
 

@@ -82,6 +82,11 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     platform: process.platform,
     homedir: os.homedir(),
   });
+  if (options.demo === true && options.configPath !== undefined) {
+    throw new Error(
+      `demo mode keeps its own config in ${path.join(baseDir, 'demo', 'config.json')}: it does not take configPath (${options.configPath})`,
+    );
+  }
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && options.allowRemote !== true) {
     throw new Error(
@@ -109,7 +114,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
  * is made (0700) first. A config with problems is a `ConfigError` naming each.
  */
 async function loadStartConfig(options: StartRouterOptions, baseDir: string) {
-  const demo = options.demo ? await prepareDemo(baseDir, options.configPath) : null;
+  const demo = options.demo ? await prepareDemo(baseDir) : null;
   const stateDir = demo?.stateDir ?? baseDir;
   const configPath = demo?.configPath ?? options.configPath ?? path.join(stateDir, 'config.json');
   await mkdir(stateDir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {

@@ -17,10 +17,10 @@ export interface DemoSetup {
  * `<stateDir>/demo/config.json`; the simulated providers' URLs are refreshed on every start, since their
  * port changes.
  */
-export async function prepareDemo(baseDir: string, configPath?: string): Promise<DemoSetup> {
+export async function prepareDemo(baseDir: string): Promise<DemoSetup> {
   const upstream = await startDemoUpstream();
   const stateDir = path.join(baseDir, 'demo');
-  const file = configPath ?? path.join(stateDir, 'config.json');
+  const file = path.join(stateDir, 'config.json');
   const fresh = demoConfig(upstream.url);
   const saved = await loadConfigFile(file);
   let raw: ConfigInput = fresh;
