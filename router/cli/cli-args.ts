@@ -88,8 +88,9 @@ ${STATE_DIR_LINE}`,
   'set-key': `fcm-router set-key <provider> [--state-dir DIR] [--config FILE]
 
 Stores a provider's API key in the config: through the running daemon, which uses it at once, or in the
-file when no daemon runs. The key is read from standard input (typed with echo off, or piped:
-printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An empty input saves nothing.
+file when no daemon runs on it (a demo runs on its own config). The key is read from standard input
+(typed with echo off, or piped: printf '%s' "$KEY" | fcm-router set-key groq) and never printed. An
+empty input saves nothing.
 ${STATE_DIR_LINE}
   --config FILE     config file to change (default <state folder>/config.json)`,
   'import-fcm': `fcm-router import-fcm [FILE] [--force] [--dry-run] [--state-dir DIR] [--config FILE]

@@ -119,10 +119,11 @@ export async function daemonConfigPath(daemon: LiveDaemon): Promise<string | nul
 
 /**
  * Whether a command that changes `configPath` (`--config`, or undefined for the state folder's) must go
- * through `daemon`: when it runs on that very file, it is the file's one writer.
+ * through `daemon`: when it runs on that very file, it is the file's one writer. A demo runs on its own
+ * `demo/config.json`, so the state folder's config is not its to change: the command writes that file.
  */
 export async function daemonOwnsConfig(daemon: LiveDaemon, configPath: string | undefined): Promise<boolean> {
-  if (configPath === undefined) return true;
+  if (configPath === undefined) return !daemon.demo;
   const served = await daemonConfigPath(daemon);
   return served !== null && path.resolve(served) === path.resolve(configPath);
 }

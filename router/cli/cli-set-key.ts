@@ -59,10 +59,15 @@ async function setKeyInFile(options: SetKeyOptions, configPath: string): Promise
     printError(`fcm-router: ${configPath} changed while saving; nothing saved. Run set-key again.`);
     return 1;
   }
-  options.print(
-    options.daemon === null
-      ? `key of ${provider} saved in ${configPath}; fcm-router uses it when it starts`
-      : `key of ${provider} saved in ${configPath} (the fcm-router running at ${options.daemon.url} uses another config file)`,
-  );
+  options.print(savedLine(provider, configPath, options.daemon));
   return 0;
+}
+
+/** What a key written into the file means for the router running, if any. */
+function savedLine(provider: string, configPath: string, daemon: LiveDaemon | null): string {
+  if (daemon === null) return `key of ${provider} saved in ${configPath}; fcm-router uses it when it starts`;
+  if (daemon.demo) {
+    return `key of ${provider} saved in ${configPath}; the fcm-router running at ${daemon.url} is a demo on its own config and does not use it: fcm-router started without --demo does`;
+  }
+  return `key of ${provider} saved in ${configPath} (the fcm-router running at ${daemon.url} uses another config file)`;
 }

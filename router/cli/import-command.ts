@@ -89,10 +89,15 @@ async function importIntoFile(fcm: FcmConfig, configPath: string, options: Impor
     print(`fcm-router: ${configPath} changed while importing; nothing written. Run the import again.`);
     return 1;
   }
-  print(
-    options.daemon === null
-      ? 'Written. fcm-router uses it when it starts.'
-      : `Written. The fcm-router running at ${options.daemon.url} uses another config file, so it is unchanged.`,
-  );
+  print(writtenLine(options.daemon));
   return 0;
+}
+
+/** What the file written means for the router running, if any. */
+function writtenLine(daemon: LiveDaemon | null): string {
+  if (daemon === null) return 'Written. fcm-router uses it when it starts.';
+  if (daemon.demo) {
+    return `Written. The fcm-router running at ${daemon.url} is a demo on its own config, so it is unchanged: fcm-router started without --demo uses this file.`;
+  }
+  return `Written. The fcm-router running at ${daemon.url} uses another config file, so it is unchanged.`;
 }

@@ -96,3 +96,46 @@ test('import-fcm and set-key while the daemon runs go through it, and the dashbo
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('with a demo running, import-fcm and set-key write the state folder’s own config and say the demo does not use it', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-demo-running-'));
+  const configFile = path.join(dir, 'config.json');
+  const demoFile = path.join(dir, 'demo', 'config.json');
+  const original: ConfigInput = { router: { failover: { maxAttempts: 2 } } };
+  await writeFile(configFile, JSON.stringify(original), { mode: 0o600 });
+  const daemon = new CliProcess(['daemon', '--demo', '--port', '0', '--state-dir', dir]);
+  const onDisk = async () => JSON.parse(await readFile(configFile, 'utf8')) as ConfigInput;
+  try {
+    const [, url] = await daemon.waitForLine(URL_LINE);
+    assert.ok(url);
+    const imported = await runCli(['import-fcm', SAMPLE, '--state-dir', dir]);
+    assert.equal(imported.code, 0, imported.output);
+    assert.ok(imported.output.includes(`Importing ${SAMPLE} into ${configFile}:`), imported.output);
+    assert.ok(
+      imported.output.includes(
+        `The fcm-router running at ${url} is a demo on its own config, so it is unchanged`,
+      ),
+      imported.output,
+    );
+    assertImported(await onDisk());
+
+    const canary = 'sk-or-canary-9e07';
+    const setKey = await runCli(['set-key', 'openrouter', '--state-dir', dir], { stdin: `${canary}\n` });
+    assert.equal(setKey.code, 0, setKey.output);
+    assert.ok(
+      setKey.output.includes(
+        `key of openrouter saved in ${configFile}; the fcm-router running at ${url} is a demo on its own config and does not use it`,
+      ),
+      setKey.output,
+    );
+    const after = await onDisk();
+    assertImported(after);
+    assert.equal(after.providers?.['openrouter']?.apiKey, canary);
+    assert.equal(after.router?.failover?.maxAttempts, 2, 'what was there is kept');
+    const demo = await readFile(demoFile, 'utf8').catch(() => '');
+    assert.ok(!demo.includes(canary) && !demo.includes('gsk_sample'), 'the demo config holds no real key');
+  } finally {
+    await daemon.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
