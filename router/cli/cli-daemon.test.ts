@@ -5,6 +5,44 @@ import os from 'node:os';
 import path from 'node:path';
 import { remoteWarning } from './cli-daemon.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { httpRequest } from '../test-support/http-client.js';
+import { scenarioConfig } from '../test-support/scenario.js';
+import { json } from '../test-support/upstream-behaviours.js';
+
+const URL_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+interface DaemonSetup {
+  dir: string;
+  stateDir: string;
+  upstream: FakeUpstream;
+  /** `daemon --port 0` on the state folder and a config over the fake upstream, plus `args`. */
+  daemonArgs: (...args: string[]) => string[];
+}
+
+async function withDaemonSetup(run: (setup: DaemonSetup) => Promise<void>): Promise<void> {
+  const upstream = await startFakeUpstream();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-daemon-'));
+  const configFile = path.join(dir, 'config.json');
+  await writeFile(configFile, JSON.stringify(scenarioConfig(upstream, { providers: { alpha: ['m1'] } })), {
+    mode: 0o600,
+  });
+  const stateDir = path.join(dir, 'state');
+  const base = ['daemon', '--state-dir', stateDir, '--config', configFile];
+  try {
+    await run({ dir, stateDir, upstream, daemonArgs: (...args) => [...base, '--port', '0', ...args] });
+  } finally {
+    await upstream.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const chat = (url: string) =>
+  httpRequest(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] }),
+  });
 
 test('the remote warning names what becomes reachable and where the token is', () => {
   const text = remoteWarning('http://0.0.0.0:19280', '/home/ada/.config/fcm-router').join('\n');
@@ -56,4 +94,27 @@ test('daemon --demo --config exits 2 naming both flags, and neither reads nor wr
     await daemon.kill();
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('a daemon whose standard output goes away says so once and keeps routing, then stops cleanly', async () => {
+  await withDaemonSetup(async ({ upstream, daemonArgs }) => {
+    const daemon = new CliProcess(daemonArgs());
+    try {
+      const [, url] = await daemon.waitForLine(URL_LINE);
+      assert.ok(url);
+      daemon.closeStdout();
+      upstream.script('alpha/m1', json('one'), json('two'));
+      assert.equal((await chat(url)).status, 200);
+      // The request's log line is the first write that finds the pipe closed.
+      await daemon.waitForLine(/warn: the log output failed \(EPIPE\): .*routing goes on/);
+      const second = await chat(url);
+      assert.equal(second.status, 200);
+      assert.match(second.text, /two/);
+      daemon.signal('SIGTERM');
+      assert.equal(await daemon.exited, 0, daemon.output());
+      assert.doesNotMatch(daemon.output(), /uncaught exception/);
+    } finally {
+      await daemon.kill();
+    }
+  });
 });

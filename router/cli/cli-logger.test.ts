@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { createBufferedLogger } from './cli-logger.js';
 import { TestClock } from '../test-support/test-clock.js';
 
@@ -51,4 +52,44 @@ test('a large backlog is written without waiting for the timer', () => {
   assert.ok(out.length >= 1, 'flushed once 32 KB were waiting');
   logger.flush();
   assert.equal(out.join('').split('\n').filter(Boolean).length, 40);
+});
+
+test('a stream that fails is written no more, and a failed log output is said once on the other', async () => {
+  const err: string[] = [];
+  let attempts = 0;
+  // A real stream whose sink refuses every write, as a pipe whose reader is gone does (EPIPE).
+  const out = new Writable({
+    write(_chunk, _encoding, done) {
+      attempts += 1;
+      done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    },
+  });
+  const logger = createBufferedLogger(out, { write: (t: string) => err.push(t) }, { time: at() });
+  logger.info('one');
+  logger.flush();
+  await new Promise((resolve) => out.on('close', resolve));
+  logger.info('two');
+  logger.flush();
+  logger.warn('still said');
+  assert.equal(attempts, 1, 'nothing more is written to the failed stream');
+  assert.deepEqual(err, [
+    '09:08:07 warn: the log output failed (EPIPE): request lines are no longer written; routing goes on\n',
+    '09:08:07 warn: still said\n',
+  ]);
+});
+
+test('a write that throws is taken as a failed stream, not thrown at the caller', () => {
+  const logger = createBufferedLogger(
+    { write: () => undefined },
+    {
+      write: () => {
+        throw new Error('EBADF');
+      },
+    },
+    { time: at() },
+  );
+  logger.warn('one');
+  logger.error('two');
+  logger.info('three');
+  logger.flush();
 });

@@ -14,8 +14,6 @@ import { API_KEY_MESSAGE, isApiKeyText } from '../config/schema.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import { packageVersion } from '../daemon/package-info.js';
 
-const logger = createBufferedLogger(process.stdout, process.stderr);
-
 /** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
 const NOT_RUNNING = STATUS_EXIT.notRunning;
 
@@ -128,8 +126,14 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'version':
       console.log(packageVersion());
       return 0;
-    case 'daemon':
-      return runDaemon(cmd, logger);
+    case 'daemon': {
+      const logger = createBufferedLogger(process.stdout, process.stderr);
+      try {
+        return await runDaemon(cmd, logger);
+      } finally {
+        logger.flush();
+      }
+    }
     case 'import-fcm': {
       const stateDir = stateDirOf(cmd);
       return runImportFcm({
@@ -164,10 +168,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => {
-    logger.flush();
-    process.exit(code);
-  },
+  (code) => process.exit(code),
   (error: unknown) => {
     console.error(`fcm-router: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);

@@ -69,6 +69,11 @@ export class CliProcess {
     return within(waiting, 20_000, () => `a line matching ${pattern}; output:\n${this.output()}`);
   }
 
+  /** Closes the reading end of the process's standard output, as `| head -1` does: its next write fails. */
+  closeStdout(): void {
+    this.#child.stdout?.destroy();
+  }
+
   signal(name: NodeJS.Signals): void {
     this.#child.kill(name);
   }
