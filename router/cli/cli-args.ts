@@ -53,7 +53,7 @@ const STATE_DIR_LINE =
 const USAGES: Record<CommandName, string> = {
   daemon: `fcm-router daemon [--port 19280] [--host 127.0.0.1] [--allow-remote] [--state-dir DIR] [--config FILE] [--demo]
 
-Runs the router in the foreground until Ctrl-C or SIGTERM. One daemon per state folder.
+Runs the router in the foreground until Ctrl-C, SIGTERM or SIGHUP. One daemon per state folder.
   --port N          port to listen on (0 picks a free one; default FCM_ROUTER_PORT, then 19280)
   --host ADDR       address to listen on (default 127.0.0.1)
   --allow-remote    required for a --host other than loopback: the chat API, the dashboard and its

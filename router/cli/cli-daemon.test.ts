@@ -118,3 +118,26 @@ test('a daemon whose standard output goes away says so once and keeps routing, t
     }
   });
 });
+
+test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock and daemon.json removed', async () => {
+  await withDaemonSetup(async ({ stateDir, daemonArgs }) => {
+    const daemon = new CliProcess(daemonArgs());
+    try {
+      await daemon.waitForLine(URL_LINE);
+      assert.deepEqual((await readdir(stateDir)).filter((name) => name.startsWith('daemon.')).sort(), [
+        'daemon.json',
+        'daemon.lock',
+      ]);
+      daemon.signal('SIGHUP');
+      await daemon.waitForLine(/SIGHUP: finishing in-flight requests and saving state/);
+      assert.equal(await daemon.exited, 0, daemon.output());
+      assert.match(daemon.output(), /stopped$/m);
+      assert.deepEqual(
+        (await readdir(stateDir)).filter((name) => name.startsWith('daemon.')),
+        [],
+      );
+    } finally {
+      await daemon.kill();
+    }
+  });
+});

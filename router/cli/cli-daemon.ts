@@ -21,7 +21,7 @@ export function remoteWarning(url: string, stateDir: string): string[] {
   ];
 }
 
-/** `fcm-router daemon`: runs the router until SIGINT or SIGTERM; resolves to the exit code. */
+/** `fcm-router daemon`: runs the router until SIGINT, SIGTERM or SIGHUP; resolves to the exit code. */
 export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Promise<number> {
   const router = await startOrRefuse(cmd, logger);
   if (typeof router === 'number') return router;
@@ -100,7 +100,11 @@ function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   }
 }
 
-/** Resolves with the exit code once SIGINT or SIGTERM stopped the router (a second signal exits at once). */
+/**
+ * Resolves with the exit code once SIGINT, SIGTERM or SIGHUP stopped the router (a second signal exits at
+ * once). SIGHUP is a closed terminal: left to Node's default it would end the process without saving state
+ * and leave the lock and `daemon.json` behind.
+ */
 function stopOnSignal(router: RouterHandle, logger: BufferedLogger): Promise<number> {
   return new Promise((resolve) => {
     let stopping = false;
@@ -126,5 +130,6 @@ function stopOnSignal(router: RouterHandle, logger: BufferedLogger): Promise<num
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
   });
 }
