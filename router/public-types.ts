@@ -13,7 +13,7 @@ export interface RouterLogger {
 }
 
 export interface StartRouterOptions {
-  /** @default 19280 (FCM_ROUTER_PORT overrides). 0 picks a free port. */
+  /** @default FCM_ROUTER_PORT of `env` (refused when it is no port), else 19280. 0 picks a free port. */
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;

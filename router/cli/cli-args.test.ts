@@ -70,3 +70,24 @@ test('the commands that talk to a running daemon take a state dir and their one 
   assert.throws(() => parseCli(['pause', 'now']), /Unexpected argument 'now'/);
   assert.throws(() => parseCli(['launch']), /unknown command "launch"/);
 });
+
+test('the daemon takes its port from FCM_ROUTER_PORT when --port is left out, and refuses one that is no port', () => {
+  const portOf = (argv: string[], env: Record<string, string>) => {
+    const cmd = parseCli(['daemon', ...argv], env);
+    return cmd.command === 'daemon' ? cmd.port : 'not a daemon';
+  };
+  assert.equal(portOf([], { FCM_ROUTER_PORT: '19382' }), 19382);
+  assert.equal(portOf([], { FCM_ROUTER_PORT: '0' }), 0);
+  assert.equal(portOf([], {}), undefined);
+  assert.equal(portOf([], { FCM_ROUTER_PORT: ' ' }), undefined, 'blank is unset');
+  assert.equal(portOf(['--port', '19383'], { FCM_ROUTER_PORT: '19382' }), 19383, '--port wins');
+  for (const value of ['abc', '70000', '-1', '80.5', '1e3']) {
+    assert.throws(
+      () => parseCli(['daemon'], { FCM_ROUTER_PORT: value }),
+      new RegExp(
+        `^Error: FCM_ROUTER_PORT must be a port number \\(0-65535\\), got "${value.replace('.', '\\.')}"$`,
+      ),
+      value,
+    );
+  }
+});

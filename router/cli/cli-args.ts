@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parsePort, portFromEnv } from '../daemon/port-setting.js';
 import { isLoopbackHost } from '../server/guards.js';
 
 /** Every command, in the order the usage lists them. */
@@ -140,8 +141,11 @@ function onlyPositional(command: CommandName, positionals: readonly string[], wh
   return first;
 }
 
-/** Parses the command line; throws an Error with a user-facing message on bad input. */
-export function parseCli(argv: readonly string[]): CliCommand {
+/**
+ * Parses the command line, with the environment's defaults for options left out (`FCM_ROUTER_PORT`);
+ * throws an Error with a user-facing message on bad input.
+ */
+export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = {}): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h') return { command: 'help' };
   if (first === 'help') {
@@ -157,7 +161,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
 
   if (first === 'import-fcm') return parseImport(rest);
   if (first === 'setup') return parseSetup(rest);
-  if (first === 'daemon') return parseDaemon(rest);
+  if (first === 'daemon') return parseDaemon(rest, env);
   return parseStateCommand(first, rest);
 }
 
@@ -186,8 +190,11 @@ function parseStateCommand(
   return { command, stateDir };
 }
 
-/** `daemon [--port N] [--host ADDR] [--allow-remote] [--state-dir DIR] [--config FILE] [--demo]` */
-function parseDaemon(args: readonly string[]): CliCommand {
+/**
+ * `daemon [--port N] [--host ADDR] [--allow-remote] [--state-dir DIR] [--config FILE] [--demo]`; the port
+ * is `--port`, else `FCM_ROUTER_PORT` (undefined for neither), each refused when it is no port.
+ */
+function parseDaemon(args: readonly string[], env: Record<string, string | undefined>): CliCommand {
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -201,12 +208,8 @@ function parseDaemon(args: readonly string[]): CliCommand {
       'allow-remote': { type: 'boolean', default: false },
     },
   });
-  let port: number | undefined;
-  if (values.port !== undefined) {
-    port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535)
-      throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
-  }
+  const port = values.port === undefined ? portFromEnv(env) : parsePort(values.port);
+  if (port === null) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   const allowRemote = values['allow-remote'] ?? false;
   if (values.host !== undefined && !isLoopbackHost(values.host) && !allowRemote) {
     throw new Error(

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { remoteWarning } from './cli-daemon.js';
@@ -16,8 +18,8 @@ interface DaemonSetup {
   dir: string;
   stateDir: string;
   upstream: FakeUpstream;
-  /** `daemon --port 0` on the state folder and a config over the fake upstream, plus `args`. */
-  daemonArgs: (...args: string[]) => string[];
+  /** `daemon` on the state folder and a config over the fake upstream (no port). */
+  args: string[];
 }
 
 async function withDaemonSetup(run: (setup: DaemonSetup) => Promise<void>): Promise<void> {
@@ -28,9 +30,9 @@ async function withDaemonSetup(run: (setup: DaemonSetup) => Promise<void>): Prom
     mode: 0o600,
   });
   const stateDir = path.join(dir, 'state');
-  const base = ['daemon', '--state-dir', stateDir, '--config', configFile];
+  const args = ['daemon', '--state-dir', stateDir, '--config', configFile];
   try {
-    await run({ dir, stateDir, upstream, daemonArgs: (...args) => [...base, '--port', '0', ...args] });
+    await run({ dir, stateDir, upstream, args });
   } finally {
     await upstream.close();
     await rm(dir, { recursive: true, force: true });
@@ -97,8 +99,8 @@ test('daemon --demo --config exits 2 naming both flags, and neither reads nor wr
 });
 
 test('a daemon whose standard output goes away says so once and keeps routing, then stops cleanly', async () => {
-  await withDaemonSetup(async ({ upstream, daemonArgs }) => {
-    const daemon = new CliProcess(daemonArgs());
+  await withDaemonSetup(async ({ upstream, args }) => {
+    const daemon = new CliProcess([...args, '--port', '0']);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
       assert.ok(url);
@@ -120,8 +122,8 @@ test('a daemon whose standard output goes away says so once and keeps routing, t
 });
 
 test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock and daemon.json removed', async () => {
-  await withDaemonSetup(async ({ stateDir, daemonArgs }) => {
-    const daemon = new CliProcess(daemonArgs());
+  await withDaemonSetup(async ({ stateDir, args }) => {
+    const daemon = new CliProcess([...args, '--port', '0']);
     try {
       await daemon.waitForLine(URL_LINE);
       assert.deepEqual((await readdir(stateDir)).filter((name) => name.startsWith('daemon.')).sort(), [
@@ -138,6 +140,38 @@ test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock 
       );
     } finally {
       await daemon.kill();
+    }
+  });
+});
+
+test('an FCM_ROUTER_PORT that is no port is refused with exit 2, naming the variable and its value', async () => {
+  await withDaemonSetup(async ({ dir }) => {
+    // A state folder that cannot be made: the refusal comes before the folder is looked at, and a daemon
+    // that took the default port instead could not start either.
+    const blocker = path.join(dir, 'blocker');
+    await writeFile(blocker, 'x');
+    const stateDir = path.join(blocker, 'state');
+    const result = await runCli(['daemon', '--state-dir', stateDir], { env: { FCM_ROUTER_PORT: 'abc' } });
+    assert.equal(result.code, 2, result.output);
+    assert.match(
+      result.output,
+      /^fcm-router: FCM_ROUTER_PORT must be a port number \(0-65535\), got "abc"$/m,
+    );
+    assert.match(result.output, /Usage:/);
+  });
+});
+
+test('a port in use is named as FCM_ROUTER_PORT gave it', async () => {
+  await withDaemonSetup(async ({ args }) => {
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await runCli(args, { env: { FCM_ROUTER_PORT: String(port) } });
+      assert.equal(result.code, 1, result.output);
+      assert.match(result.output, new RegExp(`fcm-router: port ${port} is already in use`));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });

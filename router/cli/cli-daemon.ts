@@ -7,7 +7,7 @@ import { DaemonRunningError, StateDirError } from '../daemon/daemon-lock.js';
 import { installProcessErrorPolicy } from '../daemon/process-error-policy.js';
 import { isLoopbackHost } from '../server/guards.js';
 import type { RouterHandle } from '../public-types.js';
-import { ConfigError, startRouter } from '../daemon/start-router.js';
+import { ConfigError, DEFAULT_PORT, startRouter } from '../daemon/start-router.js';
 
 type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
 
@@ -68,7 +68,7 @@ async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promis
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       console.error(
-        `fcm-router: port ${cmd.port ?? process.env.FCM_ROUTER_PORT ?? 19280} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`,
+        `fcm-router: port ${cmd.port ?? DEFAULT_PORT} is already in use (another fcm-router? try "fcm-router status"), or pick one with --port`,
       );
       return 1;
     }

@@ -114,7 +114,7 @@ async function readKey(provider: string): Promise<string | null> {
 async function main(argv: readonly string[]): Promise<number> {
   let cmd;
   try {
-    cmd = parseCli(argv);
+    cmd = parseCli(argv, process.env);
   } catch (error) {
     console.error(`fcm-router: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;

@@ -84,3 +84,14 @@ test('shutdown is quiet about a file it cannot remove', async () => {
     await router.stop();
   });
 });
+
+test('an FCM_ROUTER_PORT that is no port is refused before the state folder is looked at', async () => {
+  await withDir(async (dir) => {
+    // A folder that cannot be made: only a refusal that comes first names the variable.
+    await writeFile(path.join(dir, 'blocker'), 'x');
+    await assert.rejects(
+      startRouter({ stateDir: path.join(dir, 'blocker', 'state'), env: { FCM_ROUTER_PORT: '19280x' } }),
+      /^Error: FCM_ROUTER_PORT must be a port number \(0-65535\), got "19280x"$/,
+    );
+  });
+});

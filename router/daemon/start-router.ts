@@ -28,7 +28,8 @@ import { systemTime } from '../state/clock.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { DiscoveryBook } from '../state/discovery-book.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { DEFAULT_PORT, serve, type LockedStart } from './start-serving.js';
+import { DEFAULT_PORT, portFromEnv } from './port-setting.js';
+import { serve, type LockedStart } from './start-serving.js';
 
 export { DEFAULT_PORT };
 
@@ -93,6 +94,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
       `host ${host} is not a loopback address: set allowRemote (the CLI's --allow-remote) to accept connections from the network`,
     );
   }
+  const port = options.port ?? portFromEnv(env) ?? DEFAULT_PORT;
   // Before anything in the folder is read or written: a second daemon on it must not touch a byte.
   const startedAt = time.now();
   const { lock, tookOver } = await acquireDaemonLock({ stateDir: baseDir, pid: process.pid, startedAt });
@@ -102,7 +104,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     );
   }
   try {
-    return await startLocked(options, { env, time, logger, baseDir, startedAt, lock });
+    return await startLocked({ ...options, port }, { env, time, logger, baseDir, startedAt, lock });
   } catch (error) {
     await lock.release();
     throw error;

@@ -20,8 +20,9 @@ import type { StateStores } from './state-stores.js';
 import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { DEFAULT_PORT } from './port-setting.js';
 
-export const DEFAULT_PORT = 19280;
+export { DEFAULT_PORT };
 
 /**
  * How many connections the kernel may hold for the router before it accepts them (it caps this at
@@ -39,15 +40,6 @@ export interface LockedStart {
   baseDir: string;
   startedAt: number;
   lock: DaemonLock;
-}
-
-/** Picks the port: the option, then FCM_ROUTER_PORT, then 19280. */
-function choosePort(option: number | undefined, env: Record<string, string | undefined>): number {
-  if (option !== undefined) return option;
-  const fromEnv = Number(env.FCM_ROUTER_PORT);
-  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv < 65536 && env.FCM_ROUTER_PORT
-    ? fromEnv
-    : DEFAULT_PORT;
 }
 
 /** Listens on `port` and `host`; rejects with the server's error (a port in use, say). */
@@ -135,7 +127,7 @@ export async function serve(
   started: LockedStart,
   parts: ServeParts,
 ): Promise<Serving> {
-  const { env, time, logger, startedAt } = started;
+  const { time, logger, startedAt } = started;
   const { state } = parts;
   const host = options.host ?? '127.0.0.1';
   const version = packageVersion();
@@ -158,7 +150,7 @@ export async function serve(
     logger,
   });
   const configWatch = watchLiveConfig(state.live, logger, time);
-  const daemon = { port: choosePort(options.port, env), host, version, demo: parts.demo !== null, token };
+  const daemon = { port: options.port ?? DEFAULT_PORT, host, version, demo: parts.demo !== null, token };
   const { url, port } = await listenAndPublish(server, started, daemon, () => {
     configWatch.close();
     return Promise.all([parts.upstream.close(), parts.demo?.close()]);
