@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { remoteWarning } from './cli-daemon.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
-import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadUrl, startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { scenarioConfig } from '../test-support/scenario.js';
 import { json } from '../test-support/upstream-behaviours.js';
@@ -172,6 +172,29 @@ test('a port in use is named as FCM_ROUTER_PORT gave it', async () => {
       assert.match(result.output, new RegExp(`fcm-router: port ${port} is already in use`));
     } finally {
       await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
+test('a lock whose live pid is no fcm-router (pid reused after a crash) is taken over with a line saying so', async () => {
+  await withDaemonSetup(async ({ stateDir, args }) => {
+    // This test's own process: alive, and not a router at the URL the lock names.
+    const url = await deadUrl();
+    await mkdir(stateDir, { recursive: true });
+    const lock = { pid: process.pid, startedAt: 1, port: Number(new URL(url).port), url, nonce: 'x' };
+    await writeFile(path.join(stateDir, 'daemon.lock'), JSON.stringify(lock));
+    const daemon = new CliProcess([...args, '--port', '0']);
+    try {
+      await daemon.waitForLine(URL_LINE);
+      await daemon.waitForLine(
+        new RegExp(`took over the lock of .*: pid ${process.pid} holds it but no fcm-router answers for it`),
+      );
+      const status = await runCli(['status', '--state-dir', stateDir]);
+      assert.equal(status.code, 0, status.output);
+      daemon.signal('SIGTERM');
+      assert.equal(await daemon.exited, 0, daemon.output());
+    } finally {
+      await daemon.kill();
     }
   });
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -24,6 +26,36 @@ async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
 const alive = (): boolean => true;
 const dead = (): boolean => false;
 
+/** A real server answering `GET /health` with `body` (and 404 elsewhere), closed after `run`. */
+async function withHealth(body: unknown, run: (url: string) => Promise<void>): Promise<void> {
+  const server = http.createServer((req, res) => {
+    res.writeHead(req.url === '/health' ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** A loopback URL where nothing listens. */
+async function silentUrl(): Promise<string> {
+  let url = '';
+  await withHealth({}, async (open) => {
+    url = open;
+  });
+  return url;
+}
+
+/** Writes a lock as another process would have, holding `pid` with `fields` on top. */
+async function writeLock(dir: string, pid: number, fields: Record<string, unknown>): Promise<void> {
+  const lock = { pid, startedAt: 1, port: null, url: null, nonce: 'theirs', ...fields };
+  await writeFile(daemonLockPath(dir), JSON.stringify(lock));
+}
+
 test('the first daemon takes the lock (0600, its pid and start); a second is refused, naming the first and its URL', async () => {
   await withDir(async (dir) => {
     const first = await acquireDaemonLock({ stateDir: dir, pid: 4242, startedAt: 1000, isAlive: alive });
@@ -43,15 +75,75 @@ test('the first daemon takes the lock (0600, its pid and start); a second is ref
         /starting/.test(error.message),
     );
 
-    await first.lock.listening(19281, 'http://127.0.0.1:19281');
-    await assert.rejects(
-      acquireDaemonLock({ stateDir: dir, pid: 5151, startedAt: 2000, isAlive: alive }),
-      (error: unknown) =>
-        error instanceof DaemonRunningError &&
-        error.holder.url === 'http://127.0.0.1:19281' &&
-        /already serves .* at http:\/\/127\.0\.0\.1:19281 \(pid 4242\)/.test(error.message),
-    );
+    await withHealth({ name: 'fcm-router', pid: 4242 }, async (url) => {
+      await first.lock.listening(Number(new URL(url).port), url);
+      await assert.rejects(
+        acquireDaemonLock({ stateDir: dir, pid: 5151, startedAt: 2000, isAlive: alive }),
+        (error: unknown) =>
+          error instanceof DaemonRunningError &&
+          error.holder.url === url &&
+          error.state === 'serving' &&
+          error.message.includes(`already serves the state folder ${dir} at ${url} (pid 4242): use that one`),
+      );
+    });
     assert.deepEqual(await readdir(dir), ['daemon.lock'], 'no temp file left by the update');
+  });
+});
+
+test('a live pid that is not the fcm-router of its lock (nothing listens at its URL, or another router does) loses the lock', async () => {
+  await withDir(async (dir) => {
+    const nobody = await silentUrl();
+    await writeLock(dir, 4242, { port: Number(new URL(nobody).port), url: nobody });
+    const first = await acquireDaemonLock({ stateDir: dir, pid: 5151, startedAt: 2, isAlive: alive });
+    assert.deepEqual(first.tookOver, {
+      pid: 4242,
+      startedAt: 1,
+      port: Number(new URL(nobody).port),
+      url: nobody,
+      pidAlive: true,
+    });
+    assert.equal((await readDaemonLock(dir))?.pid, 5151);
+
+    await withHealth({ name: 'fcm-router', pid: 7777 }, async (url) => {
+      await first.lock.listening(Number(new URL(url).port), url);
+      const next = await acquireDaemonLock({ stateDir: dir, pid: 6161, startedAt: 3, isAlive: alive });
+      assert.equal(next.tookOver?.pid, 5151, 'pid 7777 answers there, so 5151 cannot');
+      assert.equal((await readDaemonLock(dir))?.pid, 6161);
+    });
+  });
+});
+
+test('a live holder that cannot be judged keeps its lock, and the refusal names the lock file to remove', async () => {
+  await withDir(async (dir) => {
+    const lockFile = daemonLockPath(dir);
+    const refused = (state: string) => (error: unknown) =>
+      error instanceof DaemonRunningError &&
+      error.state === state &&
+      error.message.includes(`if no fcm-router runs, remove the stale lock ${lockFile}`);
+    const acquire = () => acquireDaemonLock({ stateDir: dir, pid: 5151, startedAt: 2, isAlive: alive });
+
+    await withHealth({ hello: 'another program' }, async (url) => {
+      await writeLock(dir, 4242, { port: Number(new URL(url).port), url });
+      await assert.rejects(acquire(), refused('silent'));
+    });
+    await writeLock(dir, 4242, {});
+    await assert.rejects(acquire(), refused('starting'));
+    // Nothing listens while a daemon stops, yet its state is being saved: the mark keeps the lock.
+    await writeLock(dir, 4242, { port: 1, url: await silentUrl(), stopping: true });
+    await assert.rejects(acquire(), refused('stopping'));
+    assert.equal((await readDaemonLock(dir))?.pid, 4242);
+  });
+});
+
+test('stopping marks the holder’s own lock only', async () => {
+  await withDir(async (dir) => {
+    const held = await acquireDaemonLock({ stateDir: dir, pid: 4242, startedAt: 1, isAlive: alive });
+    await held.lock.stopping();
+    assert.equal((await readDaemonLock(dir))?.stopping, true);
+    await held.lock.release();
+    await writeLock(dir, 5151, {});
+    await held.lock.stopping();
+    assert.equal((await readDaemonLock(dir))?.stopping, undefined);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * One daemon per state folder: `<stateDir>/daemon.lock`, created exclusively (`wx`) before anything in the
- * folder is read or written, holding the owner's pid, start time and, once it listens, its port and URL.
- * A lock whose pid is gone (a crash, `kill -9`) is taken over; a live one refuses the newcomer.
+ * folder is read or written, holding the owner's pid, start time and, once it listens, its port and URL;
+ * while it stops, a mark saying so. A lock whose pid is gone (a crash, `kill -9`) is taken over, and so is
+ * one whose pid lives but cannot be the owner: nothing listens at the URL it recorded, or another
+ * fcm-router does (the pid was reused after a crash or a reboot). Any other holder refuses the newcomer.
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
@@ -9,6 +11,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
+import { probeLockHolder, type HolderAnswer } from './lock-holder.js';
+import { DaemonRunningError, daemonLockPath, StateDirError, type LockHolder } from './daemon-lock-errors.js';
 
 const lockSchema = z.object({
   pid: z.number().int().positive(),
@@ -16,61 +20,29 @@ const lockSchema = z.object({
   port: z.number().int().min(0).max(65535).nullable(),
   url: z.string().nullable(),
   nonce: z.string(),
+  /** Set as the owner starts to stop: its server closes before its state is saved and the lock freed. */
+  stopping: z.boolean().optional(),
 });
 
 export type DaemonLockInfo = z.infer<typeof lockSchema>;
 
-/** Who holds a lock; fields are null when the lock file could not be read whole. */
-export interface LockHolder {
-  pid: number | null;
-  startedAt: number | null;
-  port: number | null;
-  url: string | null;
-}
-
-/** A live daemon already owns the state folder. */
-export class DaemonRunningError extends Error {
-  readonly code = 'FCM_DAEMON_RUNNING';
-  constructor(
-    readonly stateDir: string,
-    readonly holder: LockHolder,
-  ) {
-    const where =
-      holder.url !== null
-        ? `at ${holder.url} (pid ${holder.pid})`
-        : `(pid ${holder.pid ?? 'unknown'}, starting)`;
-    super(
-      `another fcm-router already serves the state folder ${stateDir} ${where}: use that one, stop it with "fcm-router stop", or choose another folder with --state-dir`,
-    );
-    this.name = 'DaemonRunningError';
-  }
-}
-
-/** The state folder cannot be created or written. */
-export class StateDirError extends Error {
-  readonly code = 'FCM_STATE_DIR';
-  constructor(
-    readonly dir: string,
-    readonly reason: string,
-  ) {
-    super(`cannot write to the state folder ${dir} (${reason}): ${advice(reason)}`);
-    this.name = 'StateDirError';
-  }
-}
-
-function advice(reason: string): string {
-  const choose = 'or choose another folder with --state-dir or FCM_ROUTER_STATE_DIR';
-  if (reason.startsWith('ENOSPC') || reason.startsWith('EDQUOT')) return `free some disk space, ${choose}`;
-  if (reason.startsWith('EROFS')) return `it is on a read-only file system: ${choose}`;
-  if (reason.startsWith('ENOTDIR') || reason.startsWith('EEXIST'))
-    return `a file stands where the folder should be: move it, ${choose}`;
-  return `make it writable by this user, ${choose}`;
-}
+export {
+  DaemonRunningError,
+  StateDirError,
+  daemonLockPath,
+  type HolderState,
+  type LockHolder,
+} from './daemon-lock-errors.js';
 
 /** A held lock. */
 export interface DaemonLock {
   /** Records where the daemon listens, so a refused newcomer can name it. */
   listening(port: number, url: string): Promise<void>;
+  /**
+   * Marks the lock before the server closes: a newcomer that finds nothing listening while state is still
+   * being saved is then refused instead of taking over. Never throws.
+   */
+  stopping(): Promise<void>;
   /** Removes the lock if it is still this holder's. Never throws: shutdown stays quiet. */
   release(): Promise<void>;
 }
@@ -81,16 +53,14 @@ export interface AcquireOptions {
   startedAt: number;
   /** @default a signal-0 probe of the pid */
   isAlive?: (pid: number) => boolean;
+  /** Whether a live holder is the fcm-router its lock says. @default {@link probeLockHolder} */
+  answers?: (holder: { pid: number; url: string }) => Promise<HolderAnswer>;
   /** Wall clock for the age of a torn lock file. @default Date.now */
   now?: () => number;
 }
 
 /** A lock file that does not parse and is younger than this may be one being written right now. */
 const TORN_LOCK_GRACE_MS = 10_000;
-
-export function daemonLockPath(stateDir: string): string {
-  return path.join(stateDir, 'daemon.lock');
-}
 
 /** True while a process with this pid exists (EPERM: it exists, owned by another user). */
 export function processAlive(pid: number): boolean {
@@ -155,19 +125,65 @@ async function removeStale(file: string, judged: string): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
+/** A lock taken over: who held it, and whether its pid still ran (then as some other process). */
+export type TookOver = LockHolder & { pidAlive: boolean };
+
+const NOBODY: LockHolder = { pid: null, startedAt: null, port: null, url: null };
+
+interface Judging {
+  stateDir: string;
+  file: string;
+  attempt: number;
+  isAlive: (pid: number) => boolean;
+  answers: NonNullable<AcquireOptions['answers']>;
+  now: () => number;
+}
+
+/**
+ * What to do about a lock another holds: take it over (its holder), `wait` (a torn file may be one being
+ * written), or refuse (throws {@link DaemonRunningError}).
+ */
+async function judgeLock(text: string, judging: Judging): Promise<TookOver | 'wait'> {
+  const { stateDir } = judging;
+  const holder = parseLock(text);
+  if (holder === null) {
+    const age = judging.now() - ((await stat(judging.file).catch(() => null))?.mtimeMs ?? 0);
+    if (age >= TORN_LOCK_GRACE_MS) return { ...NOBODY, pidAlive: false };
+    if (judging.attempt >= 3) throw new DaemonRunningError(stateDir, NOBODY);
+    return 'wait';
+  }
+  const named: LockHolder = {
+    pid: holder.pid,
+    startedAt: holder.startedAt,
+    port: holder.port,
+    url: holder.url,
+  };
+  if (!judging.isAlive(holder.pid)) return { ...named, pidAlive: false };
+  if (holder.stopping === true) throw new DaemonRunningError(stateDir, named, 'stopping');
+  if (holder.url === null) throw new DaemonRunningError(stateDir, named, 'starting');
+  const answer = await judging.answers({ pid: holder.pid, url: holder.url });
+  if (answer === 'gone') return { ...named, pidAlive: true };
+  throw new DaemonRunningError(stateDir, named, answer === 'serving' ? 'serving' : 'silent');
+}
+
 /**
  * Takes the state folder's lock, creating the folder (0700) if needed.
  *
- * @throws {DaemonRunningError} a live process holds it.
+ * @throws {DaemonRunningError} a live fcm-router holds it, or may.
  * @throws {StateDirError} the folder cannot be created or written.
  */
 export async function acquireDaemonLock(
   options: AcquireOptions,
-): Promise<{ lock: DaemonLock; tookOver: LockHolder | null }> {
+): Promise<{ lock: DaemonLock; tookOver: TookOver | null }> {
   const { stateDir, pid, startedAt } = options;
-  const isAlive = options.isAlive ?? processAlive;
-  const now = options.now ?? Date.now;
   const file = daemonLockPath(stateDir);
+  const judging = {
+    stateDir,
+    file,
+    isAlive: options.isAlive ?? processAlive,
+    answers: options.answers ?? ((holder) => probeLockHolder(holder)),
+    now: options.now ?? Date.now,
+  };
   const mine: DaemonLockInfo = {
     pid,
     startedAt,
@@ -175,48 +191,46 @@ export async function acquireDaemonLock(
     url: null,
     nonce: randomBytes(12).toString('hex'),
   };
-  let tookOver: LockHolder | null = null;
+  let tookOver: TookOver | null = null;
   try {
     await mkdir(stateDir, { recursive: true, mode: 0o700 });
     for (let attempt = 0; ; attempt++) {
       if (await createExclusive(file, `${JSON.stringify(mine)}\n`)) break;
       const text = await readFile(file, 'utf8').catch(() => null);
       if (text === null) continue; // released between our create and read: try again
-      const holder = parseLock(text);
-      if (holder !== null && isAlive(holder.pid)) throw new DaemonRunningError(stateDir, holder);
-      if (holder === null) {
-        const age = now() - ((await stat(file).catch(() => null))?.mtimeMs ?? 0);
-        if (age < TORN_LOCK_GRACE_MS) {
-          if (attempt >= 3) {
-            throw new DaemonRunningError(stateDir, { pid: null, startedAt: null, port: null, url: null });
-          }
-          await sleep(100);
-          continue;
-        }
+      const verdict = await judgeLock(text, { ...judging, attempt });
+      if (verdict === 'wait') {
+        await sleep(100);
+        continue;
       }
-      tookOver = holder
-        ? { pid: holder.pid, startedAt: holder.startedAt, port: holder.port, url: holder.url }
-        : { pid: null, startedAt: null, port: null, url: null };
+      tookOver = verdict;
       await removeStale(file, text);
     }
   } catch (error) {
     if (error instanceof DaemonRunningError) throw error;
     throw new StateDirError(stateDir, errorReason(error));
   }
+  return { tookOver, lock: heldLock(file, mine) };
+}
 
-  const ours = async (): Promise<boolean> => (await readDaemonLock(stateDir))?.nonce === mine.nonce;
+/** The handle of the lock `mine` describes; each change first checks the file is still ours. */
+function heldLock(file: string, mine: DaemonLockInfo): DaemonLock {
+  const ours = async (): Promise<boolean> => (await readDaemonLock(path.dirname(file)))?.nonce === mine.nonce;
+  // Replaced by rename: the lock file exists at every moment, so exclusivity holds throughout.
+  const rewrite = () => writeFileAtomic(file, `${JSON.stringify(mine)}\n`, { mode: 0o600 });
   return {
-    tookOver,
-    lock: {
-      async listening(port, url) {
-        if (!(await ours())) return;
-        Object.assign(mine, { port, url });
-        // Replaced by rename: the lock file exists at every moment, so exclusivity holds throughout.
-        await writeFileAtomic(file, `${JSON.stringify(mine)}\n`, { mode: 0o600 });
-      },
-      async release() {
-        if (await ours().catch(() => false)) await unlink(file).catch(() => undefined);
-      },
+    async listening(port, url) {
+      if (!(await ours())) return;
+      Object.assign(mine, { port, url });
+      await rewrite();
+    },
+    async stopping() {
+      if (!(await ours().catch(() => false))) return;
+      mine.stopping = true;
+      await rewrite().catch(() => undefined);
+    },
+    async release() {
+      if (await ours().catch(() => false)) await unlink(file).catch(() => undefined);
     },
   };
 }

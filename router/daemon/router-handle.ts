@@ -43,6 +43,7 @@ export interface RunningParts {
  */
 async function stopRouter(parts: RunningParts, graceMs: number): Promise<void> {
   const { engine, stores, server, eventsRoute } = parts;
+  await parts.lock.stopping();
   parts.configWatch.close();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -4,7 +4,13 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { DaemonRunningError } from './daemon-lock.js';
+import { probeLockHolder } from './lock-holder.js';
 import { startRouter } from './start-router.js';
+import { deferred, ioTurns } from '../test-support/deferred.js';
+import { startFakeUpstream } from '../test-support/fake-upstream.js';
+import { httpRequest } from '../test-support/http-client.js';
+import { scenarioConfig } from '../test-support/scenario.js';
+import { after, json } from '../test-support/upstream-behaviours.js';
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-start-'));
@@ -93,5 +99,43 @@ test('an FCM_ROUTER_PORT that is no port is refused before the state folder is l
       startRouter({ stateDir: path.join(dir, 'blocker', 'state'), env: { FCM_ROUTER_PORT: '19280x' } }),
       /^Error: FCM_ROUTER_PORT must be a port number \(0-65535\), got "19280x"$/,
     );
+  });
+});
+
+test('while a router stops (no longer listening, state not yet saved) a newcomer is refused, then starts once it is done', async () => {
+  await withDir(async (dir) => {
+    const upstream = await startFakeUpstream();
+    const configPath = path.join(dir, 'config.json');
+    await writeFile(configPath, JSON.stringify(scenarioConfig(upstream, { providers: { alpha: ['m1'] } })));
+    const held = deferred();
+    upstream.script('alpha/m1', after(held.promise, json('slow')));
+    const first = await startRouter({ port: 0, stateDir: dir, configPath, env: {} });
+    try {
+      const inFlight = httpRequest(`${first.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await upstream.nextCall('alpha/m1', 1);
+      const stopped = first.stop();
+      // The in-flight request holds the stop once the server has closed: then nothing answers at its URL.
+      for (let turn = 0; (await probeLockHolder({ pid: process.pid, url: first.url })) !== 'gone'; turn++) {
+        assert.ok(turn < 1000, 'the server closes');
+        await ioTurns();
+      }
+      await assert.rejects(
+        startRouter({ port: 0, stateDir: dir, configPath, env: {} }),
+        (error: unknown) => error instanceof DaemonRunningError && error.state === 'stopping',
+      );
+      held.resolve();
+      assert.equal((await inFlight).status, 200);
+      await stopped;
+      const next = await startRouter({ port: 0, stateDir: dir, configPath, env: {} });
+      await next.stop();
+    } finally {
+      held.resolve();
+      await first.stop();
+      await upstream.close();
+    }
   });
 });

@@ -99,8 +99,11 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   const startedAt = time.now();
   const { lock, tookOver } = await acquireDaemonLock({ stateDir: baseDir, pid: process.pid, startedAt });
   if (tookOver) {
+    const pid = tookOver.pid ?? 'unknown';
     logger.warn(
-      `took over the lock of ${baseDir}: fcm-router pid ${tookOver.pid ?? 'unknown'} left it and is no longer running`,
+      tookOver.pidAlive
+        ? `took over the lock of ${baseDir}: pid ${pid} holds it but no fcm-router answers for it at ${tookOver.url} (that pid now belongs to another process)`
+        : `took over the lock of ${baseDir}: fcm-router pid ${pid} left it and is no longer running`,
     );
   }
   try {
