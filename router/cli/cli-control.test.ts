@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findDaemon } from './cli-control.js';
+import { callDaemon, findDaemon } from './cli-control.js';
 import { startHarness } from '../test-support/router-harness.js';
 
 test('findDaemon finds a router by daemon.json, else by its lock, and only at the pid recorded', async () => {
@@ -27,6 +27,39 @@ test('findDaemon finds a router by daemon.json, else by its lock, and only at th
 
     await rm(file);
     assert.equal((await findDaemon(stateDir))?.pid, process.pid, 'found by the lock alone');
+  } finally {
+    await router.close();
+  }
+});
+
+test('a daemon found through its lock because daemon.json is damaged or gone: a management call says which and what to do', async () => {
+  const router = await startHarness({ config: { providers: {}, sets: { main: [] }, activeSet: 'main' } });
+  try {
+    const file = path.join(router.stateDir, 'daemon.json');
+    const recorded = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    const pause = async (): Promise<string | null> => {
+      const daemon = await findDaemon(router.stateDir);
+      assert.equal(daemon?.pid, process.pid, 'found by the lock');
+      return daemon && (await callDaemon(daemon, 'POST', '/api/pause', { paused: true })).message;
+    };
+    const restart = 'restart the daemon ("fcm-router stop", then start it again) to write it anew';
+
+    await writeFile(file, 'junk\n');
+    assert.equal(
+      await pause(),
+      `${file}, where the running daemon keeps its API token, is corrupt (not JSON): ${restart}`,
+    );
+    await writeFile(file, JSON.stringify({ ...recorded, port: 'x' }));
+    assert.match(
+      (await pause()) ?? '',
+      /daemon\.json, where .* is corrupt \(port: Expected number, received string\): restart/,
+    );
+    await rm(file);
+    assert.equal(
+      await pause(),
+      `${file}, where the running daemon keeps its API token, is missing: ${restart}`,
+    );
+    assert.equal(router.router.isPaused(), false, 'nothing was sent without the token');
   } finally {
     await router.close();
   }

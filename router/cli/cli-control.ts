@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod/v3';
-import { readDaemonFile, type DaemonFile } from '../daemon/daemon-file.js';
+import { daemonFilePath, inspectDaemonFile, type DaemonFileRead } from '../daemon/daemon-file.js';
 import { readDaemonLock } from '../daemon/daemon-lock.js';
 
 export interface LiveDaemon {
@@ -16,6 +16,8 @@ export interface LiveDaemon {
   uptimeMs: number;
   demo: boolean;
   token: string | null;
+  /** Why `token` is null, when the daemon file says: management calls print it. */
+  tokenProblem?: string;
 }
 
 interface Health {
@@ -41,20 +43,32 @@ export async function probeHealth(url: string, timeoutMs = 2000): Promise<Health
   }
 }
 
+/** Why a daemon named by a whole daemon file has no token: a version from before tokens wrote it. */
+const OLD_DAEMON = 'the running daemon did not record its API token (restart it with this version)';
+
+/** Why a daemon found through its lock has no token: what is wrong with `daemon.json`, and the way out. */
+function tokenProblem(file: string, read: DaemonFileRead): string {
+  const what =
+    read === null ? 'is missing' : read.ok ? `names another process (pid ${read.file.pid})` : read.problem;
+  return `${file}, where the running daemon keeps its API token, ${what}: restart the daemon ("fcm-router stop", then start it again) to write it anew`;
+}
+
 /**
  * The daemon serving `stateDir`, or null. The pid must match: a stale file pointing at a port that another
  * fcm-router (of another folder) took since must not be reported, nor stopped.
  */
 export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
-  const file: DaemonFile | null = await readDaemonFile(stateDir);
-  if (file) {
-    const { url, pid, demo } = file;
-    const live = await answering({ url, pid, demo, token: file.token ?? null });
+  const read = await inspectDaemonFile(stateDir);
+  if (read?.ok) {
+    const { url, pid, demo, token } = read.file;
+    const live = await answering({ url, pid, demo, token: token ?? null });
     if (live) return live;
   }
-  // daemon.json gone (removed by hand, say) while the lock still names a listening daemon.
+  // daemon.json gone or damaged (by hand, say) while the lock still names a listening daemon.
   const lock = await readDaemonLock(stateDir);
-  return lock?.url ? answering({ url: lock.url, pid: lock.pid, demo: false, token: null }) : null;
+  if (!lock?.url) return null;
+  const problem = tokenProblem(daemonFilePath(stateDir), read);
+  return answering({ url: lock.url, pid: lock.pid, demo: false, token: null, tokenProblem: problem });
 }
 
 /** The daemon a record names, when the fcm-router answering at its address has the recorded pid. */
@@ -81,13 +95,7 @@ export async function callDaemon(
   path: string,
   body?: unknown,
 ): Promise<ApiAnswer> {
-  if (daemon.token === null) {
-    return {
-      status: 0,
-      message: 'the running daemon did not record its API token (restart it with this version)',
-      body: null,
-    };
-  }
+  if (daemon.token === null) return { status: 0, message: daemon.tokenProblem ?? OLD_DAEMON, body: null };
   const res = await request(`${daemon.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-fcm-token': daemon.token },

@@ -30,14 +30,35 @@ export async function writeDaemonFile(stateDir: string, info: DaemonFile): Promi
   await writeFileAtomic(daemonFilePath(stateDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
 }
 
+/** The daemon file as read: null when there is none, else the file or what makes it unusable. */
+export type DaemonFileRead = { ok: true; file: DaemonFile } | { ok: false; problem: string } | null;
+
+/** Reads the daemon file, saying what is wrong with one that cannot be used. */
+export async function inspectDaemonFile(stateDir: string): Promise<DaemonFileRead> {
+  let text: string;
+  try {
+    text = await readFile(daemonFilePath(stateDir), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : { ok: false, problem: `cannot be read (${code ?? String(error)})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'is corrupt (not JSON)' };
+  }
+  const parsed = daemonFileSchema.safeParse(json);
+  if (parsed.success) return { ok: true, file: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    problem: `is corrupt (${issue ? `${issue.path.join('.') || 'file'}: ${issue.message}` : 'invalid'})`,
+  };
+}
+
 /** Reads the daemon file; null when absent or not ours. */
 export async function readDaemonFile(stateDir: string): Promise<DaemonFile | null> {
-  const text = await readFile(daemonFilePath(stateDir), 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    const parsed = daemonFileSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const read = await inspectDaemonFile(stateDir);
+  return read?.ok ? read.file : null;
 }
