@@ -121,6 +121,23 @@ test('a daemon whose standard output goes away says so once and keeps routing, t
   });
 });
 
+test('a set naming only models of no known provider says so at start, not that a key is missing', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-unknown-set-'));
+  const configFile = path.join(dir, 'config.json');
+  await writeFile(configFile, JSON.stringify({ sets: { a: ['nope/x', 'nada/y'] }, activeSet: 'a' }));
+  const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', dir, '--config', configFile]);
+  try {
+    const [line] = await daemon.waitForLine(/set "a": .*/);
+    assert.equal(
+      line,
+      'set "a": 0 models with keys — 2 of its models name no provider the router knows (nope/x, nada/y): check the set in config.json',
+    );
+  } finally {
+    await daemon.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock and daemon.json removed', async () => {
   await withDaemonSetup(async ({ stateDir, args }) => {
     const daemon = new CliProcess([...args, '--port', '0']);

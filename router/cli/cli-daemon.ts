@@ -6,6 +6,7 @@ import { resolveStateDir } from '../config/state-dir.js';
 import { DaemonRunningError, StateDirError } from '../daemon/daemon-lock.js';
 import { installProcessErrorPolicy } from '../daemon/process-error-policy.js';
 import { isLoopbackHost } from '../server/guards.js';
+import type { ModelStateView } from '../api-types.js';
 import type { RouterHandle } from '../public-types.js';
 import { ConfigError, DEFAULT_PORT, startRouter } from '../daemon/start-router.js';
 
@@ -76,6 +77,21 @@ async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promis
   }
 }
 
+/**
+ * The started daemon's line about its active set: how many of its models have keys, and when none does,
+ * what to do: fix the names of models of providers the router does not know, else add a key.
+ */
+export function activeSetLine(activeSet: string, models: readonly ModelStateView[]): string {
+  const inSet = models.filter((m) => m.inActiveSet);
+  const ready = inSet.filter((m) => !m.missingKey && m.providerEnabled).length;
+  const line = `set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys`;
+  if (ready > 0) return line;
+  const unknown = inSet.filter((m) => m.blockedBy === 'unknown_model').map((m) => m.key);
+  if (unknown.length > 0)
+    return `${line} — ${unknown.length} of its models ${unknown.length === 1 ? 'names' : 'name'} no provider the router knows (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}): check the set in config.json`;
+  return `${line} — add a provider key (see README) or run with --demo`;
+}
+
 /** The lines a started daemon prints: where it listens, its state folder, its set, and a remote warning. */
 function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   console.log(
@@ -85,10 +101,7 @@ function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   console.log(`  agents:    base URL ${router.url}/v1, model "fcm", any API key`);
   console.log(`  state:     ${router.stateDir}`);
   const { activeSet, models } = router.state();
-  const ready = models.filter((m) => m.inActiveSet && !m.missingKey && m.providerEnabled).length;
-  console.log(
-    `  set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys${ready === 0 ? ' — add a provider key (see README) or run with --demo' : ''}`,
-  );
+  console.log(`  ${activeSetLine(activeSet, models)}`);
   if (!isLoopbackHost(router.host)) {
     const base = resolveStateDir({
       stateDir: cmd.stateDir,
