@@ -6,45 +6,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { remoteWarning } from './cli-daemon.js';
+import { chatTo, withCliSetup } from '../test-support/cli-setup.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
-import { deadUrl, startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
-import { httpRequest } from '../test-support/http-client.js';
-import { scenarioConfig } from '../test-support/scenario.js';
+import { deadUrl } from '../test-support/fake-upstream.js';
 import { json } from '../test-support/upstream-behaviours.js';
 
 const URL_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-
-interface DaemonSetup {
-  dir: string;
-  stateDir: string;
-  upstream: FakeUpstream;
-  /** `daemon` on the state folder and a config over the fake upstream (no port). */
-  args: string[];
-}
-
-async function withDaemonSetup(run: (setup: DaemonSetup) => Promise<void>): Promise<void> {
-  const upstream = await startFakeUpstream();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-daemon-'));
-  const configFile = path.join(dir, 'config.json');
-  await writeFile(configFile, JSON.stringify(scenarioConfig(upstream, { providers: { alpha: ['m1'] } })), {
-    mode: 0o600,
-  });
-  const stateDir = path.join(dir, 'state');
-  const args = ['daemon', '--state-dir', stateDir, '--config', configFile];
-  try {
-    await run({ dir, stateDir, upstream, args });
-  } finally {
-    await upstream.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-const chat = (url: string) =>
-  httpRequest(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] }),
-  });
 
 test('the remote warning names what becomes reachable and where the token is', () => {
   const text = remoteWarning('http://0.0.0.0:19280', '/home/ada/.config/fcm-router').join('\n');
@@ -99,17 +66,17 @@ test('daemon --demo --config exits 2 naming both flags, and neither reads nor wr
 });
 
 test('a daemon whose standard output goes away says so once and keeps routing, then stops cleanly', async () => {
-  await withDaemonSetup(async ({ upstream, args }) => {
+  await withCliSetup(null, async ({ upstream, args }) => {
     const daemon = new CliProcess([...args, '--port', '0']);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
       assert.ok(url);
       daemon.closeStdout();
       upstream.script('alpha/m1', json('one'), json('two'));
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
       // The request's log line is the first write that finds the pipe closed.
       await daemon.waitForLine(/warn: the log output failed \(EPIPE\): .*routing goes on/);
-      const second = await chat(url);
+      const second = await chatTo(url);
       assert.equal(second.status, 200);
       assert.match(second.text, /two/);
       daemon.signal('SIGTERM');
@@ -139,7 +106,7 @@ test('a set naming only models of no known provider says so at start, not that a
 });
 
 test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock and daemon.json removed', async () => {
-  await withDaemonSetup(async ({ stateDir, args }) => {
+  await withCliSetup(null, async ({ stateDir, args }) => {
     const daemon = new CliProcess([...args, '--port', '0']);
     try {
       await daemon.waitForLine(URL_LINE);
@@ -162,7 +129,7 @@ test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock 
 });
 
 test('an FCM_ROUTER_PORT that is no port is refused with exit 2, naming the variable and its value', async () => {
-  await withDaemonSetup(async ({ dir }) => {
+  await withCliSetup(null, async ({ dir }) => {
     // A state folder that cannot be made: the refusal comes before the folder is looked at, and a daemon
     // that took the default port instead could not start either.
     const blocker = path.join(dir, 'blocker');
@@ -179,7 +146,7 @@ test('an FCM_ROUTER_PORT that is no port is refused with exit 2, naming the vari
 });
 
 test('a port in use is named as FCM_ROUTER_PORT gave it', async () => {
-  await withDaemonSetup(async ({ args }) => {
+  await withCliSetup(null, async ({ args }) => {
     const taken = http.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
@@ -194,7 +161,7 @@ test('a port in use is named as FCM_ROUTER_PORT gave it', async () => {
 });
 
 test('a lock whose live pid is no fcm-router (pid reused after a crash) is taken over with a line saying so', async () => {
-  await withDaemonSetup(async ({ stateDir, args }) => {
+  await withCliSetup(null, async ({ stateDir, args }) => {
     // This test's own process: alive, and not a router at the URL the lock names.
     const url = await deadUrl();
     await mkdir(stateDir, { recursive: true });

@@ -1,63 +1,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deferred } from '../test-support/deferred.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
-import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { after, json } from '../test-support/upstream-behaviours.js';
-import { httpRequest } from '../test-support/http-client.js';
-import { scenarioConfig } from '../test-support/scenario.js';
+import { chatTo, withCliSetup } from '../test-support/cli-setup.js';
 
 const URL_LINE = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
-const CHAT = JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }] });
-
-interface Setup {
-  dir: string;
-  stateDir: string;
-  configFile: string;
-  upstream: FakeUpstream;
-}
-
-async function withSetup(config: unknown | null, run: (setup: Setup) => Promise<void>): Promise<void> {
-  const upstream = await startFakeUpstream();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-cli-'));
-  const configFile = path.join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify(config ?? scenarioConfig(upstream, { providers: { alpha: ['m1'] } })),
-    { mode: 0o600 },
-  );
-  try {
-    await run({ dir, stateDir: path.join(dir, 'state'), configFile, upstream });
-  } finally {
-    await upstream.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-const chat = (url: string) =>
-  httpRequest(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: CHAT,
-  });
 
 test('daemon: prints its URL, logs one line per request, finishes an in-flight request on SIGTERM and exits 0', async () => {
-  await withSetup(null, async ({ stateDir, configFile, upstream }) => {
+  await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
     const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
       assert.ok(url);
       const held = deferred();
       upstream.script('alpha/m1', json('quick'), after(held.promise, json('slow')));
-      const first = await chat(url);
+      const first = await chatTo(url);
       assert.equal(first.status, 200);
       await daemon.waitForLine(/ served 200 fcm → alpha\/m1 1 attempt /);
 
-      const inFlight = chat(url);
+      const inFlight = chatTo(url);
       await upstream.nextCall('alpha/m1', 2);
       daemon.signal('SIGTERM');
       // The answer comes only once the daemon has begun to stop.
@@ -76,7 +41,7 @@ test('daemon: prints its URL, logs one line per request, finishes an in-flight r
 });
 
 test('status and stop find the daemon through its daemon file', async () => {
-  await withSetup(null, async ({ stateDir, configFile }) => {
+  await withCliSetup(null, async ({ stateDir, configFile }) => {
     const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
@@ -99,7 +64,7 @@ test('status and stop find the daemon through its daemon file', async () => {
 });
 
 test('an invalid config (unknown key) makes the daemon refuse to start with exit 1, naming the JSON path', async () => {
-  await withSetup(
+  await withCliSetup(
     { router: { failover: { requestTimeoutMs: 1000, retryForever: true } } },
     async ({ stateDir, configFile }) => {
       const result = await runCli(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
@@ -127,7 +92,7 @@ async function deadPid(): Promise<number> {
 }
 
 test('one daemon per state dir: a second exits 1 naming the first and its URL; status and stop still find the first', async () => {
-  await withSetup(null, async ({ stateDir, configFile }) => {
+  await withCliSetup(null, async ({ stateDir, configFile }) => {
     const first = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
     try {
       const [, url] = await first.waitForLine(URL_LINE);
@@ -151,7 +116,7 @@ test('one daemon per state dir: a second exits 1 naming the first and its URL; s
 });
 
 test('a lock left by a dead daemon is taken over with a line saying so', async () => {
-  await withSetup(null, async ({ stateDir, configFile }) => {
+  await withCliSetup(null, async ({ stateDir, configFile }) => {
     const pid = await deadPid();
     await mkdir(stateDir, { recursive: true });
     await writeFile(
@@ -173,7 +138,7 @@ test('a lock left by a dead daemon is taken over with a line saying so', async (
 });
 
 test('a state dir that cannot be written: the daemon refuses to start naming the folder and what to do', async () => {
-  await withSetup(null, async ({ dir, configFile }) => {
+  await withCliSetup(null, async ({ dir, configFile }) => {
     // Root ignores file modes: a file where the folder should be is the unwritable folder here.
     const blocker = path.join(dir, 'blocker');
     await writeFile(blocker, '');
@@ -188,7 +153,7 @@ test('a state dir that cannot be written: the daemon refuses to start naming the
 });
 
 test('pause, resume, reset and set-key reach the running daemon with its token; the key is never printed', async () => {
-  await withSetup(null, async ({ stateDir, configFile, upstream }) => {
+  await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
     const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
@@ -198,10 +163,10 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
       const pause = await runCli(['pause', '--state-dir', stateDir]);
       assert.equal(pause.code, 0, pause.output);
       assert.match(pause.output, /routing paused/);
-      assert.equal((await chat(url)).status, 503);
+      assert.equal((await chatTo(url)).status, 503);
       const resume = await runCli(['resume', '--state-dir', stateDir]);
       assert.equal(resume.code, 0, resume.output);
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
 
       const reset = await runCli(['reset', 'alpha/m1', '--state-dir', stateDir]);
       assert.equal(reset.code, 0, reset.output);
@@ -215,20 +180,20 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
       assert.equal(setKey.code, 0, setKey.output);
       assert.match(setKey.output, /key of alpha saved/);
       assert.ok(!setKey.output.includes(canary), 'the key is not echoed');
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
       assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`);
       assert.ok(!daemon.output().includes(canary), 'nor logged by the daemon');
       const empty = await runCli(['set-key', 'alpha', '--state-dir', stateDir], { stdin: '\n' });
       assert.equal(empty.code, 1, empty.output);
       assert.match(empty.output, /no key on standard input; nothing saved/);
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
       assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
       const garbled = await runCli(['set-key', 'alpha', '--state-dir', stateDir], {
         stdin: 'sk-clé pasted\n',
       });
       assert.equal(garbled.code, 1, garbled.output);
       assert.match(garbled.output, /not saved: an API key is printable ASCII without spaces or line breaks/);
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
       assert.equal(upstream.calls.at(-1)?.headers.authorization, `Bearer ${canary}`, 'the key stays');
       const wrong = await runCli(['set-key', 'nobody', '--state-dir', stateDir], { stdin: 'k' });
       assert.equal(wrong.code, 1);
@@ -237,7 +202,7 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
       await daemon.kill();
     }
   });
-  await withSetup(null, async ({ stateDir }) => {
+  await withCliSetup(null, async ({ stateDir }) => {
     const result = await runCli(['pause', '--state-dir', stateDir]);
     assert.equal(result.code, 3, result.output);
     assert.match(result.output, /not running/);
@@ -245,7 +210,7 @@ test('pause, resume, reset and set-key reach the running daemon with its token; 
 });
 
 test('SIGTERM exits 1, saying so, when the final save of the state fails', async () => {
-  await withSetup(null, async ({ stateDir, configFile, upstream }) => {
+  await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
     const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);
     try {
       const [, url] = await daemon.waitForLine(URL_LINE);
@@ -256,7 +221,7 @@ test('SIGTERM exits 1, saying so, when the final save of the state fails', async
       await mkdir(blocked);
       await writeFile(path.join(blocked, 'keep'), '');
       upstream.always('alpha/m1', json('ok'));
-      assert.equal((await chat(url)).status, 200);
+      assert.equal((await chatTo(url)).status, 200);
       daemon.signal('SIGTERM');
       assert.equal(await daemon.exited, 1, daemon.output());
       assert.match(daemon.output(), /error while stopping: state file .*history\.json was not saved/);
