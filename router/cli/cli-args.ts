@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parsePort, portFromEnv } from '../daemon/port-setting.js';
+import { parsePort, portFromEnv } from '../config/port-setting.js';
 import { isLoopbackHost } from '../server/guards.js';
 
 /** Every command, in the order the usage lists them. */

@@ -28,7 +28,7 @@ import { systemTime } from '../state/clock.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { DiscoveryBook } from '../state/discovery-book.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { DEFAULT_PORT, portFromEnv } from './port-setting.js';
+import { DEFAULT_PORT, portFromEnv } from '../config/port-setting.js';
 import { serve, type LockedStart } from './start-serving.js';
 
 export { DEFAULT_PORT };

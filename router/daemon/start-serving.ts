@@ -20,9 +20,7 @@ import type { StateStores } from './state-stores.js';
 import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
-import { DEFAULT_PORT } from './port-setting.js';
-
-export { DEFAULT_PORT };
+import { DEFAULT_PORT } from '../config/port-setting.js';
 
 /**
  * How many connections the kernel may hold for the router before it accepts them (it caps this at

@@ -4,8 +4,7 @@
  */
 import { request } from 'undici';
 import { z } from 'zod/v3';
-
-export const DEFAULT_PORT = 19280;
+import { DEFAULT_PORT } from '../config/port-setting.js';
 
 /** What an agent's config is written from. */
 export interface RouterTarget {

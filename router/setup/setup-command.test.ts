@@ -165,6 +165,19 @@ test('a settings file broken without comments is refused with the line where it 
   });
 });
 
+test('without --url or a daemon, FCM_ROUTER_PORT gives the port, and one that is no port is refused', async () => {
+  await withHome(async (home) => {
+    const env = { FCM_ROUTER_PORT: '1' };
+    const run = options(home, { agent: 'codex', url: undefined, env });
+    await runSetup(run);
+    assert.match(run.out.join('\n'), /No fcm-router is running; using http:\/\/127\.0\.0\.1:1 /);
+    const bad = options(home, { agent: 'codex', url: undefined, yes: true, env: { FCM_ROUTER_PORT: 'abc' } });
+    assert.equal(await runSetup(bad), 1);
+    assert.match(bad.out.join('\n'), /FCM_ROUTER_PORT must be a port number \(0-65535\), got "abc"/);
+    assert.deepEqual(await readdir(home), [], 'nothing written');
+  });
+});
+
 test('undo after the user changed the file since removes only our part and keeps their change', async () => {
   await withHome(async (home) => {
     const fixture = FIXTURES[1];

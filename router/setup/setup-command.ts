@@ -4,7 +4,8 @@
  * the backup when nothing else changed since, else removes only our part.
  */
 import { AGENT_EDITORS, SETUP_AGENTS, type AgentEditor } from './agents.js';
-import { DEFAULT_PORT, fetchContextWindow, routerOrigin, type RouterTarget } from './router-target.js';
+import { DEFAULT_PORT, portFromEnv } from '../config/port-setting.js';
+import { fetchContextWindow, routerOrigin, type RouterTarget } from './router-target.js';
 import { carryOut, planSetup, planUndo, type SetupPlan } from './setup-plan.js';
 
 export { backupPath } from './setup-plan.js';
@@ -28,7 +29,7 @@ export interface SetupOptions {
 function originOf(options: SetupOptions): string {
   if (options.url !== undefined) return routerOrigin(options.url);
   if (options.daemonUrl !== null) return routerOrigin(options.daemonUrl);
-  const port = options.env.FCM_ROUTER_PORT ?? String(DEFAULT_PORT);
+  const port = portFromEnv(options.env) ?? DEFAULT_PORT;
   options.print(
     `No fcm-router is running; using http://127.0.0.1:${port} (start the daemon, or pass --url).`,
   );
