@@ -22,6 +22,8 @@ export interface ChatAgent {
   snippet: { id: string; file: string };
   /** Variables it needs besides its config. */
   env: NodeJS.ProcessEnv;
+  /** Settings of the agent's own the run adds to a JSON snippet's file, beside what points it at the router. */
+  settings?: Record<string, unknown>;
   /**
    * The output length it asks for once told the set's `window`, where it derives one from the window
    * (OpenCode: what its `limit` keeps for the answer); absent for an agent that asks none of its own.
@@ -40,8 +42,12 @@ async function configure(agent: ChatAgent, base: string, home: string, window: n
   const { id, file } = agent.snippet;
   const found = agentSnippets(`${base}/v1`, 'fcm', window).find((candidate) => candidate.id === id);
   if (found === undefined) throw new Error(`no dashboard snippet for ${id}`);
+  const text =
+    agent.settings === undefined
+      ? found.text
+      : JSON.stringify({ ...(JSON.parse(found.text) as object), ...agent.settings }, null, 2);
   await mkdir(path.dirname(path.join(home, file)), { recursive: true });
-  await writeFile(path.join(home, file), `${found.text}\n`);
+  await writeFile(path.join(home, file), `${text}\n`);
 }
 
 const opencode: ChatAgent = {
@@ -63,6 +69,10 @@ const qwen: ChatAgent = {
   bin: 'qwen',
   snippet: { id: 'qwen-code', file: '.qwen/settings.json' },
   env: {},
+  // With `-p` it runs commands on pipes and takes their output at the child's exit, before the pipe is
+  // read to its end: now and then, on a loaded machine, a command's output comes back empty. In a
+  // terminal it reads the output to its end first.
+  settings: { tools: { shell: { enableInteractiveShell: true } } },
   // Headless in its default approval mode, it does not offer the model its shell tool.
   args: (prompt, tool) => ['-p', prompt, ...(tool ? ['--yolo'] : [])],
 };
