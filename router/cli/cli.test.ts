@@ -63,6 +63,40 @@ test('status and stop find the daemon through its daemon file', async () => {
   });
 });
 
+test('stop returns once the daemon has finished its in-flight request and freed the state folder', async () => {
+  await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
+    const args = ['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile];
+    const daemon = new CliProcess(args);
+    let next: CliProcess | null = null;
+    try {
+      const [, url] = await daemon.waitForLine(URL_LINE);
+      assert.ok(url);
+      const held = deferred();
+      upstream.script('alpha/m1', after(held.promise, json('slow')));
+      const inFlight = chatTo(url);
+      await upstream.nextCall('alpha/m1', 1);
+
+      const stop = new CliProcess(['stop', '--state-dir', stateDir]);
+      await stop.waitForLine(/^stopping fcm-router at .*: requests in flight finish first$/);
+      // The daemon no longer listens but still owes the agent its answer: stop must wait for it.
+      await daemon.waitForLine(/SIGTERM: finishing in-flight requests/);
+      held.resolve();
+      assert.equal(await stop.exited, 0, stop.output());
+      assert.match(stop.output(), /stopped$/);
+      assert.equal((await inFlight).status, 200);
+      for (const file of ['daemon.lock', 'daemon.json']) {
+        await assert.rejects(readFile(path.join(stateDir, file)), { code: 'ENOENT' }, `${file} left behind`);
+      }
+      // What `fcm-router stop && fcm-router daemon` does: the next daemon starts at once.
+      next = new CliProcess(args);
+      await next.waitForLine(URL_LINE);
+      assert.doesNotMatch(next.output(), /took over|refusing/);
+    } finally {
+      await Promise.all([daemon.kill(), next?.kill()]);
+    }
+  });
+});
+
 test('an invalid config (unknown key) makes the daemon refuse to start with exit 1, naming the JSON path', async () => {
   await withCliSetup(
     { router: { failover: { requestTimeoutMs: 1000, retryForever: true } } },

@@ -12,6 +12,7 @@ import { runSetKey } from './cli-set-key.js';
 import { runSetupCommand } from './setup-cli.js';
 import { API_KEY_MESSAGE, isApiKeyText } from '../config/schema.js';
 import { resolveStateDir } from '../config/state-dir.js';
+import { processAlive } from '../daemon/daemon-lock.js';
 import { packageVersion } from '../daemon/package-info.js';
 
 /** Exit code of the commands that need a running daemon and find none (as `status` has always used). */
@@ -22,17 +23,28 @@ type ControlCommand = Exclude<
   { command: 'daemon' | 'help' | 'version' | 'import-fcm' | 'set-key' | 'setup' }
 >;
 
-async function runStop(daemon: LiveDaemon, stateDir: string): Promise<number> {
+/** How long `stop` waits for the daemon to exit: its grace for in-flight requests (10 s), then its saves. */
+const STOP_WAIT_MS = 15_000;
+
+/**
+ * Sends SIGTERM and waits for the process to be gone, not just for its port to close: the daemon stops
+ * listening first, then finishes in-flight requests, saves its state and frees the state folder, so
+ * `fcm-router stop && fcm-router daemon` starts at once.
+ */
+async function runStop(daemon: LiveDaemon): Promise<number> {
   process.kill(daemon.pid, 'SIGTERM');
-  const deadline = Date.now() + 15_000;
+  console.log(`stopping fcm-router at ${daemon.url} (pid ${daemon.pid}): requests in flight finish first`);
+  const deadline = Date.now() + STOP_WAIT_MS;
   while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if ((await findDaemon(stateDir)) === null) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!processAlive(daemon.pid)) {
       console.log(`fcm-router at ${daemon.url} stopped`);
       return 0;
     }
   }
-  console.error(`fcm-router at ${daemon.url} (pid ${daemon.pid}) did not stop within 15 s`);
+  console.error(
+    `fcm-router at ${daemon.url} (pid ${daemon.pid}) did not stop within ${STOP_WAIT_MS / 1000} s`,
+  );
   return 1;
 }
 
@@ -70,7 +82,7 @@ async function runControl(cmd: ControlCommand): Promise<number> {
       return report.code;
     }
     case 'stop':
-      return runStop(daemon, stateDir);
+      return runStop(daemon);
     case 'pause':
       return manage(
         daemon,
