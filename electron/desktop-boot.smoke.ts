@@ -338,3 +338,17 @@ test('a boot that throws shows an error dialog, releases the lock and exits non-
     await tearDown(setup, app);
   }
 });
+
+test('an FCM_ROUTER_PORT that is no port stops the boot with a dialog naming it', async () => {
+  const setup = await setUp();
+  const app = launch(setup, { FCM_ROUTER_PORT: 'abc' });
+  try {
+    const { code } = await app.exited;
+    assert.equal(code, 1);
+    const box = app.records().find((r) => r.api === 'dialog' && r.call === 'showErrorBox');
+    assert.match(String(box?.args[1]), /FCM_ROUTER_PORT must be a port number \(0-65535\), got "abc"/);
+    assert.equal(readState(setup.stateDir, 'daemon.lock'), '', 'no router was started');
+  } finally {
+    await tearDown(setup, app);
+  }
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, clipboard, dialog, ipcMain, nativeTheme, Notification, powerMonitor } from 'electron';
 import Store from 'electron-store';
-import { DEFAULT_PORT, systemTime, type RouterLogger } from '../router/index.js';
+import { systemTime, type RouterLogger } from '../router/index.js';
 import { APP_ID } from './app-identity.js';
 import { AppTray } from './app-tray.js';
 import { bootWhenReady, endFailedBoot } from './boot-guard.js';
@@ -139,7 +139,7 @@ async function boot(): Promise<void> {
   // Read by e2e/desktop.spec.ts through electronApp.evaluate; never set in normal runs.
   if (testMode) Object.assign(globalThis, { __fcmDesktopTest: shell.testHook() });
 
-  await shell.connect(desktopPort(prefs.get('port'), process.env, DEFAULT_PORT));
+  await shell.connect(desktopPort(prefs.get('port'), process.env));
   if (!testMode && !launchedAtLogin(process.argv, process.platform, app)) shell.openDashboard();
   await shell.firstRun((agentUrl) =>
     testMode ? Promise.resolve(false) : askStartAtLogin(window.window, agentUrl),

@@ -166,13 +166,21 @@ test('nothing on the state dir: the port decides as before', async () => {
 });
 
 test('desktopPort: the tray choice, then FCM_ROUTER_PORT, then the default', () => {
-  assert.equal(desktopPort(19281, { FCM_ROUTER_PORT: '20000' }, 19280), 19281);
-  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '20000' }, 19280), 20000);
-  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '0' }, 19280), 0);
-  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: 'abc' }, 19280), 19280);
-  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '70000' }, 19280), 19280);
-  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: ' ' }, 19280), 19280);
-  assert.equal(desktopPort(null, {}, 19280), 19280);
+  assert.equal(desktopPort(19281, { FCM_ROUTER_PORT: '20000' }), 19281);
+  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: '20000' }), 20000);
+  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: ' 0 ' }), 0);
+  assert.equal(desktopPort(null, { FCM_ROUTER_PORT: ' ' }), 19280);
+  assert.equal(desktopPort(null, {}), 19280);
+});
+
+test('desktopPort: an FCM_ROUTER_PORT that is no port is refused, naming it, not replaced by the default', () => {
+  for (const value of ['abc', '70000', '-1', '1e3']) {
+    assert.throws(() => desktopPort(null, { FCM_ROUTER_PORT: value }), {
+      message: `FCM_ROUTER_PORT must be a port number (0-65535), got ${JSON.stringify(value)}`,
+    });
+  }
+  // The tray's choice after a clash is the app's own: the variable is not read then.
+  assert.equal(desktopPort(19281, { FCM_ROUTER_PORT: 'abc' }), 19281);
 });
 
 test('a daemon already owns the state folder on another port: attach to it there', async () => {

@@ -1,4 +1,4 @@
-import type { DaemonRunningError } from '../router/index.js';
+import { DEFAULT_PORT, portFromEnv, type DaemonRunningError } from '../router/index.js';
 import { decideAttachOrOwn, findNextFreePort, probeHealth, type HealthProbe } from './attach-or-own.js';
 import { attachedSource } from './remote-router.js';
 import type { RouterSource } from './router-source.js';
@@ -70,15 +70,11 @@ function isDaemonRunning(error: unknown): error is DaemonRunningError {
 
 /**
  * The port the desktop app uses: the one picked from the tray after a clash, then `FCM_ROUTER_PORT`
- * (0 = any free port, as tests use), then the default.
+ * (0 = any free port, as tests use), then the default. The variable is read as the daemon reads it.
+ *
+ * @throws {Error} naming `FCM_ROUTER_PORT` when it holds no port: the app would otherwise serve, and
+ * point agents at, another port than the one asked for.
  */
-export function desktopPort(
-  chosen: number | null,
-  env: Record<string, string | undefined>,
-  defaultPort: number,
-): number {
-  if (chosen !== null) return chosen;
-  const raw = env.FCM_ROUTER_PORT?.trim();
-  const fromEnv = raw ? Number(raw) : Number.NaN;
-  return Number.isInteger(fromEnv) && fromEnv >= 0 && fromEnv <= 65_535 ? fromEnv : defaultPort;
+export function desktopPort(chosen: number | null, env: Record<string, string | undefined>): number {
+  return chosen ?? portFromEnv(env) ?? DEFAULT_PORT;
 }

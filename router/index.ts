@@ -1,4 +1,5 @@
-export { startRouter, ConfigError, DEFAULT_PORT } from './daemon/start-router.js';
+export { startRouter, ConfigError } from './daemon/start-router.js';
+export { DEFAULT_PORT, portFromEnv } from './config/port-setting.js';
 export type { RouterHandle, RouterLogger, StartRouterOptions, RouterEventListener } from './public-types.js';
 export type * from './api-types.js';
 export { MASKED_SECRET } from './api-types.js';

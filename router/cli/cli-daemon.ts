@@ -8,7 +8,8 @@ import { installProcessErrorPolicy } from '../daemon/process-error-policy.js';
 import { isLoopbackHost } from '../server/guards.js';
 import type { ModelStateView } from '../api-types.js';
 import type { RouterHandle } from '../public-types.js';
-import { ConfigError, DEFAULT_PORT, startRouter } from '../daemon/start-router.js';
+import { DEFAULT_PORT } from '../config/port-setting.js';
+import { ConfigError, startRouter } from '../daemon/start-router.js';
 
 type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
 
