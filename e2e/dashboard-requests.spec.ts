@@ -71,6 +71,31 @@ test('the widest outcome badge stays inside its column', async ({ page }) => {
   expect(room).toBeGreaterThanOrEqual(0);
 });
 
+test('the face, outcome and source filters show their longest choice whole, at desktop and tray widths', async ({
+  page,
+}) => {
+  for (const width of [1280, 900, 420]) {
+    await page.setViewportSize({ width, height: 800 });
+    await open(page);
+    // Their choices are the dashboard's own words; the others list names of any length.
+    for (const label of ['Face', 'Outcome', 'Source']) {
+      const select = page.getByRole('combobox', { name: label, exact: true });
+      const fit = await select.evaluate((el) => {
+        const box = el as HTMLSelectElement;
+        const style = getComputedStyle(box);
+        const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+        context.font = style.font;
+        const widest = Math.max(...[...box.options].map((o) => context.measureText(o.text).width));
+        const longest = [...box.options].reduce((a, b) => (b.text.length > a.text.length ? b : a));
+        // Chromium draws the drop-down arrow inside the right padding's edge: 20 px is kept for it.
+        const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+        return { text: longest.text, widest: Math.ceil(widest), room: Math.floor(room) };
+      });
+      expect(fit.widest, `"${fit.text}" at ${width} px`).toBeLessThanOrEqual(fit.room);
+    }
+  }
+});
+
 test('names are shown whole, wrapping only at a slash, at desktop and tray widths', async ({ page }) => {
   for (const width of [1280, 420]) {
     await page.setViewportSize({ width, height: 800 });
@@ -102,6 +127,8 @@ test('requested name, served model, face, agent, outcome and source are separate
   await expect(rows(page)).toHaveCount(1);
   await expect(page).toHaveURL(/requested=fcm%3A%40up%2Fm2/);
 
+  // A name cut by the box is whole on hover.
+  await expect(page.getByRole('combobox', { name: 'Requested' })).toHaveAttribute('title', 'fcm:@up/m2');
   // Leaving the view and coming back, or reloading, keeps the filters.
   await page.getByRole('link', { name: 'Overview' }).click();
   await page.getByRole('link', { name: 'Requests' }).click();

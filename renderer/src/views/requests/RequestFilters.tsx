@@ -32,10 +32,12 @@ function Select({
   onChange(value: string): void;
 }) {
   const id = useId();
+  // A model name longer than the box is cut there: hovering shows it whole.
+  const chosen = options.find((option) => option.value === value)?.label;
   return (
     <span className="filter">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+      <select id={id} value={value} title={chosen} onChange={(e) => onChange(e.target.value)}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
