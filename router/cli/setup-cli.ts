@@ -26,7 +26,7 @@ export function runSetupCommand(
     undo: cmd.undo,
     yes: cmd.yes,
     url: cmd.url,
-    daemonUrl: daemon?.url ?? null,
+    daemon: daemon === null ? null : { url: daemon.url, demo: daemon.demo },
     env: process.env,
     home: process.env.HOME ?? process.env.USERPROFILE ?? os.homedir(),
     print: (line) => console.log(line),

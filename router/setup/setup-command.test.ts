@@ -178,6 +178,30 @@ test('without --url or a daemon, FCM_ROUTER_PORT gives the port, and one that is
   });
 });
 
+test('with the demo running, setup points at it and says so: the window is the demo set’s', async () => {
+  await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
+    await withHome(async (home) => {
+      const run = options(home, {
+        agent: 'codex',
+        yes: true,
+        url: undefined,
+        daemon: { url: router.url, demo: true },
+      });
+      assert.equal(await runSetup(run), 0);
+      assert.ok(
+        run.out.some((line) =>
+          line.startsWith(
+            `The fcm-router running at ${router.url} is the demo: the agent is pointed at its port`,
+          ),
+        ),
+        run.out.join('\n'),
+      );
+      const toml = await readFile(path.join(home, '.codex/config.toml'), 'utf8');
+      assert.match(toml, new RegExp(`^base_url = "${router.url}/v1"$`, 'm'));
+    });
+  });
+});
+
 test('undo after the user changed the file since removes only our part and keeps their change', async () => {
   await withHome(async (home) => {
     const fixture = FIXTURES[1];
@@ -210,7 +234,14 @@ test('a file setup created is removed by undo; an unknown agent is a usage error
 test('the context window the running router lists for fcm goes into Codex, Claude Code and OpenCode', async () => {
   await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
     await withHome(async (home) => {
-      await runSetup(options(home, { agent: 'codex', yes: true, url: undefined, daemonUrl: router.url }));
+      const run = options(home, {
+        agent: 'codex',
+        yes: true,
+        url: undefined,
+        daemon: { url: router.url, demo: false },
+      });
+      await runSetup(run);
+      assert.doesNotMatch(run.out.join('\n'), /demo/);
       const toml = await readFile(path.join(home, '.codex/config.toml'), 'utf8');
       assert.match(toml, /^model_context_window = 65000$/m);
       assert.match(toml, new RegExp(`^base_url = "${router.url}/v1"$`, 'm'));

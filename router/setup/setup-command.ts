@@ -17,7 +17,8 @@ export interface SetupOptions {
   yes: boolean;
   /** `--url`, else the running daemon's URL, else the default port. */
   url: string | undefined;
-  daemonUrl: string | null;
+  /** The daemon running on the state folder, if any; `demo` when it is `npm run demo`'s. */
+  daemon: { url: string; demo: boolean } | null;
   env: NodeJS.ProcessEnv;
   home: string;
   print: (line: string) => void;
@@ -28,7 +29,13 @@ export interface SetupOptions {
 
 function originOf(options: SetupOptions): string {
   if (options.url !== undefined) return routerOrigin(options.url);
-  if (options.daemonUrl !== null) return routerOrigin(options.daemonUrl);
+  if (options.daemon !== null) {
+    if (options.daemon.demo)
+      options.print(
+        `The fcm-router running at ${options.daemon.url} is the demo: the agent is pointed at its port, with the demo set's window. Run setup again once your own daemon runs.`,
+      );
+    return routerOrigin(options.daemon.url);
+  }
   const port = portFromEnv(options.env) ?? DEFAULT_PORT;
   options.print(
     `No fcm-router is running; using http://127.0.0.1:${port} (start the daemon, or pass --url).`,

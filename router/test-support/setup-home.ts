@@ -40,7 +40,7 @@ export function options(home: string, more: Partial<SetupOptions>): SetupOptions
     undo: false,
     yes: false,
     url: URL_,
-    daemonUrl: null,
+    daemon: null,
     env: {},
     home,
     print: (line) => out.push(line),
