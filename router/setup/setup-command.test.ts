@@ -178,30 +178,6 @@ test('without --url or a daemon, FCM_ROUTER_PORT gives the port, and one that is
   });
 });
 
-test('with the demo running, setup points at it and says so: the window is the demo set’s', async () => {
-  await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
-    await withHome(async (home) => {
-      const run = options(home, {
-        agent: 'codex',
-        yes: true,
-        url: undefined,
-        daemon: { url: router.url, demo: true },
-      });
-      assert.equal(await runSetup(run), 0);
-      assert.ok(
-        run.out.some((line) =>
-          line.startsWith(
-            `The fcm-router running at ${router.url} is the demo: the agent is pointed at its port`,
-          ),
-        ),
-        run.out.join('\n'),
-      );
-      const toml = await readFile(path.join(home, '.codex/config.toml'), 'utf8');
-      assert.match(toml, new RegExp(`^base_url = "${router.url}/v1"$`, 'm'));
-    });
-  });
-});
-
 test('undo after the user changed the file since removes only our part and keeps their change', async () => {
   await withHome(async (home) => {
     const fixture = FIXTURES[1];
@@ -231,7 +207,7 @@ test('a file setup created is removed by undo; an unknown agent is a usage error
   });
 });
 
-test('the context window the running router lists for fcm goes into Codex, Claude Code and OpenCode', async () => {
+test('the context window the running router (or the demo, named as such) lists for fcm goes into Codex, Claude Code and OpenCode', async () => {
   await withScenario({ providers: { cerebras: ['gpt-oss-120b'] } }, async ({ router }) => {
     await withHome(async (home) => {
       const run = options(home, {
@@ -246,7 +222,19 @@ test('the context window the running router lists for fcm goes into Codex, Claud
       assert.match(toml, /^model_context_window = 65000$/m);
       assert.match(toml, new RegExp(`^base_url = "${router.url}/v1"$`, 'm'));
       assert.match(toml, /^wire_api = "responses"$/m);
-      await runSetup(options(home, { agent: 'claude-code', yes: true, url: router.url }));
+      // The same from a demo daemon, which setup names as such.
+      const demo = options(home, {
+        agent: 'claude-code',
+        yes: true,
+        url: undefined,
+        daemon: { url: router.url, demo: true },
+      });
+      await runSetup(demo);
+      const demoLine = `The fcm-router running at ${router.url} is the demo: the agent is pointed at its port`;
+      assert.ok(
+        demo.out.some((line) => line.startsWith(demoLine)),
+        demo.out.join('\n'),
+      );
       const settings = await readFile(path.join(home, '.claude/settings.json'), 'utf8');
       assert.match(settings, /"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "65000"/);
       await runSetup(options(home, { agent: 'opencode', yes: true, url: router.url }));
