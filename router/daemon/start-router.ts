@@ -31,7 +31,6 @@ import { UpstreamClient } from '../upstream/upstream-client.js';
 import { DEFAULT_PORT, portFromEnv } from '../config/port-setting.js';
 import { serve, type LockedStart } from './start-serving.js';
 
-
 /** The config file is invalid: the router refuses to start and names every problem. */
 export class ConfigError extends Error {
   readonly code = 'FCM_INVALID_CONFIG';
