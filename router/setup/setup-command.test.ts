@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withScenario } from '../test-support/scenario.js';
 import { options, place, URL_, withHome, type Fixture } from '../test-support/setup-home.js';
@@ -92,6 +92,27 @@ for (const fixture of FIXTURES) {
     });
   });
 }
+
+test('a file the user wrote where setup had created one is theirs: backed up before setup, kept by undo', async () => {
+  await withHome(async (home) => {
+    const file = path.join(home, '.codex/config.toml');
+    const mine = 'model = "o3"\n';
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    // The user removes setup's file and writes their own in its place.
+    await rm(file);
+    await writeFile(file, mine);
+    const undoFirst = options(home, { agent: 'codex', undo: true, yes: true });
+    assert.equal(await runSetup(undoFirst), 0);
+    assert.equal(await readFile(file, 'utf8'), mine, 'undo leaves a file setup did not write');
+
+    const again = options(home, { agent: 'codex', yes: true });
+    assert.equal(await runSetup(again), 0);
+    assert.match(again.out.join('\n'), /the previous version is in .*config\.toml\.fcm-router\.bak/);
+    assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
+    assert.equal(await readFile(file, 'utf8'), mine, 'undo brings back what the user wrote');
+    assert.deepEqual(await readdir(path.dirname(file)), ['config.toml'], 'no backup or note left');
+  });
+});
 
 test('claude-code: our env entries set, every other key kept', async () => {
   await withHome(async (home) => {

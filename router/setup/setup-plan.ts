@@ -91,7 +91,7 @@ export async function planSetup(
 
 /**
  * Undoing setup: the backup back when the file holds nothing new apart from our part, else our part
- * removed; a file setup created (no backup, nothing but our part) removed.
+ * removed; a file setup created, as setup last wrote it, removed.
  */
 export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<SetupPlan> {
   const file = editor.file(where.env, where.home);
@@ -108,8 +108,8 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
     };
   const saved = await readText(backup);
   const restore = saved !== null && editor.sameApartFromOurs(current, saved, file);
-  const fresh = editor.apply(null, file, { origin: 'http://127.0.0.1', contextWindow: null });
-  const remove = saved === null && editor.sameApartFromOurs(current, fresh, file);
+  // Only the very file setup created is removed: one the user wrote in its place is theirs.
+  const remove = saved === null && (await setupsOwn(file, current));
   const after = remove ? null : restore ? saved : editor.strip(current, file);
   if (after === current)
     return {
@@ -134,19 +134,37 @@ export function planId(plan: SetupPlan): string {
   return hash.digest('hex').slice(0, 32);
 }
 
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Whether `file` (its text `before`) is still the file setup created: its note names the very text setup
+ * last wrote. A file the user removed and wrote anew, or edited, is theirs, and is backed up like any.
+ */
+async function setupsOwn(file: string, before: string | null): Promise<boolean> {
+  if (before === null) return false;
+  const note = await readText(createdNotePath(file));
+  return note !== null && note.includes(`sha256 ${digest(before)}`);
+}
+
 /** Makes the change; resolves with what was done, in a sentence. */
 export async function carryOut(plan: SetupPlan): Promise<string> {
   if (plan.undo) return carryOutUndo(plan);
-  const { file, backup } = plan;
+  const { file, backup, before } = plan;
   const note = createdNotePath(file);
+  const created = before === null || (await setupsOwn(file, before));
   // The first backup is the config as it was before fcm-router: a later run must not replace it, and a
   // file setup created has none.
-  const backedUp = plan.before !== null && !(await exists(note)) && !(await exists(backup));
+  const backedUp = !created && !(await exists(backup));
   if (backedUp) await copyFile(file, backup);
   await mkdir(path.dirname(file), { recursive: true });
-  if (plan.before === null && !(await exists(backup)))
-    await writeFileAtomic(note, `fcm-router setup created ${path.basename(file)}; its --undo removes it.\n`);
-  await writeFileAtomic(file, plan.after ?? '');
+  const after = plan.after ?? '';
+  if (created && !(await exists(backup))) {
+    const line = `fcm-router setup created ${path.basename(file)}; its --undo removes it.`;
+    await writeFileAtomic(note, `${line}\nsha256 ${digest(after)}\n`);
+  } else await rm(note, { force: true });
+  await writeFileAtomic(file, after);
   if (backedUp) return `Wrote ${file} (the previous version is in ${backup}).`;
   if (await exists(backup)) return `Wrote ${file} (the version from before fcm-router is kept in ${backup}).`;
   return `Wrote ${file}.`;
