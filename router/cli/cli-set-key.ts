@@ -3,9 +3,11 @@
  * key at once), or, with none running, into the file through the guarded writer.
  */
 import path from 'node:path';
-import { callDaemon, daemonOwnsConfig, type LiveDaemon } from './cli-control.js';
+import { callDaemon, daemonConfigPath, daemonOwnsConfig, type LiveDaemon } from './cli-control.js';
 import { loadConfigFile, validateConfig, writeConfigGuarded } from '../config/config-store.js';
 import { withProviderKey } from '../config/provider-key.js';
+import type { ConfigInput } from '../config/schema.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import { knownProviders } from '../import/import-plan.js';
 import { reportIssues } from '../import/import-report.js';
 
@@ -23,16 +25,32 @@ export interface SetKeyOptions {
 /** Stores the key; returns the exit code (0 saved, 1 not saved, the reason printed). */
 export async function runSetKey(options: SetKeyOptions): Promise<number> {
   const { daemon, provider, apiKey } = options;
+  const configPath = options.configPath ?? path.join(options.stateDir, 'config.json');
   if (daemon !== null && (await daemonOwnsConfig(daemon, options.configPath))) {
+    // The file the daemon runs on (maybe not the state folder's): its key before the change.
+    const served = await daemonConfigPath(daemon);
+    const before = await loadConfigFile(served ?? configPath);
     const answer = await callDaemon(daemon, 'POST', '/api/providers/key', { provider, apiKey });
     if (answer.message !== null) {
       options.printError(`fcm-router: ${answer.message}`);
       return 1;
     }
-    options.print(`key of ${provider} saved; the fcm-router running at ${daemon.url} uses it now`);
+    const replaced = before.ok ? replacedNote(before.raw, provider, apiKey) : '';
+    options.print(`key of ${provider} saved${replaced}; the fcm-router running at ${daemon.url} uses it now`);
     return 0;
   }
-  return setKeyInFile(options, options.configPath ?? path.join(options.stateDir, 'config.json'));
+  return setKeyInFile(options, configPath);
+}
+
+/**
+ * What saving `apiKey` did to the key `provider` had in `raw`: the one it replaced, by fingerprint (as the
+ * dashboard shows keys), since set-key keeps one key where the provider had one; nothing for a first key.
+ */
+function replacedNote(raw: ConfigInput, provider: string, apiKey: string): string {
+  const old = raw.providers?.[provider]?.apiKey;
+  if (old === undefined || old === '') return '';
+  if (old === apiKey) return ' (the same key as before)';
+  return ` in place of the key ${keyFingerprint(old)}, which is no longer in the config`;
 }
 
 /** No daemon runs on the file: the same edit, written through the guarded writer. */
@@ -59,15 +77,16 @@ async function setKeyInFile(options: SetKeyOptions, configPath: string): Promise
     printError(`fcm-router: ${configPath} changed while saving; nothing saved. Run set-key again.`);
     return 1;
   }
-  options.print(savedLine(provider, configPath, options.daemon));
+  const saved = `key of ${provider} saved in ${configPath}${replacedNote(current.raw, provider, options.apiKey)}`;
+  options.print(`${saved}${whoUsesIt(options.daemon)}`);
   return 0;
 }
 
 /** What a key written into the file means for the router running, if any. */
-function savedLine(provider: string, configPath: string, daemon: LiveDaemon | null): string {
-  if (daemon === null) return `key of ${provider} saved in ${configPath}; fcm-router uses it when it starts`;
+function whoUsesIt(daemon: LiveDaemon | null): string {
+  if (daemon === null) return '; fcm-router uses it when it starts';
   if (daemon.demo) {
-    return `key of ${provider} saved in ${configPath}; the fcm-router running at ${daemon.url} is a demo on its own config and does not use it: fcm-router started without --demo does`;
+    return `; the fcm-router running at ${daemon.url} is a demo on its own config and does not use it: fcm-router started without --demo does`;
   }
-  return `key of ${provider} saved in ${configPath} (the fcm-router running at ${daemon.url} uses another config file)`;
+  return ` (the fcm-router running at ${daemon.url} uses another config file)`;
 }

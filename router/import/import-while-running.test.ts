@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigResponse } from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import { readDaemonFile } from '../daemon/daemon-file.js';
+import { keyFingerprint } from '../state/key-fingerprint.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
 import { startFakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest, parseReply } from '../test-support/http-client.js';
@@ -71,6 +72,20 @@ test('import-fcm and set-key while the daemon runs go through it, and the dashbo
     const setKey = await runCli(['set-key', 'openrouter', '--state-dir', stateDir], { stdin: `${canary}\n` });
     assert.equal(setKey.code, 0, setKey.output);
     assert.match(setKey.output, /key of openrouter saved; the fcm-router running at .* uses it now/);
+    // A second key replaces the first: the line names the one gone, by fingerprint, never the key.
+    const rotated = await runCli(['set-key', 'openrouter', '--state-dir', stateDir], {
+      stdin: 'sk-or-next\n',
+    });
+    assert.equal(rotated.code, 0, rotated.output);
+    assert.ok(
+      rotated.output.includes(
+        `key of openrouter saved in place of the key ${keyFingerprint(canary)}, which is no longer in the config;`,
+      ),
+      rotated.output,
+    );
+    assert.ok(!rotated.output.includes(canary) && !rotated.output.includes('sk-or-next'));
+    const back = await runCli(['set-key', 'openrouter', '--state-dir', stateDir], { stdin: `${canary}\n` });
+    assert.equal(back.code, 0, back.output);
     await dashboardSave(url, stateDir, 3);
     const after = await onDisk();
     assertImported(after);
@@ -82,11 +97,22 @@ test('import-fcm and set-key while the daemon runs go through it, and the dashbo
 
     daemon.signal('SIGTERM');
     assert.equal(await daemon.exited, 0);
+    const groqBefore = (await onDisk()).providers?.['groq']?.apiKey;
+    assert.ok(groqBefore);
     const offline = await runCli(['set-key', 'groq', '--state-dir', stateDir, '--config', configFile], {
       stdin: 'gsk-offline\n',
     });
     assert.equal(offline.code, 0, offline.output);
-    assert.match(offline.output, /key of groq saved in .*config\.json; fcm-router uses it when it starts/);
+    assert.ok(
+      offline.output.includes(
+        `key of groq saved in ${configFile} in place of the key ${keyFingerprint(groqBefore)}, which is no longer in the config; fcm-router uses it when it starts`,
+      ),
+      offline.output,
+    );
+    const same = await runCli(['set-key', 'groq', '--state-dir', stateDir, '--config', configFile], {
+      stdin: 'gsk-offline\n',
+    });
+    assert.match(same.output, /key of groq saved in .*config\.json \(the same key as before\); fcm-router/);
     const written = await onDisk();
     assert.deepEqual(written.providers?.['groq'], { apiKey: 'gsk-offline', apiKeys: ['gsk_sample_two'] });
     assert.equal(written.providers?.['openrouter']?.apiKey, canary, 'the rest is kept');
