@@ -5,6 +5,7 @@ import { changeOf, invalidOnDiskMessage, judgeFile, staleSaveMessage, type FileC
 import {
   BUILTIN_CATALOGUE,
   resolveConfig,
+  type Catalogue,
   type DiscoveredModels,
   type ResolvedConfig,
 } from './resolve-config.js';
@@ -32,6 +33,8 @@ export interface LiveConfigOptions {
   onFileChange?: (change: FileChange) => void;
   /** The providers' own model lists, as last fetched (model discovery). @default none */
   discovered?: () => DiscoveredModels;
+  /** The providers and models known without the config. @default {@link BUILTIN_CATALOGUE} */
+  catalogue?: Catalogue;
 }
 
 /** Told of each config applied, with the paths that changed. */
@@ -81,7 +84,8 @@ export class LiveConfig {
   }
 
   #resolve(config: Config): ResolvedConfig {
-    return resolveConfig(config, this.options.env, BUILTIN_CATALOGUE, this.options.discovered?.());
+    const catalogue = this.options.catalogue ?? BUILTIN_CATALOGUE;
+    return resolveConfig(config, this.options.env, catalogue, this.options.discovered?.());
   }
 
   /** A provider's model list was fetched anew: the same config, resolved again with it, applied. */

@@ -10,6 +10,7 @@ import { LiveConfig } from '../config/live-config.js';
 import { logFileChange } from '../config/watch-live-config.js';
 import type { ConfigIssue } from '../config/schema.js';
 import { resolveStateDir } from '../config/state-dir.js';
+import { DEMO_CATALOGUE } from '../demo/demo-config.js';
 import { prepareDemo } from '../demo/demo-setup.js';
 import { startDemoTraffic } from '../demo/demo-traffic.js';
 import {
@@ -153,7 +154,7 @@ async function openLiveState(
   config: StartConfig,
 ): Promise<LiveState> {
   const { env, time, logger } = started;
-  const { stateDir, configPath, loaded } = config;
+  const { demo, stateDir, configPath, loaded } = config;
   const debounceMs = options.persistDebounceMs ?? 2000;
   const events = new EventBus((error) =>
     logger.warn(`event listener failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -172,6 +173,7 @@ async function openLiveState(
     revision: loaded.revision,
     env,
     discovered: () => discovery.all,
+    ...(demo === null ? {} : { catalogue: DEMO_CATALOGUE }),
     onFileChange: (change) => {
       logFileChange(logger, configPath, change);
       events.emit({ type: 'config-file', path: configPath, ...change });

@@ -1,3 +1,4 @@
+import type { Catalogue } from '../config/resolve-config.js';
 import type { ConfigInput } from '../config/schema.js';
 import { DEMO_PROVIDERS } from './demo-upstream.js';
 
@@ -8,6 +9,12 @@ const NAMES: Readonly<Record<string, string>> = {
   'demo-fast': 'Demo: fast (real answers)',
   'demo-sometimes': 'Demo: sometimes (every third request 503)',
 };
+
+/**
+ * The demo routes its simulated providers alone: no provider of the shipped catalogue (some need no key,
+ * and a key in the environment would enable others), so no request of the demo leaves the machine.
+ */
+export const DEMO_CATALOGUE: Catalogue = { providers: [], models: [] };
 
 /** Every simulated model's context window. */
 export const DEMO_WINDOW = 131_072;

@@ -11,6 +11,7 @@ import { callDaemon, findDaemon } from '../cli/cli-control.js';
 import type { ConfigInput } from '../config/schema.js';
 import { ConfigError, startRouter } from '../daemon/start-router.js';
 import type { RouterHandle } from '../public-types.js';
+import { httpRequest } from '../test-support/http-client.js';
 
 async function withDir(run: (dir: string, demoFile: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-demo-setup-'));
@@ -21,8 +22,8 @@ async function withDir(run: (dir: string, demoFile: string) => Promise<void>): P
   }
 }
 
-const startDemo = (stateDir: string): Promise<RouterHandle> =>
-  startRouter({ port: 0, stateDir, demo: true, demoTraffic: false, probeTickMs: 0, env: {} });
+const startDemo = (stateDir: string, env: Record<string, string> = {}): Promise<RouterHandle> =>
+  startRouter({ port: 0, stateDir, demo: true, demoTraffic: false, probeTickMs: 0, env });
 
 /** The start's error, or a failure (the router stopped) when it started. */
 async function startError(stateDir: string): Promise<unknown> {
@@ -76,6 +77,40 @@ test('a fresh folder starts the demo set; a save writes demo/config.json and nev
       await router.stop();
     }
     assert.ok(!(await readdir(dir)).includes('config.json'), 'the real config is not made');
+  });
+});
+
+test('the demo routes its simulated providers alone: no keyless provider, none enabled by a key in the environment', async () => {
+  await withDir(async (dir) => {
+    const router = await startDemo(dir, { GROQ_API_KEY: 'gsk-from-the-environment' });
+    try {
+      const models = router.state().models.map((model) => model.key);
+      assert.ok(models.length > 0);
+      assert.deepEqual(
+        models.filter((key) => !key.startsWith('demo-')),
+        [],
+        'only the simulated models',
+      );
+      const listed = JSON.parse((await httpRequest(`${router.url}/v1/models`)).text) as {
+        data: { id: string }[];
+      };
+      assert.deepEqual(
+        listed.data.map((model) => model.id).filter((id) => id.includes('/') && !id.includes('demo-')),
+        [],
+      );
+      // A real model named outright is not known here: nothing is sent to its provider.
+      const pinned = await httpRequest(`${router.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'fcm:@llm7/codestral-latest',
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+      assert.equal(pinned.status, 404, pinned.text);
+    } finally {
+      await router.stop();
+    }
   });
 });
 
