@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ConfigInput } from '../config/schema.js';
 import { deferred } from '../test-support/deferred.js';
 import { CliProcess, runCli } from '../test-support/cli-process.js';
 import { after, json } from '../test-support/upstream-behaviours.js';
@@ -65,6 +66,10 @@ test('status and stop find the daemon through its daemon file', async () => {
 
 test('stop returns once the daemon has finished its in-flight request and freed the state folder', async () => {
   await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
+    // The request is held while a second CLI process starts: no deadline of the router's may end it first.
+    const config = JSON.parse(await readFile(configFile, 'utf8')) as ConfigInput;
+    const failover = { ...config.router?.failover, requestTimeoutMs: 120_000, totalBudgetMs: 240_000 };
+    await writeFile(configFile, JSON.stringify({ ...config, router: { ...config.router, failover } }));
     const args = ['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile];
     const daemon = new CliProcess(args);
     let next: CliProcess | null = null;
