@@ -58,7 +58,7 @@ export function ModelDetails({ model }: { model: ModelStateView }) {
         <ModelUsage modelKey={model.key} />
       </ul>
       <LineChart {...chart} />
-      <h4 className="subhead">Failures, trials and recoveries</h4>
+      <h4 className="subhead">Attempts in the last hour: served, failed and trials</h4>
       <ModelTimeline model={model} events={events} from={end - HOUR} to={end} />
       {events.length > 0 ? (
         <ol className="event-list" aria-label={`Latest events of ${model.key}`}>
