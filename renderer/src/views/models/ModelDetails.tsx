@@ -17,7 +17,7 @@ const latencyText = (ms: number): string =>
 
 /**
  * One model over the last hour: its success share and latency (agent requests), its tokens today and the
- * share of its free budget used, and the timeline of its failures, trials and recoveries (tests included,
+ * share of its free budget used, and the timeline of its attempts, served, failed and trials (tests included,
  * since a test can be the trial).
  */
 export function ModelDetails({ model }: { model: ModelStateView }) {
