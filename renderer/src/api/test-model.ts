@@ -18,6 +18,10 @@ export interface ModelTestResult {
   ok: boolean;
   /** The HTTP status the router answered with; 0 when it could not be reached. */
   status: number;
+  /** Whether the router sent the request to the provider (else it answered by itself: paused, no key, …). */
+  attempted: boolean;
+  /** The provider's own HTTP status on the last attempt; null when it sent none (network error, timeout). */
+  providerStatus: number | null;
   latencyMs: number;
   /** `served`, else the failure kind of the attempt or the router's error code. */
   verdict: string;
@@ -83,6 +87,8 @@ export async function testThroughRouter(
     return {
       ok: false,
       status: 0,
+      attempted: false,
+      providerStatus: null,
       latencyMs: now() - started,
       verdict: 'unreachable',
       message: null,
@@ -94,8 +100,12 @@ export async function testThroughRouter(
   const latencyMs = now() - started;
   const trial = await readTrial(modelKey, before);
   const decision = parseDecision(response.headers.get('x-fcm-v2-decision'));
-  if (response.ok)
-    return { ok: true, status: response.status, latencyMs, verdict: 'served', message: null, trial };
+  // The decision header names each attempt's upstream status, or its failure kind when there was none.
+  const lastResult = decision?.attempts.at(-1)?.result;
+  const attempted = lastResult !== undefined;
+  const providerStatus = lastResult && /^\d+$/.test(lastResult) ? Number(lastResult) : null;
+  const answer = { status: response.status, attempted, providerStatus, latencyMs, trial };
+  if (response.ok) return { ...answer, ok: true, verdict: 'served', message: null };
   let code: string | null = null;
   let message: string | null = null;
   try {
@@ -105,16 +115,8 @@ export async function testThroughRouter(
   } catch {
     // Not JSON: the status alone is the verdict.
   }
-  const lastResult = decision?.attempts.at(-1)?.result;
-  const kind = lastResult && !/^\d+$/.test(lastResult) ? lastResult : null;
-  return {
-    ok: false,
-    status: response.status,
-    latencyMs,
-    verdict: kind ?? code ?? `HTTP ${response.status}`,
-    message,
-    trial,
-  };
+  const kind = attempted && providerStatus === null ? lastResult : null;
+  return { ...answer, ok: false, verdict: kind ?? code ?? `HTTP ${response.status}`, message };
 }
 
 async function readTrial(modelKey: string, before: BreakerStateName | null): Promise<TrialOutcome | null> {

@@ -1,0 +1,58 @@
+/**
+ * What a dashboard test says against a real daemon: the provider's own status when it answered (not the
+ * router's 502), and the failure in words when it never answered.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { FakeUpstream } from './helpers/fake-upstream.js';
+
+let upstream: FakeUpstream;
+let daemon: Daemon;
+
+test.beforeAll(async () => {
+  upstream = await new FakeUpstream().start();
+  daemon = await startDaemon({
+    providers: {
+      up: { name: 'Fake upstream', baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1'] },
+      // Nothing listens on port 9: every request to it is a network error.
+      gone: { name: 'Gone', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', models: ['g1'] },
+    },
+    sets: { default: ['up/m1', 'gone/g1'] },
+  });
+});
+
+test.afterAll(async () => {
+  await daemon?.stop();
+  await upstream?.close();
+});
+
+failOnBrowserErrors([PROVOKED_STATUSES]);
+
+async function open(page: Page, view: string): Promise<void> {
+  await page.goto(`${daemon.url}/#/${view}`);
+  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+}
+
+const row = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true });
+
+test('a model whose provider answered 500 shows that status, not the router’s 502', async ({ page }) => {
+  await open(page, 'models');
+  upstream.script('m1', 'error-500');
+  await row(page, 'up/m1').getByRole('button', { name: 'Test', exact: true }).click();
+  const result = row(page, 'up/m1').locator('.test-result');
+  await expect(result).toContainText('server_error');
+  await expect(result).toContainText('HTTP 500 from the provider');
+  await expect(result).not.toContainText('502');
+});
+
+test('a model whose provider never answered shows the failure in words and no HTTP status', async ({
+  page,
+}) => {
+  await open(page, 'models');
+  await row(page, 'gone/g1').getByRole('button', { name: 'Test', exact: true }).click();
+  const result = row(page, 'gone/g1').locator('.test-result');
+  await expect(result).toContainText('network_error');
+  await expect(result).toContainText('connection refused, reset or DNS failure');
+  await expect(result).not.toContainText('HTTP');
+});
