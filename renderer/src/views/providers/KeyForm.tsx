@@ -24,6 +24,9 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
     if (key.trim()) add.mutate(key.trim());
   };
   const hasKeys = provider.keys.length > 0;
+  // Only while the added key is still listed: once removed, its "added as" would contradict the card.
+  const added =
+    add.data && provider.keys.some((k) => k.fingerprint === add.data.fingerprint) ? add.data : null;
   // Keys in the config take the place of keys from the environment: say so before one is added.
   const fromEnv = provider.keys.some((k) => k.source !== 'config');
   return (
@@ -52,9 +55,9 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
           a key added here is used instead of the environment’s
         </span>
       )}
-      {add.isSuccess && (
+      {added && (
         <span className="small ok-text" role="status">
-          added as <code>{add.data.fingerprint}</code>
+          added as <code>{added.fingerprint}</code>
         </span>
       )}
       {add.error && <span className="field-error">{errorText(add.error)}</span>}

@@ -59,24 +59,27 @@ function KeyTest({
 }) {
   const client = useQueryClient();
   const testModel = provider.models.find((m) => activeModels.includes(m.key))?.key ?? provider.models[0]?.key;
+  // The keys a result was had with: once they change (a key removed or added), the result no longer applies.
+  const keys = provider.keys.map((k) => k.fingerprint).join(' ');
   const test = useMutation({
-    mutationFn: (model: string) =>
+    mutationFn: ({ model }: { model: string; keys: string }) =>
       testThroughRouter(model, models.find((m) => m.key === model)?.state ?? null),
     onSettled: () => client.invalidateQueries({ queryKey: ['providers'] }),
   });
+  const result = test.data && test.variables?.keys === keys ? test.data : null;
   return (
     <div className="provider-test">
       <button
         type="button"
         className="btn btn-small"
         disabled={!testModel || test.isPending || provider.keyStatus === 'missing'}
-        onClick={() => testModel && test.mutate(testModel)}
+        onClick={() => testModel && test.mutate({ model: testModel, keys })}
         title={testModel ? `Sends one pinned request to ${testModel}` : 'No model to test with'}
         aria-label={`Test ${provider.name} key`}
       >
         {test.isPending ? 'Testing…' : 'Test key'}
       </button>
-      <span aria-live="polite">{test.data && <TestResultView result={test.data} />}</span>
+      <span aria-live="polite">{result && <TestResultView result={result} />}</span>
     </div>
   );
 }
