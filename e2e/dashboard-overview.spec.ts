@@ -1,6 +1,6 @@
 /**
  * The Overview at a glance: which models fail, why, and when they come back; today's tokens; the time to
- * first byte over the last hour; uptime with its units.
+ * first byte over the last hour; uptime with its units; a rejected request called so, as in Requests.
  */
 import { expect, test } from '@playwright/test';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
@@ -73,5 +73,28 @@ test('today’s tokens, the time to first byte over the last hour, and uptime wi
   ).toBeVisible();
   const uptime = page.locator('.facts div').filter({ hasText: 'Uptime' }).locator('dd');
   await expect(uptime).toHaveText(/^\d+ s$|^\d+ min \d\d s$/);
+  expect(errors()).toEqual([]);
+});
+
+test('a request the router rejected is called "rejected" on the Overview, as in Requests', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/overview`);
+  // Paused, the router rejects the request without asking a model.
+  await page.getByRole('button', { name: 'Pause routing' }).click();
+  await expect(page.getByText(/Routing is paused/)).toBeVisible();
+  expect((await chat(daemon.url)).status).toBe(503);
+  await page.getByRole('button', { name: 'Resume routing' }).first().click();
+  await expect(page.getByText(/Routing is paused/)).toHaveCount(0);
+  const tile = page.locator('.stat').filter({ has: page.locator('.stat-label', { hasText: /^rejected$/ }) });
+  await expect(tile.locator('.stat-value')).toHaveText('1');
+  await expect(page.locator('.legend li').filter({ hasText: 'rejected' })).toHaveText('rejected 1');
+  await expect(page.getByRole('img', { name: /^Last hour: .*, 1 rejected$/ })).toBeVisible();
+  await expect(page.locator('main')).not.toContainText('refused');
+
+  await page.goto(`${daemon.url}/#/requests`);
+  await expect(page.locator('.request-row').first().locator('.badge').first()).toHaveText('rejected');
+  await expect(page.getByLabel('Outcome').locator('option', { hasText: 'rejected' })).toHaveCount(1);
   expect(errors()).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { seriesTotals, type OutcomeSeries } from '../lib/history-buckets.js';
+import { OUTCOME_LABELS } from '../lib/labels.js';
 import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
 
 /**
@@ -20,7 +21,7 @@ type OutcomeKey = 'firstTry' | 'afterFailover' | 'failed' | 'refused';
 
 /** The four stacked outcomes, back to front: label, colour and the raw count shown for a bucket. */
 const OUTCOME_BARS: readonly { key: OutcomeKey; label: string; colour: string }[] = [
-  { key: 'refused', label: 'refused', colour: '--muted' },
+  { key: 'refused', label: OUTCOME_LABELS.rejected, colour: '--muted' },
   { key: 'failed', label: 'failed', colour: '--state-open' },
   { key: 'afterFailover', label: 'served after failover', colour: '--state-degraded' },
   { key: 'firstTry', label: 'served first try', colour: '--state-closed' },
@@ -123,6 +124,6 @@ export function RequestsChart({ series }: { series: OutcomeSeries }) {
   }, [scheme]);
 
   const totals = seriesTotals(series);
-  const summary = `Last hour: ${totals.firstTry} served first try, ${totals.afterFailover} after failover, ${totals.failed} failed, ${totals.refused} refused`;
+  const summary = `Last hour: ${totals.firstTry} served first try, ${totals.afterFailover} after failover, ${totals.failed} failed, ${totals.refused} ${OUTCOME_LABELS.rejected}`;
   return <div className="chart" ref={box} role="img" aria-label={summary} />;
 }

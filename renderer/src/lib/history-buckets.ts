@@ -10,14 +10,14 @@ export interface OutcomeSeries {
   firstTry: number[];
   afterFailover: number[];
   failed: number[];
-  /** Refused without asking a model: routing paused, an unknown model name. */
+  /** Requests of outcome `rejected` (answered without asking a model: routing paused, an unknown name). */
   refused: number[];
   /** Served after failover over all served, in percent; null for a bucket with nothing served. */
   failoverRate: (number | null)[];
 }
 
 /**
- * Buckets the agents' history of the last `spanMs` before `now` into `bucketMs` slices. Refused requests
+ * Buckets the agents' history of the last `spanMs` before `now` into `bucketMs` slices. Rejected requests
  * (paused, an unknown model name) are a series of their own; client aborts are left out (they say nothing
  * about the providers), and so are dashboard tests.
  * @default spanMs one hour, bucketMs two minutes

@@ -6,6 +6,7 @@ import { RequestsChart } from '../../components/RequestsChart.js';
 import { formatLatency, formatPercent } from '../../lib/format.js';
 import { bucketOutcomes, seriesTotals } from '../../lib/history-buckets.js';
 import { bucketFirstByte, firstByteSummary } from '../../lib/latency.js';
+import { OUTCOME_LABELS } from '../../lib/labels.js';
 import { useNow } from '../../lib/use-now.js';
 
 const seconds = (ms: number): string =>
@@ -55,9 +56,9 @@ export function ActivityPanel() {
         </li>
         <li
           className="legend-refused"
-          title="Answered without asking a model: routing paused, an unknown model name"
+          title="Rejected without asking a model: routing paused, an unknown model name"
         >
-          refused <b className="mono">{totals.refused}</b>
+          {OUTCOME_LABELS.rejected} <b className="mono">{totals.refused}</b>
         </li>
         <li className="legend-half-open">
           failover rate <b className="mono">{formatPercent(served ? totals.afterFailover / served : null)}</b>

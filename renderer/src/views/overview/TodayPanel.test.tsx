@@ -6,7 +6,7 @@ import { queryKeys } from '../../api/queries.js';
 import { EMPTY_STATS } from '../../test-support/fixtures.js';
 import { TodayPanel } from './TodayPanel.js';
 
-test('refusals have their own tile, and every rate says its window', () => {
+test('rejected requests have their own tile, and every rate says its window', () => {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   const history: HistoryResponse = {
     entries: [],
@@ -27,8 +27,8 @@ test('refusals have their own tile, and every rate says its window', () => {
     </QueryClientProvider>,
   );
   const tile = (label: string) => screen.getByText(label, { selector: '.stat-label' }).parentElement;
-  expect(tile('refused')).toHaveTextContent('9');
-  expect(tile('refused')).toHaveAttribute('title', expect.stringMatching(/router_paused/));
+  expect(tile('rejected')).toHaveTextContent('9');
+  expect(tile('rejected')).toHaveAttribute('title', expect.stringMatching(/router_paused/));
   expect(tile('all failed')).toHaveTextContent('0');
   expect(tile('served')).toHaveTextContent('3');
   for (const rate of ['Failover rate', 'Success rate', 'Avg attempts', 'Avg wall time'])

@@ -2,6 +2,7 @@ import { useHistory } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
 import { formatLatency, formatPercent, formatTokens } from '../../lib/format.js';
+import { OUTCOME_LABELS } from '../../lib/labels.js';
 
 function Stat({
   label,
@@ -41,10 +42,10 @@ export function TodayPanel() {
             <Stat label="failed over" value={today.servedAfterFailover} tone="failover" />
             <Stat label="all failed" value={today.failed} tone="bad" />
             <Stat
-              label="refused"
+              label={OUTCOME_LABELS.rejected}
               value={today.refused}
               tone="refused"
-              title="Answered without asking a model today: routing paused (503 router_paused), an unknown model name"
+              title="Rejected without asking a model today: routing paused (503 router_paused), an unknown model name"
             />
             <Stat
               label="tokens in"
