@@ -1,7 +1,8 @@
 /**
  * Set up from the Overview, against a real daemon whose HOME is a throwaway folder: Codex's existing
  * config.toml gets our lines after the change is shown, with a backup beside it, and Undo puts it back
- * byte for byte; Claude Code's missing settings.json is created and removed again.
+ * byte for byte; Claude Code's missing settings.json is created and removed again. On the demo, the panel
+ * says the agent would be pointed at the demo.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -90,4 +91,26 @@ test('Set up Claude Code where it has no settings.json yet: created, then remove
   await expect(claude.locator('.notice-ok')).toHaveText(`${file}: removed.`);
   expect(await readdir(path.dirname(file))).toEqual([]);
   expect(errors()).toEqual([]);
+});
+
+test('on the demo, Set up says the agent is pointed at the demo, to set it up again on your own daemon', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  const note = /This router is the demo: Set up points the agent at its port, with the demo set’s window/;
+  await page.goto(`${daemon.url}/#/overview`);
+  await expect(agentRow(page, 'Codex')).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: note })).toHaveCount(0);
+
+  const demo = await startDaemon({}, { demo: true, env: { HOME: home } });
+  try {
+    await page.goto(`${demo.url}/#/overview`);
+    await expect(page.getByRole('note').filter({ hasText: note })).toContainText(
+      'Set the agent up again once your own daemon runs.',
+    );
+    // Checked while the demo runs: once it stops, the page's reconnects fail, as they should.
+    expect(errors()).toEqual([]);
+  } finally {
+    await demo.stop();
+  }
 });

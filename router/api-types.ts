@@ -585,6 +585,8 @@ export interface SetupAgentView {
 /** `GET /api/setup`. */
 export interface SetupAgentsResponse {
   agents: SetupAgentView[];
+  /** This router is the demo (`--demo`): set up, an agent points at the demo's port and its set's window. */
+  demo: boolean;
 }
 
 /** `POST /api/setup/preview`: what setting up (or undoing) would change, before anything is written. */

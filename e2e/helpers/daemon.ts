@@ -51,6 +51,8 @@ export interface DaemonOptions {
   env?: Record<string, string>;
   /** State files written into the state folder before the daemon starts (name → JSON value). */
   stateFiles?: Record<string, unknown>;
+  /** `--demo`: the simulated providers on the demo's own config (the config given is then not used). */
+  demo?: boolean;
 }
 
 /**
@@ -77,8 +79,7 @@ export async function startDaemon(config: unknown, options: DaemonOptions = {}):
       '127.0.0.1',
       '--state-dir',
       stateDir,
-      '--config',
-      configPath,
+      ...(options.demo === true ? ['--demo'] : ['--config', configPath]),
     ],
     {
       cwd: repoRoot,

@@ -146,6 +146,7 @@ export async function serve(
     startedAt,
     time,
     logger,
+    demo: parts.demo !== null,
   });
   const configWatch = watchLiveConfig(state.live, logger, time);
   const daemon = { port: options.port ?? DEFAULT_PORT, host, version, demo: parts.demo !== null, token };

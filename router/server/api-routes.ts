@@ -37,6 +37,8 @@ export interface ApiDeps {
   discovery: DiscoveryBook;
   /** The router's time: its clock, and the event streams' heartbeat. */
   time: Time;
+  /** Running in demo mode (`--demo`), over the simulated providers. */
+  demo: boolean;
 }
 
 const resetBody = z.strictObject({ model: modelKeySchema });

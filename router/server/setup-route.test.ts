@@ -1,11 +1,12 @@
 /**
  * `/api/setup*` on a real router whose HOME is a throwaway folder holding agents' configs: each agent's
  * state, a preview that writes nothing, the previewed change applied (with the router's own address and
- * window), a stale preview refused, and undo putting the file back byte for byte.
+ * window), a stale preview refused, undo putting the file back byte for byte, and whether it is the demo.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type {
   ErrorResponse,
@@ -13,6 +14,7 @@ import type {
   SetupApplyResponse,
   SetupPreviewResponse,
 } from '../api-types.js';
+import { startRouter } from '../daemon/start-router.js';
 import { parseReply } from '../test-support/http-client.js';
 import type { RouterHarness } from '../test-support/router-harness.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -42,6 +44,7 @@ test('Set up through the API: states, a preview, the previewed change applied, a
         continue: 'not_set',
       });
       assert.match(listed.agents[0]?.problem ?? '', /settings\.json is not valid JSON/);
+      assert.equal(listed.demo, false);
 
       const preview = await previewOf(router, 'codex');
       assert.equal(preview.file, codex);
@@ -101,5 +104,26 @@ test('Set up through the API refuses an unknown agent and a file it cannot edit,
       const noToken = await router.api('POST', '/api/setup/preview', { agent: 'codex', undo: false }, false);
       assert.equal(noToken.status, 403);
     });
+  });
+});
+
+test('the demo says so in its list of agents, for the dashboard to tell what Set up would point at', async () => {
+  await withHome(async (home) => {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-demo-'));
+    const router = await startRouter({
+      port: 0,
+      stateDir,
+      demo: true,
+      demoTraffic: false,
+      env: { HOME: home },
+    });
+    try {
+      const listed = (await (await fetch(`${router.url}/api/setup`)).json()) as SetupAgentsResponse;
+      assert.equal(listed.demo, true);
+      assert.equal(listed.agents.length, 5);
+    } finally {
+      await router.stop();
+      await rm(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -86,7 +86,7 @@ async function agentView(call: ApiCall, editor: AgentEditor): Promise<SetupAgent
 async function listAgents(call: ApiCall): Promise<void> {
   if (refusedRemote(call)) return;
   const agents = await Promise.all(AGENT_EDITORS.map((editor) => agentView(call, editor)));
-  const body: SetupAgentsResponse = { agents };
+  const body: SetupAgentsResponse = { agents, demo: call.deps.demo };
   sendJson(call.res, 200, body);
 }
 

@@ -115,6 +115,13 @@ export function AgentSetupPanel() {
         Writes the agent’s own config to use this router: the change is shown first, the old file is kept as{' '}
         <code>.fcm-router.bak</code> beside it, and nothing else in it changes.
       </p>
+      {agents.data?.demo && (
+        // As `fcm-router setup` says on the demo: the agent would be pointed at a router that goes away.
+        <p className="notice notice-warn" role="note">
+          This router is the demo: Set up points the agent at its port, with the demo set’s window. Set the
+          agent up again once your own daemon runs.
+        </p>
+      )}
       <QueryStatus isPending={agents.isPending} error={agents.error} what="the agents" />
       {agents.data && (
         <ul className="setup-agents">
