@@ -45,7 +45,7 @@ export function TodayPanel() {
               label={OUTCOME_LABELS.rejected}
               value={today.refused}
               tone="refused"
-              title="Rejected without asking a model today: routing paused (503 router_paused), an unknown model name"
+              title="Rejected today, no model blamed: routing paused (503 router_paused), a pinned model the router does not have (404), or a request no model of the set can take (400)"
             />
             <Stat
               label="tokens in"
