@@ -40,3 +40,18 @@ test('fastest is written for the set; priority, the default, by leaving it out',
   assert.deepEqual(main.router?.ranking?.order, { fast: 'fastest', main: 'fastest' });
   assert.deepEqual(withSetOrder(main, SETS, 'fast', 'priority').router?.ranking?.order, { main: 'fastest' });
 });
+
+test('an edit that leaves no order writes no empty router, ranking or order the user never had', () => {
+  const bare: ConfigInput = { sets: SETS, activeSet: 'main' };
+  assert.deepEqual(withSetRenamed(bare, SETS, 'fast', 'quick'), {
+    sets: { main: SETS.main, quick: SETS.fast, spare: SETS.spare },
+    activeSet: 'main',
+  });
+  assert.deepEqual(withSetDeleted(bare, SETS, 'spare'), {
+    sets: { main: SETS.main, fast: SETS.fast },
+    activeSet: 'main',
+  });
+  assert.deepEqual(withSetOrder(bare, SETS, 'fast', 'priority'), bare);
+  const failover: ConfigInput = { ...bare, router: { failover: { maxAttempts: 2 } } };
+  assert.deepEqual(withSetRenamed(failover, SETS, 'spare', 'extra').router, { failover: { maxAttempts: 2 } });
+});

@@ -14,9 +14,14 @@ export function withSets(raw: ConfigInput, sets: Sets): Record<string, string[]>
     : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
 }
 
-/** `raw` with `ranking.order` replaced by `order`, the rest of `router` as it was. */
+/**
+ * `raw` with `ranking.order` replaced by `order`, the rest of `router` as it was. A config that had no
+ * `order` and gets none keeps its `router` untouched: a save writes what was read plus the change, so no
+ * empty `router`, `ranking` or `order` appears that the user never wrote.
+ */
 function withOrders(raw: ConfigInput, order: SetOrders): ConfigInput {
   const router = raw.router ?? {};
+  if (router.ranking?.order === undefined && Object.keys(order).length === 0) return raw;
   return { ...raw, router: { ...router, ranking: { ...router.ranking, order } } };
 }
 

@@ -59,6 +59,17 @@ test('a set is renamed in place; agents follow the active set to its new name; n
   });
 });
 
+test('a rename saves what the file held plus the new name: no router or order is filled in', async () => {
+  await withScenario(SCENARIO, async ({ router }) => {
+    const before = await written(router);
+    assert.equal(before.router?.ranking, undefined, 'the scenario writes no ranking');
+    const renamed = await router.api('POST', '/api/sets/rename', { set: 'spare', to: 'extra' });
+    assert.equal(renamed.status, 200, renamed.text);
+    const sets = { main: SETS.main, extra: SETS.spare, old: SETS.old };
+    assert.deepEqual(await written(router), { ...before, sets });
+  });
+});
+
 test('fastest is in effect for the next request once chosen; priority again restores the user’s order', async () => {
   const dir = await seededLatencyDir({ 'alpha/m1': { ttfbMs: 3000 }, 'beta/m2': { ttfbMs: 400 } });
   await withScenario({ ...SCENARIO, ranking: { exploration: 0 }, dir }, async ({ router, upstream }) => {
