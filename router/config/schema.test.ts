@@ -99,7 +99,7 @@ const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
     issues: [
       {
         path: 'router.failover.lastResortModel',
-        message: 'a model as "provider/modelId", e.g. groq/llama-3.3-70b-versatile',
+        message: 'a model: name one as provider/modelId, e.g. groq/llama-3.3-70b-versatile',
       },
     ],
   },

@@ -12,8 +12,11 @@ import type { BreakerSettings } from '../state/breaker.js';
 
 /** A model key: `provider/modelId`, split at the first `/` (model ids may contain `/`). */
 export const modelKeySchema = z
-  .string({ invalid_type_error: 'a model as "provider/modelId" (text)' })
-  .regex(/^[A-Za-z0-9._-]+\/\S+$/, 'a model as "provider/modelId", e.g. groq/llama-3.3-70b-versatile');
+  .string({ invalid_type_error: 'a model: name one as provider/modelId (text)' })
+  .regex(
+    /^[A-Za-z0-9._-]+\/\S+$/,
+    'a model: name one as provider/modelId, e.g. groq/llama-3.3-70b-versatile',
+  );
 
 /**
  * A whole number from `min` to `max`; every way to miss says so in words (the editor shows these as they
@@ -362,9 +365,9 @@ const LIBRARY_WORDING = /^(Expected|Required|Invalid|String must|Array must|Numb
 
 /**
  * Plain words for the issues no field spells out itself (the schema library's own text reads
- * "Expected boolean, received string").
+ * "Expected boolean, received string"). Also used for the management API's request bodies.
  */
-const plainWords: z.ZodErrorMap = (issue, ctx) => {
+export const plainWords: z.ZodErrorMap = (issue, ctx) => {
   // A message a field spells out itself comes through as the default here: keep it.
   if (!LIBRARY_WORDING.test(ctx.defaultError)) return { message: ctx.defaultError };
   switch (issue.code) {

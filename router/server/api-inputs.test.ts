@@ -107,6 +107,30 @@ test('every mutating /api route answers every bad body with a 4xx naming the pro
   });
 });
 
+test('a bad body field is refused in a sentence naming what was given and what is expected; param keeps the path', async () => {
+  await withScenario(SCENARIO, async ({ router }) => {
+    const refusal = async (path: string, body: unknown): Promise<ErrorResponse['error']> => {
+      const reply = await router.api('POST', path, body);
+      assert.equal(reply.status, 400, reply.text);
+      return parseReply<ErrorResponse>(reply).error;
+    };
+    const model =
+      'fcm-router: "demo-fast" is not a model: name one as provider/modelId, e.g. groq/llama-3.3-70b-versatile';
+    assert.deepEqual(await refusal('/api/models/reset', { model: 'demo-fast' }), {
+      message: model,
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      param: 'model',
+    });
+    const listed = await refusal('/api/models/reset', { model: 'alpha/m1', extra: 1 });
+    assert.equal(listed.message, 'fcm-router: unknown field "extra"');
+    const missing = await refusal('/api/pause', {});
+    assert.deepEqual([missing.message, missing.param], ['fcm-router: "paused" is missing', 'paused']);
+    const typed = await refusal('/api/pause', { paused: 'yes' });
+    assert.equal(typed.message, 'fcm-router: "yes" is not true or false');
+  });
+});
+
 test('PUT /api/config with the body null is answered: 400 naming the body', async () => {
   await withScenario(SCENARIO, async ({ router }) => {
     const reply = await within(router.api('PUT', '/api/config', null), 5000, 'PUT /api/config null');

@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod/v3';
 import type { ConfigSaveResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
+import { plainWords } from '../config/schema.js';
 import { parseJson } from '../gate/safe-json.js';
+import { issueParam, issueSentence } from './body-issue.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH, readBody, refuseTooLarge } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -34,12 +36,12 @@ export async function readJson<T>(
     sendError(res, 400, 'invalid_json', `fcm-router: body is not valid JSON (${parsed.error})`);
     return { ok: false };
   }
-  const checked = schema.safeParse(parsed.value);
+  const checked = schema.safeParse(parsed.value, { errorMap: plainWords });
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    const where = issue?.path.map(String).join('.') || 'body';
-    sendError(res, 400, 'invalid_request', `fcm-router: ${where}: ${issue?.message ?? 'invalid'}`, {
-      extra: { param: where },
+    const message = issue ? issueSentence(issue, parsed.value) : 'the body is not valid';
+    sendError(res, 400, 'invalid_request', `fcm-router: ${message}`, {
+      extra: { param: issue ? issueParam(issue) : 'body' },
     });
     return { ok: false };
   }

@@ -55,7 +55,9 @@ test('a set is renamed in place; agents follow the active set to its new name; n
     assert.equal(codeOf(taken.text), 'set_exists');
     const bad = await router.api('POST', '/api/sets/rename', { set: 'work', to: 'my set' });
     assert.equal(bad.status, 400);
-    assert.match(bad.text, /a set name: letters, digits/);
+    const { message, param } = parseReply<ErrorResponse>(bad).error;
+    assert.equal(message, 'fcm-router: "my set" is not a set name: use letters, digits, . _ - (up to 100)');
+    assert.equal(param, 'to');
   });
 });
 

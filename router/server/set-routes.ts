@@ -13,7 +13,7 @@ const setName = z.string().min(1).max(100);
 const deleteBody = z.strictObject({ set: setName });
 const renameBody = z.strictObject({
   set: setName,
-  to: setName.regex(/^[A-Za-z0-9._-]+$/, 'a set name: letters, digits, . _ -'),
+  to: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'a set name: use letters, digits, . _ - (up to 100)'),
 });
 const orderBody = z.strictObject({ set: setName, order: setOrderSchema });
 

@@ -97,7 +97,9 @@ test('Set up through the API refuses an unknown agent and a file it cannot edit,
     await withScenario({ providers: { up: ['m1'] }, env: { HOME: home } }, async ({ router }) => {
       const unknown = await router.api('POST', '/api/setup/preview', { agent: 'cursor', undo: false });
       assert.equal(unknown.status, 400);
-      assert.match(parseReply<ErrorResponse>(unknown).error.message, /agent: one of claude-code, codex/);
+      const { message, param } = parseReply<ErrorResponse>(unknown).error;
+      assert.match(message, /^fcm-router: "cursor" is not one of claude-code, codex/);
+      assert.equal(param, 'agent');
       const refused = await router.api('POST', '/api/setup/preview', { agent: 'claude-code', undo: false });
       assert.equal(refused.status, 409);
       assert.match(parseReply<ErrorResponse>(refused).error.message, /does not hold a JSON object/);
