@@ -305,6 +305,15 @@ export interface HistoryResponse {
 }
 
 /** `GET /v1/models`: the names agents may send, with the context window to plan for where one is known. */
+/** `POST /api/models/reset`: what the model was in before, and what the reset lifted. */
+export interface ModelResetResponse {
+  ok: true;
+  /** The breaker's state before it was closed (CLOSED: nothing to close). */
+  breakerBefore: BreakerStateName;
+  /** Whether a quota pause of the model (on any key) was still running and is now lifted. */
+  pauseLifted: boolean;
+}
+
 export interface ModelsListResponse {
   object: 'list';
   data: {

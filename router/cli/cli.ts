@@ -7,6 +7,7 @@ import { readDaemonState, STATUS_EXIT, statusReport } from './cli-status.js';
 import { runDaemon } from './cli-daemon.js';
 import { runImportFcm } from './import-command.js';
 import { createBufferedLogger } from './cli-logger.js';
+import { runReset } from './cli-reset.js';
 import { readSecret } from './cli-secret.js';
 import { runSetKey } from './cli-set-key.js';
 import { runSetupCommand } from './setup-cli.js';
@@ -93,12 +94,7 @@ async function runControl(cmd: ControlCommand): Promise<number> {
     case 'resume':
       return manage(daemon, '/api/pause', { paused: false }, 'routing resumed');
     case 'reset':
-      return manage(
-        daemon,
-        '/api/models/reset',
-        { model: cmd.model },
-        `${cmd.model}: breaker closed, quota pause lifted`,
-      );
+      return runReset(daemon, cmd.model);
   }
 }
 

@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os';
-import type { HistoryEntry, StateResponse } from '../api-types.js';
+import type { HistoryEntry, ModelResetResponse, StateResponse } from '../api-types.js';
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterLogger } from '../public-types.js';
 import { MAX_UNLISTED, type BreakerStore } from '../state/breaker-store.js';
@@ -262,13 +262,13 @@ export class RouterEngine {
     );
   }
 
-  /** Manual breaker reset (and its quota pause); false for a key nobody knows. */
-  resetModel(key: string): boolean {
-    if (!this.knowsModel(key)) return false;
-    this.parts.breakers.reset(key);
-    this.parts.quotas.clearModel(key);
+  /** Manual breaker reset (and its quota pause): what it found and lifted; null for a key nobody knows. */
+  resetModel(key: string): ModelResetResponse | null {
+    if (!this.knowsModel(key)) return null;
+    const breakerBefore = this.parts.breakers.reset(key);
+    const pauseLifted = this.parts.quotas.clearModel(key);
     this.parts.fits.forget(key);
     this.emitModel(key);
-    return true;
+    return { ok: true, breakerBefore, pauseLifted };
   }
 }

@@ -109,7 +109,8 @@ async function resetModel({ deps, req, res }: ApiCall): Promise<void> {
   const read = await readJson(req, res, resetBody);
   if (!read.ok) return;
   const { model } = read.value;
-  if (deps.engine.resetModel(model)) sendJson(res, 200, { ok: true });
+  const reset = deps.engine.resetModel(model);
+  if (reset) sendJson(res, 200, reset);
   else sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
 }
 

@@ -3,6 +3,7 @@
  * slot per model and a persisted file, so an OPEN model stays OPEN across a restart.
  */
 import { z } from 'zod/v3';
+import type { BreakerStateName } from '../api-types.js';
 import type { BreakerSettings } from './breaker.js';
 import { FAILURE_KINDS, type FailureKind } from '../gate/failure-kinds.js';
 import {
@@ -194,15 +195,19 @@ export class BreakerStore extends StateBook<BreakerFile> {
     this.commit(key, rec, recordFailure(asTrial, kind, this.options.time.now(), this.options.settings()));
   }
 
-  /** Manual reset: the model starts over as a fresh CLOSED breaker with no trip history. */
-  reset(key: string): void {
-    const rec = this.records.get(key);
-    if (rec === undefined) return;
+  /**
+   * Manual reset: the model starts over as a fresh CLOSED breaker with no trip history. Returns the state
+   * it was in (an OPEN breaker past its cooldown as HALF_OPEN), CLOSED for a model with no record.
+   */
+  reset(key: string): BreakerStateName {
+    if (!this.records.has(key)) return 'CLOSED';
+    const rec = this.get(key);
     this.records.delete(key);
     this.changes += 1;
     this.changed();
     const fresh = initialBreaker(this.options.time.now(), this.options.settings());
     if (breakerChanged(rec, fresh)) this.options.onChange?.(key);
+    return rec.state;
   }
 
   /** Keys with a stored record. */

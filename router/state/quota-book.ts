@@ -203,10 +203,12 @@ export class QuotaBook extends StateBook<QuotaFile> {
     if (scope.model !== undefined || scope.provider !== undefined) this.pausesChanged(scope);
   }
 
-  /** Manual reset of one model's pauses, on every key. */
-  clearModel(modelKey: string): void {
+  /** Manual reset of one model's pauses, on every key; true when one of them was still running. */
+  clearModel(modelKey: string): boolean {
     const ids = [...this.models.keys()].filter((id) => id === modelKey || id.startsWith(modelKey + KEY_MARK));
+    const lifted = ids.some((id) => this.live(this.models.get(id)) !== undefined);
     if (ids.filter((id) => this.models.delete(id)).length > 0) this.pausesChanged({ model: modelKey });
+    return lifted;
   }
 
   /**
