@@ -37,7 +37,10 @@ test('status prints the verdict line and exits 0 routing, 5 paused, 4 when every
     assert.equal((await runCli(['pause', '--state-dir', stateDir])).code, 0);
     const paused = await status();
     assert.equal(paused.code, 5, paused.output);
-    assert.match(paused.output, /^health: red · paused — routing is paused, .* · paused: yes$/m);
+    assert.match(
+      paused.output,
+      /^health: red · paused — routing is paused, .* · next model: none until resumed · paused: yes$/m,
+    );
     assert.equal((await runCli(['resume', '--state-dir', stateDir])).code, 0);
 
     for (let i = 0; i < 6; i += 1) {

@@ -62,7 +62,9 @@ export function statusReport(
   if (typeof state === 'string')
     return { lines: [where, `health: unknown (${state})`], code: STATUS_EXIT.unreadable };
   const { health, paused } = state;
-  const verdict = `health: ${health.level} · ${health.title} — ${health.reason} · next model: ${health.next ?? 'none'} · paused: ${paused ? 'yes' : 'no'}`;
+  // While paused nothing routes: the model the verdict would pick next is not where a request goes.
+  const next = paused ? 'none until resumed' : (health.next ?? 'none');
+  const verdict = `health: ${health.level} · ${health.title} — ${health.reason} · next model: ${next} · paused: ${paused ? 'yes' : 'no'}`;
   const code = paused
     ? STATUS_EXIT.paused
     : health.level === 'red'
