@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { applyCodex } from '../../../router/setup/codex-toml.js';
 import { agentSnippets } from './agent-snippets.js';
 
 test('every agent snippet points at the router and names the model', () => {
@@ -76,4 +77,11 @@ test('with the set’s window known, every agent that reads one is told it', () 
   expect(unknown.get('continue')).not.toContain('contextLength');
   expect(unknown.get('cline')).not.toContain('Context Window');
   expect(unknown.get('aider')).not.toContain('metadata');
+});
+
+test('the Codex snippet is what `fcm-router setup codex` writes: no env_key, no key to export', () => {
+  const codex = agentSnippets('http://127.0.0.1:19280/v1', 'fcm', 65_000).find((s) => s.id === 'codex');
+  const written = applyCodex(null, { origin: 'http://127.0.0.1:19280', contextWindow: 65_000 });
+  expect(`${codex?.text ?? ''}\n`).toBe(written);
+  expect(codex?.where).not.toContain('FCM_ROUTER_KEY');
 });

@@ -41,7 +41,8 @@ function codex({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
   return {
     id: 'codex',
     name: 'Codex',
-    where: '~/.codex/config.toml (then: export FCM_ROUTER_KEY=any; codex)',
+    // No env_key, as `fcm-router setup codex` writes it: the router needs no key from Codex.
+    where: '~/.codex/config.toml (then run codex)',
     text: [
       `model = "${model}"`,
       'model_provider = "fcm"',
@@ -50,7 +51,6 @@ function codex({ baseUrl, model, contextWindow }: SnippetTarget): AgentSnippet {
       '[model_providers.fcm]',
       'name = "fcm-router"',
       `base_url = "${baseUrl}"`,
-      'env_key = "FCM_ROUTER_KEY"',
       'wire_api = "responses"',
     ].join('\n'),
   };
