@@ -123,7 +123,7 @@ test('a bad body field is refused in a sentence naming what was given and what i
       param: 'model',
     });
     const listed = await refusal('/api/models/reset', { model: 'alpha/m1', extra: 1 });
-    assert.equal(listed.message, 'fcm-router: unknown field "extra"');
+    assert.deepEqual([listed.message, listed.param], ['fcm-router: unknown field "extra"', 'extra']);
     const missing = await refusal('/api/pause', {});
     assert.deepEqual([missing.message, missing.param], ['fcm-router: "paused" is missing', 'paused']);
     const typed = await refusal('/api/pause', { paused: 'yes' });

@@ -27,15 +27,20 @@ function shown(value: unknown): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-/** The JSON path of an issue, dotted (`to`, `models.0`), or `body` for the body itself. */
+/**
+ * The JSON path of an issue, dotted (`to`, `models.0`; an unknown field's own, `extra`), or `body` for the
+ * body itself.
+ */
 export function issueParam(issue: z.ZodIssue): string {
-  return issue.path.map(String).join('.') || 'body';
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path;
+  return path.map(String).join('.') || 'body';
 }
 
 /** One issue of a request body as a plain sentence naming what was given and what is expected. */
 export function issueSentence(issue: z.ZodIssue, body: unknown): string {
   if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.map((key) => `"${[...issue.path, key].join('.')}"`);
+    // Quoted as JSON: a key the caller made up may hold control characters a terminal would act on.
+    const names = issue.keys.map((key) => JSON.stringify([...issue.path, key].join('.')));
     return `unknown field${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
   }
   const given = valueAt(body, issue.path);
