@@ -3,7 +3,7 @@
  * state (refused, paused with a countdown, usable), and never shows a key; a model's details show its usage
  * today against its free-tier budget.
  */
-import { createHash } from 'node:crypto';
+import { keyFingerprint } from '../router/state/key-fingerprint.js';
 import { expect, test } from '@playwright/test';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
 import { chat } from './helpers/chat.js';
@@ -11,7 +11,6 @@ import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 
 const KEYS = ['sk-e2e-first', 'sk-e2e-second', 'sk-e2e-third'];
-const fingerprint = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -48,9 +47,9 @@ test('the Providers view shows each key by fingerprint: refused, paused, usable'
   await page.goto(`${daemon.url}/#/providers`);
   const keys = page.getByRole('list', { name: 'Fake upstream keys' }).getByRole('listitem');
   await expect(keys).toHaveCount(3);
-  await expect(keys.nth(0)).toContainText(fingerprint(KEYS[0] ?? ''));
+  await expect(keys.nth(0)).toContainText(keyFingerprint(KEYS[0] ?? ''));
   await expect(keys.nth(0)).toContainText('refused');
-  await expect(keys.nth(1)).toContainText(fingerprint(KEYS[1] ?? ''));
+  await expect(keys.nth(1)).toContainText(keyFingerprint(KEYS[1] ?? ''));
   await expect(keys.nth(1)).toContainText(/paused\s*back in \d+:\d\d/);
   await expect(keys.nth(2)).toContainText('usable');
   const text = (await page.locator('body').textContent()) ?? '';

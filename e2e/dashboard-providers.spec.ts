@@ -3,7 +3,7 @@
  * router's words), a second key added and used when the first is rate limited, a key removed and put back,
  * and probes switched on, after which the router probes the provider's model by itself.
  */
-import { createHash } from 'node:crypto';
+import { keyFingerprint } from '../router/state/key-fingerprint.js';
 import { expect, test, type Page } from '@playwright/test';
 import type { ConfigResponse, HistoryResponse } from '../router/api-types.js';
 import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
@@ -13,7 +13,6 @@ import { FakeUpstream } from './helpers/fake-upstream.js';
 
 const FIRST = 'sk-e2e-first';
 const SECOND = 'sk-e2e-second';
-const fingerprint = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -70,7 +69,7 @@ test('a provider is added from the form; a bad address is refused at its field i
   await expect(form.getByLabel(/^API keys/)).toHaveValue('');
   const row = page.getByRole('listitem', { name: 'mine', exact: true });
   await expect(row.getByText('custom')).toBeVisible();
-  await expect(row.getByRole('list', { name: 'mine keys' })).toContainText(fingerprint('sk-e2e-mine'));
+  await expect(row.getByRole('list', { name: 'mine keys' })).toContainText(keyFingerprint('sk-e2e-mine'));
   expect((await configOf()).providers?.mine).toMatchObject({
     baseUrl: upstream.baseUrl,
     models: ['p1', 'p2'],
@@ -89,7 +88,7 @@ test('a second key is added and used when the first answers 429; the first shows
   const row = page.getByRole('listitem', { name: 'Fake upstream', exact: true });
   await row.getByLabel('API key for Fake upstream').fill(SECOND);
   await row.getByRole('button', { name: 'Add key' }).click();
-  await expect(row.getByRole('status')).toContainText(`added as ${fingerprint(SECOND)}`);
+  await expect(row.getByRole('status')).toContainText(`added as ${keyFingerprint(SECOND)}`);
   const keys = row.getByRole('list', { name: 'Fake upstream keys' }).getByRole('listitem');
   await expect(keys).toHaveCount(2);
 
@@ -110,13 +109,13 @@ test('a removed key can be put back with Undo, in its place', async ({ page }) =
   const row = page.getByRole('listitem', { name: 'Fake upstream', exact: true });
   const keys = row.getByRole('list', { name: 'Fake upstream keys' }).getByRole('listitem');
   await expect(keys).toHaveCount(2);
-  await row.getByRole('button', { name: `Remove key ${fingerprint(FIRST)} of Fake upstream` }).click();
+  await row.getByRole('button', { name: `Remove key ${keyFingerprint(FIRST)} of Fake upstream` }).click();
   await expect(keys).toHaveCount(1);
   await expect.poll(async () => (await configOf()).providers?.up?.apiKeys).toBeUndefined();
-  const notice = row.getByRole('status').filter({ hasText: `Removed key ${fingerprint(FIRST)}` });
+  const notice = row.getByRole('status').filter({ hasText: `Removed key ${keyFingerprint(FIRST)}` });
   await notice.getByRole('button', { name: 'Undo' }).click();
   await expect(keys).toHaveCount(2);
-  await expect(keys.nth(0)).toContainText(fingerprint(FIRST));
+  await expect(keys.nth(0)).toContainText(keyFingerprint(FIRST));
   await expect(notice).toHaveCount(0);
   expect((await configOf()).providers?.up?.apiKeys).toHaveLength(1);
 });

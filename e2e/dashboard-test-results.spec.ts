@@ -2,14 +2,13 @@
  * What a dashboard test says against a real daemon: the provider's own status when it answered (not the
  * router's 502), the failure in words when it never answered, and nothing of a key once it is removed.
  */
-import { createHash } from 'node:crypto';
+import { keyFingerprint } from '../router/state/key-fingerprint.js';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 
 const KEY = 'sk-e2e-added';
-const fingerprint = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -71,14 +70,16 @@ test('a key added, tested and removed leaves neither its "added as" nor its test
   await expect(provider).toContainText('key missing');
   await provider.getByLabel('API key for Groq').fill(KEY);
   await provider.getByRole('button', { name: 'Add key' }).click();
-  await expect(provider.getByRole('status').filter({ hasText: 'added as' })).toContainText(fingerprint(KEY));
+  await expect(provider.getByRole('status').filter({ hasText: 'added as' })).toContainText(
+    keyFingerprint(KEY),
+  );
 
   upstream.script('k1', 'error-500');
   await provider.getByRole('button', { name: 'Test Groq key' }).click();
   await expect(provider.locator('.test-result')).toContainText('HTTP 500 from the provider');
 
-  await provider.getByRole('button', { name: `Remove key ${fingerprint(KEY)} of Groq` }).click();
-  await expect(provider).toContainText(`Removed key ${fingerprint(KEY)}`);
+  await provider.getByRole('button', { name: `Remove key ${keyFingerprint(KEY)} of Groq` }).click();
+  await expect(provider).toContainText(`Removed key ${keyFingerprint(KEY)}`);
   await expect(provider).toContainText('key missing');
   await expect(provider).not.toContainText('added as');
   await expect(provider.locator('.test-result')).toHaveCount(0);
