@@ -114,6 +114,25 @@ test('a file the user wrote where setup had created one is theirs: backed up bef
   });
 });
 
+test('a file edited while the change is shown is not overwritten: nothing is written', async () => {
+  await withHome(async (home) => {
+    const [fixture] = FIXTURES;
+    assert.ok(fixture);
+    const file = await place(home, fixture);
+    const edited = fixture.text.replace('"dark"', '"light"');
+    const run = options(home, { agent: fixture.agent });
+    // The user edits the file while the diff waits for a "y".
+    run.confirm = async () => {
+      await writeFile(file, edited);
+      return true;
+    };
+    assert.equal(await runSetup(run), 1);
+    assert.match(run.out.join('\n'), /changed since setup read it; nothing written: run setup again/);
+    assert.equal(await readFile(file, 'utf8'), edited, 'the edit is kept');
+    assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)], 'no backup made');
+  });
+});
+
 test('claude-code: our env entries set, every other key kept', async () => {
   await withHome(async (home) => {
     const [fixture] = FIXTURES;

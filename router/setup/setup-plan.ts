@@ -148,8 +148,15 @@ async function setupsOwn(file: string, before: string | null): Promise<boolean> 
   return note !== null && note.includes(`sha256 ${digest(before)}`);
 }
 
-/** Makes the change; resolves with what was done, in a sentence. */
+/**
+ * Makes the change; resolves with what was done, in a sentence. Throws, writing nothing, when the file is
+ * no longer what the plan read (edited while the diff was on screen): the change would replace that edit.
+ */
 export async function carryOut(plan: SetupPlan): Promise<string> {
+  if ((await readText(plan.file)) !== plan.before)
+    throw new Error(
+      `${plan.file} changed since setup read it; nothing written: run setup again to see the change`,
+    );
   if (plan.undo) return carryOutUndo(plan);
   const { file, backup, before } = plan;
   const note = createdNotePath(file);
