@@ -135,3 +135,63 @@ test('a hold is never longer than a day: neither from a provider’s reset heade
     await loaded.close();
   });
 });
+
+test('a request counted and then taken back leaves the minute and the day as they were, once and never below', async () => {
+  await withDir(async (dir) => {
+    const time = new TestClock(MINUTE);
+    const book = new BudgetBook({
+      file: join(dir, 'budgets.json'),
+      time,
+      debounceMs: 60_000,
+      logger: recordingLogger(),
+    });
+    const limits = { ...NO_LIMITS, rpm: 2, rpd: 10 };
+    book.add(ID, 'UTC', limits, 1, 0);
+    time.advance(1_500);
+    const unsent = book.add(ID, 'UTC', limits, 1, 0);
+    assert.equal(book.standing(ID, 'UTC', limits).type, 'at');
+    book.uncount(ID, 'UTC', limits, unsent);
+    const counts = book.counts(ID, 'UTC');
+    assert.deepEqual([minuteUsed(counts, 'requests'), counts.dayRequests, counts.minute.length], [1, 1, 1]);
+    assert.equal(book.standing(ID, 'UTC', limits).type, 'ok', 'the minute has room again');
+
+    // A count whose second left the minute is taken from the day alone; a day over, from nothing.
+    const early = book.add(ID, 'UTC', limits, 1, 0);
+    time.advance(MINUTE_MS);
+    book.uncount(ID, 'UTC', limits, early);
+    assert.deepEqual(
+      [minuteUsed(book.counts(ID, 'UTC'), 'requests'), book.counts(ID, 'UTC').dayRequests],
+      [0, 1],
+    );
+    const late = book.add(ID, 'UTC', limits, 1, 0);
+    time.set(DAY + DAY_MS + 1_000);
+    book.uncount(ID, 'UTC', limits, late);
+    assert.equal(book.counts(ID, 'UTC').dayRequests, 0);
+    book.uncount(ID, 'UTC', limits, time.now());
+    assert.deepEqual(
+      [minuteUsed(book.counts(ID, 'UTC'), 'requests'), book.counts(ID, 'UTC').dayRequests],
+      [0, 0],
+    );
+    await book.close();
+  });
+});
+
+test('after the provider corrected the count, a request counted before it is not taken back', async () => {
+  await withDir(async (dir) => {
+    const time = new TestClock(MINUTE);
+    const book = new BudgetBook({
+      file: join(dir, 'budgets.json'),
+      time,
+      debounceMs: 60_000,
+      logger: recordingLogger(),
+    });
+    const limits = { ...NO_LIMITS, rpd: 100 };
+    const unsent = book.add(ID, 'UTC', limits, 1, 0);
+    time.advance(200);
+    // The provider says 90 left: 10 used by its count, which never had the unsent request.
+    book.correct(ID, 'UTC', limits, { requests: { remaining: 90, resetMs: 3_600_000 }, tokens: null });
+    book.uncount(ID, 'UTC', limits, unsent);
+    assert.equal(book.counts(ID, 'UTC').dayRequests, 10);
+    await book.close();
+  });
+});

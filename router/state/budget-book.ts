@@ -15,6 +15,7 @@ import {
   roll,
   rolled,
   setMinuteUsed,
+  takeBack,
   type BudgetCounts,
   type BudgetStanding,
   type RateLimitHint,
@@ -67,6 +68,8 @@ export class BudgetBook extends StateBook<BudgetFile> {
   private changes = 0;
   /** The latest hold any counter was given: none is live once the clock is past it. */
   private latestHold = 0;
+  /** When each counter was last corrected by its provider (in memory: a restart takes nothing back). */
+  private readonly correctedAt = new Map<string, number>();
 
   constructor(options: BudgetBookOptions) {
     super(options, fileSchema);
@@ -138,14 +141,28 @@ export class BudgetBook extends StateBook<BudgetFile> {
     return minuteRoomAt(counts, tpm, tokens);
   }
 
-  /** Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`. */
-  add(id: string, zone: string, limits: BudgetLimits, requests: number, tokens: number): void {
+  /**
+   * Counts `requests` requests and `tokens` tokens on counter `id`, in the day of `zone`; returns the moment
+   * counted (what {@link uncount} takes).
+   */
+  add(id: string, zone: string, limits: BudgetLimits, requests: number, tokens: number): number {
     const now = this.options.time.now();
     this.update(id, zone, limits, (counts) => {
       addToMinute(counts, now, requests, tokens);
       counts.dayRequests += requests;
       counts.dayTokens += tokens;
     });
+    return now;
+  }
+
+  /**
+   * Takes back one request counted at `at` whose attempt never reached the provider: from the minute while
+   * that second is in it, from the day while it is that day. Not after a correction by the provider since
+   * `at`: its count, which replaced ours, never had the request.
+   */
+  uncount(id: string, zone: string, limits: BudgetLimits, at: number): void {
+    if (!this.counters.has(id) || (this.correctedAt.get(id) ?? -Infinity) >= at) return;
+    this.update(id, zone, limits, (counts) => takeBack(counts, at));
   }
 
   /**
@@ -155,6 +172,7 @@ export class BudgetBook extends StateBook<BudgetFile> {
    */
   correct(id: string, zone: string, limits: BudgetLimits, hints: RateLimitHints): void {
     const now = this.options.time.now();
+    this.correctedAt.set(id, now);
     this.update(id, zone, limits, (counts) => {
       fix(counts, hints.requests, { kind: 'requests', perMinute: limits.rpm, perDay: limits.rpd }, now);
       fix(counts, hints.tokens, { kind: 'tokens', perMinute: limits.tpm, perDay: limits.tpd }, now);

@@ -138,6 +138,18 @@ export function addToMinute(counts: BudgetCounts, now: number, requests: number,
   } else counts.minute.push({ last: now, requests, tokens });
 }
 
+/** Takes one request counted at `at` out of the minute's slice of that second and the day, where they still hold it. */
+export function takeBack(counts: BudgetCounts, at: number): void {
+  const second = Math.floor(at / 1000);
+  const index = counts.minute.findIndex((slice) => Math.floor(slice.last / 1000) === second);
+  const slice = counts.minute[index];
+  if (slice !== undefined && slice.requests > 0) {
+    slice.requests -= 1;
+    if (slice.requests === 0 && slice.tokens === 0) counts.minute.splice(index, 1);
+  }
+  if (at >= counts.day && counts.dayRequests > 0) counts.dayRequests -= 1;
+}
+
 /**
  * Makes the minute hold `used` requests or tokens (a provider's own count): more are counted now, fewer are
  * taken from the oldest slices first, the ones about to leave anyway.

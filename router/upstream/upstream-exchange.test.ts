@@ -115,8 +115,9 @@ test('the head and the whole body of a JSON answer, then nothing more', async ()
     },
     async (open) => {
       const recorder = new Recorder();
-      open(recorder);
+      const exchange = open(recorder);
       assert.deepEqual(await recorder.ended, ['head 200', 'whole']);
+      assert.equal(exchange.sent, true);
       assert.deepEqual(recorder.head, {
         status: 200,
         contentType: 'application/json',
@@ -204,11 +205,13 @@ test('an abort while the request waits for a busy pool ends it at once and it is
       open(first);
       await seen.promise;
       const second = new Recorder();
-      open(second).abort(new AttemptAbort('timeout'));
+      const aborted = open(second);
+      aborted.abort(new AttemptAbort('timeout'));
       assert.deepEqual(second.log, ['error timeout'], 'ended synchronously, before any socket');
       release();
       await first.ended;
       assert.equal(count, 1, 'the aborted request is never sent');
+      assert.equal(aborted.sent, false, 'and says so');
     },
     1,
   );
@@ -347,13 +350,33 @@ test('a network error ends the exchange with that error', async () => {
     (req) => req.socket.destroy(),
     async (open) => {
       const recorder = new Recorder();
-      open(recorder);
+      const exchange = open(recorder);
       const log = await recorder.ended;
       assert.equal(log.length, 1);
       assert.ok(log[0]?.startsWith('error'));
       assert.equal(isLocalFault(recorder.error), false);
+      assert.equal(exchange.sent, true, 'the request reached the server before it hung up');
     },
   );
+});
+
+test('a refused connection ends the exchange with its error, and the request was never sent', async () => {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  const pool = new Pool(`http://127.0.0.1:${port}`);
+  try {
+    const recorder = new Recorder();
+    const exchange = new UpstreamExchange(recorder);
+    pool.dispatch({ path: '/', method: 'POST', body: '{}' }, exchange);
+    const log = await recorder.ended;
+    assert.deepEqual(log, [`error ${recorder.error?.message ?? ''}`]);
+    assert.equal((recorder.error as NodeJS.ErrnoException | null)?.code, 'ECONNREFUSED');
+    assert.equal(exchange.sent, false);
+  } finally {
+    await pool.destroy();
+  }
 });
 
 test("a throw in the handler's own code is a local fault: the upstream is cut and onError says so", async () => {

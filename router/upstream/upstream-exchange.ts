@@ -73,9 +73,19 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | null = null;
   /** Set when the router aborted before undici took the request. */
   #abortReason: Error | null = null;
+  #sent = false;
 
   constructor(handler: ExchangeHandler) {
     this.#handler = handler;
+  }
+
+  /**
+   * Whether the request went out to the provider: undici took it to a connected socket before any abort.
+   * False for a request that never left the machine (connection refused, a name that did not resolve, a
+   * connect timeout, or stopped while it waited for a socket).
+   */
+  get sent(): boolean {
+    return this.#sent;
   }
 
   /** Cuts the request in whatever phase it is; the handler's ending (if it has none yet) gets `reason`. */
@@ -89,6 +99,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#abortReason) controller.abort(this.#abortReason);
+    else this.#sent = true;
   }
 
   onResponseStart(

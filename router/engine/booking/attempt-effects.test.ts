@@ -17,6 +17,7 @@ const FACTS: AttemptFacts = {
   size: 5000,
   estimatedInput: 4000,
   withoutOutputLength: false,
+  countedAt: 1_000,
 };
 const RATE = { requests: null, tokens: { remaining: 0, resetMs: 1000 } };
 
@@ -27,9 +28,9 @@ const http = (status: number, bodySnippet = ''): FailureInput => ({
   bodySnippet,
 });
 
-function failed(input: FailureInput, committed = false): AttemptVerdict {
+function failed(input: FailureInput, committed = false, sent = true): AttemptVerdict {
   const status = input.type === 'http' ? input.status : null;
-  return { type: 'failed', status, latencyMs: 120, failure: classifyFailure(input, 0), committed };
+  return { type: 'failed', status, latencyMs: 120, failure: classifyFailure(input, 0), committed, sent };
 }
 
 /** The effects that differ from a failure's usual ones (no pause, block, lesson or retry). */
@@ -41,7 +42,7 @@ function failureEffects(verdict: AttemptVerdict, facts: AttemptFacts = FACTS): P
   assert.equal(view.kind, failure?.kind);
   assert.deepEqual(
     [latency, usage, fault, clearPauses, budget],
-    [null, null, null, false, { tokens: null, rateLimit: null }],
+    [null, null, null, false, { tokens: null, rateLimit: null, uncountAt: null }],
   );
   return rest;
 }
@@ -65,7 +66,7 @@ test('a served attempt: the model is faster, healthier and closer to its budget;
         key: 'fp1',
       },
       latency: { firstByteMs: 300, totalMs: 900, completionTokens: 20 },
-      budget: { tokens: usage, rateLimit: RATE },
+      budget: { tokens: usage, rateLimit: RATE, uncountAt: null },
       usage,
       failure: null,
       fault: null,
@@ -87,7 +88,7 @@ test('a served attempt without usage counts the estimated input, marked so', () 
   const estimated = { promptTokens: 4000, completionTokens: null, estimated: true };
   assert.deepEqual(
     [effects.usage, effects.budget, effects.latency?.completionTokens],
-    [estimated, { tokens: estimated, rateLimit: null }, null],
+    [estimated, { tokens: estimated, rateLimit: null, uncountAt: null }, null],
   );
 });
 
@@ -211,6 +212,7 @@ test("the router's own fault: logged and ends the chain; nobody's health, stats 
     latencyMs: 5,
     fault,
     committed: false,
+    sent: true,
     rateLimit: RATE,
   };
   const effects = attemptEffects(verdict, FACTS);
@@ -224,7 +226,7 @@ test("the router's own fault: logged and ends the chain; nobody's health, stats 
       role: 'normal',
     },
     latency: null,
-    budget: { tokens: null, rateLimit: RATE },
+    budget: { tokens: null, rateLimit: RATE, uncountAt: null },
     usage: null,
     failure: null,
     fault,
@@ -253,4 +255,25 @@ test('a failure counts as a failed trial for the panic try, and for a trial once
   ];
   for (const [role, openUntil, expected] of rows)
     assert.equal(failsAsTrial(role, openUntil, 1000), expected, `${role} ${String(openUntil)}`);
+});
+
+test('a request that never left the machine takes its budget count back; one that was sent keeps it', () => {
+  const refused = { type: 'transport', kind: 'network_error' } as const;
+  assert.deepEqual(attemptEffects(failed(refused, false, false), FACTS).budget, {
+    tokens: null,
+    rateLimit: null,
+    uncountAt: 1_000,
+  });
+  assert.equal(attemptEffects(failed(refused), FACTS).budget.uncountAt, null, 'sent, then the line broke');
+  const uncounted = attemptEffects(failed(refused, false, false), { ...FACTS, countedAt: null });
+  assert.equal(uncounted.budget.uncountAt, null, 'nothing was counted: nothing to take back');
+  const fault: AttemptVerdict = {
+    type: 'fault',
+    status: null,
+    latencyMs: 0,
+    fault: new LocalFault(new Error('bug')),
+    committed: false,
+    sent: false,
+  };
+  assert.equal(attemptEffects(fault, FACTS).budget.uncountAt, 1_000, 'a fault before the request went out');
 });

@@ -47,6 +47,8 @@ export interface AttemptFacts {
   estimatedInput: number;
   /** The body already went without an output length: no retry without one. */
   withoutOutputLength: boolean;
+  /** When the attempt's request was counted against the key's free-tier budgets; null when it was not. */
+  countedAt: number | null;
 }
 
 export type BreakerEffect =
@@ -79,8 +81,11 @@ export interface AttemptEffects {
   view: AttemptView;
   /** The model's speed (a served attempt's). */
   latency: { firstByteMs: number; totalMs: number; completionTokens: number | null } | null;
-  /** Tokens counted against the key's budgets (a served attempt's), and the provider's rate-limit headers. */
-  budget: { tokens: UsageView | null; rateLimit: RateLimitHints | null };
+  /**
+   * Tokens counted against the key's budgets (a served attempt's), the provider's rate-limit headers, and
+   * the moment of a count to take back: the request never left the machine, so the provider never counted it.
+   */
+  budget: { tokens: UsageView | null; rateLimit: RateLimitHints | null; uncountAt: number | null };
   /** A served attempt's tokens, for the day's usage and the request's history. */
   usage: UsageView | null;
   /** Kept in the trace for the final answer. */
@@ -149,7 +154,7 @@ export function attemptEffects(verdict: AttemptVerdict, facts: AttemptFacts): At
     case 'fault':
       return effectsOf({
         view: viewOf(verdict, facts, 'internal_error'),
-        budget: { tokens: null, rateLimit },
+        budget: { tokens: null, rateLimit, uncountAt: verdict.sent ? null : facts.countedAt },
         fault: verdict.fault,
         chain: { type: 'fault', model: facts.model },
       });
@@ -191,7 +196,7 @@ function servedEffects(
       totalMs: facts.totalMs,
       completionTokens: verdict.usage?.completionTokens ?? null,
     },
-    budget: { tokens, rateLimit },
+    budget: { tokens, rateLimit, uncountAt: null },
     usage: tokens,
     breaker: { type: 'success', sentToTrip: facts.sentToTrip },
     clearPauses: true,
@@ -211,7 +216,7 @@ function failedEffects(
   const counts = failure.blame === 'model' || failure.blame === 'provider';
   return effectsOf({
     view: viewOf(verdict, facts, failure.kind),
-    budget: { tokens: null, rateLimit },
+    budget: { tokens: null, rateLimit, uncountAt: verdict.sent ? null : facts.countedAt },
     failure,
     breaker: breakerOnFailure(failure, facts),
     stats: counts ? { ok: false, latencyMs } : null,

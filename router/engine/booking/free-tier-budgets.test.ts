@@ -5,7 +5,11 @@ import { startFakeUpstream, type FakeUpstream } from '../../test-support/fake-up
 import { startHarness, type RouterHarness } from '../../test-support/router-harness.js';
 import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
 import { TestClock } from '../../test-support/test-clock.js';
-import { json, jsonBody } from '../../test-support/upstream-behaviours.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { UsageResponse } from '../../api-types.js';
+import { parseReply } from '../../test-support/http-client.js';
+import { json, jsonBody, reset } from '../../test-support/upstream-behaviours.js';
 import { completion } from '../../test-support/upstream-frames.js';
 
 type Limits = NonNullable<NonNullable<ConfigInput['providers']>[string]['limits']>;
@@ -199,4 +203,57 @@ test('the minute slides: 2 RPM with requests at 0:59 and 1:01 skips a third at 1
     await (second ?? first).close();
     await upstream.close();
   }
+});
+
+/** A loopback URL nothing listens on: a connection to it is refused. */
+async function refusingUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
+}
+
+function alphaDayRequests(usage: UsageResponse): number | undefined {
+  return usage.budgets.find((row) => row.model === 'alpha/m1')?.dayRequests;
+}
+
+test('an attempt whose connection was refused takes back its budget count: the provider never saw it', async () => {
+  const upstream = await startFakeUpstream();
+  let router: RouterHarness | null = null;
+  try {
+    const config = budgetConfig(upstream, { rpd: 2 });
+    const alpha = config.providers?.['alpha'];
+    assert.ok(alpha);
+    config.providers = { ...config.providers, alpha: { ...alpha, baseUrl: await refusingUrl() } };
+    router = await startHarness({ config });
+    upstream.always('beta/m2', json('beta'));
+    for (let i = 0; i < 2; i += 1) {
+      const reply = await router.chat();
+      assert.equal(
+        reply.headers['x-fcm-v2-decision'],
+        'beta/m2!served|alpha/m1:network_error->beta/m2:200|skips=0',
+      );
+    }
+    const usage = parseReply<UsageResponse>(await router.get('/api/usage'));
+    assert.equal(alphaDayRequests(usage), 0, 'two refused attempts, nothing spent of the 2 a day');
+    assert.notEqual(router.model('alpha/m1').blockedBy, 'quota_budget');
+  } finally {
+    await router?.close();
+    await upstream.close();
+  }
+});
+
+test('an attempt that reached the provider before its connection broke keeps its count', async () => {
+  await withBudget({ rpd: 2 }, async (router, upstream) => {
+    upstream.always('alpha/m1', reset());
+    const reply = await router.chat();
+    assert.equal(
+      reply.headers['x-fcm-v2-decision'],
+      'beta/m2!served|alpha/m1:network_error->beta/m2:200|skips=0',
+    );
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+    const usage = parseReply<UsageResponse>(await router.get('/api/usage'));
+    assert.equal(alphaDayRequests(usage), 1);
+  });
 });

@@ -26,22 +26,31 @@ export interface CountedKey {
   fingerprint: string;
 }
 
-/** Counts an attempt's request on its key as it starts (before a concurrent one can overshoot). */
-export function countAttemptStart(quotas: QuotaBook, on: CountedKey): void {
+/**
+ * Counts an attempt's request on its key as it starts (before a concurrent one can overshoot); returns the
+ * moment it was counted, or null for a model without limits (nothing counted).
+ */
+export function countAttemptStart(quotas: QuotaBook, on: CountedKey): number | null {
   const { provider, model, fingerprint } = on;
-  if (!model.limited) return;
-  quotas.budgets.add(budgetId(provider, model.key, fingerprint), provider.dayTimeZone, model.limits, 1, 0);
-}
-
-/** What a finished attempt counts: a served one's tokens (else null), and the provider's rate-limit headers. */
-export interface AttemptCount {
-  tokens: UsageView | null;
-  rateLimit: RateLimitHints | null;
+  if (!model.limited) return null;
+  const id = budgetId(provider, model.key, fingerprint);
+  return quotas.budgets.add(id, provider.dayTimeZone, model.limits, 1, 0);
 }
 
 /**
- * Counts a finished attempt's tokens and applies the provider's rate-limit headers; for a model without
- * limits only a spent budget's hold.
+ * What a finished attempt counts: a served one's tokens (else null), the provider's rate-limit headers, and
+ * when its start was counted if that count is to be taken back (its request never left the machine).
+ */
+export interface AttemptCount {
+  tokens: UsageView | null;
+  rateLimit: RateLimitHints | null;
+  uncountAt: number | null;
+}
+
+/**
+ * Counts a finished attempt's tokens and applies the provider's rate-limit headers, or takes back the
+ * request an attempt that never reached the provider counted; for a model without limits only a spent
+ * budget's hold.
  */
 export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: AttemptCount): void {
   const { provider, model, fingerprint } = on;
@@ -57,6 +66,7 @@ export function countAttemptEnd(quotas: QuotaBook, on: CountedKey, count: Attemp
     return;
   }
   const id = budgetId(provider, model.key, fingerprint);
+  if (count.uncountAt !== null) quotas.budgets.uncount(id, zone, limits, count.uncountAt);
   if (served !== null)
     quotas.budgets.add(id, zone, limits, 0, (served.promptTokens ?? 0) + (served.completionTokens ?? 0));
   if (rateLimit) quotas.budgets.correct(id, zone, limits, rateLimit);

@@ -65,9 +65,18 @@ type VerdictOf =
       failure: Classification;
       /** Bytes already reached the client: no failover is possible any more. */
       committed: boolean;
+      /** The request went out to the provider; false when it never left the machine (see `UpstreamExchange.sent`). */
+      sent: boolean;
     }
   /** The router's own code threw: nobody's health is at stake. */
-  | { type: 'fault'; status: number | null; latencyMs: number; fault: LocalFault; committed: boolean };
+  | {
+      type: 'fault';
+      status: number | null;
+      latencyMs: number;
+      fault: LocalFault;
+      committed: boolean;
+      sent: boolean;
+    };
 
 const MAX_JSON_BODY = 32 * 1024 * 1024;
 const SNIPPET_BYTES = 2048;
@@ -211,8 +220,8 @@ class Attempt implements ExchangeHandler {
   /** A network error, the guard's abort or a fault of the router's own code. */
   onError(error: Error): void {
     if (isLocalFault(error)) {
-      const { status, latencyMs, committed } = this.#facts();
-      return this.#settle({ type: 'fault', status, latencyMs, fault: error, committed });
+      const { status, latencyMs, committed, sent } = this.#facts();
+      return this.#settle({ type: 'fault', status, latencyMs, fault: error, committed, sent });
     }
     const kind = isAttemptAbort(error) ? error.kind : 'network_error';
     this.#fail({ type: 'transport', kind });
@@ -220,21 +229,22 @@ class Attempt implements ExchangeHandler {
 
   readonly #elapsed = (): number => this.#input.clock() - this.#started;
 
-  #facts(): { status: number | null; latencyMs: number; committed: boolean } {
+  #facts(): { status: number | null; latencyMs: number; committed: boolean; sent: boolean } {
     return {
       status: this.#head?.status ?? null,
       latencyMs: this.#elapsed(),
       // Any commit ends the request's chain, so a started answer is this attempt's (a hedged attempt's
       // handle is started only when the answer was committed to it).
       committed: this.#input.answer.started,
+      sent: this.#exchange?.sent ?? false,
     };
   }
 
   #fail(input: FailureInput): void {
     if (this.#settled) return;
     const failure = classifyFailure(input, this.#input.clock());
-    const { status, latencyMs, committed } = this.#facts();
-    this.#settle({ type: 'failed', status, latencyMs, failure, committed });
+    const { status, latencyMs, committed, sent } = this.#facts();
+    this.#settle({ type: 'failed', status, latencyMs, failure, committed, sent });
   }
 
   #settle(verdict: AttemptVerdict): void {

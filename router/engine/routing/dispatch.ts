@@ -134,7 +134,7 @@ async function attemptOn(run: RequestRun, turn: KeyTurn, sent: SentBody): Promis
   // The trip this attempt went to, if it went to a tripped model: only that trip's success may close it.
   const sentToTrip = before.state === 'OPEN' || before.state === 'HALF_OPEN' ? before.tripCount : null;
   trace.begin(key, role, before.state);
-  countAttemptStart(ctx.quotas, { provider, model, fingerprint: apiKey.fingerprint });
+  const countedAt = countAttemptStart(ctx.quotas, { provider, model, fingerprint: apiKey.fingerprint });
   const began = ctx.clock();
   let verdict: AttemptVerdict;
   try {
@@ -154,6 +154,7 @@ async function attemptOn(run: RequestRun, turn: KeyTurn, sent: SentBody): Promis
     size: sent.size,
     estimatedInput: run.req.needs.input,
     withoutOutputLength: sent.body === run.bodyWithoutMaxTokens,
+    countedAt,
   });
   applyEffects(run, turn, effects);
   return effects;
