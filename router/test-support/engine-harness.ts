@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolve-config.js';
 import { parseConfig, type ConfigInput } from '../config/schema.js';
 import { Answer } from '../engine/answer/answer.js';
+import type { RouterLogger } from '../public-types.js';
 import type { AnswerEncoder } from '../faces/answer-encoder.js';
 import { EventBus } from '../engine/event-bus.js';
 import { estimateNeeds } from '../faces/request-size.js';
@@ -44,6 +45,61 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
+/** The engine's real stores, each in its own file of `dir`, dated by `clock`. */
+function openStores(dir: string, resolved: ResolvedConfig, clock: TestClock, logger: RouterLogger) {
+  const state = { time: clock, debounceMs: 60_000, logger };
+  const file = (name: string) => ({ ...state, file: path.join(dir, name) });
+  return {
+    breakers: new BreakerStore({ ...file('breakers.json'), settings: () => resolved.config.router.breaker }),
+    quotas: new QuotaBook(file('quotas.json')),
+    history: new RequestHistory(file('history.json')),
+    latency: new LatencyBook(file('latency.json')),
+    fits: new FitBook(file('fit.json')),
+    probeBook: new ProbeBook({
+      ...file('probes.json'),
+      zoneOf: (provider) => resolved.providers.get(provider)?.dayTimeZone ?? UTC_ZONE,
+    }),
+  };
+}
+
+/** How the harness's server answers: through a face route when one is set, else with the test's encoder. */
+interface Serving {
+  face: FaceSpec<unknown> | null;
+  encoder: () => AnswerEncoder;
+  requests: number;
+}
+
+/** A bare chat request as the server hands it to the engine, answered with `serving`'s encoder. */
+function handleBare(
+  engine: RouterEngine,
+  serving: Serving,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks);
+    const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    const answer = new Answer(res, serving.encoder(), `req-${(serving.requests += 1)}`);
+    void engine.handleChat(
+      {
+        requestId: answer.trace.requestId,
+        modelRequested: typeof body.model === 'string' ? body.model : 'fcm',
+        body,
+        stream: body.stream === true,
+        clientHeaders: req.headers,
+        client: null,
+        source: 'agent',
+        clientGone: new ClientGone(),
+        needs: estimateNeeds(raw.length, body),
+        session: null,
+      },
+      answer,
+    );
+  });
+}
+
 /** Starts the engine over `config` (its providers' keys given inline) behind `POST <url>/`. */
 export async function startEngineHarness(
   config: ConfigInput,
@@ -55,68 +111,26 @@ export async function startEngineHarness(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-engine-'));
   const clock = new TestClock();
   const logger = recordingLogger();
-  const state = { time: clock, debounceMs: 60_000, logger };
-  const breakers = new BreakerStore({
-    ...state,
-    file: path.join(dir, 'breakers.json'),
-    settings: () => resolved.config.router.breaker,
-  });
-  const quotas = new QuotaBook({ ...state, file: path.join(dir, 'quotas.json') });
-  const history = new RequestHistory({ ...state, file: path.join(dir, 'history.json') });
+  const stores = openStores(dir, resolved, clock, logger);
   const modelStats = new ModelStatsBook();
-  const latency = new LatencyBook({ ...state, file: path.join(dir, 'latency.json') });
   const upstream = new UpstreamClient();
-  const fits = new FitBook({ ...state, file: path.join(dir, 'fit.json') });
   const engine = new RouterEngine({
-    fits,
+    ...stores,
     resolved,
-    breakers,
-    quotas,
-    history,
     modelStats,
-    latency,
-    probeBook: new ProbeBook({
-      ...state,
-      file: path.join(dir, 'probes.json'),
-      zoneOf: (provider) => resolved.providers.get(provider)?.dayTimeZone ?? UTC_ZONE,
-    }),
     upstream,
     isOnline: () => true,
     events: new EventBus(),
     time: clock,
     logger,
   });
-  let encoder = makeEncoder;
-  let face: FaceSpec<unknown> | null = null;
-  let requests = 0;
+  const serving: Serving = { face: null, encoder: makeEncoder, requests: 0 };
   const server = http.createServer((req, res) => {
-    if (face !== null) {
-      void handleFace(engine, face, req, res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      const answer = new Answer(res, encoder(), `req-${(requests += 1)}`);
-      void engine.handleChat(
-        {
-          requestId: answer.trace.requestId,
-          modelRequested: typeof body.model === 'string' ? body.model : 'fcm',
-          body,
-          stream: body.stream === true,
-          clientHeaders: req.headers,
-          client: null,
-          source: 'agent',
-          clientGone: new ClientGone(),
-          needs: estimateNeeds(Buffer.concat(chunks).length, body),
-          session: null,
-        },
-        answer,
-      );
-    });
+    if (serving.face !== null) void handleFace(engine, serving.face, req, res);
+    else handleBare(engine, serving, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { breakers, history } = stores;
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     engine,
@@ -126,16 +140,16 @@ export async function startEngineHarness(
     logger,
     history,
     useEncoder: (make) => {
-      encoder = make;
+      serving.encoder = make;
     },
     useFace: (spec) => {
-      face = spec;
+      serving.face = spec;
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await upstream.close();
-      await Promise.all([breakers, quotas, history, latency, fits].map((store) => store.close()));
+      await Promise.all(Object.values(stores).map((store) => store.close()));
       await rm(dir, { recursive: true, force: true });
     },
   };
