@@ -37,6 +37,11 @@ export interface ModelStateView {
   cooldownMs: number;
   /** When an OPEN breaker becomes HALF_OPEN. */
   openUntil: number | null;
+  /**
+   * When a DEGRADED model's next request becomes a trial at its own place in the order (no new failure
+   * for the initial cooldown; until then it goes behind the CLOSED models); null in any other state.
+   */
+  trialDueAt: number | null;
   quotaPausedUntil: number | null;
   /** What paused it, when the model is quota-paused (not when only a free-tier budget is used up). */
   quotaPause: QuotaPauseView | null;

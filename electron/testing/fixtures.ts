@@ -30,6 +30,7 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     tripCount: 0,
     cooldownMs: 30_000,
     openUntil: null,
+    trialDueAt: null,
     quotaPausedUntil: null,
     quotaPause: null,
     authBlocked: false,

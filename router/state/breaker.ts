@@ -167,3 +167,12 @@ export function isTrialDue(rec: BreakerRecord, now: number, settings: BreakerSet
   if (settled.state !== 'DEGRADED') return false;
   return settled.lastFailureAt === null || settled.lastFailureAt + settings.initialCooldownMs <= now;
 }
+
+/**
+ * When a DEGRADED model's trial is due ({@link isTrialDue}): an initial cooldown after its last failure, or
+ * its last change when none is known; null in any other state.
+ */
+export function degradedTrialAt(rec: BreakerRecord, settings: BreakerSettings): number | null {
+  if (rec.state !== 'DEGRADED') return null;
+  return rec.lastFailureAt === null ? rec.updatedAt : rec.lastFailureAt + settings.initialCooldownMs;
+}

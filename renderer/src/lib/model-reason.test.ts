@@ -32,6 +32,22 @@ test('why a model is out: its block first, then its breaker, with the failure ki
     ),
   ).toMatch(/on empty_choices — HTTP 200 with no choices:/);
   expect(
+    outReason(
+      modelView('a/x', {
+        state: 'DEGRADED',
+        consecutiveFailures: 1,
+        lastFailureKind: 'timeout',
+        trialDueAt: 1000,
+      }),
+      now,
+    ),
+  ).toBe(
+    '1 failure since the last success on timeout — no response headers in time: no new failure for a cooldown, so the next request is its trial',
+  );
+  expect(
+    outReason(modelView('a/x', { state: 'DEGRADED', consecutiveFailures: 1, trialDueAt: 1001 }), now),
+  ).toBe('1 failure since the last success: routed behind healthy models');
+  expect(
     outReason(modelView('a/x', { state: 'OPEN', openUntil: 9000, lastFailureKind: 'html_maintenance' }), now),
   ).toBe('tripped on html_maintenance — an HTML page instead of JSON (maintenance or captive page)');
 });

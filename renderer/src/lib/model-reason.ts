@@ -27,7 +27,10 @@ export function outReason(model: ModelStateView, now: number, spared = false): s
     case 'CLOSED':
       return spared ? SPARED_WORDS : null;
     case 'DEGRADED':
-      return `${failures}${last}: routed behind healthy models`;
+      // Ranking gives a DEGRADED model its place back, as a trial, once no failure came for a cooldown.
+      return model.trialDueAt !== null && model.trialDueAt <= now
+        ? `${failures}${last}: no new failure for a cooldown, so the next request is its trial`
+        : `${failures}${last}: routed behind healthy models`;
     case 'OPEN':
       return model.openUntil !== null && model.openUntil <= now
         ? `cooldown over: the next request is its trial`

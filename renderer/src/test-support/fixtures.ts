@@ -51,6 +51,7 @@ export function modelView(key: string, over: Partial<ModelStateView> = {}): Mode
     tripCount: 0,
     cooldownMs: 30_000,
     openUntil: null,
+    trialDueAt: null,
     quotaPausedUntil: null,
     quotaPause: null,
     authBlocked: false,

@@ -9,6 +9,7 @@ interface Spec {
   key: string;
   state?: BreakerStateName;
   openUntil?: number | null;
+  trialDueAt?: number | null;
   quotaPausedUntil?: number | null;
   blockedBy?: ModelBlock | null;
   inActiveSet?: boolean;
@@ -18,6 +19,7 @@ function model(spec: Spec): VerdictInput['models'][number] {
   return {
     state: 'CLOSED',
     openUntil: null,
+    trialDueAt: null,
     quotaPausedUntil: null,
     blockedBy: null,
     inActiveSet: true,
@@ -157,6 +159,31 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       next: 'a/1',
       reason: /^next request goes to DEGRADED a\/1 \(1 OPEN\)$/,
       backAt: NOW + 5000,
+    },
+  },
+  {
+    name: 'a DEGRADED model whose trial is due takes its place as a trial, not as DEGRADED',
+    models: [{ key: 'a/1', state: 'DEGRADED', trialDueAt: NOW - 1 }, { key: 'b/2' }, { key: 'c/3' }],
+    expect: {
+      level: 'amber',
+      title: 'on trial',
+      action: null,
+      next: 'a/1',
+      reason: /^next request goes to a trial of a\/1; 2 CLOSED behind it$/,
+    },
+  },
+  {
+    name: 'a DEGRADED model before its trial is due is still DEGRADED',
+    models: [
+      { key: 'a/1', state: 'DEGRADED', trialDueAt: NOW + 1 },
+      { key: 'b/2', state: 'OPEN', openUntil: NOW + 5000 },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'degraded',
+      action: 'wait',
+      next: 'a/1',
+      reason: /^next request goes to DEGRADED a\/1 \(1 OPEN\)$/,
     },
   },
   {

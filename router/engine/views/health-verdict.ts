@@ -20,7 +20,7 @@ type Standing =
 
 type Model = Pick<
   ModelStateView,
-  'key' | 'state' | 'openUntil' | 'quotaPausedUntil' | 'blockedBy' | 'inActiveSet'
+  'key' | 'state' | 'openUntil' | 'trialDueAt' | 'quotaPausedUntil' | 'blockedBy' | 'inActiveSet'
 >;
 
 export interface VerdictInput {
@@ -59,7 +59,8 @@ function standingOfBreaker(model: Model, now: number): Standing {
     case 'CLOSED':
       return 'closed';
     case 'DEGRADED':
-      return 'degraded';
+      // No new failure for a cooldown: the next request is its trial, at its own place in the order.
+      return model.trialDueAt !== null && model.trialDueAt <= now ? 'trial' : 'degraded';
     case 'HALF_OPEN':
       return 'trial';
     case 'OPEN':

@@ -51,3 +51,34 @@ test('a model of the set whose provider has no key is blocked for that reason, a
     },
   );
 });
+
+test('a DEGRADED model is behind the CLOSED ones until a cooldown without failure; then /api/state names its trial', async () => {
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
+    upstream.always('beta/m2', json('b'));
+    const state = async () => parseReply<StateResponse>(await router.get('/api/state'));
+    upstream.script('alpha/m1', empty200(), empty200());
+    for (let i = 0; i < 2; i++) assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+
+    const degraded = await state();
+    const alpha = degraded.models.find((m) => m.key === 'alpha/m1');
+    assert.equal(alpha?.state, 'DEGRADED');
+    const dueAt = alpha.trialDueAt ?? 0;
+    assert.ok(alpha.lastFailureAt !== null && dueAt > alpha.lastFailureAt, 'a cooldown after its failure');
+    assert.equal(degraded.health.next, 'beta/m2');
+    router.clock.set(dueAt - 1);
+    assert.equal((await state()).health.next, 'beta/m2', 'not yet');
+
+    router.clock.set(dueAt);
+    const due = await state();
+    assert.equal(due.health.next, 'alpha/m1');
+    assert.equal(due.health.title, 'on trial');
+    assert.match(due.health.reason, /^next request goes to a trial of alpha\/m1; 1 CLOSED behind it$/);
+    upstream.always('alpha/m1', json('a'));
+    assert.equal(
+      (await router.chat()).headers['x-fcm-v2-model'],
+      'alpha/m1',
+      'the request goes where it said',
+    );
+    assert.equal((await state()).models.find((m) => m.key === 'alpha/m1')?.trialDueAt, null, 'CLOSED again');
+  });
+});

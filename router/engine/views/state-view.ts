@@ -7,7 +7,7 @@ import type {
   StateResponse,
 } from '../../api-types.js';
 import type { ResolvedConfig, ResolvedProvider } from '../../config/resolve-config.js';
-import { openUntil } from '../../state/breaker.js';
+import { degradedTrialAt, openUntil } from '../../state/breaker.js';
 import type { BreakerStore } from '../../state/breaker-store.js';
 import type { LatencyBook, ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
@@ -79,6 +79,7 @@ export function modelView(
     tripCount: breaker.tripCount,
     cooldownMs: breaker.cooldownMs,
     openUntil: openUntil(breaker),
+    trialDueAt: degradedTrialAt(breaker, resolved.config.router.breaker),
     quotaPausedUntil: keyBlock !== null && keyBlock.reason !== 'auth_error' ? keyBlock.until : null,
     quotaPause:
       provider && keyBlock?.reason === 'quota_paused'
