@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { countdownTarget, displayState, type ModelHealth } from './model-status.js';
+import { countdownTarget, displayState, trialNext, type ModelHealth } from './model-status.js';
 
 const closed: ModelHealth = { state: 'CLOSED', openUntil: null, quotaPausedUntil: null, authBlocked: false };
 
@@ -41,5 +41,23 @@ describe('countdownTarget', () => {
     expect(
       countdownTarget({ ...closed, state: 'OPEN', openUntil: 9000, authBlocked: true }, 1000),
     ).toBeNull();
+  });
+});
+
+describe('a DEGRADED model’s trial', () => {
+  const degraded: ModelHealth = { ...closed, state: 'DEGRADED', trialDueAt: 5000 };
+
+  test('is counted down to, and is next once due', () => {
+    expect(countdownTarget(degraded, 1000)).toEqual({ label: 'trial', until: 5000 });
+    expect(trialNext(degraded, 1000)).toBe(false);
+    expect(countdownTarget(degraded, 5000)).toBeNull();
+    expect(trialNext(degraded, 5000)).toBe(true);
+  });
+
+  test('a trial is next for HALF_OPEN and for OPEN past its cooldown, never for CLOSED', () => {
+    expect(trialNext({ ...closed, state: 'HALF_OPEN' }, 1000)).toBe(true);
+    expect(trialNext({ ...closed, state: 'OPEN', openUntil: 900 }, 1000)).toBe(true);
+    expect(trialNext({ ...closed, state: 'OPEN', openUntil: 9000 }, 1000)).toBe(false);
+    expect(trialNext(closed, 1000)).toBe(false);
   });
 });

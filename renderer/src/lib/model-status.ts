@@ -6,7 +6,7 @@ export type DisplayState =
 
 /** The fields of a model the badge and countdown read. */
 export type ModelHealth = Pick<ModelStateView, 'state' | 'openUntil' | 'quotaPausedUntil' | 'authBlocked'> &
-  Partial<Pick<ModelStateView, 'missingKey'>>;
+  Partial<Pick<ModelStateView, 'missingKey' | 'trialDueAt'>>;
 
 /**
  * The badge for a model at `now`. A refused key blocks the model whatever its breaker says, and a running
@@ -27,8 +27,8 @@ export interface CountdownTarget {
 }
 
 /**
- * The deadline worth counting down to: the end of a quota pause, or when an OPEN breaker lets a trial
- * through (HALF_OPEN). Null when nothing is waiting.
+ * The deadline worth counting down to: the end of a quota pause, when an OPEN breaker lets a trial
+ * through (HALF_OPEN), or when a DEGRADED model's trial takes its place back. Null when nothing is waiting.
  */
 export function countdownTarget(model: ModelHealth, now: number): CountdownTarget | null {
   if (model.authBlocked) return null;
@@ -37,7 +37,21 @@ export function countdownTarget(model: ModelHealth, now: number): CountdownTarge
   }
   if (model.state === 'OPEN' && model.openUntil !== null)
     return { label: 'HALF_OPEN', until: model.openUntil };
+  const trialAt = model.trialDueAt ?? null;
+  if (model.state === 'DEGRADED' && trialAt !== null && trialAt > now)
+    return { label: 'trial', until: trialAt };
   return null;
+}
+
+/**
+ * Whether the next request that reaches this model is its trial, which closes or reopens the breaker:
+ * HALF_OPEN, OPEN with its cooldown over, or DEGRADED with no new failure for a cooldown.
+ */
+export function trialNext(model: ModelHealth, now: number): boolean {
+  if (model.state === 'HALF_OPEN') return true;
+  if (model.state === 'OPEN') return model.openUntil !== null && model.openUntil <= now;
+  const trialAt = model.trialDueAt ?? null;
+  return model.state === 'DEGRADED' && trialAt !== null && trialAt <= now;
 }
 
 export const DISPLAY_LABELS: Record<DisplayState, string> = {
@@ -52,7 +66,8 @@ export const DISPLAY_LABELS: Record<DisplayState, string> = {
 
 export const DISPLAY_HINTS: Record<DisplayState, string> = {
   CLOSED: 'Healthy: routed normally.',
-  DEGRADED: 'Recent failures: routed behind every healthy model until it recovers.',
+  DEGRADED:
+    'Recent failures: routed behind every healthy model until a cooldown passes without a failure, then one trial at its own place.',
   OPEN: 'Breaker tripped: skipped until the cooldown ends, then one trial request.',
   HALF_OPEN: 'Cooldown over: the next request is a trial that closes or reopens the breaker.',
   QUOTA_PAUSED: 'The provider asked to slow down (429 / Retry-After): skipped until the pause ends.',

@@ -4,6 +4,8 @@ import { ModelHealth } from '../../components/ModelHealth.js';
 import { ModelKey } from '../../components/ModelKey.js';
 import { SKIP_HINTS } from '../../lib/labels.js';
 import { SPARED_WORDS } from '../../lib/model-reason.js';
+import { trialNext } from '../../lib/model-status.js';
+import { useNow } from '../../lib/use-now.js';
 import { ordinal } from '../../lib/routing-positions.js';
 import { ModelActions } from './ModelActions.js';
 import { ModelDetails } from './ModelDetails.js';
@@ -24,10 +26,12 @@ export interface RowEditing {
 
 /** Where the next request puts this model: its place in the routing order, or why it is skipped. */
 function RoutingPlace({ model, routeAt }: { model: ModelStateView; routeAt: number | null }) {
+  const now = useNow();
   if (routeAt !== null) {
     return (
       <span className="route-at" title="Place in the order the next request tries the set">
         routes {ordinal(routeAt)}
+        {trialNext(model, now) && ', as its trial'}
       </span>
     );
   }

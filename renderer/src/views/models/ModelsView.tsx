@@ -123,7 +123,8 @@ export function ModelsView() {
       <p id={hintId} className="muted small">
         {orderHint(orders[state.activeSet] ?? 'priority')} Drag a row by its handle ⠿, or focus the handle and
         press ↑ or ↓, to move it. Beside each model: where the next request puts it; DEGRADED models route
-        behind healthy ones and OPEN ones are skipped until their trial.
+        behind healthy ones until a cooldown passes without a failure, then take their place as a trial, and
+        OPEN ones are skipped until their trial.
       </p>
       <ol className="model-list" aria-label="Active set in priority order" ref={container}>
         <SetRows
