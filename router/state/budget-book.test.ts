@@ -136,7 +136,10 @@ test('a hold is never longer than a day: neither from a provider’s reset heade
   });
 });
 
-test('a request counted and then taken back leaves the minute and the day as they were, once and never below', async () => {
+/** A new, empty book at MINUTE on a test clock; closed after `run`. */
+async function withFreshBook(
+  run: (book: BudgetBook, time: TestClock) => Promise<void> | void,
+): Promise<void> {
   await withDir(async (dir) => {
     const time = new TestClock(MINUTE);
     const book = new BudgetBook({
@@ -145,6 +148,16 @@ test('a request counted and then taken back leaves the minute and the day as the
       debounceMs: 60_000,
       logger: recordingLogger(),
     });
+    try {
+      await run(book, time);
+    } finally {
+      await book.close();
+    }
+  });
+}
+
+test('a request counted and then taken back leaves the minute and the day as they were, once and never below', async () => {
+  await withFreshBook(async (book, time) => {
     const limits = { ...NO_LIMITS, rpm: 2, rpd: 10 };
     book.add(ID, 'UTC', limits, 1, 0);
     time.advance(1_500);
@@ -172,19 +185,11 @@ test('a request counted and then taken back leaves the minute and the day as the
       [minuteUsed(book.counts(ID, 'UTC'), 'requests'), book.counts(ID, 'UTC').dayRequests],
       [0, 0],
     );
-    await book.close();
   });
 });
 
 test('after the provider corrected the count, a request counted before it is not taken back', async () => {
-  await withDir(async (dir) => {
-    const time = new TestClock(MINUTE);
-    const book = new BudgetBook({
-      file: join(dir, 'budgets.json'),
-      time,
-      debounceMs: 60_000,
-      logger: recordingLogger(),
-    });
+  await withFreshBook(async (book, time) => {
     const limits = { ...NO_LIMITS, rpd: 100 };
     const unsent = book.add(ID, 'UTC', limits, 1, 0);
     time.advance(200);
@@ -192,6 +197,5 @@ test('after the provider corrected the count, a request counted before it is not
     book.correct(ID, 'UTC', limits, { requests: { remaining: 90, resetMs: 3_600_000 }, tokens: null });
     book.uncount(ID, 'UTC', limits, unsent);
     assert.equal(book.counts(ID, 'UTC').dayRequests, 10);
-    await book.close();
   });
 });
