@@ -75,3 +75,19 @@ test('a refused key shows KEY-INVALID and no countdown', () => {
   expect(screen.getByText('KEY-INVALID')).toHaveClass('state-key-invalid');
   expect(screen.queryByRole('timer')).toBeNull();
 });
+
+test('a countdown that moves to a new moment starts from now, not from its last tick', () => {
+  const degraded: Health = {
+    state: 'DEGRADED',
+    openUntil: null,
+    trialDueAt: T0 + 30_000,
+    quotaPausedUntil: null,
+    authBlocked: false,
+  };
+  const { rerender } = render(<ModelHealth model={degraded} />);
+  expect(screen.getByRole('timer')).toHaveTextContent('trial in 30 s');
+  // 900 ms later, before the next tick, the breaker opens for 60 s.
+  vi.setSystemTime(T0 + 900);
+  rerender(<ModelHealth model={{ ...degraded, state: 'OPEN', trialDueAt: null, openUntil: T0 + 60_900 }} />);
+  expect(screen.getByRole('timer')).toHaveTextContent('HALF_OPEN in 1:00');
+});
