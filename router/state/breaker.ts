@@ -164,8 +164,8 @@ export function openUntil(rec: BreakerRecord): number | null {
 export function isTrialDue(rec: BreakerRecord, now: number, settings: BreakerSettings): boolean {
   const settled = settle(rec, now);
   if (settled.state === 'HALF_OPEN') return true;
-  if (settled.state !== 'DEGRADED') return false;
-  return settled.lastFailureAt === null || settled.lastFailureAt + settings.initialCooldownMs <= now;
+  const at = degradedTrialAt(settled, settings);
+  return at !== null && at <= now;
 }
 
 /**
