@@ -10,6 +10,7 @@ import { expectCountingDown } from './helpers/countdown.js';
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -34,8 +35,7 @@ test.afterAll(async () => {
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
 async function openOverview(page: Page) {
-  await page.goto(`${daemon.url}/#/overview`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await openView(page, daemon.url, 'overview');
   return page.getByRole('status', { name: 'Router health' });
 }
 

@@ -9,6 +9,7 @@ import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 const LONG = 'minimaxai/minimax-m2.7-extra-long-variant';
 const SET = ['up/m1', 'up/m2', 'up/m3', `up/${LONG}`];
@@ -33,8 +34,7 @@ test.afterAll(async () => {
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
 async function open(page: Page): Promise<void> {
-  await page.goto(`${daemon.url}/#/models`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await openView(page, daemon.url, 'models');
   await expect(page.locator('.model-row').first()).toBeVisible();
 }
 

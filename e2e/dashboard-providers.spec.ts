@@ -10,6 +10,7 @@ import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 const FIRST = 'sk-e2e-first';
 const SECOND = 'sk-e2e-second';
@@ -41,10 +42,7 @@ test.afterAll(async () => {
 
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
-async function open(page: Page): Promise<void> {
-  await page.goto(`${daemon.url}/#/providers`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
-}
+const open = (page: Page): Promise<void> => openView(page, daemon.url, 'providers');
 
 const configOf = async () => (await getJson<ConfigResponse>(daemon.url, '/api/config')).config;
 

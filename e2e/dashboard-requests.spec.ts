@@ -7,6 +7,7 @@ import { failOnBrowserErrors } from './helpers/browser-errors.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 import { send } from './helpers/send.js';
+import { openView } from './helpers/views.js';
 
 const LONG = 'an-unusually-long-model-name-that-must-stay-whole';
 
@@ -42,8 +43,7 @@ test.afterAll(async () => {
 failOnBrowserErrors();
 
 async function open(page: Page, query = ''): Promise<void> {
-  await page.goto(`${daemon.url}/#/requests${query}`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await openView(page, daemon.url, `requests${query}`);
   await expect(page.locator('.request-row').first()).toBeVisible();
 }
 

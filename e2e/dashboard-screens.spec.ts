@@ -12,6 +12,7 @@ import type { FakeUpstream } from './helpers/fake-upstream.js';
 import { namesBrokenInside, namesOverlapping, sidewaysScroll } from './helpers/layout-checks.js';
 import { LONG_KEYS, startLongNamesDemo } from './helpers/long-names-demo.js';
 import { viewsDir } from './helpers/screenshots.js';
+import { openView } from './helpers/views.js';
 
 const VIEWS = ['overview', 'models', 'requests', 'usage', 'providers', 'settings'] as const;
 /** Something each view shows once its data is in. */
@@ -61,8 +62,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: 900 });
       for (const view of VIEWS) {
-        await page.goto(`${daemon.url}/#/${view}`);
-        await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+        await openView(page, daemon.url, view);
         await expect(page.locator('.panel').first()).toBeVisible();
         await expect(page.locator(FILLED[view]).first()).toBeVisible();
         if (view === 'models') {

@@ -8,6 +8,7 @@ import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -31,8 +32,7 @@ test.afterAll(async () => {
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
 async function open(page: Page): Promise<void> {
-  await page.goto(`${daemon.url}/#/models`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await openView(page, daemon.url, 'models');
   await expect(page.locator('.model-row').first()).toBeVisible();
 }
 

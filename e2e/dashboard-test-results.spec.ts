@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 const KEY = 'sk-e2e-added';
 
@@ -34,10 +35,7 @@ test.afterAll(async () => {
 
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
-async function open(page: Page, view: string): Promise<void> {
-  await page.goto(`${daemon.url}/#/${view}`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
-}
+const open = (page: Page, view: string): Promise<void> => openView(page, daemon.url, view);
 
 const row = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true });
 

@@ -10,6 +10,7 @@ import { failOnBrowserErrors, PROVOKED_STATUSES } from './helpers/browser-errors
 import { chat, getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { openView } from './helpers/views.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -32,10 +33,7 @@ test.afterAll(async () => {
 
 failOnBrowserErrors([PROVOKED_STATUSES]);
 
-async function open(page: Page, view: string): Promise<void> {
-  await page.goto(`${daemon.url}/#/${view}`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
-}
+const open = (page: Page, view: string): Promise<void> => openView(page, daemon.url, view);
 
 const row = (page: Page, key: string) => page.getByRole('listitem', { name: key, exact: true });
 const state = () => getJson<StateResponse>(daemon.url, '/api/state');

@@ -8,6 +8,7 @@ import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { serveStaleReads } from './helpers/stale-reads.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
 import { screenshotDir } from './helpers/screenshots.js';
+import { openView } from './helpers/views.js';
 
 const SCREENSHOTS = screenshotDir();
 const SECRET = 'gsk_e2e_secret_never_shown_4242';
@@ -47,10 +48,7 @@ test.afterAll(async () => {
 // include CSP violations, so none may pass.
 failOnBrowserErrors([PROVOKED_STATUSES, /ERR_CONNECTION_REFUSED/]);
 
-async function open(page: Page, view: string): Promise<void> {
-  await page.goto(`${daemon.url}/#/${view}`);
-  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
-}
+const open = (page: Page, view: string): Promise<void> => openView(page, daemon.url, view);
 
 function modelRow(page: Page, key: string) {
   return page.getByRole('listitem', { name: key, exact: true });
