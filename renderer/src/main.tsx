@@ -1,3 +1,5 @@
+// First: the chart library reads navigator.language as it loads (see locale-guard.ts).
+import './lib/locale-guard.js';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
