@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UsageResponse } from '../../api-types.js';
+import { localDayKey } from '../../state/daily-counters.js';
 import { keyFingerprint } from '../../state/key-fingerprint.js';
 import { startFakeUpstream } from '../../test-support/fake-upstream.js';
 import { startHarness, type RouterHarness } from '../../test-support/router-harness.js';
@@ -37,7 +38,8 @@ test('usage per model, key and day: reported tokens, or an estimate marked as on
 
     const report = await usage(first);
     assert.equal(report.days.length, 1);
-    assert.equal(report.days[0]?.day, '2030-01-15');
+    // The user's own day: the test clock's moment in the machine's time zone.
+    assert.equal(report.days[0]?.day, localDayKey(clock.now()));
     const alphaEntry = report.days[0]?.entries.find((entry) => entry.model === 'alpha/m1');
     assert.deepEqual(alphaEntry, {
       model: 'alpha/m1',
