@@ -10,6 +10,7 @@ import type { ModelStateView } from '../api-types.js';
 import type { RouterHandle } from '../public-types.js';
 import { DEFAULT_PORT } from '../config/port-setting.js';
 import { ConfigError, startRouter } from '../daemon/start-router.js';
+import { ProxyEnvError } from '../upstream/outbound-proxy.js';
 
 type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
 
@@ -45,7 +46,10 @@ export async function runDaemon(cmd: DaemonCommand, logger: BufferedLogger): Pro
   return stopped;
 }
 
-/** The started router, or exit code 1 after saying why it refused to start (config, lock, state folder, port). */
+/**
+ * The started router, or exit code 1 after saying why it refused to start (config, lock, state folder, proxy,
+ * port).
+ */
 async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promise<RouterHandle | number> {
   try {
     return await startRouter({
@@ -61,7 +65,8 @@ async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promis
     if (
       error instanceof ConfigError ||
       error instanceof DaemonRunningError ||
-      error instanceof StateDirError
+      error instanceof StateDirError ||
+      error instanceof ProxyEnvError
     ) {
       logger.flush();
       console.error(`fcm-router: refusing to start: ${error.message}`);

@@ -191,6 +191,20 @@ test('a state dir that cannot be written: the daemon refuses to start naming the
   });
 });
 
+test('a proxy variable that is not a proxy URL: the daemon refuses to start naming it, not its value', async () => {
+  await withCliSetup(null, async ({ stateDir, configFile }) => {
+    const args = ['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile];
+    const result = await runCli(args, { env: { HTTPS_PROXY: 'ftp://me:s3cret@proxy:21' } });
+    assert.equal(result.code, 1, result.output);
+    assert.match(
+      result.output,
+      /refusing to start: HTTPS_PROXY is not a proxy URL: set it as http:\/\/host:port/,
+    );
+    assert.ok(!result.output.includes('s3cret'), result.output);
+    assert.doesNotMatch(result.output, /\n\s+at /, 'no stack trace');
+  });
+});
+
 test('pause, resume, reset and set-key reach the running daemon with its token; the key is never printed', async () => {
   await withCliSetup(null, async ({ stateDir, configFile, upstream }) => {
     const daemon = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', configFile]);

@@ -28,6 +28,7 @@ import { openStateStores, type StateStores } from './state-stores.js';
 import { systemTime } from '../state/clock.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { DiscoveryBook } from '../state/discovery-book.js';
+import { readOutboundProxy, proxyLine } from '../upstream/outbound-proxy.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { DEFAULT_PORT, portFromEnv } from '../config/port-setting.js';
 import { serve, type LockedStart } from './start-serving.js';
@@ -94,6 +95,7 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     );
   }
   const port = options.port ?? portFromEnv(env) ?? DEFAULT_PORT;
+  const proxy = readOutboundProxy(env);
   // Before anything in the folder is read or written: a second daemon on it must not touch a byte.
   const startedAt = time.now();
   const { lock, tookOver } = await acquireDaemonLock({ stateDir: baseDir, pid: process.pid, startedAt });
@@ -106,7 +108,9 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
     );
   }
   try {
-    return await startLocked({ ...options, port }, { env, time, logger, baseDir, startedAt, lock });
+    if (proxy !== null) logger.info(proxyLine(proxy));
+    const started = { env, proxy, time, logger, baseDir, startedAt, lock };
+    return await startLocked({ ...options, port }, started);
   } catch (error) {
     await lock.release();
     throw error;
@@ -193,7 +197,7 @@ function startEngine(
   state: LiveState,
 ): { engine: RouterEngine; upstream: UpstreamClient } {
   const { time, logger } = started;
-  const upstream = new UpstreamClient();
+  const upstream = new UpstreamClient(started.proxy);
   const engine = new RouterEngine({
     ...state.stores,
     resolved: state.live.resolved,
@@ -219,12 +223,18 @@ function startEngine(
 function startBackground(
   options: StartRouterOptions,
   started: LockedStart,
-  parts: { config: StartConfig; state: LiveState; engine: RouterEngine; url: string },
+  parts: {
+    config: StartConfig;
+    state: LiveState;
+    engine: RouterEngine;
+    upstream: UpstreamClient;
+    url: string;
+  },
 ): { discoveries: DiscoverySchedule; closeDemo: () => Promise<void> } {
   const { env, time, logger } = started;
   const { live, stores, discovery } = parts.state;
   if (options.probeTickMs !== 0) parts.engine.probes.start(options.probeTickMs);
-  const discoveryParts = { live, quotas: stores.quotas, discovery, time };
+  const discoveryParts = { live, quotas: stores.quotas, discovery, time, upstream: parts.upstream };
   const discoveries = new DiscoverySchedule(routerDiscoveryDeps(discoveryParts, logger));
   const discoveryTickMs = chooseDiscoveryTick(options.discoveryTickMs, env, logger);
   if (discoveryTickMs > 0) discoveries.start(discoveryTickMs);
@@ -243,7 +253,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
   const state = await openLiveState(options, started, config);
   const { engine, upstream } = startEngine(options, started, state);
   const serving = await serve(options, started, { state, engine, upstream, demo: config.demo });
-  const background = startBackground(options, started, { config, state, engine, url: serving.url });
+  const background = startBackground(options, started, { config, state, engine, upstream, url: serving.url });
   return routerHandle({
     ...serving,
     ...background,

@@ -19,6 +19,7 @@ import { createRouterServer, type RouterServer } from '../server/http-server.js'
 import type { StateStores } from './state-stores.js';
 import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
+import type { OutboundProxy } from '../upstream/outbound-proxy.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { DEFAULT_PORT } from '../config/port-setting.js';
 
@@ -33,6 +34,8 @@ const LISTEN_BACKLOG = 4096;
 /** What a start has once the lock is held. */
 export interface LockedStart {
   env: Record<string, string | undefined>;
+  /** The proxy the environment names for calls to providers, or null (they go directly). */
+  proxy: OutboundProxy | null;
   time: Time;
   logger: RouterLogger;
   baseDir: string;
@@ -138,6 +141,7 @@ export async function serve(
     engine: parts.engine,
     live: state.live,
     discovery: state.discovery,
+    upstream: parts.upstream,
     events: state.events,
     rendererDir: options.rendererDir ?? path.join(packageRoot(), 'dist', 'renderer'),
     token,

@@ -11,6 +11,7 @@ import type { RouterEngine } from '../engine/router-engine.js';
 import type { DailyCounters } from '../state/daily-counters.js';
 import type { Time } from '../state/clock.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import {
   DEFAULT_HISTORY_CAPACITY,
@@ -35,6 +36,8 @@ export interface ApiDeps {
   quotas: QuotaBook;
   /** The providers' model lists (model discovery). */
   discovery: DiscoveryBook;
+  /** The calls to providers: a model list is fetched over the provider's own pool. */
+  upstream: Pick<UpstreamClient, 'listModels'>;
   /** The router's time: its clock, and the event streams' heartbeat. */
   time: Time;
   /** Running in demo mode (`--demo`), over the simulated providers. */

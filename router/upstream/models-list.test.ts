@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { deferred } from '../test-support/deferred.js';
 import { TestClock } from '../test-support/test-clock.js';
 import { fetchModelIds, MODELS_LIST_TIMEOUT_MS } from './models-list.js';
@@ -24,12 +25,12 @@ async function silentProvider(): Promise<{ url: string; asked: Promise<void>; cl
 
 test('a model list that never comes is given up at the deadline on the router’s time', async () => {
   const provider = await silentProvider();
+  const agent = new Agent();
   try {
     const clock = new TestClock();
     let settled = false;
-    const result = fetchModelIds({ baseUrl: provider.url, apiKey: 'k', headers: {} }, clock).finally(
-      () => (settled = true),
-    );
+    const target = { baseUrl: provider.url, apiKey: 'k', headers: {} };
+    const result = fetchModelIds(target, clock, agent).finally(() => (settled = true));
     await provider.asked;
     clock.advance(MODELS_LIST_TIMEOUT_MS - 1);
     await new Promise((resolve) => setImmediate(resolve));
@@ -41,6 +42,7 @@ test('a model list that never comes is given up at the deadline on the router’
     });
     assert.equal(clock.pending(), 0);
   } finally {
+    await agent.destroy();
     await provider.close();
   }
 });

@@ -1,8 +1,9 @@
 /**
  * A provider's model list (`GET <baseUrl>/models`, the OpenAI shape `{ data: [{ id }] }`), for model
- * discovery. One bounded request: a deadline, a size limit, and a validated body.
+ * discovery. One bounded request over the provider's own dispatcher: a deadline, a size limit, and a validated
+ * body.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { z } from 'zod/v3';
 import type { Time } from '../state/clock.js';
 
@@ -35,7 +36,11 @@ export interface ModelsListTarget {
 }
 
 /** Fetches the model ids a provider lists for this key, within the deadline on `time`; never throws. */
-export async function fetchModelIds(target: ModelsListTarget, time: Time): Promise<ModelsListResult> {
+export async function fetchModelIds(
+  target: ModelsListTarget,
+  time: Time,
+  dispatcher: Dispatcher,
+): Promise<ModelsListResult> {
   const { baseUrl, apiKey, headers } = target;
   const deadline = new AbortController();
   const timer = time.setTimeout(() => deadline.abort(timedOut()), MODELS_LIST_TIMEOUT_MS);
@@ -48,6 +53,7 @@ export async function fetchModelIds(target: ModelsListTarget, time: Time): Promi
         ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       },
       signal: deadline.signal,
+      dispatcher,
     });
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,4 +1,7 @@
-import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Time } from '../state/clock.js';
+import { fetchModelIds, type ModelsListResult, type ModelsListTarget } from './models-list.js';
+import { outboundDispatcher, type OutboundProxy } from './outbound-proxy.js';
 import { UpstreamExchange, type ExchangeHandler } from './upstream-exchange.js';
 
 /** One upstream call. */
@@ -17,17 +20,20 @@ interface Target {
 
 /**
  * Upstream HTTP through undici's dispatch API: one keep-alive pool per provider, so a slow or broken provider
- * cannot starve the sockets of the others. Timeouts are the caller's (it aborts the exchange), so undici's
- * own are off.
+ * cannot starve the sockets of the others, through the environment's proxy when it names one. Timeouts are
+ * the caller's (it aborts the exchange), so undici's own are off.
  */
 export class UpstreamClient {
-  readonly #agents = new Map<string, Agent>();
+  readonly #agents = new Map<string, Dispatcher>();
   readonly #targets = new Map<string, Target>();
 
-  #agent(providerId: string): Agent {
+  /** `proxy`: where calls go when the environment names a proxy (`readOutboundProxy`); null goes directly. */
+  constructor(private readonly proxy: OutboundProxy | null = null) {}
+
+  #agent(providerId: string): Dispatcher {
     let agent = this.#agents.get(providerId);
     if (!agent) {
-      agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+      agent = outboundDispatcher(this.proxy, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
       this.#agents.set(providerId, agent);
     }
     return agent;
@@ -65,6 +71,11 @@ export class UpstreamClient {
       exchange,
     );
     return exchange;
+  }
+
+  /** Fetches the model list of `providerId` at `target`, over the provider's own pool. */
+  listModels(providerId: string, target: ModelsListTarget, time: Time): Promise<ModelsListResult> {
+    return fetchModelIds(target, time, this.#agent(providerId));
   }
 
   /** Closes every pool (in-flight requests are destroyed). */

@@ -7,7 +7,7 @@ import type { LiveConfig } from '../../config/live-config.js';
 import type { Time } from '../../state/clock.js';
 import type { DiscoveryBook } from '../../state/discovery-book.js';
 import type { QuotaBook } from '../../state/quota-book.js';
-import { fetchModelIds } from '../../upstream/models-list.js';
+import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import { keysOf } from '../booking/key-rotation.js';
 
 export type DiscoveryResult =
@@ -23,12 +23,16 @@ export type DiscoveryResult =
     }
   | { ok: false; status: 404 | 409 | 502; code: string; message: string };
 
-/** What a discovery reads and writes: the config, the keys' state, the lists kept, and the router's time. */
+/**
+ * What a discovery reads and writes: the config, the keys' state, the lists kept, the router's time, and the
+ * upstream client the list is fetched over (the provider's own pool and proxy).
+ */
 export interface DiscoveryParts {
   live: LiveConfig;
   quotas: QuotaBook;
   discovery: DiscoveryBook;
   time: Time;
+  upstream: Pick<UpstreamClient, 'listModels'>;
 }
 
 /** Fetches and applies one provider's model list. */
@@ -57,7 +61,7 @@ export async function discoverModels(parts: DiscoveryParts, providerId: string):
     apiKey: key.value === '' ? null : key.value,
     headers: provider.headers,
   };
-  const list = await fetchModelIds(target, parts.time);
+  const list = await parts.upstream.listModels(provider.id, target, parts.time);
   if (!list.ok) {
     discovery.attempted(provider.id);
     return { ok: false, status: 502, code: 'discovery_failed', message: `${providerId}: ${list.error}` };

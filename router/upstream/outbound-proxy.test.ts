@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ProxyEnvError, proxyLine, readOutboundProxy } from './outbound-proxy.js';
+
+const LOOPBACK = 'localhost,127.0.0.1,[::1]';
+
+test('no proxy variable, or only empty ones: providers are reached directly', () => {
+  assert.equal(readOutboundProxy({}), null);
+  assert.equal(readOutboundProxy({ HTTPS_PROXY: '', http_proxy: '  ', NO_PROXY: 'corp' }), null);
+});
+
+test('the proxy variables as curl reads them: lower-case names first, host:port as http://', () => {
+  assert.deepEqual(readOutboundProxy({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2' }), {
+    http: '',
+    https: 'http://lower:2',
+    noProxy: LOOPBACK,
+  });
+  assert.deepEqual(readOutboundProxy({ HTTP_PROXY: 'proxy.corp:3128', NO_PROXY: '.corp, intranet' }), {
+    http: 'http://proxy.corp:3128',
+    https: '',
+    noProxy: `.corp,intranet,${LOOPBACK}`,
+  });
+  assert.equal(
+    readOutboundProxy({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'socks5://s:1080' })?.https,
+    'socks5://s:1080',
+  );
+});
+
+test('a proxy variable that is not a proxy URL refuses the start, naming it and not echoing its value', () => {
+  for (const value of ['ftp://proxy:21', 'http://', 'http://user:s3cret@:80', '::::']) {
+    assert.throws(
+      () => readOutboundProxy({ HTTPS_PROXY: value }),
+      (error: unknown) =>
+        error instanceof ProxyEnvError &&
+        error.message.startsWith('HTTPS_PROXY is not a proxy URL') &&
+        !error.message.includes('s3cret'),
+      value,
+    );
+  }
+});
+
+test('the log line names the proxy without its credentials, and the hosts reached directly', () => {
+  const both = readOutboundProxy({ HTTP_PROXY: 'http://me:s3cret@proxy.corp:3128', NO_PROXY: '.corp' });
+  assert.ok(both);
+  assert.equal(
+    proxyLine(both),
+    'calls to providers go through the proxy http://proxy.corp:3128; not for .corp, localhost, 127.0.0.1, [::1]',
+  );
+  const split = readOutboundProxy({ HTTPS_PROXY: 'http://a:1', HTTP_PROXY: 'http://b:2' });
+  assert.ok(split);
+  assert.match(
+    proxyLine(split),
+    /^calls to https:\/\/ providers go through the proxy http:\/\/a:1, http:\/\/ ones through http:\/\/b:2;/,
+  );
+  const httpsOnly = readOutboundProxy({ HTTPS_PROXY: 'http://a:1' });
+  assert.ok(httpsOnly);
+  assert.match(
+    proxyLine(httpsOnly),
+    /^calls to https:\/\/ providers go through the proxy http:\/\/a:1, http:\/\/ ones directly;/,
+  );
+});

@@ -1,0 +1,90 @@
+/**
+ * The proxy the router's calls to providers go through, as the environment names it, the way curl and the
+ * agents read it: `HTTPS_PROXY` for https:// providers (`HTTP_PROXY` when it is unset), `HTTP_PROXY` for
+ * http:// ones, `NO_PROXY` for the hosts reached directly; the lower-case names win. Loopback is always
+ * reached directly: a model server on this machine is never behind the office proxy.
+ */
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+
+/** Where calls to providers go when the environment names a proxy. */
+export interface OutboundProxy {
+  /** The proxy for http:// providers; '' for none. */
+  http: string;
+  /** The proxy for https:// providers; '' for none (`http` then serves them too). */
+  https: string;
+  /** The hosts reached directly: NO_PROXY's entries, then loopback's. */
+  noProxy: string;
+}
+
+/** A proxy variable that is not a proxy URL: the router refuses to start rather than go around it. */
+export class ProxyEnvError extends Error {
+  readonly code = 'FCM_INVALID_PROXY';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProxyEnvError';
+  }
+}
+
+const SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks5:']);
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/** `name`'s proxy URL (`host:port` read as http://), '' when unset; throws naming the variable otherwise. */
+function proxyUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = (env[name.toLowerCase()] ?? env[name] ?? '').trim();
+  if (raw === '') return '';
+  const text = raw.includes('://') ? raw : `http://${raw}`;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Named below; the value is not echoed, as it may hold the proxy's password.
+  }
+  if (url === null || !SCHEMES.has(url.protocol) || url.hostname === '')
+    throw new ProxyEnvError(
+      `${name} is not a proxy URL: set it as http://host:port (https://, socks5:// also work), or unset it`,
+    );
+  return text;
+}
+
+/**
+ * The proxy `env` names for calls to providers, or null when it names none (they go directly).
+ * Throws `ProxyEnvError` naming a variable whose value is not a proxy URL.
+ */
+export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null {
+  const http = proxyUrl(env, 'HTTP_PROXY');
+  const https = proxyUrl(env, 'HTTPS_PROXY');
+  if (http === '' && https === '') return null;
+  const listed = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[,\s]+/).filter((entry) => entry !== '');
+  return { http, https, noProxy: [...listed, ...LOOPBACK].join(',') };
+}
+
+/** A proxy URL as logs may show it: scheme, host and port, never its user or password. */
+function shown(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+/** One line on where calls to providers go, for the daemon's log. */
+export function proxyLine(proxy: OutboundProxy): string {
+  const via =
+    proxy.https === '' || proxy.https === proxy.http
+      ? `calls to providers go through the proxy ${shown(proxy.http || proxy.https)}`
+      : `calls to https:// providers go through the proxy ${shown(proxy.https)}, http:// ones ${
+          proxy.http === '' ? 'directly' : `through ${shown(proxy.http)}`
+        }`;
+  return `${via}; not for ${proxy.noProxy.split(',').join(', ')}`;
+}
+
+/**
+ * The dispatcher of one provider's calls: a keep-alive pool with `options`, through the proxy when there
+ * is one (the host is matched against `noProxy` as each call is made).
+ */
+export function outboundDispatcher(proxy: OutboundProxy | null, options: Agent.Options): Dispatcher {
+  if (proxy === null) return new Agent(options);
+  return new EnvHttpProxyAgent({
+    ...options,
+    httpProxy: proxy.http,
+    httpsProxy: proxy.https || proxy.http,
+    noProxy: proxy.noProxy,
+  });
+}
