@@ -28,7 +28,7 @@ import { openStateStores, type StateStores } from './state-stores.js';
 import { systemTime } from '../state/clock.js';
 import { ModelStatsBook } from '../state/model-stats.js';
 import { DiscoveryBook } from '../state/discovery-book.js';
-import { readOutboundProxy, proxyLine } from '../upstream/outbound-proxy.js';
+import { agentProxyWarning, proxyLine, readOutboundProxy } from '../upstream/outbound-proxy.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { DEFAULT_PORT, portFromEnv } from '../config/port-setting.js';
 import { serve, type LockedStart } from './start-serving.js';
@@ -109,6 +109,8 @@ export async function startRouter(options: StartRouterOptions = {}): Promise<Rou
   }
   try {
     if (proxy !== null) logger.info(proxyLine(proxy));
+    const agentWarning = agentProxyWarning(env);
+    if (agentWarning !== null) logger.warn(agentWarning);
     const started = { env, proxy, time, logger, baseDir, startedAt, lock };
     return await startLocked({ ...options, port }, started);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProxyEnvError, proxyLine, readOutboundProxy } from './outbound-proxy.js';
+import { agentProxyWarning, ProxyEnvError, proxyLine, readOutboundProxy } from './outbound-proxy.js';
 
 const LOOPBACK = 'localhost,127.0.0.1,[::1]';
 
@@ -58,4 +58,23 @@ test('the log line names the proxy without its credentials, and the hosts reache
     proxyLine(httpsOnly),
     /^calls to https:\/\/ providers go through the proxy http:\/\/a:1, http:\/\/ ones directly;/,
   );
+});
+
+test('agents would send their requests for the router to the proxy: HTTP_PROXY set, NO_PROXY without 127.0.0.1', () => {
+  assert.equal(agentProxyWarning({}), null);
+  assert.equal(agentProxyWarning({ HTTPS_PROXY: 'http://p:1' }), null, 'the router is http://');
+  assert.match(
+    agentProxyWarning({ HTTP_PROXY: 'http://p:1' }) ?? '',
+    /^HTTP_PROXY is set and NO_PROXY does not name 127\.0\.0\.1/,
+  );
+  assert.ok(
+    agentProxyWarning({ HTTP_PROXY: 'http://p:1', NO_PROXY: 'localhost,.corp' }),
+    'localhost is another host',
+  );
+  assert.ok(
+    agentProxyWarning({ http_proxy: 'http://p:1', NO_PROXY: '127.0.0.1', no_proxy: '.corp' }),
+    'lower case wins',
+  );
+  for (const noProxy of ['127.0.0.1', '.corp, 127.0.0.1:19280', '*', '127.0.0.0/8'])
+    assert.equal(agentProxyWarning({ HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy }), null, noProxy);
 });

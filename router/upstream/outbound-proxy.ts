@@ -58,6 +58,28 @@ export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null 
   return { http, https, noProxy: [...listed, ...LOOPBACK].join(',') };
 }
 
+/** Whether a NO_PROXY entry covers 127.0.0.1: `*`, the address (with any port) or a 127.x CIDR. */
+function coversLoopback(entry: string): boolean {
+  return (
+    entry === '*' ||
+    entry.replace(/:\d+$/, '') === '127.0.0.1' ||
+    /^127\.0\.0\.0\/([89]|[12]\d|3[0-2])$/.test(entry)
+  );
+}
+
+/**
+ * A warning for the daemon's log when agents started with `env` may send their requests for the router
+ * (http://127.0.0.1) to the proxy, which cannot reach this machine: HTTP_PROXY is set and NO_PROXY does not
+ * cover 127.0.0.1. Null when they would reach it directly.
+ */
+export function agentProxyWarning(env: NodeJS.ProcessEnv): string | null {
+  const httpProxy = (env.http_proxy ?? env.HTTP_PROXY ?? '').trim();
+  if (httpProxy === '') return null;
+  const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[,\s]+/);
+  if (noProxy.some(coversLoopback)) return null;
+  return 'HTTP_PROXY is set and NO_PROXY does not name 127.0.0.1: an agent started with this environment may send its requests for this router to the proxy, which cannot reach it; add 127.0.0.1 to NO_PROXY';
+}
+
 /** A proxy URL as logs may show it: scheme, host and port, never its user or password. */
 function shown(url: string): string {
   const parsed = new URL(url);

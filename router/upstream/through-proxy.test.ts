@@ -42,6 +42,10 @@ test('with HTTP_PROXY set, a provider’s requests and its model list go through
       router.logText(),
       /calls to providers go through the proxy http:\/\/127\.0\.0\.1:\d+; not for localhost/,
     );
+    assert.match(
+      router.logText(),
+      /NO_PROXY does not name 127\.0\.0\.1: an agent started with this environment/,
+    );
   } finally {
     await router.close();
     await proxy.close();
