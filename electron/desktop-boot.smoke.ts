@@ -17,6 +17,7 @@ import { generateIcons } from '../scripts/gen-icons.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { empty200, json } from '../router/test-support/upstream-behaviours.js';
 import { BRIDGE_CHANNELS } from './ipc-contract.js';
+import { PROVIDER_PROBE_URL } from './system-proxy.js';
 import { BootedApp, ROOT } from './testing/booted-app.js';
 import type { CallRecord } from './testing/fake-electron/protocol.js';
 import { loadPreloadBridge } from './testing/preload-table.js';
@@ -103,7 +104,8 @@ describe('the built app, owning its router', () => {
 
   before(async () => {
     setup = await setUp();
-    app = launch(setup);
+    // The system's proxy, as Chromium resolves it; the test's provider is on loopback, reached directly.
+    app = launch(setup, { FCM_FAKE_SYSTEM_PROXY: 'PROXY 127.0.0.1:9; DIRECT' });
     url = (await app.waitForLine(/fcm-router: serving (http:\/\/\S+)/))[1] ?? '';
   });
   after(() => tearDown(setup, app));
@@ -182,6 +184,13 @@ describe('the built app, owning its router', () => {
     assert.equal(daemon.url, url);
     const health = (await (await fetch(`${url}/health`)).json()) as { pid: number };
     assert.equal(health.pid, app.pid);
+  });
+
+  test('gives its router the system’s proxy for providers, its environment naming none', async () => {
+    assert.deepEqual(app.calls('session', 'resolveProxy')[0]?.args, [PROVIDER_PROBE_URL]);
+    await app.waitForLine(
+      /calls to https:\/\/ providers go through the proxy http:\/\/127\.0\.0\.1:9, http:\/\/ ones directly/,
+    );
   });
 
   test('keeps a shown notification until it is clicked, and the click opens the dashboard', async () => {

@@ -24,17 +24,26 @@ const place = (stateDir: string) => ({
   rendererDir: path.join(stateDir, 'renderer'),
   demo: false,
   env: {},
+  // The system's proxy, as Chromium would resolve it: the own router takes it (its port is never reached).
+  resolveProxy: async () => 'PROXY 127.0.0.1:9; DIRECT',
   logger: recordingLogger(),
   time: new TestClock(),
 });
 
-test('with the folder free, the app runs its own router there, on the port asked for', async () => {
+test('with the folder free, the app runs its own router there, on the port asked for, through the system’s proxy', async () => {
   await withFolder(async (stateDir) => {
-    const result = await desktopConnector(place(stateDir))(0);
+    const own = place(stateDir);
+    const result = await desktopConnector(own)(0);
     assert.equal(result.kind, 'connected');
     if (result.kind !== 'connected') return;
     try {
       assert.equal(result.source.mode, 'owned');
+      assert.ok(
+        own.logger.lines.includes(
+          'info calls to https:// providers go through the proxy http://127.0.0.1:9, http:// ones directly; not for localhost, 127.0.0.1, [::1]',
+        ),
+        own.logger.lines.join('\n'),
+      );
       const reading = await result.source.read();
       assert.ok(reading, 'the own router answers');
       assert.equal((await fetch(`${result.source.url}/health`)).status, 200);

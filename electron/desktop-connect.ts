@@ -7,6 +7,7 @@ import { startRouter, type RouterLogger, type Time } from '../router/index.js';
 import { connectRouter, type ConnectResult } from './router-connect.js';
 import { ownedSource } from './router-source.js';
 import { findStateDirDaemon } from './state-dir-daemon.js';
+import { envWithSystemProxy, type ResolveProxy } from './system-proxy.js';
 
 /** What the desktop app's router runs on. */
 export interface DesktopRouterPlace {
@@ -20,6 +21,8 @@ export interface DesktopRouterPlace {
   /** `--demo`: the router runs over the built-in simulated providers. */
   demo: boolean;
   env: Record<string, string | undefined>;
+  /** The system's proxy resolver (Chromium's): the own router's proxy when `env` names none. */
+  resolveProxy: ResolveProxy;
   logger: RouterLogger;
   /** The own router's time. @default the system's */
   time?: Time;
@@ -42,7 +45,7 @@ export function desktopConnector(place: DesktopRouterPlace): (port: number) => P
             stateDir,
             rendererDir: place.rendererDir,
             demo: place.demo,
-            env: place.env,
+            env: await envWithSystemProxy(place.env, place.resolveProxy),
             logger: place.logger,
             ...(place.time ? { time: place.time } : {}),
           }),

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, dialog, ipcMain, nativeTheme, Notification, powerMonitor } from 'electron';
+import { app, clipboard, dialog, ipcMain, nativeTheme, Notification, powerMonitor, session } from 'electron';
 import Store from 'electron-store';
 import { systemTime, type RouterLogger } from '../router/index.js';
 import { APP_ID } from './app-identity.js';
@@ -87,6 +87,7 @@ function desktopShell(appPath: string, prefs: Store<DesktopPrefs>, window: Dashb
       rendererDir: path.join(appPath, 'dist', 'renderer'),
       demo: process.argv.includes('--demo'),
       env: process.env,
+      resolveProxy: (url) => session.defaultSession.resolveProxy(url),
       logger,
     }),
     showWindow: (url) => window.show(url),

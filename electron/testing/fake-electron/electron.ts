@@ -174,6 +174,11 @@ export const session = {
       record('session', 'setPermissionRequestHandler', handler),
     setPermissionCheckHandler: (handler: unknown): void =>
       record('session', 'setPermissionCheckHandler', handler),
+    /** The system's proxy for `url`: FCM_FAKE_SYSTEM_PROXY (Chromium's form, `PROXY host:port`), else direct. */
+    resolveProxy: (url: string): Promise<string> => {
+      record('session', 'resolveProxy', url);
+      return Promise.resolve(process.env.FCM_FAKE_SYSTEM_PROXY ?? 'DIRECT');
+    },
   },
 };
 
