@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeBuckets } from './time-buckets.js';
+import { chartEnd, timeBuckets } from './time-buckets.js';
 
 describe('timeBuckets', () => {
   it('puts the edges on the clock, the newest slice holding now', () => {
@@ -19,5 +19,18 @@ describe('timeBuckets', () => {
 
   it('rounds a span that is not a whole number of slices up', () => {
     expect(timeBuckets(0, 2_500, 1_000).count).toBe(3);
+  });
+});
+
+describe('chartEnd', () => {
+  it('ends at the end of the minute of now', () => {
+    expect(chartEnd(90_000)).toBe(119_999);
+    expect(chartEnd(90_000, [{ at: 10_000 }, { at: 61_000 }])).toBe(119_999);
+  });
+
+  it('reaches the minute of an entry newer than the clock’s last tick', () => {
+    expect(chartEnd(90_000, [{ at: 10_000 }, { at: 125_000 }])).toBe(179_999);
+    const end = chartEnd(90_000, [{ at: 125_000 }]);
+    expect(timeBuckets(end, 3_600_000, 120_000).indexOf(125_000)).not.toBeNull();
   });
 });

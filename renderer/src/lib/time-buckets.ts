@@ -21,3 +21,16 @@ export function timeBuckets(now: number, spanMs: number, bucketMs: number): Time
     indexOf: (at) => (at < start || at >= end ? null : Math.floor((at - start) / bucketMs)),
   };
 }
+
+/**
+ * The moment a chart of recent history ends at: the end of the minute of `now`, or of the newest entry when
+ * one is later. The clock that moves the chart ticks every 30 s, so a request that arrives after a minute
+ * has turned would otherwise fall outside the chart until the next tick.
+ *
+ * @example chartEnd(90_000, [{ at: 125_000 }]) // 179_999, the end of the minute holding the entry
+ */
+export function chartEnd(now: number, entries: readonly { at: number }[] = []): number {
+  let latest = now;
+  for (const entry of entries) if (entry.at > latest) latest = entry.at;
+  return Math.floor(latest / 60_000) * 60_000 + 59_999;
+}

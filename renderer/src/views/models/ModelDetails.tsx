@@ -4,6 +4,7 @@ import { useHistory } from '../../api/queries.js';
 import { LineChart } from '../../components/LineChart.js';
 import { formatClock, formatLatency } from '../../lib/format.js';
 import { modelEvents, modelSeries } from '../../lib/model-series.js';
+import { chartEnd } from '../../lib/time-buckets.js';
 import { useNow } from '../../lib/use-now.js';
 import { ModelTimeline } from './ModelTimeline.js';
 import { ModelUsage } from './ModelUsage.js';
@@ -22,9 +23,8 @@ const latencyText = (ms: number): string =>
  */
 export function ModelDetails({ model }: { model: ModelStateView }) {
   const { data } = useHistory();
-  const minute = Math.floor(useNow(30_000) / 60_000);
-  const end = minute * 60_000 + 59_999;
   const entries = data?.entries;
+  const end = chartEnd(useNow(30_000), entries);
   const series = useMemo(() => modelSeries(entries ?? [], model.key, end), [entries, model.key, end]);
   const events = useMemo(() => modelEvents(entries ?? [], model.key, end - HOUR), [entries, model.key, end]);
   const chart = useMemo(

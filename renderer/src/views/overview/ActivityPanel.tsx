@@ -5,6 +5,7 @@ import { Panel } from '../../components/Panel.js';
 import { RequestsChart } from '../../components/RequestsChart.js';
 import { formatLatency, formatPercent } from '../../lib/format.js';
 import { bucketOutcomes, seriesTotals } from '../../lib/history-buckets.js';
+import { chartEnd } from '../../lib/time-buckets.js';
 import { bucketFirstByte, firstByteSummary } from '../../lib/latency.js';
 import { OUTCOME_LABELS } from '../../lib/labels.js';
 import { useNow } from '../../lib/use-now.js';
@@ -15,10 +16,9 @@ const seconds = (ms: number): string =>
 /** The agents' last hour: requests by outcome and the failover rate, then the time to first byte. */
 export function ActivityPanel() {
   const { data } = useHistory();
-  // The buckets move on with the clock even when no request arrives.
-  const minute = Math.floor(useNow(30_000) / 60_000);
-  const end = minute * 60_000 + 59_999;
   const entries = data?.entries;
+  // The buckets move on with the clock even when no request arrives, and take in one as it arrives.
+  const end = chartEnd(useNow(30_000), entries);
   const series = useMemo(() => bucketOutcomes(entries ?? [], end), [entries, end]);
   const firstByte = useMemo(() => bucketFirstByte(entries ?? [], end), [entries, end]);
   const summary = useMemo(() => firstByteSummary(entries ?? [], end), [entries, end]);
