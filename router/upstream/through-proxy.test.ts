@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConfigInput } from '../config/schema.js';
 import { startConnectProxy } from '../test-support/connect-proxy.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { startSocksProxy } from '../test-support/socks-proxy.js';
 import { startHarness } from '../test-support/router-harness.js';
 import { json } from '../test-support/upstream-behaviours.js';
 
@@ -80,6 +81,25 @@ test('a proxy’s credentials are sent to it and never logged; a proxy that refu
   } finally {
     await right.close();
     await wrong.close();
+    await proxy.close();
+    await upstream.close();
+  }
+});
+
+test('a socks5:// proxy carries the calls too', async () => {
+  const upstream = await startFakeUpstream();
+  const proxy = await startSocksProxy();
+  upstream.always('far/m1', json('far'));
+  const router = await startHarness({
+    config: config(upstream),
+    env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
+  });
+  try {
+    const reply = await router.chat({ model: 'fcm:@far/m1' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(proxy.connections, [`far.invalid:${new URL(upstream.url).port}`]);
+  } finally {
+    await router.close();
     await proxy.close();
     await upstream.close();
   }
