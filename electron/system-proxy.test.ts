@@ -25,6 +25,12 @@ test('the system’s proxy is the router’s when the shell names none; the shel
   assert.equal(await envWithSystemProxy(env, system('DIRECT')), env);
   const shell = { http_proxy: 'http://mine:8080' };
   assert.equal(await envWithSystemProxy(shell, system('PROXY other:1')), shell);
+  const unreadable = { HTTPS_PROXY: 'ftp://proxy:21' };
+  assert.equal(
+    await envWithSystemProxy(unreadable, system('PROXY other:1')),
+    unreadable,
+    'the router names it',
+  );
   assert.equal(asked.length, 2, 'the shell’s variables are not second-guessed');
   const failing = async (): Promise<string> => Promise.reject(new Error('no session'));
   assert.equal(await envWithSystemProxy(env, failing), env);

@@ -3,9 +3,7 @@
  * no shell, so no `HTTPS_PROXY`: the proxy the user set is the system's (PAC included), which Chromium
  * resolves. Electron-free: main passes Chromium's resolver.
  */
-
-/** The variables a shell sets for a proxy; any of them set means the shell's choice stands. */
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+import { readOutboundProxy } from '../router/index.js';
 
 /** A provider's URL, to ask the system which proxy calls to providers take. */
 export const PROVIDER_PROBE_URL = 'https://openrouter.ai/api/v1/chat/completions';
@@ -26,6 +24,15 @@ export function proxyFromChromium(resolved: string): string | null {
   return scheme === undefined ? null : `${scheme}://${hostPort}`;
 }
 
+/** Whether `env` names a proxy as the router reads it; one it cannot read counts (the router refuses it). */
+function namesProxy(env: Record<string, string | undefined>): boolean {
+  try {
+    return readOutboundProxy(env) !== null;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The environment the app's own router starts with: `env` as it is when it names a proxy or when the
  * system's is direct; else `env` with `HTTPS_PROXY` set to the system's proxy for providers (only https://:
@@ -36,7 +43,7 @@ export async function envWithSystemProxy(
   env: Record<string, string | undefined>,
   resolveProxy: ResolveProxy,
 ): Promise<Record<string, string | undefined>> {
-  if (PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '')) return env;
+  if (namesProxy(env)) return env;
   const proxy = await resolveProxy(PROVIDER_PROBE_URL).then(proxyFromChromium, () => null);
   return proxy === null ? env : { ...env, HTTPS_PROXY: proxy };
 }

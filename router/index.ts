@@ -11,3 +11,4 @@ export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
 export { DaemonRunningError, StateDirError, processAlive } from './daemon/daemon-lock.js';
 export type { LockHolder } from './daemon/daemon-lock.js';
+export { readOutboundProxy } from './upstream/outbound-proxy.js';

@@ -28,9 +28,21 @@ export class ProxyEnvError extends Error {
 const SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks5:']);
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
+/** The variable `name` (`HTTP_PROXY`…) as curl reads it: its lower-case spelling first; '' when unset. */
+function variable(env: NodeJS.ProcessEnv, name: string): string {
+  return (env[name.toLowerCase()] ?? env[name] ?? '').trim();
+}
+
+/** NO_PROXY's entries. */
+function noProxyEntries(env: NodeJS.ProcessEnv): string[] {
+  return variable(env, 'NO_PROXY')
+    .split(/[,\s]+/)
+    .filter((entry) => entry !== '');
+}
+
 /** `name`'s proxy URL (`host:port` read as http://), '' when unset; throws naming the variable otherwise. */
 function proxyUrl(env: NodeJS.ProcessEnv, name: string): string {
-  const raw = (env[name.toLowerCase()] ?? env[name] ?? '').trim();
+  const raw = variable(env, name);
   if (raw === '') return '';
   const text = raw.includes('://') ? raw : `http://${raw}`;
   let url: URL | null = null;
@@ -54,8 +66,7 @@ export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null 
   const http = proxyUrl(env, 'HTTP_PROXY');
   const https = proxyUrl(env, 'HTTPS_PROXY');
   if (http === '' && https === '') return null;
-  const listed = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[,\s]+/).filter((entry) => entry !== '');
-  return { http, https, noProxy: [...listed, ...LOOPBACK].join(',') };
+  return { http, https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
 }
 
 /** Whether a NO_PROXY entry covers 127.0.0.1: `*`, the address (with any port) or a 127.x CIDR. */
@@ -73,10 +84,7 @@ function coversLoopback(entry: string): boolean {
  * cover 127.0.0.1. Null when they would reach it directly.
  */
 export function agentProxyWarning(env: NodeJS.ProcessEnv): string | null {
-  const httpProxy = (env.http_proxy ?? env.HTTP_PROXY ?? '').trim();
-  if (httpProxy === '') return null;
-  const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[,\s]+/);
-  if (noProxy.some(coversLoopback)) return null;
+  if (variable(env, 'HTTP_PROXY') === '' || noProxyEntries(env).some(coversLoopback)) return null;
   return 'HTTP_PROXY is set and NO_PROXY does not name 127.0.0.1: an agent started with this environment may send its requests for this router to the proxy, which cannot reach it; add 127.0.0.1 to NO_PROXY';
 }
 
