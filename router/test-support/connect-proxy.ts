@@ -5,9 +5,8 @@
  * them.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { listenOnLoopback, OpenSockets, tunnel } from './loopback-tunnels.js';
 
 export interface ConnectProxy {
   /** `http://127.0.0.1:<port>`. */
@@ -21,17 +20,13 @@ export interface ConnectProxy {
 
 /** Starts a proxy; with `credentials` (`user:password`) it wants them as Basic `proxy-authorization`. */
 export async function startConnectProxy(options: { credentials?: string } = {}): Promise<ConnectProxy> {
-  const sockets = new Set<Duplex>();
-  const track = (socket: Duplex): void => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  };
+  const sockets = new OpenSockets();
   const wanted =
     options.credentials === undefined ? null : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
   const server = http.createServer((_req, res) => res.writeHead(405).end());
   const proxy: ConnectProxy = { url: '', tunnels: [], refused: 0, close: async () => {} };
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
+    sockets.track(client);
     if (wanted !== null && req.headers['proxy-authorization'] !== wanted) {
       proxy.refused += 1;
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n');
@@ -39,22 +34,12 @@ export async function startConnectProxy(options: { credentials?: string } = {}):
     }
     const authority = req.url ?? '';
     proxy.tunnels.push(authority);
-    const target = net.connect(Number(authority.slice(authority.lastIndexOf(':') + 1)), '127.0.0.1', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) target.write(head);
-      target.pipe(client);
-      client.pipe(target);
-    });
-    track(target);
-    target.on('error', () => client.destroy());
-    client.on('error', () => target.destroy());
+    if (head.length > 0) client.unshift(head);
+    const port = Number(authority.slice(authority.lastIndexOf(':') + 1));
+    tunnel(client, port, 'HTTP/1.1 200 Connection Established\r\n\r\n', sockets);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.close = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenOnLoopback(server, sockets);
+  proxy.url = `http://127.0.0.1:${listening.port}`;
+  proxy.close = listening.close;
   return proxy;
 }

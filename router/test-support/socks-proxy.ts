@@ -3,8 +3,8 @@
  * connecting to 127.0.0.1 at the asked port, so a provider named by a host no resolver knows is reachable
  * through it alone. It records each connection's target.
  */
-import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import { listenOnLoopback, OpenSockets, tunnel } from './loopback-tunnels.js';
 
 export interface SocksProxy {
   /** `socks5://127.0.0.1:<port>`. */
@@ -31,11 +31,10 @@ function connectTarget(request: Buffer): { host: string; port: number } | null {
 
 /** Starts a SOCKS5 proxy. */
 export async function startSocksProxy(): Promise<SocksProxy> {
-  const sockets = new Set<net.Socket>();
+  const sockets = new OpenSockets();
   const proxy: SocksProxy = { url: '', connections: [], close: async () => {} };
   const server = net.createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    sockets.track(client);
     client.on('error', () => client.destroy());
     client.once('data', () => {
       client.write(Buffer.from([5, 0])); // version 5, no authentication
@@ -43,23 +42,12 @@ export async function startSocksProxy(): Promise<SocksProxy> {
         const target = connectTarget(request);
         if (target === null) return void client.end(Buffer.from([5, 7, 0, 1, 0, 0, 0, 0, 0, 0]));
         proxy.connections.push(`${target.host}:${target.port}`);
-        const upstream = net.connect(target.port, '127.0.0.1', () => {
-          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
-          upstream.pipe(client);
-          client.pipe(upstream);
-        });
-        sockets.add(upstream);
-        upstream.on('close', () => sockets.delete(upstream));
-        upstream.on('error', () => client.destroy());
+        tunnel(client, target.port, Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]), sockets);
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.close = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenOnLoopback(server, sockets);
+  proxy.url = `socks5://127.0.0.1:${listening.port}`;
+  proxy.close = listening.close;
   return proxy;
 }
