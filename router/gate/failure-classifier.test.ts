@@ -162,6 +162,7 @@ test('transport kinds', () => {
   check(transport('client_aborted'), expect('client_aborted', 'none', false, false, 499));
   check(transport('budget_exhausted'), expect('budget_exhausted', 'none', false, false, 504));
   check(transport('hedge_lost'), expect('hedge_lost', 'none', false, false, 503));
+  check(transport('proxy_refused'), expect('proxy_refused', 'none', true, false, 502));
 });
 
 test('every failure kind is reachable from some input', () => {
@@ -190,6 +191,7 @@ test('every failure kind is reachable from some input', () => {
         'body_timeout',
         'stream_stall',
         'network_error',
+        'proxy_refused',
         'mid_stream_error',
         'client_aborted',
         'budget_exhausted',

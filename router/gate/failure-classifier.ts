@@ -107,6 +107,8 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   body_timeout: row('provider', true, 504),
   stream_stall: row('provider', true, 504),
   network_error: row('provider', true, 502),
+  // The proxy in front of every provider refused the tunnel: the user's set-up, not any model's health.
+  proxy_refused: row('none', false, 502),
   server_error: row('provider', true, 502),
   overloaded: row('model', true, 503),
   html_maintenance: row('provider', true, 503),

@@ -16,6 +16,7 @@ export const FAILURE_KINDS = [
   'body_timeout',
   'stream_stall',
   'network_error',
+  'proxy_refused',
   'server_error',
   'overloaded',
   'html_maintenance',
@@ -59,6 +60,7 @@ export type TransportFailureKind = Extract<
   | 'body_timeout'
   | 'stream_stall'
   | 'network_error'
+  | 'proxy_refused'
   | 'client_aborted'
   | 'budget_exhausted'
   | 'hedge_lost'

@@ -1,7 +1,7 @@
 /**
  * A SOCKS5 proxy for tests, on 127.0.0.1 port 0, without authentication: it answers a CONNECT to any host by
  * connecting to 127.0.0.1 at the asked port, so a provider named by a host no resolver knows is reachable
- * through it alone. It records each connection's target.
+ * through it alone. It records each connection's target. With `refuse`, it accepts no method at all.
  */
 import net from 'node:net';
 import { listenOnLoopback, OpenSockets, tunnel } from './loopback-tunnels.js';
@@ -29,14 +29,15 @@ function connectTarget(request: Buffer): { host: string; port: number } | null {
   return null;
 }
 
-/** Starts a SOCKS5 proxy. */
-export async function startSocksProxy(): Promise<SocksProxy> {
+/** Starts a SOCKS5 proxy; with `refuse` it answers every greeting "no acceptable method" (0xFF). */
+export async function startSocksProxy(options: { refuse?: boolean } = {}): Promise<SocksProxy> {
   const sockets = new OpenSockets();
   const proxy: SocksProxy = { url: '', connections: [], close: async () => {} };
   const server = net.createServer((client) => {
     sockets.track(client);
     client.on('error', () => client.destroy());
     client.once('data', () => {
+      if (options.refuse === true) return void client.end(Buffer.from([5, 0xff]));
       client.write(Buffer.from([5, 0])); // version 5, no authentication
       client.once('data', (request) => {
         const target = connectTarget(request);

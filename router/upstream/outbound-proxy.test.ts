@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentProxyWarning, ProxyEnvError, proxyLine, readOutboundProxy } from './outbound-proxy.js';
+import { errors } from 'undici';
+import {
+  agentProxyWarning,
+  isProxyRefusal,
+  ProxyEnvError,
+  proxyLine,
+  readOutboundProxy,
+} from './outbound-proxy.js';
 
 const LOOPBACK = 'localhost,127.0.0.1,[::1]';
 
@@ -77,4 +84,19 @@ test('agents would send their requests for the router to the proxy: HTTP_PROXY s
   );
   for (const noProxy of ['127.0.0.1', '.corp, 127.0.0.1:19280', '*', '127.0.0.0/8'])
     assert.equal(agentProxyWarning({ HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy }), null, noProxy);
+});
+
+test('a refusal is the proxy’s 407 or 403 to the tunnel; its 502 and a refused connection are network errors', () => {
+  const tunnel = (status: number): Error =>
+    new errors.RequestAbortedError(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+  assert.equal(isProxyRefusal(tunnel(407)), true);
+  assert.equal(isProxyRefusal(tunnel(403)), true);
+  assert.equal(isProxyRefusal(tunnel(502)), false, 'the proxy could not reach the provider');
+  assert.equal(isProxyRefusal(new errors.RequestAbortedError()), false, 'an abort of the router’s own');
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3128'), { code: 'ECONNREFUSED' });
+  assert.equal(isProxyRefusal(refused), false);
+  const socks = (code: string): Error => Object.assign(new Error('SOCKS5'), { code });
+  assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_AUTH_FAILED')), true);
+  assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_REPLY_2')), true, 'not allowed by its rules');
+  assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_REPLY_4')), false, 'host unreachable');
 });

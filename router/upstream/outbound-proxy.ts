@@ -118,3 +118,22 @@ export function outboundDispatcher(proxy: OutboundProxy | null, options: Agent.O
     noProxy: proxy.noProxy,
   });
 }
+
+/** SOCKS5 refusals: no method the proxy accepts, credentials it rejects, a target its rules forbid. */
+const SOCKS_REFUSALS = new Set([
+  'UND_ERR_SOCKS5_AUTH_REJECTED',
+  'UND_ERR_SOCKS5_AUTH_FAILED',
+  'UND_ERR_SOCKS5_REPLY_2',
+]);
+
+/**
+ * Whether a call's error is the proxy refusing it: an HTTP proxy's 407 (credentials) or 403 (its policy)
+ * to the tunnel, or a SOCKS5 proxy's refusal. That is the proxy's set-up, never the provider's health. A
+ * proxy that could not reach the provider (its 502, 504) stays a network error of the provider's.
+ */
+export function isProxyRefusal(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && SOCKS_REFUSALS.has(code)) return true;
+  // undici names the proxy's status only in the message of the error it gives the request.
+  return code === 'UND_ERR_ABORTED' && /^Proxy response \((407|403)\) !== 200/.test(error.message);
+}

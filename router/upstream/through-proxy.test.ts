@@ -54,7 +54,7 @@ test('with HTTP_PROXY set, a provider’s requests and its model list go through
   }
 });
 
-test('a proxy’s credentials are sent to it and never logged; a proxy that refuses is a network error', async () => {
+test('a proxy’s credentials are sent to it and never logged; a proxy that refuses is proxy_refused, not the model’s fault', async () => {
   const upstream = await startFakeUpstream();
   const proxy = await startConnectProxy({ credentials: 'me:s3cret' });
   upstream.always('far/m1', json('far'));
@@ -74,7 +74,11 @@ test('a proxy’s credentials are sent to it and never logged; a proxy that refu
 
     const refused = await wrong.chat({ model: 'fcm:@far/m1' });
     assert.equal(refused.status, 502);
-    assert.equal(wrong.lastEntry().attempts[0]?.kind, 'network_error');
+    assert.match(refused.text, /the proxy refused the calls; check its address and credentials/);
+    assert.equal(wrong.lastEntry().attempts[0]?.kind, 'proxy_refused');
+    const far = wrong.model('far/m1');
+    assert.equal(far.state, 'CLOSED');
+    assert.equal(far.consecutiveFailures, 0, 'the proxy’s refusal does not count against the model');
     assert.equal(proxy.refused, 1);
     assert.equal(proxy.tunnels.length, 1, 'no tunnel without the credentials');
     assert.ok(!wrong.logText().includes('guess'));
@@ -98,6 +102,24 @@ test('a socks5:// proxy carries the calls too', async () => {
     const reply = await router.chat({ model: 'fcm:@far/m1' });
     assert.equal(reply.status, 200, reply.text);
     assert.deepEqual(proxy.connections, [`far.invalid:${new URL(upstream.url).port}`]);
+  } finally {
+    await router.close();
+    await proxy.close();
+    await upstream.close();
+  }
+});
+
+test('a SOCKS5 proxy that refuses every method is proxy_refused too', async () => {
+  const upstream = await startFakeUpstream();
+  const proxy = await startSocksProxy({ refuse: true });
+  upstream.always('far/m1', json('far'));
+  const router = await startHarness({ config: config(upstream), env: { HTTP_PROXY: proxy.url } });
+  try {
+    const reply = await router.chat({ model: 'fcm:@far/m1' });
+    assert.equal(reply.status, 502);
+    assert.equal(router.lastEntry().attempts[0]?.kind, 'proxy_refused');
+    assert.equal(router.model('far/m1').consecutiveFailures, 0);
+    assert.deepEqual(proxy.connections, []);
   } finally {
     await router.close();
     await proxy.close();

@@ -15,6 +15,8 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   body_timeout: 'The response body did not arrive in time.',
   stream_stall: 'The stream went silent.',
   network_error: 'Connection refused, reset or DNS failure.',
+  proxy_refused:
+    'The proxy refused the call (its 407 or 403): check its address and credentials; the model is not blamed.',
   server_error: 'The provider answered 5xx.',
   overloaded: 'The provider is overloaded (529/503).',
   html_maintenance: 'An HTML page instead of JSON (maintenance or captive page).',

@@ -60,6 +60,10 @@ export function noCandidatesAnswer(
   };
 }
 
+/** What to do when the proxy in front of the providers refused the calls. */
+const PROXY_HINT =
+  ': the proxy refused the calls; check its address and credentials in HTTPS_PROXY or HTTP_PROXY';
+
 /**
  * When every dispatched attempt failed: the shared client status if every failure has one kind, else 503;
  * the message names the kinds seen (never upstream text). Pure.
@@ -92,7 +96,7 @@ export function allFailedAnswer(
           : status < 500
             ? 'invalid_request_error'
             : 'upstream_error',
-    message: `fcm-router: every model tried failed (${kinds.join(', ')})`,
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}`,
     retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
   };
 }

@@ -10,6 +10,7 @@ import type { BodyTemplate } from '../../upstream/body-template.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionFrames } from '../../upstream/json-as-sse.js';
+import { isProxyRefusal } from '../../upstream/outbound-proxy.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -223,7 +224,11 @@ class Attempt implements ExchangeHandler {
       const { status, latencyMs, committed, sent } = this.#facts();
       return this.#settle({ type: 'fault', status, latencyMs, fault: error, committed, sent });
     }
-    const kind = isAttemptAbort(error) ? error.kind : 'network_error';
+    const kind = isAttemptAbort(error)
+      ? error.kind
+      : isProxyRefusal(error)
+        ? 'proxy_refused'
+        : 'network_error';
     this.#fail({ type: 'transport', kind });
   }
 

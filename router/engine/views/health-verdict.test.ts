@@ -288,6 +288,17 @@ test('health verdict: every CLOSED model but the last 6 requests unreachable is 
   assert.equal(verdict.next, 'a/1', 'the next model is still named');
 });
 
+test('health verdict: requests the proxy refused name the proxy, not the connection', () => {
+  const recent = failing({ unreachable: false, causes: ['proxy_refused'], spared: [] });
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent }, NOW);
+  assert.equal(verdict.level, 'red');
+  assert.equal(
+    verdict.reason,
+    'the last 6 requests failed: the proxy refused them (proxy_refused) — check its address and credentials in HTTPS_PROXY',
+  );
+  assert.equal(verdict.action, 'check_network');
+});
+
 test('health verdict: fewer failures than the window leave the state verdict as it is', () => {
   const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent: failing({ failedInARow: 5 }) }, NOW);
   assert.equal(verdict.level, 'green');

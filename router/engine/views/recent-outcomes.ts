@@ -109,6 +109,10 @@ export function failingWords(recent: RecentOutcomes): FailingWords {
   }
   const top = recent.causes.slice(0, 3).join(', ');
   const first = recent.causes[0];
+  if (first === 'proxy_refused') {
+    const reason = `${head}: the proxy refused them (proxy_refused) — check its address and credentials in HTTPS_PROXY`;
+    return { reason, action: 'check_network' };
+  }
   if (first === 'internal_error')
     return { reason: `${head}: a fault in the router (internal_error) — see its log`, action: null };
   const what = recent.causes.every((cause) => SKIPS.has(cause))
