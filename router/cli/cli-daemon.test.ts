@@ -97,7 +97,7 @@ test('a set naming only models of no known provider says so at start, not that a
     const [line] = await daemon.waitForLine(/set "a": .*/);
     assert.equal(
       line,
-      'set "a": 0 models with keys — 2 of its models name no provider the router knows (nope/x, nada/y): check the set in config.json',
+      'set "a": 0 models ready — 2 of its models name no provider the router knows (nope/x, nada/y): check the set in config.json',
     );
   } finally {
     await daemon.kill();

@@ -84,13 +84,13 @@ async function startOrRefuse(cmd: DaemonCommand, logger: BufferedLogger): Promis
 }
 
 /**
- * The started daemon's line about its active set: how many of its models have keys, and when none does,
- * what to do: fix the names of models of providers the router does not know, else add a key.
+ * The started daemon's line about its active set: how many of its models are ready (their provider is
+ * enabled and has a key, or needs none), and when none is, what to do: fix the names of models of providers the router does not know, else add a key.
  */
 export function activeSetLine(activeSet: string, models: readonly ModelStateView[]): string {
   const inSet = models.filter((m) => m.inActiveSet);
   const ready = inSet.filter((m) => !m.missingKey && m.providerEnabled).length;
-  const line = `set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} with keys`;
+  const line = `set "${activeSet}": ${ready} model${ready === 1 ? '' : 's'} ready`;
   if (ready > 0) return line;
   const unknown = inSet.filter((m) => m.blockedBy === 'unknown_model').map((m) => m.key);
   if (unknown.length > 0)
