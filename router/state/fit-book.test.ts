@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TestClock } from '../test-support/test-clock.js';
-import { FitBook } from './fit-book.js';
+import { FitBook, GUESSED_CEILING_MS, MIN_LEARNT_SIZE } from './fit-book.js';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -56,5 +56,37 @@ test('a refused feature is lifted by a success that used it; what was learnt is 
     again.forget('q/m');
     assert.equal(again.get('q/m'), undefined);
     await again.close();
+  });
+});
+
+test('a refusal of a small request that names no limit teaches no ceiling; one that names a limit does', async () => {
+  await withBook(async (book) => {
+    book.refusedSize('p/m', 13, 'context', null);
+    book.refusedSize('p/m', MIN_LEARNT_SIZE, 'tpm', null);
+    assert.equal(book.get('p/m'), undefined, 'a prompt of 13 tokens is too long for no real model');
+    book.refusedSize('p/m', 3000, 'context', 2048);
+    assert.equal(book.get('p/m')?.ceiling?.tokens, 2048);
+  });
+});
+
+test('a guessed ceiling is forgotten a day after it was learnt; a stated one and a refused feature stay', async () => {
+  await withBook(async (book, file, clock) => {
+    book.refusedSize('guess/m', 30_000, 'context', null);
+    book.refusedFeature('guess/m', 'tools');
+    book.refusedSize('alone/m', 30_000, 'context', null);
+    book.refusedSize('said/m', 30_000, 'context', 8192);
+    clock.advance(GUESSED_CEILING_MS - 1);
+    assert.equal(book.get('guess/m')?.ceiling?.tokens, 29_999, 'still within its day');
+    clock.advance(1);
+    assert.equal(book.get('guess/m')?.ceiling, undefined);
+    assert.ok(book.get('guess/m')?.noToolsAt !== undefined, 'what it refused is kept');
+    assert.equal(book.get('alone/m'), undefined);
+    assert.equal(book.get('said/m')?.ceiling?.tokens, 8192);
+    book.refusedSize('alone/m', 40_000, 'context', null);
+    assert.equal(book.get('alone/m')?.ceiling?.tokens, 39_999, 'a new refusal teaches it again');
+    await book.close();
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { models: Record<string, object> };
+    assert.deepEqual(Object.keys(saved.models).sort(), ['alone/m', 'guess/m', 'said/m']);
+    assert.equal('ceiling' in (saved.models['guess/m'] ?? {}), false, 'the file no longer holds it');
   });
 });

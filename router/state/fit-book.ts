@@ -10,6 +10,19 @@ import { StateBook, type StateBookOptions } from './state-book.js';
 /** Models kept at most (the oldest learnt is dropped first): pinned models may be any name. */
 export const FIT_BOOK_MAX_MODELS = 2000;
 
+/**
+ * A refusal that names no limit, of a request this small or smaller, teaches no ceiling: no model a coding
+ * agent can use has a window that small, so its words were wrong (a misworded error, a provider's glitch).
+ */
+export const MIN_LEARNT_SIZE = 4096;
+
+/**
+ * A ceiling no refusal stated (a size refused, or served above one) is a guess: after this long without
+ * news it is forgotten, and a request over it goes once more (a refusal then teaches it again). One stray
+ * refusal must not hold a model, and the set's advertised window, down for good.
+ */
+export const GUESSED_CEILING_MS = 24 * 3_600_000;
+
 /** A learnt ceiling: requests over `tokens` were refused (or, after a success, `tokens` was served). */
 export interface LearnedCeiling {
   tokens: number;
@@ -67,19 +80,29 @@ export class FitBook extends StateBook<FitFile> {
     for (const [key, learned] of Object.entries(data.models)) this.#models.set(key, learned);
   }
 
-  /** What was learnt about `key`, or undefined (the usual case: nothing). */
+  /** What was learnt about `key`, or undefined (the usual case: nothing); a guessed ceiling past its day is dropped. */
   get(key: string): LearnedFit | undefined {
+    const learned = this.#models.get(key);
+    const ceiling = learned?.ceiling;
+    if (ceiling === undefined || ceiling.stated === true) return learned;
+    if (this.time.now() - ceiling.at < GUESSED_CEILING_MS) return learned;
+    const { ceiling: _expired, ...rest } = learned as LearnedFit;
+    if (rest.noToolsAt === undefined && rest.noImagesAt === undefined) this.#models.delete(key);
+    else this.#models.set(key, rest);
+    this.changed();
     return this.#models.get(key);
   }
 
   /**
    * `key` refused a request of `size` tokens as too large. Requests of that size or more are over its
-   * ceiling from now on (a limit the refusal stated lowers it further, never raises it).
+   * ceiling from now on (a limit the refusal stated lowers it further, never raises it); a size of
+   * `MIN_LEARNT_SIZE` or less, with no limit stated, teaches nothing.
    */
   refusedSize(key: string, size: number, kind: LearnedCeiling['kind'], stated: number | null): void {
     const byStated = stated !== null && stated < size;
+    if (!byStated && size <= MIN_LEARNT_SIZE) return;
     const tokens = Math.max(0, byStated ? stated : size - 1);
-    const known = this.#models.get(key)?.ceiling;
+    const known = this.get(key)?.ceiling;
     if (known !== undefined && known.source === 'refusal' && known.tokens <= tokens) return;
     const ceiling: LearnedCeiling = { tokens, kind, source: 'refusal', at: this.time.now() };
     if (byStated) ceiling.stated = true;
@@ -88,7 +111,7 @@ export class FitBook extends StateBook<FitFile> {
 
   /** `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised. */
   served(key: string, size: number, features: { tools: boolean; images: boolean }): void {
-    const learned = this.#models.get(key);
+    const learned = this.get(key);
     if (learned === undefined) return;
     const { ceiling } = learned;
     const patch: LearnedFit = {};

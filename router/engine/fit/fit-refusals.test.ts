@@ -11,7 +11,8 @@ import { attemptChain } from '../../test-support/face-scenario.js';
 import { contextWindowOf, noImages, noTools, tpmOf } from '../../test-support/fit-behaviours.js';
 import { startHarness } from '../../test-support/router-harness.js';
 import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
-import { json } from '../../test-support/upstream-behaviours.js';
+import { parseReply } from '../../test-support/http-client.js';
+import { json, status } from '../../test-support/upstream-behaviours.js';
 
 const SMALL = 'small/m';
 const BIG = 'big/m';
@@ -133,5 +134,24 @@ test('a request whose input alone is over the stated window is not retried witho
     upstream.always(SMALL, contextWindowOf(8192)).always(BIG, json('from big'));
     await router.chat({ ...large, max_tokens: 32_000 });
     assert.deepEqual(attemptChain(router.lastEntry().attempts), ['small/m:context_length', 'big/m:ok']);
+  });
+});
+
+test('“prompt is too long” for a small request teaches nothing: the model still serves, the set’s window stays', async () => {
+  const providerSettings = { small: { modelFit: { m: { contextWindow: 32_000 } } } };
+  await withScenario({ ...scenario, providerSettings }, async ({ router, upstream }) => {
+    const misworded = { error: { message: 'Request too large: prompt is too long for this model' } };
+    upstream.script(SMALL, status(400, { body: misworded })).always(SMALL, json('from small'));
+    upstream.always(BIG, json('from big'));
+    assert.equal((await router.chat()).status, 200);
+    assert.deepEqual(attemptChain(router.lastEntry().attempts), ['small/m:context_length', 'big/m:ok']);
+    assertHealthy(router);
+
+    assert.equal((await router.chat()).status, 200);
+    assert.equal(router.lastEntry().servedModel, SMALL, 'not skipped for a size of a few tokens');
+    const { data } = parseReply<{ data: { id: string; context_window?: number }[] }>(
+      await router.get('/v1/models'),
+    );
+    assert.equal(data.find((model) => model.id === 'fcm')?.context_window, 32_000);
   });
 });
