@@ -19,11 +19,11 @@ describe('encodeStream', () => {
     const chat = sent(new ChatEncoder());
     assert.equal(chat.split('"content":"tok "').length - 1, STREAM_CHUNKS);
     assert.ok(chat.endsWith('data: [DONE]\n\n'));
-    const messages = sent(new MessagesEncoder({ requestId: 'r1', model: 'fcm' }));
+    const messages = sent(new MessagesEncoder({ idStem: 'r1', model: 'fcm' }));
     assert.equal(messages.split('"text_delta"').length - 1, STREAM_CHUNKS);
     assert.ok(messages.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n'));
     const responses = sent(
-      new ResponsesEncoder({ requestId: 'r1', model: 'fcm', createdAt: 0, toolNames: new Map() }),
+      new ResponsesEncoder({ idStem: 'r1', model: 'fcm', createdAt: 0, toolNames: new Map() }),
     );
     assert.equal(responses.split('event: response.output_text.delta').length - 1, STREAM_CHUNKS);
     assert.match(responses, /event: response\.completed\n[^\n]*\n\n$/);

@@ -24,10 +24,10 @@ const REQUEST = { model: 'fcm', stream: true, messages: [{ role: 'user', content
 const discard = (): void => undefined;
 
 function encoderFor(face: FaceName, stream: number): AnswerEncoder {
-  const requestId = `bench-${stream}`;
-  if (face === 'messages') return new MessagesEncoder({ requestId, model: 'fcm' });
+  const idStem = `bench${stream}`;
+  if (face === 'messages') return new MessagesEncoder({ idStem, model: 'fcm' });
   if (face === 'responses')
-    return new ResponsesEncoder({ requestId, model: 'fcm', createdAt: 0, toolNames: new Map() });
+    return new ResponsesEncoder({ idStem, model: 'fcm', createdAt: 0, toolNames: new Map() });
   return new ChatEncoder();
 }
 
@@ -39,7 +39,7 @@ export function encodeStream(encoder: AnswerEncoder, writes: readonly Buffer[], 
   const reading = encoder.reads;
   const tracker = new StreamTracker({ holdLimitBytes: FAILOVER.holdBufferBytes, reading });
   const shaper = new StreamShaper(
-    shapingRules(checkedToolNames(REQUEST, FAILOVER.contentValidation), FAILOVER, 'bench'),
+    shapingRules(checkedToolNames(REQUEST, FAILOVER.contentValidation), FAILOVER),
     reading,
   );
   const sent = new SentLines();

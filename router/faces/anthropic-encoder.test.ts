@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { completion, gated } from './test-kit.js';
 
-const encoder = (): MessagesEncoder => new MessagesEncoder({ requestId: 'req-7f3a', model: 'fcm' });
+const encoder = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' });
 const json = (body: string): Record<string, unknown> =>
-  JSON.parse(new MessagesEncoder({ requestId: 'req-7f3a', model: 'fcm' }).json(gated(body))) as Record<
+  JSON.parse(new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' }).json(gated(body))) as Record<
     string,
     unknown
   >;

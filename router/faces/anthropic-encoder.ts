@@ -6,7 +6,7 @@ import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 import type { UpstreamFrame } from '../gate/stream-part.js';
-import { collectCompletion, idStem } from './answer-collector.js';
+import { collectCompletion } from './answer-collector.js';
 import { brokenStreamMessage } from './chat-face.js';
 import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
 import { anthropicMessage } from './anthropic-message.js';
@@ -15,8 +15,8 @@ import { TranslatedStream } from './translated-stream.js';
 
 /** What a Messages encoder needs to know of its request. */
 export interface MessagesEncoderOptions {
-  /** The request's id (unique per request): message and minted tool ids derive from it. */
-  requestId: string;
+  /** The stem of the message and minted tool ids (`freshIdStem()`, unique per answer). */
+  idStem: string;
   /** The model name the agent asked for, echoed in `model`. */
   model: string;
 }
@@ -33,7 +33,7 @@ export class MessagesEncoder implements FramesEncoder {
 
   constructor(options: MessagesEncoderOptions) {
     this.#model = options.model;
-    this.#stem = idStem(options.requestId);
+    this.#stem = options.idStem;
   }
 
   json(completion: GatedCompletion): string {

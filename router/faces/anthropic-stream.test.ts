@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { chunk, DONE, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
 
-const encoder = (): MessagesEncoder => new MessagesEncoder({ requestId: 'req-7f3a', model: 'fcm' });
+const encoder = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' });
 test('a stream: message_start, then each block start/deltas/stop, message_delta with usage, message_stop', () => {
   const out = runStream(encoder(), [
     chunk({ role: 'assistant', content: '' }) + chunk({ reasoning_content: 'Think' }),

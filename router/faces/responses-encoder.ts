@@ -6,7 +6,7 @@ import type { ErrorAnswer, FramesEncoder } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 import type { UpstreamFrame } from '../gate/stream-part.js';
-import { collectCompletion, idStem } from './answer-collector.js';
+import { collectCompletion } from './answer-collector.js';
 import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';
 import {
   functionCallItem,
@@ -23,13 +23,11 @@ import { TranslatedStream } from './translated-stream.js';
 
 /** What a Responses encoder needs to know of its request. */
 export interface ResponsesEncoderOptions {
-  /** The request's id: response, item and minted call ids derive from it unless `idStem` is given. */
-  requestId: string;
   /**
-   * The stem of the response, item and minted call ids, in place of one taken from `requestId` (which an
-   * agent may choose, and repeat): ids that items are kept under must be unique.
+   * The stem of the response, item and minted call ids (`freshIdStem()`): ids that items are kept under must
+   * be unique.
    */
-  idStem?: string;
+  idStem: string;
   /** The model name the agent asked for, echoed in `model`. */
   model: string;
   /** When the request came, in Unix seconds (`created_at`). */
@@ -58,7 +56,7 @@ export class ResponsesEncoder implements FramesEncoder {
   );
 
   constructor(options: ResponsesEncoderOptions) {
-    this.#stem = options.idStem ?? idStem(options.requestId);
+    this.#stem = options.idStem;
     this.#meta = { id: `resp_${this.#stem}`, createdAt: options.createdAt, model: options.model };
     this.#names = options.toolNames;
     this.#onServed = options.onServed ?? null;

@@ -15,7 +15,6 @@ const toolNames = new Map([['fs__read', { namespace: 'fs', name: 'read' }]]);
 /** An encoder whose served items go to `store`, and the ids it used. */
 function keepingEncoder(store: ResponseItemStore, served: string[][] = []): ResponsesEncoder {
   return new ResponsesEncoder({
-    requestId: 'req-1',
     idStem: 'stem1',
     model: 'fcm',
     createdAt: 1,

@@ -7,7 +7,7 @@ const toolNames = new Map([
   ['multi_agent_v1__spawn_agent', { namespace: 'multi_agent_v1', name: 'spawn_agent' }],
 ]);
 const encoder = (): ResponsesEncoder =>
-  new ResponsesEncoder({ requestId: 'req-42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
+  new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 
 const sequenceOf = (events: SseEvent[]): number[] => events.map((e) => e.data.sequence_number as number);
 

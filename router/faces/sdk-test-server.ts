@@ -108,7 +108,7 @@ export async function startFaceServer(): Promise<{ url: string; close: () => Pro
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
       const scenario = scenarios[String(req.headers['x-scenario'])];
-      const requestId = `req-${(requestNumber += 1)}`;
+      const requestId = `req${(requestNumber += 1)}`;
       const path = (req.url ?? '').split('?')[0];
       const translated =
         path === '/v1/messages' ? translateMessagesRequest(body) : translateResponsesRequest(body);
@@ -119,9 +119,9 @@ export async function startFaceServer(): Promise<{ url: string; close: () => Pro
       }
       const encoder: AnswerEncoder =
         path === '/v1/messages'
-          ? new MessagesEncoder({ requestId, model: translated.model })
+          ? new MessagesEncoder({ idStem: requestId, model: translated.model })
           : new ResponsesEncoder({
-              requestId,
+              idStem: requestId,
               model: translated.model,
               createdAt: 1_800_000_000,
               toolNames: 'toolNames' in translated ? (translated.toolNames as ToolNames) : new Map(),

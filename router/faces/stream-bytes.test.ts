@@ -10,9 +10,9 @@ import { ResponsesEncoder } from './responses-encoder.js';
 import { chunk, DONE, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const toolNames = new Map([['ns__run', { namespace: 'ns', name: 'run' }]]);
-const messages = (): MessagesEncoder => new MessagesEncoder({ requestId: 'req-1', model: 'fcm' });
+const messages = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req1', model: 'fcm' });
 const responses = (): ResponsesEncoder =>
-  new ResponsesEncoder({ requestId: 'req-2', model: 'fcm', createdAt: 1_800_000_000, toolNames });
+  new ResponsesEncoder({ idStem: 'req2', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 
 /** Reasoning, text that needs escapes, a tool call split in two, one without an id, usage with cached tokens. */
 const WHOLE = [

@@ -72,10 +72,10 @@ function upstream(s: Script): string {
 }
 
 const makers: [string, () => AnswerEncoder][] = [
-  ['messages', () => new MessagesEncoder({ requestId: 'req-p', model: 'fcm' })],
+  ['messages', () => new MessagesEncoder({ idStem: 'reqp', model: 'fcm' })],
   [
     'responses',
-    () => new ResponsesEncoder({ requestId: 'req-p', model: 'fcm', createdAt: 1, toolNames: new Map() }),
+    () => new ResponsesEncoder({ idStem: 'reqp', model: 'fcm', createdAt: 1, toolNames: new Map() }),
   ],
 ];
 

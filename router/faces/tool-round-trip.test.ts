@@ -31,7 +31,7 @@ function streamedBlocks(sse: string): Record<string, unknown>[] {
 for (const upstreamId of ['call_up_1', null]) {
   test(`messages: a tool_use id (${upstreamId ?? 'minted'}) reaches the upstream again as call and result id`, () => {
     const claude = fixture('claude-code-2.1.332.first-turn.json').body as { messages: unknown[] };
-    const sse = runStream(new MessagesEncoder({ requestId: 'req-1', model: 'fcm' }), [
+    const sse = runStream(new MessagesEncoder({ idStem: 'req1', model: 'fcm' }), [
       chunk({ tool_calls: [toolPiece(0, upstreamId, 'Bash', '{"command":"echo hi"}')] }, 'tool_calls'),
     ]);
     const blocks = streamedBlocks(sse);
@@ -59,7 +59,7 @@ for (const upstreamId of ['call_up_1', null]) {
 
 test('messages: ids minted for a JSON answer are the ones the next turn sends back', () => {
   const message = JSON.parse(
-    new MessagesEncoder({ requestId: 'req-2', model: 'fcm' }).json(
+    new MessagesEncoder({ idStem: 'req2', model: 'fcm' }).json(
       gated(
         completion(
           { tool_calls: [{ type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }] },
@@ -96,7 +96,7 @@ for (const upstreamId of ['call_up_2', null]) {
     const first = translateResponsesRequest(codex);
     assert.ok(first.ok);
     const sse = runStream(
-      new ResponsesEncoder({ requestId: 'req-3', model: 'fcm', createdAt: 1, toolNames: first.toolNames }),
+      new ResponsesEncoder({ idStem: 'req3', model: 'fcm', createdAt: 1, toolNames: first.toolNames }),
       [
         chunk(
           { tool_calls: [toolPiece(0, upstreamId, 'multi_agent_v1__wait_agent', '{"targets":[]}')] },

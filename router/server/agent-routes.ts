@@ -55,7 +55,7 @@ export function refuseOnFace(
   options: { headers?: Readonly<Record<string, string>>; outcome?: 'rejected' | 'internal_error' } = {},
 ): void {
   const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
-  const answer = new Answer(res, face.encoder(requestId, null), requestId);
+  const answer = new Answer(res, face.encoder(null), requestId);
   answer.refuse(error, options.outcome ?? 'rejected', options.headers);
 }
 

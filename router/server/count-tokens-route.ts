@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer/answer.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
-import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
+import { countMessagesTokens, freshIdStem, MessagesEncoder } from '../faces/index.js';
 import { readFaceBody, requestIdOf } from './face-route.js';
 import { sendJson } from './respond.js';
 
@@ -14,7 +14,7 @@ import { sendJson } from './respond.js';
 export async function handleCountTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = requestIdOf(req);
   const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void =>
-    new Answer(res, new MessagesEncoder({ requestId, model: 'fcm' }), requestId).refuse(
+    new Answer(res, new MessagesEncoder({ idStem: freshIdStem(), model: 'fcm' }), requestId).refuse(
       error,
       'rejected',
       extra,

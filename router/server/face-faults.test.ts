@@ -89,9 +89,9 @@ test("a throw in a face's encoder constructor answers in the face's own error sh
     }) as FaceSpec<unknown>;
     const face: FaceSpec<unknown> = {
       ...responses,
-      encoder: (requestId, request) => {
+      encoder: (request) => {
         if (request !== null) throw new TypeError(`cannot encode ${PROMPT}`);
-        return responses.encoder(requestId, null);
+        return responses.encoder(null);
       },
     };
     engine.useFace(face);

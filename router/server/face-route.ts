@@ -37,7 +37,7 @@ export interface FaceSpec<T> {
   /** Translates the agent's body (a JSON object, depth-checked) into one chat-completions request. */
   translate(body: Record<string, unknown>): FaceTranslation<T>;
   /** The request's encoder; `request` is null for a refusal before translation. */
-  encoder(requestId: string, request: { model: string; extra: T } | null): AnswerEncoder;
+  encoder(request: { model: string; extra: T } | null): AnswerEncoder;
 }
 
 /** The agent's `x-request-id` when it is usable, else a fresh one. */
@@ -141,7 +141,7 @@ function prepare<T>(
     return null;
   }
   const { requestId } = facts;
-  const encoder = face.encoder(requestId, { model: request.model, extra: request.extra });
+  const encoder = face.encoder({ model: request.model, extra: request.extra });
   // Every field written out, not `{ ...facts, … }`: in Node 20's optimised code a spread copy that gets a
   // field of its own (`effort`) takes a new hidden class per request.
   const chat: ChatRequest = {
@@ -178,7 +178,7 @@ function failLocally<T>(
   }
   let encoder: AnswerEncoder;
   try {
-    encoder = face.encoder(facts.requestId, null);
+    encoder = face.encoder(null);
   } catch {
     encoder = new ChatEncoder();
   }
@@ -198,7 +198,7 @@ export async function handleFace<T>(
 ): Promise<void> {
   const requestId = requestIdOf(req);
   const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void => {
-    new Answer(res, face.encoder(requestId, null), requestId).refuse(error, 'rejected', extra);
+    new Answer(res, face.encoder(null), requestId).refuse(error, 'rejected', extra);
   };
   let facts: ChatRequest | null = null;
   let prepared: Prepared | null;

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import {
   ChatEncoder,
+  freshIdStem,
   keptOutputs,
   MessagesEncoder,
   ResponsesEncoder,
@@ -53,7 +53,7 @@ export const chatFace: FaceSpec<null> = {
 /** `POST /v1/messages` (Claude Code): Anthropic Messages in, one chat-completions request upstream. */
 export const messagesFace: FaceSpec<null> = {
   translate: (body) => routed(translateMessagesRequest(body), () => null),
-  encoder: (requestId, request) => new MessagesEncoder({ requestId, model: request?.model ?? 'fcm' }),
+  encoder: (request) => new MessagesEncoder({ idStem: freshIdStem(), model: request?.model ?? 'fcm' }),
 };
 
 /**
@@ -72,10 +72,9 @@ export function responsesFace(deps: {
         toolNames,
         keepItems,
       })),
-    encoder: (requestId, request) =>
+    encoder: (request) =>
       new ResponsesEncoder({
-        requestId,
-        idStem: randomBytes(12).toString('hex'),
+        idStem: freshIdStem(),
         model: request?.model ?? 'fcm',
         createdAt: Math.floor(clock() / 1000),
         toolNames: request?.extra?.toolNames ?? new Map(),

@@ -4,7 +4,7 @@
  * calls that came without one. Made once per request, when its first stream starts.
  */
 import type { FailoverSettings } from '../../config/schema.js';
-import { idStem } from '../../faces/answer-collector.js';
+import { freshIdStem } from '../../faces/answer-collector.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import type { RequestRun } from '../routing/dispatch.js';
 
@@ -27,20 +27,20 @@ export interface ShapingRules {
 export function shapingRules(
   tools: ReadonlySet<string> | null,
   failover: Pick<FailoverSettings, 'holdBufferBytes'>,
-  requestId: string,
 ): ShapingRules {
-  const stem = idStem(requestId);
+  // Made at the first id minted: most answers mint none.
+  let stem: string | null = null;
   let minted = 0;
   return {
     tools,
     continuing: null,
     holdLimit: failover.holdBufferBytes,
-    mintId: () => `call_fcm_${stem}_${(minted += 1)}`,
+    mintId: () => `call_fcm_${(stem ??= freshIdStem())}_${(minted += 1)}`,
   };
 }
 
 /** The run's shaping, made when its first stream starts (an answer served whole never needs it). */
 export function shapingOf(run: RequestRun): ShapingRules {
-  run.shaping ??= shapingRules(run.tools, run.ctx.resolved.config.router.failover, run.req.requestId);
+  run.shaping ??= shapingRules(run.tools, run.ctx.resolved.config.router.failover);
   return run.shaping;
 }
