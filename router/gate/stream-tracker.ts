@@ -185,14 +185,6 @@ export class StreamTracker {
     return this.passOn.pendingBytes();
   }
 
-  /**
-   * Data lines seen before commit. Comments (`: keepalive`) are not among them: while nothing is decided,
-   * only data shows that the upstream is producing.
-   */
-  dataLinesSeen(): number {
-    return this.reader.dataLines;
-  }
-
   /** Data frames whose JSON could not be parsed (of those read: before commit, and after when passing frames). */
   unparsableFrames(): number {
     return this.reader.unparsable;

@@ -101,6 +101,32 @@ test('an empty stream fails over unseen as empty_stream', async () => {
   });
 });
 
+test('a drip of empty deltas before content is a stall: it fails over unseen, and the model is blamed', async () => {
+  await withScenario({ ...TWO, failover: { streamIdleTimeoutMs: 500 } }, async ({ router, upstream }) => {
+    const drip = deferred();
+    upstream
+      .script(
+        'alpha/m1',
+        sse([roleFrame(), drip.promise, contentFrame(''), contentFrame('')], { then: 'stall' }),
+      )
+      .script('beta/m2', sseContent(['rescued']));
+    const pending = router.chat(STREAM);
+    await upstream.nextCall('alpha/m1');
+    await ioTurns(); // the router has the stream's head and role frame: its idle limit runs from here
+    router.clock.advance(400);
+    drip.resolve();
+    await ioTurns(); // the empty deltas reach the router 400 ms into its idle limit
+    router.clock.advance(100);
+    const reply = await within(pending, 5000, 'the stalled stream to fail over');
+    assert.equal(
+      reply.headers['x-fcm-v2-decision'],
+      'beta/m2!served|alpha/m1:stream_stall->beta/m2:200|skips=0',
+    );
+    assert.equal(sseText(reply.text), 'rescued');
+    assert.equal(router.model('alpha/m1').consecutiveFailures, 1);
+  });
+});
+
 test('an HTML page where a stream should be fails over unseen as html_maintenance', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.script('alpha/m1', sse(['<!DOCTYPE html><html><body>Bad gateway</body></html>\n']));

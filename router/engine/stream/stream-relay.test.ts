@@ -74,15 +74,30 @@ test('before content, keep-alive comments do not push the idle limit back: the s
   guard.dispose();
 });
 
-test('before content, data lines are progress even when they decide nothing yet', () => {
+const emptyDelta = line('data: {"choices":[{"index":0,"delta":{"content":""}}]}\n\n');
+
+test('before content, data lines without any are no progress either: a drip of empty deltas stalls', () => {
   const { relay, aborts, guard, clock } = relayOnFakeTime();
-  for (let i = 0; i < 5; i += 1) {
-    clock.advance(IDLE_MS - 100);
-    relay.onChunk(roleOnly);
+  relay.onChunk(roleOnly);
+  for (let elapsed = 100; elapsed < IDLE_MS; elapsed += 100) {
+    clock.advance(100);
+    assert.equal(relay.onChunk(emptyDelta), undefined);
   }
   assert.deepEqual(aborts, []);
+  clock.advance(100);
+  assert.deepEqual(aborts, ['stream_stall']);
+  assert.equal(relay.committed, false);
+  guard.dispose();
+});
+
+test('content within the idle limit of the headers commits, whatever came before it', () => {
+  const { relay, aborts, guard, clock } = relayOnFakeTime();
+  relay.onChunk(roleOnly);
+  clock.advance(IDLE_MS - 100);
+  relay.onChunk(emptyDelta);
   relay.onChunk(content);
   assert.equal(relay.committed, true);
+  assert.deepEqual(aborts, []);
   guard.dispose();
 });
 

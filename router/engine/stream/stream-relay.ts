@@ -54,8 +54,9 @@ const emptyStream = (): FailureInput => ({
  * The streamed half of an attempt: holds the upstream's SSE until the tracker sees real content, then
  * relays what passes (whole lines, or their frames) as it comes through the shaper (which holds tool calls
  * until whole), committing the answer with the first of it that reaches the client and ending the client's
- * stream as the upstream's ends. Before the tracker's verdict only data lines count as progress: a stream of
- * keep-alive comments is a stall.
+ * stream as the upstream's ends. Before the tracker's verdict nothing but content counts as progress: the
+ * first content must come within the idle limit of the headers, whatever keep-alives, role frames or empty
+ * deltas come before it.
  */
 export class StreamRelay {
   readonly #tracker: StreamTracker;
@@ -105,9 +106,8 @@ export class StreamRelay {
       const passed = tracker.pass(chunk);
       return this.#send(passed.forward, passed.failure);
     }
-    const dataBefore = tracker.dataLinesSeen();
+    // Nothing held pushes the idle limit back: keep-alives, role frames and empty deltas are no progress.
     const signal = tracker.hold(chunk);
-    if (tracker.dataLinesSeen() > dataBefore) this.#guard.touch();
     if (signal.type === 'pending') return undefined;
     if (signal.type === 'failure') {
       const { kind, errorCode, detail } = signal;
