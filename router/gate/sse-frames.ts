@@ -32,7 +32,6 @@ type Stop = 'line' | 'before' | null;
 
 /** One per stream. Offsets are stream offsets: the count of bytes before, over every `read`. */
 export class SseFrameReader {
-  #dataLines = 0;
   #unparsable = 0;
   /** The pieces of the partial line, begun in an earlier chunk. */
   #pieces: Uint8Array[] = [];
@@ -44,11 +43,6 @@ export class SseFrameReader {
   #readTo = 0;
   /** The data lines of the event under way. */
   #eventData: string[] = [];
-
-  /** Data lines read (`[DONE]` among them; comments and `event:` lines are not). */
-  get dataLines(): number {
-    return this.#dataLines;
-  }
 
   /** Data events whose JSON could not be parsed, or was no object. */
   get unparsable(): number {
@@ -138,7 +132,6 @@ export class SseFrameReader {
       // The line that closed the event is read again, terminator and all.
       this.#afterCR = false;
       this.#lineStart = startedAt;
-      this.#dataLines -= 1;
     }
     this.#readTo = this.#lineStart;
     return 'stopped';
@@ -149,7 +142,6 @@ export class SseFrameReader {
     if (text === '') return this.#flush(visit) ? 'line' : null;
     const value = dataValue(text);
     if (value === null) return null;
-    this.#dataLines += 1;
     const trimmed = value.trim();
     if (trimmed === '[DONE]') {
       if (this.#flush(visit)) return 'before';
