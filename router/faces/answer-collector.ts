@@ -2,7 +2,6 @@
  * A whole chat completion gathered into the parts a face's JSON answer is built from. Tool calls are keyed
  * by their index, so a call split over several pieces (or a completion that repeats an index) stays one call.
  */
-import { randomBytes } from 'node:crypto';
 import { parseJson, isRecord } from '../gate/safe-json.js';
 import { readCompletion, type ChatUsage, type DeltaSink } from './chat-deltas.js';
 
@@ -77,12 +76,4 @@ export function argumentsObject(args: string): Record<string, unknown> {
   if (args.trim() === '') return {};
   const parsed = parseJson(args);
   return parsed.ok && isRecord(parsed.value) ? parsed.value : {};
-}
-
-/**
- * A new stem for the ids one answer mints (message, item, tool call): random, never the request's id,
- * which an agent may choose and repeat, so no two answers share an id and a tool result finds its call.
- */
-export function freshIdStem(): string {
-  return randomBytes(12).toString('hex');
 }

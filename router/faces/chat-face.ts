@@ -1,10 +1,12 @@
 /**
- * The chat-completions face: the upstream already speaks it, so answers pass through untouched; only the
- * router's own errors are written here, in OpenAI's shape.
+ * The chat-completions face: the upstream already speaks it, so answers pass through as they came (a whole
+ * answer's tool calls are given the ids and arguments a stream would give them); the router's own errors
+ * are written here, in OpenAI's shape.
  */
 import type { BytesEncoder, ErrorAnswer } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
+import { repairWholeToolCalls } from './chat-tool-calls.js';
 
 /** OpenAI's error body: `{ error: { message, type, code, param } }`. */
 export function openAiErrorBody(
@@ -27,13 +29,13 @@ export function chatMidStreamErrorFrame(kind: string, model: string): string {
   return `data: ${JSON.stringify({ error })}\n\n`;
 }
 
-/** Passes the upstream's chat-completions answer through as it came (same objects, no copy). */
+/** Passes the upstream's chat-completions answer through as it came (same objects, no copy unless repaired). */
 export class ChatEncoder implements BytesEncoder {
   readonly face = 'chat' as const;
   readonly reads = 'bytes' as const;
 
   json(completion: GatedCompletion): Buffer | string {
-    return completion.text;
+    return repairWholeToolCalls(completion.body) ? JSON.stringify(completion.body) : completion.text;
   }
 
   streamBytes(lines: Uint8Array): Uint8Array {

@@ -1,6 +1,5 @@
 export type { ChatRequest, FaceRequest, ReasoningEffort } from './chat-request.js';
 export { ChatEncoder, chatMidStreamErrorFrame, openAiErrorBody } from './chat-face.js';
-export { freshIdStem } from './answer-collector.js';
 export { MessagesEncoder, type MessagesEncoderOptions } from './anthropic-encoder.js';
 export { translateMessagesRequest } from './anthropic-request.js';
 export { countMessagesTokens } from './anthropic-count-tokens.js';

@@ -34,7 +34,7 @@ const idlessCall = byStreaming(
 const MINTED = /"(?:id|call_id|item_id)":"((?:msg|toolu|call_fcm|resp|fc|rs)_[A-Za-z0-9_]+)"/g;
 
 for (const face of FACES) {
-  for (const stream of face.face === 'chat' ? [true] : [true, false]) {
+  for (const stream of [true, false]) {
     test(`${face.face}${stream ? ' stream' : ''}: two answers to one x-request-id share no minted id`, async () => {
       await withScenario({ providers: { alpha: ['m1'] } }, async ({ router, upstream }) => {
         upstream.always('alpha/m1', idlessCall);

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer/answer.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
-import { countMessagesTokens, freshIdStem, MessagesEncoder } from '../faces/index.js';
+import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
+import { freshIdStem } from '../gate/minted-ids.js';
 import { readFaceBody, requestIdOf } from './face-route.js';
 import { sendJson } from './respond.js';
 

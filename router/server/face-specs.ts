@@ -1,6 +1,6 @@
+import { freshIdStem } from '../gate/minted-ids.js';
 import {
   ChatEncoder,
-  freshIdStem,
   keptOutputs,
   MessagesEncoder,
   ResponsesEncoder,

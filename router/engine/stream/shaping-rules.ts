@@ -4,7 +4,7 @@
  * calls that came without one. Made once per request, when its first stream starts.
  */
 import type { FailoverSettings } from '../../config/schema.js';
-import { freshIdStem } from '../../faces/answer-collector.js';
+import { freshIdStem, mintedCallId } from '../../gate/minted-ids.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import type { RequestRun } from '../routing/dispatch.js';
 
@@ -35,7 +35,7 @@ export function shapingRules(
     tools,
     continuing: null,
     holdLimit: failover.holdBufferBytes,
-    mintId: () => `call_fcm_${(stem ??= freshIdStem())}_${(minted += 1)}`,
+    mintId: () => mintedCallId((stem ??= freshIdStem()), (minted += 1)),
   };
 }
 

@@ -1,0 +1,49 @@
+/**
+ * Tool calls in a whole chat-completions answer, made as a stream gives them: each with an id (minted when
+ * the upstream gave none, since an agent cannot answer a call without one) and empty or missing arguments
+ * as `{}`. Other faces mint their own ids as they write their answer.
+ */
+import { normalArguments } from '../gate/answer-rules.js';
+import { freshIdStem, mintedCallId } from '../gate/minted-ids.js';
+import { isRecord } from '../gate/safe-json.js';
+
+/** Whether `fn.arguments` is missing or blank. */
+function blankArguments(fn: Record<string, unknown>): boolean {
+  const args = fn.arguments;
+  return args === undefined || args === null || (typeof args === 'string' && args.trim() === '');
+}
+
+/** Repairs one choice's tool calls in place; true when anything changed. */
+function repairCalls(calls: readonly unknown[], mint: () => string): boolean {
+  let changed = false;
+  for (const call of calls) {
+    if (!isRecord(call)) continue;
+    if (typeof call.id !== 'string' || call.id === '') {
+      call.id = mint();
+      changed = true;
+    }
+    if (isRecord(call.function) && blankArguments(call.function)) {
+      call.function.arguments = normalArguments('');
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Gives every tool call of `body`'s choices an id and JSON arguments, in place (one fresh id stem per answer).
+ * Returns whether anything changed: the usual answer is left as its bytes came.
+ */
+export function repairWholeToolCalls(body: Record<string, unknown>): boolean {
+  if (!Array.isArray(body.choices)) return false;
+  let stem: string | null = null;
+  let minted = 0;
+  const mint = (): string => mintedCallId((stem ??= freshIdStem()), (minted += 1));
+  let changed = false;
+  for (const choice of body.choices) {
+    const message = isRecord(choice) && isRecord(choice.message) ? choice.message : null;
+    if (message !== null && Array.isArray(message.tool_calls))
+      changed = repairCalls(message.tool_calls, mint) || changed;
+  }
+  return changed;
+}
