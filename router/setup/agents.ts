@@ -1,7 +1,7 @@
 /** The agents `fcm-router setup` writes a config for: where each one's file is and how our part is edited. */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { applyCodex, stripCodex } from './codex-toml.js';
+import { applyCodex, sameCodexApartFromOurs, stripCodex } from './codex-toml.js';
 import { applyContinue, sameContinueApartFromOurs, stripContinue } from './continue-yaml.js';
 import { applyClaude, applyOpencode, stripClaude, stripOpencode } from './json-agents.js';
 import { formatSettings, sameJson, type JsonObject } from './json-settings.js';
@@ -49,9 +49,9 @@ const codex: AgentEditor = {
   id: 'codex',
   name: 'Codex',
   file: (env, home) => path.join(env.CODEX_HOME ?? path.join(home, '.codex'), 'config.toml'),
-  apply: (text, _file, target) => applyCodex(text, target),
-  strip: (text) => stripCodex(text),
-  sameApartFromOurs: (a, b) => stripCodex(a, true) === stripCodex(b, true),
+  apply: (text, file, target) => applyCodex(text, target, file),
+  strip: (text, file) => stripCodex(text, file),
+  sameApartFromOurs: sameCodexApartFromOurs,
 };
 
 const opencode: AgentEditor = {

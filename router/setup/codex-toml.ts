@@ -1,100 +1,342 @@
 /**
- * Codex's `config.toml`, edited as text so comments and everything else survive: the top-level `model`,
- * `model_provider` and `model_context_window` lines and our own `[model_providers.fcm]` table, nothing more.
- * Pure: text in, text out.
+ * Codex's `config.toml`, edited as text so comments and layout survive: the top-level `model`,
+ * `model_provider` and `model_context_window` keys and the `name`, `base_url` and `wire_api` keys of our
+ * own `[model_providers.fcm]` table, nothing more. The file is parsed before and after each edit: one that
+ * is not valid TOML, or holds `model_providers.fcm` in a form a line edit cannot follow, or whose edit would
+ * change anything else, is refused and nothing is written. Pure: text in, text out.
  */
+import { parse, TomlError } from 'smol-toml';
 import { MODEL, type RouterTarget } from './router-target.js';
+import {
+  isBlank,
+  isComment,
+  joinLines,
+  lineEnding,
+  readLines,
+  tomlStatements,
+  type TomlLine,
+  type TomlStatement,
+} from './toml-lines.js';
 
-const TABLE = '[model_providers.fcm]';
-const HEADER = /^\s*\[/;
-const OUR_HEADER = /^\s*\[\s*model_providers\s*\.\s*(?:fcm|"fcm")\s*\]\s*(?:#.*)?$/;
+/** The provider id setup adds, and the name Codex shows for it. */
+const PROVIDER = 'fcm';
+const PROVIDER_NAME = 'fcm-router';
+const OUR_TABLE = ['model_providers', PROVIDER];
+const TOP_KEYS = ['model', 'model_provider', 'model_context_window'];
+const TABLE_KEYS = ['name', 'base_url', 'wire_api'];
+/** How the file is named in messages when the caller does not say. */
+const DEFAULT_FILE = '~/.codex/config.toml';
+const BY_HAND = 'add the settings by hand, as docs/agents.md shows';
 
-function keyLine(key: string): RegExp {
-  return new RegExp(`^\\s*${key}\\s*=`);
+type Table = Record<string, unknown>;
+
+function isTable(value: unknown): value is Table {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-/** Index of the first table header: the lines before it are the top level. */
-function topLevelEnd(lines: readonly string[]): number {
-  const index = lines.findIndex((line) => HEADER.test(line));
-  return index === -1 ? lines.length : index;
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
-/** `[start, end)` of our table (header included), or null. */
-function ourTable(lines: readonly string[]): [number, number] | null {
-  const start = lines.findIndex((line) => OUR_HEADER.test(line));
-  if (start === -1) return null;
-  const next = lines.findIndex((line, index) => index > start && HEADER.test(line));
-  let end = next === -1 ? lines.length : next;
-  // Blank lines and comments at its end belong to what follows (a comment about the next table, say).
-  while (end > start + 1 && /^\s*(?:#.*)?$/.test(lines[end - 1] ?? '')) end -= 1;
-  return [start, end];
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((part, index) => path[index] === part);
 }
 
-function splitLines(text: string | null): string[] {
-  if (text === null || text === '') return [];
-  return text.replace(/\n$/, '').split('\n');
-}
+type Parsed = { ok: true; data: Table } | { ok: false; line: number; reason: string };
 
-/** Sets top-level `key` (replacing its line, else adding one after the last top-level line). */
-function setTopLevel(lines: string[], key: string, value: string): void {
-  const end = topLevelEnd(lines);
-  const line = `${key} = ${value}`;
-  const at = lines.slice(0, end).findIndex((text) => keyLine(key).test(text));
-  if (at !== -1) {
-    lines[at] = line;
-    return;
+/** `text` parsed, or where and why it is not TOML (the parser's reason, never the file's text). */
+function parsed(text: string): Parsed {
+  try {
+    return { ok: true, data: parse(text, { integersAsBigInt: 'asNeeded' }) };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const reason = error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? '';
+    return { ok: false, line: error.line, reason };
   }
-  let insert = end;
-  while (insert > 0 && (lines[insert - 1] ?? '').trim() === '') insert -= 1;
-  lines.splice(insert, 0, line);
-  // Keep a blank line between the top level and a table that follows it.
-  if (insert + 1 < lines.length && HEADER.test(lines[insert + 1] ?? '')) lines.splice(insert + 1, 0, '');
 }
 
-function tableLines(target: RouterTarget): string[] {
-  return [TABLE, 'name = "fcm-router"', `base_url = "${target.origin}/v1"`, 'wire_api = "responses"'];
+/** The data of the file as it is; throws, naming `file` and the line, when it is not valid TOML. */
+function parseFile(text: string, file: string): Table {
+  const result = parsed(text);
+  if (!result.ok)
+    throw new Error(
+      `${file} is not valid TOML (line ${result.line}, ${result.reason}): nothing was changed; fix it or move it aside`,
+    );
+  return result.data;
 }
 
-/** `text` with Codex pointed at the router; every other line as it was. */
-export function applyCodex(text: string | null, target: RouterTarget): string {
-  const lines = splitLines(text);
-  setTopLevel(lines, 'model', `"${MODEL}"`);
-  setTopLevel(lines, 'model_provider', '"fcm"');
-  if (target.contextWindow !== null) setTopLevel(lines, 'model_context_window', String(target.contextWindow));
-  const table = ourTable(lines);
-  if (table) {
-    lines.splice(table[0], table[1] - table[0], ...tableLines(target));
-  } else {
-    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
-    if (lines.length > 0) lines.push('');
-    lines.push(...tableLines(target));
+/** The data of the text an edit made; throws when the edit did not give valid TOML. */
+function parseEdited(text: string, file: string): Table {
+  const result = parsed(text);
+  if (!result.ok)
+    throw new Error(
+      `${file}: fcm-router could not edit it into valid TOML (line ${result.line}, ${result.reason}); nothing was changed: ${BY_HAND}`,
+    );
+  return result.data;
+}
+
+/** One canonical string per value, to compare two parsed documents (key order ignored). */
+function canonical(value: unknown): string {
+  if (value instanceof Date) return `date ${value.toISOString()}`;
+  if (typeof value === 'bigint' || typeof value === 'number') return Object.is(value, -0) ? '-0' : `${value}`;
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isTable(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** The data apart from what setup sets (and from `model_providers` once nothing else is in it). */
+function apartFromOurs(data: Table): string {
+  const rest = Object.fromEntries(Object.entries(data).filter(([key]) => !TOP_KEYS.includes(key)));
+  const providers = rest.model_providers;
+  if (isTable(providers)) {
+    const others = Object.fromEntries(Object.entries(providers).filter(([key]) => key !== PROVIDER));
+    const ours = providers[PROVIDER];
+    const kept = isTable(ours)
+      ? Object.fromEntries(Object.entries(ours).filter(([key]) => !TABLE_KEYS.includes(key)))
+      : ours;
+    if (kept !== undefined && (!isTable(kept) || Object.keys(kept).length > 0)) others[PROVIDER] = kept;
+    if (Object.keys(others).length > 0) rest.model_providers = others;
+    else delete rest.model_providers;
   }
-  return `${lines.join('\n')}\n`;
+  return canonical(rest);
+}
+
+/** The key statements before the first table header. */
+function topLevel(statements: readonly TomlStatement[]): TomlStatement[] {
+  const first = statements.findIndex((statement) => statement.kind !== 'key');
+  return first === -1 ? [...statements] : statements.slice(0, first);
+}
+
+/** Our `[model_providers.fcm]` header and the key statements under it, or null. */
+function ourTable(
+  statements: readonly TomlStatement[],
+): { header: TomlStatement; keys: TomlStatement[] } | null {
+  const at = statements.findIndex((s) => s.kind === 'table' && samePath(s.path, OUR_TABLE));
+  const header = statements[at];
+  if (header === undefined) return null;
+  const next = statements.findIndex((statement, index) => index > at && statement.kind !== 'key');
+  return { header, keys: statements.slice(at + 1, next === -1 ? statements.length : next) };
 }
 
 /**
- * `text` without our table and without the top-level lines that point at it (`model_provider = "fcm"`, and
- * then `model` and `model_context_window`, which were set for it). `anyModel` drops those three lines
- * whatever they say, to compare two versions apart from what setup sets.
+ * Throws when `model_providers`, or `model_providers.fcm`, is written in a form our table cannot be added
+ * to or edited in: an inline table, or dotted keys outside a `[model_providers.fcm]` header.
  */
-export function stripCodex(text: string, anyModel = false): string {
-  const lines = splitLines(text);
-  const table = ourTable(lines);
-  if (table) {
-    const [start, end] = table;
-    const from = start > 0 && (lines[start - 1] ?? '').trim() === '' ? start - 1 : start;
-    lines.splice(from, end - from);
+function refuseUneditable(lines: readonly TomlLine[], file: string): void {
+  let table: string[] = [];
+  for (const statement of tomlStatements(lines)) {
+    if (statement.kind !== 'key') table = statement.path;
+    if (statement.kind !== 'key' || startsWith(table, OUR_TABLE)) continue;
+    const full = [...table, ...statement.path];
+    const name = samePath(full, ['model_providers'])
+      ? 'model_providers'
+      : startsWith(full, OUR_TABLE)
+        ? 'model_providers.fcm'
+        : null;
+    if (name === null) continue;
+    const how = full.length === name.split('.').length ? 'as an inline table' : 'with dotted keys';
+    throw new Error(
+      `${file}: ${name} is written ${how} (line ${statement.start + 1}), which fcm-router cannot edit safely; nothing was changed: write it as a [model_providers.fcm] table, as docs/agents.md shows, or remove it`,
+    );
   }
-  const top = topLevelEnd(lines);
-  const pointsAtUs = lines
-    .slice(0, top)
-    .some((line) => /^\s*model_provider\s*=\s*["']fcm["']\s*(?:#.*)?$/.test(line));
-  if (pointsAtUs || anyModel) {
-    const ours = ['model_provider', 'model', 'model_context_window'].map(keyLine);
-    for (let index = top - 1; index >= 0; index -= 1) {
-      if (ours.some((pattern) => pattern.test(lines[index] ?? ''))) lines.splice(index, 1);
+}
+
+function endWithNewline(lines: TomlLine[]): void {
+  const last = lines.at(-1);
+  if (last !== undefined && last.eol === '') last.eol = lineEnding(lines);
+}
+
+/** Replaces a key's value, keeping what stands before it and a comment after it. */
+function replaceValue(lines: TomlLine[], statement: TomlStatement, value: string): void {
+  const first = lines[statement.start]?.text ?? '';
+  const last = lines[statement.end] ?? { text: '', eol: '' };
+  const text = first.slice(0, statement.valueStart) + value + last.text.slice(statement.valueEnd);
+  lines.splice(statement.start, statement.end - statement.start + 1, { text, eol: last.eol });
+}
+
+/** Removes a statement's lines; a comment at its end stays, on a line of its own. */
+function removeStatement(lines: TomlLine[], statement: TomlStatement): void {
+  const last = lines[statement.end] ?? { text: '', eol: '' };
+  const indent = /^\s*/.exec(lines[statement.start]?.text ?? '')?.[0] ?? '';
+  const kept =
+    statement.comment === -1 ? [] : [{ text: indent + last.text.slice(statement.comment), eol: last.eol }];
+  lines.splice(statement.start, statement.end - statement.start + 1, ...kept);
+}
+
+/** Where top-level keys go in a file with none: above the first table and the comments just above it. */
+function keysSpot(lines: readonly TomlLine[], statements: readonly TomlStatement[]): number {
+  const header = statements.find((statement) => statement.kind !== 'key');
+  let at = header === undefined ? lines.length : header.start;
+  if (header !== undefined) while (at > 0 && isComment(lines[at - 1])) at -= 1;
+  while (at > 0 && isBlank(lines[at - 1])) at -= 1;
+  return at;
+}
+
+/** Sets top-level `key` in place, else adds it after the last top-level key. */
+function setTopLevel(lines: TomlLine[], key: string, value: string): void {
+  const statements = tomlStatements(lines);
+  const top = topLevel(statements);
+  const found = top.find((statement) => samePath(statement.path, [key]));
+  if (found !== undefined) return replaceValue(lines, found, value);
+  const last = top.at(-1);
+  const at = last === undefined ? keysSpot(lines, statements) : last.end + 1;
+  const eol = lineEnding(lines);
+  lines.splice(at, 0, { text: `${key} = ${value}`, eol });
+  // Keep a blank line between the top level and a table (or its comment) that follows it.
+  if (last === undefined && at + 1 < lines.length && !isBlank(lines[at + 1]))
+    lines.splice(at + 1, 0, { text: '', eol });
+}
+
+function tableEntries(target: RouterTarget): [string, string][] {
+  return [
+    ['name', JSON.stringify(PROVIDER_NAME)],
+    ['base_url', JSON.stringify(baseUrl(target))],
+    ['wire_api', '"responses"'],
+  ];
+}
+
+function baseUrl(target: RouterTarget): string {
+  return `${target.origin}/v1`;
+}
+
+/**
+ * Adds our table right after the top-level keys (and the comments just below them), before the user's own
+ * tables: lines added at the end of the file later go where they would have gone without it.
+ */
+function insertTable(lines: TomlLine[], statements: readonly TomlStatement[], target: RouterTarget): void {
+  const last = topLevel(statements).at(-1);
+  let at = last === undefined ? 0 : last.end + 1;
+  let end = at;
+  while (isComment(lines[end])) end += 1;
+  if (end >= lines.length || isBlank(lines[end])) at = end;
+  const eol = lineEnding(lines);
+  const table = [
+    '',
+    '[model_providers.fcm]',
+    ...tableEntries(target).map(([key, value]) => `${key} = ${value}`),
+  ];
+  lines.splice(at, 0, ...table.map((text) => ({ text, eol })));
+}
+
+/** Sets our table's three keys in place (other keys in it stay), or adds the table. */
+function setOurTable(lines: TomlLine[], target: RouterTarget): void {
+  for (const [key, value] of tableEntries(target)) {
+    const statements = tomlStatements(lines);
+    const table = ourTable(statements);
+    if (table === null) return insertTable(lines, statements, target);
+    const found = table.keys.find((statement) => samePath(statement.path, [key]));
+    if (found !== undefined) replaceValue(lines, found, value);
+    else {
+      const after = (table.keys.at(-1) ?? table.header).end + 1;
+      lines.splice(after, 0, { text: `${key} = ${value}`, eol: lineEnding(lines) });
     }
   }
-  const kept = lines.join('\n').replace(/^\n+/, '');
-  return kept.trim() === '' ? '' : `${kept.replace(/\n+$/, '')}\n`;
+}
+
+/** Throws unless `after` points Codex at the router and holds the same as `before` otherwise. */
+function checkApplied(before: Table, after: string, target: RouterTarget, file: string): void {
+  const data = parseEdited(after, file);
+  const provider = isTable(data.model_providers) ? data.model_providers[PROVIDER] : undefined;
+  const points =
+    data.model === MODEL &&
+    data.model_provider === PROVIDER &&
+    (target.contextWindow === null || data.model_context_window === target.contextWindow) &&
+    isTable(provider) &&
+    provider.name === PROVIDER_NAME &&
+    provider.base_url === baseUrl(target) &&
+    provider.wire_api === 'responses';
+  if (!points || apartFromOurs(before) !== apartFromOurs(data))
+    throw new Error(
+      `${file}: fcm-router could not set model, model_provider and [model_providers.fcm] without changing more; nothing was changed: ${BY_HAND}`,
+    );
+}
+
+/**
+ * `text` with Codex pointed at the router; every other line as it was. Throws a message naming `file` when
+ * the text is not valid TOML or cannot be edited safely.
+ */
+export function applyCodex(text: string | null, target: RouterTarget, file = DEFAULT_FILE): string {
+  const before = parseFile(text ?? '', file);
+  const lines = readLines(text);
+  refuseUneditable(lines, file);
+  endWithNewline(lines);
+  setTopLevel(lines, 'model', JSON.stringify(MODEL));
+  setTopLevel(lines, 'model_provider', JSON.stringify(PROVIDER));
+  if (target.contextWindow !== null) setTopLevel(lines, 'model_context_window', String(target.contextWindow));
+  setOurTable(lines, target);
+  const after = joinLines(lines);
+  checkApplied(before, after, target, file);
+  return after;
+}
+
+/**
+ * Removes our table when it holds only keys setup writes. One that holds others too (lines the user added
+ * under it) stays whole: those lines are theirs, and Codex does not load a provider without its `name`.
+ */
+function removeOurTable(lines: TomlLine[]): boolean {
+  const table = ourTable(tomlStatements(lines));
+  if (table === null || table.keys.length === 0) return false;
+  if (!table.keys.every((statement) => TABLE_KEYS.some((key) => samePath(statement.path, [key]))))
+    return false;
+  for (const statement of [...table.keys].reverse()) removeStatement(lines, statement);
+  const { header } = table;
+  removeStatement(lines, header);
+  if (header.comment === -1 && header.start > 0 && isBlank(lines[header.start - 1]))
+    lines.splice(header.start - 1, 1);
+  return true;
+}
+
+/** Removes the top-level `model`, `model_provider` and `model_context_window` keys. */
+function removeTopLevel(lines: TomlLine[]): boolean {
+  const ours = topLevel(tomlStatements(lines)).filter((statement) =>
+    TOP_KEYS.some((key) => samePath(statement.path, [key])),
+  );
+  for (const statement of [...ours].reverse()) removeStatement(lines, statement);
+  return ours.length > 0;
+}
+
+/** The lines as text, without blank lines at either end. */
+function tidied(lines: TomlLine[]): string {
+  while (isBlank(lines[0])) lines.shift();
+  while (isBlank(lines.at(-1))) lines.pop();
+  return joinLines(lines);
+}
+
+/**
+ * `text` without what setup writes: our table (unless it holds keys setup did not write) and, when `model_provider` is `"fcm"`, the top-level `model_provider`, `model` and
+ * `model_context_window` (set for it). `anyModel` drops those three whatever they say, to compare two
+ * versions apart from what setup sets. Every other line stays, a comment on a removed line too.
+ */
+export function stripCodex(text: string, file = DEFAULT_FILE, anyModel = false): string {
+  const before = parseFile(text, file);
+  const lines = readLines(text);
+  endWithNewline(lines);
+  const pointsAtUs = before.model_provider === PROVIDER;
+  const tableRemoved = removeOurTable(lines);
+  const topRemoved = (pointsAtUs || anyModel) && removeTopLevel(lines);
+  if (!tableRemoved && !topRemoved) return text;
+  const after = tidied(lines);
+  const data = parseEdited(after, file);
+  if ((pointsAtUs && data.model_provider !== undefined) || apartFromOurs(before) !== apartFromOurs(data))
+    throw new Error(
+      `${file}: fcm-router could not remove its settings without changing more; nothing was changed`,
+    );
+  return after;
+}
+
+/**
+ * Whether the file now (`current`) holds the same as the backup (`saved`) apart from what setup sets, line
+ * for line: then undo can put the backup back. A backup that is not valid TOML holds something else.
+ */
+export function sameCodexApartFromOurs(current: string, saved: string, file = DEFAULT_FILE): boolean {
+  const ours = stripCodex(current, file, true).trimEnd();
+  try {
+    return stripCodex(saved, file, true).trimEnd() === ours;
+  } catch {
+    return false;
+  }
 }

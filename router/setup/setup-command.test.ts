@@ -205,6 +205,71 @@ test('a settings file broken without comments is refused with the line where it 
   });
 });
 
+test('codex: a config.toml that is not valid TOML, or one broken since setup, is refused by setup and undo, untouched', async () => {
+  await withHome(async (home) => {
+    const fixture = { agent: 'codex', file: '.codex/config.toml', text: 'model = "gpt-5\n[broken\n' };
+    const file = await place(home, fixture);
+    const run = options(home, { agent: 'codex', yes: true });
+    assert.equal(await runSetup(run), 1);
+    assert.match(
+      run.out.join('\n'),
+      /config\.toml is not valid TOML \(line 1, [^)]*\): nothing was changed; fix it or move it aside/,
+    );
+    assert.equal(await readFile(file, 'utf8'), fixture.text);
+    assert.deepEqual(await readdir(path.dirname(file)), ['config.toml'], 'no backup, no write');
+
+    await writeFile(file, 'model = "gpt-5"\n');
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    const broken = `${await readFile(file, 'utf8')}x = \n`;
+    await writeFile(file, broken);
+    const undo = options(home, { agent: 'codex', undo: true, yes: true });
+    assert.equal(await runSetup(undo), 1);
+    assert.match(undo.out.join('\n'), /is not valid TOML \(line \d+, [^)]*\): nothing was changed/);
+    assert.equal(await readFile(file, 'utf8'), broken);
+  });
+});
+
+test('codex: a multi-line string, a comment on the model line and CRLF endings survive setup and both kinds of undo', async () => {
+  await withHome(async (home) => {
+    const text = [
+      'developer_instructions = """',
+      'model = "gpt-5" is what I use',
+      '"""',
+      'model = "gpt-5"   # my favourite',
+      '',
+      '[profiles.x]',
+      'model = "o3"',
+      '',
+    ].join('\r\n');
+    const file = await place(home, { agent: 'codex', file: '.codex/config.toml', text });
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    const written = await readFile(file, 'utf8');
+    assert.match(written, /\r\nmodel = "gpt-5" is what I use\r\n"""\r\nmodel = "fcm" {3}# my favourite\r\n/);
+    assert.doesNotMatch(written, /[^\r]\n/, 'every line ends in CRLF');
+    assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
+    assert.equal(await readFile(file, 'utf8'), text, 'undo gives it back byte for byte');
+
+    // Changed since: undo removes setup's keys only, and what the user added at the end stays.
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    await writeFile(file, `${await readFile(file, 'utf8')}model_reasoning_effort = "high"\r\n`);
+    assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
+    assert.equal(
+      await readFile(file, 'utf8'),
+      [
+        'developer_instructions = """',
+        'model = "gpt-5" is what I use',
+        '"""',
+        '# my favourite',
+        '',
+        '[profiles.x]',
+        'model = "o3"',
+        'model_reasoning_effort = "high"',
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
+
 test('without --url or a daemon, FCM_ROUTER_PORT gives the port, and one that is no port is refused', async () => {
   await withHome(async (home) => {
     const env = { FCM_ROUTER_PORT: '1' };
@@ -230,7 +295,8 @@ test('undo after the user changed the file since removes only our part and keeps
     assert.doesNotMatch(after, /fcm/);
     assert.match(after, /\[profiles\.mine\]\nmodel = "x"/);
     assert.match(after, /\[mcp_servers\.docs\]\ncommand = "docs-server" # keep me/);
-    assert.match(after, /^# my settings\napproval_policy = "never"/);
+    // The comment that stood on the model line stays, on a line of its own.
+    assert.match(after, /^# my settings\n# the old one\napproval_policy = "never"/);
   });
 });
 
