@@ -211,7 +211,11 @@ test('an API key that is not printable ASCII without blanks is refused, naming i
       assert.equal(key.status, 400, `${JSON.stringify(apiKey)}: ${key.text}`);
       const error = parseReply<ErrorResponse>(key).error;
       assert.equal(error.param, 'apiKey');
-      assert.match(error.message, /printable ASCII without spaces or line breaks/);
+      assert.match(
+        error.message,
+        /^fcm-router: the apiKey given is not accepted: an API key is printable ASCII without spaces/,
+      );
+      assert.ok(!key.text.includes(apiKey.slice(0, 4)), `the key is not quoted back: ${key.text}`);
       const config = parseReply<{ config: ConfigInput }>(await router.get('/api/config')).config;
       const put = await router.api('PUT', '/api/config', {
         ...config,
@@ -219,6 +223,7 @@ test('an API key that is not printable ASCII without blanks is refused, naming i
       });
       assert.equal(put.status, 400, `PUT ${JSON.stringify(apiKey)}: ${put.text}`);
       assert.match(put.text, /providers\.beta\.apiKeys\.0/);
+      assert.ok(!put.text.includes(apiKey.slice(0, 4)), `the key is not quoted back: ${put.text}`);
     }
     assert.equal(
       (await router.api('POST', '/api/providers/key', { provider: 'alpha', apiKey: ' sk-ok ' })).status,

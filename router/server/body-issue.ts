@@ -1,12 +1,15 @@
 /**
  * A management call's body problem as a sentence a person reads: what was given and what is expected
  * (`"has space" is not a set name: use letters, digits, . _ -`). The JSON path stays for API callers in
- * the error's `param`, not in the sentence.
+ * the error's `param`, not in the sentence; a key's value is never quoted (the sentence names its field).
  */
 import type { z } from 'zod/v3';
 
 /** Field messages that name what is expected ("a set name: …", "one of a, b"): read after "is not". */
 const EXPECTED = /^(a|an|one of|text|true or false|null)\b/;
+
+/** Fields whose values are secrets (keys, and headers that may carry one): never quoted back. */
+const SECRET_FIELDS: ReadonlySet<string> = new Set(['apiKey', 'apiKeys', 'key', 'headers']);
 
 /** Longest shown value: a body may be up to 1 MiB. */
 const MAX_SHOWN = 60;
@@ -45,6 +48,8 @@ export function issueSentence(issue: z.ZodIssue, body: unknown): string {
   }
   const given = valueAt(body, issue.path);
   if (given === undefined) return `"${issueParam(issue)}" is missing`;
+  if (issue.path.some((step) => typeof step === 'string' && SECRET_FIELDS.has(step)))
+    return `the ${issueParam(issue)} given is not accepted: ${issue.message}`;
   if (EXPECTED.test(issue.message)) return `${shown(given)} is not ${issue.message}`;
   return `${shown(given)} is not accepted: ${issue.message}`;
 }
