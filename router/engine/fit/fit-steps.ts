@@ -61,6 +61,22 @@ export function fitNow(run: FitRun, key: string): Fit {
 }
 
 /**
+ * Why `key` could not take the run's request even once it is back (its window, a key's whole TPM, tools,
+ * images), or null when it could: for a model skipped for its state (open, paused, no key). A size it is
+ * too small for joins the trace's largest window too small.
+ */
+export function unfitReason(run: FitRun, key: string): FitSkipReason | null {
+  const model = key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+  if (model === undefined) return null;
+  const learned = run.ctx.fits.get(key);
+  const verdict = fitVerdict(run.req.needs, { fit: model.fit, tpm: model.limits.tpm, learned });
+  if (verdict.fits) return null;
+  if (verdict.limit !== null)
+    run.trace.largestTooSmall = Math.max(run.trace.largestTooSmall ?? 0, verdict.limit);
+  return verdict.reason;
+}
+
+/**
  * Whether the request's input alone fits `key` as far as is known now (after what its refusal taught):
  * retrying it without an output length is worth an attempt only then.
  */
@@ -86,6 +102,8 @@ export function skipUnfit(run: FitRun, key: string): boolean {
     return false;
   }
   const { trace } = run;
+  // A model skipped already (for its state, before the panic try fits it) keeps the reason it was given.
+  if (trace.skips.some((skip) => skip.model === key)) return true;
   if (fit.reason === 'quota_budget') {
     trace.skips.push({ model: key, reason: 'quota_budget', until: fit.until });
     return true;

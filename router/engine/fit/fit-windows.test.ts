@@ -199,3 +199,45 @@ test('when only the minute’s room is missing, the agent gets 429 with Retry-Af
     assert.ok(retry >= 39 && retry <= 41, `Retry-After ${String(retry)}`);
   });
 });
+
+test('a request too large for every model of the set, some of them open, is a 400 to shrink it, each model named once', async () => {
+  const providers = { alpha: ['m1'], beta: ['m2'] };
+  const fit = { contextWindow: 8000 };
+  const providerSettings = { alpha: { modelFit: { m1: fit } }, beta: { modelFit: { m2: fit } } };
+  const scenario = { providers, providerSettings, breaker: { failureThreshold: 1 } };
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', jsonBody({ error: { message: 'down' } }, 500)).always('beta/m2', json('ok'));
+    assert.equal((await router.chat()).status, 200);
+    assert.equal(router.model('alpha/m1').state, 'OPEN');
+
+    const reply = await router.chat(prompt(20_000));
+    assert.equal(reply.status, 400, reply.text);
+    const { error } = parseReply<{ error: { code: string } }>(reply);
+    assert.equal(error.code, 'context_length_exceeded');
+    const entry = router.lastEntry();
+    assert.equal(entry.outcome, 'rejected');
+    assert.deepEqual(
+      entry.skipped.map((skip) => `${skip.model}:${skip.reason}`),
+      ['alpha/m1:circuit_open', 'beta/m2:context_window'],
+    );
+    assert.equal(upstream.callsTo('alpha/m1').length, 1, 'the open model was not tried for it');
+  });
+});
+
+test('a request too large for the models that can be tried, but not for an open one, is no 400: the open one is tried', async () => {
+  const providers = { alpha: ['m1'], beta: ['m2'] };
+  const providerSettings = {
+    alpha: { modelFit: { m1: { contextWindow: 100_000 } } },
+    beta: { modelFit: { m2: { contextWindow: 8000 } } },
+  };
+  const scenario = { providers, providerSettings, breaker: { failureThreshold: 1 } };
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', jsonBody({ error: { message: 'down' } }, 500)).always('beta/m2', json('ok'));
+    upstream.always('alpha/m1', json('back'));
+    await router.chat();
+    assert.equal(router.model('alpha/m1').state, 'OPEN');
+    const reply = await router.chat(prompt(20_000));
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(router.lastEntry().servedModel, 'alpha/m1', 'the panic try, as the only model it fits');
+  });
+});

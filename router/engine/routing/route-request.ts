@@ -19,7 +19,7 @@ import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
-import { FIT_REASONS, homeFirst, skipUnfit } from '../fit/fit-steps.js';
+import { FIT_REASONS, homeFirst, skipUnfit, unfitReason } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from '../answer/request-trace.js';
@@ -204,14 +204,22 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
   return { outcome, clientStatus: error.status };
 }
 
-/** The answer when every model was skipped or refused for fit (size, tools, images), else null. */
+/**
+ * The answer when no model of the set could take the request (size, tools, images), else null: each was
+ * skipped or refused for fit, or skipped for its state (open, paused, no key) but too small for it even
+ * once back. Waiting would not help, so the agent is told to shrink the request.
+ */
 function unfitAnswer(run: RequestRun): ErrorAnswer | null {
   const { trace, req } = run;
-  const reasons = new Set<string>([
-    ...trace.skips.map((skip) => skip.reason).filter((reason) => reason !== 'already_tried'),
-    ...trace.failures.map((failure) => failure.kind),
-  ]);
-  if (reasons.size === 0 || [...reasons].some((reason) => !FIT_REASONS.has(reason))) return null;
+  if (trace.failures.some((failure) => !FIT_REASONS.has(failure.kind))) return null;
+  const reasons = new Set<string>(trace.failures.map((failure) => failure.kind));
+  for (const { model, reason } of trace.skips) {
+    if (reason === 'already_tried') continue;
+    const unfit = FIT_REASONS.has(reason) ? reason : unfitReason(run, model);
+    if (unfit === null) return null;
+    reasons.add(unfit);
+  }
+  if (reasons.size === 0) return null;
   return nothingFitsAnswer(totalTokens(req.needs), trace.largestTooSmall, reasons);
 }
 
