@@ -538,6 +538,11 @@ export interface ConfigSaveResponse {
 export interface ConfigCheckResponse {
   valid: boolean;
   issues: ConfigIssue[];
+  /**
+   * Providers whose stored keys a save would drop: the config sends them to another address (`baseUrl`) or
+   * with other headers while keeping their keys masked, and a key is never carried to a new address.
+   */
+  keysDropped: string[];
 }
 
 /**

@@ -179,8 +179,11 @@ export class LiveConfig {
     );
   }
 
-  /** The problems `replace(incoming)` would be refused for now (none: it would be saved); nothing saved. */
-  check(incoming: unknown): ConfigIssue[] {
+  /**
+   * The problems `replace(incoming)` would be refused for now (none: it would be saved) and the providers
+   * whose keys it would drop; nothing saved.
+   */
+  check(incoming: unknown): { issues: ConfigIssue[]; keysDropped: string[] } {
     return checkWhole(incoming, this.#raw);
   }
 

@@ -25,10 +25,16 @@ export function wholeCandidate(
   return { raw: restoreMaskedSecrets(asSent, current, new Set(keysDropped)), keysDropped };
 }
 
-/** The problems a save of `incoming` over `current` would be refused for; none when it would be saved. */
-export function checkWhole(incoming: unknown, current: ConfigInput): ConfigIssue[] {
+/**
+ * What a save of `incoming` over `current` would meet: the problems it would be refused for (none when it
+ * would be saved), and the providers whose stored keys it would drop.
+ */
+export function checkWhole(
+  incoming: unknown,
+  current: ConfigInput,
+): { issues: ConfigIssue[]; keysDropped: string[] } {
   const candidate = wholeCandidate(incoming, current);
-  if (!('raw' in candidate)) return candidate.issues;
+  if (!('raw' in candidate)) return { issues: candidate.issues, keysDropped: [] };
   const checked = validateConfig(candidate.raw);
-  return checked.ok ? [] : checked.issues;
+  return { issues: checked.ok ? [] : checked.issues, keysDropped: candidate.keysDropped };
 }

@@ -9,7 +9,7 @@ import { sendJson } from './respond.js';
 export async function checkConfig({ deps, req, res }: ApiCall): Promise<void> {
   const body = await readJson(req, res, z.unknown());
   if (!body.ok) return;
-  const issues = deps.live.check(body.value);
-  const answer: ConfigCheckResponse = { valid: issues.length === 0, issues };
+  const { issues, keysDropped } = deps.live.check(body.value);
+  const answer: ConfigCheckResponse = { valid: issues.length === 0, issues, keysDropped };
   sendJson(res, 200, answer);
 }

@@ -19,7 +19,12 @@ test('a config is checked as a save would judge it, saving nothing', async () =>
       parseReply<ConfigCheckResponse>(await router.api('POST', '/api/config/check', config));
 
     // As shown (the key masked), the config is valid: the masked key counts as the stored one.
-    assert.deepEqual(await check(shown.config), { valid: true, issues: [] });
+    assert.deepEqual(await check(shown.config), { valid: true, issues: [], keysDropped: [] });
+
+    // Sent to another address with its key masked: valid, but the save would drop the key, and says so.
+    const alpha = shown.config.providers?.['alpha'];
+    const moved = { ...shown.config, providers: { alpha: { ...alpha, baseUrl: 'http://127.0.0.1:9/v1' } } };
+    assert.deepEqual(await check(moved), { valid: true, issues: [], keysDropped: ['alpha'] });
 
     const bad: ConfigInput = {
       ...shown.config,
@@ -36,6 +41,7 @@ test('a config is checked as a save would judge it, saving nothing', async () =>
     assert.deepEqual(await check([1, 2]), {
       valid: false,
       issues: [{ path: '(root)', message: 'must be a JSON object' }],
+      keysDropped: [],
     });
     assert.equal(await readFile(file, 'utf8'), before, 'a check writes nothing');
     const after = parseReply<ConfigResponse>(await router.get('/api/config'));

@@ -23,6 +23,19 @@ function ProblemList({ problems }: { problems: readonly TextProblem[] }) {
   );
 }
 
+/** What saving would cost: the keys of providers sent to another address, which are never carried there. */
+function KeysDroppedWarning({ providers }: { providers: readonly string[] }) {
+  if (providers.length === 0) return null;
+  const names = providers.join(', ');
+  return (
+    <p className="notice notice-warn small" role="status">
+      Saving drops the keys of {names}: {providers.length === 1 ? 'its' : 'their'} address or headers change,
+      and a key is never sent to a new address. Add {providers.length === 1 ? 'it' : 'them'} again in
+      Providers after saving, or put the address back to keep {providers.length === 1 ? 'it' : 'them'}.
+    </p>
+  );
+}
+
 /**
  * The whole config as JSON (keys masked: a masked key sent back keeps the stored one). Checked by the
  * router as you type, with the same words as the form; saved through the same guarded save, live.
@@ -46,6 +59,7 @@ export function ConfigJsonEditor({
         label="Config JSON"
       />
       <ProblemList problems={editor.problems} />
+      <KeysDroppedWarning providers={editor.keysDropped} />
       <div className="form-actions">
         <button
           type="button"

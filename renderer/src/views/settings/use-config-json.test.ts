@@ -1,9 +1,9 @@
 import { act, renderHook } from '@testing-library/react';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import type { ConfigInput, ConfigResponse, ConfigSaveResponse } from '../../../../router/api-types.js';
 import { ApiError } from '../../api/client.js';
 import { DEFAULT_CONFIG } from '../../test-support/default-config.js';
-import { JSON_CHANGED_ON_DISK, useConfigJson } from './use-config-json.js';
+import { CHECK_AFTER_MS, JSON_CHANGED_ON_DISK, useConfigJson } from './use-config-json.js';
 
 const onFile: ConfigInput = {
   sets: { default: ['up/m1'] },
@@ -19,7 +19,7 @@ const response = (config: ConfigInput, revision: string): ConfigResponse => ({
   fileProblem: null,
 });
 
-const check = async () => ({ valid: true, issues: [] });
+const check = async () => ({ valid: true, issues: [], keysDropped: [] });
 
 function editor(onSave: (config: ConfigInput, revision: string) => Promise<ConfigSaveResponse>) {
   return renderHook(({ config }) => useConfigJson(config, onSave, check), {
@@ -85,4 +85,27 @@ test('an untouched text follows the file; an edit clears what the last save said
   expect(result.current.changes).not.toBeNull();
   act(() => result.current.setText(result.current.text.replace('"maxAttempts": 7', '"maxAttempts": 8')));
   expect(result.current.changes).toBeNull();
+});
+
+test('a text whose save would drop a provider’s keys says so, only while the text is the one checked', async () => {
+  vi.useFakeTimers();
+  try {
+    const dropping = async (value: unknown) => ({
+      valid: true,
+      issues: [],
+      keysDropped: JSON.stringify(value).includes('elsewhere') ? ['up'] : [],
+    });
+    const { result } = renderHook(() => useConfigJson(response(onFile, 'rev-1'), refused, dropping));
+    const moved = result.current.text.replace('"default"', '"elsewhere"');
+    act(() => result.current.setText(moved));
+    expect(result.current.keysDropped).toEqual([]);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(CHECK_AFTER_MS);
+    });
+    expect(result.current.keysDropped).toEqual(['up']);
+    act(() => result.current.setText(`${moved} `));
+    expect(result.current.keysDropped, 'an edit since the check').toEqual([]);
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -19,10 +19,11 @@ export const CHECK_AFTER_MS = 300;
 export const JSON_CHANGED_ON_DISK =
   'config.json was changed on disk since this text was loaded. Your text is kept: once it is valid JSON it is carried over to the file as it is now, for you to check and save again.';
 
-/** The issues the router found in one text. */
+/** The issues the router found in one text, and the providers whose keys saving it would drop. */
 interface Checked {
   text: string;
   issues: ConfigIssue[];
+  keysDropped: string[];
 }
 
 /**
@@ -40,7 +41,9 @@ function useTextProblems(
     let live = true;
     const timer = setTimeout(() => {
       check(read.value)
-        .then((answer) => live && setChecked({ text, issues: answer.issues }))
+        .then(
+          (answer) => live && setChecked({ text, issues: answer.issues, keysDropped: answer.keysDropped }),
+        )
         .catch(() => undefined);
     }, CHECK_AFTER_MS);
     return () => {
@@ -54,7 +57,9 @@ function useTextProblems(
     [read, text, checked],
   );
 
-  return { problems, setChecked };
+  // Said only of the text it was checked for: an edit since may have put the address back.
+  const keysDropped = read.ok && checked?.text === text ? checked.keysDropped : [];
+  return { problems, keysDropped, setChecked };
 }
 
 /**
@@ -100,7 +105,7 @@ export function useConfigJson(
     if (next === savedText) setCarried(null);
   };
 
-  const { problems, setChecked } = useTextProblems(text, read, check);
+  const { problems, keysDropped, setChecked } = useTextProblems(text, read, check);
 
   const save = async (): Promise<void> => {
     if (!read.ok) return setFailure('the text is not valid JSON: see the marked line.');
@@ -118,7 +123,7 @@ export function useConfigJson(
       setChanges(describeChanges(result.changed, config.effective, result.config, config.defaults));
     } catch (error) {
       if (isApiError(error) && error.issues.length > 0) {
-        setChecked({ text, issues: error.issues });
+        setChecked({ text, issues: error.issues, keysDropped: [] });
         setFailure('fix the problems marked in the editor.');
       } else if (isChangedOnDisk(error)) setFailure(JSON_CHANGED_ON_DISK);
       else setFailure(errorText(error));
@@ -127,5 +132,5 @@ export function useConfigJson(
     }
   };
   const discard = () => setText(savedText);
-  return { text, setText, problems, dirty, saving, failure, changes, carried, save, discard };
+  return { text, setText, problems, keysDropped, dirty, saving, failure, changes, carried, save, discard };
 }
