@@ -24,12 +24,18 @@ function claudeEnv(target: RouterTarget): Record<string, string> {
   };
 }
 
-/** `text` with Claude Code's `env` pointing at the router, every other key as it was. */
+/**
+ * `text` with Claude Code's `env` pointing at the router, every other key as it was. Our entries keep their
+ * places (a file set up already, with the user's own entries added since, is left as it is); new ones go last.
+ */
 export function applyClaude(text: string | null, file: string, target: RouterTarget): string {
   const settings = parseSettings(text, file);
   const env = childObject(settings, 'env');
-  const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !isClaudeKey(key)));
-  return formatSettings({ ...settings, env: { ...kept, ...claudeEnv(target) } }, text);
+  const ours = claudeEnv(target);
+  const kept = Object.fromEntries(
+    Object.entries(env).filter(([key]) => !isClaudeKey(key) || Object.hasOwn(ours, key)),
+  );
+  return formatSettings({ ...settings, env: { ...kept, ...ours } }, text);
 }
 
 function isClaudeKey(key: string): boolean {
