@@ -45,6 +45,20 @@ test('fcm:default is the active set when no set is named "default"', async () =>
   });
 });
 
+test('a pinned model its provider answers 404 for is a 404 naming it, not a 502 to retry; in a set it stays a 502', async () => {
+  await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router, upstream }) => {
+    upstream.always('alpha/typo', status(404)).always('alpha/m1', status(404)).always('beta/m2', status(404));
+    const pinned = await router.chat({ model: 'fcm:@alpha/typo' });
+    assert.equal(pinned.status, 404, pinned.text);
+    const body = parseReply<ErrorBody>(pinned);
+    assert.equal(body.error.code, 'model_not_found');
+    assert.match(body.error.message, /alpha does not know the model "typo"/);
+    assert.equal(router.lastEntry().attempts[0]?.kind, 'model_not_found');
+    const set = await router.chat({ model: 'fcm:main' });
+    assert.equal(set.status, 502, 'the set’s models are the router’s to fix, not the agent’s name');
+  });
+});
+
 test('an unknown set is a 404 in OpenAI shape, with decision headers', async () => {
   await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router, upstream }) => {
     const reply = await router.chat({ model: 'fcm:nope' });

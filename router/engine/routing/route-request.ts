@@ -8,6 +8,7 @@ import {
   PAUSED_HEADERS,
   allFailedAnswer,
   noCandidatesAnswer,
+  clientError,
   nothingFitsAnswer,
 } from '../answer/final-answer.js';
 import type { ErrorAnswer } from '../../faces/answer-encoder.js';
@@ -199,9 +200,22 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
   const error =
     outcome === 'no_candidates'
       ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
-      : allFailedAnswer(trace.failures, soonest, ctx.clock());
+      : (pinnedUnknown(run) ?? allFailedAnswer(trace.failures, soonest, ctx.clock()));
   answer.refuse(error, outcome);
   return { outcome, clientStatus: error.status };
+}
+
+/**
+ * A pinned model its provider does not know (every attempt a 404): the agent's name is wrong, so it gets
+ * the 404 an unknown name gets, not a 502 its SDK would retry. Null otherwise.
+ */
+function pinnedUnknown(run: RequestRun): ErrorAnswer | null {
+  const { pinnedModel, trace } = run;
+  const { failures } = trace;
+  if (pinnedModel === null || failures.length === 0) return null;
+  if (failures.some((failure) => failure.kind !== 'model_not_found')) return null;
+  const message = `fcm-router: ${pinnedModel.provider} does not know the model "${pinnedModel.modelId}" (it answered 404)`;
+  return clientError(404, 'model_not_found', message);
 }
 
 /**
