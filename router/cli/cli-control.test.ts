@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { callDaemon, findDaemon } from './cli-control.js';
+import { runCli } from '../test-support/cli-process.js';
+import { deadUrl } from '../test-support/fake-upstream.js';
 import { startHarness } from '../test-support/router-harness.js';
 
 test('findDaemon finds a router by daemon.json, else by its lock, and only at the pid recorded', async () => {
@@ -62,5 +65,27 @@ test('a daemon found through its lock because daemon.json is damaged or gone: a 
     assert.equal(router.router.isPaused(), false, 'nothing was sent without the token');
   } finally {
     await router.close();
+  }
+});
+
+test('status and stop with a live process holding the lock but not answering: they name it and do nothing', async () => {
+  const stateDir = await mkdtemp(path.join(os.tmpdir(), 'fcm-silent-'));
+  try {
+    // This test's own process: alive, holding the lock, and no router at the address the lock names.
+    const url = await deadUrl();
+    const lock = { pid: process.pid, startedAt: 1, port: Number(new URL(url).port), url, nonce: 'x' };
+    await writeFile(path.join(stateDir, 'daemon.lock'), JSON.stringify(lock));
+    for (const command of ['status', 'stop']) {
+      const run = await runCli([command, '--state-dir', stateDir]);
+      assert.equal(run.code, 1, `${command}: ${run.output}`);
+      assert.match(run.output, new RegExp(`process ${process.pid} holds .* but does not answer at ${url}`));
+      assert.doesNotMatch(run.output, /not running/);
+    }
+    await rm(path.join(stateDir, 'daemon.lock'));
+    const gone = await runCli(['status', '--state-dir', stateDir]);
+    assert.equal(gone.code, 3, gone.output);
+    assert.match(gone.output, /not running/);
+  } finally {
+    await rm(stateDir, { recursive: true, force: true });
   }
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod/v3';
 import { daemonFilePath, inspectDaemonFile, type DaemonFileRead } from '../daemon/daemon-file.js';
-import { readDaemonLock } from '../daemon/daemon-lock.js';
+import { processAlive, readDaemonLock } from '../daemon/daemon-lock.js';
 
 export interface LiveDaemon {
   url: string;
@@ -69,6 +69,17 @@ export async function findDaemon(stateDir: string): Promise<LiveDaemon | null> {
   if (!lock?.url) return null;
   const problem = tokenProblem(daemonFilePath(stateDir), read);
   return answering({ url: lock.url, pid: lock.pid, demo: false, token: null, tokenProblem: problem });
+}
+
+/**
+ * A process that holds `stateDir`'s lock and is alive, though no daemon answered for it (suspended, stuck,
+ * or still starting): its pid and address, or null. Never signalled from here: after a crash the pid in a
+ * lock left behind may be another program's by now.
+ */
+export async function silentHolder(stateDir: string): Promise<{ pid: number; url: string | null } | null> {
+  const lock = await readDaemonLock(stateDir);
+  if (lock === null || !processAlive(lock.pid)) return null;
+  return { pid: lock.pid, url: lock.url };
 }
 
 /** The daemon a record names, when the fcm-router answering at its address has the recorded pid. */

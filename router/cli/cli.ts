@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
-import { callDaemon, findDaemon, type LiveDaemon } from './cli-control.js';
+import { callDaemon, findDaemon, silentHolder, type LiveDaemon } from './cli-control.js';
 import { readDaemonState, STATUS_EXIT, statusReport } from './cli-status.js';
 import { runDaemon } from './cli-daemon.js';
 import { runImportFcm } from './import-command.js';
@@ -69,13 +69,27 @@ function stateDirOf(cmd: { stateDir?: string | undefined }): string {
   });
 }
 
+/**
+ * No daemon answered for `stateDir`: not running (`stop` has nothing to do), or a live process holds its
+ * lock without answering, which is said with its pid (exit 1: nothing was done).
+ */
+async function notAnswering(stateDir: string, stopping: boolean): Promise<number> {
+  const holder = await silentHolder(stateDir);
+  if (holder === null) {
+    console.log(`fcm-router is not running (state dir ${stateDir})`);
+    return stopping ? 0 : NOT_RUNNING;
+  }
+  const where = holder.url === null ? '' : ` at ${holder.url}`;
+  console.error(
+    `fcm-router: process ${holder.pid} holds ${stateDir} but does not answer${where}: it may be suspended, stuck or still starting; if it is an fcm-router you want gone, "kill ${holder.pid}" ends it`,
+  );
+  return 1;
+}
+
 async function runControl(cmd: ControlCommand): Promise<number> {
   const stateDir = stateDirOf(cmd);
   const daemon = await findDaemon(stateDir);
-  if (!daemon) {
-    console.log(`fcm-router is not running (state dir ${stateDir})`);
-    return cmd.command === 'stop' ? 0 : NOT_RUNNING;
-  }
+  if (!daemon) return notAnswering(stateDir, cmd.command === 'stop');
   switch (cmd.command) {
     case 'status': {
       const report = statusReport(daemon, await readDaemonState(daemon));
