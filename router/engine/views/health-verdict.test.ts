@@ -147,6 +147,17 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
     },
   },
   {
+    name: 'a model of the set no provider has: amber, named for what it is, check the set',
+    models: [{ key: 'a/1' }, { key: 'nope/x', blockedBy: 'unknown_model' }],
+    expect: {
+      level: 'amber',
+      title: 'some models out',
+      action: 'edit_set',
+      next: 'a/1',
+      reason: /1 unknown or removed\): check the set in Models/,
+    },
+  },
+  {
     name: 'only DEGRADED left: amber',
     models: [
       { key: 'a/1', state: 'DEGRADED' },

@@ -77,7 +77,7 @@ const OUT_WORDS: Partial<Record<Standing, string>> = {
   quota_paused: 'quota-paused',
   missing_key: 'without a key',
   key_refused: 'key refused',
-  unreachable: 'unreachable',
+  unreachable: 'unknown or removed',
 };
 
 /** `2 OPEN, 1 without a key` in a fixed order. */
