@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parsePort, portFromEnv } from '../config/port-setting.js';
 import { isLoopbackHost } from '../server/guards.js';
+import { routerOrigin } from '../setup/router-target.js';
 
 /** Every command, in the order the usage lists them. */
 export const COMMANDS = [
@@ -160,7 +161,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
 
   if (first === 'import-fcm') return parseImport(rest);
-  if (first === 'setup') return parseSetup(rest);
+  if (first === 'setup') return parseSetup(rest, env);
   if (first === 'daemon') return parseDaemon(rest, env);
   return parseStateCommand(first, rest);
 }
@@ -258,8 +259,11 @@ function parseImport(args: readonly string[]): CliCommand {
   };
 }
 
-/** `setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]` */
-function parseSetup(args: readonly string[]): CliCommand {
+/**
+ * `setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]`; a `--url` that is no router address, or
+ * without one an `FCM_ROUTER_PORT` that is no port, is refused like any bad command line.
+ */
+function parseSetup(args: readonly string[], env: Record<string, string | undefined>): CliCommand {
   const { values, positionals } = parseArgs({
     args: [...args],
     strict: true,
@@ -271,9 +275,12 @@ function parseSetup(args: readonly string[]): CliCommand {
       'state-dir': { type: 'string' },
     },
   });
+  const agent = onlyPositional('setup', positionals, 'an agent');
+  if (values.url === undefined) portFromEnv(env);
+  else routerOrigin(values.url);
   return {
     command: 'setup',
-    agent: onlyPositional('setup', positionals, 'an agent'),
+    agent,
     undo: values.undo ?? false,
     yes: values.yes ?? false,
     url: values.url,

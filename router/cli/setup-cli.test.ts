@@ -73,3 +73,23 @@ test('setup claude-code through the CLI refuses a settings.json that is not JSON
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('setup with a bad --url or FCM_ROUTER_PORT exits 2 like any bad command line, writing nothing', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-cli-'));
+  try {
+    const runs = [
+      { args: ['codex', '--url', 'http://127.0.0.1:19302?x=1'], said: /--url has a query/ },
+      { args: ['claude-code', '--url', 'notaurl'], said: /--url must be a URL such as/ },
+      { args: ['codex'], env: { FCM_ROUTER_PORT: 'abc' }, said: /FCM_ROUTER_PORT must be a port number/ },
+    ];
+    for (const { args, env, said } of runs) {
+      const run = await runCli(['setup', ...args, '--yes'], { env: { HOME: home, ...env } });
+      assert.equal(run.code, 2, run.output);
+      assert.match(run.output, said);
+      assert.match(run.output, /Usage:/);
+    }
+    assert.deepEqual(await readdir(home), [], 'nothing written');
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
