@@ -91,3 +91,27 @@ test('the daemon takes its port from FCM_ROUTER_PORT when --port is left out, an
     );
   }
 });
+
+test('setup refuses a --url that is no router address, and without one an FCM_ROUTER_PORT that is no port', () => {
+  const ok = parseCli(['setup', 'codex', '--url', 'http://127.0.0.1:19302/v1/']);
+  assert.equal(ok.command === 'setup' ? ok.url : null, 'http://127.0.0.1:19302/v1/');
+  const refused: [string, RegExp][] = [
+    ['http://127.0.0.1:19302?x=1', /^--url has a query \(\?…\)/],
+    ['http://127.0.0.1:19302#top', /^--url has a fragment \(#…\)/],
+    ['http://me:s3cret@127.0.0.1:19302', /^--url holds a user name or password/],
+    ['ftp://127.0.0.1:19302', /^--url is not an http or https URL/],
+    ['notaurl', /^--url must be a URL such as http:\/\/127\.0\.0\.1:19280, got "notaurl"$/],
+  ];
+  for (const [url, message] of refused) {
+    assert.throws(
+      () => parseCli(['setup', 'codex', '--url', url]),
+      (error: Error) => message.test(error.message) && !error.message.includes('s3cret'),
+      url,
+    );
+  }
+  assert.throws(() => parseCli(['setup', 'codex'], { FCM_ROUTER_PORT: 'abc' }), /FCM_ROUTER_PORT must be/);
+  assert.equal(
+    parseCli(['setup', 'codex', '--url', 'http://h:1'], { FCM_ROUTER_PORT: 'abc' }).command,
+    'setup',
+  );
+});

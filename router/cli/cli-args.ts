@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parsePort, portFromEnv } from '../config/port-setting.js';
 import { isLoopbackHost } from '../server/guards.js';
+import { routerOrigin } from '../setup/router-target.js';
 
 /** Every command, in the order the usage lists them. */
 export const COMMANDS = [
@@ -142,6 +143,24 @@ function onlyPositional(command: CommandName, positionals: readonly string[], wh
 }
 
 /**
+ * The folder or file `--state-dir` or `--config` names, undefined when the flag is left out. One naming
+ * nothing (`--config ''`, an unset variable in a script) is refused: taken as left out, it would send the
+ * command to the default folder or file in silence.
+ */
+function pathOption(
+  values: Readonly<Record<string, unknown>>,
+  flag: 'state-dir' | 'config',
+): string | undefined {
+  const value = values[flag];
+  if (typeof value !== 'string') return undefined;
+  if (value.trim() === '')
+    throw new Error(
+      `--${flag} needs a ${flag === 'config' ? 'file' : 'folder'}, got ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
+/**
  * Parses the command line, with the environment's defaults for options left out (`FCM_ROUTER_PORT`);
  * throws an Error with a user-facing message on bad input.
  */
@@ -160,7 +179,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
 
   if (first === 'import-fcm') return parseImport(rest);
-  if (first === 'setup') return parseSetup(rest);
+  if (first === 'setup') return parseSetup(rest, env);
   if (first === 'daemon') return parseDaemon(rest, env);
   return parseStateCommand(first, rest);
 }
@@ -179,12 +198,12 @@ function parseStateCommand(
       ...(command === 'set-key' ? { config: { type: 'string' as const } } : {}),
     },
   });
-  const stateDir = values['state-dir'];
+  const stateDir = pathOption(values, 'state-dir');
   if (command === 'reset')
     return { command, model: onlyPositional(command, positionals, 'a model key'), stateDir };
   if (command === 'set-key') {
     const provider = onlyPositional(command, positionals, 'a provider id');
-    const configPath = typeof values.config === 'string' ? values.config : undefined;
+    const configPath = pathOption(values, 'config');
     return { command, provider, stateDir, configPath };
   }
   return { command, stateDir };
@@ -227,8 +246,8 @@ function parseDaemon(args: readonly string[], env: Record<string, string | undef
     command: 'daemon',
     port,
     host: values.host,
-    stateDir: values['state-dir'],
-    configPath: values.config,
+    stateDir: pathOption(values, 'state-dir'),
+    configPath: pathOption(values, 'config'),
     demo: values.demo ?? false,
     allowRemote,
   };
@@ -251,15 +270,18 @@ function parseImport(args: readonly string[]): CliCommand {
   return {
     command: 'import-fcm',
     file: positionals[0],
-    stateDir: values['state-dir'],
-    configPath: values.config,
+    stateDir: pathOption(values, 'state-dir'),
+    configPath: pathOption(values, 'config'),
     force: values.force ?? false,
     dryRun: values['dry-run'] ?? false,
   };
 }
 
-/** `setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]` */
-function parseSetup(args: readonly string[]): CliCommand {
+/**
+ * `setup <agent> [--yes] [--undo] [--url URL] [--state-dir DIR]`; a `--url` that is no router address, or
+ * without one an `FCM_ROUTER_PORT` that is no port, is refused like any bad command line.
+ */
+function parseSetup(args: readonly string[], env: Record<string, string | undefined>): CliCommand {
   const { values, positionals } = parseArgs({
     args: [...args],
     strict: true,
@@ -271,12 +293,15 @@ function parseSetup(args: readonly string[]): CliCommand {
       'state-dir': { type: 'string' },
     },
   });
+  const agent = onlyPositional('setup', positionals, 'an agent');
+  if (values.url === undefined) portFromEnv(env);
+  else routerOrigin(values.url);
   return {
     command: 'setup',
-    agent: onlyPositional('setup', positionals, 'an agent'),
+    agent,
     undo: values.undo ?? false,
     yes: values.yes ?? false,
     url: values.url,
-    stateDir: values['state-dir'],
+    stateDir: pathOption(values, 'state-dir'),
   };
 }

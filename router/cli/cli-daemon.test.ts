@@ -182,3 +182,52 @@ test('a lock whose live pid is no fcm-router (pid reused after a crash) is taken
     }
   });
 });
+
+test('the start banner names the config file, and says when it is not there yet (a --config with a typo)', async () => {
+  await withCliSetup(null, async ({ dir, stateDir, configFile, args }) => {
+    const existing = new CliProcess([...args, '--port', '0']);
+    try {
+      const [line] = await existing.waitForLine(/^ {2}config: .*/);
+      assert.equal(line, `  config:    ${configFile}`);
+    } finally {
+      await existing.kill();
+    }
+    const typo = path.join(dir, 'typo.json');
+    const missing = new CliProcess(['daemon', '--port', '0', '--state-dir', stateDir, '--config', typo]);
+    try {
+      const [line] = await missing.waitForLine(/^ {2}config: .*/);
+      assert.equal(line, `  config:    ${typo} (not there yet: defaults, written when you save a change)`);
+      await missing.waitForLine(URL_LINE);
+    } finally {
+      await missing.kill();
+    }
+    await assert.rejects(readFile(typo), 'starting writes no config');
+  });
+});
+
+test('a --config or --state-dir naming nothing is a bad command line (exit 2), not the default in silence', async () => {
+  // Should one be taken for the default, it stays in this folder and is stopped.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-empty-path-'));
+  const env = { HOME: dir, FCM_ROUTER_STATE_DIR: path.join(dir, 'state') };
+  const runs = [
+    ['daemon', '--port', '0', '--config', ''],
+    ['daemon', '--port', '0', '--state-dir', ''],
+    ['status', '--state-dir', ' '],
+    ['set-key', 'groq', '--config', ''],
+    ['import-fcm', '--config=', '--dry-run'],
+    ['setup', 'codex', '--state-dir', ''],
+  ];
+  try {
+    for (const argv of runs) {
+      const cli = new CliProcess(argv, { env });
+      try {
+        assert.equal(await cli.exited, 2, `${argv.join(' ')}: ${cli.output()}`);
+        assert.match(cli.output(), /--(config|state-dir) needs a (file|folder), got " ?"/);
+      } finally {
+        await cli.kill();
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,7 @@
 /* eslint-disable no-console -- the CLI's job is to print */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { CliCommand } from './cli-args.js';
 import type { BufferedLogger } from './cli-logger.js';
 import { resolveStateDir } from '../config/state-dir.js';
@@ -13,6 +15,15 @@ import { ConfigError, startRouter } from '../daemon/start-router.js';
 import { ProxyEnvError } from '../upstream/outbound-proxy.js';
 
 type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
+
+/**
+ * The start banner's line about the config file: where it is, and when there is none yet, that the
+ * defaults are in use until a change is saved (a `--config` with a typo then shows at once).
+ */
+export function configLine(configPath: string, exists: boolean): string {
+  const file = path.resolve(configPath);
+  return exists ? file : `${file} (not there yet: defaults, written when you save a change)`;
+}
 
 /** The lines printed when the daemon listens beyond this machine (`stateDir` holds daemon.json). */
 export function remoteWarning(url: string, stateDir: string): string[] {
@@ -98,7 +109,7 @@ export function activeSetLine(activeSet: string, models: readonly ModelStateView
   return `${line} — add a provider key (see README) or run with --demo`;
 }
 
-/** The lines a started daemon prints: where it listens, its state folder, its set, and a remote warning. */
+/** The lines a started daemon prints: where it listens, its state folder and config file, its set, and a remote warning. */
 function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   console.log(
     `fcm-router ${router.version} listening on ${router.url}${cmd.demo ? ' (demo mode: simulated providers)' : ''}`,
@@ -106,6 +117,7 @@ function printListening(router: RouterHandle, cmd: DaemonCommand): void {
   console.log(`  dashboard: ${router.url}/`);
   console.log(`  agents:    base URL ${router.url}/v1, model "fcm", any API key`);
   console.log(`  state:     ${router.stateDir}`);
+  console.log(`  config:    ${configLine(router.configPath, existsSync(router.configPath))}`);
   const { activeSet, models } = router.state();
   console.log(`  ${activeSetLine(activeSet, models)}`);
   if (!isLoopbackHost(router.host)) {

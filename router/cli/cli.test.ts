@@ -283,3 +283,16 @@ test('SIGTERM exits 1, saying so, when the final save of the state fails', async
     }
   });
 });
+
+test('an activeSet naming no set, in a config without sets, makes the daemon refuse to start naming activeSet', async () => {
+  await withCliSetup({ activeSet: 'nope' }, async ({ args }) => {
+    const daemon = new CliProcess([...args, '--port', '0']);
+    try {
+      assert.equal(await daemon.exited, 1, daemon.output());
+      assert.match(daemon.output(), /refusing to start/);
+      assert.match(daemon.output(), /activeSet: names no set: without "sets" the one set is "default"/);
+    } finally {
+      await daemon.kill();
+    }
+  });
+});

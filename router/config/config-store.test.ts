@@ -85,6 +85,23 @@ test('invalid JSON gives one (root) issue naming the line and column', async () 
   });
 });
 
+test('a JSON error V8 gives no position for still names its line and column, and never the text', async () => {
+  await withTempDir(async (dir) => {
+    const file = path.join(dir, 'config.json');
+    for (const [text, place] of [
+      ['// c\n{}', 'line 1, column 1'],
+      ['{\n  "providers": { "groq": { "apiKey": \'gsk_SINGLEQUOTED123456\' } }\n}', 'line 2, column 38'],
+    ] as const) {
+      await writeFile(file, text);
+      const result = await loadConfigFile(file);
+      assert.ok(!result.ok);
+      const message = result.issues[0]?.message ?? '';
+      assert.ok(message.startsWith(`invalid JSON at ${place}: Unexpected token`), message);
+      assert.doesNotMatch(message, /gsk|SINGL|providers|\/\/ c/);
+    }
+  });
+});
+
 test('an unknown key is reported at its path; a custom provider without baseUrl too', async () => {
   await withTempDir(async (dir) => {
     const file = path.join(dir, 'config.json');

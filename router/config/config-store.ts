@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { describeJsonError } from './json-error.js';
 import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
 import type { Config, ConfigInput, ConfigIssue } from './schema.js';
@@ -36,27 +37,6 @@ export function validateConfig(
   if (!parsed.ok) return parsed;
   const issues = checkProviders(parsed.config);
   return issues.length > 0 ? { ok: false, issues } : parsed;
-}
-
-/** `line L, column C` of a character offset. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split('\n');
-  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-}
-
-/** JSON.parse's message with a line and column added (Node 20 names only a character position). */
-function describeJsonError(error: unknown, text: string): string {
-  // V8 quotes a stretch of the text (`…"apiKey": gsk_…" is not valid JSON`): it may hold a key, so it goes.
-  const message = (error instanceof Error ? error.message : String(error)).replace(
-    /,\s*(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s,
-    '',
-  );
-  if (/line \d+ column \d+/.test(message)) return `invalid JSON: ${message}`;
-  const position = /at position (\d+)/.exec(message)?.[1];
-  if (position !== undefined) return `invalid JSON at ${lineColumn(text, Number(position))}: ${message}`;
-  if (/end of JSON input/i.test(message))
-    return `invalid JSON at ${lineColumn(text, text.length)}: ${message}`;
-  return `invalid JSON: ${message}`;
 }
 
 function errorCode(error: unknown): string | undefined {

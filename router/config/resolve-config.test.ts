@@ -266,7 +266,8 @@ test('an empty sets object means the default set; an unresolvable provider is le
 });
 
 test('activeSet falls back to default when it names no set', () => {
-  assert.equal(resolveConfig(cfg({ activeSet: 'missing' }), {}).activeSet, 'default');
+  // The schema refuses such a config; the resolver still never routes over a set that is not there.
+  assert.equal(resolveConfig({ ...cfg({}), activeSet: 'missing' }, {}).activeSet, 'default');
 });
 
 test('checkProviders wants a baseUrl and models for custom providers only', () => {

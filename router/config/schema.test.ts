@@ -31,6 +31,33 @@ const cases: { name: string; config: unknown; issues: ConfigIssue[] }[] = [
     issues: [{ path: 'router.ranking.order.other', message: 'names no set' }],
   },
   {
+    name: 'an active set named without sets (the one set is then "default")',
+    config: { activeSet: 'nope' },
+    issues: [
+      {
+        path: 'activeSet',
+        message:
+          'names no set: without "sets" the one set is "default" (write "default", or add the set to "sets")',
+      },
+    ],
+  },
+  {
+    name: 'an active set named with no sets in "sets"',
+    config: { sets: {}, activeSet: 'main' },
+    issues: [
+      {
+        path: 'activeSet',
+        message:
+          'names no set: without "sets" the one set is "default" (write "default", or add the set to "sets")',
+      },
+    ],
+  },
+  {
+    name: 'an active set that is not one of the sets',
+    config: { sets: { main: ['a/m'] }, activeSet: 'nope' },
+    issues: [{ path: 'activeSet', message: 'names no set (the sets are: main)' }],
+  },
+  {
     name: 'an exploration share too large',
     config: { router: { ranking: { exploration: 0.9 } } },
     issues: [{ path: 'router.ranking.exploration', message: 'a share of requests from 0 to 0.5' }],
@@ -154,4 +181,12 @@ for (const c of cases) {
 test('no message is the schema library’s own wording', () => {
   const all = cases.flatMap((c) => issuesOf(c.config));
   for (const issue of all) assert.doesNotMatch(issue.message, /Expected|received|Invalid|Number must/);
+});
+
+test('a config without sets may name "default", the one set it then has, as the active set', () => {
+  for (const config of [{ activeSet: 'default' }, { sets: {}, activeSet: 'default' }, {}]) {
+    const parsed = parseConfig(config);
+    assert.ok(parsed.ok, JSON.stringify(config));
+    assert.equal(parsed.config.activeSet, 'default');
+  }
 });

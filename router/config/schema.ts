@@ -282,6 +282,20 @@ export const rankingSchema = z.strictObject({
   exploration: numberBetween('a share of requests', 0, 0.5).default(0.05),
 });
 
+/**
+ * Why `activeSet` names no set of `sets`, or null when it names one. Without sets (or with none in them)
+ * the one set is `default`, the one derived from the providers: another name would route over it all the
+ * same, in silence.
+ */
+function activeSetProblem(sets: Record<string, unknown> | undefined, activeSet: string): string | null {
+  const names = Object.keys(sets ?? {});
+  if (names.length === 0)
+    return activeSet === 'default'
+      ? null
+      : 'names no set: without "sets" the one set is "default" (write "default", or add the set to "sets")';
+  return Object.hasOwn(sets ?? {}, activeSet) ? null : `names no set (the sets are: ${names.join(', ')})`;
+}
+
 export const configSchema = z
   .strictObject({
     providers: z.record(idSchema('provider id'), providerConfigSchema).default({}),
@@ -302,13 +316,8 @@ export const configSchema = z
       })),
   })
   .superRefine((config, ctx) => {
-    if (config.sets && Object.keys(config.sets).length > 0 && !Object.hasOwn(config.sets, config.activeSet)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['activeSet'],
-        message: `names no set (the sets are: ${Object.keys(config.sets).join(', ')})`,
-      });
-    }
+    const activeSet = activeSetProblem(config.sets, config.activeSet);
+    if (activeSet !== null) ctx.addIssue({ code: 'custom', path: ['activeSet'], message: activeSet });
     for (const name of Object.keys(config.router.ranking.order)) {
       if (config.sets && !(name in config.sets) && name !== 'default') {
         ctx.addIssue({ code: 'custom', path: ['router', 'ranking', 'order', name], message: 'names no set' });

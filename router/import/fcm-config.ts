@@ -4,6 +4,7 @@
  * sets. Everything else in that file is the other tool's own and is ignored.
  */
 import { z } from 'zod/v3';
+import { describeJsonError } from '../config/json-error.js';
 import { toConfigIssues, type ConfigIssue } from '../config/schema.js';
 import { readFcmKeys, type FcmKeys } from './fcm-keys.js';
 
@@ -60,11 +61,13 @@ export interface FcmConfig {
 export function parseFcmConfig(
   text: string,
 ): { ok: true; config: FcmConfig } | { ok: false; issues: ConfigIssue[] } {
+  const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
   try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    raw = JSON.parse(body);
   } catch (error) {
-    return { ok: false, issues: [{ path: '(root)', message: `invalid JSON: ${(error as Error).message}` }] };
+    // Never V8's own message: it quotes the text, keys and all.
+    return { ok: false, issues: [{ path: '(root)', message: describeJsonError(error, body) }] };
   }
   const parsed = fcmConfigSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.error) };

@@ -125,6 +125,22 @@ test('fcm-router import-fcm: a dry run writes nothing; the import writes a valid
   }
 });
 
+test('fcm-router import-fcm on a file that is not JSON names the line and column, never a part of a key', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-import-'));
+  const file = path.join(dir, 'f.json');
+  const configPath = path.join(dir, 'config.json');
+  try {
+    await writeFile(file, '{\n "apiKeys": {\n  "groq": \'gsk_SINGLEQUOTED123456\'\n }\n}\n');
+    const run = await runCli(['import-fcm', file, '--config', configPath]);
+    assert.equal(run.code, 1, run.output);
+    assert.match(run.output, /invalid JSON at line 3, column 11: Unexpected token '''/);
+    assert.doesNotMatch(run.output, /gsk|SINGL/);
+    await assert.rejects(readFile(configPath), 'nothing written');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('fcm-router import-fcm on ~/.free-coding-models.json: "${NVIDIA_API_KEY}" becomes the variable the key is read from, a bad key skips only its provider', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'fcm-import-home-'));
   const configPath = path.join(home, 'config.json');

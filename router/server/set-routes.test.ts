@@ -6,10 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { ErrorResponse, StateResponse } from '../api-types.js';
+import { loadConfigFile } from '../config/config-store.js';
 import type { ConfigInput } from '../config/schema.js';
+import { startFakeUpstream } from '../test-support/fake-upstream.js';
 import { parseReply } from '../test-support/http-client.js';
-import type { RouterHarness } from '../test-support/router-harness.js';
-import { withScenario } from '../test-support/scenario.js';
+import { startHarness, type RouterHarness } from '../test-support/router-harness.js';
+import { fakeProviders, withScenario } from '../test-support/scenario.js';
 import { seededLatencyDir } from '../test-support/latency-seed.js';
 import { json } from '../test-support/upstream-behaviours.js';
 
@@ -93,4 +95,27 @@ test('fastest is in effect for the next request once chosen; priority again rest
     assert.equal(wrong.status, 400);
     assert.match(wrong.text, /one of priority or fastest/);
   });
+});
+
+test('on a config without sets, what the dashboard writes names a set as active, so the next start accepts it', async () => {
+  const upstream = await startFakeUpstream();
+  const router = await startHarness({ config: { providers: fakeProviders(upstream, { alpha: ['m1'] }) } });
+  try {
+    const steps: [string, string, unknown][] = [
+      ['POST', '/api/sets/active', { set: 'default' }],
+      ['PUT', '/api/sets/work', { models: ['alpha/m1'] }],
+      ['POST', '/api/sets/rename', { set: 'default', to: 'main' }],
+      ['POST', '/api/sets/active', { set: 'work' }],
+    ];
+    for (const [method, url, body] of steps) {
+      const reply = await router.api(method, url, body);
+      assert.equal(reply.status, 200, `${method} ${url}: ${reply.text}`);
+      const loaded = await loadConfigFile(router.router.configPath);
+      assert.ok(loaded.ok, `${method} ${url}: ${JSON.stringify(loaded)}`);
+    }
+    assert.equal((await written(router)).activeSet, 'work');
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
 });

@@ -3,6 +3,7 @@
  * or remove only our keys, write back with the file's own indentation. Pure: text in, text out.
  */
 import { z } from 'zod/v3';
+import { jsonErrorPlace } from '../config/json-error.js';
 
 /** A JSON settings file's top level: an object whose other keys we keep untouched. */
 const settingsSchema = z.record(z.unknown());
@@ -26,15 +27,13 @@ export function parseSettings(text: string | null, file: string): JsonObject {
 
 /**
  * Why `text` did not parse, in one line that never quotes it (a settings file may hold keys): comments,
- * which setup cannot keep, or where it stops being JSON when the parser says.
+ * which setup cannot keep, or where it stops being JSON.
  */
 function whyNotJson(text: string, error: unknown): string {
   if (/^\s*\/\/|\/\*|[,{[]\s*\/\//m.test(text))
     return 'it holds comments, which setup cannot keep: add the settings by hand, as docs/agents.md shows';
-  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
-  if (position === undefined) return 'fix or move it';
-  const line = text.slice(0, Number(position)).split('\n').length;
-  return `at line ${line}: fix or move it`;
+  const { line, column } = jsonErrorPlace(error, text);
+  return `at line ${line}, column ${column}: fix or move it`;
 }
 
 /** The object at `key` of `parent` (a copy), or `{}` when absent or not an object. */

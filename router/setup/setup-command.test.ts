@@ -199,7 +199,7 @@ test('a settings file broken without comments is refused with the line where it 
     const run = options(home, { agent: 'claude-code', yes: true });
     assert.equal(await runSetup(run), 1);
     const said = run.out.join('\n');
-    assert.match(said, /is not valid JSON \(at line 4: fix or move it\); nothing was changed/);
+    assert.match(said, /is not valid JSON \(at line 4, column 1: fix or move it\); nothing was changed/);
     assert.doesNotMatch(said, /sk-secret/);
     assert.equal(await readFile(file, 'utf8'), broken);
   });

@@ -4,11 +4,11 @@
  * back. The CLI and the dashboard's API use the same plans.
  */
 import { createHash } from 'node:crypto';
-import { access, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { AgentEditor } from './agents.js';
 import type { RouterTarget } from './router-target.js';
+import { ChangeLog, readBeforeWriting, readText } from './setup-files.js';
 import { previewDiff } from './text-diff.js';
 
 /** Where an agent's file is looked for. */
@@ -56,13 +56,6 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-async function readText(file: string): Promise<string | null> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-}
-
 /** Setting `editor`'s agent up for `target`; throws a message naming the file when it cannot be. */
 export async function planSetup(
   editor: AgentEditor,
@@ -72,7 +65,7 @@ export async function planSetup(
   const file = editor.file(where.env, where.home);
   const refusal = (await editor.refusal?.(file)) ?? null;
   if (refusal !== null) throw new Error(refusal);
-  const before = await readText(file);
+  const before = await readBeforeWriting(file);
   const after = editor.apply(before, file, target);
   const same = after === before;
   return {
@@ -97,7 +90,7 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
   const file = editor.file(where.env, where.home);
   const backup = backupPath(file);
   const base = { agent: editor.id, name: editor.name, file, backup, undo: true, restore: false };
-  const current = await readText(file);
+  const current = await readBeforeWriting(file);
   if (current === null)
     return {
       ...base,
@@ -106,10 +99,10 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
       diff: '',
       nothing: `${file} does not exist; nothing to undo.`,
     };
-  const saved = await readText(backup);
+  const saved = await readBeforeWriting(backup);
   const restore = saved !== null && editor.sameApartFromOurs(current, saved, file);
   // Only the very file setup created is removed: one the user wrote in its place is theirs.
-  const remove = saved === null && (await setupsOwn(file, current));
+  const remove = saved === null && setupsOwn(await readBeforeWriting(createdNotePath(file)), current);
   const after = remove ? null : restore ? saved : editor.strip(current, file);
   if (after === current)
     return {
@@ -139,51 +132,62 @@ function digest(text: string): string {
 }
 
 /**
- * Whether `file` (its text `before`) is still the file setup created: its note names the very text setup
- * last wrote. A file the user removed and wrote anew, or edited, is theirs, and is backed up like any.
+ * Whether a file (its text `before`) is still the file setup created: its note (the text of
+ * {@link createdNotePath}) names the very text setup last wrote. A file the user removed and wrote anew,
+ * or edited, is theirs, and is backed up like any.
  */
-async function setupsOwn(file: string, before: string | null): Promise<boolean> {
-  if (before === null) return false;
-  const note = await readText(createdNotePath(file));
-  return note !== null && note.includes(`sha256 ${digest(before)}`);
+function setupsOwn(note: string | null, before: string | null): boolean {
+  return before !== null && note !== null && note.includes(`sha256 ${digest(before)}`);
 }
 
 /**
  * Makes the change; resolves with what was done, in a sentence. Throws, writing nothing, when the file is
  * no longer what the plan read (edited while the diff was on screen): the change would replace that edit.
+ * A write that fails part-way is taken back, and the error says so.
  */
 export async function carryOut(plan: SetupPlan): Promise<string> {
-  if ((await readText(plan.file)) !== plan.before)
+  if ((await readBeforeWriting(plan.file)) !== plan.before)
     throw new Error(
       `${plan.file} changed since setup read it; nothing written: run setup again to see the change`,
     );
-  if (plan.undo) return carryOutUndo(plan);
+  const changes = new ChangeLog();
+  try {
+    return plan.undo ? await carryOutUndo(plan, changes) : await carryOutSetup(plan, changes);
+  } catch (error) {
+    throw await changes.failed(error);
+  }
+}
+
+async function carryOutSetup(plan: SetupPlan, changes: ChangeLog): Promise<string> {
   const { file, backup, before } = plan;
   const note = createdNotePath(file);
-  const created = before === null || (await setupsOwn(file, before));
+  const noteBefore = await readText(note);
+  const created = before === null || setupsOwn(noteBefore, before);
   // The first backup is the config as it was before fcm-router: a later run must not replace it, and a
   // file setup created has none.
   const backedUp = !created && !(await exists(backup));
-  if (backedUp) await copyFile(file, backup);
-  await mkdir(path.dirname(file), { recursive: true });
+  if (backedUp) await changes.copy(file, backup);
+  await changes.makeFolder(path.dirname(file));
   const after = plan.after ?? '';
   if (created && !(await exists(backup))) {
     const line = `fcm-router setup created ${path.basename(file)}; its --undo removes it.`;
-    await writeFileAtomic(note, `${line}\nsha256 ${digest(after)}\n`);
-  } else await rm(note, { force: true });
-  await writeFileAtomic(file, after);
+    await changes.put(note, `${line}\nsha256 ${digest(after)}\n`, noteBefore);
+  } else if (noteBefore !== null) await changes.put(note, null, noteBefore);
+  await changes.put(file, after, before);
   if (backedUp) return `Wrote ${file} (the previous version is in ${backup}).`;
   if (await exists(backup)) return `Wrote ${file} (the version from before fcm-router is kept in ${backup}).`;
   return `Wrote ${file}.`;
 }
 
-async function carryOutUndo(plan: SetupPlan): Promise<string> {
+async function carryOutUndo(plan: SetupPlan, changes: ChangeLog): Promise<string> {
   const { file, backup } = plan;
-  if (plan.after === null) await rm(file);
-  else await writeFileAtomic(file, plan.after);
-  if (plan.restore) await rm(backup);
+  await changes.put(file, plan.after, plan.before);
+  // What the backup held is what the file was given back.
+  if (plan.restore) await changes.put(backup, null, plan.after);
   // Undone: a later setup starts again from the file as it is now.
-  await rm(createdNotePath(file), { force: true });
+  const note = createdNotePath(file);
+  const noteBefore = await readText(note);
+  if (noteBefore !== null) await changes.put(note, null, noteBefore);
   const how = plan.restore
     ? `restored from ${backup}`
     : plan.after === null
