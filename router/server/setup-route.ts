@@ -128,7 +128,7 @@ async function apply(call: ApiCall): Promise<void> {
     const body: SetupApplyResponse = { ok: true, message: await carryOut(made) };
     sendJson(call.res, 200, body);
   } catch (error) {
-    sendError(call.res, 500, 'setup_failed', `fcm-router: could not write: ${message(error)}`);
+    sendError(call.res, 500, 'setup_failed', `fcm-router: ${message(error)}`);
   }
 }
 
