@@ -12,10 +12,10 @@ import {
   withProviderSettings,
   withRestoredKey,
 } from '../config/provider-edits.js';
-import { apiKeySchema } from '../config/schema.js';
+import { apiKeySchema, type ConfigInput } from '../config/schema.js';
 import { HeldKeys, HOLD_MS, type HeldKey } from '../state/held-keys.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
-import { answerEdit, answerUpdate, readJson } from './api-io.js';
+import { answerEdit, answerUpdate, readIfMatch, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -144,14 +144,20 @@ async function restoreKey(call: ApiCall): Promise<void> {
   answerUpdate(res, result, deps.live);
 }
 
+/**
+ * A provider's probes and limits, each replaced whole. With `If-Match` (the revision of `GET /api/providers`
+ * the form was filled from) a save based on settings the file has changed since is refused (409).
+ */
 async function providerSettings(call: ApiCall): Promise<void> {
   const { deps, req, res } = call;
   const read = await readJson(req, res, settingsBody);
-  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  if (!read.ok) return;
+  const basedOn = readIfMatch(req, res);
+  if (!basedOn.ok || !(await knownProvider(call, read.value.provider))) return;
   const { provider, ...change } = read.value;
   // Shapes only here: the config's schema says what is wrong with a value, at its path.
-  const result = await deps.live.update((raw) => withProviderSettings(raw, provider, change));
-  answerEdit(res, result, deps.live);
+  const edit = (raw: ConfigInput) => withProviderSettings(raw, provider, change);
+  answerEdit(res, await deps.live.update(edit, basedOn.revision), deps.live);
 }
 
 /** The Providers view's routes, by `METHOD path`. */
