@@ -1,6 +1,6 @@
 import type { ConfigCheckResponse, ConfigResponse } from '../../../../router/api-types.js';
 import type { TextProblem } from '../../lib/config-json.js';
-import { CarriedOverNotice } from './CarriedOverNotice.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
 import { JsonEditor } from './JsonEditor.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { useConfigJson } from './use-config-json.js';

@@ -1,7 +1,7 @@
 import type { ConfigResponse, ProviderView } from '../../../../router/api-types.js';
 import { SETTINGS_FIELDS, type SettingsField } from '../../lib/settings-fields.js';
 import { formFromConfig, splitIssues } from '../../lib/settings-form.js';
-import { CarriedOverNotice } from './CarriedOverNotice.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { SettingsFieldInput } from './SettingsFieldInput.js';
 import { useSettingsForm, type SaveConfig } from './use-settings-form.js';

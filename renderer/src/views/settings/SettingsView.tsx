@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ConfigInput } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
-import { useConfig, useProviders } from '../../api/queries.js';
+import { queryKeys, useConfig, useProviders } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
@@ -20,8 +20,10 @@ export function SettingsView() {
     try {
       return await api.saveConfig(config, revision);
     } finally {
-      // Also after a refusal: a 409 means the file changed on disk, and the editors reload from it.
-      void client.invalidateQueries();
+      // Also after a refusal: a 409 means the file changed on disk, and the editors reload from it. The
+      // config is read again (a read older than the save dropped) before the editor takes the answer.
+      await client.refetchQueries({ queryKey: queryKeys.config });
+      void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.config[0] });
     }
   };
   return (

@@ -82,7 +82,9 @@ export function useConfigJson(
   const [saving, setSaving] = useState(false);
   const dirty = text !== savedText;
   const read = useMemo(() => readConfigText(text), [text]);
-  if (config.revision !== basedOn && (!dirty || read.ok)) {
+  // While a save is on its way, a config read meanwhile may be older or newer than it: the save's answer
+  // says which revision the text is at.
+  if (config.revision !== basedOn && !saving && (!dirty || read.ok)) {
     const fresh = configText(config.config);
     setBasedOn(config.revision);
     setSavedText(fresh);
