@@ -5,19 +5,34 @@ export interface BothChanged {
 }
 
 /**
- * Says that config.json changed on disk under unsaved edits, which were kept on top of it, and names the
- * values the file changed too (the user's are kept there).
+ * Says that config.json changed under unsaved edits, which were kept on top of it, and names the values it
+ * changed too (the user's are kept there). `by`: the other editor of this page whose save changed it
+ * ("the Settings form"); else it was changed on disk.
  */
-export function CarriedOverNotice({ conflicts }: { conflicts: readonly BothChanged[] }) {
+export function CarriedOverNotice({
+  conflicts,
+  by = null,
+}: {
+  conflicts: readonly BothChanged[];
+  by?: string | null;
+}) {
   return (
     <div className="notice notice-warn" role="status">
-      <p>
-        config.json changed on disk while you were editing: this shows the file now, with your unsaved changes
-        kept. Save writes them over it; Discard changes takes the file as it is.
-      </p>
+      {by === null ? (
+        <p>
+          config.json changed on disk while you were editing: this shows the file now, with your unsaved
+          changes kept. Save writes them over it; Discard changes takes the file as it is.
+        </p>
+      ) : (
+        <p>
+          {by.charAt(0).toUpperCase() + by.slice(1)} saved config.json while you were editing here: this shows
+          the file with that save, and your unsaved changes kept. Save writes them over it; Discard changes
+          takes the file as it is.
+        </p>
+      )}
       {conflicts.length > 0 && (
         <p>
-          Changed on disk as well, your value kept:{' '}
+          {by === null ? 'Changed on disk as well' : `Changed by ${by} as well`}, your value kept:{' '}
           {conflicts.map((c, i) => (
             <span key={c.name}>
               {i > 0 && ', '}

@@ -3,9 +3,13 @@ import { isChangedOnDisk } from '../api/client.js';
 import { errorText } from '../components/QueryStatus.js';
 import { rebaseEdits, sameJson } from './rebase-edits.js';
 
-/** Unsaved edits carried over to a newer config: the values the file changed too (the user's kept there). */
+/**
+ * Unsaved edits carried over to a newer config: the values it changed too (the user's kept there), and who
+ * changed it when that was a save made elsewhere on the same page (null: it changed on disk).
+ */
 export interface CarriedOver {
   conflicts: string[];
+  by: string | null;
 }
 
 /** What a save did: the router's answer, or the error it was refused with. */
@@ -18,6 +22,8 @@ export interface FileFormOptions<V> {
   revision: string;
   /** What the form says when a save is refused because the file changed since it was filled in. */
   changedOnDisk: string;
+  /** Who made `revision`, when it was a save from another editor on this page ("the JSON editor"). */
+  savedBy?: string | null;
 }
 
 /**
@@ -28,7 +34,12 @@ export interface FileFormOptions<V> {
  * newer revision that leaves the form's own values as they were changes nothing the form shows. `send`
  * should reload the config before it resolves, so the form and its siblings are at the saved revision.
  */
-export function useFileForm<V extends object>({ read, revision, changedOnDisk }: FileFormOptions<V>) {
+export function useFileForm<V extends object>({
+  read,
+  revision,
+  changedOnDisk,
+  savedBy = null,
+}: FileFormOptions<V>) {
   const [saved, setSaved] = useState<V>(read);
   const [values, setValuesNow] = useState<V>(read);
   const [basedOn, setBasedOn] = useState(revision);
@@ -45,7 +56,7 @@ export function useFileForm<V extends object>({ read, revision, changedOnDisk }:
       if (dirty) {
         const rebased = rebaseEdits(saved, values, read);
         setValuesNow(rebased.value);
-        setCarried({ conflicts: rebased.conflicts });
+        setCarried({ conflicts: rebased.conflicts, by: savedBy });
         setFailure(null);
       } else setValuesNow(read);
     }

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ConfigInput } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { queryKeys, useConfig, useProviders } from '../../api/queries.js';
@@ -16,9 +17,14 @@ export function SettingsView() {
   const { data, isPending, error } = useConfig();
   const providers = useProviders().data?.providers;
   const bridge = desktopBridge();
-  const save = async (config: ConfigInput, revision: string) => {
+  // The revision the last save from this page wrote, and which editor made it: the other one says so.
+  const [ownSave, setOwnSave] = useState<{ revision: string; by: string } | null>(null);
+  const savedBy = ownSave !== null && ownSave.revision === data?.revision ? ownSave.by : null;
+  const saveFrom = (by: string) => async (config: ConfigInput, revision: string) => {
     try {
-      return await api.saveConfig(config, revision);
+      const saved = await api.saveConfig(config, revision);
+      if (saved.revision !== undefined) setOwnSave({ revision: saved.revision, by });
+      return saved;
     } finally {
       // Also after a refusal: a 409 means the file changed on disk, and the editors reload from it. The
       // config is read again (a read older than the save dropped) before the editor takes the answer.
@@ -30,11 +36,23 @@ export function SettingsView() {
     <div className="grid">
       <Panel title="Failover and breaker" className="panel-wide">
         <QueryStatus isPending={isPending} error={error} what="the config" />
-        {data && <SettingsForm config={data} providers={providers} onSave={save} />}
+        {data && (
+          <SettingsForm
+            config={data}
+            providers={providers}
+            onSave={saveFrom('the Settings form')}
+            savedBy={savedBy}
+          />
+        )}
       </Panel>
       {data && (
         <Panel title="Config file (JSON)" className="panel-wide">
-          <ConfigJsonEditor config={data} onSave={save} check={api.checkConfig} />
+          <ConfigJsonEditor
+            config={data}
+            onSave={saveFrom('the JSON editor')}
+            check={api.checkConfig}
+            savedBy={savedBy}
+          />
           <RawConfig config={data} />
         </Panel>
       )}

@@ -25,13 +25,15 @@ export type SaveConfig = (config: ConfigInput, revision: string) => Promise<Conf
 /**
  * The settings form's state: its values, the server's issues, and what the last save did. It follows
  * config.json as every form over the file does ({@link useFileForm}): a save carries the revision the form
- * was filled from, and a newer config carries unsaved edits over to it.
+ * was filled from, and a newer config carries unsaved edits over to it. `savedBy`: who made the config's
+ * revision, when it was the other editor of the page.
  */
-export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig) {
+export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, savedBy: string | null = null) {
   const form = useFileForm<FormValues>({
     read: formFromConfig(config.effective),
     revision: config.revision,
     changedOnDisk: CHANGED_ON_DISK,
+    savedBy,
   });
   const [issues, setIssues] = useState<ConfigIssue[]>([]);
   const [changes, setChanges] = useState<ChangeLine[] | null>(null);
