@@ -165,8 +165,8 @@ test('a limits save based on a file changed since is refused with the edit kept,
 
   // The next reading of the file (here after another hand edit) carries the edit over to it.
   fresh();
-  await editConfig((config) => ({ ...config, router: { failover: { maxAttempts: 5 } } }));
-  await expect(applied).toContainText('router.failover.maxAttempts');
+  await editConfig(withMine({ limits: { rpm: 30, rpd: 800, tpd: 90000 } }));
+  await expect(limits.getByLabel('tokens per day')).toHaveValue('90000');
   await expect(limits.getByLabel('requests per day')).toHaveValue('800');
   await expect(limits.getByLabel('requests per minute')).toHaveValue('7');
   await expect(limits).toContainText(
@@ -174,6 +174,6 @@ test('a limits save based on a file changed since is refused with the edit kept,
   );
   await limits.getByRole('button', { name: 'Save limits' }).click();
   await expect(limits.getByRole('status')).toHaveText('saved');
-  expect((await onDiskProvider()).limits).toEqual({ rpm: 7, rpd: 800 });
+  expect((await onDiskProvider()).limits).toEqual({ rpm: 7, rpd: 800, tpd: 90000 });
   expect(errors()).toEqual([]);
 });

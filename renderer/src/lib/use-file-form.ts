@@ -27,6 +27,21 @@ export interface FileFormOptions<V> {
 }
 
 /**
+ * The values to name as both changed after a carry-over: this one's clashes, and those named before where
+ * the user's value still differs from the file's (a later change elsewhere in the file does not hide them).
+ */
+function clashes<V extends object>(
+  before: CarriedOver | null,
+  now: readonly string[],
+  value: V,
+  file: V,
+): string[] {
+  const at = (values: V, key: string): unknown => (values as Record<string, unknown>)[key];
+  const still = (before?.conflicts ?? []).filter((key) => !sameJson(at(value, key), at(file, key)));
+  return [...new Set([...still, ...now])];
+}
+
+/**
  * A form over part of config.json that follows the file. It is filled from the config at a revision, and a
  * save carries that revision, so it is refused when the file changed since (the edits stay). A newer
  * config fills the form by itself: an untouched form takes it whole; unsaved edits are carried over to it
@@ -56,7 +71,9 @@ export function useFileForm<V extends object>({
       if (dirty) {
         const rebased = rebaseEdits(saved, values, read);
         setValuesNow(rebased.value);
-        setCarried({ conflicts: rebased.conflicts, by: savedBy });
+        // The file came to hold exactly the user's values: nothing is unsaved any more.
+        if (sameJson(rebased.value, read)) setCarried(null);
+        else setCarried({ conflicts: clashes(carried, rebased.conflicts, rebased.value, read), by: savedBy });
         setFailure(null);
       } else setValuesNow(read);
     }

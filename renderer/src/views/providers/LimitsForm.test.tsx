@@ -67,3 +67,20 @@ test('a save refused because the file changed since keeps the edits and says why
   await user.click(screen.getByRole('button', { name: 'Discard changes' }));
   expect(screen.getByLabelText('requests per minute')).toHaveValue('');
 });
+
+test('a clash stays named through a later change elsewhere in the file, while the values still differ', async () => {
+  const user = userEvent.setup();
+  const { rerender } = render(form({}, 'rev-1'));
+  await user.type(screen.getByLabelText('requests per minute'), '10');
+  rerender(form({ rpm: 30 }, 'rev-2'));
+  rerender(form({ rpm: 30, tpd: 90_000 }, 'rev-3'));
+  expect(screen.getByLabelText('tokens per day')).toHaveValue('90000');
+  const notice = screen.getByText(/changed on disk while you were editing/).closest('.notice');
+  expect(notice).toHaveTextContent(
+    'Changed on disk as well, your value kept: requests per minute (the file has 30).',
+  );
+  // The file came to hold the user's value: nothing is unsaved, and the notice goes.
+  rerender(form({ rpm: 10, tpd: 90_000 }, 'rev-4'));
+  expect(screen.queryByText(/changed on disk while you were editing/)).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
+});
