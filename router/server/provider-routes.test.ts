@@ -103,6 +103,18 @@ test('a bad provider is refused at its fields in plain words, and nothing is sav
       models: [],
     });
     assert.equal(issuesOf(noModels)[0]?.message, 'list at least one model id for a custom provider');
+    // A model id with a blank could never be named in a set (provider/model-id): refused at its place.
+    const spaced = await router.api('POST', '/api/providers/add', {
+      id: 'mine',
+      baseUrl: 'ftp://example.com',
+      apiKeys: [],
+      models: ['m1', 'model one'],
+    });
+    assert.equal(spaced.status, 400, spaced.text);
+    const spacedAt = (path: string) => issuesOf(spaced).find((issue) => issue.path === path)?.message;
+    assert.match(spacedAt('providers.mine.models.1') ?? '', /a model id has no spaces/);
+    assert.equal(spacedAt('providers.mine.models.0'), undefined);
+    assert.equal(spacedAt('providers.mine.baseUrl'), 'must be an http(s) URL', 'the other problems too');
     assert.equal(await readFile(router.router.configPath, 'utf8'), before);
 
     const catalogue = await router.api('POST', '/api/providers/add', {
