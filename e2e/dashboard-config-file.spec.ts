@@ -1,7 +1,7 @@
 /**
  * config.json edited by hand while the dashboard is open: a valid edit is applied and announced, an
- * invalid one is named with its file and blocks saving, and unsaved form edits are carried over to an
- * edit on disk rather than lost or saved over it unseen.
+ * invalid one is named with its file and blocks saving, and unsaved form edits (the Settings form, a
+ * provider's probes and limits) are carried over to an edit on disk rather than lost or saved over it unseen.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -9,6 +9,8 @@ import type { ConfigResponse } from '../router/api-types.js';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
 import { getJson } from './helpers/chat.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { serveStaleReads } from './helpers/stale-reads.js';
+import { openView } from './helpers/views.js';
 
 let daemon: Daemon;
 
@@ -86,5 +88,92 @@ test('a form edited before an edit on disk keeps the edit on top of the file, na
   await expect(page.getByText('Applied live:')).toBeVisible();
   const onDisk = JSON.parse(await readFile(daemon.configPath, 'utf8')) as { router: unknown };
   expect(onDisk.router).toEqual({ failover: { maxAttempts: 9, requestTimeoutMs: 8000 } });
+  expect(errors()).toEqual([]);
+});
+
+/** The provider `mine`'s row on the Providers view, its Probes and limits opened. */
+async function providerSettings(page: Page) {
+  const row = page.getByRole('listitem', { name: 'mine', exact: true });
+  await row.getByText('Probes and limits').click();
+  return {
+    limits: row.getByRole('form', { name: 'Limits of mine' }),
+    probes: row.getByRole('form', { name: 'Probes of mine' }),
+  };
+}
+
+async function onDiskProvider(): Promise<{ limits?: unknown; probe?: unknown }> {
+  const config = JSON.parse(await readFile(daemon.configPath, 'utf8')) as {
+    providers: Record<string, { limits?: unknown; probe?: unknown }>;
+  };
+  return config.providers.mine ?? {};
+}
+
+function withMine(change: Record<string, unknown>) {
+  return (config: Record<string, unknown>) => {
+    const providers = config.providers as Record<string, Record<string, unknown>>;
+    return { ...config, providers: { ...providers, mine: { ...providers.mine, ...change } } };
+  };
+}
+
+test('probes and limits follow a hand edit while open, and saving from them keeps what the file has', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await openView(page, daemon.url, 'providers');
+  const { limits, probes } = await providerSettings(page);
+  await expect(probes.getByLabel('probes a day, at most')).toHaveValue('50');
+
+  await editConfig(withMine({ limits: { rpd: 500 }, probe: { enabled: false, dailyBudget: 20 } }));
+  await expect(page.getByRole('status').filter({ hasText: 'changed on disk: applied' })).toBeVisible();
+  await expect(limits.getByLabel('requests per day')).toHaveValue('500');
+  await expect(probes.getByLabel('probes a day, at most')).toHaveValue('20');
+  await expect(probes).toContainText('0 of 20 spent today');
+
+  await limits.getByLabel('requests per minute').fill('10');
+  await limits.getByRole('button', { name: 'Save limits' }).click();
+  await expect(limits.getByRole('status')).toHaveText('saved');
+  await probes.getByRole('checkbox', { name: 'Probes' }).check();
+  await expect(page.getByText('probes on')).toBeVisible();
+  const onDisk = await onDiskProvider();
+  expect(onDisk.limits).toEqual({ rpm: 10, rpd: 500 });
+  expect(onDisk.probe).toMatchObject({ enabled: true, dailyBudget: 20 });
+  expect(errors()).toEqual([]);
+});
+
+test('a limits save based on a file changed since is refused with the edit kept, then carried over to the file', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page, [/status of 409/]);
+  await editConfig(withMine({ limits: { rpd: 500 }, probe: undefined }));
+  await openView(page, daemon.url, 'providers');
+  const { limits } = await providerSettings(page);
+  await expect(limits.getByLabel('requests per day')).toHaveValue('500');
+  // The page keeps reading the providers as they are now: it misses the edit on disk that comes next.
+  const fresh = await serveStaleReads(page, daemon.url, '/api/providers');
+  await limits.getByLabel('requests per minute').fill('7');
+  await editConfig(withMine({ limits: { rpm: 30, rpd: 800 } }));
+  const applied = page.getByRole('status').filter({ hasText: 'changed on disk: applied' });
+  await expect(applied).toContainText('providers.mine.limits.rpm');
+  const written = await readFile(daemon.configPath, 'utf8');
+
+  await limits.getByRole('button', { name: 'Save limits' }).click();
+  await expect(limits).toContainText(
+    'Not saved: config.json was changed on disk since this form was filled in',
+  );
+  await expect(limits.getByLabel('requests per minute')).toHaveValue('7');
+  expect(await readFile(daemon.configPath, 'utf8')).toBe(written);
+
+  // The next reading of the file (here after another hand edit) carries the edit over to it.
+  fresh();
+  await editConfig(withMine({ limits: { rpm: 30, rpd: 800, tpd: 90000 } }));
+  await expect(limits.getByLabel('tokens per day')).toHaveValue('90000');
+  await expect(limits.getByLabel('requests per day')).toHaveValue('800');
+  await expect(limits.getByLabel('requests per minute')).toHaveValue('7');
+  await expect(limits).toContainText(
+    'Changed on disk as well, your value kept: requests per minute (the file has 30).',
+  );
+  await limits.getByRole('button', { name: 'Save limits' }).click();
+  await expect(limits.getByRole('status')).toHaveText('saved');
+  expect((await onDiskProvider()).limits).toEqual({ rpm: 7, rpd: 800, tpd: 90000 });
   expect(errors()).toEqual([]);
 });

@@ -1,7 +1,7 @@
 /**
  * The config as JSON in Settings (CodeMirror 6, real Chromium, real daemon): an edit the schema refuses is
  * named in plain words on its line and not saved; text that is not JSON says so; a valid edit is applied
- * live, and the form above follows it.
+ * live, and the form above follows it; unsaved text follows a save of the form, which it names.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -81,5 +81,35 @@ test('a JSON edit the schema refuses is shown in plain words on its line; a vali
   // The key went back masked and stays as it was; the form above follows the new config.
   expect(await readFile(daemon.configPath, 'utf8')).toContain('sk-mine-secret-1234');
   await expect(page.locator('input[name="router.failover.maxAttempts"]')).toHaveValue('6');
+  expect(errors()).toEqual([]);
+});
+
+test('the form saved while the JSON has unsaved edits: the JSON keeps them on top, saying the form saved', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/settings`);
+  const editor = page.getByLabel('Config JSON');
+  await expect(editor).toContainText('"baseUrl": "http://127.0.0.1:9/v1"');
+  const config = await shownConfig();
+  const edited = { ...config, router: { failover: { maxAttempts: 6, requestTimeoutMs: 9000 } } };
+  await replaceText(page, JSON.stringify(edited, null, 2));
+
+  const form = page.locator('.settings-form');
+  await form.locator('input[name="router.failover.maxAttempts"]').fill('5');
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(form.getByText('Applied live:')).toBeVisible();
+  const json = page.locator('.config-json');
+  await expect(json.getByRole('status')).toContainText(
+    'The Settings form saved config.json while you were editing here',
+  );
+  await expect(json).not.toContainText('changed on disk');
+  await expect(editor).toContainText('"maxAttempts": 5');
+  await expect(editor).toContainText('"requestTimeoutMs": 9000');
+
+  await json.getByRole('button', { name: 'Save JSON' }).click();
+  await expect(json.getByRole('status').filter({ hasText: 'Applied live' })).toBeVisible();
+  const saved = await getJson<ConfigResponse>(daemon.url, '/api/config');
+  expect(saved.config.router?.failover).toEqual({ maxAttempts: 5, requestTimeoutMs: 9000 });
   expect(errors()).toEqual([]);
 });

@@ -126,6 +126,21 @@ test('a removal can be undone, back at its place', async ({ page }) => {
   await expect(notice).toHaveCount(0);
 });
 
+test('removed from the keyboard: the focus goes to Undo, and after Undo back to the row', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  await open(page);
+  await page.getByRole('button', { name: 'Remove up/m2 from the set' }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(order).toEqual(['up/m1', 'up/m3', `up/${LONG}`]);
+  const notice = page.getByRole('status').filter({ hasText: 'Removed up/m2 from the set.' });
+  await expect(notice.getByRole('button', { name: 'Undo' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(order).toEqual(SET);
+  await expect(page.getByRole('button', { name: 'Remove up/m2 from the set' })).toBeFocused();
+});
+
 test('a long key wraps only at a slash, even at tray width', async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 800 });
   await open(page);

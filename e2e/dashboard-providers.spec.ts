@@ -46,7 +46,7 @@ const open = (page: Page): Promise<void> => openView(page, daemon.url, 'provider
 
 const configOf = async () => (await getJson<ConfigResponse>(daemon.url, '/api/config')).config;
 
-test('a provider is added from the form; a bad address is refused at its field in plain words', async ({
+test('a provider is added from the form; a bad address or model id is refused at its field in plain words', async ({
   page,
 }) => {
   await open(page);
@@ -55,13 +55,17 @@ test('a provider is added from the form; a bad address is refused at its field i
   await form.getByLabel(/^Id/).fill('mine');
   await form.getByLabel(/^Base URL/).fill('ftp://example.com');
   await form.getByLabel(/^API keys/).fill('sk-e2e-mine');
-  await form.getByLabel(/^Model ids/).fill('p1, p2');
+  await form.getByLabel(/^Model ids/).fill('p1, p 2');
   await form.getByLabel(/^Extra headers/).fill('X-Team: blue');
   await form.getByRole('button', { name: 'Add provider' }).click();
   await expect(form.getByLabel(/^Base URL/)).toHaveAccessibleDescription('must be an http(s) URL');
+  await expect(form.getByLabel(/^Model ids/)).toHaveAccessibleDescription(
+    /^model 2: a model id has no spaces/,
+  );
   expect((await configOf()).providers?.mine).toBeUndefined();
 
   await form.getByLabel(/^Base URL/).fill(upstream.baseUrl);
+  await form.getByLabel(/^Model ids/).fill('p1, p2');
   await form.getByRole('button', { name: 'Add provider' }).click();
   await expect(form.getByRole('status')).toContainText('Added “mine”');
   await expect(form.getByLabel(/^API keys/)).toHaveValue('');

@@ -445,6 +445,11 @@ export interface ProviderView {
 
 export interface ProvidersResponse {
   providers: ProviderView[];
+  /**
+   * The revision of `config.json` the providers' settings were read from: send it as `If-Match` with
+   * `POST /api/providers/settings`, so a save based on settings the file has changed since is refused.
+   */
+  revision: string;
 }
 
 /** One model's and key's usage on one day. */
@@ -514,6 +519,13 @@ export interface ConfigResponse {
 export interface ConfigFileProblem {
   path: string;
   issues: ConfigIssue[];
+}
+
+/** What the dashboard's editing calls answer once the change is saved. */
+export interface EditResponse {
+  ok: true;
+  /** The file's revision after the change (for the next `If-Match`). */
+  revision: string;
 }
 
 /**

@@ -189,10 +189,15 @@ export class LiveConfig {
 
   /**
    * Changes part of the config through a function of the current raw config (sets, keys, toggles). An
-   * edit made on disk meanwhile is read first, so the change is made to it.
+   * edit made on disk meanwhile is read first, so the change is made to it. `basedOn`: the revision the
+   * sender read what it sends from (a form filled from the file); an older one is refused.
    */
-  update(change: (raw: ConfigInput, resolved: ResolvedConfig) => ConfigInput): Promise<UpdateResult> {
-    return this.#enqueue({ whole: false }, () => ({
+  update(
+    change: (raw: ConfigInput, resolved: ResolvedConfig) => ConfigInput,
+    basedOn?: string,
+  ): Promise<UpdateResult> {
+    const basis: Basis = { whole: false, ...(basedOn === undefined ? {} : { revision: basedOn }) };
+    return this.#enqueue(basis, () => ({
       raw: change(structuredClone(this.#raw), this.#resolved),
     }));
   }

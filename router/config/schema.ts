@@ -19,6 +19,18 @@ export const modelKeySchema = z
   );
 
 /**
+ * Whether `id` can be a model id of a provider: sets, pins and the last resort name a model as
+ * `provider/modelId` with no blank in it ({@link modelKeySchema}), so an id with a space or a line break
+ * could be listed but never put in a set.
+ */
+export function isModelIdText(id: string): boolean {
+  return /^\S+$/.test(id);
+}
+
+export const MODEL_ID_MESSAGE =
+  'a model id has no spaces: sets and pins name a model as provider/model-id (check the id in the provider’s list)';
+
+/**
  * A whole number from `min` to `max`; every way to miss says so in words (the editor shows these as they
  * are): "a whole number of milliseconds, at least 500".
  */

@@ -1,7 +1,7 @@
 /** Reading a management call's JSON body and answering a config change: shared by the `/api/*` routes. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod/v3';
-import type { ConfigSaveResponse } from '../api-types.js';
+import { z } from 'zod/v3';
+import type { ConfigSaveResponse, EditResponse } from '../api-types.js';
 import type { LiveConfig, UpdateResult } from '../config/live-config.js';
 import { plainWords } from '../config/schema.js';
 import { parseJson } from '../gate/safe-json.js';
@@ -48,6 +48,36 @@ export async function readJson<T>(
   return { ok: true, value: checked.data };
 }
 
+/** `If-Match: "<revision>"` (quotes and a weak `W/` optional); at most one. */
+const ifMatchHeader = z
+  .string()
+  .max(200)
+  .transform((value) =>
+    value
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1'),
+  )
+  .pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,100}$/, 'a revision from GET /api/config'))
+  .optional();
+
+/**
+ * The revision a change is based on, from `If-Match` (undefined without one). Answers `400` itself when
+ * the header is no revision; the result says whether it did.
+ */
+export function readIfMatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+): { ok: true; revision: string | undefined } | { ok: false } {
+  const basedOn = ifMatchHeader.safeParse(req.headers['if-match']);
+  if (basedOn.success) return { ok: true, revision: basedOn.data };
+  const message = basedOn.error.issues[0]?.message ?? 'invalid';
+  sendError(res, 400, 'invalid_request', `fcm-router: If-Match: ${message}`, {
+    extra: { param: 'If-Match' },
+  });
+  return { ok: false };
+}
+
 /** Answers a config change: what changed, or why it was refused or not saved. */
 export function answerUpdate(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
   if (result.ok) {
@@ -81,10 +111,12 @@ export function answerUpdate(res: ServerResponse, result: UpdateResult, live: Li
 }
 
 /**
- * Answers a change made by one of the dashboard's editing calls: `{ ok: true }` once saved (the view reloads
- * what it shows), else why it was refused or not saved, as {@link answerUpdate} says it.
+ * Answers a change made by one of the dashboard's editing calls: `{ ok: true, revision }` once saved (the
+ * view reloads what it shows), else why it was refused or not saved, as {@link answerUpdate} says it.
  */
 export function answerEdit(res: ServerResponse, result: UpdateResult, live: LiveConfig): void {
-  if (result.ok) sendJson(res, 200, { ok: true });
-  else answerUpdate(res, result, live);
+  if (result.ok) {
+    const saved: EditResponse = { ok: true, revision: result.revision };
+    sendJson(res, 200, saved);
+  } else answerUpdate(res, result, live);
 }

@@ -19,7 +19,7 @@ import {
   historyResponse,
   type RequestHistory,
 } from '../state/request-history.js';
-import { answerEdit, answerUpdate, readJson } from './api-io.js';
+import { answerEdit, answerUpdate, readIfMatch, readJson } from './api-io.js';
 import { checkConfig } from './config-check-route.js';
 import { importConfig } from './import-route.js';
 import { PROVIDER_ROUTES } from './provider-routes.js';
@@ -81,31 +81,12 @@ function getHistory({ deps, url, res }: ApiCall): void {
   sendJson(res, 200, historyResponse(deps.history, deps.counters, limit.limit));
 }
 
-/** `If-Match: "<revision>"` (quotes and a weak `W/` optional); at most one. */
-const ifMatchHeader = z
-  .string()
-  .max(200)
-  .transform((value) =>
-    value
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1'),
-  )
-  .pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,100}$/, 'a revision from GET /api/config'))
-  .optional();
-
 async function putConfig({ deps, req, res }: ApiCall): Promise<void> {
   const body = await readJson(req, res, z.unknown());
   if (!body.ok) return;
-  const basedOn = ifMatchHeader.safeParse(req.headers['if-match']);
-  if (!basedOn.success) {
-    const message = basedOn.error.issues[0]?.message ?? 'invalid';
-    sendError(res, 400, 'invalid_request', `fcm-router: If-Match: ${message}`, {
-      extra: { param: 'If-Match' },
-    });
-    return;
-  }
-  answerUpdate(res, await deps.live.replace(body.value, basedOn.data), deps.live);
+  const basedOn = readIfMatch(req, res);
+  if (!basedOn.ok) return;
+  answerUpdate(res, await deps.live.replace(body.value, basedOn.revision), deps.live);
 }
 
 async function resetModel({ deps, req, res }: ApiCall): Promise<void> {
@@ -205,14 +186,14 @@ const ROUTES: Readonly<Record<string, (call: ApiCall) => void | Promise<void>>> 
   'GET /api/history': getHistory,
   'GET /api/config': ({ deps, res }) => sendJson(res, 200, deps.live.response()),
   'GET /api/providers': ({ deps, res }) =>
-    sendJson(
-      res,
-      200,
-      buildProviders(deps.live.resolved, deps.quotas, {
+    sendJson(res, 200, {
+      ...buildProviders(deps.live.resolved, deps.quotas, {
         discovery: deps.discovery,
         probesSpent: (provider) => deps.engine.probes.spent(provider),
       }),
-    ),
+      // The revision of the config these settings were read from: a settings save sends it back.
+      revision: deps.live.revision,
+    }),
   'POST /api/providers/discover': discoverProviderModels,
   'GET /api/usage': ({ deps, res }) => {
     const usage = buildUsage(deps.live.resolved, deps.quotas, deps.time.now());

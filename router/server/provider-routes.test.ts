@@ -5,12 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import type { ConfigIssue, ErrorResponse, ProvidersResponse, ProviderView } from '../api-types.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import type {
+  ConfigIssue,
+  EditResponse,
+  ErrorResponse,
+  ProvidersResponse,
+  ProviderView,
+} from '../api-types.js';
 import type { ConfigInput } from '../config/schema.js';
 import { HOLD_MS } from '../state/held-keys.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
-import { parseReply, type HttpReply } from '../test-support/http-client.js';
+import { httpRequest, parseReply, type HttpReply } from '../test-support/http-client.js';
 import type { RouterHarness } from '../test-support/router-harness.js';
 import { withScenario } from '../test-support/scenario.js';
 import { TestClock } from '../test-support/test-clock.js';
@@ -97,6 +103,18 @@ test('a bad provider is refused at its fields in plain words, and nothing is sav
       models: [],
     });
     assert.equal(issuesOf(noModels)[0]?.message, 'list at least one model id for a custom provider');
+    // A model id with a blank could never be named in a set (provider/model-id): refused at its place.
+    const spaced = await router.api('POST', '/api/providers/add', {
+      id: 'mine',
+      baseUrl: 'ftp://example.com',
+      apiKeys: [],
+      models: ['m1', 'model one'],
+    });
+    assert.equal(spaced.status, 400, spaced.text);
+    const spacedAt = (path: string) => issuesOf(spaced).find((issue) => issue.path === path)?.message;
+    assert.match(spacedAt('providers.mine.models.1') ?? '', /a model id has no spaces/);
+    assert.equal(spacedAt('providers.mine.models.0'), undefined);
+    assert.equal(spacedAt('providers.mine.baseUrl'), 'must be an http(s) URL', 'the other problems too');
     assert.equal(await readFile(router.router.configPath, 'utf8'), before);
 
     const catalogue = await router.api('POST', '/api/providers/add', {
@@ -227,5 +245,64 @@ test('probes and limits are set per provider, shown in its view, and bad values 
     const after = (await written(router)).providers?.alpha;
     assert.equal(after?.probe, undefined);
     assert.equal(after?.limits, undefined);
+  });
+});
+
+/** A Providers form's save: one part of a provider's settings, sent with the revision the form was filled from. */
+function saveSettings(router: RouterHarness, body: object, revision: string): Promise<HttpReply> {
+  return httpRequest(`${router.url}/api/providers/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-fcm-token': router.token, 'if-match': `"${revision}"` },
+    body: JSON.stringify({ provider: 'alpha', ...body }),
+  });
+}
+
+test('a probes or limits save based on settings the file changed since is refused, and the file kept', async () => {
+  await withScenario(ONE, async ({ router }) => {
+    const read = parseReply<ProvidersResponse>(await router.get('/api/providers'));
+    assert.match(read.revision, /^[A-Za-z0-9:_-]+$/);
+    const onDisk = (await written(router)).providers?.alpha;
+    const edited = { ...(await written(router)) };
+    edited.providers = {
+      ...edited.providers,
+      alpha: { ...onDisk, limits: { rpd: 500 }, probe: { dailyBudget: 20 } },
+    };
+    const text = `${JSON.stringify(edited, null, 2)}\n`;
+    await writeFile(router.router.configPath, text);
+
+    const stale = await saveSettings(router, { limits: { rpm: 10 } }, read.revision);
+    assert.equal(stale.status, 409, stale.text);
+    assert.equal(parseReply<ErrorResponse>(stale).error.code, 'config_changed_on_disk');
+    const staleProbe = await saveSettings(
+      router,
+      { probe: { enabled: true, dailyBudget: 50 } },
+      read.revision,
+    );
+    assert.equal(staleProbe.status, 409, staleProbe.text);
+    assert.equal(await readFile(router.router.configPath, 'utf8'), text, 'nothing saved over the edit');
+
+    const fresh = parseReply<ProvidersResponse>(await router.get('/api/providers'));
+    assert.notEqual(fresh.revision, read.revision);
+    assert.deepEqual(fresh.providers.find((p) => p.id === 'alpha')?.limits.override, { rpd: 500 });
+    const saved = await saveSettings(router, { limits: { rpm: 10, rpd: 500 } }, fresh.revision);
+    assert.equal(saved.status, 200, saved.text);
+    assert.deepEqual((await written(router)).providers?.alpha?.limits, { rpm: 10, rpd: 500 });
+    assert.deepEqual((await written(router)).providers?.alpha?.probe, { dailyBudget: 20 });
+    // The answer's revision is the next save's basis, and the one /api/providers gives now.
+    const next = parseReply<EditResponse>(saved).revision;
+    assert.equal(parseReply<ProvidersResponse>(await router.get('/api/providers')).revision, next);
+    const probe = await saveSettings(router, { probe: { enabled: true, dailyBudget: 20 } }, next);
+    assert.equal(probe.status, 200, probe.text);
+    assert.deepEqual((await written(router)).providers?.alpha?.probe, { enabled: true, dailyBudget: 20 });
+  });
+});
+
+test('a settings save with an If-Match that is no revision is answered 400 naming the header', async () => {
+  await withScenario(ONE, async ({ router }) => {
+    const before = await readFile(router.router.configPath, 'utf8');
+    const reply = await saveSettings(router, { limits: { rpm: 10 } }, 'a b');
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(parseReply<ErrorResponse>(reply).error.param, 'If-Match');
+    assert.equal(await readFile(router.router.configPath, 'utf8'), before);
   });
 });

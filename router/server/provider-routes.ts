@@ -9,13 +9,21 @@ import {
   withAddedKey,
   withNewProvider,
   withoutKey,
+  type NewProvider,
   withProviderSettings,
   withRestoredKey,
 } from '../config/provider-edits.js';
-import { apiKeySchema } from '../config/schema.js';
+import { validateConfig } from '../config/config-store.js';
+import {
+  apiKeySchema,
+  isModelIdText,
+  MODEL_ID_MESSAGE,
+  type ConfigInput,
+  type ConfigIssue,
+} from '../config/schema.js';
 import { HeldKeys, HOLD_MS, type HeldKey } from '../state/held-keys.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
-import { answerEdit, answerUpdate, readJson } from './api-io.js';
+import { answerEdit, answerUpdate, readIfMatch, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -77,8 +85,26 @@ async function addProvider(call: ApiCall): Promise<void> {
     return;
   }
   const apiKeys = body.apiKeys.map((key) => key.trim()).filter((key) => key !== '');
-  const result = await deps.live.update((raw) => withNewProvider(raw, { ...body, apiKeys }));
+  const added = { ...body, apiKeys };
+  const refused = modelIdIssues(added, deps.live.raw);
+  if (refused.length > 0) return answerUpdate(res, { ok: false, issues: refused }, deps.live);
+  const result = await deps.live.update((raw) => withNewProvider(raw, added));
   answerEdit(res, result, deps.live);
+}
+
+/**
+ * The schema takes any id in a provider's list, but one with a blank could never be named in a set: it is
+ * refused where it is added, with every other problem of the new provider (none when its ids are fine).
+ */
+function modelIdIssues(added: NewProvider, raw: ConfigInput): ConfigIssue[] {
+  const issues = added.models.flatMap((model, index) =>
+    isModelIdText(model)
+      ? []
+      : [{ path: `providers.${added.id}.models.${index}`, message: MODEL_ID_MESSAGE }],
+  );
+  if (issues.length === 0) return [];
+  const checked = validateConfig(withNewProvider(structuredClone(raw), added));
+  return [...(checked.ok ? [] : checked.issues), ...issues];
 }
 
 async function addKey(call: ApiCall): Promise<void> {
@@ -144,14 +170,20 @@ async function restoreKey(call: ApiCall): Promise<void> {
   answerUpdate(res, result, deps.live);
 }
 
+/**
+ * A provider's probes and limits, each replaced whole. With `If-Match` (the revision of `GET /api/providers`
+ * the form was filled from) a save based on settings the file has changed since is refused (409).
+ */
 async function providerSettings(call: ApiCall): Promise<void> {
   const { deps, req, res } = call;
   const read = await readJson(req, res, settingsBody);
-  if (!read.ok || !(await knownProvider(call, read.value.provider))) return;
+  if (!read.ok) return;
+  const basedOn = readIfMatch(req, res);
+  if (!basedOn.ok || !(await knownProvider(call, read.value.provider))) return;
   const { provider, ...change } = read.value;
   // Shapes only here: the config's schema says what is wrong with a value, at its path.
-  const result = await deps.live.update((raw) => withProviderSettings(raw, provider, change));
-  answerEdit(res, result, deps.live);
+  const edit = (raw: ConfigInput) => withProviderSettings(raw, provider, change);
+  answerEdit(res, await deps.live.update(edit, basedOn.revision), deps.live);
 }
 
 /** The Providers view's routes, by `METHOD path`. */

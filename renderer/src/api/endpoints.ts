@@ -10,6 +10,7 @@ import type {
   ProvidersResponse,
   UsageResponse,
   DiscoveryResponse,
+  EditResponse,
   SetupAgentsResponse,
   SetupApplyResponse,
   SetupPreviewResponse,
@@ -76,9 +77,19 @@ export const api = {
     apiSend<Ok & { undoForMs: number }>('POST', '/api/providers/keys/remove', { provider, fingerprint }),
   restoreProviderKey: (provider: string, fingerprint: string) =>
     apiSend<Ok>('POST', '/api/providers/keys/restore', { provider, fingerprint }),
-  /** A provider's probes and limits override; null puts one back to its default. */
-  saveProviderSettings: (provider: string, change: ProviderSettingsBody) =>
-    apiSend<Ok>('POST', '/api/providers/settings', { provider, ...change }),
+  /**
+   * A provider's probes and limits override; null puts one back to its default. `revision`: the one of
+   * `GET /api/providers` the values were read at (a stale one gets 409).
+   */
+  saveProviderSettings: (provider: string, change: ProviderSettingsBody, revision: string) =>
+    apiSend<EditResponse>(
+      'POST',
+      '/api/providers/settings',
+      { provider, ...change },
+      {
+        'if-match': `"${revision}"`,
+      },
+    ),
   deleteSet: (set: string) => apiSend<Ok>('POST', '/api/sets/delete', { set }),
   renameSet: (set: string, to: string) => apiSend<Ok>('POST', '/api/sets/rename', { set, to }),
   setOrder: (set: string, order: SetOrder) => apiSend<Ok>('POST', '/api/sets/order', { set, order }),

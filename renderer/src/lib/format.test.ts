@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   countOf,
+  wordList,
   formatDuration,
   formatLatency,
   formatPercent,
@@ -59,4 +60,11 @@ describe('format', () => {
     expect(countOf(0, 'model')).toBe('0 models');
     expect(countOf(20, 'provider')).toBe('20 providers');
   });
+});
+
+test('wordList joins names as words', () => {
+  expect(wordList([])).toBe('');
+  expect(wordList(['A'])).toBe('A');
+  expect(wordList(['A', 'B'])).toBe('A and B');
+  expect(wordList(['A', 'B', 'C'])).toBe('A, B and C');
 });

@@ -28,6 +28,11 @@ export function countOf(count: number, noun: string): string {
   return `${count} ${count === 1 ? noun : `${noun}s`}`;
 }
 
+/** Names as words: `A`, `A and B`, `A, B and C`. */
+export function wordList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 /** A token count: `950`, `12.4k`, `3.2M`. */
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);

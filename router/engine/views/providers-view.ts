@@ -79,7 +79,7 @@ export function buildProviders(
   resolved: ResolvedConfig,
   quotas: QuotaBook,
   sources: ProvidersViewSources = {},
-): ProvidersResponse {
+): Omit<ProvidersResponse, 'revision'> {
   const { discovery, probesSpent = () => 0 } = sources;
   const providers = [...resolved.providers.values()].map((provider): ProviderView => {
     const keys = keyViews(resolved, provider, quotas);

@@ -39,6 +39,7 @@ function EditButtons({ name, editing }: { name: string; editing: RowEditing }) {
         className="btn btn-icon btn-danger"
         onClick={editing.remove}
         aria-label={`Remove ${name} from the set`}
+        data-remove-for={name}
       >
         ×
       </button>

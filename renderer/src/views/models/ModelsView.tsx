@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { StateResponse } from '../../../../router/api-types.js';
 import type { SetOrder } from '../../api/endpoints.js';
 import { useConfig, useProviders, useRouterState } from '../../api/queries.js';
@@ -19,6 +19,9 @@ import { countOf } from '../../lib/format.js';
 
 /** How long "Undo" stays offered after a removal. */
 const UNDO_MS = 15_000;
+
+/** How long the focus waits for a row Undo brought back. */
+const REFOCUS_MS = 5000;
 
 /** How the set's order is used, in words: the list below is always the set's own (priority) order. */
 function orderHint(order: SetOrder): string {
@@ -77,6 +80,29 @@ function SetRows({
 }
 
 /**
+ * Gives the focus back to a row's Remove button once the row is on screen: after Undo, the focus (on
+ * Undo, which goes away) returns to the row that came back.
+ */
+function useRemoveFocus(container: RefObject<HTMLOListElement | null>) {
+  const wanted = useRef<{ key: string; until: number } | null>(null);
+  // The row shows once the set has it back and the router's view lists its model: look on every render,
+  // for a few seconds (an undo that failed brings no row back, and a later one must not take the focus).
+  useLayoutEffect(() => {
+    const { key, until } = wanted.current ?? { key: null, until: 0 };
+    if (key === null) return;
+    const button = container.current?.querySelector<HTMLElement>(`[data-remove-for="${CSS.escape(key)}"]`);
+    if (!button && Date.now() < until) return;
+    wanted.current = null;
+    button?.focus();
+  });
+  return {
+    remove: (key: string) => {
+      wanted.current = { key, until: Date.now() + REFOCUS_MS };
+    },
+  };
+}
+
+/**
  * The active set in the order the user edits (its priority), each model with its place in the next
  * request's routing order and its state beside it; drag a row (or use the arrow keys on its handle) to
  * reorder, remove with undo. Below, every set with its order (priority or fastest), rename and delete.
@@ -91,6 +117,7 @@ export function ModelsView() {
     editor.moveTo,
   );
   const hintId = useId();
+  const refocus = useRemoveFocus(container);
   const now = useNow();
   useRefreshAt(state?.health.backAt ?? null);
   if (!state) return <QueryStatus isPending={isPending} error={error} what="models" />;
@@ -110,14 +137,19 @@ export function ModelsView() {
       {editor.error && <p className="field-error">{errorText(editor.error)}</p>}
       {removed && (
         <UndoNotice
+          key={removed.key}
           what={
             <>
               Removed <code>{removed.key}</code> from the set.
             </>
           }
           ms={UNDO_MS}
-          onUndo={editor.undoRemove}
+          onUndo={() => {
+            editor.undoRemove();
+            refocus.remove(removed.key);
+          }}
           onDismiss={editor.dismissRemoved}
+          takeFocus
         />
       )}
       <p id={hintId} className="muted small">

@@ -7,7 +7,7 @@ import { queryKeys } from '../../api/queries.js';
 import { formatHourMinute } from '../../lib/format.js';
 import { ConnectionContext } from '../../live/connection-context.js';
 import type { ConnectionStatus } from '../../live/event-stream.js';
-import { modelView, stateOf } from '../../test-support/fixtures.js';
+import { modelView, providerView, stateOf } from '../../test-support/fixtures.js';
 import { StatusPanel } from './StatusPanel.js';
 
 const HEALTH: HealthResponse = { ok: true, name: 'fcm-router', version: '0.1.0', uptimeMs: 90_000, pid: 1 };
@@ -59,4 +59,35 @@ test('cut off from the router: the card says since when, figures are dimmed, Pau
   expect(back).toHaveTextContent('routing');
   expect(screen.getByRole('button', { name: 'Pause routing' })).toBeEnabled();
   expect(screen.getByText('Uptime').closest('dl')).not.toHaveClass('stale');
+});
+
+test('the catalogue line says which providers need no key, in agreement with how many', () => {
+  const client = seeded();
+  const keyless = (id: string, name: string) =>
+    providerView(id, {
+      name,
+      keyStatus: 'not_required',
+      keySource: null,
+      models: [
+        {
+          key: `${id}/m`,
+          modelId: 'm',
+          label: null,
+          tier: null,
+          sweScore: null,
+          context: null,
+          vanished: false,
+        },
+      ],
+    });
+  client.setQueryData(queryKeys.providers, { providers: [keyless('llm7', 'LLM7')], revision: 'r' });
+  const live: ConnectionStatus = { state: 'open', since: DOWN_AT };
+  const view = render(withConnection(client, live));
+  expect(screen.getByText(/no key\)/)).toHaveTextContent('(LLM7 needs no key)');
+  client.setQueryData(queryKeys.providers, {
+    providers: [keyless('llm7', 'LLM7'), keyless('kilo', 'Kilo Gateway'), keyless('pol', 'Pollinations')],
+    revision: 'r',
+  });
+  view.rerender(withConnection(client, live));
+  expect(screen.getByText(/no key\)/)).toHaveTextContent('(LLM7, Kilo Gateway and Pollinations need no key)');
 });

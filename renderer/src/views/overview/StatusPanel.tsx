@@ -4,7 +4,7 @@ import { useHealth, useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
-import { countOf, formatUptime } from '../../lib/format.js';
+import { countOf, formatUptime, wordList } from '../../lib/format.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { usability } from '../../lib/usable-models.js';
@@ -19,7 +19,12 @@ function UsableModels() {
   return (
     <>
       <span className="mono">{u.usableModels}</span> {u.usableModels === 1 ? 'model' : 'models'} usable
-      {u.keyless.length > 0 && <span className="muted"> ({u.keyless.join(' and ')} need no key)</span>}
+      {u.keyless.length > 0 && (
+        <span className="muted">
+          {' '}
+          ({wordList(u.keyless)} {u.keyless.length === 1 ? 'needs' : 'need'} no key)
+        </span>
+      )}
       {u.needKey > 0 && (
         <span className="block small">
           <a href="#/providers">Add a key in Providers</a> for more: {countOf(u.needKey, 'provider')} with{' '}

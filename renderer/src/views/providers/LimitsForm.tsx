@@ -1,8 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { ProviderView } from '../../../../router/api-types.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
 import {
   LIMIT_NAMES,
   LIMIT_WORDS,
+  limitClashes,
   limitFields,
   limitsBody,
   NO_LIMIT,
@@ -12,15 +14,21 @@ import { useProviderSettings } from './use-provider-settings.js';
 
 /**
  * The free-tier limits the router counts for every model of a provider, over the catalogue's (shown as the
- * placeholder): blank keeps the catalogue's figure, `none` removes a limit.
+ * placeholder): blank keeps the catalogue's figure, `none` removes a limit. It follows config.json while
+ * open (edits carried over, clashes named) and saves with the revision it was filled from.
  */
-export function LimitsForm({ provider }: { provider: ProviderView }) {
+export function LimitsForm({ provider, revision }: { provider: ProviderView; revision: string }) {
   const id = useId();
-  const [fields, setFields] = useState<LimitFields>(() => limitFields(provider.limits.override));
-  const { save, issues, general } = useProviderSettings(provider.id, 'limits');
+  const form = useProviderSettings<LimitFields>(
+    provider,
+    revision,
+    'limits',
+    limitFields(provider.limits.override),
+  );
+  const { values: fields, issues } = form;
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    save.mutate(limitsBody(fields));
+    void form.save(limitsBody(fields));
   };
   const { published } = provider.limits;
   return (
@@ -37,22 +45,28 @@ export function LimitsForm({ provider }: { provider: ProviderView }) {
             className="input-short"
             placeholder={published[name] === null ? 'no limit' : String(published[name])}
             value={fields[name]}
-            onChange={(e) => setFields({ ...fields, [name]: e.target.value })}
+            onChange={(e) => form.setValues({ ...fields, [name]: e.target.value })}
             aria-invalid={issues[name] !== undefined}
           />
           {issues[name] && <span className="field-error">{issues[name]}</span>}
         </span>
       ))}
-      <button type="submit" className="btn btn-small" disabled={save.isPending}>
+      <button type="submit" className="btn btn-small" disabled={form.saving}>
         Save limits
       </button>
+      {form.dirty && (
+        <button type="button" className="btn btn-small" onClick={() => form.setValues(form.saved)}>
+          Discard changes
+        </button>
+      )}
       <span className="small muted">blank: the catalogue’s figure; “{NO_LIMIT}”: no limit</span>
-      {save.isSuccess && (
+      {form.done && (
         <span className="small ok-text" role="status">
           saved
         </span>
       )}
-      {general && <span className="field-error">{general}</span>}
+      {form.general && <span className="field-error">Not saved: {form.general}</span>}
+      {form.carried && <CarriedOverNotice conflicts={limitClashes(form.carried.conflicts, form.saved)} />}
     </form>
   );
 }

@@ -1,27 +1,30 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ProviderView } from '../../../../router/api-types.js';
-import { probeBody, probeFields, type ProbeFields } from './provider-settings.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
+import { probeBody, probeClashes, probeFields, type ProbeFields } from './provider-settings.js';
 import { useProviderSettings } from './use-provider-settings.js';
 
 /**
  * A provider's health probes: the switch (saved at once), the daily budget and how much of it was spent
- * today, and how long a model may sit idle before it is probed (blank: only trials of tripped models).
+ * today, and how long a model may sit idle before it is probed (blank: only trials of tripped models). It
+ * follows config.json while open (edits carried over, clashes named) and saves with the revision it was
+ * filled from.
  */
-export function ProbeSettings({ provider }: { provider: ProviderView }) {
+export function ProbeSettings({ provider, revision }: { provider: ProviderView; revision: string }) {
   const id = useId();
-  const [fields, setFields] = useState<ProbeFields>(() => probeFields(provider.probe));
+  const form = useProviderSettings<ProbeFields>(provider, revision, 'probe', probeFields(provider.probe));
+  const { values: fields } = form;
   const [local, setLocal] = useState<Record<string, string>>({});
-  const { save, issues, general } = useProviderSettings(provider.id, 'probe');
   const send = (next: ProbeFields): void => {
     const body = probeBody(next);
     setLocal(body.ok ? {} : body.errors);
-    if (body.ok) save.mutate(body.probe);
+    if (body.ok) void form.save(body.probe, next);
   };
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     send(fields);
   };
-  const errors = { ...local, ...issues };
+  const errors = { ...local, ...form.issues };
   const { spentToday, dailyBudget } = provider.probe;
   return (
     <form className="provider-settings" onSubmit={submit} aria-label={`Probes of ${provider.name}`}>
@@ -31,10 +34,10 @@ export function ProbeSettings({ provider }: { provider: ProviderView }) {
           checked={fields.enabled}
           onChange={(e) => {
             const next = { ...fields, enabled: e.target.checked };
-            setFields(next);
+            form.setValues(next);
             send(next);
           }}
-          disabled={save.isPending}
+          disabled={form.saving}
         />
         <span>Probes</span>
       </label>
@@ -44,7 +47,7 @@ export function ProbeSettings({ provider }: { provider: ProviderView }) {
         inputMode="numeric"
         className="input-short"
         value={fields.dailyBudget}
-        onChange={(e) => setFields({ ...fields, dailyBudget: e.target.value })}
+        onChange={(e) => form.setValues({ ...fields, dailyBudget: e.target.value })}
         aria-invalid={errors.dailyBudget !== undefined}
       />
       <label htmlFor={`${id}-idle`}>probe a model idle for (minutes)</label>
@@ -54,23 +57,29 @@ export function ProbeSettings({ provider }: { provider: ProviderView }) {
         className="input-short"
         placeholder="never"
         value={fields.idleMinutes}
-        onChange={(e) => setFields({ ...fields, idleMinutes: e.target.value })}
+        onChange={(e) => form.setValues({ ...fields, idleMinutes: e.target.value })}
         aria-invalid={errors.idleIntervalMs !== undefined}
       />
-      <button type="submit" className="btn btn-small" disabled={save.isPending}>
+      <button type="submit" className="btn btn-small" disabled={form.saving}>
         Save probes
       </button>
+      {form.dirty && (
+        <button type="button" className="btn btn-small" onClick={() => form.setValues(form.saved)}>
+          Discard changes
+        </button>
+      )}
       <span className="small muted">
         {spentToday} of {dailyBudget} spent today
       </span>
-      {save.isSuccess && (
+      {form.done && (
         <span className="small ok-text" role="status">
           saved
         </span>
       )}
       {errors.dailyBudget && <span className="field-error">daily budget: {errors.dailyBudget}</span>}
       {errors.idleIntervalMs && <span className="field-error">idle: {errors.idleIntervalMs}</span>}
-      {general && <span className="field-error">{general}</span>}
+      {form.general && <span className="field-error">Not saved: {form.general}</span>}
+      {form.carried && <CarriedOverNotice conflicts={probeClashes(form.carried.conflicts, form.saved)} />}
     </form>
   );
 }

@@ -87,10 +87,13 @@ function KeyTest({
 /** One provider: key status, enabled switch, its keys with their budgets, Add key, key test, probes, limits. */
 export function ProviderRow({
   provider,
+  revision,
   activeModels,
   models = [],
 }: {
   provider: ProviderView;
+  /** The config revision the provider's view was read at: its settings forms save against it. */
+  revision: string;
   activeModels: readonly string[];
   /** The router's view of models, to tell whether a test is a model's trial. */
   models?: readonly ModelStateView[];
@@ -119,8 +122,8 @@ export function ProviderRow({
       <KeyStates provider={provider} />
       <details className="provider-more">
         <summary className="small">Probes and limits</summary>
-        <ProbeSettings provider={provider} />
-        <LimitsForm provider={provider} />
+        <ProbeSettings provider={provider} revision={revision} />
+        <LimitsForm provider={provider} revision={revision} />
       </details>
     </li>
   );

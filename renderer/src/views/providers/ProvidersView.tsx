@@ -53,6 +53,7 @@ export function ProvidersView() {
           <ProviderRow
             key={provider.id}
             provider={provider}
+            revision={data?.revision ?? ''}
             activeModels={active}
             models={state.data?.models}
           />

@@ -1,4 +1,5 @@
 import type { ConfigIssue, LimitsView, ProviderProbeView } from '../../../../router/api-types.js';
+import type { BothChanged } from '../../components/CarriedOverNotice.js';
 
 export const LIMIT_NAMES = ['rpm', 'rpd', 'tpm', 'tpd'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
@@ -93,4 +94,28 @@ export function settingIssues(
     found[name] ??= name === 'idleIntervalMs' ? IDLE_WORDS : issue.message;
   }
   return found;
+}
+
+/** The limits both the user and the file changed, named as the form names them, with the file's value. */
+export function limitClashes(conflicts: readonly string[], file: LimitFields): BothChanged[] {
+  return conflicts.map((name) =>
+    Object.hasOwn(LIMIT_WORDS, name)
+      ? { name: LIMIT_WORDS[name as LimitName], file: file[name as LimitName] || 'the catalogue’s figure' }
+      : { name, file: null },
+  );
+}
+
+const PROBE_WORDS: Record<keyof ProbeFields, { name: string; shown(value: string | boolean): string }> = {
+  enabled: { name: 'Probes', shown: (on) => (on ? 'on' : 'off') },
+  dailyBudget: { name: 'probes a day', shown: String },
+  idleMinutes: { name: 'idle minutes', shown: (minutes) => (minutes === '' ? 'never' : String(minutes)) },
+};
+
+/** The probe settings both the user and the file changed, named as the form names them, with the file's value. */
+export function probeClashes(conflicts: readonly string[], file: ProbeFields): BothChanged[] {
+  return conflicts.map((name) => {
+    if (!Object.hasOwn(PROBE_WORDS, name)) return { name, file: null };
+    const words = PROBE_WORDS[name as keyof ProbeFields];
+    return { name: words.name, file: words.shown(file[name as keyof ProbeFields]) };
+  });
 }

@@ -1,21 +1,58 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ProviderView } from '../../../../router/api-types.js';
 import { isApiError } from '../../api/client.js';
 import { api } from '../../api/endpoints.js';
-import { errorText } from '../../components/QueryStatus.js';
+import { queryKeys } from '../../api/queries.js';
+import { useFileForm } from '../../lib/use-file-form.js';
 import { settingIssues } from './provider-settings.js';
 
+/** What a provider's settings form says when the router refused a save because the file changed on disk. */
+export const SETTINGS_CHANGED_ON_DISK =
+  'config.json was changed on disk since this form was filled in. It now shows the file as it is, with your unsaved changes kept: check them and save again.';
+
 /**
- * Saves one part of a provider's settings (`probe` or `limits`; null puts it back to its default) and
- * reads the router's refusal: per setting in the schema's words, else one line.
+ * One part of a provider's settings (`probe` or `limits`) as a form over config.json: filled from the
+ * provider's view at the revision it was read at, following the file as the Settings form does
+ * ({@link useFileForm}), and saved with that revision, so a save based on settings the file changed since
+ * is refused and the edits kept. The router's refusal is read per setting in the schema's words, else as
+ * one line. `read`: the form's values as the provider's view has them.
  */
-export function useProviderSettings(providerId: string, part: 'probe' | 'limits') {
+export function useProviderSettings<V extends object>(
+  provider: ProviderView,
+  revision: string,
+  part: 'probe' | 'limits',
+  read: V,
+) {
   const client = useQueryClient();
-  const save = useMutation({
-    mutationFn: (value: Record<string, unknown> | null) =>
-      api.saveProviderSettings(providerId, { [part]: value }),
-    onSettled: () => client.invalidateQueries(),
-  });
-  const issues = isApiError(save.error) ? settingIssues(save.error.issues, providerId, part) : {};
-  const general = save.error && Object.keys(issues).length === 0 ? errorText(save.error) : null;
-  return { save, issues, general };
+  const form = useFileForm<V>({ read, revision, changedOnDisk: SETTINGS_CHANGED_ON_DISK });
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  const [done, setDone] = useState(false);
+
+  /** Saves `value` as the whole part (null: back to its default); `sent`: the values it was made from. */
+  const save = async (value: Record<string, unknown> | null, sent?: V): Promise<void> => {
+    setDone(false);
+    const result = await form.save(async (_values, basedOn) => {
+      try {
+        return await api.saveProviderSettings(provider.id, { [part]: value }, basedOn);
+      } finally {
+        // Also after a refusal: a 409 means the file changed on disk, and the form reloads from it. The
+        // providers are read again (a read older than the save dropped) before the form takes the answer,
+        // so the card's other form is at the saved revision too.
+        await client.refetchQueries({ queryKey: queryKeys.providers });
+        void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.providers[0] });
+      }
+    }, sent);
+    setIssues(
+      !result.ok && isApiError(result.error) ? settingIssues(result.error.issues, provider.id, part) : {},
+    );
+    setDone(result.ok);
+  };
+  /** An edit: the last save's "saved" is about other values now. */
+  const setValues = (next: V): void => {
+    form.setValues(next);
+    setDone(false);
+  };
+  const general = Object.keys(issues).length === 0 ? form.failure : null;
+  return { ...form, setValues, save, issues, general, done };
 }

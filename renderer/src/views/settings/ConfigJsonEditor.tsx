@@ -1,6 +1,6 @@
 import type { ConfigCheckResponse, ConfigResponse } from '../../../../router/api-types.js';
 import type { TextProblem } from '../../lib/config-json.js';
-import { CarriedOverNotice } from './CarriedOverNotice.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
 import { JsonEditor } from './JsonEditor.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { useConfigJson } from './use-config-json.js';
@@ -44,12 +44,15 @@ export function ConfigJsonEditor({
   config,
   onSave,
   check,
+  savedBy = null,
 }: {
   config: ConfigResponse;
   onSave: SaveConfig;
   check(value: unknown): Promise<ConfigCheckResponse>;
+  /** Who made the config's revision, when it was a save from the Settings form on this page. */
+  savedBy?: string | null;
 }) {
-  const editor = useConfigJson(config, onSave, check);
+  const editor = useConfigJson(config, onSave, check, savedBy);
   return (
     <div className="config-json">
       <JsonEditor
@@ -78,7 +81,10 @@ export function ConfigJsonEditor({
         </span>
       </div>
       {editor.carried && (
-        <CarriedOverNotice conflicts={editor.carried.map((path) => ({ name: path, file: null }))} />
+        <CarriedOverNotice
+          conflicts={editor.carried.conflicts.map((path) => ({ name: path, file: null }))}
+          by={editor.carried.by}
+        />
       )}
       <SaveOutcome failure={editor.failure} changes={editor.changes} />
     </div>

@@ -167,4 +167,30 @@ describe('SettingsForm', () => {
     await user.type(maxAttempts, '0');
     expect(screen.queryByText('Applied live:')).toBeNull();
   });
+
+  test('edits carried over to a save of the JSON editor name that editor, not a change on disk', async () => {
+    const user = userEvent.setup();
+    const { onSave } = fakeServer();
+    const { rerender } = render(<SettingsForm config={response} onSave={onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '9');
+
+    const failover = { ...defaults.router?.failover, maxAttempts: 2 };
+    const saved = { ...defaults, router: { ...defaults.router, failover } };
+    rerender(
+      <SettingsForm
+        config={{ ...response, effective: saved, revision: 'rev-2' }}
+        onSave={onSave}
+        savedBy="the JSON editor"
+      />,
+    );
+    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('9');
+    const notice = screen.getByText(/saved config.json while you were editing here/).closest('.notice');
+    expect(notice).toHaveTextContent(/^The JSON editor saved config.json while you were editing here/);
+    expect(notice).toHaveTextContent(
+      'Changed by the JSON editor as well, your value kept: Max attempts (the file has 2).',
+    );
+    expect(screen.queryByText(/changed on disk/)).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import type { ConfigResponse, ProviderView } from '../../../../router/api-types.js';
 import { SETTINGS_FIELDS, type SettingsField } from '../../lib/settings-fields.js';
 import { formFromConfig, splitIssues } from '../../lib/settings-form.js';
-import { CarriedOverNotice } from './CarriedOverNotice.js';
+import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
 import { SaveOutcome } from './SaveOutcome.js';
 import { SettingsFieldInput } from './SettingsFieldInput.js';
 import { useSettingsForm, type SaveConfig } from './use-settings-form.js';
@@ -25,13 +25,16 @@ export function SettingsForm({
   config,
   providers,
   onSave,
+  savedBy = null,
 }: {
   config: ConfigResponse;
   /** The catalogue with key status, for the last-resort picker. */
   providers?: readonly ProviderView[];
   onSave: SaveConfig;
+  /** Who made the config's revision, when it was a save from the JSON editor on this page. */
+  savedBy?: string | null;
 }) {
-  const form = useSettingsForm(config, onSave);
+  const form = useSettingsForm(config, onSave, savedBy);
   const { values, saved } = form;
   const defaults = formFromConfig(config.defaults);
   const { byPath, other } = splitIssues(form.issues);
@@ -80,6 +83,7 @@ export function SettingsForm({
       </div>
       {form.carried && (
         <CarriedOverNotice
+          by={form.carried.by}
           conflicts={form.carried.conflicts.map((path) => ({
             name: SETTINGS_FIELDS.find((f) => f.path === path)?.label ?? path,
             file: saved[path] === '' ? 'nothing' : (saved[path] ?? null),

@@ -41,7 +41,7 @@ test('unsaved text is carried over to a file changed on disk, and the values bot
   rerender({ config: response(onDisk, 'rev-2') });
   const now = JSON.parse(result.current.text) as ConfigInput;
   expect(now).toEqual({ sets: { default: ['up/m1', 'up/m2'] }, router: { failover: { maxAttempts: 9 } } });
-  expect(result.current.carried).toEqual(['router.failover.maxAttempts']);
+  expect(result.current.carried).toEqual({ conflicts: ['router.failover.maxAttempts'], by: null });
   expect(result.current.dirty).toBe(true);
 });
 
@@ -60,7 +60,7 @@ test('text that is not JSON stays as typed; a save is refused and the text kept,
   const fixed = broken.replace('"maxAttempts": 9,', '"maxAttempts": 9');
   act(() => result.current.setText(fixed));
   expect(JSON.parse(result.current.text)).toEqual({ ...onDisk, router: { failover: { maxAttempts: 9 } } });
-  expect(result.current.carried).toEqual([]);
+  expect(result.current.carried).toEqual({ conflicts: [], by: null });
   await act(() => result.current.save());
   expect(revisions).toEqual(['rev-2']);
   expect(result.current.failure).toBe(JSON_CHANGED_ON_DISK);
@@ -108,4 +108,17 @@ test('a text whose save would drop a provider’s keys says so, only while the t
   } finally {
     vi.useRealTimers();
   }
+});
+
+test('unsaved text carried over to a save of the Settings form names the form, not a change on disk', () => {
+  const { result, rerender } = renderHook(
+    ({ config, savedBy }: { config: ConfigResponse; savedBy: string | null }) =>
+      useConfigJson(config, refused, check, savedBy),
+    { initialProps: { config: response(onFile, 'rev-1'), savedBy: null as string | null } },
+  );
+  act(() => result.current.setText(result.current.text.replace('"default"', '"main"')));
+  const saved: ConfigInput = { ...onFile, router: { failover: { maxAttempts: 5 } } };
+  rerender({ config: response(saved, 'rev-2'), savedBy: 'the Settings form' });
+  expect(JSON.parse(result.current.text)).toEqual({ ...saved, sets: { main: ['up/m1'] } });
+  expect(result.current.carried).toEqual({ conflicts: [], by: 'the Settings form' });
 });

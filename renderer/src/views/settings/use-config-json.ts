@@ -8,7 +8,8 @@ import type {
 import { isApiError, isChangedOnDisk } from '../../api/client.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { configText, placeIssues, readConfigText, type TextProblem } from '../../lib/config-json.js';
-import { rebaseEdits } from '../../lib/rebase-edits.js';
+import { rebaseEdits, sameJson } from '../../lib/rebase-edits.js';
+import type { CarriedOver } from '../../lib/use-file-form.js';
 import { describeChanges, type ChangeLine } from '../../lib/settings-form.js';
 import type { SaveConfig } from './use-settings-form.js';
 
@@ -72,27 +73,34 @@ export function useConfigJson(
   config: ConfigResponse,
   onSave: SaveConfig,
   check: (value: unknown) => Promise<ConfigCheckResponse>,
+  /** Who made the config's revision, when it was a save from the Settings form on this page. */
+  savedBy: string | null = null,
 ) {
   const [savedText, setSavedText] = useState(() => configText(config.config));
   const [text, setTextNow] = useState(savedText);
   const [basedOn, setBasedOn] = useState(config.revision);
   const [failure, setFailure] = useState<string | null>(null);
   const [changes, setChanges] = useState<ChangeLine[] | null>(null);
-  const [carried, setCarried] = useState<string[] | null>(null);
+  const [carried, setCarried] = useState<CarriedOver | null>(null);
   const [saving, setSaving] = useState(false);
   const dirty = text !== savedText;
   const read = useMemo(() => readConfigText(text), [text]);
-  if (config.revision !== basedOn && (!dirty || read.ok)) {
+  // While a save is on its way, a config read meanwhile may be older or newer than it: the save's answer
+  // says which revision the text is at.
+  if (config.revision !== basedOn && !saving && (!dirty || read.ok)) {
     const fresh = configText(config.config);
     setBasedOn(config.revision);
     setSavedText(fresh);
     if (dirty && read.ok) {
       const before = readConfigText(savedText);
       const base = before.ok ? before.value : {};
-      const rebased = rebaseEdits<unknown>(base, read.value, config.config);
-      setTextNow(configText(rebased.value as ConfigInput));
-      setCarried(rebased.conflicts);
-      setFailure(null);
+      // A new revision with the same config (only its layout changed) leaves the text as typed.
+      if (!sameJson(base, config.config)) {
+        const rebased = rebaseEdits<unknown>(base, read.value, config.config);
+        setTextNow(configText(rebased.value as ConfigInput));
+        setCarried({ conflicts: rebased.conflicts, by: savedBy });
+        setFailure(null);
+      }
     } else setTextNow(fresh);
   }
   /** An edit: what the last save said is about another text now. */
