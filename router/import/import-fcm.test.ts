@@ -168,3 +168,19 @@ test('fcm-router import-fcm on ~/.free-coding-models.json: "${NVIDIA_API_KEY}" b
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('an active set the import would change is kept without --force, with a line saying so', async () => {
+  const fcm = await sample();
+  const current: ConfigInput = {
+    sets: { mine: ['groq/llama-3.3-70b-versatile'], 'fast-coding': ['groq/llama-3.3-70b-versatile'] },
+    activeSet: 'mine',
+  };
+  const plan = planImport(fcm, current, KNOWN, false);
+  assert.ok(
+    plan.lines.includes('! activeSet: mine kept (--force makes it fast-coding)'),
+    plan.lines.join('\n'),
+  );
+  assert.ok(plan.lines.includes('! set fast-coding: exists here, kept (--force replaces it with 2 models)'));
+  assert.equal(plan.next.activeSet, 'mine');
+  assert.equal(planImport(fcm, current, KNOWN, true).next.activeSet, 'fast-coding');
+});

@@ -161,20 +161,23 @@ function planSets(draft: Draft, fcm: FcmConfig): string[] {
     }
     const existing = sets[name];
     if (existing !== undefined && sameList(existing, usable)) {
-      lines.push(`= set ${name}: the same ${usable.length} models already`);
+      lines.push(`= set ${name}: the same ${modelCount(usable.length)} already`);
       continue;
     }
     if (existing !== undefined && !draft.force) {
-      lines.push(`! set ${name}: exists here, kept (--force replaces it with ${usable.length} models)`);
+      lines.push(`! set ${name}: exists here, kept (--force replaces it with ${modelCount(usable.length)})`);
       continue;
     }
     sets[name] = usable;
     imported.push(name);
-    lines.push(`${existing === undefined ? '+' : '~'} set ${name}: ${usable.length} models`);
+    lines.push(`${existing === undefined ? '+' : '~'} set ${name}: ${modelCount(usable.length)}`);
     draft.changed = true;
   }
   return imported;
 }
+
+/** `1 model`, `3 models`. */
+const modelCount = (count: number): string => `${count} model${count === 1 ? '' : 's'}`;
 
 /** The provider ids an import may use: the catalogue's and those `config` adds. */
 export function knownProviders(config: ConfigInput): Set<string> {
@@ -211,10 +214,12 @@ export function planImport(
   // A config that gains its first sets needs an active one among them.
   const active = fcm.activeSet !== null && fcm.activeSet in sets ? fcm.activeSet : imported[0];
   const activeMissing = current.activeSet === undefined || !(current.activeSet in sets);
-  if (active !== undefined && active !== current.activeSet && (activeMissing || force)) {
-    next.activeSet = active;
-    lines.push(`${current.activeSet === undefined ? '+' : '~'} activeSet: ${active}`);
-    draft.changed = true;
+  if (active !== undefined && active !== current.activeSet) {
+    if (activeMissing || force) {
+      next.activeSet = active;
+      lines.push(`${current.activeSet === undefined ? '+' : '~'} activeSet: ${active}`);
+      draft.changed = true;
+    } else lines.push(`! activeSet: ${String(current.activeSet)} kept (--force makes it ${active})`);
   }
   return { next, lines, changed: draft.changed };
 }
