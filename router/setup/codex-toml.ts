@@ -5,7 +5,20 @@
  * is not valid TOML, or holds `model_providers.fcm` in a form a line edit cannot follow, or whose edit would
  * change anything else, is refused and nothing is written. Pure: text in, text out.
  */
-import { parse, TomlError } from 'smol-toml';
+import {
+  apartFromOurs,
+  checkApplied,
+  DEFAULT_FILE,
+  OUR_TABLE,
+  parseEdited,
+  parseFile,
+  PROVIDER,
+  refuseUneditable,
+  samePath,
+  TABLE_KEYS,
+  tableEntries,
+  TOP_KEYS,
+} from './codex-toml-data.js';
 import { MODEL, type RouterTarget } from './router-target.js';
 import {
   isBlank,
@@ -17,93 +30,6 @@ import {
   type TomlLine,
   type TomlStatement,
 } from './toml-lines.js';
-
-/** The provider id setup adds, and the name Codex shows for it. */
-const PROVIDER = 'fcm';
-const PROVIDER_NAME = 'fcm-router';
-const OUR_TABLE = ['model_providers', PROVIDER];
-const TOP_KEYS = ['model', 'model_provider', 'model_context_window'];
-const TABLE_KEYS = ['name', 'base_url', 'wire_api'];
-/** How the file is named in messages when the caller does not say. */
-const DEFAULT_FILE = '~/.codex/config.toml';
-const BY_HAND = 'add the settings by hand, as docs/agents.md shows';
-
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, index) => part === b[index]);
-}
-
-function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.every((part, index) => path[index] === part);
-}
-
-type Parsed = { ok: true; data: Table } | { ok: false; line: number; reason: string };
-
-/** `text` parsed, or where and why it is not TOML (the parser's reason, never the file's text). */
-function parsed(text: string): Parsed {
-  try {
-    return { ok: true, data: parse(text, { integersAsBigInt: 'asNeeded' }) };
-  } catch (error) {
-    if (!(error instanceof TomlError)) throw error;
-    const reason = error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? '';
-    return { ok: false, line: error.line, reason };
-  }
-}
-
-/** The data of the file as it is; throws, naming `file` and the line, when it is not valid TOML. */
-function parseFile(text: string, file: string): Table {
-  const result = parsed(text);
-  if (!result.ok)
-    throw new Error(
-      `${file} is not valid TOML (line ${result.line}, ${result.reason}): nothing was changed; fix it or move it aside`,
-    );
-  return result.data;
-}
-
-/** The data of the text an edit made; throws when the edit did not give valid TOML. */
-function parseEdited(text: string, file: string): Table {
-  const result = parsed(text);
-  if (!result.ok)
-    throw new Error(
-      `${file}: fcm-router could not edit it into valid TOML (line ${result.line}, ${result.reason}); nothing was changed: ${BY_HAND}`,
-    );
-  return result.data;
-}
-
-/** One canonical string per value, to compare two parsed documents (key order ignored). */
-function canonical(value: unknown): string {
-  if (value instanceof Date) return `date ${value.toISOString()}`;
-  if (typeof value === 'bigint' || typeof value === 'number') return Object.is(value, -0) ? '-0' : `${value}`;
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isTable(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
-
-/** The data apart from what setup sets (and from `model_providers` once nothing else is in it). */
-function apartFromOurs(data: Table): string {
-  const rest = Object.fromEntries(Object.entries(data).filter(([key]) => !TOP_KEYS.includes(key)));
-  const providers = rest.model_providers;
-  if (isTable(providers)) {
-    const others = Object.fromEntries(Object.entries(providers).filter(([key]) => key !== PROVIDER));
-    const ours = providers[PROVIDER];
-    const kept = isTable(ours)
-      ? Object.fromEntries(Object.entries(ours).filter(([key]) => !TABLE_KEYS.includes(key)))
-      : ours;
-    if (kept !== undefined && (!isTable(kept) || Object.keys(kept).length > 0)) others[PROVIDER] = kept;
-    if (Object.keys(others).length > 0) rest.model_providers = others;
-    else delete rest.model_providers;
-  }
-  return canonical(rest);
-}
 
 /** The key statements before the first table header. */
 function topLevel(statements: readonly TomlStatement[]): TomlStatement[] {
@@ -120,29 +46,6 @@ function ourTable(
   if (header === undefined) return null;
   const next = statements.findIndex((statement, index) => index > at && statement.kind !== 'key');
   return { header, keys: statements.slice(at + 1, next === -1 ? statements.length : next) };
-}
-
-/**
- * Throws when `model_providers`, or `model_providers.fcm`, is written in a form our table cannot be added
- * to or edited in: an inline table, or dotted keys outside a `[model_providers.fcm]` header.
- */
-function refuseUneditable(lines: readonly TomlLine[], file: string): void {
-  let table: string[] = [];
-  for (const statement of tomlStatements(lines)) {
-    if (statement.kind !== 'key') table = statement.path;
-    if (statement.kind !== 'key' || startsWith(table, OUR_TABLE)) continue;
-    const full = [...table, ...statement.path];
-    const name = samePath(full, ['model_providers'])
-      ? 'model_providers'
-      : startsWith(full, OUR_TABLE)
-        ? 'model_providers.fcm'
-        : null;
-    if (name === null) continue;
-    const how = full.length === name.split('.').length ? 'as an inline table' : 'with dotted keys';
-    throw new Error(
-      `${file}: ${name} is written ${how} (line ${statement.start + 1}), which fcm-router cannot edit safely; nothing was changed: write it as a [model_providers.fcm] table, as docs/agents.md shows, or remove it`,
-    );
-  }
 }
 
 function endWithNewline(lines: TomlLine[]): void {
@@ -191,18 +94,6 @@ function setTopLevel(lines: TomlLine[], key: string, value: string): void {
     lines.splice(at + 1, 0, { text: '', eol });
 }
 
-function tableEntries(target: RouterTarget): [string, string][] {
-  return [
-    ['name', JSON.stringify(PROVIDER_NAME)],
-    ['base_url', JSON.stringify(baseUrl(target))],
-    ['wire_api', '"responses"'],
-  ];
-}
-
-function baseUrl(target: RouterTarget): string {
-  return `${target.origin}/v1`;
-}
-
 /**
  * Adds our table right after the top-level keys (and the comments just below them), before the user's own
  * tables: lines added at the end of the file later go where they would have gone without it.
@@ -235,24 +126,6 @@ function setOurTable(lines: TomlLine[], target: RouterTarget): void {
       lines.splice(after, 0, { text: `${key} = ${value}`, eol: lineEnding(lines) });
     }
   }
-}
-
-/** Throws unless `after` points Codex at the router and holds the same as `before` otherwise. */
-function checkApplied(before: Table, after: string, target: RouterTarget, file: string): void {
-  const data = parseEdited(after, file);
-  const provider = isTable(data.model_providers) ? data.model_providers[PROVIDER] : undefined;
-  const points =
-    data.model === MODEL &&
-    data.model_provider === PROVIDER &&
-    (target.contextWindow === null || data.model_context_window === target.contextWindow) &&
-    isTable(provider) &&
-    provider.name === PROVIDER_NAME &&
-    provider.base_url === baseUrl(target) &&
-    provider.wire_api === 'responses';
-  if (!points || apartFromOurs(before) !== apartFromOurs(data))
-    throw new Error(
-      `${file}: fcm-router could not set model, model_provider and [model_providers.fcm] without changing more; nothing was changed: ${BY_HAND}`,
-    );
 }
 
 /**
