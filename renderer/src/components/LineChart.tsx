@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { timeTickLabels } from '../lib/time-axis.js';
 import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
 
 export interface LineSeries {
@@ -49,7 +50,12 @@ function options(width: number, props: LineChartProps): uPlot.Options {
     spec.range ?? ((_u, _min, max) => [0, Math.max(spec.minTop ?? 1, max)]);
   const scales: uPlot.Scales = { x: { time: true }, y: { range: range(props.left) } };
   const axes: uPlot.Axis[] = [
-    { ...axis, space: 60, ...(props.timeLabel ? { label: props.timeLabel } : {}) },
+    {
+      ...axis,
+      space: 60,
+      values: (_u, ticks, _axis, _space, incr) => timeTickLabels(ticks, incr),
+      ...(props.timeLabel ? { label: props.timeLabel } : {}),
+    },
     {
       ...axis,
       scale: 'y',
