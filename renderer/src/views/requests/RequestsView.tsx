@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useHistory } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
@@ -18,8 +18,53 @@ import { RequestRow } from './RequestRow.js';
 export const PAGE_SIZE = 25;
 
 /**
+ * The entries an older page is counted from: those at or older than `anchor` (the newest entry when the
+ * reader left the first page), so requests that arrive meanwhile do not shift the rows being read. The
+ * first page, or an anchor gone from the history, is live. Returns the entries and how many are newer.
+ */
+function fromAnchor<T extends { requestId: string }>(
+  entries: readonly T[],
+  anchor: string | null,
+): { listed: readonly T[]; newer: number } {
+  const at = anchor === null ? -1 : entries.findIndex((entry) => entry.requestId === anchor);
+  return at <= 0 ? { listed: entries, newer: 0 } : { listed: entries.slice(at), newer: at };
+}
+
+/** Newer and older pages, which rows are shown of how many, and how many requests came since. */
+function Pager(props: {
+  page: number;
+  pages: number;
+  rows: [number, number];
+  of: number;
+  newer: number;
+  onPage(page: number): void;
+}) {
+  const { page, pages, rows, of, newer, onPage } = props;
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        ← Newer
+      </button>
+      <span className="muted small" aria-live="polite">
+        {rows[0]}–{rows[1]} of {of} · page {page} of {pages}
+        {newer > 0 && ` · ${newer} newer since`}
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Older →
+      </button>
+    </nav>
+  );
+}
+
+/**
  * The request history, newest first by start time, live from the event stream. Filters and the page live
- * in the URL, so they survive navigation and a reload; each row expands into its decision trace.
+ * in the URL, so they survive navigation and a reload; each row expands into its decision trace. The first
+ * page follows new requests; an older page holds still and says how many came since.
  */
 export function RequestsView() {
   const { data, isPending, error } = useHistory();
@@ -28,12 +73,18 @@ export function RequestsView() {
   const sorted = useMemo(() => newestFirst(data?.entries ?? []), [data]);
   const entries = useMemo(() => sorted.filter((e) => matchesFilter(e, filter)), [sorted, filter]);
   const choices = useMemo(() => filterChoices(sorted), [sorted]);
-  const pages = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
+  const [anchor, setAnchor] = useState<string | null>(null);
+  // An older page opened from the URL (a reload) holds from the entries it first saw.
+  if (wanted > 1 && anchor === null && entries[0] !== undefined) setAnchor(entries[0].requestId);
+  const { listed, newer } = fromAnchor(entries, wanted > 1 ? anchor : null);
+  const pages = Math.max(1, Math.ceil(listed.length / PAGE_SIZE));
   const page = Math.min(wanted, pages);
   const first = (page - 1) * PAGE_SIZE;
-  const shown = entries.slice(first, first + PAGE_SIZE);
-  const go = (next: HistoryFilter, nextPage: number) =>
+  const shown = listed.slice(first, first + PAGE_SIZE);
+  const go = (next: HistoryFilter, nextPage: number) => {
+    setAnchor(nextPage > 1 ? (anchor ?? entries[0]?.requestId ?? null) : null);
     replaceHashQuery(filterToParams(next, nextPage).toString());
+  };
 
   return (
     <Panel
@@ -72,27 +123,14 @@ export function RequestsView() {
             </p>
           )}
           {pages > 1 && (
-            <nav className="pager" aria-label="Pages">
-              <button
-                type="button"
-                className="btn btn-small"
-                disabled={page <= 1}
-                onClick={() => go(filter, page - 1)}
-              >
-                ← Newer
-              </button>
-              <span className="muted small" aria-live="polite">
-                {first + 1}–{first + shown.length} of {entries.length} · page {page} of {pages}
-              </span>
-              <button
-                type="button"
-                className="btn btn-small"
-                disabled={page >= pages}
-                onClick={() => go(filter, page + 1)}
-              >
-                Older →
-              </button>
-            </nav>
+            <Pager
+              page={page}
+              pages={pages}
+              rows={[first + 1, first + shown.length]}
+              of={listed.length}
+              newer={newer}
+              onPage={(next) => go(filter, next)}
+            />
           )}
         </div>
       )}
