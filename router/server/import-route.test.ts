@@ -32,7 +32,7 @@ test('an import is merged into the config in use, a hand edit made just before i
     assert.equal(dry.status, 200, dry.text);
     const plan = parseReply<ConfigImportResponse>(dry);
     assert.deepEqual([plan.changed, plan.written, plan.path], [true, false, file]);
-    assert.ok(plan.lines.includes('+ set imported: 1 models'), plan.lines.join('\n'));
+    assert.ok(plan.lines.includes('+ set imported: 1 model'), plan.lines.join('\n'));
     assert.ok(!dry.text.includes('sk-imported'), 'keys by fingerprint only');
     assert.equal(
       JSON.parse(await readFile(file, 'utf8')).sets.imported,
