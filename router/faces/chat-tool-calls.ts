@@ -4,7 +4,7 @@
  * as `{}`. Other faces mint their own ids as they write their answer.
  */
 import { normalArguments } from '../gate/answer-rules.js';
-import { freshIdStem, mintedCallId } from '../gate/minted-ids.js';
+import { callIdMinter } from '../gate/minted-ids.js';
 import { isRecord } from '../gate/safe-json.js';
 
 /** Whether `fn.arguments` is missing or blank. */
@@ -36,9 +36,7 @@ function repairCalls(calls: readonly unknown[], mint: () => string): boolean {
  */
 export function repairWholeToolCalls(body: Record<string, unknown>): boolean {
   if (!Array.isArray(body.choices)) return false;
-  let stem: string | null = null;
-  let minted = 0;
-  const mint = (): string => mintedCallId((stem ??= freshIdStem()), (minted += 1));
+  const mint = callIdMinter();
   let changed = false;
   for (const choice of body.choices) {
     const message = isRecord(choice) && isRecord(choice.message) ? choice.message : null;

@@ -10,7 +10,12 @@ export function freshIdStem(): string {
   return randomBytes(12).toString('hex');
 }
 
-/** The id of the `n`th tool call (from 1) minted under `stem`. */
-export function mintedCallId(stem: string, n: number): string {
-  return `call_fcm_${stem}_${n}`;
+/**
+ * The tool-call ids one answer mints, one by one (`call_fcm_<stem>_1`, `_2`…): the stem is made at the first,
+ * since most answers mint none.
+ */
+export function callIdMinter(): () => string {
+  let stem: string | null = null;
+  let minted = 0;
+  return () => `call_fcm_${(stem ??= freshIdStem())}_${(minted += 1)}`;
 }

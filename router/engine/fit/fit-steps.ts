@@ -40,10 +40,15 @@ const MINUTE_CHECK_SHARE = 0.2;
 /** A model's fit for this request; `quota_budget` when its keys' minutes have no room for it yet. */
 export type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
 
+/** The model `key` names for this run: the pinned one (which may be no model of the config), else the config's. */
+export function modelOf(run: Pick<FitRun, 'ctx' | 'pinnedModel'>, key: string): ResolvedModel | undefined {
+  return key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+}
+
 /** Whether `key` can take the run's request now. */
 export function fitNow(run: FitRun, key: string): Fit {
   const { ctx, req } = run;
-  const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
+  const model = modelOf(run, key);
   if (model === undefined) return { fits: true, output: null, size: totalTokens(req.needs) };
   const { tpm } = model.limits;
   const verdict = fitVerdict(req.needs, { fit: model.fit, tpm, learned: ctx.fits.get(key) });
@@ -66,7 +71,7 @@ export function fitNow(run: FitRun, key: string): Fit {
  * too small for joins the trace's largest window too small.
  */
 export function unfitReason(run: FitRun, key: string): FitSkipReason | null {
-  const model = key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+  const model = modelOf(run, key);
   if (model === undefined) return null;
   const learned = run.ctx.fits.get(key);
   const verdict = fitVerdict(run.req.needs, { fit: model.fit, tpm: model.limits.tpm, learned });
@@ -81,7 +86,7 @@ export function unfitReason(run: FitRun, key: string): FitSkipReason | null {
  * retrying it without an output length is worth an attempt only then.
  */
 export function inputFits(run: FitRun, key: string): boolean {
-  const model = key === run.pinnedModel?.key ? run.pinnedModel : run.ctx.resolved.models.get(key);
+  const model = modelOf(run, key);
   if (model === undefined) return true;
   const needs = { ...run.req.needs, output: null };
   return fitVerdict(needs, { fit: model.fit, tpm: null, learned: run.ctx.fits.get(key) }).fits;

@@ -6,7 +6,7 @@ import { applyEffects, type EffectTarget } from '../booking/apply-effects.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
 import { attemptEffects, type AttemptEffects, type DispatchResult } from '../booking/attempt-effects.js';
 import { countAttemptStart } from '../booking/request-bookkeeping.js';
-import { bodyFor, inputFits, type SentBody } from '../fit/fit-steps.js';
+import { bodyFor, inputFits, modelOf, type SentBody } from '../fit/fit-steps.js';
 import { nextKey } from '../booking/key-rotation.js';
 import { ContinuationSink, type Continuation } from '../stream/continuation.js';
 import { shapingOf, type ShapingRules } from '../stream/shaping-rules.js';
@@ -71,7 +71,7 @@ export async function dispatch(
   lane?: Lane,
 ): Promise<DispatchResult> {
   const { ctx, trace } = run;
-  const model = key === run.pinnedModel?.key ? run.pinnedModel : ctx.resolved.models.get(key);
+  const model = modelOf(run, key);
   const provider = model ? ctx.resolved.providers.get(model.provider) : undefined;
   if (!model || !provider || provider.baseUrl === null) {
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });

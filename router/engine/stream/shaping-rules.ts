@@ -4,7 +4,7 @@
  * calls that came without one. Made once per request, when its first stream starts.
  */
 import type { FailoverSettings } from '../../config/schema.js';
-import { freshIdStem, mintedCallId } from '../../gate/minted-ids.js';
+import { callIdMinter } from '../../gate/minted-ids.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import type { RequestRun } from '../routing/dispatch.js';
 
@@ -28,15 +28,7 @@ export function shapingRules(
   tools: ReadonlySet<string> | null,
   failover: Pick<FailoverSettings, 'holdBufferBytes'>,
 ): ShapingRules {
-  // Made at the first id minted: most answers mint none.
-  let stem: string | null = null;
-  let minted = 0;
-  return {
-    tools,
-    continuing: null,
-    holdLimit: failover.holdBufferBytes,
-    mintId: () => mintedCallId((stem ??= freshIdStem()), (minted += 1)),
-  };
+  return { tools, continuing: null, holdLimit: failover.holdBufferBytes, mintId: callIdMinter() };
 }
 
 /** The run's shaping, made when its first stream starts (an answer served whole never needs it). */
