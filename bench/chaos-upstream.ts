@@ -160,9 +160,12 @@ async function behave(
       return void req.socket.destroy();
     case 'stall_after':
     case 'reset_mid':
-    case 'error_after': {
+    case 'error_after':
+    case 'ends_mid': {
       if (!stream) {
         if (behaviour === 'error_after') return json(JSON.stringify(ERROR));
+        // Closed cleanly half-way: a body that is not JSON.
+        if (behaviour === 'ends_mid') return json(partialJson);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(partialJson);
         if (behaviour === 'stall_after') return holdOpen(res);
@@ -178,6 +181,8 @@ async function behave(
       if (behaviour === 'stall_after') return holdOpen(res);
       await delay(5);
       if (behaviour === 'reset_mid') return void req.socket.destroy();
+      // Closed cleanly with neither a finish reason nor [DONE], as a proxy that cuts a long stream does.
+      if (behaviour === 'ends_mid') return void res.end();
       return void res.end(`data: ${JSON.stringify(ERROR)}\n\n`);
     }
     default:

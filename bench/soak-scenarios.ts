@@ -21,6 +21,7 @@ export const BEHAVIOURS = [
   'stall_after',
   'reset_mid',
   'error_after',
+  'ends_mid',
   's429',
   's400',
   's404',
@@ -33,7 +34,7 @@ export type Behaviour = (typeof BEHAVIOURS)[number];
 
 const GOOD: ReadonlySet<Behaviour> = new Set(['good', 'slow_good', 'reasoning_good']);
 /** Behaviours that send real content and then break: a stream ends partial, a JSON body never parses. */
-const MID_STREAM: ReadonlySet<Behaviour> = new Set(['stall_after', 'reset_mid', 'error_after']);
+const MID_STREAM: ReadonlySet<Behaviour> = new Set(['stall_after', 'reset_mid', 'error_after', 'ends_mid']);
 
 export const GOOD_WEIGHTS = { good: 110, slow_good: 15, reasoning_good: 12 } as const;
 export const FAIL_WEIGHTS = {
@@ -48,6 +49,7 @@ export const FAIL_WEIGHTS = {
   stall_after: 2,
   reset_mid: 2,
   error_after: 3,
+  ends_mid: 2,
   s429: 4,
   s400: 3,
   s404: 3,
@@ -133,6 +135,8 @@ export function expectedKinds(behaviour: Behaviour, stream: boolean, continuatio
       return ['network_error'];
     case 'error_after':
       return [stream ? 'mid_stream_error' : 'error_payload'];
+    case 'ends_mid':
+      return [stream ? 'unfinished_stream' : 'invalid_json'];
     case 's429':
       return ['rate_limit'];
     case 's400':

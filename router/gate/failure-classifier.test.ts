@@ -159,6 +159,7 @@ test('transport kinds', () => {
   check(transport('stream_stall'), expect('stream_stall', 'provider', true, true, 504));
   check(transport('network_error'), expect('network_error', 'provider', true, true, 502));
   check(transport('mid_stream_error'), expect('mid_stream_error', 'model', false, true, 502));
+  check(transport('unfinished_stream'), expect('unfinished_stream', 'provider', true, true, 502));
   check(transport('client_aborted'), expect('client_aborted', 'none', false, false, 499));
   check(transport('budget_exhausted'), expect('budget_exhausted', 'none', false, false, 504));
   check(transport('hedge_lost'), expect('hedge_lost', 'none', false, false, 503));
@@ -193,6 +194,7 @@ test('every failure kind is reachable from some input', () => {
         'network_error',
         'proxy_refused',
         'mid_stream_error',
+        'unfinished_stream',
         'client_aborted',
         'budget_exhausted',
         'hedge_lost',

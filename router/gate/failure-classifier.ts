@@ -121,6 +121,9 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   invalid_tool_call: row('model', true, 502),
   // Content already reached the client: too late to fail over.
   mid_stream_error: row('model', true, 502, NO_FAILOVER),
+  // The upstream's stream closed after content without its finish reason or `[DONE]`: cut on the way. Fails
+  // over unseen while nothing was sent (the content held: a tool call, a continuation's restated start).
+  unfinished_stream: row('provider', true, 502),
   client_aborted: row('none', false, 499, NO_FAILOVER),
   budget_exhausted: row('none', false, 504, NO_FAILOVER),
   // A hedged race's loser, stopped because its rival answered first: nothing is wrong with it.

@@ -27,6 +27,7 @@ export const FAILURE_KINDS = [
   'empty_stream',
   'invalid_tool_call',
   'mid_stream_error',
+  'unfinished_stream',
   'client_aborted',
   'budget_exhausted',
   'hedge_lost',
@@ -65,6 +66,7 @@ export type TransportFailureKind = Extract<
   | 'budget_exhausted'
   | 'hedge_lost'
   | 'mid_stream_error'
+  | 'unfinished_stream'
 >;
 
 /** Why a candidate model was not tried for a request. */

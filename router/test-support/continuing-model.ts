@@ -16,8 +16,11 @@ import {
   usageFrame,
 } from './upstream-frames.js';
 
-/** How a stream dies after content: its connection cut, an error frame, silence, or a tool call nobody can run. */
-export type Death = 'cut' | 'error' | 'stall' | 'bad_tool';
+/**
+ * How a stream dies after content: its connection cut, an error frame, silence, a tool call nobody can run,
+ * or a clean close with neither a finish reason nor `[DONE]` (cut on the way by something in between).
+ */
+export type Death = 'cut' | 'error' | 'stall' | 'bad_tool' | 'ends';
 
 /** The failure kind each death is classified as. */
 export const DEATH_KINDS = {
@@ -25,12 +28,14 @@ export const DEATH_KINDS = {
   error: 'mid_stream_error',
   stall: 'stream_stall',
   bad_tool: 'invalid_tool_call',
+  ends: 'unfinished_stream',
 } as const;
 
 /** Streams `frames` after a role frame, then dies as `death` says. */
 export function diesAfter(frames: readonly Record<string, unknown>[], death: Death): Behaviour {
   const all = [roleFrame(), ...frames];
   if (death === 'error') return sse([...all, errorFrame()], { done: false });
+  if (death === 'ends') return sse(all, { done: false });
   if (death === 'bad_tool') {
     const call = toolCallFrame(0, '{"path": "a", <|tool_call_end|>', { id: 'call_bad', name: 'Read' });
     return sse([...all, call, finishFrame('tool_calls')]);

@@ -28,6 +28,8 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   invalid_tool_call:
     'A tool call the agent could not run: arguments that are not JSON, or a tool it never offered.',
   mid_stream_error: 'The stream broke after content was sent.',
+  unfinished_stream:
+    'The stream closed after content without its finish reason or [DONE]: the answer was cut.',
   client_aborted: 'The agent hung up.',
   budget_exhausted: 'The request ran out of its total time budget.',
   hedge_lost: 'A hedged attempt answered first, so this one was stopped; the model is not blamed.',

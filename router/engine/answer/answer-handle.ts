@@ -48,6 +48,10 @@ export class AnswerHandle implements AnswerSink {
     if (this.#owns) this.#answer.endStream();
   }
 
+  hasEnding(): boolean {
+    return this.#owns && this.#answer.hasEnding();
+  }
+
   #won(): void {
     // The answer was open before this call: started now, it is this handle's.
     if (!this.#answer.started) return;

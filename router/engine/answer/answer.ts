@@ -30,6 +30,8 @@ export interface AnswerSink {
   /** `read`: of a part as bytes, the frames already read from its first `read.bytes` bytes. */
   streamPart(part: StreamPart, read?: FrameBatch | null): Promise<void> | undefined;
   endStream(): void;
+  /** The client has the stream's ending from upstream: a finish reason or `[DONE]` went out. */
+  hasEnding(): boolean;
 }
 
 type State = 'open' | 'streaming' | 'over';
@@ -118,6 +120,10 @@ export class Answer implements AnswerSink {
     const target = this.#target;
     if (target.destroyed || target.writableEnded) return undefined;
     return target.write(out) ? undefined : drained(target);
+  }
+
+  hasEnding(): boolean {
+    return this.#sent?.hasEnding() ?? false;
   }
 
   /** The upstream's stream ended cleanly. */

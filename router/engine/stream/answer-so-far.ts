@@ -8,6 +8,7 @@
  * or the shaper already read from lines sent as bytes are taken as they are: only lines nobody parsed
  * before are parsed here, so nothing is parsed twice.
  */
+import { Buffer } from 'node:buffer';
 import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
 import type { FrameBatch, StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
@@ -99,6 +100,24 @@ class SoFarReader implements DeltaSink, FrameSink {
   }
 }
 
+const DONE = Buffer.from('[DONE]');
+
+/**
+ * True when the last line of `bytes` is a `[DONE]` data line, false when it is another, null when `bytes` is
+ * only line ends and blanks: a few byte reads from the end, for a part that is not parsed here.
+ */
+function endsWithDone(bytes: Uint8Array): boolean | null {
+  let end = bytes.byteLength;
+  while (end > 0 && isBlank(bytes[end - 1])) end -= 1;
+  if (end === 0) return null;
+  if (end < DONE.length) return false;
+  for (let i = 0; i < DONE.length; i += 1) if (bytes[end - DONE.length + i] !== DONE[i]) return false;
+  return true;
+}
+
+const isBlank = (byte: number | undefined): boolean =>
+  byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
+
 /** A part sent as bytes, with the frames already read from its first `read.bytes` bytes. */
 interface ReadBytes {
   bytes: Uint8Array;
@@ -111,6 +130,8 @@ export class SentLines {
   readonly #soFar = new SoFarReader();
   #unread: (Uint8Array | ReadBytes)[] = [];
   #unreadBytes = 0;
+  /** The last line sent as bytes was `[DONE]`. */
+  #doneLast = false;
 
   /**
    * A part that went to the client: frames are read now, bytes kept as they are and read later. `read`: of
@@ -122,9 +143,22 @@ export class SentLines {
       for (const frame of part.frames) this.#visit(frame);
       return;
     }
+    this.#doneLast = endsWithDone(part) ?? this.#doneLast;
     this.#unread.push(read === null ? part : { bytes: part, read });
     this.#unreadBytes += part.byteLength;
     if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
+  }
+
+  /**
+   * The client has the stream's ending: a finish reason or `[DONE]` went out. Lines sent as bytes are read
+   * for it only when they did not end with `[DONE]` (rare: a stream cut on the way, or a provider that sends
+   * only the finish reason).
+   */
+  hasEnding(): boolean {
+    if (this.#doneLast) return true;
+    this.#read();
+    const { finished, done } = this.#soFar.state;
+    return finished || done;
   }
 
   /** The answer so far (a copy: later lines do not change it). */

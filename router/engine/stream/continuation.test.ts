@@ -96,3 +96,34 @@ test('SentLines: frames are read as they go, none kept, and the base follows the
   const read = sent.read();
   assert.deepEqual([read.text, read.base], ['AB', { id: 'x3', created: 2, model: 'm' }]);
 });
+
+test('SentLines.hasEnding: a last [DONE] line is seen without a parse; otherwise the lines say', () => {
+  const content = (finish: string | null = null): Uint8Array =>
+    Buffer.from(
+      `data: ${JSON.stringify({ id: 'x3', choices: [{ index: 0, delta: { content: 'a' }, finish_reason: finish }] })}\n\n`,
+    );
+  const ends = (...parts: (Uint8Array | string)[]): boolean => {
+    const sent = new SentLines();
+    for (const part of parts) sent.add(typeof part === 'string' ? Buffer.from(part) : part);
+    return sent.hasEnding();
+  };
+  assert.equal(ends(), false, 'nothing sent');
+  assert.equal(ends(content()), false, 'content alone: cut');
+  assert.equal(ends(content(), 'data: [DONE]\n\n'), true);
+  assert.equal(
+    ends(content(), 'data: [DONE]', '\r\n\r\n'),
+    true,
+    'a part of line ends alone changes nothing',
+  );
+  assert.equal(ends(content(), 'data: [DONE]\n\n', content()), true, '[DONE] went out, read from the lines');
+  assert.equal(ends(content('stop')), true, 'a finish reason, read from the lines');
+  assert.equal(ends(content('length'), content()), true, 'once finished, the answer was over');
+  const frames = new SentLines();
+  frames.add({
+    frames: [JSON.parse(Buffer.from(content()).toString().slice(6)) as UpstreamFrame],
+    bytes: 60,
+  });
+  assert.equal(frames.hasEnding(), false);
+  frames.add({ frames: ['[DONE]'], bytes: 14 });
+  assert.equal(frames.hasEnding(), true);
+});

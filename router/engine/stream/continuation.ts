@@ -128,4 +128,8 @@ export class ContinuationSink implements AnswerSink {
   endStream(): void {
     if (this.#owns) this.#answer.endStream();
   }
+
+  hasEnding(): boolean {
+    return this.#owns && this.#answer.hasEnding();
+  }
 }

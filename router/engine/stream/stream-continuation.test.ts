@@ -42,7 +42,7 @@ async function passingTime<T>(clock: TestClock, pending: Promise<T>): Promise<T>
 }
 
 for (const face of FACES) {
-  for (const death of ['cut', 'error', 'stall'] as const satisfies readonly Death[]) {
+  for (const death of ['cut', 'error', 'stall', 'ends'] as const satisfies readonly Death[]) {
     test(`${face.face}: ${death} after content is finished by the next model, its restated start trimmed`, async () => {
       await withScenario(THREE, async ({ router, upstream }) => {
         upstream.script('alpha/m1', diesAfter([contentFrame(CUT)], death));
@@ -103,6 +103,22 @@ test('a continuation that fails before content is passed over unseen; the next m
     );
     const asked = upstream.callsTo('gamma/m3')[0]?.body?.messages as { content: unknown }[];
     assert.equal(asked.at(-2)?.content, CUT);
+  });
+});
+
+test('a continuation cut while it restates the answer so far sends none of it; the next model finishes', async () => {
+  await withScenario(THREE, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', diesAfter([contentFrame(CUT)], 'ends'));
+    // It restates 'brown fo' and its stream closes after 'brow', with nothing new said.
+    upstream.script('beta/m2', finishes(FULL, { restate: 8, dies: { after: 4, death: 'ends' } }));
+    upstream.script('gamma/m3', finishes(FULL, { restate: 3 }));
+    const read = chatFace.read((await router.chat({ stream: true })).text);
+    assert.equal(read.text, FULL);
+    assert.equal(read.ending, 'clean');
+    assert.deepEqual(
+      router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),
+      ['alpha/m1:unfinished_stream', 'beta/m2:unfinished_stream', 'gamma/m3:ok'],
+    );
   });
 });
 

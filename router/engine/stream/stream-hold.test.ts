@@ -11,7 +11,7 @@ import {
   sseErrorFirst,
   stallAfter,
 } from '../../test-support/upstream-behaviours.js';
-import { contentFrame, errorFrame, roleFrame } from '../../test-support/upstream-frames.js';
+import { contentFrame, errorFrame, finishFrame, roleFrame } from '../../test-support/upstream-frames.js';
 import { readText, sseData, sseText } from '../../test-support/http-client.js';
 import { withScenario } from '../../test-support/scenario.js';
 
@@ -250,17 +250,55 @@ test('a provider that ignores stream: true and answers JSON still gives the clie
 });
 
 test('content only in a last line with no newline after it is still served, and the stream ends', async () => {
+  // The answer's last frame: its content and its finish reason.
+  const tailFrame = {
+    ...contentFrame('tail only'),
+    choices: [{ index: 0, delta: { content: 'tail only' }, finish_reason: 'stop' }],
+  };
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.script('alpha/m1', (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify(roleFrame())}\n\n`);
-      res.end(`data: ${JSON.stringify(contentFrame('tail only'))}`);
+      res.end(`data: ${JSON.stringify(tailFrame)}`);
     });
     const reply = await router.chat(STREAM);
     assert.equal(reply.status, 200);
-    assert.ok(reply.text.endsWith(`data: ${JSON.stringify(contentFrame('tail only'))}`), reply.text);
+    assert.ok(reply.text.endsWith(`data: ${JSON.stringify(tailFrame)}`), reply.text);
     assert.equal(router.lastEntry().outcome, 'served');
     assert.equal(upstream.callsTo('beta/m2').length, 0);
+  });
+});
+
+for (const [ending, frames, done] of [
+  ['its finish reason and no [DONE]', [finishFrame('stop')], false],
+  ['[DONE] and no finish reason', [], true],
+] as const) {
+  test(`a stream that ends with ${ending} is whole: served as it is`, async () => {
+    await withScenario(TWO, async ({ router, upstream }) => {
+      upstream.script('alpha/m1', sse([roleFrame(), contentFrame('whole'), ...frames], { done }));
+      const reply = await router.chat(STREAM);
+      assert.equal(sseText(reply.text), 'whole');
+      assert.equal(router.lastEntry().outcome, 'served');
+      assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
+      assert.equal(upstream.callsTo('beta/m2').length, 0);
+    });
+  });
+}
+
+test('a stream closed after content without its finish reason or [DONE] was cut: the client is told', async () => {
+  await withScenario({ ...TWO, failover: { continueStreams: false } }, async ({ router, upstream }) => {
+    // Something between the provider and the router closed the stream cleanly half-way.
+    upstream.script('alpha/m1', sse([roleFrame(), contentFrame('half an ans')], { done: false }));
+    const reply = await router.chat(STREAM);
+    assert.equal(reply.status, 200);
+    assert.equal(sseText(reply.text), 'half an ans');
+    const last = sseData(reply.text).at(-1) as ErrorFrame;
+    assert.equal(last.error.code, 'unfinished_stream');
+    assert.ok(!reply.text.includes('[DONE]'), 'no [DONE]: the agent knows the turn is incomplete');
+    const entry = router.lastEntry();
+    assert.equal(entry.outcome, 'partial');
+    assert.equal(entry.attempts[0]?.kind, 'unfinished_stream');
+    assert.equal(router.model('alpha/m1').consecutiveFailures, 1, 'the model is blamed');
   });
 });
 

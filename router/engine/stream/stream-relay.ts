@@ -41,6 +41,7 @@ export interface RelayParts {
 }
 
 const MID_STREAM: FailureInput = { type: 'transport', kind: 'mid_stream_error' };
+const UNFINISHED: FailureInput = { type: 'transport', kind: 'unfinished_stream' };
 const NOTHING: Shaped = { out: null, read: null, problem: null };
 
 const emptyStream = (): FailureInput => ({
@@ -140,7 +141,11 @@ export class StreamRelay {
     return this.#finish(gated.usage);
   }
 
-  /** The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. */
+  /**
+   * The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. One that
+   * sent neither its finish reason nor `[DONE]` was cut on the way (`unfinished_stream`): it fails over unseen
+   * if nothing went out yet, else the chain continues it.
+   */
   onEnd(): StreamOutcome {
     const last = this.#tracker.end();
     this.#shaper.readAlready(this.#tracker.takeReadFrames());
@@ -149,6 +154,12 @@ export class StreamRelay {
     if (!this.#passing) return { ok: false, failure: emptyStream() };
     if (this.#send(last.forward, last.midStreamFailure) === false)
       return { ok: false, failure: this.#stopped ?? MID_STREAM };
+    const lastLine = this.#shaper.lastLine();
+    this.#usageRead();
+    if (lastLine.problem !== null) return { ok: false, failure: toolFailure(lastLine.problem) };
+    this.#out(lastLine);
+    // Without its finish reason or `[DONE]` the answer was cut on the way: what the shaper holds stays.
+    if (!this.#answer.hasEnding()) return { ok: false, failure: UNFINISHED };
     return this.#finish(null);
   }
 

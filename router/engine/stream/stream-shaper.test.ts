@@ -106,10 +106,12 @@ test('an unusable tool call stops the stream with what is wrong; nothing of it w
   });
 });
 
-test('a held call is let go (or refused) at the end of a stream without [DONE]', () => {
+test('a held call is let go (or refused) when the answer is over, and kept at its last line', () => {
   const shaper = new StreamShaper(rules(), 'bytes');
   shaper.shape(bytes(chunk({ content: 'Ok. ' })));
   shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
+  // The upstream's last line is read; whether the answer is over (or was cut) is the relay's to say.
+  assert.equal(shaper.lastLine().out, null);
   assert.equal(deltas(text(shaper.end().out)).length, 1);
 });
 
@@ -117,7 +119,15 @@ test('a last line without its end waits for the end and leaves as it came', () =
   const shaper = new StreamShaper(rules(), 'bytes');
   const line = chunk({ content: 'tail' }).trimEnd();
   assert.equal(shaper.shape(bytes(line)).out, null);
-  assert.equal(text(shaper.end().out), line);
+  assert.equal(text(shaper.lastLine().out), line);
+});
+
+test('a continuation whose restated start is cut before it passes the answer so far sends nothing of it', () => {
+  const shaper = new StreamShaper(rules({ continuing: soFar({ text: 'The quick brown fox' }) }), 'bytes');
+  assert.equal(shaper.shape(bytes(chunk({ content: 'quick br' }))).out, null);
+  assert.equal(shaper.lastLine().out, null, 'held at the last line: it may still be a repeat');
+  // Only an answer that is over lets the held start go (trimmed as far as it repeats).
+  assert.notEqual(shaper.end().out, null);
 });
 
 test('a continuation: its role frame and reasoning are dropped, its restated start trimmed', () => {

@@ -119,16 +119,26 @@ export class StreamShaper {
     return usage;
   }
 
-  /** The upstream ended: a last line, the held start of a continuation, and held tool calls go (or fail). */
-  end(): Shaped {
+  /** The upstream ended: a last line it left without a line end is shaped like any other. */
+  lastLine(): Shaped {
     if (this.#passThrough) return NONE;
     const rest = Buffer.concat(this.#tail);
     this.#tail = [];
     this.#frames.begin();
     this.#reader.read(rest, this.#visitParsed);
     this.#reader.finish(this.#visitParsed);
-    this.#frames.end();
     return this.#endChunk(this.#reading === 'frames' ? NO_FRAMES : rest);
+  }
+
+  /**
+   * The answer is over: the held start of a continuation, and held tool calls, go (or fail). Not for a
+   * stream cut on the way: what is held then never had its end, and stays unsent.
+   */
+  end(): Shaped {
+    if (this.#passThrough) return NONE;
+    this.#frames.begin();
+    this.#frames.end();
+    return this.#endChunk(this.#reading === 'frames' ? NO_FRAMES : NO_BYTES);
   }
 
   #bytes(bytes: Uint8Array): Shaped {
