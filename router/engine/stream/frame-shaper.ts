@@ -103,7 +103,7 @@ export class FrameShaper implements FrameSink {
     // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
     const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
     if (keep || finish !== null || value.usage != null)
-      this.#chunk.frames.push({ ...value, choices: [{ ...choice, delta }] });
+      this.#chunk.frames.push({ ...value, choices: [{ ...choice, delta, ...this.#finishOf(finish) }] });
     else this.#chunk.changed = true;
   }
 
@@ -113,6 +113,16 @@ export class FrameShaper implements FrameSink {
     this.#letGoCalls();
     this.#chunk.frames.push('[DONE]');
     this.#chunk.content = true;
+  }
+
+  /**
+   * A finish reason of `tool_calls` when no tool call went out (checked calls only) is the end of a text
+   * answer: an agent waiting for calls that never come would stall. Written as `stop`, as the other faces do.
+   */
+  #finishOf(finish: string | null): { finish_reason?: string } {
+    if (finish !== 'tool_calls' || this.#hold === null || this.#calls > 0) return {};
+    this.#chunk.changed = true;
+    return { finish_reason: 'stop' };
   }
 
   #shapeDelta(delta: Record<string, unknown>): void {

@@ -318,3 +318,24 @@ test('an error frame in a last line with no newline after it ends a served strea
     assert.equal(router.lastEntry().outcome, 'partial');
   });
 });
+
+test('a streamed text answer that says finish_reason tool_calls reaches the agent with stop', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script(
+      'alpha/m1',
+      sse([roleFrame(), contentFrame('No tool needed.'), finishFrame('tool_calls')]),
+    );
+    const reply = await router.chat({ ...STREAM, tools: [{ type: 'function', function: { name: 'Bash' } }] });
+    assert.equal(sseText(reply.text), 'No tool needed.');
+    const reasons = sseData(reply.text).flatMap((frame) =>
+      typeof frame === 'object' && frame !== null
+        ? [(frame as { choices: { finish_reason: unknown }[] }).choices[0]?.finish_reason]
+        : [],
+    );
+    assert.deepEqual(
+      reasons.filter((reason) => reason !== null),
+      ['stop'],
+    );
+    assert.equal(router.lastEntry().outcome, 'served');
+  });
+});

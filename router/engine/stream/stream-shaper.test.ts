@@ -199,3 +199,21 @@ test('frames: a continuation’s restated start is trimmed in the frames themsel
     [{ content: 'x jumps' }, {}, '[DONE]'],
   );
 });
+
+/** The finish reasons in shaped output. */
+const finishes = (out: string): unknown[] =>
+  frames(out).flatMap((f) =>
+    typeof f === 'object' && f !== null
+      ? [(f as { choices: { finish_reason?: unknown }[] }).choices[0]?.finish_reason]
+      : [],
+  );
+
+test('finish reason tool_calls with no tool call sent is the end of a text answer: stop', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ content: 'All done.' })));
+  assert.deepEqual(finishes(text(shaper.shape(bytes(chunk({}, 'tool_calls') + DONE)).out)), ['stop']);
+  const withCall = new StreamShaper(rules(), 'bytes');
+  withCall.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
+  const out = text(withCall.shape(bytes(chunk({}, 'tool_calls') + DONE)).out);
+  assert.deepEqual(finishes(out), [null, 'tool_calls'], 'the call, then its finish reason as it came');
+});
