@@ -68,6 +68,8 @@ export class StreamRelay {
   readonly #elapsed: () => number;
   /** The tracker saw content (or too much to judge): lines flow through the shaper. */
   #passing = false;
+  /** Too much came to judge before any content: the stream passes as it is, its ending unjudged too. */
+  #unjudged = false;
   /** Bytes reached the client. */
   #committed = false;
   #latencyMs = 0;
@@ -116,6 +118,7 @@ export class StreamRelay {
     }
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
+    this.#unjudged = signal.type === 'overflow';
     const first = tracker.commit();
     // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
     this.#shaper.readAlready(tracker.takeReadFrames());
@@ -159,7 +162,7 @@ export class StreamRelay {
     if (lastLine.problem !== null) return { ok: false, failure: toolFailure(lastLine.problem) };
     this.#out(lastLine);
     // Without its finish reason or `[DONE]` the answer was cut on the way: what the shaper holds stays.
-    if (!this.#answer.hasEnding()) return { ok: false, failure: UNFINISHED };
+    if (!this.#unjudged && !this.#answer.hasEnding()) return { ok: false, failure: UNFINISHED };
     return this.#finish(null);
   }
 
