@@ -108,10 +108,12 @@ function dyingChecks(
     const wrong = seen.filter((entry) => {
       if (entry.outcome !== 'served' || entry.servedModel !== 'good/coder') return true;
       const died = entry.attempts.find((attempt) => attempt.model === DYING);
-      return died !== undefined && died.kind !== 'network_error';
+      return died !== undefined && died.kind !== 'network_error' && died.kind !== 'unfinished_stream';
     });
+    const cuts = seen.flatMap((entry) => entry.attempts.filter((attempt) => attempt.model === DYING));
+    const closed = cuts.filter((attempt) => attempt.kind === 'unfinished_stream').length;
     checks.push({
-      name: `router history: all ${seen.length} ${who}${api} requests served by good/coder, ${continued.length} of them continued after ${DYING} died half-way`,
+      name: `router history: all ${seen.length} ${who}${api} requests served by good/coder, ${continued.length} of them continued after ${DYING} died half-way (${cuts.length - closed} dropped, ${closed} closed without their end)`,
       ok: seen.length > 0 && wrong.length === 0 && continued.length > 0,
       detail: [...wrong, ...continued].map(chainOf).join('\n'),
     });

@@ -137,9 +137,19 @@ export const agentModel = (): Behaviour => (res, call) => {
 
 /**
  * The same model on a bad day: it streams the first half of its move (text, or a tool call's arguments)
- * and its connection drops; a whole answer it asks for breaks off half-way too.
+ * and its stream is cut, in turn by a dropped connection and by a clean close with neither a finish reason
+ * nor `[DONE]` (as a proxy that cuts long streams does); a whole answer it asks for breaks off half-way too.
  */
-export const agentModelDyingHalfway = (): Behaviour => (res, call) => {
+export const agentModelDyingHalfway = (): Behaviour => {
+  let streams = 0;
+  return (res, call) => dyingHalfway(res, call, (streams += 1) % 2 === 0 ? 'ends' : 'reset');
+};
+
+function dyingHalfway(
+  res: Parameters<Behaviour>[0],
+  call: Parameters<Behaviour>[1],
+  cut: 'reset' | 'ends',
+): ReturnType<Behaviour> {
   const body = call.body ?? {};
   const move = moveFor(body);
   if (body.stream !== true) {
@@ -153,5 +163,5 @@ export const agentModelDyingHalfway = (): Behaviour => (res, call) => {
     'tool' in move
       ? toolCallFrame(0, half(move.tool.args), { id: `call_half_${(calls += 1)}`, name: move.tool.name })
       : contentFrame(half(move.text));
-  return sse([roleFrame(), frame], { then: 'reset' })(res, call);
-};
+  return sse([roleFrame(), frame], cut === 'reset' ? { then: 'reset' } : { done: false })(res, call);
+}
