@@ -2,8 +2,9 @@
  * The desktop boot smoke test: the BUILT main process (`npm run build:electron`, dist/electron/main.js)
  * booted under plain Node with a recording stand-in for `electron` (testing/fake-electron/), since no
  * Electron binary can run here. It checks the wiring the unit tests cannot: tray, window options, preload,
- * IPC channels, attach-or-own, quitting with state flushed (by the user, at system shutdown and at the end
- * of a Windows session), notification clicks, a dashboard that cannot load, and a boot that throws.
+ * IPC channels, attach-or-own, the system's proxy (resolved again on waking), quitting with state flushed
+ * (by the user, at system shutdown and at the end of a Windows session), notification clicks, a dashboard
+ * that cannot load, and a boot that throws.
  * Run with `npm run test:desktop`.
  */
 import { after, before, describe, test } from 'node:test';
@@ -191,6 +192,18 @@ describe('the built app, owning its router', () => {
     await app.waitForLine(
       /calls to https:\/\/ providers go through the proxy http:\/\/127\.0\.0\.1:9, http:\/\/ ones directly/,
     );
+  });
+
+  test('resolves the system’s proxy again when the machine resumes or the screen unlocks', async () => {
+    for (const event of ['resume', 'unlock-screen']) {
+      const before = app.calls('session', 'resolveProxy').length;
+      await app.command({ cmd: 'emit', target: 'powerMonitor', event });
+      const asked = await app.waitFor(`the proxy resolved again on ${event}`, (records) => {
+        const calls = records.filter((r) => r.api === 'session' && r.call === 'resolveProxy');
+        return calls.length > before ? calls.at(-1) : undefined;
+      });
+      assert.deepEqual(asked.args, [PROVIDER_PROBE_URL]);
+    }
   });
 
   test('keeps a shown notification until it is clicked, and the click opens the dashboard', async () => {

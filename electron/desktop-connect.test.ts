@@ -1,9 +1,11 @@
 import { test } from 'node:test';
+import { EventEmitter } from 'node:events';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startRouter } from '../router/index.js';
+import { ioTurns } from '../router/test-support/deferred.js';
 import { recordingLogger } from '../router/test-support/state-test-helpers.js';
 import { TestClock } from '../router/test-support/test-clock.js';
 import { desktopConnector } from './desktop-connect.js';
@@ -25,7 +27,8 @@ const place = (stateDir: string) => ({
   demo: false,
   env: {},
   // The system's proxy, as Chromium would resolve it: the own router takes it (its port is never reached).
-  resolveProxy: async () => 'PROXY 127.0.0.1:9; DIRECT',
+  resolveProxy: async (): Promise<string> => 'PROXY 127.0.0.1:9; DIRECT',
+  wakes: new EventEmitter(),
   logger: recordingLogger(),
   time: new TestClock(),
 });
@@ -57,15 +60,55 @@ test('an fcm-router already serving the port is attached to, and keeps running w
   await withFolder(async (stateDir) => {
     const daemon = await startRouter({ port: 0, stateDir, env: {}, time: new TestClock() });
     try {
-      const result = await desktopConnector({ ...place(stateDir), version: daemon.version })(daemon.port);
+      const attaching = { ...place(stateDir), version: daemon.version };
+      const result = await desktopConnector(attaching)(daemon.port);
       assert.equal(result.kind, 'connected');
       if (result.kind !== 'connected') return;
       assert.equal(result.source.mode, 'attached');
+      assert.equal(attaching.wakes.listenerCount('resume'), 0, 'an attached daemon follows its own proxy');
       assert.equal(result.source.url, daemon.url);
       await result.source.close();
       assert.equal((await fetch(`${daemon.url}/health`)).status, 200);
     } finally {
       await daemon.stop({ graceMs: 0 });
+    }
+  });
+});
+
+test('the own router follows the system’s proxy as it changes, until it is closed', async () => {
+  await withFolder(async (stateDir) => {
+    let answer = 'PROXY 127.0.0.1:9; DIRECT';
+    const own = { ...place(stateDir), resolveProxy: async () => answer };
+    const result = await desktopConnector(own)(0);
+    assert.equal(result.kind, 'connected');
+    if (result.kind !== 'connected') return;
+    const changed = () => own.logger.lines.filter((line) => line.includes("the system's proxy changed"));
+    try {
+      own.wakes.emit('resume');
+      await ioTurns();
+      assert.deepEqual(changed(), [], 'the proxy it started with');
+      answer = 'DIRECT';
+      own.wakes.emit('unlock-screen');
+      await ioTurns();
+      assert.deepEqual(changed(), ["info the system's proxy changed: calls to providers go directly"]);
+    } finally {
+      await result.source.close({ graceMs: 0 });
+    }
+    assert.equal(own.wakes.listenerCount('resume'), 0, 'closed, it no longer listens');
+  });
+});
+
+test('a proxy the environment names wins: the own router does not follow the system’s', async () => {
+  await withFolder(async (stateDir) => {
+    const own = { ...place(stateDir), env: { https_proxy: 'http://127.0.0.1:9' } };
+    const result = await desktopConnector(own)(0);
+    assert.equal(result.kind, 'connected');
+    if (result.kind !== 'connected') return;
+    try {
+      assert.equal(own.wakes.listenerCount('resume'), 0);
+      assert.equal(own.wakes.listenerCount('unlock-screen'), 0);
+    } finally {
+      await result.source.close({ graceMs: 0 });
     }
   });
 });

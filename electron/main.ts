@@ -88,6 +88,7 @@ function desktopShell(appPath: string, prefs: Store<DesktopPrefs>, window: Dashb
       demo: process.argv.includes('--demo'),
       env: process.env,
       resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+      wakes: powerMonitor,
       logger,
     }),
     showWindow: (url) => window.show(url),

@@ -25,11 +25,23 @@ export function proxyFromChromium(resolved: string): string | null {
 }
 
 /** Whether `env` names a proxy as the router reads it; one it cannot read counts (the router refuses it). */
-function namesProxy(env: Record<string, string | undefined>): boolean {
+export function namesProxy(env: Record<string, string | undefined>): boolean {
   try {
     return readOutboundProxy(env) !== null;
   } catch {
     return true;
+  }
+}
+
+/**
+ * The system's proxy for calls to providers as a proxy URL, null when they go directly, or undefined when
+ * the resolver failed (it then says nothing about the proxy).
+ */
+export async function resolveSystemProxy(resolveProxy: ResolveProxy): Promise<string | null | undefined> {
+  try {
+    return proxyFromChromium(await resolveProxy(PROVIDER_PROBE_URL));
+  } catch {
+    return undefined;
   }
 }
 
@@ -44,6 +56,6 @@ export async function envWithSystemProxy(
   resolveProxy: ResolveProxy,
 ): Promise<Record<string, string | undefined>> {
   if (namesProxy(env)) return env;
-  const proxy = await resolveProxy(PROVIDER_PROBE_URL).then(proxyFromChromium, () => null);
-  return proxy === null ? env : { ...env, HTTPS_PROXY: proxy };
+  const proxy = await resolveSystemProxy(resolveProxy);
+  return proxy === null || proxy === undefined ? env : { ...env, HTTPS_PROXY: proxy };
 }

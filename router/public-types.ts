@@ -87,6 +87,13 @@ export interface RouterHandle {
    */
   runDueDiscoveries(): Promise<string[]>;
   /**
+   * Sends later calls to https:// providers through the system's proxy `url` (null: directly), as the
+   * desktop app follows the system's proxy; `NO_PROXY` and loopback stay direct. Calls under way finish
+   * where they are. Logs where calls now go when that changed. Its owner calls it only when the
+   * environment names no proxy: the user's proxy wins. Throws `ProxyEnvError` when `url` is not a proxy URL.
+   */
+  setSystemProxy(url: string | null): void;
+  /**
    * Stops listening, lets in-flight requests finish (up to `graceMs` on the router's time, default 10 s;
    * 0 cuts them), flushes state and frees the state folder. Rejects, once stopped, when a state file could
    * not be saved.

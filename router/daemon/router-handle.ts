@@ -7,12 +7,13 @@ import type { DaemonLock } from './daemon-lock.js';
 import type { DiscoverySchedule } from '../engine/watch/discovery-schedule.js';
 import type { EventBus } from '../engine/event-bus.js';
 import type { RouterEngine } from '../engine/router-engine.js';
-import type { RouterHandle } from '../public-types.js';
+import type { RouterHandle, RouterLogger } from '../public-types.js';
 import type { RouterServer } from '../server/http-server.js';
 import { settleAll, type StateStores } from './state-stores.js';
 import type { DiscoveryBook } from '../state/discovery-book.js';
 import { historyResponse } from '../state/request-history.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { proxyLine, systemOutboundProxy } from '../upstream/outbound-proxy.js';
 
 /** What a running router is made of, for its handle. */
 export interface RunningParts {
@@ -35,6 +36,18 @@ export interface RunningParts {
   closeDemo: () => Promise<void>;
   baseDir: string;
   lock: DaemonLock;
+  /** The environment the router started with: its NO_PROXY holds for the system's proxy too. */
+  env: Record<string, string | undefined>;
+  logger: RouterLogger;
+}
+
+/** Sends later calls to providers through the system's proxy `url` (see `RouterHandle.setSystemProxy`). */
+function setSystemProxy(parts: RunningParts, url: string | null): void {
+  const proxy = systemOutboundProxy(parts.env, url);
+  if (!parts.upstream.setProxy(proxy)) return;
+  parts.logger.info(
+    `the system's proxy changed: ${proxy === null ? 'calls to providers go directly' : proxyLine(proxy)}`,
+  );
 }
 
 /**
@@ -81,6 +94,7 @@ export function routerHandle(parts: RunningParts): RouterHandle {
     probeNow: (model) => engine.probes.probe(model),
     runDueProbes: async () => (await engine.probes.pass()).map((probe) => probe.key),
     runDueDiscoveries: () => parts.discoveries.pass(),
+    setSystemProxy: (url) => setSystemProxy(parts, url),
     stop: (stopOptions = {}) => (stopping ??= stopRouter(parts, stopOptions.graceMs ?? 10_000)),
   };
 }

@@ -266,5 +266,7 @@ async function startLocked(options: StartRouterOptions, started: LockedStart): P
     upstream,
     baseDir: started.baseDir,
     lock: started.lock,
+    env: started.env,
+    logger: started.logger,
   });
 }

@@ -7,6 +7,7 @@ import {
   ProxyEnvError,
   proxyLine,
   readOutboundProxy,
+  systemOutboundProxy,
 } from './outbound-proxy.js';
 
 const LOOPBACK = 'localhost,127.0.0.1,[::1]';
@@ -99,4 +100,14 @@ test('a refusal is the proxy’s 407 or 403 to the tunnel; its 502 and a refused
   assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_AUTH_FAILED')), true);
   assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_REPLY_2')), true, 'not allowed by its rules');
   assert.equal(isProxyRefusal(socks('UND_ERR_SOCKS5_REPLY_4')), false, 'host unreachable');
+});
+
+test('the system’s proxy serves https:// providers, with the environment’s NO_PROXY and loopback direct', () => {
+  assert.deepEqual(systemOutboundProxy({ no_proxy: '.corp' }, 'proxy.corp:3128'), {
+    http: '',
+    https: 'http://proxy.corp:3128',
+    noProxy: `.corp,${LOOPBACK}`,
+  });
+  assert.equal(systemOutboundProxy({ NO_PROXY: '.corp' }, null), null);
+  assert.equal(systemOutboundProxy({}, ' '), null);
 });

@@ -40,22 +40,29 @@ function noProxyEntries(env: NodeJS.ProcessEnv): string[] {
     .filter((entry) => entry !== '');
 }
 
-/** `name`'s proxy URL (`host:port` read as http://), '' when unset; throws naming the variable otherwise. */
-function proxyUrl(env: NodeJS.ProcessEnv, name: string): string {
-  const raw = variable(env, name);
-  if (raw === '') return '';
+/** `raw` as a proxy URL (`host:port` read as http://), or null when it is none the router can use. */
+function parsedProxyUrl(raw: string): string | null {
   const text = raw.includes('://') ? raw : `http://${raw}`;
   let url: URL | null = null;
   try {
     url = new URL(text);
   } catch {
-    // Named below; the value is not echoed, as it may hold the proxy's password.
+    return null;
   }
-  if (url === null || !SCHEMES.has(url.protocol) || url.hostname === '')
+  return SCHEMES.has(url.protocol) && url.hostname !== '' ? text : null;
+}
+
+/** `name`'s proxy URL, '' when unset; throws naming the variable otherwise. */
+function proxyUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = variable(env, name);
+  if (raw === '') return '';
+  const url = parsedProxyUrl(raw);
+  // The value is not echoed: it may hold the proxy's password.
+  if (url === null)
     throw new ProxyEnvError(
       `${name} is not a proxy URL: set it as http://host:port (https://, socks5:// also work), or unset it`,
     );
-  return text;
+  return url;
 }
 
 /**
@@ -67,6 +74,29 @@ export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null 
   const https = proxyUrl(env, 'HTTPS_PROXY');
   if (http === '' && https === '') return null;
   return { http, https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
+}
+
+/**
+ * Where calls to providers go when the system's proxy is `url` and `env` names none: https:// providers
+ * through it (http:// ones are model servers on the machine or the network, reached directly), `env`'s
+ * NO_PROXY and loopback directly; null (`url` null or '') for directly. Throws `ProxyEnvError` when `url`
+ * is not a proxy URL, without echoing it.
+ */
+export function systemOutboundProxy(env: NodeJS.ProcessEnv, url: string | null): OutboundProxy | null {
+  const raw = (url ?? '').trim();
+  if (raw === '') return null;
+  const https = parsedProxyUrl(raw);
+  if (https === null)
+    throw new ProxyEnvError(
+      'the system proxy is not a proxy URL: the router takes http://host:port, https:// or socks5://',
+    );
+  return { http: '', https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
+}
+
+/** Whether two proxies send every call the same way. */
+export function sameProxy(a: OutboundProxy | null, b: OutboundProxy | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.http === b.http && a.https === b.https && a.noProxy === b.noProxy;
 }
 
 /** Whether a NO_PROXY entry covers 127.0.0.1: `*`, the address (with any port) or a 127.x CIDR. */

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Time } from '../state/clock.js';
 import { fetchModelIds, type ModelsListResult, type ModelsListTarget } from './models-list.js';
-import { outboundDispatcher, type OutboundProxy } from './outbound-proxy.js';
+import { outboundDispatcher, sameProxy, type OutboundProxy } from './outbound-proxy.js';
 import { UpstreamExchange, type ExchangeHandler } from './upstream-exchange.js';
 
 /** One upstream call. */
@@ -20,20 +20,51 @@ interface Target {
 
 /**
  * Upstream HTTP through undici's dispatch API: one keep-alive pool per provider, so a slow or broken provider
- * cannot starve the sockets of the others, through the environment's proxy when it names one. Timeouts are
- * the caller's (it aborts the exchange), so undici's own are off.
+ * cannot starve the sockets of the others, through the proxy when there is one (the environment's, or the
+ * system's as its owner follows it). Timeouts are the caller's (it aborts the exchange), so undici's own are
+ * off.
  */
 export class UpstreamClient {
   readonly #agents = new Map<string, Dispatcher>();
   readonly #targets = new Map<string, Target>();
+  /** The pools of a proxy left behind, until their last call ends. */
+  readonly #closing = new Set<Dispatcher>();
+
+  #proxy: OutboundProxy | null;
 
   /** `proxy`: where calls go when the environment names a proxy (`readOutboundProxy`); null goes directly. */
-  constructor(private readonly proxy: OutboundProxy | null = null) {}
+  constructor(proxy: OutboundProxy | null = null) {
+    this.#proxy = proxy;
+  }
+
+  /** Where calls go now: the proxy, or null for directly. */
+  get proxy(): OutboundProxy | null {
+    return this.#proxy;
+  }
+
+  /**
+   * Sends later calls through `proxy` (null: directly). The pools of the old one close gracefully: calls
+   * already on them finish there. False, and nothing changes, when calls already go that way.
+   */
+  setProxy(proxy: OutboundProxy | null): boolean {
+    if (sameProxy(proxy, this.#proxy)) return false;
+    this.#proxy = proxy;
+    const old = [...this.#agents.values()];
+    this.#agents.clear();
+    for (const agent of old) {
+      this.#closing.add(agent);
+      void agent
+        .close()
+        .catch(() => undefined)
+        .finally(() => this.#closing.delete(agent));
+    }
+    return true;
+  }
 
   #agent(providerId: string): Dispatcher {
     let agent = this.#agents.get(providerId);
     if (!agent) {
-      agent = outboundDispatcher(this.proxy, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+      agent = outboundDispatcher(this.#proxy, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
       this.#agents.set(providerId, agent);
     }
     return agent;
@@ -78,10 +109,11 @@ export class UpstreamClient {
     return fetchModelIds(target, time, this.#agent(providerId));
   }
 
-  /** Closes every pool (in-flight requests are destroyed). */
+  /** Closes every pool, those of a proxy left behind too (in-flight requests are destroyed). */
   async close(): Promise<void> {
-    const agents = [...this.#agents.values()];
+    const agents = [...this.#agents.values(), ...this.#closing];
     this.#agents.clear();
+    this.#closing.clear();
     await Promise.all(agents.map((agent) => agent.destroy().catch(() => undefined)));
   }
 }
