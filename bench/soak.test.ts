@@ -324,7 +324,8 @@ test('chaos soak: every invariant holds over 3000 requests at concurrency 32', a
 });
 
 test('chaos soak with hedging: every invariant holds, and hedges both win and lose', async () => {
-  const report = await runSoak({ seed: 7, requests: 1500, concurrency: 32, hedgeAfterMs: 300 });
+  // A seed whose plan holds many slow first models: hedges both win and lose in every run, loaded or not.
+  const report = await runSoak({ seed: 42, requests: 1500, concurrency: 32, hedgeAfterMs: 300 });
   assert.deepEqual(report.violations.slice(0, 10), []);
   assert.deepEqual(report.strays, []);
   assert.deepEqual(report.stateProblems, []);
