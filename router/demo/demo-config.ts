@@ -55,7 +55,14 @@ export function demoConfig(upstreamUrl: string): ConfigInput {
         'demo-fast/reasoner',
         'demo-slow/hang',
       ],
-      reasoning: ['demo-flaky/sse-error', 'demo-slow/hang', 'demo-fast/reasoner', 'demo-fast/coder'],
+      // Every other stream of `cut-short` is cut half-way, and the next model finishes it.
+      reasoning: [
+        'demo-flaky/sse-error',
+        'demo-slow/hang',
+        'demo-sometimes/cut-short',
+        'demo-fast/reasoner',
+        'demo-fast/coder',
+      ],
     },
     activeSet: 'demo',
     router: { failover: { requestTimeoutMs: 3000 } },

@@ -196,3 +196,49 @@ test('never echoes the prompt; unknown models and bad bodies get OpenAI-shaped e
     await bad.arrayBuffer();
   });
 });
+
+test('demo-sometimes/cut-short: every other stream closes half-way, with neither a finish reason nor [DONE]', async () => {
+  await withUpstream(async (upstream) => {
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const frames = dataFrames(await (await chat(upstream, 'demo-sometimes', 'cut-short', true)).text());
+      const ended = frames.includes('[DONE]');
+      texts.push(`${ended ? 'whole' : 'cut'}:${(frames.filter((f) => f !== '[DONE]') as Chunk[]).length}`);
+    }
+    assert.match(texts[0] ?? '', /^cut:/);
+    assert.match(texts[1] ?? '', /^whole:/);
+    const whole = await chat(upstream, 'demo-sometimes', 'cut-short', false);
+    assert.equal(whole.status, 200, 'a whole answer is never cut');
+  });
+});
+
+test('asked to go on with the canned answer, a model gives the rest of it, restating the cut word', async () => {
+  await withUpstream(async (upstream) => {
+    const full =
+      (
+        (await (await chat(upstream, 'demo-fast', 'coder', false)).json()) as {
+          choices: { message: { content: string } }[];
+        }
+      ).choices[0]?.message.content ?? '';
+    const sofar = full.slice(0, 30);
+    const res = await fetch(`${upstream.url}/demo-fast/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'coder',
+        stream: true,
+        messages: [
+          { role: 'user', content: SECRET_PROMPT },
+          { role: 'assistant', content: sofar },
+          { role: 'user', content: 'Go on.' },
+        ],
+      }),
+    });
+    const text = (dataFrames(await res.text()).slice(0, -2) as Chunk[])
+      .map((chunk) => chunk.choices[0]?.delta.content ?? '')
+      .join('');
+    const restart = sofar.lastIndexOf(' ') + 1;
+    assert.equal(text, full.slice(restart), 'from the start of the cut word to the end');
+    assert.ok(!text.includes(SECRET_PROMPT));
+  });
+});

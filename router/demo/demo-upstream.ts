@@ -1,15 +1,16 @@
 /**
  * Simulated free providers for demo mode: a real HTTP server whose models fail in the ways real free
- * tiers do (empty 200s, error payloads, 429s, hangs, occasional 503s) and, for a few, answer properly,
- * so a new user sees failover happen without any key. Answers are canned; the request's messages are
- * never read back into a response.
+ * tiers do (empty 200s, error payloads, 429s, hangs, occasional 503s, streams cut half-way) and, for a few,
+ * answer properly, so a new user sees failover and continuation happen without any key. Answers are
+ * canned; the request's messages are never read back into a response (a model asked to go on with the
+ * canned answer only measures how much of it the request already holds).
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
-type Behaviour = 'empty' | 'error_payload' | 'rate_limited' | 'hang' | 'answer' | 'reason' | 'coin';
+type Behaviour = 'empty' | 'error_payload' | 'rate_limited' | 'hang' | 'answer' | 'reason' | 'coin' | 'cut';
 
 /** Each simulated provider's models and how they behave, by design. */
 export const DEMO_PROVIDERS: Readonly<Record<string, Readonly<Record<string, Behaviour>>>> = {
@@ -17,7 +18,7 @@ export const DEMO_PROVIDERS: Readonly<Record<string, Readonly<Record<string, Beh
   'demo-limited': { 'rate-limited': 'rate_limited' },
   'demo-slow': { hang: 'hang' },
   'demo-fast': { coder: 'answer', reasoner: 'reason' },
-  'demo-sometimes': { coin: 'coin' },
+  'demo-sometimes': { coin: 'coin', 'cut-short': 'cut' },
 };
 
 const ANSWER = [
@@ -27,6 +28,7 @@ const ANSWER = [
   'It keeps `value` within `[min, max]`; ',
   'pass `min <= max`.',
 ];
+const ANSWER_TEXT = ANSWER.join('');
 const REASONING = ['The task asks for a helper. ', 'A clamp is short, ', 'pure and easy to test.'];
 const USAGE = { prompt_tokens: 64, completion_tokens: 48, total_tokens: 112 };
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -63,17 +65,29 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
   }
 }
 
-/** Streams deltas with 10–30 ms gaps, then a finish chunk, a usage chunk with `choices: []` and `[DONE]`. */
-async function streamDeltas(res: ServerResponse, id: string, model: string, deltas: object[]): Promise<void> {
+/**
+ * Streams deltas with 10–30 ms gaps, then a finish chunk, a usage chunk with `choices: []` and `[DONE]`;
+ * `cut`: the stream closes after the deltas, with neither (as a gateway that cuts long streams does).
+ */
+async function streamDeltas(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  deltas: object[],
+  cut = false,
+): Promise<void> {
   const created = Math.floor(Date.now() / 1000);
   const frame = (choices: object[], extra: object = {}): string =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const frames = [
-    ...deltas.map((delta) => frame([{ index: 0, delta, finish_reason: null }])),
+  const ending = [
     frame([{ index: 0, delta: {}, finish_reason: 'stop' }]),
     frame([], { usage: USAGE }),
     'data: [DONE]\n\n',
+  ];
+  const frames = [
+    ...deltas.map((delta) => frame([{ index: 0, delta, finish_reason: null }])),
+    ...(cut ? [] : ending),
   ];
   for (const [index, text] of frames.entries()) {
     if (index > 0) await delay(10 + ((index * 7) % 21));
@@ -97,27 +111,57 @@ async function complete(res: ServerResponse, id: string, model: string, message:
   });
 }
 
-async function answer(
-  res: ServerResponse,
-  id: string,
-  model: string,
-  stream: boolean,
-  reason: boolean,
-): Promise<void> {
-  const reasoning = reason ? REASONING : [];
-  if (!stream) {
+/**
+ * How much of the canned answer a request already holds: the length of the assistant's words before its
+ * last message when they begin the answer (the router asking to go on with it), else 0.
+ */
+export function answeredSoFar(body: Record<string, unknown>): number {
+  const messages = Array.isArray(body['messages']) ? (body['messages'] as unknown[]) : [];
+  const before: unknown = messages.at(-2);
+  if (typeof before !== 'object' || before === null) return 0;
+  const { role, content } = before as { role?: unknown; content?: unknown };
+  if (role !== 'assistant' || typeof content !== 'string' || content === '') return 0;
+  return ANSWER_TEXT.startsWith(content) ? content.length : 0;
+}
+
+/**
+ * The canned answer's pieces from `from` on; going on from a cut, it starts again at the cut word's start,
+ * restating it as models do (the router trims the repeat).
+ */
+function piecesFrom(from: number): string[] {
+  if (from === 0) return ANSWER;
+  const restart = Math.max(0, ANSWER_TEXT.lastIndexOf(' ', from - 1) + 1);
+  const rest = ANSWER_TEXT.slice(restart);
+  const size = Math.ceil(rest.length / 3);
+  return [rest.slice(0, size), rest.slice(size, 2 * size), rest.slice(2 * size)].filter((piece) => piece);
+}
+
+interface AnswerShape {
+  stream: boolean;
+  reason: boolean;
+  /** Characters of the answer the request already holds (see {@link answeredSoFar}). */
+  from: number;
+  /** The stream is cut after the reasoning and the answer's first two pieces. */
+  cut?: boolean;
+}
+
+async function answer(res: ServerResponse, id: string, model: string, shape: AnswerShape): Promise<void> {
+  const pieces = piecesFrom(shape.from);
+  // Going on with an answer that has text: its own reasoning would be left out anyway.
+  const reasoning = shape.reason && shape.from === 0 ? REASONING : [];
+  if (!shape.stream) {
     const message = {
-      content: ANSWER.join(''),
-      ...(reason ? { reasoning_content: reasoning.join('') } : {}),
+      content: pieces.join(''),
+      ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('') } : {}),
     };
     return complete(res, id, model, message);
   }
   const deltas = [
     { role: 'assistant', content: '' },
     ...reasoning.map((text) => ({ reasoning_content: text })),
-    ...ANSWER.map((text) => ({ content: text })),
+    ...(shape.cut ? pieces.slice(0, 2) : pieces).map((text) => ({ content: text })),
   ];
-  return streamDeltas(res, id, model, deltas);
+  return streamDeltas(res, id, model, deltas, shape.cut === true);
 }
 
 /** An OpenAI-shaped error answer. */
@@ -137,11 +181,19 @@ interface Call {
   id: string;
   model: string;
   stream: boolean;
+  /** Characters of the canned answer the request already holds. */
+  from: number;
+}
+
+/** The simulated server's counters: every third `coin` request fails, every other `cut` stream is cut. */
+interface Counters {
+  coin: () => number;
+  cut: () => number;
 }
 
 /** Answers one chat request as its model's behaviour dictates. */
-async function behave(behaviour: Behaviour, call: Call, coinCall: () => number): Promise<void> {
-  const { res, id, model, stream } = call;
+async function behave(behaviour: Behaviour, call: Call, counters: Counters): Promise<void> {
+  const { res, id, model, stream, from } = call;
   switch (behaviour) {
     case 'empty':
       if (stream) return streamDeltas(res, id, model, [{ role: 'assistant' }]);
@@ -159,20 +211,24 @@ async function behave(behaviour: Behaviour, call: Call, coinCall: () => number):
       // Never answers: the router's timeout has to give up on it. close() destroys the socket.
       return;
     case 'coin':
-      if (coinCall() % 3 === 0) return fail(res, 503, 'Service temporarily unavailable', 'overloaded');
-      return answer(res, id, model, stream, false);
+      if (counters.coin() % 3 === 0) return fail(res, 503, 'Service temporarily unavailable', 'overloaded');
+      return answer(res, id, model, { stream, reason: false, from });
+    case 'cut':
+      return answer(res, id, model, { stream, reason: true, from, cut: stream && counters.cut() % 2 === 1 });
     case 'answer':
     case 'reason':
-      return answer(res, id, model, stream, behaviour === 'reason');
+      return answer(res, id, model, { stream, reason: behaviour === 'reason', from });
   }
 }
 
 const ROUTE = /^\/([A-Za-z0-9._-]+)\/v1\/(chat\/completions|models)$/;
 
-/** The simulated server's request handler; its counters make every third `coin` request fail. */
+/** The simulated server's request handler, with its {@link Counters}. */
 function createHandler(): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   let requests = 0;
   let coinCalls = 0;
+  let cutStreams = 0;
+  const counters: Counters = { coin: () => ++coinCalls, cut: () => ++cutStreams };
   return async (req, res) => {
     const match = ROUTE.exec((req.url ?? '').split('?')[0] ?? '');
     const provider = match?.[1] ?? '';
@@ -190,8 +246,9 @@ function createHandler(): (req: IncomingMessage, res: ServerResponse) => Promise
     const model = typeof body['model'] === 'string' ? body['model'] : '';
     const behaviour = Object.hasOwn(models, model) ? models[model] : undefined;
     if (!behaviour) return fail(res, 404, 'The model does not exist', 'model_not_found');
-    const call = { res, id: `chatcmpl-demo-${++requests}`, model, stream: body['stream'] === true };
-    return behave(behaviour, call, () => ++coinCalls);
+    const stream = body['stream'] === true;
+    const call = { res, id: `chatcmpl-demo-${++requests}`, model, stream, from: answeredSoFar(body) };
+    return behave(behaviour, call, counters);
   };
 }
 
