@@ -34,6 +34,26 @@ test('the proxy variables as curl reads them: lower-case names first, host:port 
   );
 });
 
+test('ALL_PROXY serves both kinds of provider where their own variable is unset, as curl reads it', () => {
+  assert.deepEqual(readOutboundProxy({ all_proxy: 'socks5://s:1080' }), {
+    http: 'socks5://s:1080',
+    https: 'socks5://s:1080',
+    noProxy: LOOPBACK,
+  });
+  assert.deepEqual(readOutboundProxy({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'http://h:3128' }), {
+    http: 'socks5://s:1080',
+    https: 'http://h:3128',
+    noProxy: LOOPBACK,
+  });
+  assert.throws(
+    () => readOutboundProxy({ ALL_PROXY: 'ftp://me:s3cret@x:21' }),
+    (error: unknown) =>
+      error instanceof ProxyEnvError &&
+      error.message.startsWith('ALL_PROXY is not a proxy URL') &&
+      !error.message.includes('s3cret'),
+  );
+});
+
 test('a proxy variable that is not a proxy URL refuses the start, naming it and not echoing its value', () => {
   for (const value of ['ftp://proxy:21', 'http://', 'http://user:s3cret@:80', '::::']) {
     assert.throws(

@@ -1,7 +1,8 @@
 /**
  * The proxy the router's calls to providers go through, as the environment names it, the way curl and the
- * agents read it: `HTTPS_PROXY` for https:// providers (`HTTP_PROXY` when it is unset), `HTTP_PROXY` for
- * http:// ones, `NO_PROXY` for the hosts reached directly; the lower-case names win. Loopback is always
+ * agents read it: `HTTPS_PROXY` for https:// providers (`ALL_PROXY`, then `HTTP_PROXY`, when it is unset),
+ * `HTTP_PROXY` for http:// ones (`ALL_PROXY` when it is unset), `NO_PROXY` for the hosts reached directly;
+ * the lower-case names win. Loopback is always
  * reached directly: a model server on this machine is never behind the office proxy.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
@@ -70,8 +71,10 @@ function proxyUrl(env: NodeJS.ProcessEnv, name: string): string {
  * Throws `ProxyEnvError` naming a variable whose value is not a proxy URL.
  */
 export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null {
-  const http = proxyUrl(env, 'HTTP_PROXY');
-  const https = proxyUrl(env, 'HTTPS_PROXY');
+  // ALL_PROXY serves both schemes where their own variable is unset, as curl reads it.
+  const all = proxyUrl(env, 'ALL_PROXY');
+  const http = proxyUrl(env, 'HTTP_PROXY') || all;
+  const https = proxyUrl(env, 'HTTPS_PROXY') || all;
   if (http === '' && https === '') return null;
   return { http, https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
 }

@@ -90,24 +90,26 @@ test('a proxy’s credentials are sent to it and never logged; a proxy that refu
   }
 });
 
-test('a socks5:// proxy carries the calls too', async () => {
-  const upstream = await startFakeUpstream();
-  const proxy = await startSocksProxy();
-  upstream.always('far/m1', json('far'));
-  const router = await startHarness({
-    config: config(upstream),
-    env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
+for (const [name, env] of [
+  ['HTTPS_PROXY and HTTP_PROXY', (url: string) => ({ HTTPS_PROXY: url, HTTP_PROXY: url })],
+  ['ALL_PROXY alone', (url: string) => ({ ALL_PROXY: url })],
+] as const) {
+  test(`a socks5:// proxy carries the calls too (${name})`, async () => {
+    const upstream = await startFakeUpstream();
+    const proxy = await startSocksProxy();
+    upstream.always('far/m1', json('far'));
+    const router = await startHarness({ config: config(upstream), env: env(proxy.url) });
+    try {
+      const reply = await router.chat({ model: 'fcm:@far/m1' });
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(proxy.connections, [`far.invalid:${new URL(upstream.url).port}`]);
+    } finally {
+      await router.close();
+      await proxy.close();
+      await upstream.close();
+    }
   });
-  try {
-    const reply = await router.chat({ model: 'fcm:@far/m1' });
-    assert.equal(reply.status, 200, reply.text);
-    assert.deepEqual(proxy.connections, [`far.invalid:${new URL(upstream.url).port}`]);
-  } finally {
-    await router.close();
-    await proxy.close();
-    await upstream.close();
-  }
-});
+}
 
 test('a SOCKS5 proxy that refuses every method is proxy_refused too', async () => {
   const upstream = await startFakeUpstream();
