@@ -115,7 +115,7 @@ async function complete(res: ServerResponse, id: string, model: string, message:
  * How much of the canned answer a request already holds: the length of the assistant's words before its
  * last message when they begin the answer (the router asking to go on with it), else 0.
  */
-export function answeredSoFar(body: Record<string, unknown>): number {
+function answeredSoFar(body: Record<string, unknown>): number {
   const messages = Array.isArray(body['messages']) ? (body['messages'] as unknown[]) : [];
   const before: unknown = messages.at(-2);
   if (typeof before !== 'object' || before === null) return 0;
