@@ -50,7 +50,9 @@ test('provider quirks are in the data', () => {
     CATALOGUE_PROVIDERS.filter((provider) => !provider.keyRequired).map((provider) => provider.id),
     ['kilo', 'llm7'],
   );
-  for (const id of ['mistral', 'codestral', 'zai']) assert.equal(byId.get(id)?.bodyPreset, 'mistral', id);
+  for (const id of ['mistral', 'codestral']) assert.equal(byId.get(id)?.bodyPreset, 'mistral', id);
+  // Z.ai refuses Mistral's parameters too, but its models are not Mistral's: no conversation rules.
+  assert.equal(byId.get('zai')?.bodyPreset, 'strict');
   assert.deepEqual(byId.get('codestral')?.keyEnv, ['MISTRAL_API_KEY', 'CODESTRAL_API_KEY']);
 });
 

@@ -2,6 +2,7 @@
  * The starting provider catalogue: free-tier, OpenAI-compatible providers as data. A config entry with the
  * same id merges over one of these; an id not listed here is a custom provider.
  */
+import type { ProviderPreset } from './body-presets.js';
 
 export interface CatalogueProvider {
   id: string;
@@ -17,8 +18,8 @@ export interface CatalogueProvider {
   signupUrl: string | null;
   /** Extra request headers sent to this provider. */
   headers?: Record<string, string>;
-  /** Body normalisation before sending (parameters the provider rejects). */
-  bodyPreset?: 'mistral';
+  /** How requests are reshaped before they are sent (parameters it refuses, Mistral's conversation rules). */
+  bodyPreset?: ProviderPreset;
   /** Removed from catalogue ids before they go upstream. */
   stripModelPrefix?: string;
   /** Whether free-tier limits apply per model or to the whole key (quota pauses follow this scope). */
@@ -126,7 +127,7 @@ const ENTRIES: readonly Entry[] = [
     baseUrl: 'https://api.z.ai/api/coding/paas/v4',
     keyEnv: ['ZAI_API_KEY'],
     signupUrl: 'https://z.ai',
-    bodyPreset: 'mistral',
+    bodyPreset: 'strict',
     // Catalogue ids carry `zai/` to stay unique across providers; the API wants the bare id.
     stripModelPrefix: 'zai/',
   },

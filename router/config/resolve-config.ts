@@ -6,6 +6,7 @@ import { CATALOGUE_MODELS } from '../catalogue/models.js';
 import type { CatalogueModel } from '../catalogue/models.js';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import type { CatalogueProvider } from '../catalogue/providers.js';
+import { bodyPresetOf, type BodyPreset, type ProviderPreset } from '../catalogue/body-presets.js';
 import { hasLimits, modelLimits, type BudgetLimits } from '../catalogue/free-tier-limits.js';
 import { modelFit, type ModelFit } from '../catalogue/model-fit.js';
 import { defaultSet } from './default-set.js';
@@ -47,7 +48,8 @@ export interface ResolvedProvider {
   /** Not in the catalogue: defined by the config alone. */
   custom: boolean;
   headers: Record<string, string>;
-  bodyPreset: 'mistral' | null;
+  /** The provider's own reshaping of requests (see `catalogue/body-presets.ts`). */
+  bodyPreset: ProviderPreset | null;
   stripModelPrefix: string | null;
   quotaScope: 'model' | 'key';
   /**
@@ -85,6 +87,8 @@ export interface ResolvedModel {
   limited: boolean;
   /** Its context window, longest output, tools and images, as far as known before asking. */
   fit: ModelFit;
+  /** How its requests are reshaped before they are sent, or null (see `catalogue/body-presets.ts`). */
+  bodyPreset: BodyPreset | null;
   /** A catalogue model the provider's own list no longer holds (model discovery): skipped. */
   vanished?: boolean;
 }
@@ -205,6 +209,7 @@ function resolveModel(sources: ModelSources, modelId: string): ResolvedModel {
       discovered.get(id)?.windows?.get(upstreamModelId),
       known?.context ?? null,
     ),
+    bodyPreset: bodyPresetOf(provider.bodyPreset, upstreamModelId),
   };
 }
 
@@ -276,17 +281,19 @@ export function lookupModel(resolved: ResolvedConfig, key: string): ResolvedMode
   const split = splitModelKey(key);
   const provider = split ? resolved.providers.get(split.provider) : undefined;
   if (!split || !provider) return null;
+  const upstreamModelId = upstreamIdOf(provider, split.modelId);
   return {
     key,
     provider: provider.id,
     modelId: split.modelId,
-    upstreamModelId: upstreamIdOf(provider, split.modelId),
+    upstreamModelId,
     label: null,
     tier: null,
     sweScore: null,
     context: null,
     ...limitsOf(provider.id, split.modelId, resolved.config.providers[provider.id]),
     fit: modelFit(resolved.config.providers[provider.id]?.modelFit?.[split.modelId], undefined, null),
+    bodyPreset: bodyPresetOf(provider.bodyPreset, upstreamModelId),
   };
 }
 

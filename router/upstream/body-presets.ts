@@ -1,30 +1,28 @@
 /**
- * Per-provider request normalisation. Mistral, Codestral and Z.ai reject parameters other providers accept,
- * and tool results without a matching assistant tool call.
+ * A chat body reshaped for a provider or model that refuses what others take (which ones: see
+ * `catalogue/body-presets.ts`). Mistral, Codestral and Z.ai reject parameters other providers accept, and
+ * tool results without a matching assistant tool call; Mistral's models, wherever they are served, reject
+ * tool call ids and an order of messages that agents send (`mistral-conversation.ts`).
  */
-export type BodyPreset = 'mistral';
+import type { BodyPreset } from '../catalogue/body-presets.js';
+import { isRecord } from '../gate/safe-json.js';
+import { mistralConversation } from './mistral-conversation.js';
 
-const MISTRAL_DROPPED = [
-  'parallel_tool_calls',
-  'n',
-  'top_k',
-  'logprobs',
-  'echo',
-  'user',
-  'metadata',
-  'store',
-];
+export type { BodyPreset };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const STRICT_DROPPED = ['parallel_tool_calls', 'n', 'top_k', 'logprobs', 'echo', 'user', 'metadata', 'store'];
 
-/** Returns a normalised copy of a chat body for a provider preset (the input is not changed). */
-export function applyBodyPreset(body: Record<string, unknown>, _preset: BodyPreset): Record<string, unknown> {
+/** Returns a reshaped copy of a chat body for `preset` (the input is not changed). */
+export function applyBodyPreset(body: Record<string, unknown>, preset: BodyPreset): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body };
-  for (const key of MISTRAL_DROPPED) delete out[key];
-  if (typeof out.temperature === 'number' && out.temperature > 1) out.temperature = 1;
-  if (Array.isArray(out.messages)) out.messages = dropOrphanToolResults(out.messages);
+  if (preset !== 'mistral-model') {
+    for (const key of STRICT_DROPPED) delete out[key];
+    if (typeof out.temperature === 'number' && out.temperature > 1) out.temperature = 1;
+  }
+  if (Array.isArray(out.messages)) {
+    const kept = dropOrphanToolResults(out.messages);
+    out.messages = preset === 'strict' ? kept : mistralConversation(kept);
+  }
   return out;
 }
 

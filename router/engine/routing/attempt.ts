@@ -140,7 +140,7 @@ class Attempt implements ExchangeHandler {
           requestId: this.#input.requestId,
           stream: this.#input.stream,
         }),
-        body: this.#input.body.forModel(model.upstreamModelId, provider.bodyPreset),
+        body: this.#input.body.forModel(model.upstreamModelId, model.bodyPreset),
       };
       this.#exchange = this.#input.upstream.open(call, this);
       this.#guard.bind(this.#exchange);

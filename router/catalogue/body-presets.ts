@@ -1,0 +1,28 @@
+/**
+ * Which requests are reshaped before they go upstream, and how, as catalogue facts: some providers refuse
+ * parameters others accept, and Mistral's models refuse conversations other models take. The reshaping
+ * itself is `upstream/body-presets.ts`.
+ */
+
+/**
+ * A provider's own preset. `strict`: parameters others accept and it refuses are dropped, `temperature` is
+ * kept to 1 at most, tool results no tool call announced are dropped. `mistral` (Mistral's own API): all
+ * that, and Mistral's rules for a conversation.
+ */
+export type ProviderPreset = 'strict' | 'mistral';
+
+/**
+ * The preset a model's requests take: its provider's, else `mistral-model` for a Mistral model served
+ * elsewhere (Mistral's rules for a conversation, as the chat templates such hosts serve it with check them).
+ */
+export type BodyPreset = ProviderPreset | 'mistral-model';
+
+/** Mistral's model families, as their ids name them (`mistral-small-3.2`, `@cf/mistralai/…`, `codestral-latest`). */
+const MISTRAL_MODEL =
+  /(?:^|[^a-z])(?:mistral|mixtral|codestral|devstral|magistral|ministral|pixtral|leanstral)/i;
+
+/** The preset for requests to `upstreamModelId` at a provider whose own preset is `provider`. */
+export function bodyPresetOf(provider: ProviderPreset | null, upstreamModelId: string): BodyPreset | null {
+  if (provider !== null) return provider;
+  return MISTRAL_MODEL.test(upstreamModelId) ? 'mistral-model' : null;
+}
