@@ -22,19 +22,13 @@ import {
   type MessagesBody,
 } from './anthropic-schema.js';
 import { fieldError, type FieldError } from './face-validation.js';
+import { functionParameters } from './tool-parameters.js';
 
 /**
  * The first system block Claude Code sends is a billing line that changes every session: meaningless to
  * other models, and it would defeat the upstreams' prompt caching, so it is left out.
  */
 const BILLING_LINE = 'x-anthropic-billing-header:';
-
-/** A tool's JSON schema as chat function `parameters`: always an object schema with `properties`. */
-export function functionParameters(schema: Record<string, unknown> | undefined): Record<string, unknown> {
-  // `$schema` is metadata some upstreams refuse as an unknown field.
-  const { $schema: _unused, ...rest } = schema ?? {};
-  return { ...rest, type: rest.type ?? 'object', properties: rest.properties ?? {} };
-}
 
 /**
  * The agent's own tools as chat functions. Tools Anthropic runs itself (a `type` other than `custom`) are

@@ -4,7 +4,7 @@
  * Responses service can run (`web_search`, `file_search`, `custom`, `mcp`, …) are dropped.
  */
 import type { ChatTool, ChatToolChoice } from './chat-request.js';
-import { functionParameters } from './anthropic-request.js';
+import { functionParameters } from './tool-parameters.js';
 import { functionTool, namespaceTool, type ResponsesToolChoice } from './responses-schema.js';
 import { fieldError, type FieldError } from './face-validation.js';
 

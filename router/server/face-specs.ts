@@ -9,6 +9,7 @@ import {
   type FaceRequest,
   type ResponseItemStore,
   type ResponsesExtra,
+  withoutSchemaMarks,
 } from '../faces/index.js';
 import type { Clock } from '../state/clock.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
@@ -34,7 +35,8 @@ function routed<T, E>(
 
 /**
  * `POST /v1/chat/completions`: the upstreams' own protocol. The body goes upstream as the agent sent it
- * (only `model` changes per attempt); the checks here are the few the router itself relies on.
+ * (only `model` changes per attempt, and a tool's `$schema` is left out, as on the other faces); the checks
+ * here are the few the router itself relies on.
  */
 export const chatFace: FaceSpec<null> = {
   translate(body) {
@@ -45,7 +47,7 @@ export const chatFace: FaceSpec<null> = {
     if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
       return { ok: false, message: '"stream" must be a boolean', param: 'stream' };
     const model = typeof body.model === 'string' ? body.model : '';
-    return { ok: true, chat: body, stream: body.stream === true, model, extra: null };
+    return { ok: true, chat: withoutSchemaMarks(body), stream: body.stream === true, model, extra: null };
   },
   encoder: () => new ChatEncoder(),
 };
