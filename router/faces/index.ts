@@ -11,5 +11,6 @@ export { keptOutputs } from './responses-references.js';
 export { ResponseItemStore, type ItemStoreLimits } from './responses-item-store.js';
 export type { ToolNames } from './responses-tools.js';
 export { withoutSchemaMarks } from './tool-parameters.js';
+export { withTextContent } from './text-content.js';
 export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';
 export type { FieldError } from './face-validation.js';

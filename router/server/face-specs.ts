@@ -10,6 +10,7 @@ import {
   type ResponseItemStore,
   type ResponsesExtra,
   withoutSchemaMarks,
+  withTextContent,
 } from '../faces/index.js';
 import type { Clock } from '../state/clock.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
@@ -35,8 +36,8 @@ function routed<T, E>(
 
 /**
  * `POST /v1/chat/completions`: the upstreams' own protocol. The body goes upstream as the agent sent it
- * (only `model` changes per attempt, and a tool's `$schema` is left out, as on the other faces); the checks
- * here are the few the router itself relies on.
+ * (only `model` changes per attempt; a tool's `$schema` is left out and a tool or system message's text
+ * parts become one string, as on the other faces); the checks here are the few the router itself relies on.
  */
 export const chatFace: FaceSpec<null> = {
   translate(body) {
@@ -47,7 +48,8 @@ export const chatFace: FaceSpec<null> = {
     if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
       return { ok: false, message: '"stream" must be a boolean', param: 'stream' };
     const model = typeof body.model === 'string' ? body.model : '';
-    return { ok: true, chat: withoutSchemaMarks(body), stream: body.stream === true, model, extra: null };
+    const chat = withTextContent(withoutSchemaMarks(body));
+    return { ok: true, chat, stream: body.stream === true, model, extra: null };
   },
   encoder: () => new ChatEncoder(),
 };
