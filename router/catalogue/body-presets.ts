@@ -5,17 +5,21 @@
  */
 
 /**
- * A provider's own preset. `strict`: parameters others accept and it refuses are dropped, `temperature` is
- * kept to 1 at most, tool results no tool call announced are dropped. `mistral` (Mistral's own API): all
- * that, and Mistral's rules for a conversation.
+ * A provider's own preset (the catalogue's, or the config's `bodyPreset`). `strict`: parameters others
+ * accept and it refuses are dropped, `temperature` is kept to 1 at most, tool results no tool call announced
+ * are dropped. `mistral` (Mistral's own API): all that, and Mistral's rules for a conversation. `none`: the
+ * agent's body as it came, a Mistral model's too.
  */
-export type ProviderPreset = 'strict' | 'mistral';
+export type ProviderPreset = 'strict' | 'mistral' | 'none';
+
+/** Every provider preset, as the config takes them. */
+export const PROVIDER_PRESETS = ['strict', 'mistral', 'none'] as const satisfies readonly ProviderPreset[];
 
 /**
  * The preset a model's requests take: its provider's, else `mistral-model` for a Mistral model served
  * elsewhere (Mistral's rules for a conversation, as the chat templates such hosts serve it with check them).
  */
-export type BodyPreset = ProviderPreset | 'mistral-model';
+export type BodyPreset = Exclude<ProviderPreset, 'none'> | 'mistral-model';
 
 /** Mistral's model families, as their ids name them (`mistral-small-3.2`, `@cf/mistralai/…`, `codestral-latest`). */
 const MISTRAL_MODEL =
@@ -23,6 +27,7 @@ const MISTRAL_MODEL =
 
 /** The preset for requests to `upstreamModelId` at a provider whose own preset is `provider`. */
 export function bodyPresetOf(provider: ProviderPreset | null, upstreamModelId: string): BodyPreset | null {
+  if (provider === 'none') return null;
   if (provider !== null) return provider;
   return MISTRAL_MODEL.test(upstreamModelId) ? 'mistral-model' : null;
 }

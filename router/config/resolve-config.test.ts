@@ -365,3 +365,34 @@ test('apiKeyEnv and apiKeys are validated', () => {
     { path: 'providers.groq.apiKeyEnv.1', message: 'must be an environment variable name' },
   ]);
 });
+
+test("a model's reshaping: its provider's preset, the config's over the catalogue's, else Mistral's rules for a Mistral model", () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: {
+        // A Mistral deployment under ids the family names do not show.
+        vault: { baseUrl: 'http://127.0.0.1:8000/v1', models: ['team-coder'], bodyPreset: 'mistral' },
+        box: { baseUrl: 'http://127.0.0.1:8001/v1', models: ['devstral-small-2505', 'qwen3-coder'] },
+        mistral: { models: ['mistral-small-latest'], bodyPreset: 'none' },
+        codestral: { models: ['codestral-latest'] },
+        zai: { models: ['zai/glm-4.6'] },
+      },
+    }),
+    {},
+  );
+  const preset = (key: string) => resolved.models.get(key)?.bodyPreset;
+  assert.equal(preset('vault/team-coder'), 'mistral');
+  assert.equal(preset('box/devstral-small-2505'), 'mistral-model');
+  assert.equal(preset('box/qwen3-coder'), null);
+  assert.equal(preset('mistral/mistral-small-latest'), null, '`none` turns every reshaping off');
+  assert.equal(preset('codestral/codestral-latest'), 'mistral');
+  assert.equal(preset('zai/zai/glm-4.6'), 'strict');
+});
+
+test('a bodyPreset the router does not know is refused, naming the ones it does', () => {
+  const result = parseConfig({ providers: { box: { bodyPreset: 'openai' } } });
+  assert.equal(result.ok, false);
+  assert.deepEqual(result.ok ? [] : result.issues.map((issue) => `${issue.path}: ${issue.message}`), [
+    'providers.box.bodyPreset: one of strict, mistral, none',
+  ]);
+});

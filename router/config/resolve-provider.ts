@@ -76,7 +76,7 @@ export function resolveProvider(
     enabled: settings?.enabled ?? true,
     custom: entry === undefined,
     headers: { ...entry?.headers, ...settings?.headers },
-    bodyPreset: entry?.bodyPreset ?? null,
+    bodyPreset: settings?.bodyPreset ?? entry?.bodyPreset ?? null,
     stripModelPrefix: entry?.stripModelPrefix ?? null,
     quotaScope: entry?.quotaScope ?? 'model',
     quotaAccount: entry?.quotaAccount ?? id,

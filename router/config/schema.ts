@@ -1,5 +1,6 @@
 import { z } from 'zod/v3';
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
+import { PROVIDER_PRESETS } from '../catalogue/body-presets.js';
 import { isTimeZone } from '../state/day-start.js';
 import type { BreakerSettings } from '../state/breaker.js';
 
@@ -230,6 +231,10 @@ export const providerConfigSchema = z.strictObject({
   dayTimeZone: timeZoneSchema.optional(),
   /** Extra request headers for this provider (not for secrets: they are shown unmasked). */
   headers: headersSchema.optional(),
+  /** How its requests are reshaped, over the catalogue's (see `catalogue/body-presets.ts`). */
+  bodyPreset: z
+    .enum(PROVIDER_PRESETS, { errorMap: () => ({ message: `one of ${PROVIDER_PRESETS.join(', ')}` }) })
+    .optional(),
   /** Health probes; absent means off. */
   probe: probeSchema.optional(),
 });
