@@ -177,3 +177,36 @@ test('a limits save based on a file changed since is refused with the edit kept,
   expect((await onDiskProvider()).limits).toEqual({ rpm: 7, rpd: 800, tpd: 90000 });
   expect(errors()).toEqual([]);
 });
+
+test("a card's two forms saved in quick succession both save: the second goes after the first, at the revision it made", async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await editConfig(withMine({ limits: undefined, probe: undefined }));
+  await openView(page, daemon.url, 'providers');
+  const { limits, probes } = await providerSettings(page);
+  await expect(probes.getByRole('checkbox', { name: 'Probes' })).not.toBeChecked();
+  // The limits save is held on its way until the probes have been switched on.
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let saves = 0;
+  await page.route('**/api/providers/settings', async (route) => {
+    saves += 1;
+    if (saves === 1) await held;
+    await route.continue();
+  });
+  await limits.getByLabel('requests per minute').fill('12');
+  await limits.getByRole('button', { name: 'Save limits' }).click();
+  await expect.poll(() => saves).toBe(1);
+  await probes.getByRole('checkbox', { name: 'Probes' }).check();
+  release();
+
+  await expect(limits.getByRole('status')).toHaveText('saved');
+  await expect(page.getByText('probes on')).toBeVisible();
+  await expect(page.getByText(/Not saved/)).toHaveCount(0);
+  expect(saves).toBe(2);
+  const onDisk = await onDiskProvider();
+  expect(onDisk.limits).toEqual({ rpm: 12 });
+  expect(onDisk.probe).toMatchObject({ enabled: true });
+  expect(errors()).toEqual([]);
+});

@@ -5,6 +5,7 @@ import { QueryStatus } from '../../components/QueryStatus.js';
 import { AddProvider } from './AddProvider.js';
 import { isUsable, listProviders, type ProviderFilter } from './provider-filter.js';
 import { ProviderRow } from './ProviderRow.js';
+import { SaveLane, SaveLaneContext } from './save-lane.js';
 
 const FILTERS: { id: ProviderFilter; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -17,6 +18,7 @@ export function ProvidersView() {
   const { data, isPending, error } = useProviders();
   const state = useRouterState();
   const [filter, setFilter] = useState<ProviderFilter>('all');
+  const [lane] = useState(() => new SaveLane());
   const active = state.data?.sets[state.data.activeSet] ?? [];
   const providers = data?.providers ?? [];
   const usable = providers.filter(isUsable).length;
@@ -48,17 +50,19 @@ export function ProvidersView() {
         <summary>Add a provider</summary>
         <AddProvider />
       </details>
-      <ul className="provider-list">
-        {listProviders(providers, filter).map((provider) => (
-          <ProviderRow
-            key={provider.id}
-            provider={provider}
-            revision={data?.revision ?? ''}
-            activeModels={active}
-            models={state.data?.models}
-          />
-        ))}
-      </ul>
+      <SaveLaneContext.Provider value={lane}>
+        <ul className="provider-list">
+          {listProviders(providers, filter).map((provider) => (
+            <ProviderRow
+              key={provider.id}
+              provider={provider}
+              revision={data?.revision ?? ''}
+              activeModels={active}
+              models={state.data?.models}
+            />
+          ))}
+        </ul>
+      </SaveLaneContext.Provider>
     </Panel>
   );
 }

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import type { ProviderView } from '../../../../router/api-types.js';
 import { isApiError } from '../../api/client.js';
 import { api } from '../../api/endpoints.js';
 import { queryKeys } from '../../api/queries.js';
 import { useFileForm } from '../../lib/use-file-form.js';
 import { settingIssues } from './provider-settings.js';
+import { SaveLane, SaveLaneContext } from './save-lane.js';
 
 /** What a provider's settings form says when the router refused a save because the file changed on disk. */
 export const SETTINGS_CHANGED_ON_DISK =
@@ -15,8 +16,9 @@ export const SETTINGS_CHANGED_ON_DISK =
  * One part of a provider's settings (`probe` or `limits`) as a form over config.json: filled from the
  * provider's view at the revision it was read at, following the file as the Settings form does
  * ({@link useFileForm}), and saved with that revision, so a save based on settings the file changed since
- * is refused and the edits kept. The router's refusal is read per setting in the schema's words, else as
- * one line. `read`: the form's values as the provider's view has them.
+ * is refused and the edits kept; saves from the Providers view go one at a time ({@link SaveLane}). The
+ * router's refusal is read per setting in the schema's words, else as one line. `read`: the form's values as
+ * the provider's view has them.
  */
 export function useProviderSettings<V extends object>(
   provider: ProviderView,
@@ -26,6 +28,8 @@ export function useProviderSettings<V extends object>(
 ) {
   const client = useQueryClient();
   const form = useFileForm<V>({ read, revision, changedOnDisk: SETTINGS_CHANGED_ON_DISK });
+  const [ownLane] = useState(() => new SaveLane());
+  const lane = useContext(SaveLaneContext) ?? ownLane;
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [done, setDone] = useState(false);
 
@@ -34,7 +38,8 @@ export function useProviderSettings<V extends object>(
     setDone(false);
     const result = await form.save(async (_values, basedOn) => {
       try {
-        return await api.saveProviderSettings(provider.id, { [part]: value }, basedOn);
+        // After the card's other form's save, if one is on its way, and at the revision that save made.
+        return await lane.run(basedOn, (at) => api.saveProviderSettings(provider.id, { [part]: value }, at));
       } finally {
         // Also after a refusal: a 409 means the file changed on disk, and the form reloads from it. The
         // providers are read again (a read older than the save dropped) before the form takes the answer,
