@@ -263,7 +263,10 @@ export interface HistoryEntry {
   api: ApiFace;
   /** Its estimated size in tokens, input and asked-for output (absent in older entries). */
   size?: number;
-  /** The agent's conversation, as a short hash of its session id (never the id itself); absent without one. */
+  /**
+   * The agent's conversation, as a short hash of its session id or, for an agent that names none, of how the
+   * conversation begins, keyed with the router's own secret (never the id or the words); absent without one.
+   */
   session?: string;
   /** The model its conversation was on, tried first ahead of the set's order; absent when none was. */
   sticky?: string;

@@ -14,7 +14,7 @@ import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/attempt-guard.js';
 import { clientToken, isJsonContentType } from './guards.js';
 import { dropUnreadBody, exceedsJsonDepth, MAX_JSON_DEPTH, readBody } from './request-body.js';
-import { sessionOf } from './session-id.js';
+import { conversationOf, sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
 export const MAX_MODEL_NAME = 300;
@@ -155,7 +155,7 @@ function prepare<T>(
     source: facts.source,
     clientGone: facts.clientGone,
     needs: estimateNeeds(bytes, request.chat),
-    session: facts.session,
+    session: facts.session ?? conversationOf(request.chat),
     effort: request.effort ?? null,
   };
   return { chat, answer: new Answer(res, encoder, requestId) };

@@ -101,8 +101,11 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
       const messages = client(router.url).messages;
       const send = (request: Anthropic.MessageCreateParamsNonStreaming): Promise<Anthropic.Message> =>
         streamed ? messages.stream(request).finalMessage() : messages.create(request);
+      // Each pass is a conversation of its own: the same words again would stay on the model that served them.
+      const system = streamed ? 'Streamed pass.' : 'Whole pass.';
       const first = await send({
         ...ask,
+        system,
         tools: [bash],
         messages: [{ role: 'user', content: 'run: echo hi' }],
       });
@@ -115,6 +118,7 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
 
       const second = await send({
         ...ask,
+        system,
         tools: [bash],
         messages: [
           { role: 'user', content: 'run: echo hi' },

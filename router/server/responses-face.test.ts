@@ -138,7 +138,9 @@ test('a function call round trip, streamed and not: the output reaches the model
       const send = (body: Body): Promise<OpenAI.Responses.Response> =>
         streamed ? openai.responses.stream(body).finalResponse() : openai.responses.create(body);
       const input = [{ role: 'user' as const, content: 'run: echo hi' }];
-      const first = await send({ model: 'fcm', input, tools: [execCommand] });
+      // Each pass is a conversation of its own: the same words again would stay on the model that served them.
+      const instructions = streamed ? 'Streamed pass.' : 'Whole pass.';
+      const first = await send({ model: 'fcm', instructions, input, tools: [execCommand] });
       const call = first.output.find((item) => item.type === 'function_call');
       assert.ok(call?.type === 'function_call', 'a function_call item');
       assert.equal(call.name, 'exec_command');
@@ -146,7 +148,12 @@ test('a function call round trip, streamed and not: the output reaches the model
       assertServedEntry(router.lastEntry(), streamed);
 
       const output = { type: 'function_call_output' as const, call_id: call.call_id, output: 'hi' };
-      const second = await send({ model: 'fcm', input: [...input, call, output], tools: [execCommand] });
+      const second = await send({
+        model: 'fcm',
+        instructions,
+        input: [...input, call, output],
+        tools: [execCommand],
+      });
       assert.equal(second.output_text, 'The command printed: hi');
       assertServedEntry(router.lastEntry(), streamed);
       const sent = upstream.callsTo(GOOD).at(-1)?.body?.messages as Record<string, unknown>[];

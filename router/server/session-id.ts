@@ -1,12 +1,14 @@
 /**
  * Which conversation a request belongs to, from what the agents send on every turn: Claude Code's
  * `x-claude-code-session-id` header (and its `metadata.user_id`, which carries the session), Codex's
- * `session-id` and `thread-id` headers, OpenCode's `x-session-id`. The router keeps a conversation on the
- * model that served its last turn; it only needs to tell conversations apart, so it keeps a short hash,
- * never the id itself.
+ * `session-id` and `thread-id` headers, OpenCode's `x-session-id`. An agent that names none (Qwen Code,
+ * Continue, Aider) is known by how its conversation begins (`conversationOf`). The router keeps a
+ * conversation on the model that served its last turn; it only needs to tell conversations apart, so it
+ * keeps a short hash, never the id or the words themselves.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord } from '../gate/safe-json.js';
 
 const SESSION_HEADERS = [
   'x-claude-code-session-id',
@@ -43,4 +45,46 @@ export function sessionOf(headers: IncomingHttpHeaders, body: Record<string, unk
     if (usable(user)) return sessionHash(user);
   }
   return null;
+}
+
+/**
+ * This process's own key for a conversation's words: its 16 hex digits (kept in history) can never be
+ * checked against a guess of what the conversation says.
+ */
+const CONVERSATION_KEY = randomBytes(32);
+
+/** How much of a conversation's first system and user messages names it. */
+const BEGINNING_CHARS = 4096;
+
+/** The text of a message's content: a string, or its text parts joined. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content) if (isRecord(part) && typeof part.text === 'string') text += part.text;
+  return text;
+}
+
+/**
+ * The conversation of a chat `body` whose agent names no session, hashed with this process's own key: its
+ * first system and user messages, which every later turn repeats as they were. Null for a request with no
+ * assistant turn yet (a one-off request, or a conversation's first turn, belongs to no conversation) or
+ * with no user message.
+ */
+export function conversationOf(body: Record<string, unknown>): string | null {
+  const messages = body.messages;
+  if (!Array.isArray(messages)) return null;
+  let system: string | null = null;
+  let user: string | null = null;
+  let answered = false;
+  for (const message of messages) {
+    if (!isRecord(message)) continue;
+    if (message.role === 'system') system ??= textOf(message.content);
+    else if (message.role === 'user') user ??= textOf(message.content);
+    else if (message.role === 'assistant') answered = true;
+    if (answered && user !== null) break;
+  }
+  if (!answered || user === null) return null;
+  const beginning = `${(system ?? '').slice(0, BEGINNING_CHARS)}\u0000${user.slice(0, BEGINNING_CHARS)}`;
+  return createHmac('sha256', CONVERSATION_KEY).update(beginning).digest('hex').slice(0, 16);
 }

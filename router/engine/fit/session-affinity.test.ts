@@ -99,3 +99,63 @@ test('OpenCode’s x-session-id names its session on the chat face', async () =>
     assert.equal(router.lastEntry().sticky, B);
   });
 });
+
+/** A conversation as Qwen Code and Continue send it, with no session id: its turns so far, then `last`. */
+const turns = (first: string, ...rest: { role: string; content: string }[]) => ({
+  messages: [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: first },
+    ...rest,
+  ],
+});
+
+test('an agent that names no session is known by how its conversation begins, from its second turn', async () => {
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.script(A, json('from a'), status(500)).always(A, json('from a')).always(B, json('from b'));
+    await router.chat(turns('fix the bug'));
+    assert.equal(router.lastEntry().servedModel, A);
+    assert.equal(router.lastEntry().session, undefined, 'a one-off request belongs to no conversation');
+
+    const second = turns(
+      'fix the bug',
+      { role: 'assistant', content: 'from a' },
+      { role: 'user', content: 'go on' },
+    );
+    await router.chat(second);
+    assert.equal(router.lastEntry().servedModel, B, 'A failed this turn: B served it');
+    const session = router.lastEntry().session;
+    assert.match(String(session), /^[0-9a-f]{16}$/);
+    // Its words are keyed with this process's own secret: the hash cannot be checked against a guess of them.
+    assert.notEqual(session, sessionHash('You are a coding agent.\u0000fix the bug'));
+
+    await router.chat(
+      turns(
+        'fix the bug',
+        { role: 'assistant', content: 'from a' },
+        { role: 'user', content: 'go on' },
+        {
+          role: 'assistant',
+          content: 'from b',
+        },
+        { role: 'user', content: 'and the tests' },
+      ),
+    );
+    const third = router.lastEntry();
+    assert.equal(
+      third.servedModel,
+      B,
+      'the conversation stays on the model of its last turn, A healthy again',
+    );
+    assert.equal(third.sticky, B);
+    assert.equal(third.session, session);
+
+    await router.chat(
+      turns('write docs', { role: 'assistant', content: 'from a' }, { role: 'user', content: 'more' }),
+    );
+    assert.equal(router.lastEntry().servedModel, A, 'another conversation starts at the top of the set');
+    assert.equal(router.lastEntry().sticky, undefined);
+    assert.notEqual(router.lastEntry().session, session);
+    const history = JSON.stringify(router.router.history(10));
+    for (const words of ['fix the bug', 'coding agent', 'write docs']) assert.ok(!history.includes(words));
+  });
+});
