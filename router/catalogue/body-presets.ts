@@ -10,10 +10,10 @@
  * are dropped. `mistral` (Mistral's own API): all that, and Mistral's rules for a conversation. `none`: the
  * agent's body as it came, a Mistral model's too.
  */
-export type ProviderPreset = 'strict' | 'mistral' | 'none';
+export const PROVIDER_PRESETS = ['strict', 'mistral', 'none'] as const;
 
-/** Every provider preset, as the config takes them. */
-export const PROVIDER_PRESETS = ['strict', 'mistral', 'none'] as const satisfies readonly ProviderPreset[];
+/** One of {@link PROVIDER_PRESETS}, as the catalogue and the config name it. */
+export type ProviderPreset = (typeof PROVIDER_PRESETS)[number];
 
 /**
  * The preset a model's requests take: its provider's, else `mistral-model` for a Mistral model served

@@ -5,16 +5,29 @@
  */
 import { isRecord } from '../gate/safe-json.js';
 
+/** `schema` without its `$schema` mark. */
+function unmarked(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _unused, ...rest } = schema;
+  return rest;
+}
+
 /** A tool's JSON schema as chat function `parameters`: always an object schema with `properties`, no `$schema`. */
 export function functionParameters(schema: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { $schema: _unused, ...rest } = schema ?? {};
+  const rest = unmarked(schema ?? {});
   return { ...rest, type: rest.type ?? 'object', properties: rest.properties ?? {} };
 }
 
-function hasSchemaMark(tool: unknown): boolean {
-  return isRecord(tool) && isRecord(tool.function) && isRecord(tool.function.parameters)
-    ? Object.hasOwn(tool.function.parameters, '$schema')
-    : false;
+/** A chat tool whose function's parameters carry a `$schema` mark, in its parts. */
+interface MarkedTool {
+  tool: Record<string, unknown>;
+  fn: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+}
+
+function marked(tool: unknown): MarkedTool | null {
+  if (!isRecord(tool) || !isRecord(tool.function) || !isRecord(tool.function.parameters)) return null;
+  const parameters = tool.function.parameters;
+  return Object.hasOwn(parameters, '$schema') ? { tool, fn: tool.function, parameters } : null;
 }
 
 /**
@@ -23,11 +36,11 @@ function hasSchemaMark(tool: unknown): boolean {
  */
 export function withoutSchemaMarks(body: Record<string, unknown>): Record<string, unknown> {
   const tools = body.tools;
-  if (!Array.isArray(tools) || !tools.some(hasSchemaMark)) return body;
+  if (!Array.isArray(tools) || !tools.some((tool) => marked(tool) !== null)) return body;
   const rewritten = tools.map((tool: unknown) => {
-    if (!hasSchemaMark(tool) || !isRecord(tool) || !isRecord(tool.function)) return tool;
-    const { $schema: _unused, ...parameters } = tool.function.parameters as Record<string, unknown>;
-    return { ...tool, function: { ...tool.function, parameters } };
+    const parts = marked(tool);
+    if (parts === null) return tool;
+    return { ...parts.tool, function: { ...parts.fn, parameters: unmarked(parts.parameters) } };
   });
   return { ...body, tools: rewritten };
 }

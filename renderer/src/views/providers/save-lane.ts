@@ -45,8 +45,9 @@ export class SaveLane {
 
   #remember(from: string, to: string): void {
     this.#made.set(from, to);
+    if (this.#made.size <= REMEMBERED) return;
     const oldest = this.#made.keys().next();
-    if (this.#made.size > REMEMBERED && !oldest.done) this.#made.delete(oldest.value);
+    if (!oldest.done) this.#made.delete(oldest.value);
   }
 }
 
