@@ -2,8 +2,8 @@
  * The proxy the router's calls to providers go through, as the environment names it, the way curl and the
  * agents read it: `HTTPS_PROXY` for https:// providers (`ALL_PROXY`, then `HTTP_PROXY`, when it is unset),
  * `HTTP_PROXY` for http:// ones (`ALL_PROXY` when it is unset), `NO_PROXY` for the hosts reached directly;
- * the lower-case names win. Loopback is always
- * reached directly: a model server on this machine is never behind the office proxy.
+ * the lower-case names win. Loopback is always reached directly: a model server on this machine is never
+ * behind the office proxy.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 
@@ -41,6 +41,11 @@ function noProxyEntries(env: NodeJS.ProcessEnv): string[] {
     .filter((entry) => entry !== '');
 }
 
+/** The hosts calls reach directly, as undici takes them: `env`'s NO_PROXY, then loopback. */
+function directHosts(env: NodeJS.ProcessEnv): string {
+  return [...noProxyEntries(env), ...LOOPBACK].join(',');
+}
+
 /** `raw` as a proxy URL (`host:port` read as http://), or null when it is none the router can use. */
 function parsedProxyUrl(raw: string): string | null {
   const text = raw.includes('://') ? raw : `http://${raw}`;
@@ -76,7 +81,7 @@ export function readOutboundProxy(env: NodeJS.ProcessEnv): OutboundProxy | null 
   const http = proxyUrl(env, 'HTTP_PROXY') || all;
   const https = proxyUrl(env, 'HTTPS_PROXY') || all;
   if (http === '' && https === '') return null;
-  return { http, https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
+  return { http, https, noProxy: directHosts(env) };
 }
 
 /**
@@ -93,7 +98,7 @@ export function systemOutboundProxy(env: NodeJS.ProcessEnv, url: string | null):
     throw new ProxyEnvError(
       'the system proxy is not a proxy URL: the router takes http://host:port, https:// or socks5://',
     );
-  return { http: '', https, noProxy: [...noProxyEntries(env), ...LOOPBACK].join(',') };
+  return { http: '', https, noProxy: directHosts(env) };
 }
 
 /** Whether two proxies send every call the same way. */
