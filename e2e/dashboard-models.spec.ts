@@ -76,6 +76,24 @@ test('the set is listed in its own order; health moves the routing place, not th
   await expect(first.locator('.route-at')).toHaveText('routes 1st');
 });
 
+test('a model that refused a request another model served routes behind the others and says why; Reset lifts it', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  upstream.script('m1', 'refuse-400');
+  expect((await chat(daemon.url, 'fcm')).status).toBe(200);
+  await open(page);
+  const first = row(page, 'up/m1');
+  await expect(first.locator('.model-pos')).toHaveText('1');
+  await expect(first.locator('.route-at')).toHaveText('routes 4th');
+  await expect(row(page, 'up/m2').locator('.route-at')).toHaveText('routes 1st');
+  await expect(first.locator('.model-refused-why')).toContainText('refused a request another model served');
+  await expect(first.getByText('CLOSED', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Reset breaker of up/m1' }).click();
+  await expect(first.locator('.route-at')).toHaveText('routes 1st');
+  await expect(first.locator('.model-refused-why')).toHaveCount(0);
+});
+
 test('a row dragged by its handle lands where it is dropped, on the router too', async ({ page }) => {
   await setOrder(SET);
   await open(page);

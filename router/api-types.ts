@@ -63,6 +63,11 @@ export interface ModelStateView {
   latency: LatencyView;
   /** The last health probe of this model since start, or null. */
   lastProbe: ProbeView | null;
+  /**
+   * When the model refused (4xx) a request that another model then served, if that was within the last
+   * hour: it ranks behind the other models until then, or until it serves a request. Else null.
+   */
+  refusedServedAt: number | null;
 }
 
 /** Why a model is quota-paused, for its row: what paused it and who said for how long. */

@@ -6,6 +6,8 @@ export type Behaviour =
   | 'ok'
   | 'empty-200'
   | 'error-500'
+  /** A 400 of a parameter the provider does not take, as strict upstreams answer. */
+  | 'refuse-400'
   | 'unauthorized'
   | { rateLimitSeconds: number }
   /** A good answer after `delayMs` more. */
@@ -143,6 +145,8 @@ function respond(
     json(res, 200, { id, object: 'chat.completion', model, choices: [] });
   } else if (behaviour === 'error-500') {
     json(res, 500, { error: { message: 'internal error', type: 'server_error' } });
+  } else if (behaviour === 'refuse-400') {
+    json(res, 400, { error: { message: "Unsupported parameter: 'n'", type: 'invalid_request_error' } });
   } else if (behaviour === 'unauthorized') {
     json(res, 401, { error: { message: 'invalid api key', type: 'authentication_error' } });
   } else {

@@ -43,6 +43,7 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     stats: { attempts: 0, successes: 0, successRate: null, p50LatencyMs: null, recentLatencyMs: [] },
     latency: { ttfbMs: null, ttfbP50Ms: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null },
     lastProbe: null,
+    refusedServedAt: null,
     ...overrides,
   };
 }

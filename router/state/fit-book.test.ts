@@ -4,7 +4,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TestClock } from '../test-support/test-clock.js';
-import { FitBook, GUESSED_CEILING_MS, MIN_LEARNT_SIZE } from './fit-book.js';
+import {
+  FIT_BOOK_MAX_MODELS,
+  FitBook,
+  GUESSED_CEILING_MS,
+  MIN_LEARNT_SIZE,
+  REFUSAL_LESSON_MS,
+} from './fit-book.js';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -88,5 +94,44 @@ test('a guessed ceiling is forgotten a day after it was learnt; a stated one and
     const saved = JSON.parse(await readFile(file, 'utf8')) as { models: Record<string, object> };
     assert.deepEqual(Object.keys(saved.models).sort(), ['alone/m', 'guess/m', 'said/m']);
     assert.equal('ceiling' in (saved.models['guess/m'] ?? {}), false, 'the file no longer holds it');
+  });
+});
+
+test('a request refused that another model served holds for an hour; any success lifts it; a restart keeps it', async () => {
+  await withBook(async (book, file, clock) => {
+    assert.equal(book.anyRefused, false);
+    assert.equal(book.refusedLately('p/m'), null);
+    const at = clock.now();
+    book.refusedServed('p/m');
+    book.refusedServed('q/m');
+    book.refusedFeature('q/m', 'tools');
+    assert.equal(book.anyRefused, true);
+    assert.equal(book.refusedLately('p/m'), at);
+    book.served('q/m', 10, { tools: false, images: false });
+    assert.equal(book.refusedLately('q/m'), null, 'a success lifts it');
+    assert.ok(book.get('q/m')?.noToolsAt !== undefined, 'a success without tools lifts no tool refusal');
+    await book.close();
+    const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });
+    await again.load();
+    assert.equal(again.refusedLately('p/m'), at, 'kept across a restart');
+    clock.advance(REFUSAL_LESSON_MS - 1);
+    assert.equal(again.refusedLately('p/m'), at);
+    clock.advance(1);
+    assert.equal(again.refusedLately('p/m'), null, 'an hour on it is asked again');
+    again.refusedServed('p/m');
+    again.forget('p/m');
+    assert.equal(again.refusedLately('p/m'), null);
+    assert.equal(again.anyRefused, false, 'none left: ranking looks no further');
+    await again.close();
+  });
+});
+
+test('a model dropped as the oldest is no longer counted as refusing', async () => {
+  await withBook(async (book) => {
+    book.refusedServed('first/m');
+    for (let i = 0; i < FIT_BOOK_MAX_MODELS; i += 1) book.refusedFeature(`p/m${i}`, 'images');
+    assert.equal(book.get('first/m'), undefined);
+    assert.equal(book.anyRefused, false);
+    await book.close();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What refusals taught about each model, kept across restarts in `fit.json` like breakers: the size of
- * request it refused as too large (its context window, or a key's whole tokens-per-minute), and that it
- * refused tools or images. Each fact carries where it came from and when. A later success above a learnt
- * ceiling raises it; a success with tools or images lifts that refusal.
+ * request it refused as too large (its context window, or a key's whole tokens-per-minute), that it
+ * refused tools or images, and that it refused a request another model then served. Each fact carries
+ * where it came from and when. A later success above a learnt ceiling raises it; a success with tools or
+ * images lifts that refusal; any success lifts the last.
  */
 import { z } from 'zod/v3';
 import { StateBook, type StateBookOptions } from './state-book.js';
@@ -23,6 +24,13 @@ export const MIN_LEARNT_SIZE = 4096;
  */
 export const GUESSED_CEILING_MS = 24 * 3_600_000;
 
+/**
+ * How long a model that refused (4xx) a request another model then served ranks behind the others. Such a
+ * refusal is the model's way with requests like it (a parameter or message shape its API will not take),
+ * so each new conversation would meet it again; after this long it is asked once more.
+ */
+export const REFUSAL_LESSON_MS = 3_600_000;
+
 /** A learnt ceiling: requests over `tokens` were refused (or, after a success, `tokens` was served). */
 export interface LearnedCeiling {
   tokens: number;
@@ -41,6 +49,8 @@ export interface LearnedFit {
   noToolsAt?: number;
   /** When it refused images. */
   noImagesAt?: number;
+  /** When it refused (4xx) a request that another model then served. */
+  refusedServedAt?: number;
 }
 
 const ceilingSchema = z.strictObject({
@@ -54,6 +64,7 @@ const learnedSchema = z.strictObject({
   ceiling: ceilingSchema.optional(),
   noToolsAt: z.number().optional(),
   noImagesAt: z.number().optional(),
+  refusedServedAt: z.number().optional(),
 });
 const fileSchema = z.strictObject({ models: z.record(z.string().min(1).max(600), learnedSchema) });
 type FitFile = z.output<typeof fileSchema>;
@@ -65,8 +76,13 @@ export type Feature = 'tools' | 'images';
 
 const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
 
+/** The facts a success can lift. */
+type Liftable = (typeof FEATURE_FIELD)[Feature] | 'refusedServedAt';
+
 export class FitBook extends StateBook<FitFile> {
   readonly #models = new Map<string, LearnedFit>();
+  /** The models with a `refusedServedAt`, so ranking looks no further while there are none. */
+  readonly #refusing = new Set<string>();
 
   constructor(options: FitBookOptions) {
     super(options, fileSchema);
@@ -77,7 +93,10 @@ export class FitBook extends StateBook<FitFile> {
   }
 
   protected restore(data: FitFile): void {
-    for (const [key, learned] of Object.entries(data.models)) this.#models.set(key, learned);
+    for (const [key, learned] of Object.entries(data.models)) {
+      this.#models.set(key, learned);
+      if (learned.refusedServedAt !== undefined) this.#refusing.add(key);
+    }
   }
 
   /** What was learnt about `key`, or undefined (the usual case: nothing); a guessed ceiling past its day is dropped. */
@@ -87,7 +106,7 @@ export class FitBook extends StateBook<FitFile> {
     if (ceiling === undefined || ceiling.stated === true) return learned;
     if (this.time.now() - ceiling.at < GUESSED_CEILING_MS) return learned;
     const { ceiling: _expired, ...rest } = learned as LearnedFit;
-    if (rest.noToolsAt === undefined && rest.noImagesAt === undefined) this.#models.delete(key);
+    if (Object.keys(rest).length === 0) this.#models.delete(key);
     else this.#models.set(key, rest);
     this.changed();
     return this.#models.get(key);
@@ -117,9 +136,10 @@ export class FitBook extends StateBook<FitFile> {
     const patch: LearnedFit = {};
     if (ceiling !== undefined && size > ceiling.tokens)
       patch.ceiling = { tokens: size, kind: ceiling.kind, source: 'served', at: this.time.now() };
-    const lifted = (['tools', 'images'] as const).filter(
-      (feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined,
-    );
+    const lifted: Liftable[] = (['tools', 'images'] as const)
+      .filter((feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined)
+      .map((feature) => FEATURE_FIELD[feature]);
+    if (learned.refusedServedAt !== undefined) lifted.push('refusedServedAt');
     if (patch.ceiling === undefined && lifted.length === 0) return;
     this.#update(key, patch, lifted);
   }
@@ -129,20 +149,43 @@ export class FitBook extends StateBook<FitFile> {
     this.#update(key, { [FEATURE_FIELD[feature]]: this.time.now() });
   }
 
+  /** `key` refused (4xx) a request that another model then served: it ranks behind the others for a while. */
+  refusedServed(key: string): void {
+    this.#update(key, { refusedServedAt: this.time.now() });
+  }
+
+  /**
+   * When `key` refused a request another model then served, if that was less than `REFUSAL_LESSON_MS`
+   * ago; else null.
+   */
+  refusedLately(key: string): number | null {
+    if (this.#refusing.size === 0) return null;
+    const at = this.#models.get(key)?.refusedServedAt;
+    return at !== undefined && this.time.now() - at < REFUSAL_LESSON_MS ? at : null;
+  }
+
+  /** Whether any model has refused a request another model served (lately or not): the ranking's fast path. */
+  get anyRefused(): boolean {
+    return this.#refusing.size > 0;
+  }
+
   /** Forgets what was learnt about `key` (a manual reset of the model). */
   forget(key: string): void {
+    this.#refusing.delete(key);
     if (this.#models.delete(key)) this.changed();
   }
 
-  #update(key: string, patch: LearnedFit, lifted: readonly Feature[] = []): void {
+  #update(key: string, patch: LearnedFit, lifted: readonly Liftable[] = []): void {
     const next: LearnedFit = { ...this.#models.get(key), ...patch };
-    for (const feature of lifted) delete next[FEATURE_FIELD[feature]];
+    for (const field of lifted) delete next[field];
+    if (next.refusedServedAt === undefined) this.#refusing.delete(key);
+    else this.#refusing.add(key);
     // Newest last, so the oldest is the first dropped.
     this.#models.delete(key);
     this.#models.set(key, next);
     if (this.#models.size > FIT_BOOK_MAX_MODELS) {
       const oldest = this.#models.keys().next().value;
-      if (oldest !== undefined) this.#models.delete(oldest);
+      if (oldest !== undefined) this.forget(oldest);
     }
     this.changed();
   }

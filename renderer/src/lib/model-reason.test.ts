@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { modelView } from '../test-support/fixtures.js';
-import { outReason } from './model-reason.js';
+import { outReason, refusalWords } from './model-reason.js';
 
 test('why a model is out: its block first, then its breaker, with the failure kind', () => {
   const now = 1000;
@@ -57,4 +57,13 @@ test('a CLOSED model the offline rule spared says it was unreachable, not blamed
     'unreachable, not held against the model (no provider answered: check the connection)',
   );
   expect(outReason(modelView('a/x', { blockedBy: 'missing_key' }), 1000, true)).toBe('no API key configured');
+});
+
+test('a model that refused a request another model served says so, with when; else nothing', () => {
+  expect(refusalWords(modelView('a/x'))).toBeNull();
+  const at = new Date(2026, 11, 3, 14, 5).getTime();
+  expect(outReason(modelView('a/x', { refusedServedAt: at }), at)).toMatch(/^refused a request/);
+  expect(refusalWords(modelView('a/x', { refusedServedAt: at }))).toBe(
+    'refused a request another model served, at 14:05: routed behind the others for an hour from then, or until it serves one',
+  );
 });

@@ -1,4 +1,5 @@
 import type { ModelStateView } from '../../../router/api-types.js';
+import { formatHourMinute } from './format.js';
 import { FAILURE_HINTS, SKIP_HINTS, failureWords } from './labels.js';
 
 /** What a row says of a model the offline rule spared: its network errors were not held against it. */
@@ -8,7 +9,8 @@ export const SPARED_WORDS =
 /**
  * Why a model of the active set is not taking requests normally, in plain words, or null when it is. What
  * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it;
- * a CLOSED model that the newest requests could not reach (`spared` by the offline rule) says so.
+ * a CLOSED model that the newest requests could not reach (`spared` by the offline rule) says so, and
+ * one routed behind the others for refusing a request another model served says that.
  */
 export function outReason(model: ModelStateView, now: number, spared = false): string | null {
   if (
@@ -25,7 +27,7 @@ export function outReason(model: ModelStateView, now: number, spared = false): s
   const failures = `${model.consecutiveFailures} failure${model.consecutiveFailures === 1 ? '' : 's'} since the last success`;
   switch (model.state) {
     case 'CLOSED':
-      return spared ? SPARED_WORDS : null;
+      return spared ? SPARED_WORDS : refusalWords(model);
     case 'DEGRADED':
       // Ranking gives a DEGRADED model its place back, as a trial, once no failure came for a cooldown.
       return model.trialDueAt !== null && model.trialDueAt <= now
@@ -43,4 +45,14 @@ export function outReason(model: ModelStateView, now: number, spared = false): s
 /** The hint behind a failure kind, for a tooltip. */
 export function failureHint(model: ModelStateView): string | undefined {
   return model.lastFailureKind ? FAILURE_HINTS[model.lastFailureKind] : undefined;
+}
+
+/**
+ * Why a model ranks behind the others though it is healthy: it refused (4xx) a request another model then
+ * served, so the router asks the others first for an hour or until it serves; null when it did not lately.
+ */
+export function refusalWords(model: ModelStateView): string | null {
+  const at = model.refusedServedAt;
+  if (at === null) return null;
+  return `refused a request another model served, at ${formatHourMinute(at)}: routed behind the others for an hour from then, or until it serves one`;
 }

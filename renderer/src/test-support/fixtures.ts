@@ -64,6 +64,7 @@ export function modelView(key: string, over: Partial<ModelStateView> = {}): Mode
     stats: { attempts: 0, successes: 0, successRate: null, p50LatencyMs: null, recentLatencyMs: [] },
     latency: { ttfbMs: null, ttfbP50Ms: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null },
     lastProbe: null,
+    refusedServedAt: null,
     ...over,
   };
 }

@@ -3,8 +3,8 @@
  * free-tier budgets as it starts and once its tokens are known (the upstream's usage, else an estimate from
  * the request's length: `servedTokens` in `attempt-effects.ts`), with the provider's own rate-limit
  * headers as corrections; a failure booked against a breaker; and what a request books at its end:
- * deferred network errors, unless the offline rule holds, and when a skipped model is back, for
- * Retry-After.
+ * deferred network errors, unless the offline rule holds, the models that refused a request another
+ * model served, and when a skipped model is back, for Retry-After.
  */
 import type { SkipView, UsageView } from '../../api-types.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
@@ -91,6 +91,19 @@ export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): v
   if (isOfflineFailure(trace.attempts, trace.served !== null)) return;
   for (const { key, role } of trace.deferredNetwork)
     bookBreakerFailure(ctx, key, { kind: 'network_error', role });
+}
+
+/**
+ * Books each model that refused (4xx, `invalid_request`) this request while another model served it: the
+ * request was sound, so the refusal is the model's own way with requests like it, and the model ranks
+ * behind the others for a while (`FitBook.refusedServed`). Nothing is booked when nothing served: a
+ * request every model refuses is the client's, and blames none.
+ */
+export function settleRefusals(ctx: RouteContext, trace: RequestTrace): void {
+  const { served } = trace;
+  if (served === null) return;
+  for (const attempt of trace.attempts)
+    if (attempt.kind === 'invalid_request' && attempt.model !== served) ctx.fits.refusedServed(attempt.model);
 }
 
 /** The soonest moment a skipped model becomes usable again (cooldown or pause end), for Retry-After. */

@@ -4,6 +4,7 @@
  */
 import { candidateFacts } from './candidate-facts.js';
 import { fastestOrder, speedFacts } from './fastest-order.js';
+import { refusalsBehindIn } from './refusals-behind.js';
 import { skipUnfit } from '../fit/fit-steps.js';
 import { keysBlock } from '../booking/key-rotation.js';
 import type { RequestRun } from './dispatch.js';
@@ -63,7 +64,8 @@ export class RankingMemo {
 
 /**
  * Ranks a set for this request (a healthy set's ranking is reused until a store changes); a `fastest` set
- * then puts its healthy models in order of recent speed.
+ * then puts its healthy models in order of recent speed, and the models that lately refused a request
+ * another model served go behind the others.
  */
 export function rankSet(run: RequestRun, set: readonly string[], setName: string): Ranking {
   const { ctx, trace } = run;
@@ -76,9 +78,12 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
   );
   trace.skips.push(...ranking.skips);
   const { order, exploration } = resolved.config.router.ranking;
-  if (order[setName] !== 'fastest') return ranking;
-  const speed = speedFacts(breakers, ctx.latency);
-  return { ...ranking, order: fastestOrder(ranking.order, speed, ctx.random() < exploration) };
+  const ranked =
+    order[setName] === 'fastest'
+      ? fastestOrder(ranking.order, speedFacts(breakers, ctx.latency), ctx.random() < exploration)
+      : ranking.order;
+  const final = refusalsBehindIn(ctx.fits, ranked);
+  return final === ranking.order ? ranking : { ...ranking, order: final };
 }
 
 /**

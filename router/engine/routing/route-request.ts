@@ -21,7 +21,7 @@ import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit, unfitReason } from '../fit/fit-steps.js';
-import { settleDeferredNetwork, soonestRetryAt } from '../booking/request-bookkeeping.js';
+import { settleDeferredNetwork, settleRefusals, soonestRetryAt } from '../booking/request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
@@ -72,6 +72,7 @@ export async function routeRequest(
       ? await dispatch(run, target.model.key, pinnedRole(run, target.model.key))
       : await walkSet(run, target.set, target.name);
   settleDeferredNetwork(ctx, run.trace);
+  settleRefusals(ctx, run.trace);
   // The conversation lives where its turn was served: the same model, or the one it moved to.
   if (req.session !== null && run.trace.served !== null) ctx.sessions.served(req.session, run.trace.served);
   const ending = finalAnswer(run, last);

@@ -9,10 +9,12 @@ import type {
 import type { ResolvedConfig, ResolvedProvider } from '../../config/resolve-config.js';
 import { degradedTrialAt, openUntil } from '../../state/breaker.js';
 import type { BreakerStore } from '../../state/breaker-store.js';
+import type { FitBook } from '../../state/fit-book.js';
 import type { LatencyBook, ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
 import { fastestOrder, speedFacts } from '../routing/fastest-order.js';
+import { refusalsBehindIn } from '../routing/refusals-behind.js';
 import { keysBlock, keysOf } from '../booking/key-rotation.js';
 import { NO_LIMITS } from '../../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
@@ -23,6 +25,8 @@ export interface StateSources {
   resolved: ResolvedConfig;
   breakers: BreakerStore;
   quotas: QuotaBook;
+  /** What refusals taught about each model. */
+  fits: FitBook;
   modelStats: ModelStatsBook;
   latency: LatencyBook;
   /** The last probe of a model, if any. */
@@ -95,6 +99,7 @@ export function modelView(
     stats: src.modelStats.get(key),
     latency: src.latency.get(key),
     lastProbe: src.lastProbe(key),
+    refusedServedAt: src.fits.refusedLately(key),
   };
 }
 
@@ -114,9 +119,10 @@ export function buildState(src: StateSources): StateResponse {
   );
   // A `fastest` set routes its healthy models by speed: shown as the next request (not exploring) takes them.
   const fastest = resolved.config.router.ranking.order[resolved.activeSet] === 'fastest';
-  const order = fastest
-    ? fastestOrder(ranking.order, speedFacts(breakers, src.latency), false)
-    : ranking.order;
+  const order = refusalsBehindIn(
+    src.fits,
+    fastest ? fastestOrder(ranking.order, speedFacts(breakers, src.latency), false) : ranking.order,
+  );
   const ordered: string[] = order.map((candidate) => candidate.key);
   const seen = new Set(ordered);
   const push = (key: string): void => {

@@ -9,7 +9,13 @@ import { TestResultView } from './TestResultView.js';
 import type { RowEditing } from './ModelRow.js';
 
 function needsReset(m: ModelStateView): boolean {
-  return m.state !== 'CLOSED' || m.consecutiveFailures > 0 || m.authBlocked || m.quotaPausedUntil !== null;
+  return (
+    m.state !== 'CLOSED' ||
+    m.consecutiveFailures > 0 ||
+    m.authBlocked ||
+    m.quotaPausedUntil !== null ||
+    m.refusedServedAt !== null
+  );
 }
 
 /** Moves a row one place up or down, or takes it out of the set. */

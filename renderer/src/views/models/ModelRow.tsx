@@ -3,7 +3,7 @@ import type { ModelStateView } from '../../../../router/api-types.js';
 import { ModelHealth } from '../../components/ModelHealth.js';
 import { ModelKey } from '../../components/ModelKey.js';
 import { SKIP_HINTS } from '../../lib/labels.js';
-import { SPARED_WORDS } from '../../lib/model-reason.js';
+import { SPARED_WORDS, refusalWords } from '../../lib/model-reason.js';
 import { trialNext } from '../../lib/model-status.js';
 import { useNow } from '../../lib/use-now.js';
 import { ordinal } from '../../lib/routing-positions.js';
@@ -85,6 +85,7 @@ export function ModelRow({
   const detailsId = useId();
   const [open, setOpen] = useState(false);
   const name = model.key;
+  const refused = refusalWords(model);
   return (
     <li className={`model-row ${dragging ? 'is-dragging' : ''}`} aria-label={name} data-set-key={name}>
       <Grip name={name} priority={priority} editing={editing} />
@@ -101,6 +102,7 @@ export function ModelRow({
         <RoutingPlace model={model} routeAt={routeAt} />
         {spared && <span className="small model-spared">{SPARED_WORDS}</span>}
         <QuotaPauseWhy model={model} />
+        {refused && <span className="small model-refused-why">{refused}</span>}
       </div>
       <ModelMetrics model={model} />
       <ModelActions
