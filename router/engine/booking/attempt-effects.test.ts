@@ -92,7 +92,7 @@ test('a served attempt without usage counts the estimated input, marked so', () 
   );
 });
 
-test('failures of the key: paused or blocked, no health damage, the next key of the provider', () => {
+test('failures of the key: paused or blocked, no health damage, not in the success rate, the next key of the provider', () => {
   const rows: Array<[string, FailureInput, AttemptFacts['quotaScope'], Partial<AttemptEffects>]> = [
     [
       '429, limits per model',
@@ -120,7 +120,7 @@ test('failures of the key: paused or blocked, no health damage, the next key of 
       {
         ...NOTHING_ELSE,
         breaker: null,
-        stats: { ok: false, latencyMs: 120 },
+        stats: null,
         chain: { type: 'next' },
         then: 'next_key',
         ...differs,

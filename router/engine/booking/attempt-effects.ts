@@ -212,8 +212,9 @@ function failedEffects(
   rateLimit: RateLimitHints | null,
 ): AttemptEffects {
   const { failure, committed, latencyMs } = verdict;
-  // Blame on the request (the client's) or on nobody leaves the model's record as it was.
-  const counts = failure.blame === 'model' || failure.blame === 'provider';
+  // Blame on the request (the client's) or on nobody leaves the model's record as it was, and so does a
+  // key's fault (its rate limit, its credit, its refusal): the model's success rate is about its answers.
+  const counts = (failure.blame === 'model' || failure.blame === 'provider') && !failure.keyFault;
   return effectsOf({
     view: viewOf(verdict, facts, failure.kind),
     budget: { tokens: null, rateLimit, uncountAt: verdict.sent ? null : facts.countedAt },

@@ -120,6 +120,11 @@ for (const [label, retryAfter, expectedMs] of [
       const alpha = router.model('alpha/m1');
       assert.equal(alpha.consecutiveFailures, 0);
       assert.equal(alpha.state, 'CLOSED');
+      assert.deepEqual(
+        [alpha.stats.attempts, alpha.stats.successRate],
+        [0, null],
+        'a 429 is the key’s limit: the model’s success rate is about its answers',
+      );
       assert.ok(alpha.quotaPausedUntil !== null);
       assert.ok(
         Math.abs(alpha.quotaPausedUntil - now - expectedMs) < 2000,

@@ -30,7 +30,10 @@ export function ModelMetrics({ model }: { model: ModelStateView }) {
         <dt>p50</dt>
         <dd className="mono">{formatLatency(stats.p50LatencyMs)}</dd>
       </div>
-      <div className="metric-success">
+      <div
+        className="metric-success"
+        title={`Over its last ${stats.attempts} attempts that judge the model: bad requests, 429s, refused keys and spent credit are left out`}
+      >
         <dt>success</dt>
         <dd className="mono">{formatPercent(stats.successRate)}</dd>
       </div>
