@@ -3,7 +3,7 @@
  * the request was sound, so the refusal is the model's own way with requests like it. The model ranks
  * behind the others for an hour (new conversations do not pay an attempt on it first), its health is
  * untouched, a success or a Reset lifts it, and it survives a restart. A request every model refuses
- * teaches nothing.
+ * teaches nothing, nor does a 413 (a body limit).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +63,18 @@ test('a success lifts the lesson: the model takes its place again', async () => 
       'c/m:server_error',
       'a/m:ok',
     ]);
+    assert.equal(router.model(A).refusedServedAt, null);
+    await router.chat();
+    assert.deepEqual(attemptChain(router.lastEntry().attempts), ['a/m:ok']);
+  });
+});
+
+test('a 413 another model served teaches no shape: a body limit speaks of size', async () => {
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream.script(A, status(413, { body: 'Request Entity Too Large' })).always(A, json('from a'));
+    upstream.always(B, json('from b'));
+    await router.chat();
+    assert.deepEqual(attemptChain(router.lastEntry().attempts), ['a/m:invalid_request', 'b/m:ok']);
     assert.equal(router.model(A).refusedServedAt, null);
     await router.chat();
     assert.deepEqual(attemptChain(router.lastEntry().attempts), ['a/m:ok']);
