@@ -275,6 +275,11 @@ export interface HistoryEntry {
   session?: string;
   /** The model its conversation was on, tried first ahead of the set's order; absent when none was. */
   sticky?: string;
+  /**
+   * The models of the set asked last, behind the others, because each refused a request another model
+   * served within the hour; absent when none was.
+   */
+  behind?: string[];
 }
 
 /**

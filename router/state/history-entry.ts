@@ -72,4 +72,5 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
     .regex(/^[0-9a-f]{16}$/)
     .optional(),
   sticky: name.optional(),
+  behind: z.array(name).max(2000).optional(),
 });

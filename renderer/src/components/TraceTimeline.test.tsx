@@ -162,3 +162,15 @@ test('a fit skip shows the limit it was over; a sticky request says so', () => {
   expect(screen.getByText('sticky').getAttribute('title')).toContain('demo-fast/coder');
   expect(screen.getByText('~110,000 tokens')).toBeTruthy();
 });
+
+test('a model asked last for refusing what another model served is its own step, after the skips', () => {
+  render(<TraceTimeline entry={{ ...failover, behind: ['strict/m'] }} />);
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-1' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps).toHaveLength(5);
+  expect(steps[1]).toHaveTextContent('asked last');
+  expect(steps[1]).toHaveTextContent('strict/m');
+  expect(steps[1]).toHaveTextContent('it refused a request another model served within the hour');
+  expect(steps[2]).toHaveTextContent('attempt 1');
+});

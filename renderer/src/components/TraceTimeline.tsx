@@ -14,6 +14,7 @@ type TraceEntry = Pick<
   | 'wallMs'
   | 'lastResortUsed'
   | 'sticky'
+  | 'behind'
   | 'size'
 >;
 
@@ -33,6 +34,20 @@ function SkipStep({ skip }: { skip: SkipView }) {
       <span className="trace-detail">
         <span className="mono">{skip.reason}</span> <span className="muted">— {SKIP_HINTS[skip.reason]}</span>
         {skipFigure(skip) !== null && <span className="mono">{skipFigure(skip)}</span>}
+      </span>
+    </li>
+  );
+}
+
+/** A model the order put behind the others: it refused a request another model served within the hour. */
+function BehindStep({ model }: { model: string }) {
+  return (
+    <li className="trace-step trace-skip">
+      <span className="trace-marker" aria-hidden="true" />
+      <span className="trace-what">asked last</span>
+      <ModelKey value={model} />
+      <span className="trace-detail">
+        <span className="muted">— it refused a request another model served within the hour</span>
       </span>
     </li>
   );
@@ -77,8 +92,9 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
 }
 
 /**
- * A request's decision trace as a timeline: every skipped candidate with its reason, every attempt with
- * model, status or failure kind and latency, then what the agent got. Routing metadata only — the history
+ * A request's decision trace as a timeline: every skipped candidate with its reason, the models asked last
+ * for refusing what another model served, every attempt with model, status or failure kind and latency,
+ * then what the agent got. Routing metadata only — the history
  * holds no prompt or completion text, so none can show here.
  */
 export function TraceTimeline({ entry }: { entry: TraceEntry }) {
@@ -87,6 +103,9 @@ export function TraceTimeline({ entry }: { entry: TraceEntry }) {
     <ol className="trace" aria-label={`Decision trace of ${entry.requestId}`}>
       {entry.skipped.map((skip, i) => (
         <SkipStep key={`s${i}`} skip={skip} />
+      ))}
+      {entry.behind?.map((model) => (
+        <BehindStep key={`b${model}`} model={model} />
       ))}
       {entry.attempts.map((attempt, i) => (
         <AttemptStep key={`a${i}`} attempt={attempt} index={i} wallMs={entry.wallMs} />

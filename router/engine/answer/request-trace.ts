@@ -39,6 +39,8 @@ export class RequestTrace {
   usage: UsageView | null = null;
   /** The model the request's conversation was on, tried first (null when none was). */
   sticky: string | null = null;
+  /** The models its order put behind the others for refusing a request another model served lately. */
+  behind: readonly string[] = [];
   /** The largest window (or TPM limit) of the models the request was too large for, in tokens. */
   largestTooSmall: number | null = null;
   readonly #running: Running[] = [];

@@ -38,15 +38,19 @@ test('a model that refused a request another model served ranks behind the other
       'the dashboard shows the order the next request takes',
     );
 
+    assert.equal(router.lastEntry().behind, undefined, 'the first request found nothing to put behind');
+
     router.clock.advance(REFUSAL_LESSON_MS - 1);
     await router.chat();
     assert.deepEqual(attemptChain(router.lastEntry().attempts), ['b/m:ok']);
+    assert.deepEqual(router.lastEntry().behind, [A], 'the trace says which model was asked last');
     assert.equal(upstream.callsTo(A).length, 1, 'the next conversation does not meet the refusal again');
 
     router.clock.advance(1);
     assert.equal(router.model(A).refusedServedAt, null, 'an hour on, it is asked again');
     await router.chat();
     assert.deepEqual(attemptChain(router.lastEntry().attempts), ['a/m:invalid_request', 'b/m:ok']);
+    assert.equal(router.lastEntry().behind, undefined);
   });
 });
 

@@ -82,7 +82,8 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
     order[setName] === 'fastest'
       ? fastestOrder(ranking.order, speedFacts(breakers, ctx.latency), ctx.random() < exploration)
       : ranking.order;
-  const final = refusalsBehindIn(ctx.fits, ranked);
+  const { order: final, behind } = refusalsBehindIn(ctx.fits, ranked);
+  if (behind.length > 0) trace.behind = behind;
   return final === ranking.order ? ranking : { ...ranking, order: final };
 }
 

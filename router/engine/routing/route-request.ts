@@ -271,5 +271,6 @@ export function historyEntry(req: ChatRequest, answer: Answer, span: RoutingSpan
     size: totalTokens(req.needs),
     ...(req.session === null ? {} : { session: req.session }),
     ...(trace.sticky === null ? {} : { sticky: trace.sticky }),
+    ...(trace.behind.length === 0 ? {} : { behind: [...trace.behind] }),
   };
 }

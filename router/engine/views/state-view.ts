@@ -119,7 +119,7 @@ export function buildState(src: StateSources): StateResponse {
   );
   // A `fastest` set routes its healthy models by speed: shown as the next request (not exploring) takes them.
   const fastest = resolved.config.router.ranking.order[resolved.activeSet] === 'fastest';
-  const order = refusalsBehindIn(
+  const { order } = refusalsBehindIn(
     src.fits,
     fastest ? fastestOrder(ranking.order, speedFacts(breakers, src.latency), false) : ranking.order,
   );
