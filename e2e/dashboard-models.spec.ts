@@ -159,6 +159,30 @@ test('removed from the keyboard: the focus goes to Undo, and after Undo back to 
   await expect(page.getByRole('button', { name: 'Remove up/m2 from the set' })).toBeFocused();
 });
 
+test('after an Undo whose save is slow, the focus still goes back to the row once it is in', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await setOrder(SET);
+  await open(page);
+  await page.getByRole('button', { name: 'Remove up/m2 from the set' }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(order).toEqual(['up/m1', 'up/m3', `up/${LONG}`]);
+  // The undo's save is held on its way while the page's clock runs past the few seconds the focus waits.
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/sets/default', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const notice = page.getByRole('status').filter({ hasText: 'Removed up/m2 from the set.' });
+  await notice.getByRole('button', { name: 'Undo' }).press('Enter');
+  await page.clock.fastForward(10_000);
+  release();
+  await expect.poll(order).toEqual(SET);
+  await expect(page.getByRole('button', { name: 'Remove up/m2 from the set' })).toBeFocused();
+});
+
 test('a long key wraps only at a slash, even at tray width', async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 800 });
   await open(page);

@@ -20,7 +20,7 @@ import { countOf } from '../../lib/format.js';
 /** How long "Undo" stays offered after a removal. */
 const UNDO_MS = 15_000;
 
-/** How long the focus waits for a row Undo brought back. */
+/** How long the focus waits for a row Undo brought back, once the undo's save is through. */
 const REFOCUS_MS = 5000;
 
 /** How the set's order is used, in words: the list below is always the set's own (priority) order. */
@@ -81,23 +81,34 @@ function SetRows({
 
 /**
  * Gives the focus back to a row's Remove button once the row is on screen: after Undo, the focus (on
- * Undo, which goes away) returns to the row that came back.
+ * Undo, which goes away) returns to the row that came back. `saving` is whether the set's save is on its
+ * way, `failed` whether the last one failed.
  */
-function useRemoveFocus(container: RefObject<HTMLOListElement | null>) {
-  const wanted = useRef<{ key: string; until: number } | null>(null);
-  // The row shows once the set has it back and the router's view lists its model: look on every render,
-  // for a few seconds (an undo that failed brings no row back, and a later one must not take the focus).
+function useRemoveFocus(container: RefObject<HTMLOListElement | null>, saving: boolean, failed: boolean) {
+  const wanted = useRef<{ key: string; until: number | null } | null>(null);
+  // The row shows once the set has it back and the router's view lists its model: look on every render
+  // while the undo's save is on its way, then for a few seconds more (an undo that failed brings no row
+  // back, and a later one must not take the focus). A slow save never runs the wait out.
   useLayoutEffect(() => {
-    const { key, until } = wanted.current ?? { key: null, until: 0 };
-    if (key === null) return;
-    const button = container.current?.querySelector<HTMLElement>(`[data-remove-for="${CSS.escape(key)}"]`);
-    if (!button && Date.now() < until) return;
+    const want = wanted.current;
+    if (want === null) return;
+    const button = container.current?.querySelector<HTMLElement>(
+      `[data-remove-for="${CSS.escape(want.key)}"]`,
+    );
+    if (!button && !failed) {
+      if (saving) {
+        want.until = null;
+        return;
+      }
+      want.until ??= Date.now() + REFOCUS_MS;
+      if (Date.now() < want.until) return;
+    }
     wanted.current = null;
     button?.focus();
   });
   return {
     remove: (key: string) => {
-      wanted.current = { key, until: Date.now() + REFOCUS_MS };
+      wanted.current = { key, until: null };
     },
   };
 }
@@ -117,7 +128,7 @@ export function ModelsView() {
     editor.moveTo,
   );
   const hintId = useId();
-  const refocus = useRemoveFocus(container);
+  const refocus = useRemoveFocus(container, editor.pending, editor.error !== null);
   const now = useNow();
   useRefreshAt(state?.health.backAt ?? null);
   if (!state) return <QueryStatus isPending={isPending} error={error} what="models" />;
