@@ -1,12 +1,14 @@
 /**
  * `npm run test:agents`: the real Claude Code and Codex, headless, against the real daemon over fake
  * upstreams, in two rounds. First, a set whose first model has a 4,000-token window (smaller than either
- * agent's requests), whose next two are black holes (an empty 200; an SSE error frame before content) and
- * whose fourth is a scripted coding model. Then a set whose first model dies half-way through every answer
+ * agent's requests), whose second refuses them with a 400 (a shape its API will not take), whose next two
+ * are black holes (an empty 200; an SSE error frame before content) and whose fifth is a scripted coding
+ * model. Then a set whose first model dies half-way through every answer
  * (its connection drops), before the same coding model. Each agent gets a plain prompt and a shell-tool
  * loop each round. The agents are installed on demand from npm into `.agents/` (ignored). Agents retry
  * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
- * have been served; the small model refuses once and is skipped from then on; each conversation stays on
+ * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
+ * once a request it refused was served; each conversation stays on
  * the model that served its first turn; and an answer cut half-way was finished by the coding model as a
  * continuation, the agent getting it whole. A third round runs each agent with nothing but what
  * `fcm-router setup` wrote into a throwaway HOME, and undoes it (scripts/agent-setup-round.ts);
@@ -24,7 +26,13 @@ import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fak
 import { fetchContextWindow } from '../router/setup/router-target.js';
 import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
-import { byStreaming, empty200, errorPayload, sse } from '../router/test-support/upstream-behaviours.js';
+import {
+  byStreaming,
+  empty200,
+  errorPayload,
+  sse,
+  status,
+} from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
 import { runSetupRound } from './agent-setup-round.js';
@@ -32,19 +40,46 @@ import { CHAT_AGENTS, chatHistoryCheck, chatOutputChecks, runChatAgent } from '.
 
 /** The model that refuses both agents' requests as too long for its 4,000-token window. */
 const SMALL = 'small/ctx';
+/** The model whose API refuses the agents' requests with a 400 the coding model does not: a shape it will not take. */
+const STRICT = 'strict/params';
 
 /** Skips and attempts of an entry, for a check's detail. */
 function chainOf(entry: HistoryEntry): string {
   const chain = entry.attempts.map((attempt) => `${attempt.model}:${attempt.kind ?? 'ok'}`);
   const skips = entry.skipped.map((skip) => `skip ${skip.model}:${skip.reason}`);
   const sticky = entry.sticky === undefined ? '' : ` sticky ${entry.sticky}`;
-  return `${entry.requestId} ${entry.outcome} ${entry.clientStatus} ${[...skips, ...chain].join(' ')}${sticky}`;
+  const behind = entry.behind === undefined ? '' : ` behind ${entry.behind.join(',')}`;
+  return `${entry.requestId} ${entry.outcome} ${entry.clientStatus} ${[...skips, ...chain].join(' ')}${sticky}${behind}`;
+}
+
+/**
+ * The strict model's 400 teaches the router once a request it refused was served: every request begun after
+ * that one ended asks it last (`behind`) and never reaches it. Requests already under way then (an agent's
+ * first requests go out together) may have met it too.
+ */
+function strictCheck(entries: readonly HistoryEntry[]): Check {
+  const refused = entries.filter((entry) =>
+    entry.attempts.some((attempt) => attempt.model === STRICT && attempt.kind === 'invalid_request'),
+  );
+  const taught = refused.find((entry) => entry.outcome === 'served');
+  const learntAt = taught === undefined ? Number.POSITIVE_INFINITY : taught.at + taught.wallMs;
+  const later = entries.filter((entry) => entry.at > learntAt);
+  const wrong = later.filter(
+    (entry) =>
+      entry.attempts.some((attempt) => attempt.model === STRICT) || !(entry.behind ?? []).includes(STRICT),
+  );
+  return {
+    name: `router history: ${STRICT} refused ${refused.length} request(s) another model served, then was asked last by the ${later.length} begun after and reached by none`,
+    ok: taught !== undefined && later.length > 0 && wrong.length === 0,
+    detail: [...refused, ...wrong].map(chainOf).join('\n'),
+  };
 }
 
 /**
  * What the history must show (`entries` oldest first): every agent request served by good/coder; the small
- * model tried once, refusing for size, and skipped for it from then on; each conversation's first turn
- * through both black holes, its later turns straight on its model (`sticky`).
+ * model tried once, refusing for size, and skipped for it from then on; the strict model asked last once it
+ * refused what good/coder served; each conversation's first turn through both black holes, its later turns
+ * straight on its model (`sticky`).
  */
 function historyChecks(entries: readonly HistoryEntry[]): Check[] {
   const onSmall = entries.filter((entry) => entry.attempts.some((attempt) => attempt.model === SMALL));
@@ -64,13 +99,16 @@ function historyChecks(entries: readonly HistoryEntry[]): Check[] {
       ok: refusedOnce && notSkipped.length === 0,
       detail: [...new Set([...onSmall, ...notSkipped])].map(chainOf).join('\n'),
     },
+    strictCheck(entries),
   ];
   for (const api of ['messages', 'responses'] as const) {
     const seen = entries.filter((entry) => entry.api === api);
     const sessions = new Set<string>();
     const wrong = seen.filter((entry) => {
       if (entry.outcome !== 'served' || entry.servedModel !== 'good/coder') return true;
-      const models = entry.attempts.map((attempt) => attempt.model).filter((model) => model !== SMALL);
+      const models = entry.attempts
+        .map((attempt) => attempt.model)
+        .filter((model) => model !== SMALL && model !== STRICT);
       const session = entry.session ?? entry.requestId;
       const first = !sessions.has(session);
       sessions.add(session);
@@ -198,10 +236,27 @@ async function main(): Promise<number> {
   );
   upstream.always('good/coder', agentModel());
   upstream.always(SMALL, contextWindowOf(4000, agentModel()));
+  upstream.always(
+    STRICT,
+    status(400, {
+      body: { error: { message: "Unsupported parameter: 'tools'", type: 'invalid_request_error' } },
+    }),
+  );
   upstream.always(DYING, agentModelDyingHalfway());
-  const models = { small: ['ctx'], hole: ['empty', 'errframe'], half: ['dies'], good: ['coder'] };
-  // Every model stays CLOSED through every run, so each request meets them in the set's order.
-  const router = { breaker: { failureThreshold: 20, degradedRatio: 1 } };
+  const models = {
+    small: ['ctx'],
+    strict: ['params'],
+    hole: ['empty', 'errframe'],
+    half: ['dies'],
+    good: ['coder'],
+  };
+  // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
+  // six attempts: a first request meets the small model, the strict one (twice: its 400 is tried once more
+  // without the output length Claude Code asks for) and both black holes before the coding model.
+  const router = {
+    breaker: { failureThreshold: 20, degradedRatio: 1 },
+    failover: { maxAttempts: 6 },
+  };
   const providers = fakeProviders(upstream, models);
   const checks: Check[] = [];
   if (process.argv.includes('--chat-only')) {
@@ -220,7 +275,7 @@ async function main(): Promise<number> {
   const first = await startDaemon(
     {
       providers,
-      sets: { main: [SMALL, 'hole/empty', 'hole/errframe', 'good/coder'] },
+      sets: { main: [SMALL, STRICT, 'hole/empty', 'hole/errframe', 'good/coder'] },
       activeSet: 'main',
       router,
     },
