@@ -65,7 +65,7 @@ export interface ModelStateView {
   lastProbe: ProbeView | null;
   /**
    * When the model refused (4xx) a request that another model then served, if that was within the last
-   * hour: it ranks behind the other models until then, or until it serves a request. Else null.
+   * hour: it ranks behind the other models until then, or until it serves an agent's request. Else null.
    */
   refusedServedAt: number | null;
 }

@@ -35,9 +35,9 @@ test('a refused size sets the ceiling below it (or at the limit the refusal stat
     assert.equal(book.get('p/m')?.ceiling?.tokens, 14_999, 'a larger refusal teaches nothing new');
     book.refusedSize('p/m', 12_000, 'context', 8192);
     assert.equal(book.get('p/m')?.ceiling?.tokens, 8192);
-    book.served('p/m', 5000, { tools: false, images: false });
+    book.served('p/m', 5000, { tools: false, images: false }, true);
     assert.equal(book.get('p/m')?.ceiling?.tokens, 8192);
-    book.served('p/m', 30_000, { tools: false, images: false });
+    book.served('p/m', 30_000, { tools: false, images: false }, true);
     assert.deepEqual(
       { ...book.get('p/m')?.ceiling, at: 0 },
       { tokens: 30_000, kind: 'context', source: 'served', at: 0 },
@@ -49,7 +49,7 @@ test('a refused feature is lifted by a success that used it; what was learnt is 
   await withBook(async (book, file, clock) => {
     book.refusedFeature('p/m', 'tools');
     book.refusedFeature('p/m', 'images');
-    book.served('p/m', 10, { tools: true, images: false });
+    book.served('p/m', 10, { tools: true, images: false }, true);
     assert.equal(book.get('p/m')?.noToolsAt, undefined);
     assert.ok(book.get('p/m')?.noImagesAt !== undefined);
     book.refusedSize('q/m', 9000, 'tpm', 6000);
@@ -97,7 +97,7 @@ test('a guessed ceiling is forgotten a day after it was learnt; a stated one and
   });
 });
 
-test('a request refused that another model served holds for an hour; any success lifts it; a restart keeps it', async () => {
+test('a request refused that another model served holds for an hour; an agent request served lifts it; a restart keeps it', async () => {
   await withBook(async (book, file, clock) => {
     assert.equal(book.anyRefused, false);
     assert.equal(book.refusedLately('p/m'), null);
@@ -107,8 +107,10 @@ test('a request refused that another model served holds for an hour; any success
     book.refusedFeature('q/m', 'tools');
     assert.equal(book.anyRefused, true);
     assert.equal(book.refusedLately('p/m'), at);
-    book.served('q/m', 10, { tools: false, images: false });
-    assert.equal(book.refusedLately('q/m'), null, 'a success lifts it');
+    book.served('q/m', 10, { tools: false, images: false }, false);
+    assert.equal(book.refusedLately('q/m'), at, 'a probe’s or a test’s success says nothing of it');
+    book.served('q/m', 10, { tools: false, images: false }, true);
+    assert.equal(book.refusedLately('q/m'), null, 'an agent request served lifts it');
     assert.ok(book.get('q/m')?.noToolsAt !== undefined, 'a success without tools lifts no tool refusal');
     await book.close();
     const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });

@@ -3,7 +3,7 @@
  * request it refused as too large (its context window, or a key's whole tokens-per-minute), that it
  * refused tools or images, and that it refused a request another model then served. Each fact carries
  * where it came from and when. A later success above a learnt ceiling raises it; a success with tools or
- * images lifts that refusal; any success lifts the last.
+ * images lifts that refusal; an agent's request served lifts the last.
  */
 import { z } from 'zod/v3';
 import { StateBook, type StateBookOptions } from './state-book.js';
@@ -128,8 +128,12 @@ export class FitBook extends StateBook<FitFile> {
     this.#update(key, { ceiling });
   }
 
-  /** `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised. */
-  served(key: string, size: number, features: { tools: boolean; images: boolean }): void {
+  /**
+   * `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised, a
+   * refused feature the request used is lifted, and so is a refusal of what another model served when an
+   * agent sent the request (a probe's or a dashboard test's small request says nothing of an agent's).
+   */
+  served(key: string, size: number, features: { tools: boolean; images: boolean }, byAgent: boolean): void {
     const learned = this.get(key);
     if (learned === undefined) return;
     const { ceiling } = learned;
@@ -139,7 +143,7 @@ export class FitBook extends StateBook<FitFile> {
     const lifted: Liftable[] = (['tools', 'images'] as const)
       .filter((feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined)
       .map((feature) => FEATURE_FIELD[feature]);
-    if (learned.refusedServedAt !== undefined) lifted.push('refusedServedAt');
+    if (byAgent && learned.refusedServedAt !== undefined) lifted.push('refusedServedAt');
     if (patch.ceiling === undefined && lifted.length === 0) return;
     this.#update(key, patch, lifted);
   }

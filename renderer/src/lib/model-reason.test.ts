@@ -64,6 +64,6 @@ test('a model that refused a request another model served says so, with when; el
   const at = new Date(2026, 11, 3, 14, 5).getTime();
   expect(outReason(modelView('a/x', { refusedServedAt: at }), at)).toMatch(/^refused a request/);
   expect(refusalWords(modelView('a/x', { refusedServedAt: at }))).toBe(
-    'refused a request another model served, at 14:05: routed behind the others for an hour from then, or until it serves one',
+    'refused a request another model served, at 14:05: routed behind the others for an hour from then, or until it serves an agent',
   );
 });

@@ -49,10 +49,11 @@ export function failureHint(model: ModelStateView): string | undefined {
 
 /**
  * Why a model ranks behind the others though it is healthy: it refused (4xx) a request another model then
- * served, so the router asks the others first for an hour or until it serves; null when it did not lately.
+ * served, so the router asks the others first for an hour or until it serves an agent; null when it did not
+ * lately.
  */
 export function refusalWords(model: ModelStateView): string | null {
   const at = model.refusedServedAt;
   if (at === null) return null;
-  return `refused a request another model served, at ${formatHourMinute(at)}: routed behind the others for an hour from then, or until it serves one`;
+  return `refused a request another model served, at ${formatHourMinute(at)}: routed behind the others for an hour from then, or until it serves an agent`;
 }

@@ -18,7 +18,7 @@ import type { ChatRequest, RouteContext } from '../routing/route-context.js';
 /** What applying reads of a request being routed (a `RequestRun` is one). */
 export interface EffectRun {
   ctx: RouteContext;
-  req: Pick<ChatRequest, 'needs'>;
+  req: Pick<ChatRequest, 'needs' | 'source'>;
   trace: RequestTrace;
 }
 
@@ -80,7 +80,7 @@ function applyPause(ctx: RouteContext, target: EffectTarget, pause: PauseEffect 
 function applyFit(run: EffectRun, key: string, fit: FitEffect | null): void {
   const { fits } = run.ctx;
   if (fit === null) return;
-  if (fit.type === 'served') return fits.served(key, fit.size, run.req.needs);
+  if (fit.type === 'served') return fits.served(key, fit.size, run.req.needs, run.req.source === 'agent');
   if (fit.type === 'feature') return fits.refusedFeature(key, fit.feature);
   fits.refusedSize(key, fit.size, fit.ceiling, fit.statedLimit);
   const learned = fits.get(key)?.ceiling?.tokens;

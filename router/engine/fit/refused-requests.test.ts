@@ -54,11 +54,18 @@ test('a model that refused a request another model served ranks behind the other
   });
 });
 
-test('a success lifts the lesson: the model takes its place again', async () => {
+test('an agent request it serves lifts the lesson; a dashboard test it passes does not', async () => {
   await withScenario(scenario, async ({ router, upstream }) => {
     upstream.script(A, refusal).always(A, json('from a')).always(B, json('from b'));
     await router.chat();
     assert.equal(router.lastEntry().servedModel, B);
+    const test = await router.chat({ model: `fcm:@${A}` }, { headers: { 'x-fcm-source': 'test' } });
+    assert.equal(test.status, 200);
+    assert.notEqual(
+      router.model(A).refusedServedAt,
+      null,
+      'a test’s small request says nothing of an agent’s',
+    );
     // Behind B and C, A is tried when both fail.
     upstream.script(B, status(500)).script(C, status(500));
     await router.chat();
