@@ -111,6 +111,9 @@ test('a request refused that another model served holds for an hour; an agent re
     assert.equal(book.refusedLately('q/m'), at, 'a probe’s or a test’s success says nothing of it');
     book.served('q/m', 10, { tools: false, images: false }, true);
     assert.equal(book.refusedLately('q/m'), null, 'an agent request served lifts it');
+    book.refusedServed('r/m');
+    book.served('r/m', 10, { tools: false, images: false }, true);
+    assert.equal(book.get('r/m'), undefined, 'nothing left to know of it: dropped');
     assert.ok(book.get('q/m')?.noToolsAt !== undefined, 'a success without tools lifts no tool refusal');
     await book.close();
     const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });

@@ -184,9 +184,9 @@ export class FitBook extends StateBook<FitFile> {
     for (const field of lifted) delete next[field];
     if (next.refusedServedAt === undefined) this.#refusing.delete(key);
     else this.#refusing.add(key);
-    // Newest last, so the oldest is the first dropped.
+    // Newest last, so the oldest is the first dropped; a model nothing is known of any more is dropped.
     this.#models.delete(key);
-    this.#models.set(key, next);
+    if (Object.keys(next).length > 0) this.#models.set(key, next);
     if (this.#models.size > FIT_BOOK_MAX_MODELS) {
       const oldest = this.#models.keys().next().value;
       if (oldest !== undefined) this.forget(oldest);
