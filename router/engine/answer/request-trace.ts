@@ -21,6 +21,9 @@ interface Running {
   committedStatus: number | null;
 }
 
+/** No models: what most requests put behind (one array for all of them). */
+const NO_MODELS: readonly string[] = Object.freeze([]);
+
 /**
  * What one request has done so far: its attempts and skips, the attempts running now (one, or two in a
  * hedged race) and which one the answer was committed to, and the bookkeeping deferred to the request's
@@ -40,7 +43,7 @@ export class RequestTrace {
   /** The model the request's conversation was on, tried first (null when none was). */
   sticky: string | null = null;
   /** The models its order put behind the others for refusing a request another model served lately. */
-  behind: readonly string[] = [];
+  behind: readonly string[] = NO_MODELS;
   /** The largest window (or TPM limit) of the models the request was too large for, in tokens. */
   largestTooSmall: number | null = null;
   readonly #running: Running[] = [];
