@@ -251,11 +251,11 @@ async function main(): Promise<number> {
     good: ['coder'],
   };
   // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
-  // six attempts: a first request meets the small model, the strict one (twice: its 400 is tried once more
-  // without the output length Claude Code asks for) and both black holes before the coding model.
+  // five attempts: a first request meets the small model, the strict one (once: its 400 names a parameter,
+  // not the output length) and both black holes before the coding model.
   const router = {
     breaker: { failureThreshold: 20, degradedRatio: 1 },
-    failover: { maxAttempts: 6 },
+    failover: { maxAttempts: 5 },
   };
   const providers = fakeProviders(upstream, models);
   const checks: Check[] = [];

@@ -256,3 +256,14 @@ test('only rate limits and payment failures pause; only auth failures block the 
     assert.equal(result.failover, true, String(status));
   }
 });
+
+test('a 400 that names another cause than the output length is not tried again without it', () => {
+  const named = JSON.stringify({
+    error: { message: "Unsupported parameter: 'tools'", type: 'invalid_request_error' },
+  });
+  check(http(400, null, named), expect('invalid_request', 'client', true, false, 400));
+  const tokens = JSON.stringify({
+    error: { message: 'max_tokens is too large: 32000', param: 'max_tokens' },
+  });
+  check(http(400, null, tokens), expect('invalid_request', 'client', true, false, 400, SUSPECT));
+});

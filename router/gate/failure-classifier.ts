@@ -8,6 +8,7 @@
  */
 import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
 import { fitRefusal } from './fit-refusal.js';
+import { outputLengthMayCause } from './output-length-refusal.js';
 import { parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
 
 export type FailureInput =
@@ -211,8 +212,17 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
   }
   const base = KIND_TABLE[kind];
   const clientStatus = kind === 'invalid_request' && input.type === 'http' ? input.status : base.clientStatus;
+  // Tried again without its output length only when its words leave that as a cause.
+  const outputLengthSuspect = base.outputLengthSuspect && outputLengthMayCause(text);
   let pause: QuotaPause | null = null;
   if (kind === 'rate_limit') pause = rateLimitPause(retryAfter, text, now);
   if (kind === 'payment_required') pause = { scope: 'provider', ms: PAYMENT_PAUSE_MS, authoritative: true };
-  return { kind, ...base, clientStatus, pause, blockProviderAuth: kind === 'auth_error' };
+  return {
+    kind,
+    ...base,
+    clientStatus,
+    outputLengthSuspect,
+    pause,
+    blockProviderAuth: kind === 'auth_error',
+  };
 }

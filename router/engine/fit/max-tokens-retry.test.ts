@@ -48,3 +48,22 @@ test('without an output length to drop, a 400 fails over at once, and a second r
     );
   });
 });
+
+test('a 400 whose words name another cause fails over at once, even with an output length to drop', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const body = { error: { message: "Unsupported parameter: 'tools'", type: 'invalid_request_error' } };
+    upstream.script('alpha/m1', status(400, { body }), json('unused'));
+    upstream.script('beta/m2', json('from beta'));
+    const reply = await router.chat({ max_tokens: 32_000 });
+    assert.equal(reply.status, 200);
+    assert.match(reply.text, /from beta/);
+    assert.deepEqual(
+      router.lastEntry().attempts.map((attempt) => [attempt.model, attempt.status]),
+      [
+        ['alpha/m1', 400],
+        ['beta/m2', 200],
+      ],
+    );
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+  });
+});
