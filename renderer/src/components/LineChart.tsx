@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { timeTickLabels } from '../lib/time-axis.js';
+import { timeTickLabels, timeTickSpace } from '../lib/time-axis.js';
 import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
 
 export interface LineSeries {
@@ -52,7 +52,7 @@ function options(width: number, props: LineChartProps): uPlot.Options {
   const axes: uPlot.Axis[] = [
     {
       ...axis,
-      space: 60,
+      space: (_u, _axis, from, to) => timeTickSpace(from, to),
       values: (_u, ticks, _axis, _space, incr) => timeTickLabels(ticks, incr),
       ...(props.timeLabel ? { label: props.timeLabel } : {}),
     },
@@ -80,6 +80,9 @@ function options(width: number, props: LineChartProps): uPlot.Options {
   return {
     width,
     height: props.height ?? 160,
+    // Without a right axis uPlot leaves half a y axis's width there, too little for the last date's label
+    // (centred on its tick): room for half of `2026-12-04`. Null is uPlot's own padding.
+    padding: [null, props.right ? null : 40, null, null],
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { size: 5 } },
     scales,

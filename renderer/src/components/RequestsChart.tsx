@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { seriesTotals, type OutcomeSeries } from '../lib/history-buckets.js';
 import { OUTCOME_LABELS } from '../lib/labels.js';
-import { timeTickLabels } from '../lib/time-axis.js';
+import { timeTickLabels, timeTickSpace } from '../lib/time-axis.js';
 import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
 
 /**
@@ -39,7 +39,11 @@ function chartAxes(): uPlot.Axis[] {
     labelSize: 16,
   };
   return [
-    { ...axis, space: 60, values: (_u, ticks, _axis, _space, incr) => timeTickLabels(ticks, incr) },
+    {
+      ...axis,
+      space: (_u, _axis, from, to) => timeTickSpace(from, to),
+      values: (_u, ticks, _axis, _space, incr) => timeTickLabels(ticks, incr),
+    },
     { ...axis, scale: 'n', size: 36, label: 'requests' },
     {
       ...axis,

@@ -24,3 +24,19 @@ export function timeTickLabels(ticks: readonly number[], incrSeconds: number): s
     incrSeconds >= DAY_SECONDS ? isoDay(tick * 1000) : formatHourMinute(tick * 1000),
   );
 }
+
+/** Pixels a `2026-11-03` label takes at the charts' 11 px, with a gap to the next. */
+const DATE_LABEL_SPACE = 90;
+/** Pixels a `15:40` label takes, with a gap. */
+const CLOCK_LABEL_SPACE = 60;
+
+/**
+ * The least room between a time axis's ticks for a span of `fromSeconds` to `toSeconds`: dates are labelled
+ * once the span reaches two days (uPlot picks day ticks from there) and need half as much room again as
+ * clock times, or they run into each other.
+ *
+ * @example timeTickSpace(0, 30 * 86_400) // 90
+ */
+export function timeTickSpace(fromSeconds: number, toSeconds: number): number {
+  return toSeconds - fromSeconds >= 2 * DAY_SECONDS ? DATE_LABEL_SPACE : CLOCK_LABEL_SPACE;
+}
