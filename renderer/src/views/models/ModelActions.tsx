@@ -21,7 +21,7 @@ function needsReset(m: ModelStateView): boolean {
 /** Moves a row one place up or down, or takes it out of the set. */
 function EditButtons({ name, editing }: { name: string; editing: RowEditing }) {
   return (
-    <>
+    <span className="row-moves">
       <button
         type="button"
         className="btn btn-icon"
@@ -49,7 +49,7 @@ function EditButtons({ name, editing }: { name: string; editing: RowEditing }) {
       >
         ×
       </button>
-    </>
+    </span>
   );
 }
 

@@ -35,13 +35,13 @@ export function ProbeControl({ modelKey, last }: { modelKey: string; last: Probe
       </button>
       {last && (
         <span
-          className={`small ${last.ok ? 'muted' : 'outcome-bad'}`}
+          className={`small probe-note ${last.ok ? 'muted' : 'outcome-bad'}`}
           title={!last.ok && last.kind ? FAILURE_HINTS[last.kind] : undefined}
         >
           {probeSummary(last)}
         </span>
       )}
-      {probe.error && <span className="field-error">{errorText(probe.error)}</span>}
+      {probe.error && <span className="field-error probe-note">{errorText(probe.error)}</span>}
     </span>
   );
 }
