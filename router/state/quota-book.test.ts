@@ -56,6 +56,7 @@ test('a provider pause covers all its models; the later of model and provider wi
       authoritative: true,
       scope: 'provider',
       reason: 'rate_limit',
+      repeat: 1,
     });
 
     book.pauseModel('openrouter/x', K, 300_000, false);
@@ -81,6 +82,7 @@ test('a shorter pause does not cut a longer one short; zero or negative lengths 
       authoritative: true,
       scope: 'model',
       reason: 'rate_limit',
+      repeat: 1,
     });
     assert.equal(changes.length, 1);
     await book.close();
@@ -225,6 +227,7 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
       authoritative: true,
       scope: 'model',
       reason: 'rate_limit',
+      repeat: 1,
     });
     assert.equal(b.book.pausedUntil('or/any', 'or', K), T0 + 300_000);
     assert.equal(b.book.isAuthBlocked('groq', fp), true);
@@ -303,5 +306,44 @@ test('a pause set or lifted while others are kept is seen by the next question a
     book.pauseModel('groq/a', K, 5_000, true);
     assert.equal(book.pausedUntil('groq/a', 'groq', K), T0 + 5_000);
     await book.close();
+  });
+});
+
+test('a pause that ran out into another 429 is a repeat: doubled, the router’s own, kept across a restart', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'quota.json');
+    const { book, time } = makeBook(file);
+    book.pauseModel('groq/a', K, 30_000, true);
+    assert.deepEqual(book.pauseInfo('groq/a', 'groq', K), {
+      until: T0 + 30_000,
+      authoritative: true,
+      scope: 'model',
+      reason: 'rate_limit',
+      repeat: 1,
+    });
+    time.set(T0 + 31_000);
+    book.pauseModel('groq/a', K, 30_000, true);
+    assert.deepEqual(book.pauseInfo('groq/a', 'groq', K), {
+      until: T0 + 91_000,
+      authoritative: false,
+      scope: 'model',
+      reason: 'rate_limit',
+      repeat: 2,
+    });
+    assert.equal(book.pausedUntil('groq/a', 'groq', keyFingerprint('sk-two')), null, 'another key is apart');
+    await book.flush();
+    const again = makeBook(file).book;
+    await again.load();
+    assert.equal(again.pauseInfo('groq/a', 'groq', K)?.repeat, 2);
+
+    time.set(T0 + 92_000);
+    book.clearOnSuccess('groq/a', 'groq', K);
+    book.pauseModel('groq/a', K, 30_000, true);
+    assert.equal(book.pauseInfo('groq/a', 'groq', K)?.repeat, 1, 'a success starts the count again');
+    time.set(T0 + 123_000);
+    assert.ok(book.clearModel('groq/a') === false);
+    book.pauseModel('groq/a', K, 30_000, true);
+    assert.equal(book.pauseInfo('groq/a', 'groq', K)?.repeat, 1, 'so does a reset');
+    await Promise.all([book.close(), again.close()]);
   });
 });

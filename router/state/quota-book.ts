@@ -11,6 +11,7 @@ import { UsageBook } from './usage-book.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
 import { KEY_MARK, scopedId } from './scoped-id.js';
+import { pauseRepeat, repeatedPauseMs } from './pause-repeat.js';
 
 export type ProviderPauseReason = 'rate_limit' | 'payment_required';
 
@@ -22,9 +23,15 @@ export interface PauseInfo {
   scope: 'model' | 'provider';
   /** What paused it: a rate limit (429) or, for a provider-wide pause, an account out of credit (402). */
   reason: ProviderPauseReason;
+  /** 1, or how many 429s in a row met the model as its pauses ran out (`pause-repeat.ts`). */
+  repeat: number;
 }
 
-const modelPauseSchema = z.strictObject({ until: z.number(), authoritative: z.boolean() });
+const modelPauseSchema = z.strictObject({
+  until: z.number(),
+  authoritative: z.boolean(),
+  repeat: z.number().int().min(1).max(1000).optional(),
+});
 const providerPauseSchema = z.strictObject({
   until: z.number(),
   reason: z.enum(['rate_limit', 'payment_required']),
@@ -124,14 +131,20 @@ export class QuotaBook extends StateBook<QuotaFile> {
     return this.changes + this.budgets.version;
   }
 
-  /** Pauses one model on one key for `ms`. An existing later pause is kept. */
+  /**
+   * Pauses one model on one key for `ms`, or longer when its last pause ran out into another 429
+   * (`pause-repeat.ts`): a repeat is the router's own length, never the provider's word. An existing later
+   * pause is kept.
+   */
   pauseModel(modelKey: string, fingerprint: string, ms: number, authoritative: boolean): void {
-    const until = this.deadline(ms);
-    if (until === null) return;
     const id = scoped(modelKey, fingerprint);
-    const current = this.live(this.models.get(id));
+    const last = this.models.get(id);
+    const repeat = pauseRepeat(last, this.options.time.now());
+    const until = this.deadline(repeatedPauseMs(ms, repeat));
+    if (until === null) return;
+    const current = this.live(last);
     if (current !== undefined && current.until >= until) return;
-    this.models.set(id, { until, authoritative });
+    this.models.set(id, repeat === 1 ? { until, authoritative } : { until, authoritative: false, repeat });
     this.pausesChanged({ model: modelKey });
   }
 
@@ -171,10 +184,12 @@ export class QuotaBook extends StateBook<QuotaFile> {
     const provider = this.later(this.providers, providerId, fingerprint);
     if (provider !== undefined && (model === undefined || provider.until > model.until)) {
       const { until, authoritative, reason } = provider;
-      return { until, authoritative, scope: 'provider', reason };
+      return { until, authoritative, scope: 'provider', reason, repeat: 1 };
     }
-    if (model !== undefined)
-      return { until: model.until, authoritative: model.authoritative, scope: 'model', reason: 'rate_limit' };
+    if (model !== undefined) {
+      const { until, authoritative, repeat = 1 } = model;
+      return { until, authoritative, scope: 'model', reason: 'rate_limit', repeat };
+    }
     return null;
   }
 

@@ -10,6 +10,7 @@ const pause = (over: Partial<QuotaPauseView> = {}): QuotaPauseView => ({
   reason: 'rate_limit',
   fromProvider: true,
   scope: 'model',
+  repeat: 1,
   ...over,
 });
 
@@ -52,5 +53,12 @@ test('out of history: the status alone; a 402 says out of credit', () => {
   expect(quotaPauseWords(pause(), null, 'up/m3')).toMatch(/^paused by a 429 — /);
   expect(quotaPauseWords(pause({ reason: 'payment_required', scope: 'provider' }), null, 'up/m3')).toMatch(
     /^paused by a 402 \(a limit of the whole key.*\) — out of credit, held until /,
+  );
+});
+
+test('a pause that ran out into another 429 says it is the router’s doubled length, not the provider’s', () => {
+  const repeated = pause({ fromProvider: false, repeat: 3, until: AT + 120_000 });
+  expect(quotaPauseWords(repeated, findPauseCause(history, m3, repeated), 'up/m3')).toBe(
+    `paused by the 429 at ${formatClock(AT)} — 3rd 429 in a row as its pause ran out, so the router doubled the pause: until ${formatClock(AT + 120_000)}`,
   );
 });

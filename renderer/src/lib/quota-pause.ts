@@ -1,5 +1,6 @@
 import type { HistoryEntry, QuotaPauseView } from '../../../router/api-types.js';
 import { formatClock } from './format.js';
+import { ordinal } from './routing-positions.js';
 
 /** The attempt whose answer paused a model: when, with what status, in which request. */
 export interface PauseCause {
@@ -42,8 +43,10 @@ export function quotaPauseWords(pause: QuotaPauseView, cause: PauseCause | null,
   const length =
     pause.reason === 'payment_required'
       ? `out of credit, held until ${until}`
-      : pause.fromProvider
-        ? `the provider’s Retry-After holds it until ${until}`
-        : `no usable Retry-After, so the router’s own pause until ${until}`;
+      : pause.repeat > 1
+        ? `${ordinal(pause.repeat)} 429 in a row as its pause ran out, so the router doubled the pause: until ${until}`
+        : pause.fromProvider
+          ? `the provider’s Retry-After holds it until ${until}`
+          : `no usable Retry-After, so the router’s own pause until ${until}`;
   return `paused by ${by}${scope} — ${length}`;
 }

@@ -19,6 +19,7 @@ test('a quota-paused model says what paused it: a 429 whose Retry-After set the 
       reason: 'rate_limit',
       fromProvider: true,
       scope: 'model',
+      repeat: 1,
     });
     assert.equal(told.quotaPausedUntil, told.quotaPause?.until);
     const guessed = router.model('alpha/m2');

@@ -49,7 +49,8 @@ function quotaPauseView(
   for (const apiKey of keysOf(provider)) {
     const pause = quotas.pauseInfo(key, provider.quotaAccount, apiKey.fingerprint);
     if (pause?.until !== until) continue;
-    return { until, reason: pause.reason, fromProvider: pause.authoritative, scope: pause.scope };
+    const { reason, authoritative, scope, repeat } = pause;
+    return { until, reason, fromProvider: authoritative, scope, repeat };
   }
   return null;
 }

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { json, status } from '../../test-support/upstream-behaviours.js';
+import type { RouterHarness } from '../../test-support/router-harness.js';
+import { withScenario } from '../../test-support/scenario.js';
+
+const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
+const THIRTY = status(429, { retryAfter: '30' });
+
+/** One request that meets alpha's 429; what its pause is then: seconds from now, its repeat, whose word. */
+async function pausedBy429(router: RouterHarness): Promise<[number, number, boolean]> {
+  const at = router.clock.now();
+  const reply = await router.chat();
+  assert.equal(reply.headers['x-fcm-v2-model'], 'beta/m2');
+  const pause = router.model('alpha/m1').quotaPause;
+  assert.ok(pause !== null, 'alpha is paused');
+  return [(pause.until - at) / 1000, pause.repeat, pause.fromProvider];
+}
+
+/** Moves the clock to 1 s after alpha's pause ran out. */
+function pastPause(router: RouterHarness): void {
+  const until = router.model('alpha/m1').quotaPausedUntil;
+  assert.ok(until !== null);
+  router.clock.advance(until - router.clock.now() + 1000);
+}
+
+test('a 429 met again as the pause runs out doubles it, up to 15 minutes; a success starts again', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('beta/m2', json('from beta'));
+    const pauses: Array<[number, number, boolean]> = [];
+    for (let i = 0; i < 7; i += 1) {
+      upstream.script('alpha/m1', THIRTY);
+      pauses.push(await pausedBy429(router));
+      pastPause(router);
+    }
+    assert.deepEqual(pauses, [
+      [30, 1, true],
+      [60, 2, false],
+      [120, 3, false],
+      [240, 4, false],
+      [480, 5, false],
+      [900, 6, false],
+      [900, 7, false],
+    ]);
+    assert.equal(upstream.callsTo('alpha/m1').length, 7, 'one attempt a pause, none while it ran');
+
+    upstream.script('alpha/m1', json('rested'), THIRTY);
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+    assert.deepEqual(await pausedBy429(router), [30, 1, true]);
+  });
+});
+
+test('a 429 long after the last pause ran out is a first pause again', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('beta/m2', json('from beta'));
+    upstream.script('alpha/m1', THIRTY, THIRTY);
+    assert.deepEqual(await pausedBy429(router), [30, 1, true]);
+    router.clock.advance(30_000 + 16 * 60_000);
+    assert.deepEqual(await pausedBy429(router), [30, 1, true]);
+  });
+});
