@@ -303,10 +303,15 @@ test('every view, populated, saved as a screenshot', async ({ page }) => {
   await page.screenshot({ path: path.join(SCREENSHOTS, 'providers.png') });
 
   await open(page, 'settings');
-  // CodeMirror measures its lines once they are in view; a full-page picture does not scroll there itself.
-  await page.getByLabel('Config JSON').scrollIntoViewIfNeeded();
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png'), fullPage: true });
+  await expect(page.getByLabel('Config JSON')).toContainText('"providers"');
+  // A full-page picture stretches the page without a resize CodeMirror sees, and its line numbers then sit
+  // at heights it guessed: a window as tall as the page is measured like any other.
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: size.width, height });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png') });
+  await page.setViewportSize(size);
 });
 
 test('at tray-popover width the views stay usable, and a stopped daemon shows “disconnected — retrying”', async ({
