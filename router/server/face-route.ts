@@ -13,7 +13,14 @@ import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
 import { ClientGone } from '../upstream/attempt-guard.js';
 import { clientToken, isJsonContentType } from './guards.js';
-import { dropUnreadBody, exceedsJsonDepth, MAX_JSON_DEPTH, readBody } from './request-body.js';
+import { decodeBody } from './body-encoding.js';
+import {
+  dropUnreadBody,
+  exceedsJsonDepth,
+  MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  readBody,
+} from './request-body.js';
 import { conversationOf, sessionOf } from './session-id.js';
 
 /** Longest accepted `model` name (history entries allow 500 characters per name). */
@@ -82,16 +89,31 @@ export async function readFaceBody(
     res.destroy();
     return null;
   }
+  let bytes = read.body;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined) {
+    const decoded = await decodeBody(bytes, encoding, MAX_BODY_BYTES);
+    if (!decoded.ok)
+      return bad(`fcm-router: ${decoded.message}`, decoded.status, DECODE_CODES[decoded.status]);
+    bytes = decoded.body;
+  }
   // Before parsing: parsing a deeply nested body would hold the event loop for seconds.
-  if (exceedsJsonDepth(read.body))
+  if (exceedsJsonDepth(bytes))
     return bad(`fcm-router: request body nests deeper than ${MAX_JSON_DEPTH} levels`);
-  const parsed = parseJson(read.body.toString('utf8'));
+  const parsed = parseJson(bytes.toString('utf8'));
   if (!parsed.ok)
     return bad(`fcm-router: request body is not valid JSON (${parsed.error})`, 400, 'invalid_json');
   const body = parsed.value;
   if (!isRecord(body)) return bad('fcm-router: request body must be a JSON object');
-  return { body, bytes: read.body.length };
+  return { body, bytes: bytes.length };
 }
+
+/** The error code of each refusal of a compressed body. */
+const DECODE_CODES = {
+  400: 'invalid_request',
+  413: 'request_too_large',
+  415: 'unsupported_media_type',
+} as const;
 
 /** The chat request and its answer, once the face has read and translated the agent's body. */
 interface Prepared {
