@@ -83,8 +83,9 @@ export interface QuotaPauseView {
   /** The pause holds the provider's key for all its models (an account-wide limit), or this model only. */
   scope: 'model' | 'provider';
   /**
-   * 1, or how many 429s in a row met the model as its pauses ran out: a repeat doubles the last pause (up
-   * to 15 minutes) and is the router's own length (`fromProvider` false).
+   * 1, or how many 429s in a row met the model (or the key, for a pause of the whole key) as its pauses ran
+   * out: a repeat doubles the last pause (up to 15 minutes) and is the router's own length (`fromProvider`
+   * false).
    */
   repeat: number;
 }

@@ -1,8 +1,8 @@
 /**
- * A rate limit that outlasts its pause: a model whose key answers 429 again as soon as its pause runs out,
- * with no success in between, is paused twice as long each time (up to 15 minutes), so a limit the
- * provider misstates (a daily quota spent, with `retry in 30s`) costs a few attempts an hour, not one every
- * pause. Pure.
+ * A rate limit that outlasts its pause: a model (or, for a limit of the whole key, the key) that meets a 429
+ * again as soon as its pause runs out, with no success in between, is paused twice as long each time (up to
+ * 15 minutes), so a limit the provider misstates (a daily quota spent, with `retry in 30s`) costs a few
+ * attempts an hour, not one every pause. Pure.
  */
 
 /** A 429 this soon after the last pause of the same model and key ran out repeats it. */

@@ -347,3 +347,26 @@ test('a pause that ran out into another 429 is a repeat: doubled, the router’s
     await Promise.all([book.close(), again.close()]);
   });
 });
+
+test('a key-wide rate limit repeats as a model’s does; a 402 never does, nor a 429 after one', async () => {
+  await withDir(async (dir) => {
+    const { book, time } = makeBook(join(dir, 'quota.json'));
+    book.pauseProvider('or', K, 30_000, 'rate_limit', true);
+    time.set(T0 + 31_000);
+    book.pauseProvider('or', K, 30_000, 'rate_limit', true);
+    assert.deepEqual(book.pauseInfo('or/x', 'or', K), {
+      until: T0 + 91_000,
+      authoritative: false,
+      scope: 'provider',
+      reason: 'rate_limit',
+      repeat: 2,
+    });
+    time.set(T0 + 92_000);
+    book.pauseProvider('or', K, 60_000, 'payment_required', true);
+    assert.equal(book.pauseInfo('or/x', 'or', K)?.repeat, 1, 'out of credit is not a rate limit met again');
+    time.set(T0 + 153_000);
+    book.pauseProvider('or', K, 30_000, 'rate_limit', true);
+    assert.equal(book.pauseInfo('or/x', 'or', K)?.repeat, 1, 'nor is a 429 after a 402');
+    await book.close();
+  });
+});

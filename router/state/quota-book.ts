@@ -36,6 +36,7 @@ const providerPauseSchema = z.strictObject({
   until: z.number(),
   reason: z.enum(['rate_limit', 'payment_required']),
   authoritative: z.boolean(),
+  repeat: z.number().int().min(1).max(1000).optional(),
 });
 const authBlockSchema = z.strictObject({
   fingerprint: z.string().refine(isKeyFingerprint, 'must be a key fingerprint'),
@@ -149,8 +150,9 @@ export class QuotaBook extends StateBook<QuotaFile> {
   }
 
   /**
-   * Pauses every model of a provider on one key (the key's limit or credit) for `ms`. An existing later
-   * pause is kept.
+   * Pauses every model of a provider on one key (the key's limit or credit) for `ms`; a rate limit met again
+   * as its last pause ran out is a repeat, as for a model ({@link pauseModel}). An existing later pause is
+   * kept.
    */
   pauseProvider(
     providerId: string,
@@ -159,12 +161,18 @@ export class QuotaBook extends StateBook<QuotaFile> {
     reason: ProviderPauseReason,
     authoritative: boolean,
   ): void {
-    const until = this.deadline(ms);
-    if (until === null) return;
     const id = scoped(providerId, fingerprint);
-    const current = this.live(this.providers.get(id));
+    const last = this.providers.get(id);
+    const limited = reason === 'rate_limit' && last?.reason === 'rate_limit';
+    const repeat = limited ? pauseRepeat(last, this.options.time.now()) : 1;
+    const until = this.deadline(repeatedPauseMs(ms, repeat));
+    if (until === null) return;
+    const current = this.live(last);
     if (current !== undefined && current.until >= until) return;
-    this.providers.set(id, { until, reason, authoritative });
+    this.providers.set(
+      id,
+      repeat === 1 ? { until, reason, authoritative } : { until, reason, authoritative: false, repeat },
+    );
     this.pausesChanged({ provider: providerId });
   }
 
@@ -183,8 +191,8 @@ export class QuotaBook extends StateBook<QuotaFile> {
     const model = this.later(this.models, modelKey, fingerprint);
     const provider = this.later(this.providers, providerId, fingerprint);
     if (provider !== undefined && (model === undefined || provider.until > model.until)) {
-      const { until, authoritative, reason } = provider;
-      return { until, authoritative, scope: 'provider', reason, repeat: 1 };
+      const { until, authoritative, reason, repeat = 1 } = provider;
+      return { until, authoritative, scope: 'provider', reason, repeat };
     }
     if (model !== undefined) {
       const { until, authoritative, repeat = 1 } = model;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { json, status } from '../../test-support/upstream-behaviours.js';
-import type { RouterHarness } from '../../test-support/router-harness.js';
-import { withScenario } from '../../test-support/scenario.js';
+import { startFakeUpstream } from '../../test-support/fake-upstream.js';
+import { startHarness, type RouterHarness } from '../../test-support/router-harness.js';
+import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
 const THIRTY = status(429, { retryAfter: '30' });
@@ -58,4 +59,36 @@ test('a 429 long after the last pause ran out is a first pause again', async () 
     router.clock.advance(30_000 + 16 * 60_000);
     assert.deepEqual(await pausedBy429(router), [30, 1, true]);
   });
+});
+
+test('a key-wide limit met again as its pause runs out doubles the pause of every model of the key', async () => {
+  // Mistral's limits are the key's across models (its catalogue entry): a 429 pauses the key.
+  const upstream = await startFakeUpstream();
+  const config = scenarioConfig(upstream, {
+    providers: { mistral: ['m-a', 'm-b'], beta: ['m2'] },
+    sets: { main: ['mistral/m-a', 'mistral/m-b', 'beta/m2'] },
+  });
+  const router = await startHarness({ config });
+  try {
+    upstream.always('beta/m2', json('from beta'));
+    const lengths: Array<[number, number]> = [];
+    for (let i = 0; i < 3; i += 1) {
+      upstream.script('mistral/m-a', THIRTY);
+      const at = router.clock.now();
+      assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+      const pause = router.model('mistral/m-b').quotaPause;
+      assert.ok(pause !== null && pause.scope === 'provider', 'the sibling waits with it');
+      lengths.push([(pause.until - at) / 1000, pause.repeat]);
+      router.clock.advance(pause.until - router.clock.now() + 1000);
+    }
+    assert.deepEqual(lengths, [
+      [30, 1],
+      [60, 2],
+      [120, 3],
+    ]);
+    assert.equal(upstream.callsTo('mistral/m-b').length, 0);
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
 });
