@@ -267,3 +267,16 @@ test('a 400 that names another cause than the output length is not tried again w
   });
   check(http(400, null, tokens), expect('invalid_request', 'client', true, false, 400, SUSPECT));
 });
+
+test('a 429 whose body states its reset time (OpenRouter) is paused until then, on the provider’s word', () => {
+  const reset = String(NOW + 45_000);
+  const body = JSON.stringify({
+    error: {
+      message: 'Rate limit exceeded: free-models-per-minute. ',
+      code: 429,
+      metadata: { headers: { 'X-RateLimit-Reset': reset } },
+    },
+  });
+  check(http(429, null, body), expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(45_000, true)));
+  check(http(429, '10', body), expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(10_000, true)));
+});

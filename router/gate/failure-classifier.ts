@@ -9,7 +9,7 @@
 import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
 import { fitRefusal } from './fit-refusal.js';
 import { outputLengthMayCause } from './output-length-refusal.js';
-import { parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
+import { parseResetStampFromText, parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
 
 export type FailureInput =
   /** A non-2xx answer; `bodySnippet` is the first <= 2 KB of its body, possibly ''. */
@@ -165,9 +165,12 @@ function kindOfErrorPayload(errorCode: number | string | null, detail: string): 
   return 'error_payload';
 }
 
-/** A rate-limit pause: a usable Retry-After is authoritative; a text hint or the default is not. */
+/**
+ * A rate-limit pause: a usable Retry-After, or a reset time the body states, is authoritative; a text hint
+ * or the default is not.
+ */
 function rateLimitPause(retryAfter: string | null, text: string, now: number): QuotaPause {
-  const header = parseRetryAfterMs(retryAfter, now);
+  const header = parseRetryAfterMs(retryAfter, now) ?? parseResetStampFromText(text, now);
   if (header !== null && header > 0) {
     return { scope: 'model', ms: Math.min(header, QUOTA_PAUSE_MAX_MS), authoritative: true };
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
+import { parseResetStampFromText, parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 
@@ -49,4 +49,22 @@ test('retry hints in error texts', () => {
 
 test('the first usable hint wins', () => {
   assert.equal(parseRetryHintFromText('try again in a while; retry after 7 seconds'), 7000);
+});
+
+test('a reset time stated in the body, as OpenRouter’s 429 states it, in milliseconds or seconds', () => {
+  const body = (reset: string): string =>
+    JSON.stringify({
+      error: {
+        message: 'Rate limit exceeded: free-models-per-minute. ',
+        code: 429,
+        metadata: {
+          headers: { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset },
+        },
+      },
+    });
+  assert.equal(parseResetStampFromText(body(String(NOW + 42_000)), NOW), 42_000);
+  assert.equal(parseResetStampFromText(body(String(NOW / 1000 + 60)), NOW), 60_000);
+  assert.equal(parseResetStampFromText(body(String(NOW - 5000)), NOW), 0, 'a reset past is no wait');
+  assert.equal(parseResetStampFromText(body('soon'), NOW), null);
+  assert.equal(parseResetStampFromText('{"error":{"message":"Rate limit exceeded"}}', NOW), null);
 });

@@ -78,3 +78,21 @@ export function parseRetryHintFromText(text: string): number | null {
   const delay = RETRY_DELAY.exec(head);
   return delay ? Math.ceil(Number(delay[1]) * 1000) : null;
 }
+
+/** OpenRouter's reset in its 429 body (`metadata.headers`): `"X-RateLimit-Reset": "1741305600000"`. */
+const RESET_STAMP = /"X-RateLimit-Reset"\s*:\s*"?(\d{10}|\d{13})"?/i;
+
+/**
+ * The wait until a rate limit's reset that an error body states as a time (epoch milliseconds, or seconds
+ * for 10 digits), from `now`: OpenRouter's 429 carries its limit's headers in the body, whatever its window
+ * (a minute, a day).
+ *
+ * @returns the wait in milliseconds (0 for a time past), or null when the text states none.
+ * @example parseResetStampFromText('{"X-RateLimit-Reset":"1700000060000"}', 1_700_000_000_000) // 60000
+ */
+export function parseResetStampFromText(text: string, now: number): number | null {
+  const match = RESET_STAMP.exec(text.slice(0, SCAN_CHARS));
+  if (match?.[1] === undefined) return null;
+  const at = match[1].length === 10 ? Number(match[1]) * 1000 : Number(match[1]);
+  return Math.max(0, at - now);
+}
