@@ -266,7 +266,9 @@ export class RouterEngine {
   resetModel(key: string): ModelResetResponse | null {
     if (!this.knowsModel(key)) return null;
     const breakerBefore = this.parts.breakers.reset(key);
-    const pauseLifted = this.parts.quotas.clearModel(key);
+    const { resolved } = this.#context;
+    const provider = resolved.providers.get(resolved.models.get(key)?.provider ?? key.split('/')[0] ?? '');
+    const pauseLifted = this.parts.quotas.clearModel(key, provider?.quotaAccount);
     this.parts.fits.forget(key);
     this.emitModel(key);
     return { ok: true, breakerBefore, pauseLifted };

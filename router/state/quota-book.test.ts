@@ -146,6 +146,27 @@ test('clearModel lifts a manual pause of one model only', async () => {
   });
 });
 
+test('clearModel with its account also lifts the key-wide rate limits that hold it, never a 402', async () => {
+  await withDir(async (dir) => {
+    const { book, changes } = makeBook(join(dir, 'quota.json'));
+    const other = keyFingerprint('sk-two');
+    book.pauseProvider('p', K, 30_000, 'rate_limit', true);
+    book.pauseProvider('p', other, 30_000, 'rate_limit', false);
+    book.pauseProvider('q', K, 30_000, 'rate_limit', true);
+    changes.length = 0;
+    assert.equal(book.clearModel('p/a', 'p'), true);
+    assert.equal(book.pausedUntil('p/b', 'p', K), null, 'its siblings are free again with it');
+    assert.equal(book.pausedUntil('p/b', 'p', other), null, 'on every key');
+    assert.equal(book.pausedUntil('q/a', 'q', K), T0 + 30_000, 'another account keeps its pause');
+    assert.deepEqual(changes, [{ provider: 'p' }]);
+
+    book.pauseProvider('p', K, 3_600_000, 'payment_required', true);
+    assert.equal(book.clearModel('p/a', 'p'), false);
+    assert.equal(book.pausedUntil('p/a', 'p', K), T0 + 3_600_000, 'out of credit stays');
+    await book.close();
+  });
+});
+
 test('an auth block holds for its own key only and is lifted by clearAuth', async () => {
   await withDir(async (dir) => {
     const { book, changes } = makeBook(join(dir, 'quota.json'));

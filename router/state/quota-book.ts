@@ -226,11 +226,26 @@ export class QuotaBook extends StateBook<QuotaFile> {
     if (scope.model !== undefined || scope.provider !== undefined) this.pausesChanged(scope);
   }
 
-  /** Manual reset of one model's pauses, on every key; true when one of them was still running. */
-  clearModel(modelKey: string): boolean {
-    const ids = [...this.models.keys()].filter((id) => id === modelKey || id.startsWith(modelKey + KEY_MARK));
-    const lifted = ids.some((id) => this.live(this.models.get(id)) !== undefined);
-    if (ids.filter((id) => this.models.delete(id)).length > 0) this.pausesChanged({ model: modelKey });
+  /**
+   * Manual reset of one model's pauses on every key, and of the rate-limit pauses of its provider's keys
+   * (under `account`, its quota account) that hold it with every other model of the key: the model's row
+   * says so, and its Reset is the way to try again now. A 402's pause stays, as a success leaves it. True
+   * when one of them was still running.
+   */
+  clearModel(modelKey: string, account?: string): boolean {
+    const mine = (id: string, scope: string): boolean => id === scope || id.startsWith(scope + KEY_MARK);
+    const models = [...this.models.keys()].filter((id) => mine(id, modelKey));
+    const keys =
+      account === undefined
+        ? []
+        : [...this.providers].filter(([id, pause]) => mine(id, account) && pause.reason === 'rate_limit');
+    const lifted =
+      models.some((id) => this.live(this.models.get(id)) !== undefined) ||
+      keys.some(([, pause]) => this.live(pause) !== undefined);
+    const scope: QuotaScope = {};
+    if (models.filter((id) => this.models.delete(id)).length > 0) scope.model = modelKey;
+    if (keys.filter(([id]) => this.providers.delete(id)).length > 0) scope.provider = account;
+    if (scope.model !== undefined || scope.provider !== undefined) this.pausesChanged(scope);
     return lifted;
   }
 

@@ -87,6 +87,18 @@ test('a key-wide limit met again as its pause runs out doubles the pause of ever
       [120, 3],
     ]);
     assert.equal(upstream.callsTo('mistral/m-b').length, 0);
+
+    // One more 429 pauses the key again; Reset on the sibling's row lifts it, and the sibling serves.
+    upstream.script('mistral/m-a', THIRTY);
+    await router.chat();
+    assert.equal(router.model('mistral/m-b').quotaPause?.repeat, 4);
+    const reset = await router.api('POST', '/api/models/reset', { model: 'mistral/m-b' });
+    assert.equal(reset.status, 200);
+    assert.match(reset.text, /"pauseLifted":true/);
+    assert.equal(router.model('mistral/m-b').quotaPause, null);
+    upstream.script('mistral/m-b', json('from m-b'));
+    const pinned = await router.chat({ model: 'fcm:@mistral/m-b' });
+    assert.equal(pinned.headers['x-fcm-v2-model'], 'mistral/m-b');
   } finally {
     await router.close();
     await upstream.close();
