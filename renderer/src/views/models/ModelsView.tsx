@@ -88,23 +88,22 @@ function useRemoveFocus(container: RefObject<HTMLOListElement | null>, saving: b
   const wanted = useRef<{ key: string; until: number | null } | null>(null);
   // The row shows once the set has it back and the router's view lists its model: look on every render
   // while the undo's save is on its way, then for a few seconds more (an undo that failed brings no row
-  // back, and a later one must not take the focus). A slow save never runs the wait out.
+  // back). A slow save never runs the wait out. Within the wait the focus is given again whenever it has
+  // fallen to the page (the row drawn anew as the router's view comes in, a focus that did not take), and
+  // never taken from where the user put it.
   useLayoutEffect(() => {
     const want = wanted.current;
     if (want === null) return;
+    if (failed || (!saving && want.until !== null && Date.now() >= want.until)) {
+      wanted.current = null;
+      return;
+    }
+    want.until = saving ? null : (want.until ?? Date.now() + REFOCUS_MS);
     const button = container.current?.querySelector<HTMLElement>(
       `[data-remove-for="${CSS.escape(want.key)}"]`,
     );
-    if (!button && !failed) {
-      if (saving) {
-        want.until = null;
-        return;
-      }
-      want.until ??= Date.now() + REFOCUS_MS;
-      if (Date.now() < want.until) return;
-    }
-    wanted.current = null;
-    button?.focus();
+    const active = document.activeElement;
+    if (button && button !== active && (active === null || active === document.body)) button.focus();
   });
   return {
     remove: (key: string) => {
