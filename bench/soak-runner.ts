@@ -78,10 +78,12 @@ const PROVIDERS = ['chaos-a', 'chaos-b', 'chaos-c', 'chaos-d'];
 const DEAD_KEY_PROVIDER = 'chaos-deadkey';
 /**
  * The provider with a free-tier budget, small enough for a soak to reach it. Budget windows are whole UTC
- * minutes and days: a per-day limit is reached even by a soak that runs across a minute's turn.
+ * minutes and days: a per-day limit is reached even by a soak that runs across a minute's turn. A few a
+ * day, so both keys spend it early: a key still serving meets 429s whose pauses double, and a model with
+ * one key paused is skipped as paused, not as over budget.
  */
 const BUDGETED_PROVIDER = 'chaos-d';
-const BUDGET = { rpm: 40, rpd: 20 };
+const BUDGET = { rpm: 40, rpd: 4 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
 /** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
 const HEAD_SLACK_MS = 1500;
