@@ -104,8 +104,9 @@ export function allFailedAnswer(
 /**
  * When no model of the set can take the request (each was skipped, or refused it, for its size or for the
  * tools or images it uses): 400 `context_length_exceeded` naming the request's estimated size and the
- * largest window among the models it was too large for, which agents act on by compacting; or, when size was
- * not the matter, a 400 naming the features no model takes. Pure.
+ * largest window among the models it was too large for, which agents act on by compacting (without the
+ * window when none was learnt); or, when size was not the matter, a 400 naming the features no model
+ * takes. Pure.
  */
 export function nothingFitsAnswer(
   size: number,
@@ -123,6 +124,11 @@ export function nothingFitsAnswer(
     reasons.has('no_tool_support') ? 'tools' : null,
     reasons.has('no_image_support') ? 'images' : null,
   ].filter((feature) => feature !== null);
+  if (features.length === 0) {
+    // Refused for size, but no window was learnt (a refusal of a request too small to teach one).
+    const message = `fcm-router: every model of the set refused this request (about ${size} tokens, input and requested output) as too large; compact the conversation or ask for less output`;
+    return clientError(400, 'context_length_exceeded', message, 'messages');
+  }
   const message = `fcm-router: no model of the set takes ${features.join(' or ')}, which this request uses`;
   return clientError(400, 'unsupported_request', message, features[0] ?? null);
 }

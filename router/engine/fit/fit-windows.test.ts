@@ -107,6 +107,30 @@ test('requests too large for every model are refused as such: six of them leave 
   });
 });
 
+test('every model refusing a request too small to learn a window from: a 400 that says it was too large', async () => {
+  const refusal = jsonBody(
+    {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, you requested 15321 tokens.",
+      },
+    },
+    400,
+  );
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', refusal);
+    upstream.always('beta/m2', refusal);
+    const reply = await router.chat();
+    assert.equal(reply.status, 400);
+    const { error } = parseReply<{ error: { code: string; message: string } }>(reply);
+    const size = router.lastEntry().size ?? 0;
+    assert.equal(error.code, 'context_length_exceeded');
+    assert.equal(
+      error.message,
+      `fcm-router: every model of the set refused this request (about ${size} tokens, input and requested output) as too large; compact the conversation or ask for less output`,
+    );
+  });
+});
+
 test('nothing fits, on Messages: Anthropic’s “prompt is too long: N tokens > M maximum”', async () => {
   await withScenario(tooLarge, async ({ router }) => {
     const body = { model: 'fcm', max_tokens: 1000, messages: [{ role: 'user', content: words }] };
