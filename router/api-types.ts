@@ -136,14 +136,15 @@ export type HealthAction =
  * One verdict on whether agents are being served, computed by the router from its state and from what the
  * newest agent requests got. Green only when the next agent request goes to a CLOSED model and no model of
  * the active set is out; amber when only DEGRADED, trial or quota-paused models are left, or some models of
- * the set are out; red when nothing is routable, routing is paused, or the newest agent requests of the set
- * all failed (`RecentOutcomes.window` in a row).
+ * the set are out, or the newest agent requests of the set were all refused as their own fault; red when
+ * nothing is routable, routing is paused, or the newest agent requests of the set all failed
+ * (`RecentOutcomes.window` in a row).
  */
 export interface HealthVerdict {
   level: HealthLevel;
   /**
    * A few words: `routing`, `some models out`, `degraded`, `quota-paused`, `nothing routable`, `paused`,
-   * `requests failing`.
+   * `requests failing`, `requests refused`.
    */
   title: string;
   /** Why, and what to do, in one sentence: "no model has a key: add one in Providers". */

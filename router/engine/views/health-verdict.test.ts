@@ -349,3 +349,21 @@ test('health verdict: failures of the models tried name their kinds, most freque
     /fault in the router/,
   );
 });
+
+test("health verdict: a streak of requests the models refused as the requests' own fault is amber, saying so", () => {
+  const models = input([{ key: 'a/1' }]);
+  const refusals = failing({ unreachable: false, causes: ['invalid_request', 'context_length'] });
+  const verdict = healthVerdict({ ...models, recent: refusals }, NOW);
+  assert.deepEqual([verdict.level, verdict.title, verdict.action], ['amber', 'requests refused', null]);
+  assert.equal(
+    verdict.reason,
+    'the last 6 requests failed: the models refused them (invalid_request, context_length) — the requests are at fault, not the models: see Requests for what they said',
+  );
+  // One cause that is a model's makes the streak the set's: red, as before.
+  const mixed = failing({ unreachable: false, causes: ['invalid_request', 'server_error'] });
+  const red = healthVerdict({ ...models, recent: mixed }, NOW);
+  assert.deepEqual([red.level, red.title], ['red', 'requests failing']);
+  // A state already red keeps its more precise words.
+  const noKeys = input([{ key: 'a/1', blockedBy: 'missing_key' }]);
+  assert.equal(healthVerdict({ ...noKeys, recent: refusals }, NOW).action, 'add_key');
+});

@@ -154,15 +154,15 @@ function nothingRoutable(
  *
  * What agents got outranks what the breakers say: when the newest `recent.window` agent requests of the
  * set all failed, the verdict is red and says why (unless routing is paused, or the set's own state already
- * says red more precisely, e.g. no keys); one success clears it.
+ * says red more precisely, e.g. no keys); amber when the models refused them as the requests' fault (too
+ * large, malformed), which says nothing against the models; one success clears it.
  */
 export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
   const verdict = stateVerdict(input, now);
   const recent = input.recent;
   if (!recent || recent.failedInARow < recent.window || input.paused) return verdict;
   if (verdict.level === 'red' && !recent.unreachable) return verdict;
-  const words = failingWords(recent);
-  return { ...verdict, level: 'red', title: 'requests failing', ...words };
+  return { ...verdict, ...failingWords(recent) };
 }
 
 /** The verdict from the set's state alone: breakers, keys, pauses. */

@@ -91,11 +91,33 @@ const WAIT_CAUSES: ReadonlySet<Cause> = new Set([
   'circuit_open',
 ]);
 
-/** What the verdict says about a failing streak, in plain words, with the one thing to do. */
+/** Causes that blame the requests, not the set: more than the models take, or refused as malformed. */
+const REQUEST_CAUSES: ReadonlySet<Cause> = new Set<Cause>([
+  'invalid_request',
+  'context_length',
+  'context_window',
+  'over_tpm',
+  'no_tool_support',
+  'no_image_support',
+]);
+
+/**
+ * What the verdict says about a failing streak, in plain words, with the one thing to do. Amber when every
+ * cause is the requests' own (the models are well and refused them); red otherwise.
+ */
 export interface FailingWords {
+  level: 'red' | 'amber';
+  title: 'requests failing' | 'requests refused';
   reason: string;
   action: HealthAction | null;
 }
+
+const failing = (reason: string, action: HealthAction | null): FailingWords => ({
+  level: 'red',
+  title: 'requests failing',
+  reason,
+  action,
+});
 
 /**
  * The words for `failedInARow` failures in a row: "the last 6 requests failed: no provider reachable
@@ -105,22 +127,29 @@ export function failingWords(recent: RecentOutcomes): FailingWords {
   const head = `the last ${recent.failedInARow} requests failed`;
   if (recent.unreachable) {
     const reason = `${head}: no provider reachable (network_error) — check the connection or proxy`;
-    return { reason, action: 'check_network' };
+    return failing(reason, 'check_network');
   }
   const top = recent.causes.slice(0, 3).join(', ');
   const first = recent.causes[0];
   if (first === 'proxy_refused') {
     const reason = `${head}: the proxy refused them (proxy_refused) — check its address and credentials in HTTPS_PROXY`;
-    return { reason, action: 'check_network' };
+    return failing(reason, 'check_network');
   }
   if (first === 'internal_error')
-    return { reason: `${head}: a fault in the router (internal_error) — see its log`, action: null };
+    return failing(`${head}: a fault in the router (internal_error) — see its log`, null);
+  if (first !== undefined && recent.causes.every((cause) => REQUEST_CAUSES.has(cause)))
+    return {
+      level: 'amber',
+      title: 'requests refused',
+      reason: `${head}: the models refused them (${top}) — the requests are at fault, not the models: see Requests for what they said`,
+      action: null,
+    };
   const what = recent.causes.every((cause) => SKIPS.has(cause))
     ? 'no model could take them'
     : 'every model tried failed them';
   if (first !== undefined && KEY_CAUSES.has(first))
-    return { reason: `${head}: ${what} (${top}) — check the keys in Providers`, action: 'check_keys' };
+    return failing(`${head}: ${what} (${top}) — check the keys in Providers`, 'check_keys');
   if (first !== undefined && WAIT_CAUSES.has(first))
-    return { reason: `${head}: ${what} (${top}) — they come back by themselves`, action: 'wait' };
-  return { reason: `${head}: ${what} (${top}) — see Requests for each attempt`, action: null };
+    return failing(`${head}: ${what} (${top}) — they come back by themselves`, 'wait');
+  return failing(`${head}: ${what} (${top}) — see Requests for each attempt`, null);
 }

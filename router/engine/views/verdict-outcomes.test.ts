@@ -5,7 +5,7 @@ import { deadUrl, unreachableProviders } from '../../test-support/fake-upstream.
 import { parseReply } from '../../test-support/http-client.js';
 import type { RouterHarness } from '../../test-support/router-harness.js';
 import { withScenario } from '../../test-support/scenario.js';
-import { json, reset } from '../../test-support/upstream-behaviours.js';
+import { json, reset, status } from '../../test-support/upstream-behaviours.js';
 
 const UNREACHABLE =
   'the last 6 requests failed: no provider reachable (network_error) — check the connection or proxy';
@@ -70,5 +70,30 @@ test('a dashboard test that is served does not clear the verdict; an agent reque
     const state = await stateOf(router);
     assert.equal(state.recent.failedInARow, 0);
     assert.notEqual(state.health.level, 'red');
+  });
+});
+
+test('requests every model refuses as malformed turn the verdict amber, saying the requests are at fault', async () => {
+  const malformed = status(400, {
+    body: {
+      error: { message: 'messages.1.content: Input should be a valid string', type: 'invalid_request_error' },
+    },
+  });
+  const options = { providers: { alpha: ['m1'] }, sets: { main: ['alpha/m1'] } };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', malformed);
+    for (let i = 0; i < 6; i += 1) assert.equal((await router.chat()).status, 400);
+    const health = (await stateOf(router)).health;
+    assert.deepEqual([health.level, health.title, health.action], ['amber', 'requests refused', null]);
+    assert.equal(
+      health.reason,
+      'the last 6 requests failed: the models refused them (invalid_request) — the requests are at fault, not the models: see Requests for what they said',
+    );
+    const model = (await stateOf(router)).models.find((m) => m.key === 'alpha/m1');
+    assert.deepEqual(
+      [model?.state, model?.consecutiveFailures],
+      ['CLOSED', 0],
+      'the refusals did the model no harm',
+    );
   });
 });
