@@ -261,11 +261,20 @@ test('a 400 that names another cause than the output length is not tried again w
   const named = JSON.stringify({
     error: { message: "Unsupported parameter: 'tools'", type: 'invalid_request_error' },
   });
-  check(http(400, null, named), expect('invalid_request', 'client', true, false, 400));
+  check(
+    http(400, null, named),
+    expect('invalid_request', 'client', true, false, 400, { said: "Unsupported parameter: 'tools'" }),
+  );
   const tokens = JSON.stringify({
     error: { message: 'max_tokens is too large: 32000', param: 'max_tokens' },
   });
-  check(http(400, null, tokens), expect('invalid_request', 'client', true, false, 400, SUSPECT));
+  check(
+    http(400, null, tokens),
+    expect('invalid_request', 'client', true, false, 400, {
+      ...SUSPECT,
+      said: 'max_tokens is too large: 32000',
+    }),
+  );
 });
 
 test('a 429 whose body states its reset time (OpenRouter) is paused until then, on the provider’s word', () => {
@@ -279,4 +288,17 @@ test('a 429 whose body states its reset time (OpenRouter) is paused until then, 
   });
   check(http(429, null, body), expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(45_000, true)));
   check(http(429, '10', body), expect('rate_limit', 'model', true, false, 429, RATE_PAUSE(10_000, true)));
+});
+
+test('an invalid_request keeps the upstream’s own words for the client; other kinds keep none', () => {
+  const body = JSON.stringify({
+    error: { message: "Invalid value: 'wizard'. Supported values are: 'user'" },
+  });
+  assert.equal(
+    classifyFailure(http(422, null, body), NOW).said,
+    "Invalid value: 'wizard'. Supported values are: 'user'",
+  );
+  assert.equal(classifyFailure(http(400, null, ''), NOW).said, undefined);
+  assert.equal(classifyFailure(http(500, null, body), NOW).said, undefined);
+  assert.equal(classifyFailure(http(401, null, body), NOW).said, undefined);
 });

@@ -9,6 +9,7 @@
 import type { ContentFailureKind, FailureKind, TransportFailureKind } from './failure-kinds.js';
 import { fitRefusal } from './fit-refusal.js';
 import { outputLengthMayCause } from './output-length-refusal.js';
+import { refusalWords } from './refusal-words.js';
 import { parseResetStampFromText, parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
 
 export type FailureInput =
@@ -52,6 +53,11 @@ export interface Classification {
   clientStatus: number;
   /** A size refusal's stated limit in tokens (a context window, a TPM limit), when it states one. */
   statedLimit?: number;
+  /**
+   * An `invalid_request`'s own words from the upstream (see `refusal-words.ts`): for the client that sent
+   * the request only, never for logs, history, traces or events.
+   */
+  said?: string;
 }
 
 /** Pause after a rate limit that names no usable wait. */
@@ -220,7 +226,7 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
   let pause: QuotaPause | null = null;
   if (kind === 'rate_limit') pause = rateLimitPause(retryAfter, text, now);
   if (kind === 'payment_required') pause = { scope: 'provider', ms: PAYMENT_PAUSE_MS, authoritative: true };
-  return {
+  const classification: Classification = {
     kind,
     ...base,
     clientStatus,
@@ -228,4 +234,7 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
     pause,
     blockProviderAuth: kind === 'auth_error',
   };
+  const said = kind === 'invalid_request' ? refusalWords(text) : null;
+  if (said !== null) classification.said = said;
+  return classification;
 }

@@ -21,9 +21,16 @@ const echoError =
     );
   };
 
+/** An upstream that refuses the request quoting the prompt and the key it was sent. */
+const quotingRefusal: Behaviour = (res, call) => {
+  res.writeHead(400, { 'content-type': 'application/json' });
+  const message = `key ${call.headers.authorization ?? ''} may not send ${call.rawBody.slice(0, 120)}`;
+  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+};
+
 test('prompts and keys never reach state files, logs, history, state, events or config answers', async () => {
   const options = {
-    providers: { alpha: ['m1', 'e1', 'e2', 'e3', 'e4'], beta: ['m2', 's1'] },
+    providers: { alpha: ['m1', 'e1', 'e2', 'e3', 'e4', 'r1'], beta: ['m2', 's1'] },
     keys: { alpha: CANARY_KEY, beta: CANARY_KEY },
     sets: { main: ['alpha/m1', 'beta/m2'] },
   };
@@ -41,6 +48,7 @@ test('prompts and keys never reach state files, logs, history, state, events or 
     upstream.script('alpha/e3', jsonBody({ error: { message: `cannot answer ${CANARY_PROMPT}` } }));
     upstream.script('beta/s1', sseContent([`echo ${CANARY_PROMPT}`]));
     upstream.script('alpha/e4', echoError(500));
+    upstream.script('alpha/r1', quotingRefusal);
 
     const events = openRequest(`${router.url}/api/events`);
     const eventsRes = await events.response;
@@ -61,6 +69,11 @@ test('prompts and keys never reach state files, logs, history, state, events or 
     await router.chat({ messages, model: 'fcm:@alpha/e3' }, { headers });
     await router.chat({ messages, stream: true, model: 'fcm:@beta/s1' }, { headers });
     await router.chat({ messages, model: 'fcm:@alpha/e4' }, { headers });
+    // The refusal's own words go to the client that sent the request, without the provider's key.
+    const refused = await router.chat({ messages, model: 'fcm:@alpha/r1' }, { headers });
+    assert.equal(refused.status, 400);
+    assert.ok(refused.text.includes('the last said: key Bearer [key] may not send'), refused.text);
+    assert.ok(!refused.text.includes(CANARY_KEY), 'the provider key is blotted out');
     assert.ok(upstream.calls.every((call) => call.headers.authorization === `Bearer ${CANARY_KEY}`));
     const outcomes = router.router
       .history(10)
@@ -68,6 +81,7 @@ test('prompts and keys never reach state files, logs, history, state, events or 
         (entry) => `${entry.outcome}:${entry.attempts.map((attempt) => attempt.kind ?? 'ok').join(',')}`,
       );
     assert.deepEqual(outcomes, [
+      'all_failed:invalid_request',
       'all_failed:server_error',
       'served:ok',
       'all_failed:error_payload',

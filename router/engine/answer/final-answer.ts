@@ -65,8 +65,19 @@ const PROXY_HINT =
   ': the proxy refused the calls; check its address and credentials in HTTPS_PROXY or HTTP_PROXY';
 
 /**
+ * When every model refused the request as invalid: what the last one that gave its reasons said, for the
+ * agent's user to see what to change ('' otherwise).
+ */
+function refusedWith(single: Classification | undefined, failures: readonly Classification[]): string {
+  if (single?.kind !== 'invalid_request') return '';
+  const said = failures.findLast((failure) => failure.said !== undefined)?.said;
+  return said === undefined ? '' : `; the last said: ${said}`;
+}
+
+/**
  * When every dispatched attempt failed: the shared client status if every failure has one kind, else 503;
- * the message names the kinds seen (never upstream text). Pure.
+ * the message names the kinds seen, and when every model refused the request as invalid, the last one's
+ * own words (the agent's user can act on them). Pure.
  */
 export function allFailedAnswer(
   failures: readonly Classification[],
@@ -96,7 +107,7 @@ export function allFailedAnswer(
           : status < 500
             ? 'invalid_request_error'
             : 'upstream_error',
-    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}`,
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}${refusedWith(single, failures)}`,
     retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
   };
 }

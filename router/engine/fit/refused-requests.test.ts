@@ -102,6 +102,30 @@ test('a request every model refuses is the client’s: it teaches nothing and bl
   });
 });
 
+test('a request every model refuses gets the last refusal’s own words; another kind of failure leaves them out', async () => {
+  const said = (message: string) =>
+    status(400, { body: { error: { message, type: 'invalid_request_error' } } });
+  const messageOf = (text: string) => (JSON.parse(text) as { error: { message: string } }).error.message;
+  await withScenario(scenario, async ({ router, upstream }) => {
+    upstream
+      .script(A, said('first words'))
+      .script(B, said('last words'))
+      .script(C, status(400, { body: '' }));
+    const refused = await router.chat();
+    assert.equal(refused.status, 400);
+    assert.equal(
+      messageOf(refused.text),
+      'fcm-router: every model tried failed (invalid_request); the last said: last words',
+      'the last refusal that gave its reasons',
+    );
+    upstream.script(A, refusal).script(B, refusal).script(C, status(500));
+    assert.equal(
+      messageOf((await router.chat()).text),
+      'fcm-router: every model tried failed (invalid_request, server_error)',
+    );
+  });
+});
+
 test('the lesson survives a restart, and Reset forgets it', async () => {
   await withScenario(scenario, async ({ router, upstream }) => {
     upstream.always(A, refusal).always(B, json('from b'));

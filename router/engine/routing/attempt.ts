@@ -4,6 +4,7 @@ import type { FailoverSettings } from '../../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../../gate/failure-classifier.js';
 import { checkResponseBody } from '../../gate/response-gate.js';
+import { withoutSecret } from '../../gate/refusal-words.js';
 import type { Clock } from '../../state/clock.js';
 import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../../upstream/body-template.js';
@@ -248,6 +249,8 @@ class Attempt implements ExchangeHandler {
   #fail(input: FailureInput): void {
     if (this.#settled) return;
     const failure = classifyFailure(input, this.#input.clock());
+    // An upstream that quotes the key it was sent must not hand it to the client.
+    if (failure.said !== undefined) failure.said = withoutSecret(failure.said, this.#input.apiKey);
     const { status, latencyMs, committed, sent } = this.#facts();
     this.#settle({ type: 'failed', status, latencyMs, failure, committed, sent });
   }
