@@ -357,7 +357,7 @@ test("health verdict: a streak of requests the models refused as the requests' o
   assert.deepEqual([verdict.level, verdict.title, verdict.action], ['amber', 'requests refused', null]);
   assert.equal(
     verdict.reason,
-    'the last 6 requests failed: the models refused them (invalid_request, context_length) — the requests are at fault, not the models: see Requests for what they said',
+    'the last 6 requests failed: the models refused them (invalid_request, context_length) — the requests are at fault, not the models: the errors the agent got say why',
   );
   // One cause that is a model's makes the streak the set's: red, as before.
   const mixed = failing({ unreachable: false, causes: ['invalid_request', 'server_error'] });

@@ -141,7 +141,7 @@ export function failingWords(recent: RecentOutcomes): FailingWords {
     return {
       level: 'amber',
       title: 'requests refused',
-      reason: `${head}: the models refused them (${top}) — the requests are at fault, not the models: see Requests for what they said`,
+      reason: `${head}: the models refused them (${top}) — the requests are at fault, not the models: the errors the agent got say why`,
       action: null,
     };
   const what = recent.causes.every((cause) => SKIPS.has(cause))

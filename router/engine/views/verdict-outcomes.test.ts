@@ -87,7 +87,7 @@ test('requests every model refuses as malformed turn the verdict amber, saying t
     assert.deepEqual([health.level, health.title, health.action], ['amber', 'requests refused', null]);
     assert.equal(
       health.reason,
-      'the last 6 requests failed: the models refused them (invalid_request) — the requests are at fault, not the models: see Requests for what they said',
+      'the last 6 requests failed: the models refused them (invalid_request) — the requests are at fault, not the models: the errors the agent got say why',
     );
     const model = (await stateOf(router)).models.find((m) => m.key === 'alpha/m1');
     assert.deepEqual(
