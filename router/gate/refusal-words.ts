@@ -57,7 +57,7 @@ function folded(text: string): string {
  */
 export function refusalWords(snippet: string): string | null {
   const text = snippet.trim();
-  if (text === '' || text.startsWith('<')) return null;
+  if (text === '' || text.startsWith('<')) return null; // an HTML (or any markup) page: no words to quote
   if (text.startsWith('{') || text.startsWith('[')) {
     const parsed = parseJson(text);
     const words = parsed.ok ? jsonWords(parsed.value) : cutJsonWords(text);

@@ -6,6 +6,7 @@ import { contentFrame, errorFrame, roleFrame } from '../test-support/upstream-fr
 import { openRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { allFiles } from '../test-support/state-test-helpers.js';
+import { REFUSAL_WORDS_MAX } from '../gate/refusal-words.js';
 
 const CANARY_PROMPT = 'CANARY-PROMPT-7f3a9c21-do-not-store';
 const CANARY_KEY = 'sk-CANARY-KEY-5e8d0b44';
@@ -28,9 +29,16 @@ const quotingRefusal: Behaviour = (res, call) => {
   res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
 };
 
+/** A refusal whose quoted key straddles the longest quotation an error carries. */
+const keyAtTheCut: Behaviour = (res, call) => {
+  res.writeHead(400, { 'content-type': 'application/json' });
+  const message = `${'x'.repeat(REFUSAL_WORDS_MAX - 14)} ${call.headers.authorization ?? ''} refused`;
+  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+};
+
 test('prompts and keys never reach state files, logs, history, state, events or config answers', async () => {
   const options = {
-    providers: { alpha: ['m1', 'e1', 'e2', 'e3', 'e4', 'r1'], beta: ['m2', 's1'] },
+    providers: { alpha: ['m1', 'e1', 'e2', 'e3', 'e4', 'r1', 'r2'], beta: ['m2', 's1'] },
     keys: { alpha: CANARY_KEY, beta: CANARY_KEY },
     sets: { main: ['alpha/m1', 'beta/m2'] },
   };
@@ -49,6 +57,7 @@ test('prompts and keys never reach state files, logs, history, state, events or 
     upstream.script('beta/s1', sseContent([`echo ${CANARY_PROMPT}`]));
     upstream.script('alpha/e4', echoError(500));
     upstream.script('alpha/r1', quotingRefusal);
+    upstream.script('alpha/r2', keyAtTheCut);
 
     const events = openRequest(`${router.url}/api/events`);
     const eventsRes = await events.response;
@@ -74,6 +83,9 @@ test('prompts and keys never reach state files, logs, history, state, events or 
     assert.equal(refused.status, 400);
     assert.ok(refused.text.includes('the last said: key Bearer [key] may not send'), refused.text);
     assert.ok(!refused.text.includes(CANARY_KEY), 'the provider key is blotted out');
+    const cut = await router.chat({ messages, model: 'fcm:@alpha/r2' }, { headers });
+    assert.ok(cut.text.includes('Bearer [key]'), cut.text);
+    assert.ok(!cut.text.includes('Bearer sk'), 'no part of the key is left where the words are cut');
     assert.ok(upstream.calls.every((call) => call.headers.authorization === `Bearer ${CANARY_KEY}`));
     const outcomes = router.router
       .history(10)
@@ -81,6 +93,7 @@ test('prompts and keys never reach state files, logs, history, state, events or 
         (entry) => `${entry.outcome}:${entry.attempts.map((attempt) => attempt.kind ?? 'ok').join(',')}`,
       );
     assert.deepEqual(outcomes, [
+      'all_failed:invalid_request',
       'all_failed:invalid_request',
       'all_failed:server_error',
       'served:ok',

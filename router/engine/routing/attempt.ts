@@ -167,7 +167,10 @@ class Attempt implements ExchangeHandler {
 
   onSnippet(text: string): void {
     const head = this.#head as UpstreamHead;
-    this.#fail({ type: 'http', status: head.status, retryAfter: head.retryAfter, bodySnippet: text });
+    // The key blotted out before anything reads the body: a refusal's words may reach the client, and they
+    // are cut to length after, which must not leave half a key.
+    const bodySnippet = withoutSecret(text, this.#input.apiKey);
+    this.#fail({ type: 'http', status: head.status, retryAfter: head.retryAfter, bodySnippet });
   }
 
   /** The one place a whole 2xx body is judged; what passes is sent at once. */
@@ -249,8 +252,6 @@ class Attempt implements ExchangeHandler {
   #fail(input: FailureInput): void {
     if (this.#settled) return;
     const failure = classifyFailure(input, this.#input.clock());
-    // An upstream that quotes the key it was sent must not hand it to the client.
-    if (failure.said !== undefined) failure.said = withoutSecret(failure.said, this.#input.apiKey);
     const { status, latencyMs, committed, sent } = this.#facts();
     this.#settle({ type: 'failed', status, latencyMs, failure, committed, sent });
   }
