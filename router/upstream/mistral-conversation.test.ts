@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bodyPresetOf } from '../catalogue/body-presets.js';
 import { applyBodyPreset } from './body-presets.js';
-import { mistralConversation, TOOL_TO_USER_BRIDGE } from './mistral-conversation.js';
+import { ASSISTANT_END_BRIDGE, mistralConversation, TOOL_TO_USER_BRIDGE } from './mistral-conversation.js';
 
 const MISTRAL_ID = /^[A-Za-z0-9]{9}$/;
 
@@ -52,6 +52,39 @@ test('a user message right after a tool result gets a short assistant turn befor
     (mistralConversation(answered) as Record<string, unknown>[]).map((message) => message.role),
     ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'],
   );
+});
+
+test("a conversation ending on the assistant's words gets a short user turn after them; other endings stay", () => {
+  // OpenCode's last allowed step: its tool results, then an assistant message telling the model to wrap up.
+  const wrapUp = [
+    ...claudeTurn.slice(0, 5),
+    { role: 'assistant', content: 'CRITICAL - MAXIMUM STEPS REACHED' },
+  ];
+  const out = mistralConversation(wrapUp) as Record<string, unknown>[];
+  assert.deepEqual(
+    out.map((message) => message.role),
+    ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'],
+  );
+  assert.equal(out[5]?.content, 'CRITICAL - MAXIMUM STEPS REACHED');
+  assert.deepEqual(out[6], { role: 'user', content: ASSISTANT_END_BRIDGE });
+  const parts = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Hel' }] },
+  ];
+  assert.equal((mistralConversation(parts).at(-1) as { role: string }).role, 'user');
+
+  // A continuation Mistral was asked for, and tool calls the agent has yet to answer, are left as they are.
+  const prefixed = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'Hel', prefix: true },
+  ];
+  assert.deepEqual(mistralConversation(prefixed), prefixed);
+  const calling = [
+    { role: 'user', content: 'ls' },
+    { role: 'assistant', content: null, tool_calls: [call('Ab3dE6gH9')] },
+  ];
+  assert.deepEqual(mistralConversation(calling), calling);
+  assert.deepEqual(mistralConversation(claudeTurn).at(-1), claudeTurn.at(-1));
 });
 
 test("an id that is Mistral's already is kept, and the conversation given is not changed", () => {
