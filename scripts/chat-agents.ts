@@ -150,8 +150,8 @@ export function chatOutputChecks(
 /**
  * What the history of `agent`'s daemon must show (`entries`, over the set `holes` then `served`): every
  * request on the chat face from the agent, served by `served`, each after every hole or, on a conversation's
- * later turn, straight on `served` as its home (`sticky`; OpenCode names its sessions, so at least one of
- * its turns must be).
+ * later turn, straight on `served` as its home (`sticky`; at least one must be: the tool loop's second turn
+ * goes where its first was served, whether the agent names its session, as OpenCode does, or not).
  */
 export function chatHistoryCheck(
   agent: ChatAgent,
@@ -170,7 +170,7 @@ export function chatHistoryCheck(
   const sticky = entries.filter((entry) => entry.sticky === served).length;
   return {
     name: `router history: all ${entries.length} ${agent.name} requests on the chat face served by ${served}, ${sticky} of them straight on their conversation's model, the others after ${holes.join(' and ')}`,
-    ok: entries.length > 0 && wrong.length === 0 && (agent !== opencode || sticky > 0),
+    ok: entries.length > 0 && wrong.length === 0 && sticky > 0,
     detail: (wrong.length > 0 ? wrong : entries).map(describe).join('\n'),
   };
 }

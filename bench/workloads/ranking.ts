@@ -93,7 +93,7 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
       );
       const run: FitRun = {
         ctx: { resolved, fits, quotas, sessions },
-        req: { needs, session: 'bench-session' },
+        req: { needs, session: 'bench-session', opensConversation: false },
         trace: { skips: [], largestTooSmall: null, sticky: null },
         pinnedModel: null,
       };

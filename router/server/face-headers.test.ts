@@ -63,7 +63,9 @@ function replayHeaders(recorded: Record<string, string>): Record<string, string>
 test('recorded agent requests replayed with their own headers: served, and only the agent’s name goes upstream', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     upstream.always(GOOD, agentModel());
-    // Recorded turns of one session: its first meets both holes, the later ones stay on the model that served it.
+    // Recorded turns of one conversation: its first meets both holes, the later ones stay on the model that
+    // served it. An agent that names no session (Qwen Code, Continue) is known by how its conversation begins,
+    // which each agent's two recorded turns share.
     const sessions = new Set<string>();
     for (const name of FIXTURES) {
       const recorded = fixture(name);
@@ -71,7 +73,7 @@ test('recorded agent requests replayed with their own headers: served, and only 
         recorded.headers['x-claude-code-session-id'] ??
         recorded.headers['session-id'] ??
         recorded.headers['x-session-id'] ??
-        name;
+        name.replace(/\.[a-z-]+-turn\.json$/, '');
       const firstTurn = !sessions.has(session);
       sessions.add(session);
       const before = upstream.calls.length;

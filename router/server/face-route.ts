@@ -140,6 +140,7 @@ function requestFacts(
     clientGone: new ClientGone(),
     needs: SMALL_REQUEST,
     session: sessionOf(req.headers, body),
+    opensConversation: false,
   };
 }
 
@@ -164,6 +165,7 @@ function prepare<T>(
   }
   const { requestId } = facts;
   const encoder = face.encoder({ model: request.model, extra: request.extra });
+  const conversation = facts.session === null ? conversationOf(request.chat) : null;
   // Every field written out, not `{ ...facts, … }`: in Node 20's optimised code a spread copy that gets a
   // field of its own (`effort`) takes a new hidden class per request.
   const chat: ChatRequest = {
@@ -177,7 +179,8 @@ function prepare<T>(
     source: facts.source,
     clientGone: facts.clientGone,
     needs: estimateNeeds(bytes, request.chat),
-    session: facts.session ?? conversationOf(request.chat),
+    session: facts.session ?? conversation?.id ?? null,
+    opensConversation: conversation?.opens ?? false,
     effort: request.effort ?? null,
   };
   return { chat, answer: new Answer(res, encoder, requestId) };

@@ -51,6 +51,15 @@ function assertServedEntry(entry: HistoryEntry, stream: boolean): void {
   ]);
 }
 
+/** A later turn of a conversation whose last turn `good/coder` served: it goes there first, past the holes. */
+function assertStickyEntry(entry: HistoryEntry, stream: boolean): void {
+  assert.equal(entry.api, 'messages');
+  assert.equal(entry.outcome, 'served');
+  assert.equal(entry.stream, stream);
+  assert.equal(entry.sticky, 'good/coder');
+  assert.deepEqual(attemptChain(entry.attempts), ['good/coder:ok']);
+}
+
 test('messages.create: the answer after both black holes, with the decision headers', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     upstream.script(GOOD, jsonBody(completion('Hello there')));
@@ -127,7 +136,7 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
         ],
       });
       assert.deepEqual(second.content, [{ type: 'text', text: 'The command printed: hi' }]);
-      assertServedEntry(router.lastEntry(), streamed);
+      assertStickyEntry(router.lastEntry(), streamed);
       const sent = upstream.callsTo(GOOD).at(-1)?.body?.messages as Record<string, unknown>[];
       const call = (sent.at(-2)?.tool_calls as { id: string }[] | undefined)?.[0];
       assert.equal(call?.id, toolUse.id, 'the assistant turn keeps the tool call id');

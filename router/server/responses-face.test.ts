@@ -52,6 +52,15 @@ function assertServedEntry(entry: HistoryEntry, stream: boolean): void {
   ]);
 }
 
+/** A later turn of a conversation whose last turn `good/coder` served: it goes there first, past the holes. */
+function assertStickyEntry(entry: HistoryEntry, stream: boolean): void {
+  assert.equal(entry.api, 'responses');
+  assert.equal(entry.outcome, 'served');
+  assert.equal(entry.stream, stream);
+  assert.equal(entry.sticky, 'good/coder');
+  assert.deepEqual(attemptChain(entry.attempts), ['good/coder:ok']);
+}
+
 /** Reads a streamed `responses.create` to the end: its events' types, the last event, and the decision header. */
 async function streamEvents(
   openai: OpenAI,
@@ -155,7 +164,7 @@ test('a function call round trip, streamed and not: the output reaches the model
         tools: [execCommand],
       });
       assert.equal(second.output_text, 'The command printed: hi');
-      assertServedEntry(router.lastEntry(), streamed);
+      assertStickyEntry(router.lastEntry(), streamed);
       const sent = upstream.callsTo(GOOD).at(-1)?.body?.messages as Record<string, unknown>[];
       const sentCall = (sent.at(-2)?.tool_calls as { id: string }[] | undefined)?.[0];
       assert.equal(sentCall?.id, call.call_id, 'the assistant turn keeps the call id');

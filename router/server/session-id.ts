@@ -65,13 +65,21 @@ function textOf(content: unknown): string {
   return text;
 }
 
+/** A conversation an agent names no session for: its hash, and whether this request is its first turn. */
+export interface Conversation {
+  id: string;
+  /** Its first turn (no assistant turn yet): it has no model to go back to, and its model becomes one. */
+  opens: boolean;
+}
+
 /**
  * The conversation of a chat `body` whose agent names no session, hashed with this process's own key: its
- * first system and user messages, which every later turn repeats as they were. Null for a request with no
- * assistant turn yet (a one-off request, or a conversation's first turn, belongs to no conversation) or
- * with no user message.
+ * first system and user messages, which every later turn repeats as they were. Its first turn names it too,
+ * so that the model serving it is where the second goes, but goes to no model of its own: a request sent
+ * again as it was (a one-off, or a conversation begun again) goes down the set like any other. Null for a
+ * request with no user message.
  */
-export function conversationOf(body: Record<string, unknown>): string | null {
+export function conversationOf(body: Record<string, unknown>): Conversation | null {
   const messages = body.messages;
   if (!Array.isArray(messages)) return null;
   let system: string | null = null;
@@ -84,7 +92,8 @@ export function conversationOf(body: Record<string, unknown>): string | null {
     else if (message.role === 'assistant') answered = true;
     if (answered && user !== null) break;
   }
-  if (!answered || user === null) return null;
+  if (user === null) return null;
   const beginning = `${(system ?? '').slice(0, BEGINNING_CHARS)}\u0000${user.slice(0, BEGINNING_CHARS)}`;
-  return createHmac('sha256', CONVERSATION_KEY).update(beginning).digest('hex').slice(0, 16);
+  const id = createHmac('sha256', CONVERSATION_KEY).update(beginning).digest('hex').slice(0, 16);
+  return { id, opens: !answered };
 }

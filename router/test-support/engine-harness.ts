@@ -94,6 +94,7 @@ function handleBare(
         clientGone: new ClientGone(),
         needs: estimateNeeds(raw.length, body),
         session: null,
+        opensConversation: false,
       },
       answer,
     );

@@ -20,7 +20,7 @@ import type { ChatRequest, RouteContext } from '../routing/route-context.js';
 /** What fitting reads of a request being routed (a `RequestRun` is one). */
 export interface FitRun {
   ctx: Pick<RouteContext, 'resolved' | 'fits' | 'quotas' | 'sessions'>;
-  req: Pick<ChatRequest, 'needs' | 'session'>;
+  req: Pick<ChatRequest, 'needs' | 'session' | 'opensConversation'>;
   trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
   pinnedModel: ResolvedModel | null;
   /**
@@ -128,8 +128,8 @@ export function skipUnfit(run: FitRun, key: string): boolean {
  * one of its first candidates, so the rest of a long set is never looked at.
  */
 export function homeFirst(run: FitRun, order: readonly RankedCandidate[]): readonly RankedCandidate[] {
-  const { session } = run.req;
-  const home = session === null ? null : run.ctx.sessions.home(session);
+  const { session, opensConversation } = run.req;
+  const home = session === null || opensConversation ? null : run.ctx.sessions.home(session);
   if (home === null) return order;
   const at = order.findIndex((candidate) => candidate.key === home);
   if (at < 0 || !fitNow(run, home).fits) return order;

@@ -109,45 +109,49 @@ const turns = (first: string, ...rest: { role: string; content: string }[]) => (
   ],
 });
 
-test('an agent that names no session is known by how its conversation begins, from its second turn', async () => {
+test('an agent that names no session is known by how its conversation begins: its second turn goes where its first was served', async () => {
   await withScenario(options, async ({ router, upstream }) => {
-    upstream.script(A, json('from a'), status(500)).always(A, json('from a')).always(B, json('from b'));
+    upstream.script(A, status(500)).always(A, json('from a')).always(B, json('from b'));
     await router.chat(turns('fix the bug'));
-    assert.equal(router.lastEntry().servedModel, A);
-    assert.equal(router.lastEntry().session, undefined, 'a one-off request belongs to no conversation');
-
-    const second = turns(
-      'fix the bug',
-      { role: 'assistant', content: 'from a' },
-      { role: 'user', content: 'go on' },
-    );
-    await router.chat(second);
-    assert.equal(router.lastEntry().servedModel, B, 'A failed this turn: B served it');
-    const session = router.lastEntry().session;
+    const first = router.lastEntry();
+    assert.equal(first.servedModel, B, 'A failed the first turn: B served it');
+    assert.equal(first.sticky, undefined);
+    const session = first.session;
     assert.match(String(session), /^[0-9a-f]{16}$/);
     // Its words are keyed with this process's own secret: the hash cannot be checked against a guess of them.
     assert.notEqual(session, sessionHash('You are a coding agent.\u0000fix the bug'));
+
+    const second = turns(
+      'fix the bug',
+      { role: 'assistant', content: 'from b' },
+      { role: 'user', content: 'go on' },
+    );
+    await router.chat(second);
+    assert.equal(
+      router.lastEntry().servedModel,
+      B,
+      'the second turn goes to the model of the first, A healthy again',
+    );
+    assert.equal(router.lastEntry().sticky, B);
+    assert.equal(router.lastEntry().session, session);
+
+    // The first turn sent again (a one-off request repeated, or the conversation begun anew) goes down the
+    // set: only a later turn goes back to a model.
+    await router.chat(turns('fix the bug'));
+    assert.equal(router.lastEntry().servedModel, A);
+    assert.equal(router.lastEntry().sticky, undefined);
+    assert.equal(router.lastEntry().session, session);
 
     await router.chat(
       turns(
         'fix the bug',
         { role: 'assistant', content: 'from a' },
         { role: 'user', content: 'go on' },
-        {
-          role: 'assistant',
-          content: 'from b',
-        },
+        { role: 'assistant', content: 'from a' },
         { role: 'user', content: 'and the tests' },
       ),
     );
-    const third = router.lastEntry();
-    assert.equal(
-      third.servedModel,
-      B,
-      'the conversation stays on the model of its last turn, A healthy again',
-    );
-    assert.equal(third.sticky, B);
-    assert.equal(third.session, session);
+    assert.equal(router.lastEntry().sticky, A, 'the conversation goes on where its last turn was served');
 
     await router.chat(
       turns('write docs', { role: 'assistant', content: 'from a' }, { role: 'user', content: 'more' }),

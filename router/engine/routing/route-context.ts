@@ -59,6 +59,11 @@ export interface ChatRequest {
   /** The agent's conversation (a short hash of its session id), or null: it stays on its model. */
   session: string | null;
   /**
+   * The request is the first turn of a conversation known by how it begins (`conversationOf`): it goes down
+   * the set, and the model that serves it is where the conversation's next turn goes.
+   */
+  opensConversation: boolean;
+  /**
    * The reasoning effort a translating face read from the agent's request, sent as `reasoning_effort` to
    * the models whose `modelFit` says they take it; null when none was asked (the chat face passes its own).
    */

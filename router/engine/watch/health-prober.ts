@@ -93,6 +93,7 @@ export class HealthProber {
         clientGone: new ClientGone(),
         needs: SMALL_REQUEST,
         session: null,
+        opensConversation: false,
       },
       probeAnswer(requestId),
     );
