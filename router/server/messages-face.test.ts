@@ -6,9 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import type { HistoryEntry } from '../api-types.js';
 import { agentModel } from '../test-support/agent-model.js';
-import { attemptChain, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
+import { attemptChain, entryChecks, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
 import { httpRequest, sseData } from '../test-support/http-client.js';
 import {
   byStreaming,
@@ -39,26 +38,7 @@ const client = (url: string): Anthropic => new Anthropic({ baseURL: url, apiKey:
 const servedDecision = (stream: boolean): string =>
   `good/coder!served|hole/empty:${stream ? 'empty_stream' : 'empty_choices'}->hole/errframe:error_payload->good/coder:200|skips=0`;
 
-function assertServedEntry(entry: HistoryEntry, stream: boolean): void {
-  assert.equal(entry.api, 'messages');
-  assert.equal(entry.outcome, 'served');
-  assert.equal(entry.stream, stream);
-  assert.equal(entry.clientStatus, 200);
-  assert.deepEqual(attemptChain(entry.attempts), [
-    `hole/empty:${stream ? 'empty_stream' : 'empty_choices'}`,
-    'hole/errframe:error_payload',
-    'good/coder:ok',
-  ]);
-}
-
-/** A later turn of a conversation whose last turn `good/coder` served: it goes there first, past the holes. */
-function assertStickyEntry(entry: HistoryEntry, stream: boolean): void {
-  assert.equal(entry.api, 'messages');
-  assert.equal(entry.outcome, 'served');
-  assert.equal(entry.stream, stream);
-  assert.equal(entry.sticky, 'good/coder');
-  assert.deepEqual(attemptChain(entry.attempts), ['good/coder:ok']);
-}
+const { served: assertServedEntry, sticky: assertStickyEntry } = entryChecks('messages');
 
 test('messages.create: the answer after both black holes, with the decision headers', async () => {
   await withBlackHoles(async ({ router, upstream }) => {

@@ -7,9 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import type { HistoryEntry } from '../api-types.js';
 import { agentModel } from '../test-support/agent-model.js';
-import { attemptChain, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
+import { attemptChain, entryChecks, GOOD, withBlackHoles } from '../test-support/face-scenario.js';
 import {
   byStreaming,
   jsonBody,
@@ -40,26 +39,7 @@ const client = (url: string): OpenAI => new OpenAI({ baseURL: `${url}/v1`, apiKe
 const servedDecision = (stream: boolean): string =>
   `good/coder!served|hole/empty:${stream ? 'empty_stream' : 'empty_choices'}->hole/errframe:error_payload->good/coder:200|skips=0`;
 
-function assertServedEntry(entry: HistoryEntry, stream: boolean): void {
-  assert.equal(entry.api, 'responses');
-  assert.equal(entry.outcome, 'served');
-  assert.equal(entry.stream, stream);
-  assert.equal(entry.clientStatus, 200);
-  assert.deepEqual(attemptChain(entry.attempts), [
-    `hole/empty:${stream ? 'empty_stream' : 'empty_choices'}`,
-    'hole/errframe:error_payload',
-    'good/coder:ok',
-  ]);
-}
-
-/** A later turn of a conversation whose last turn `good/coder` served: it goes there first, past the holes. */
-function assertStickyEntry(entry: HistoryEntry, stream: boolean): void {
-  assert.equal(entry.api, 'responses');
-  assert.equal(entry.outcome, 'served');
-  assert.equal(entry.stream, stream);
-  assert.equal(entry.sticky, 'good/coder');
-  assert.deepEqual(attemptChain(entry.attempts), ['good/coder:ok']);
-}
+const { served: assertServedEntry, sticky: assertStickyEntry } = entryChecks('responses');
 
 /** Reads a streamed `responses.create` to the end: its events' types, the last event, and the decision header. */
 async function streamEvents(
