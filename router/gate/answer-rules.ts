@@ -35,14 +35,27 @@ function hasTextContent(content: unknown): boolean {
 export function hasUsefulContent(messageOrDelta: unknown): boolean {
   if (!isRecord(messageOrDelta)) return false;
   const m = messageOrDelta;
+  return hasWordsOrCalls(m) || hasText(m.reasoning_content) || hasText(m.reasoning);
+}
+
+/** What an agent acts on: text, a tool or function call, a refusal (reasoning alone is not an answer). */
+function hasWordsOrCalls(m: Record<string, unknown>): boolean {
   return (
     hasTextContent(m.content) ||
     (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) ||
     isRecord(m.function_call) ||
-    hasText(m.refusal) ||
-    hasText(m.reasoning_content) ||
-    hasText(m.reasoning)
+    hasText(m.refusal)
   );
+}
+
+/**
+ * True when a body's `choices[i]` ended with reasoning alone: no text, tool call or refusal, and not cut at
+ * its output limit (`finish_reason: "length"`, the agent's own `max_tokens`). A thinking model that stops
+ * there has given the agent nothing to act on.
+ */
+export function endsWithThoughtsAlone(choice: unknown): boolean {
+  if (!isRecord(choice) || choice.finish_reason === 'length' || !isRecord(choice.message)) return false;
+  return !hasWordsOrCalls(choice.message);
 }
 
 /** True when a `choices[i]` entry has useful content in its `delta` (streams) or `message` (bodies). */

@@ -125,7 +125,6 @@ test('strict requires useful content in the first choice; basic does not', () =>
   const useful = [
     { content: 'hello' },
     { content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }] },
-    { content: '', reasoning_content: 'thinking only' },
     { content: null, refusal: 'no' },
   ];
   for (const message of useful) assert.equal(checkResponseBody(completion(message), null, 'strict').ok, true);
@@ -133,6 +132,32 @@ test('strict requires useful content in the first choice; basic does not', () =>
   // Only the first choice is judged.
   const second = json({ choices: [{ message: { content: '' } }, { message: { content: 'late' } }] });
   assert.equal(checkResponseBody(second, null, 'strict').ok, false);
+});
+
+test('strict: reasoning alone is no answer, unless it was cut at its output limit', () => {
+  const thoughts = (reason: string, extra: Record<string, unknown> = {}): string =>
+    json({
+      choices: [
+        {
+          index: 0,
+          message: { content: '', reasoning_content: 'thinking only', ...extra },
+          finish_reason: reason,
+        },
+      ],
+    });
+  for (const reason of ['stop', 'tool_calls', 'content_filter']) {
+    const verdict = checkResponseBody(thoughts(reason), null, 'strict');
+    assert.deepEqual(verdict.ok ? 'ok' : [verdict.kind, verdict.detail], [
+      'empty_content',
+      'first choice ended with reasoning alone: no text, tool call or refusal',
+    ]);
+    assert.equal(checkResponseBody(thoughts(reason), null, 'basic').ok, true);
+  }
+  assert.equal(checkResponseBody(thoughts('length'), null, 'strict').ok, true);
+  assert.equal(checkResponseBody(thoughts('stop', { content: 'Hi.' }), null, 'strict').ok, true);
+  assert.equal(checkResponseBody(thoughts('stop', { refusal: 'No.' }), null, 'strict').ok, true);
+  const call = { id: 't', type: 'function', function: { name: 'f', arguments: '{}' } };
+  assert.equal(checkResponseBody(thoughts('tool_calls', { tool_calls: [call] }), null, 'strict').ok, true);
 });
 
 test('finish_reason tool_calls without tool calls is rewritten to stop; otherwise the body is untouched', () => {

@@ -3,7 +3,7 @@
  * sends the original bytes untouched unless the gate hands back a `rewritten` body.
  */
 import type { ContentValidation } from '../config/schema.js';
-import { choiceHasUsefulContent, messageToolProblem } from './answer-rules.js';
+import { choiceHasUsefulContent, endsWithThoughtsAlone, messageToolProblem } from './answer-rules.js';
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
@@ -125,8 +125,9 @@ function fixPhantomToolCalls(choices: unknown[]): boolean {
 /**
  * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
  * a JSON object (even in mode `off`), then per `mode`: `basic` rejects a non-null `error` and missing or
- * empty `choices`; `strict` also requires the first choice to carry useful content and, when `tools` is
- * given, tool calls an agent can run (`invalid_tool_call`).
+ * empty `choices`; `strict` also requires the first choice to carry useful content, more than reasoning
+ * alone unless cut at its output limit, and, when `tools` is given, tool calls an agent can run
+ * (`invalid_tool_call`).
  *
  * @param tools the names of the tools the request offers.
  * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
@@ -153,10 +154,13 @@ export function checkResponseBody(
     if (!Array.isArray(body.choices) || body.choices.length === 0) {
       return fail('empty_choices', Array.isArray(body.choices) ? 'choices is empty' : 'choices is missing');
     }
-    if (mode === 'strict' && !choiceHasUsefulContent(body.choices[0])) {
+    const first: unknown = body.choices[0];
+    if (mode === 'strict' && !choiceHasUsefulContent(first)) {
       return fail('empty_content', 'first choice has no text, tool call, refusal or reasoning');
     }
-    const first: unknown = body.choices[0];
+    if (mode === 'strict' && endsWithThoughtsAlone(first)) {
+      return fail('empty_content', 'first choice ended with reasoning alone: no text, tool call or refusal');
+    }
     const problem =
       mode === 'strict' && tools && isRecord(first) ? messageToolProblem(first.message, tools) : null;
     if (problem !== null) return fail('invalid_tool_call', problem);

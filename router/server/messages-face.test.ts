@@ -125,11 +125,11 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
   });
 });
 
-test('a reasoning-only answer is a signed thinking block, streamed and not', async () => {
+test('reasoning cut at its output limit is a signed thinking block, streamed and not', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     const message = { role: 'assistant', content: null, reasoning_content: 'Only thinking' };
-    const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'stop' }] });
-    const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('stop')];
+    const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'length' }] });
+    const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('length')];
     upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
     const messages = client(router.url).messages;
     for (const streamed of [false, true]) {
@@ -137,7 +137,7 @@ test('a reasoning-only answer is a signed thinking block, streamed and not', asy
       assert.deepEqual(answer.content, [
         { type: 'thinking', thinking: 'Only thinking', signature: 'fcm-router' },
       ]);
-      assert.equal(answer.stop_reason, 'end_turn');
+      assert.equal(answer.stop_reason, 'max_tokens');
       assertServedEntry(router.lastEntry(), streamed);
     }
   });

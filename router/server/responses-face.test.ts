@@ -153,18 +153,18 @@ test('a function call round trip, streamed and not: the output reaches the model
   });
 });
 
-test('a reasoning-only answer is a reasoning item with summary text, streamed and not', async () => {
+test('reasoning cut at its output limit is a reasoning item with summary text, streamed and not', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     const message = { role: 'assistant', content: null, reasoning_content: 'Only thinking' };
-    const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'stop' }] });
-    const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('stop')];
+    const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'length' }] });
+    const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('length')];
     upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
     const openai = client(router.url);
     for (const streamed of [false, true]) {
       const response = streamed
         ? await openai.responses.stream(ask).finalResponse()
         : await openai.responses.create(ask);
-      assert.equal(response.status, 'completed');
+      assert.equal(response.status, 'incomplete');
       assert.deepEqual(
         response.output.map((item) => (item.type === 'reasoning' ? item.summary : item.type)),
         [[{ type: 'summary_text', text: 'Only thinking' }]],

@@ -2,7 +2,8 @@
  * What each upstream frame of one attempt becomes on its way to the client: its tool call pieces held until
  * the call is whole and checked (`ToolCallHold`), then written as one frame; in a continuation, its
  * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
- * that carry nothing (its role frame) dropped. It reports, per chunk, the frames as written anew, whether
+ * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
+ * said nothing yet kept back (`EndingHold`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
 import { hasUsefulContent } from '../../gate/answer-rules.js';
@@ -13,6 +14,13 @@ import { chunkFrame, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
 import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
+import { EndingHold } from './ending-hold.js';
+
+/** Why a shaped stream cannot go on to the agent. */
+export interface ShapeProblem {
+  kind: 'invalid_tool_call' | 'empty_content';
+  detail: string;
+}
 
 /** What the frames of one chunk came to. */
 export interface ShapedFrames {
@@ -22,11 +30,12 @@ export interface ShapedFrames {
   changed: boolean;
   /** Content came (or the answer's ending): what waits for content may go. */
   content: boolean;
-  /** Why a tool call cannot go to the agent, once one could not. */
-  problem: string | null;
+  /** Why the answer cannot go on to the agent (a tool call it cannot run, an ending with nothing said). */
+  problem: ShapeProblem | null;
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const hasWords = (value: unknown): boolean => str(value).trim() !== '';
 
 /** A delta with any text (whitespace too), reasoning, refusal or tool call in it. */
 function carriesContent(delta: Record<string, unknown>): boolean {
@@ -45,6 +54,7 @@ export class FrameShaper implements FrameSink {
   readonly #trimsReasoning: boolean;
   /** A continuation after text: the continuing model's reasoning stays out of the answer. */
   readonly #dropReasoning: boolean;
+  readonly #ending: EndingHold;
   #base: ChunkBase;
   #calls = 0;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
@@ -59,11 +69,19 @@ export class FrameShaper implements FrameSink {
         ? null
         : new OverlapTrimmer(this.#trimsReasoning ? continuing.reasoning : continuing.text);
     this.#base = continuing?.base ?? { id: 'chatcmpl-fcm', created: 0, model: null };
+    // Checked tool calls mean strict validation of one answer: it must say something, as a whole body must.
+    const saidSoFar = continuing !== null && (continuing.text !== '' || continuing.toolCalls > 0);
+    this.#ending = new EndingHold(tools !== null && !saidSoFar);
   }
 
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
-    return this.#trim !== null || this.#hold?.holding === true;
+    return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
+  }
+
+  /** The answer's ending came and is kept back: the stream is over but for what `end` decides. */
+  get endingHeld(): boolean {
+    return this.#ending.holding;
   }
 
   /** Starts a chunk. */
@@ -76,10 +94,17 @@ export class FrameShaper implements FrameSink {
     return this.#chunk;
   }
 
-  /** The stream ended: a held start of a continuation and held tool calls go now (or fail). */
+  /**
+   * The stream ended: a held start of a continuation and held tool calls go now (or fail), then a held
+   * ending (or the answer fails for having said nothing).
+   */
   end(): void {
     this.#flushTrim();
     this.#letGoCalls();
+    if (this.#chunk.problem !== null) return;
+    const { frames, problem } = this.#ending.end();
+    if (problem !== null) this.#chunk.problem = { kind: 'empty_content', detail: problem };
+    else if (frames.length > 0) this.#letGo(frames);
   }
 
   frame(value: Record<string, unknown>): void {
@@ -89,7 +114,7 @@ export class FrameShaper implements FrameSink {
     const choices = value.choices;
     const choice = Array.isArray(choices) && choices.length === 1 ? (choices[0] as unknown) : null;
     if (!isRecord(choice) || !isRecord(choice.delta)) {
-      this.#chunk.frames.push(value);
+      this.#emit(value, null);
       return;
     }
     const delta = { ...choice.delta };
@@ -103,7 +128,7 @@ export class FrameShaper implements FrameSink {
     // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
     const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
     if (keep || finish !== null || value.usage != null)
-      this.#chunk.frames.push({ ...value, choices: [{ ...choice, delta, ...this.#finishOf(finish) }] });
+      this.#emit({ ...value, choices: [{ ...choice, delta, ...this.#finishOf(finish) }] }, finish);
     else this.#chunk.changed = true;
   }
 
@@ -111,8 +136,30 @@ export class FrameShaper implements FrameSink {
     if (this.#chunk.problem !== null) return;
     this.#flushTrim();
     this.#letGoCalls();
-    this.#chunk.frames.push('[DONE]');
+    this.#emit('[DONE]', null);
     this.#chunk.content = true;
+  }
+
+  /** A frame out: kept back with a silent answer's ending (`finish`: its finish reason), or into the chunk. */
+  #emit(frame: UpstreamFrame, finish: string | null): void {
+    if (this.#ending.keeps(frame, finish)) {
+      this.#chunk.changed = true;
+      return;
+    }
+    // Still holding: past the most it keeps, what it kept goes, and the answer passes unjudged.
+    if (this.#ending.holding) this.#said();
+    this.#chunk.frames.push(frame);
+  }
+
+  /** The answer says something: an ending kept back goes first (words after an ending keep their order). */
+  #said(): void {
+    const held = this.#ending.said();
+    if (held !== null) this.#letGo(held);
+  }
+
+  #letGo(frames: readonly UpstreamFrame[]): void {
+    for (const frame of frames) this.#chunk.frames.push(frame);
+    this.#chunk.changed = true;
   }
 
   /**
@@ -136,6 +183,7 @@ export class FrameShaper implements FrameSink {
       }
     }
     const text = str(delta.content);
+    if (hasWords(text) || hasWords(delta.refusal)) this.#said();
     if (text !== '') {
       this.#letGoCalls();
       if (this.#trimsReasoning) this.#flushTrim();
@@ -180,8 +228,9 @@ export class FrameShaper implements FrameSink {
   #flushTrim(): void {
     const rest = this.#trim?.flush() ?? '';
     if (rest === '') return;
-    this.#chunk.frames.push(
+    this.#emit(
       chunkFrame(this.#base, { [this.#trimsReasoning ? 'reasoning_content' : 'content']: rest }),
+      null,
     );
     this.#chunk.changed = true;
     this.#chunk.content = true;
@@ -192,6 +241,7 @@ export class FrameShaper implements FrameSink {
   }
 
   #take(step: HoldStep): void {
+    if (step.calls.length > 0) this.#said();
     for (const call of step.calls) {
       const fn = { name: call.name, arguments: call.args };
       const delta = call.legacy
@@ -202,6 +252,6 @@ export class FrameShaper implements FrameSink {
       this.#chunk.changed = true;
       this.#chunk.content = true;
     }
-    this.#chunk.problem ??= step.problem;
+    if (step.problem !== null) this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: step.problem };
   }
 }

@@ -11,8 +11,14 @@ import { ioTurns } from '../../test-support/deferred.js';
 import { readText } from '../../test-support/http-client.js';
 import type { TestClock } from '../../test-support/test-clock.js';
 import { withScenario } from '../../test-support/scenario.js';
-import { emptyStream, sse, status } from '../../test-support/upstream-behaviours.js';
-import { contentFrame, finishFrame, reasoningFrame, roleFrame } from '../../test-support/upstream-frames.js';
+import { emptyStream, jsonBody, sse, status } from '../../test-support/upstream-behaviours.js';
+import {
+  completion,
+  contentFrame,
+  finishFrame,
+  reasoningFrame,
+  roleFrame,
+} from '../../test-support/upstream-frames.js';
 
 const FULL = 'The quick brown fox jumps over the lazy dog.';
 const CUT = 'The quick brown fo';
@@ -168,6 +174,49 @@ test('a reasoning-only answer that dies is continued from its thoughts', async (
       assert.equal(asked.at(-1)?.role, 'user');
       assert.match(asked.at(-1)?.content ?? '', /still thinking[\s\S]*Let me think about/);
     }
+  });
+});
+
+test('an answer that ends on its thoughts alone is continued from them; unstreamed, the next model answers', async () => {
+  await withScenario(THREE, async ({ router, upstream }) => {
+    const thoughtsAlone = sse([roleFrame(), reasoningFrame('Let me think about it.'), finishFrame('stop')]);
+    for (const face of FACES) {
+      upstream.script('alpha/m1', thoughtsAlone);
+      upstream.script('beta/m2', sse([roleFrame(), contentFrame('Hello!'), finishFrame('stop')]));
+      const read = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
+      assert.deepEqual(
+        [read.reasoning, read.text, read.ending],
+        ['Let me think about it.', 'Hello!', 'clean'],
+        face.face,
+      );
+      const asked = upstream.callsTo('beta/m2').at(-1)?.body?.messages as { role: string; content: string }[];
+      assert.match(asked.at(-1)?.content ?? '', /still thinking[\s\S]*Let me think about it\./);
+      const entry = router.lastEntry();
+      assert.equal(entry.outcome, 'served');
+      assert.deepEqual(
+        entry.attempts.map((attempt) => [attempt.model, attempt.kind ?? null]),
+        [
+          ['alpha/m1', 'empty_content'],
+          ['beta/m2', null],
+        ],
+      );
+    }
+    const thoughts = { role: 'assistant', content: null, reasoning_content: 'Let me think.' };
+    upstream.script(
+      'alpha/m1',
+      jsonBody(completion('', { choices: [{ index: 0, message: thoughts, finish_reason: 'stop' }] })),
+    );
+    upstream.script('beta/m2', jsonBody(completion('Hello!')));
+    const reply = await router.chat({});
+    assert.equal(
+      (JSON.parse(reply.text) as { choices: { message: { content: string } }[] }).choices[0]?.message.content,
+      'Hello!',
+    );
+    assert.equal(
+      (upstream.callsTo('beta/m2').at(-1)?.body?.messages as unknown[] | undefined)?.length,
+      1,
+      'asked anew: nothing was sent',
+    );
   });
 });
 

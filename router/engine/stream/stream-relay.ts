@@ -15,6 +15,7 @@ import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
 import type { AnswerSink } from '../answer/answer.js';
 import type { ShapingRules } from './shaping-rules.js';
+import type { ShapeProblem } from './frame-shaper.js';
 import { StreamShaper, type Shaped } from './stream-shaper.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
@@ -159,10 +160,12 @@ export class StreamRelay {
       return { ok: false, failure: this.#stopped ?? MID_STREAM };
     const lastLine = this.#shaper.lastLine();
     this.#usageRead();
-    if (lastLine.problem !== null) return { ok: false, failure: toolFailure(lastLine.problem) };
+    if (lastLine.problem !== null) return { ok: false, failure: shapeFailure(lastLine.problem) };
     this.#out(lastLine);
-    // Without its finish reason or `[DONE]` the answer was cut on the way: what the shaper holds stays.
-    if (!this.#unjudged && !this.#answer.hasEnding()) return { ok: false, failure: UNFINISHED };
+    // Without its finish reason or `[DONE]` (sent, or kept back by the shaper) the answer was cut on the
+    // way: what the shaper holds stays.
+    const ended = this.#answer.hasEnding() || this.#shaper.endingHeld;
+    if (!this.#unjudged && !ended) return { ok: false, failure: UNFINISHED };
     return this.#finish(null);
   }
 
@@ -170,7 +173,7 @@ export class StreamRelay {
   #finish(usage: UsageView | null): StreamOutcome {
     const tail = this.#shaper.end();
     this.#usageRead();
-    if (tail.problem !== null) return { ok: false, failure: toolFailure(tail.problem) };
+    if (tail.problem !== null) return { ok: false, failure: shapeFailure(tail.problem) };
     this.#out(tail);
     // Nothing reached the client: the only content was held back (and let go as nothing).
     if (!this.#committed) return { ok: false, failure: emptyStream() };
@@ -185,7 +188,7 @@ export class StreamRelay {
   #send(part: StreamPart | null, errorFrame: MidStreamFailure | null): ChunkVerdict {
     const shaped = part && !isEmptyPart(part) ? this.#shaper.shape(part) : NOTHING;
     this.#usageRead();
-    if (shaped.problem !== null) return this.#stop(toolFailure(shaped.problem));
+    if (shaped.problem !== null) return this.#stop(shapeFailure(shaped.problem));
     const wait = this.#out(shaped);
     if (errorFrame === null) return wait;
     const { errorCode, detail } = errorFrame;
@@ -228,7 +231,7 @@ export class StreamRelay {
   }
 }
 
-/** A tool call the agent could not run, as a content failure. */
-function toolFailure(detail: string): FailureInput {
-  return { type: 'content', kind: 'invalid_tool_call', errorCode: null, detail };
+/** Why the shaper stopped the answer (a tool call the agent could not run, nothing said), as a content failure. */
+function shapeFailure({ kind, detail }: ShapeProblem): FailureInput {
+  return { type: 'content', kind, errorCode: null, detail };
 }

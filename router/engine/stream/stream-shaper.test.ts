@@ -4,6 +4,7 @@ import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
 import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { StreamShaper } from './stream-shaper.js';
+import { MAX_HELD_FRAMES, THOUGHTS_ALONE as THOUGHTS_ALONE_WORDS } from './ending-hold.js';
 import { answerSoFar as soFar } from '../../test-support/continuing-model.js';
 
 const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
@@ -102,7 +103,7 @@ test('an unusable tool call stops the stream with what is wrong; nothing of it w
   assert.deepEqual(shaper.shape(bytes(chunk({}, 'tool_calls'))), {
     out: null,
     read: null,
-    problem: 'tool call arguments are not JSON',
+    problem: { kind: 'invalid_tool_call', detail: 'tool call arguments are not JSON' },
   });
 });
 
@@ -216,4 +217,95 @@ test('finish reason tool_calls with no tool call sent is the end of a text answe
   withCall.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
   const out = text(withCall.shape(bytes(chunk({}, 'tool_calls') + DONE)).out);
   assert.deepEqual(finishes(out), [null, 'tool_calls'], 'the call, then its finish reason as it came');
+});
+
+/** A usage-only chunk, as OpenAI sends after the finish reason. */
+const usageChunk = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { completion_tokens: 9 } })}\n\n`;
+const THOUGHTS_ALONE = { kind: 'empty_content', detail: THOUGHTS_ALONE_WORDS };
+
+test('an answer that ends on reasoning alone: its ending is kept back, and it fails at the end', () => {
+  for (const reading of ['bytes', 'frames'] as const) {
+    const shaper = new StreamShaper(rules(), reading);
+    const part = (...texts: string[]): StreamPart =>
+      reading === 'bytes' ? bytes(texts.join('')) : batch(...texts);
+    assert.notEqual(shaper.shape(part(chunk({ reasoning_content: 'Let me think.' }))).out, null, reading);
+    assert.equal(shaper.endingHeld, false);
+    const ending = shaper.shape(part(chunk({}, 'stop'), usageChunk, DONE)).out;
+    assert.ok(
+      ending === null || (ending instanceof Uint8Array ? ending.byteLength : ending.frames.length) === 0,
+    );
+    assert.equal(shaper.endingHeld, true, reading);
+    assert.equal(shaper.lastLine().problem, null);
+    assert.deepEqual(shaper.end(), { out: null, read: null, problem: THOUGHTS_ALONE }, reading);
+  }
+});
+
+test('reasoning cut at its output limit ends as it came: the kept ending goes, in its order', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ reasoning_content: 'Let me' })));
+  assert.equal(text(shaper.shape(bytes(chunk({}, 'length') + usageChunk + DONE)).out), '');
+  const out = text(shaper.end().out);
+  assert.deepEqual(
+    finishes(out),
+    ['length', undefined],
+    'the finish reason, then the usage chunk (no choice)',
+  );
+  assert.equal(frames(out).at(-1), '[DONE]');
+});
+
+test('words after a kept ending let it go first: nothing is reordered, nothing fails', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ reasoning_content: 'Hmm.' })));
+  shaper.shape(bytes(chunk({}, 'stop')));
+  const out = text(shaper.shape(bytes(chunk({ content: 'Late words.' }) + DONE)).out);
+  assert.deepEqual(deltas(out), [{}, { content: 'Late words.' }]);
+  assert.equal(frames(out).at(-1), '[DONE]');
+  assert.equal(shaper.endingHeld, false);
+  assert.deepEqual(shaper.end(), { out: null, read: null, problem: null });
+});
+
+test('an answer that said something, or called a tool, ends as it comes', () => {
+  const spoke = new StreamShaper(rules(), 'bytes');
+  spoke.shape(bytes(chunk({ reasoning_content: 'Plan.' }) + chunk({ content: 'Done.' })));
+  assert.deepEqual(finishes(text(spoke.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  const called = new StreamShaper(rules(), 'bytes');
+  called.shape(bytes(chunk({ reasoning_content: 'Plan.' })));
+  called.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
+  const out = text(called.shape(bytes(chunk({}, 'tool_calls') + DONE)).out);
+  assert.deepEqual(finishes(out), [null, 'tool_calls']);
+  assert.equal(called.endingHeld, false);
+  // Whitespace is not words: its ending waits as reasoning's does.
+  const blank = new StreamShaper(rules(), 'bytes');
+  blank.shape(bytes(chunk({ reasoning_content: 'Plan.' }) + chunk({ content: '\n\n' })));
+  blank.shape(bytes(chunk({}, 'stop') + DONE));
+  assert.equal(blank.end().problem?.kind, 'empty_content');
+});
+
+test('unchecked answers (several choices, or validation below strict) end on reasoning as they come', () => {
+  const shaper = new StreamShaper(rules({ tools: null }), 'bytes');
+  shaper.shape(bytes(chunk({ reasoning_content: 'Hmm.' })));
+  assert.deepEqual(finishes(text(shaper.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+});
+
+test('a continuation keeps back the ending only while the whole answer is still thoughts', () => {
+  const thoughts = new StreamShaper(rules({ continuing: soFar({ reasoning: 'Let me think' }) }), 'bytes');
+  thoughts.shape(bytes(chunk({ reasoning_content: 'Let me think more.' })));
+  thoughts.shape(bytes(chunk({}, 'stop') + DONE));
+  assert.equal(thoughts.end().problem?.kind, 'empty_content');
+  const words = new StreamShaper(rules({ continuing: soFar({ text: 'The answer is' }) }), 'bytes');
+  words.shape(bytes(chunk({ content: 'The answer is 42.' })));
+  assert.deepEqual(finishes(text(words.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+});
+
+test('a stream that goes on past its ending is let go unjudged after the most kept', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ reasoning_content: 'Hmm.' })));
+  shaper.shape(bytes(chunk({}, 'stop')));
+  let sent = '';
+  for (let i = 0; i < MAX_HELD_FRAMES; i += 1)
+    sent += text(shaper.shape(bytes(chunk({ reasoning_content: '.' }))).out);
+  assert.equal(frames(sent).length, MAX_HELD_FRAMES + 1, 'the ending and all after it, in order');
+  assert.deepEqual(finishes(sent).slice(0, 2), ['stop', null]);
+  assert.equal(shaper.endingHeld, false);
+  assert.equal(shaper.end().problem, null);
 });

@@ -24,15 +24,18 @@ import {
 } from '../../gate/stream-part.js';
 import { readUsage, type TokenUsage } from '../../gate/response-gate.js';
 import { isRecord } from '../../gate/safe-json.js';
-import { FrameShaper } from './frame-shaper.js';
+import { FrameShaper, type ShapeProblem } from './frame-shaper.js';
 import type { ShapingRules } from './shaping-rules.js';
 
-/** What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call). */
+/**
+ * What goes to the client (null: nothing now), or why the stream must stop (an unusable tool call, an
+ * answer that ended having said nothing).
+ */
 export interface Shaped {
   out: StreamPart | null;
   /** Of `out` as bytes: the frames already read from its first `read.bytes` bytes (null: none were). */
   read: FrameBatch | null;
-  problem: string | null;
+  problem: ShapeProblem | null;
 }
 
 /** In `"tool_calls"` and `"function_call"`: one byte search finds both (and, rarely, text that says it). */
@@ -117,6 +120,11 @@ export class StreamShaper {
     const usage = this.#usage;
     this.#usage = null;
     return usage;
+  }
+
+  /** The answer's ending came and is kept back (it has said nothing yet): `end` decides what it was. */
+  get endingHeld(): boolean {
+    return this.#frames.endingHeld;
   }
 
   /** The upstream ended: a last line it left without a line end is shaped like any other. */
