@@ -1,27 +1,31 @@
 /**
- * `npm run test:agents`: the real Claude Code and Codex, headless, against the real daemon over fake
- * upstreams, in two rounds. First, a set whose first model has a 4,000-token window (smaller than either
- * agent's requests), whose second refuses them with a 400 (a shape its API will not take), whose next two
- * are black holes (an empty 200; an SSE error frame before content) and whose fifth is a scripted coding
- * model. Then a set whose first model dies half-way through every answer
- * (its connection drops), before the same coding model. Each agent gets a plain prompt and a shell-tool
- * loop each round. The agents are installed on demand from npm into `.agents/` (ignored). Agents retry
- * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
- * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
- * once a request it refused was served; each conversation stays on
- * the model that served its first turn; and an answer cut half-way was finished by the coding model as a
- * continuation, the agent getting it whole. A third round runs each agent with nothing but what
- * `fcm-router setup` wrote into a throwaway HOME, and undoes it (scripts/agent-setup-round.ts);
- * `npm run test:agents -- --setup-only` runs that round alone. Last, OpenCode, Qwen Code and Continue (the
- * chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both
- * black holes before the coding model, on a daemon of their own, set up with the dashboard's snippet and
- * the set's window, then the same before a model dying half-way; `--chat-only` runs that round alone.
+ * `npm run test:agents`: the real coding agents, headless, against the real daemon over fake upstreams.
+ * First, each agent runs with nothing but what `fcm-router setup` wrote into a throwaway HOME, which is then
+ * undone (scripts/agent-setup-round.ts; `npm run test:agents -- --setup-only` runs that round alone). Then
+ * Claude Code and Codex, in three rounds, each a plain prompt and a shell-tool loop: a set whose first model
+ * has a 4,000-token window (smaller than either agent's requests), whose second refuses them with a 400 (a
+ * shape its API will not take), whose next two are black holes (an empty 200; an SSE error frame before
+ * content) and whose fifth is a scripted coding model; a set whose first model dies half-way through every
+ * answer (its connection drops) before the same coding model; and a set whose first model thinks and stops
+ * without a word before it. Agents retry quietly, so their exit status is not enough: every request the
+ * router saw on the agent's endpoint must have been served; the small model refuses once and is skipped
+ * from then on; the strict one is asked last once a request it refused was served; each conversation stays
+ * on the model that served its first turn; an answer cut half-way, or one of thoughts alone, was finished
+ * by the coding model as a continuation, the agent getting it whole. Last, OpenCode, Qwen Code and Continue
+ * (the chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over
+ * both black holes before the coding model, on a daemon of their own, set up with the dashboard's snippet
+ * and the set's window, then the same before a model dying half-way; `--chat-only` runs that round alone.
+ * The agents are installed on demand from npm into `.agents/` (ignored).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { HistoryEntry } from '../router/api-types.js';
-import { agentModel, agentModelDyingHalfway } from '../router/test-support/agent-model.js';
+import {
+  agentModel,
+  agentModelDyingHalfway,
+  agentModelThinkingOnly,
+} from '../router/test-support/agent-model.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { fetchContextWindow } from '../router/setup/router-target.js';
 import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
@@ -159,6 +163,41 @@ function dyingChecks(
   return checks;
 }
 
+/** The model that thinks and then says nothing. */
+const THINKER = 'thinks/only';
+
+/**
+ * What the thinking round's history must show on each translating face: every request served by
+ * good/coder; each conversation's first met the thinker, which failed for saying nothing (`empty_content`),
+ * and was finished by good/coder, as a continuation when streamed; its later turns straight on good/coder.
+ */
+function thinkingChecks(entries: readonly HistoryEntry[]): Check[] {
+  const checks: Check[] = [];
+  for (const api of ['messages', 'responses'] as const) {
+    const seen = entries.filter((entry) => entry.api === api);
+    const continued = seen.filter((entry) =>
+      entry.attempts.some((attempt) => attempt.model === 'good/coder' && attempt.role === 'continuation'),
+    );
+    const wrong = seen.filter((entry) => {
+      if (entry.outcome !== 'served' || entry.servedModel !== 'good/coder') return true;
+      const [first, second, ...more] = entry.attempts;
+      if (entry.sticky === 'good/coder') return first?.model !== 'good/coder' || second !== undefined;
+      return (
+        first?.model !== THINKER ||
+        first.kind !== 'empty_content' ||
+        second?.model !== 'good/coder' ||
+        more.length > 0
+      );
+    });
+    checks.push({
+      name: `router history: all ${seen.length} ${api} requests served by good/coder, ${continued.length} of them continuing what ${THINKER} thought before it stopped with nothing said`,
+      ok: seen.length > 0 && wrong.length === 0 && continued.length > 0,
+      detail: [...wrong, ...continued].map(chainOf).join('\n'),
+    });
+  }
+  return checks;
+}
+
 /** The window the chat round's set has: each agent is told it, as the dashboard's snippet tells it. */
 const CHAT_WINDOW = 65_536;
 
@@ -243,11 +282,13 @@ async function main(): Promise<number> {
     }),
   );
   upstream.always(DYING, agentModelDyingHalfway());
+  upstream.always(THINKER, agentModelThinkingOnly());
   const models = {
     small: ['ctx'],
     strict: ['params'],
     hole: ['empty', 'errframe'],
     half: ['dies'],
+    thinks: ['only'],
     good: ['coder'],
   };
   // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
@@ -290,6 +331,15 @@ async function main(): Promise<number> {
   );
   checks.push(...(await runAgents(second.base, path.join(scratch, 'dying'), `, its model dying half-way`)));
   checks.push(...dyingChecks(await second.stop()));
+
+  const third = await startDaemon(
+    { providers, sets: { main: [THINKER, 'good/coder'] }, activeSet: 'main', router },
+    path.join(scratch, 'thinking'),
+  );
+  checks.push(
+    ...(await runAgents(third.base, path.join(scratch, 'thinking'), `, its first model only thinking`)),
+  );
+  checks.push(...thinkingChecks(await third.stop()));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }

@@ -3,13 +3,22 @@
  * asked): when the newest user message asks `run: <command>` and the request offers a shell tool (see
  * `SHELL_TOOLS`), it calls that tool; once the tool's result is the newest message, it answers with what
  * the command printed; otherwise it says `AGENT_REPLY`. Asked by the router to continue an answer it began,
- * it gives the rest of it; `agentModelDyingHalfway` dies half-way through its answers.
+ * it gives the rest of it (or, after thoughts alone, its move); `agentModelDyingHalfway` dies half-way
+ * through its answers, and `agentModelThinkingOnly` thinks and then says nothing.
  */
 import type { ServerResponse } from 'node:http';
-import { CONTINUE_TEXT } from '../engine/stream/continuation-request.js';
+import { CONTINUE_TEXT, THOUGHTS_CUT } from '../engine/stream/continuation-request.js';
 import { continuedFrom } from './continuing-model.js';
-import { sse, type Behaviour } from './upstream-behaviours.js';
-import { contentFrame, roleFrame, toolCallFrame } from './upstream-frames.js';
+import { byStreaming, jsonBody, sse, type Behaviour } from './upstream-behaviours.js';
+import {
+  completion,
+  contentFrame,
+  finishFrame,
+  reasoningFrame,
+  roleFrame,
+  toolCallFrame,
+  usageFrame,
+} from './upstream-frames.js';
 
 /** What the fake model answers a plain prompt. */
 export const AGENT_REPLY = 'Hello from the fake model behind fcm-router.';
@@ -71,6 +80,9 @@ export function agentMove(
  */
 function moveFor(body: Record<string, unknown>): ReturnType<typeof agentMove> {
   const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
+  // After thoughts alone, the move the conversation asks for: the thoughts were the model's own.
+  if (textOf(messages.at(-1)?.content).startsWith(THOUGHTS_CUT))
+    return agentMove({ ...body, messages: messages.slice(0, -1) });
   const sofar = messages.at(-1)?.content === CONTINUE_TEXT ? continuedFrom(body) : null;
   if (sofar === null) return agentMove(body);
   const move = agentMove({ ...body, messages: messages.slice(0, -2) });
@@ -165,3 +177,24 @@ function dyingHalfway(
       : contentFrame(half(move.text));
   return sse([roleFrame(), frame], cut === 'reset' ? { then: 'reset' } : { done: false })(res, call);
 }
+
+/** What the thinking model thinks, every time. */
+export const AGENT_THOUGHTS = 'The user wants something. Let me think it over.';
+
+/**
+ * A thinking model that stops having said nothing: its reasoning, then a clean end (`stop`, usage and
+ * `[DONE]` when streamed), with no text and no tool call.
+ */
+export const agentModelThinkingOnly = (): Behaviour => {
+  const message = { role: 'assistant', content: null, reasoning_content: AGENT_THOUGHTS };
+  const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'stop' }] });
+  const [first, rest] = [AGENT_THOUGHTS.slice(0, 20), AGENT_THOUGHTS.slice(20)];
+  const frames = [
+    roleFrame(),
+    reasoningFrame(first),
+    reasoningFrame(rest),
+    finishFrame('stop'),
+    usageFrame(50, 9),
+  ];
+  return byStreaming(sse(frames), jsonBody(whole));
+};

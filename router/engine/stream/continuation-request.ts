@@ -13,12 +13,15 @@ export const CONTINUE_TEXT =
   'Your reply above was cut off before it was finished. Continue it from exactly where it stopped: start ' +
   'with the very next characters, repeat nothing that is already written, and add no introduction.';
 
+/**
+ * How the instruction after an answer that stopped in its thoughts begins: it was cut, or it ended before
+ * the model said anything.
+ */
+export const THOUGHTS_CUT = 'Your reply to the message above stopped while you were still thinking.';
+
 /** The instruction after an answer that stopped while the model was still thinking (no text yet). */
 export function continueThoughts(reasoning: string): string {
-  return (
-    'Your reply to the message above was cut off while you were still thinking. Your thoughts so far:\n\n' +
-    `${reasoning}\n\nGo on from there without repeating them, then give your answer.`
-  );
+  return `${THOUGHTS_CUT} Your thoughts so far:\n\n${reasoning}\n\nGo on from there without repeating them, then give your answer.`;
 }
 
 /**
