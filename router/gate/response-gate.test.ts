@@ -160,6 +160,30 @@ test('strict: reasoning alone is no answer, unless it was cut at its output limi
   assert.equal(checkResponseBody(thoughts('tool_calls', { tool_calls: [call] }), null, 'strict').ok, true);
 });
 
+test('strict: a think block opening the text is reasoning, and the body goes on rewritten', () => {
+  const body = (content: string, extra: Record<string, unknown> = {}): string =>
+    json({
+      choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }],
+    });
+  const split = checkResponseBody(body('<think>Plan.</think>\n\nHello!'), null, 'strict');
+  assert.ok(split.ok && split.rewritten !== null);
+  const message = (JSON.parse(split.rewritten) as { choices: { message: unknown }[] }).choices[0]?.message;
+  assert.deepEqual(message, { role: 'assistant', content: 'Hello!', reasoning_content: 'Plan.' });
+  assert.deepEqual(split.body, JSON.parse(split.rewritten), 'encoders read the same');
+  // A think block alone is thoughts alone.
+  const alone = checkResponseBody(body('<think>Only thoughts.</think>'), null, 'strict');
+  assert.equal(alone.ok ? 'ok' : alone.kind, 'empty_content');
+  // Left as it came: below strict, text that does not open with the block, a message with reasoning of its own.
+  for (const [text, extra, mode] of [
+    ['<think>Plan.</think>Hello!', {}, 'basic'],
+    ['Say <think> to think.', {}, 'strict'],
+    ['<think>Plan.</think>Hello!', { reasoning_content: 'Own.' }, 'strict'],
+  ] as const) {
+    const verdict = checkResponseBody(body(text, extra), null, mode);
+    assert.ok(verdict.ok && verdict.rewritten === null, text);
+  }
+});
+
 test('finish_reason tool_calls without tool calls is rewritten to stop; otherwise the body is untouched', () => {
   const phantom = json({
     choices: [{ index: 0, message: { content: 'done' }, finish_reason: 'tool_calls' }],

@@ -2,11 +2,13 @@
  * What each upstream frame of one attempt becomes on its way to the client: its tool call pieces held until
  * the call is whole and checked (`ToolCallHold`), then written as one frame; in a continuation, its
  * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
- * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
- * said nothing yet kept back (`EndingHold`). It reports, per chunk, the frames as written anew, whether
+ * that carry nothing (its role frame) dropped; with the tool calls checked, a think block opening its text
+ * read as reasoning (`ThinkTagReader`) and the ending of an answer that has said nothing yet kept back
+ * (`EndingHold`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
 import { hasUsefulContent } from '../../gate/answer-rules.js';
+import { ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
@@ -55,6 +57,8 @@ export class FrameShaper implements FrameSink {
   /** A continuation after text: the continuing model's reasoning stays out of the answer. */
   readonly #dropReasoning: boolean;
   readonly #ending: EndingHold;
+  /** Reads a think block opening the text (null: the text goes as it comes). */
+  readonly #think: ThinkTagReader | null;
   #base: ChunkBase;
   #calls = 0;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
@@ -72,11 +76,17 @@ export class FrameShaper implements FrameSink {
     // Checked tool calls mean strict validation of one answer: it must say something, as a whole body must.
     const saidSoFar = continuing !== null && (continuing.text !== '' || continuing.toolCalls > 0);
     this.#ending = new EndingHold(tools !== null && !saidSoFar);
+    this.#think = tools === null ? null : new ThinkTagReader();
   }
 
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
-    return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
+    return (
+      this.#trim !== null ||
+      this.#hold?.holding === true ||
+      this.#ending.watching ||
+      this.#think?.reading === true
+    );
   }
 
   /** The answer's ending came and is kept back: the stream is over but for what `end` decides. */
@@ -99,6 +109,7 @@ export class FrameShaper implements FrameSink {
    * ending (or the answer fails for having said nothing).
    */
   end(): void {
+    this.#flushThink();
     this.#flushTrim();
     this.#letGoCalls();
     if (this.#chunk.problem !== null) return;
@@ -118,8 +129,10 @@ export class FrameShaper implements FrameSink {
       return;
     }
     const delta = { ...choice.delta };
-    this.#shapeDelta(delta);
     const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+    if (this.#think?.reading === true && this.#think.readDelta(delta, finish !== null))
+      this.#chunk.changed = true;
+    this.#shapeDelta(delta);
     if (finish !== null) {
       this.#flushTrim();
       this.#letGoCalls();
@@ -134,6 +147,7 @@ export class FrameShaper implements FrameSink {
 
   done(): void {
     if (this.#chunk.problem !== null) return;
+    this.#flushThink();
     this.#flushTrim();
     this.#letGoCalls();
     this.#emit('[DONE]', null);
@@ -222,6 +236,16 @@ export class FrameShaper implements FrameSink {
   #remove(delta: Record<string, unknown>, key: string): void {
     delete delta[key];
     this.#chunk.changed = true;
+  }
+
+  /** Text the think reader held (a tag's start) goes as what it was, when the stream ends with no finish frame. */
+  #flushThink(): void {
+    const delta: Record<string, unknown> = {};
+    if (this.#think?.reading !== true || !this.#think.readDelta(delta, true)) return;
+    this.#shapeDelta(delta);
+    if (!carriesContent(delta)) return;
+    this.#chunk.content ||= hasUsefulContent(delta);
+    this.#emit(chunkFrame(this.#base, delta), null);
   }
 
   /** The held start of a continuation goes out now (trimmed), ahead of what comes next. */

@@ -220,6 +220,44 @@ test('an answer that ends on its thoughts alone is continued from them; unstream
   });
 });
 
+test('a think block opening the text is reasoning on every face; a think block alone is continued', async () => {
+  await withScenario(THREE, async ({ router, upstream }) => {
+    const texts = (...pieces: string[]): Record<string, unknown>[] =>
+      pieces.map((piece) => contentFrame(piece));
+    for (const face of FACES) {
+      upstream.script(
+        'alpha/m1',
+        sse([roleFrame(), ...texts('<thi', 'nk>Plan.</th', 'ink>\n\nHel', 'lo!'), finishFrame('stop')]),
+      );
+      const read = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
+      assert.deepEqual([read.reasoning, read.text, read.ending], ['Plan.', 'Hello!', 'clean'], face.face);
+      assert.equal(router.lastEntry().servedModel, 'alpha/m1');
+
+      upstream.script(
+        'alpha/m1',
+        sse([roleFrame(), ...texts('<think>Only thoughts.', '</think>'), finishFrame('stop')]),
+      );
+      upstream.script('beta/m2', sse([roleFrame(), contentFrame('Hello!'), finishFrame('stop')]));
+      const alone = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
+      assert.deepEqual(
+        [alone.reasoning, alone.text, alone.ending],
+        ['Only thoughts.', 'Hello!', 'clean'],
+        face.face,
+      );
+      assert.equal(router.lastEntry().attempts[0]?.kind, 'empty_content');
+    }
+    upstream.script('alpha/m1', jsonBody(completion('<think>Plan.</think>\n\nHello!')));
+    const whole = JSON.parse((await router.chat({})).text) as {
+      choices: { message: Record<string, unknown> }[];
+    };
+    assert.deepEqual(whole.choices[0]?.message, {
+      role: 'assistant',
+      content: 'Hello!',
+      reasoning_content: 'Plan.',
+    });
+  });
+});
+
 test('after text, the continuing model’s own reasoning stays out of the answer', async () => {
   await withScenario(THREE, async ({ router, upstream }) => {
     upstream.script('alpha/m1', diesAfter([reasoningFrame('Plan.'), contentFrame(CUT)], 'cut'));
