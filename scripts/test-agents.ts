@@ -7,15 +7,16 @@
  * shape its API will not take), whose next two are black holes (an empty 200; an SSE error frame before
  * content) and whose fifth is a scripted coding model; a set whose first model dies half-way through every
  * answer (its connection drops) before the same coding model; and a set whose first model thinks and stops
- * without a word before it. Agents retry quietly, so their exit status is not enough: every request the
- * router saw on the agent's endpoint must have been served; the small model refuses once and is skipped
- * from then on; the strict one is asked last once a request it refused was served; each conversation stays
- * on the model that served its first turn; an answer cut half-way, or one of thoughts alone, was finished
- * by the coding model as a continuation, the agent getting it whole. Last, OpenCode, Qwen Code and Continue
- * (the chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over
- * both black holes before the coding model, on a daemon of their own, set up with the dashboard's snippet
- * and the set's window, then the same before a model dying half-way; `--chat-only` runs that round alone.
- * The agents are installed on demand from npm into `.agents/` (ignored).
+ * without a word before it (its thoughts in the reasoning field, or in a think block as text). Agents retry
+ * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
+ * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
+ * once a request it refused was served; each conversation stays on the model that served its first turn; an
+ * answer cut half-way, or one of thoughts alone, was finished by the coding model as a continuation, the
+ * agent getting it whole. Last, OpenCode, Qwen Code and Continue (the chat-completions agents,
+ * scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both black holes before the
+ * coding model, on a daemon of their own, set up with the dashboard's snippet and the set's window, then the
+ * same before a model dying half-way; `--chat-only` runs that round alone. The agents are installed on
+ * demand from npm into `.agents/` (ignored).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -183,18 +183,31 @@ export const AGENT_THOUGHTS = 'The user wants something. Let me think it over.';
 
 /**
  * A thinking model that stops having said nothing: its reasoning, then a clean end (`stop`, usage and
- * `[DONE]` when streamed), with no text and no tool call.
+ * `[DONE]` when streamed), with no text and no tool call. Every other answer writes its reasoning into the
+ * text as a think block, as some models do.
  */
 export const agentModelThinkingOnly = (): Behaviour => {
-  const message = { role: 'assistant', content: null, reasoning_content: AGENT_THOUGHTS };
+  const asField = thinkingOnly({ reasoning_content: AGENT_THOUGHTS }, (piece) => reasoningFrame(piece));
+  const asText = thinkingOnly({ content: `<think>${AGENT_THOUGHTS}</think>\n` }, (piece) =>
+    contentFrame(piece),
+  );
+  let answers = 0;
+  return (res, call) => ((answers += 1) % 2 === 1 ? asField : asText)(res, call);
+};
+
+function thinkingOnly(
+  thoughts: Record<string, string>,
+  frameOf: (piece: string) => Record<string, unknown>,
+): Behaviour {
+  const message = { role: 'assistant', content: null, ...thoughts };
   const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'stop' }] });
-  const [first, rest] = [AGENT_THOUGHTS.slice(0, 20), AGENT_THOUGHTS.slice(20)];
+  const said = Object.values(thoughts)[0] ?? '';
+  const pieces = [said.slice(0, 5), said.slice(5, 30), said.slice(30)];
   const frames = [
     roleFrame(),
-    reasoningFrame(first),
-    reasoningFrame(rest),
+    ...pieces.map((piece) => frameOf(piece)),
     finishFrame('stop'),
     usageFrame(50, 9),
   ];
   return byStreaming(sse(frames), jsonBody(whole));
-};
+}
