@@ -22,7 +22,7 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   html_maintenance: 'An HTML page instead of JSON (maintenance or captive page).',
   invalid_json: 'The body was not valid JSON.',
   empty_choices: 'HTTP 200 with no choices.',
-  empty_content: 'HTTP 200 with an empty message.',
+  empty_content: 'HTTP 200 with nothing to act on: an empty message, or thoughts alone.',
   error_payload: 'HTTP 200 carrying an error object.',
   empty_stream: 'The stream ended without content.',
   invalid_tool_call:
