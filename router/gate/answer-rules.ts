@@ -12,6 +12,7 @@
  * router treats them as a content failure.
  */
 import { isRecord, parseJson } from './safe-json.js';
+import { splitThinkBlock } from './think-tags.js';
 
 function hasText(value: unknown): boolean {
   return typeof value === 'string' && value.trim() !== '';
@@ -49,13 +50,16 @@ function hasWordsOrCalls(m: Record<string, unknown>): boolean {
 }
 
 /**
- * True when a body's `choices[i]` ended with reasoning alone: no text, tool call or refusal, and not cut at
- * its output limit (`finish_reason: "length"`, the agent's own `max_tokens`). A thinking model that stops
- * there has given the agent nothing to act on.
+ * True when a body's `choices[i]` ended with reasoning alone: no text (past a think block that opens it),
+ * tool call or refusal, and not cut at its output limit (`finish_reason: "length"`, the agent's own
+ * `max_tokens`). A thinking model that stops there has given the agent nothing to act on.
  */
 export function endsWithThoughtsAlone(choice: unknown): boolean {
   if (!isRecord(choice) || choice.finish_reason === 'length' || !isRecord(choice.message)) return false;
-  return !hasWordsOrCalls(choice.message);
+  const message = choice.message;
+  const text = message.content;
+  const said = typeof text === 'string' ? (splitThinkBlock(text)?.content ?? text) : text;
+  return !hasWordsOrCalls({ ...message, content: said });
 }
 
 /** True when a `choices[i]` entry has useful content in its `delta` (streams) or `message` (bodies). */

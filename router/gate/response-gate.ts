@@ -7,7 +7,6 @@ import { choiceHasUsefulContent, endsWithThoughtsAlone, messageToolProblem } fro
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
-import { thinkBlockToReasoning } from './think-tags.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 
@@ -126,9 +125,9 @@ function fixPhantomToolCalls(choices: unknown[]): boolean {
 /**
  * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
  * a JSON object (even in mode `off`), then per `mode`: `basic` rejects a non-null `error` and missing or
- * empty `choices`; `strict` also reads a think block opening the first choice's text as its reasoning
- * (`think-tags.ts`), and requires it to carry useful content, more than reasoning alone unless cut at its
- * output limit, and, when `tools` is given, tool calls an agent can run (`invalid_tool_call`).
+ * empty `choices`; `strict` also requires the first choice to carry useful content, more than reasoning
+ * alone (a think block opening its text is reasoning too) unless cut at its output limit, and, when `tools`
+ * is given, tool calls an agent can run (`invalid_tool_call`).
  *
  * @param tools the names of the tools the request offers.
  * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
@@ -146,8 +145,6 @@ export function checkResponseBody(
   if (!parsed.ok) return fail('invalid_json', shortDetail(`body is not JSON: ${parsed.error}`));
   const body = parsed.value;
   if (!isRecord(body)) return fail('invalid_json', 'body is not a JSON object');
-  // The first choice's think block, read as reasoning (strict only): the body goes on rewritten.
-  let thought = false;
 
   if (mode !== 'off') {
     if (body.error != null) {
@@ -158,7 +155,6 @@ export function checkResponseBody(
       return fail('empty_choices', Array.isArray(body.choices) ? 'choices is empty' : 'choices is missing');
     }
     const first: unknown = body.choices[0];
-    thought = mode === 'strict' && thinkBlockToReasoning(first);
     if (mode === 'strict' && !choiceHasUsefulContent(first)) {
       return fail('empty_content', 'first choice has no text, tool call, refusal or reasoning');
     }
@@ -170,7 +166,7 @@ export function checkResponseBody(
     if (problem !== null) return fail('invalid_tool_call', problem);
   }
 
-  const phantom = Array.isArray(body.choices) && fixPhantomToolCalls(body.choices);
-  const rewritten = phantom || thought ? JSON.stringify(body) : null;
+  const rewritten =
+    Array.isArray(body.choices) && fixPhantomToolCalls(body.choices) ? JSON.stringify(body) : null;
   return { ok: true, rewritten, usage: readUsage(body), body };
 }

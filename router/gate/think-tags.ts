@@ -1,10 +1,10 @@
 /**
- * Reasoning written into the text. Some models stream their thoughts as text inside `<think>…</think>` at
+ * Reasoning written into the text. Some models write their thoughts as text inside `<think>…</think>` at
  * the start of their answer (Qwen3, DeepSeek R1 distills, MiniMax M2, where the provider does not parse
- * them out itself). An agent shows that as the answer's text, and an answer that is only a think block
- * would pass for an answer. So a think block that opens the text is read as what it is: reasoning, and the
- * text after it (its leading blank lines dropped) is the answer. Text that does not open with the tag is
- * left as it came. Pure.
+ * them out itself). A think block alone would pass for an answer, so the content rule reads past it: the
+ * text after an opening think block (its leading blank lines dropped) is what the model said. The text
+ * itself goes on as the model wrote it: interleaved-thinking models (MiniMax) need their think blocks back
+ * in the conversation, and the agent sends them back only as text. Pure.
  */
 
 const OPEN = '<think>';
@@ -45,9 +45,9 @@ type Phase = 'opening' | 'thinking' | 'after' | 'plain';
 const NOTHING: ThinkSplit = { reasoning: '', content: '' };
 
 /**
- * The same split over a stream's text pieces, as they come: a piece that may still be the start of the tag
- * (`<thi`), or of its close, waits for the next one; everything else goes on at once, as reasoning inside
- * the block and as text after it.
+ * The same split over a stream's text pieces, as they come, to tell when the answer starts saying
+ * something: a piece that may still be the start of the tag (`<thi`), or of its close, waits for the next
+ * one; everything else is split at once, as reasoning inside the block and as text after it.
  */
 export class ThinkTagReader {
   #phase: Phase = 'opening';
@@ -66,29 +66,6 @@ export class ThinkTagReader {
     const text = this.#held + piece;
     this.#held = '';
     return this.#phase === 'opening' ? this.#opening(text) : this.#thinking(text);
-  }
-
-  /**
-   * A stream's delta with its text split in place: the reasoning in it goes to `reasoning_content` (after
-   * any the delta has), the rest stays `content` (removed when nothing is left). `last`: the text ends with
-   * it, and what was held goes too. Returns whether the delta changed.
-   */
-  readDelta(delta: Record<string, unknown>, last: boolean): boolean {
-    const piece = typeof delta.content === 'string' ? delta.content : '';
-    const split = piece === '' ? { ...NOTHING } : this.push(piece);
-    if (last) {
-      const rest = this.end();
-      split.reasoning += rest.reasoning;
-      split.content += rest.content;
-    }
-    if (split.reasoning === '' && split.content === piece) return false;
-    if (split.content === '') delete delta.content;
-    else delta.content = split.content;
-    if (split.reasoning !== '') {
-      const before = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : '';
-      delta.reasoning_content = before + split.reasoning;
-    }
-    return true;
   }
 
   /** The text ended: what was held goes as what it was taken for. */
@@ -135,25 +112,3 @@ export class ThinkTagReader {
     return { reasoning: '', content };
   }
 }
-
-/**
- * A body's `choices[i]` whose message text opens with a think block gets it as `reasoning_content` (unless
- * it has reasoning of its own), the text after it as its content. Returns whether it changed.
- */
-export function thinkBlockToReasoning(choice: unknown): boolean {
-  if (typeof choice !== 'object' || choice === null) return false;
-  const message = (choice as { message?: unknown }).message;
-  if (typeof message !== 'object' || message === null) return false;
-  const m = message as Record<string, unknown>;
-  if (typeof m.content !== 'string' || hasReasoning(m)) return false;
-  const split = splitThinkBlock(m.content);
-  if (split === null) return false;
-  m.content = split.content;
-  m.reasoning_content = split.reasoning;
-  return true;
-}
-
-/** A message or delta that carries reasoning of its own (the provider parsed it out). */
-export const hasReasoning = (m: Record<string, unknown>): boolean =>
-  (typeof m.reasoning_content === 'string' && m.reasoning_content !== '') ||
-  (typeof m.reasoning === 'string' && m.reasoning !== '');

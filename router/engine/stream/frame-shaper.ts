@@ -2,17 +2,17 @@
  * What each upstream frame of one attempt becomes on its way to the client: its tool call pieces held until
  * the call is whole and checked (`ToolCallHold`), then written as one frame; in a continuation, its
  * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
- * that carry nothing (its role frame) dropped; with the tool calls checked, a think block opening its text
- * read as reasoning (`ThinkTagReader`) and the ending of an answer that has said nothing yet kept back
- * (`EndingHold`). It reports, per chunk, the frames as written anew, whether
+ * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
+ * said nothing yet kept back (`EndingHold`; a think block opening the text is not saying something,
+ * `ThinkTagReader`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
 import { hasUsefulContent } from '../../gate/answer-rules.js';
-import { ThinkTagReader } from '../../gate/think-tags.js';
+import { splitThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
-import { chunkFrame, type ChunkBase } from './answer-so-far.js';
+import { chunkFrame, type AnswerSoFar, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
 import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
@@ -48,6 +48,13 @@ function carriesContent(delta: Record<string, unknown>): boolean {
   );
 }
 
+/** The answer being continued said something already: text past a think block that opens it, or a tool call. */
+function saidSoFar(continuing: AnswerSoFar | null): boolean {
+  if (continuing === null) return false;
+  const { text } = continuing;
+  return continuing.toolCalls > 0 || hasWords(splitThinkBlock(text)?.content ?? text);
+}
+
 /** One attempt's frames, shaped. */
 export class FrameShaper implements FrameSink {
   readonly #hold: ToolCallHold | null;
@@ -57,7 +64,7 @@ export class FrameShaper implements FrameSink {
   /** A continuation after text: the continuing model's reasoning stays out of the answer. */
   readonly #dropReasoning: boolean;
   readonly #ending: EndingHold;
-  /** Reads a think block opening the text (null: the text goes as it comes). */
+  /** Reads past a think block opening the text, to see the answer's first words (null: not watched). */
   readonly #think: ThinkTagReader | null;
   #base: ChunkBase;
   #calls = 0;
@@ -74,9 +81,9 @@ export class FrameShaper implements FrameSink {
         : new OverlapTrimmer(this.#trimsReasoning ? continuing.reasoning : continuing.text);
     this.#base = continuing?.base ?? { id: 'chatcmpl-fcm', created: 0, model: null };
     // Checked tool calls mean strict validation of one answer: it must say something, as a whole body must.
-    const saidSoFar = continuing !== null && (continuing.text !== '' || continuing.toolCalls > 0);
-    this.#ending = new EndingHold(tools !== null && !saidSoFar);
-    this.#think = tools === null ? null : new ThinkTagReader();
+    const watched = tools !== null && !saidSoFar(continuing);
+    this.#ending = new EndingHold(watched);
+    this.#think = watched ? new ThinkTagReader() : null;
   }
 
   /** Something is held that only later frames can let go: every chunk must be read. */
@@ -109,7 +116,7 @@ export class FrameShaper implements FrameSink {
    * ending (or the answer fails for having said nothing).
    */
   end(): void {
-    this.#flushThink();
+    this.#endThink();
     this.#flushTrim();
     this.#letGoCalls();
     if (this.#chunk.problem !== null) return;
@@ -130,10 +137,9 @@ export class FrameShaper implements FrameSink {
     }
     const delta = { ...choice.delta };
     const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
-    if (this.#think?.reading === true && this.#think.readDelta(delta, finish !== null))
-      this.#chunk.changed = true;
     this.#shapeDelta(delta);
     if (finish !== null) {
+      this.#endThink();
       this.#flushTrim();
       this.#letGoCalls();
     }
@@ -147,7 +153,7 @@ export class FrameShaper implements FrameSink {
 
   done(): void {
     if (this.#chunk.problem !== null) return;
-    this.#flushThink();
+    this.#endThink();
     this.#flushTrim();
     this.#letGoCalls();
     this.#emit('[DONE]', null);
@@ -197,7 +203,7 @@ export class FrameShaper implements FrameSink {
       }
     }
     const text = str(delta.content);
-    if (hasWords(text) || hasWords(delta.refusal)) this.#said();
+    if (this.#saysSomething(text) || hasWords(delta.refusal)) this.#said();
     if (text !== '') {
       this.#letGoCalls();
       if (this.#trimsReasoning) this.#flushTrim();
@@ -238,14 +244,15 @@ export class FrameShaper implements FrameSink {
     this.#chunk.changed = true;
   }
 
-  /** Text the think reader held (a tag's start) goes as what it was, when the stream ends with no finish frame. */
-  #flushThink(): void {
-    const delta: Record<string, unknown> = {};
-    if (this.#think?.reading !== true || !this.#think.readDelta(delta, true)) return;
-    this.#shapeDelta(delta);
-    if (!carriesContent(delta)) return;
-    this.#chunk.content ||= hasUsefulContent(delta);
-    this.#emit(chunkFrame(this.#base, delta), null);
+  /** Words in a piece of the answer's text: past a think block that opens it, its thoughts are not words. */
+  #saysSomething(text: string): boolean {
+    if (this.#think === null || !this.#think.reading) return hasWords(text);
+    return text !== '' && hasWords(this.#think.push(text).content);
+  }
+
+  /** The text ended: a tag's start the think reader held back (`<th`) was words after all. */
+  #endThink(): void {
+    if (this.#think?.reading === true && hasWords(this.#think.end().content)) this.#said();
   }
 
   /** The held start of a continuation goes out now (trimmed), ahead of what comes next. */

@@ -220,41 +220,39 @@ test('an answer that ends on its thoughts alone is continued from them; unstream
   });
 });
 
-test('a think block opening the text is reasoning on every face; a think block alone is continued', async () => {
+test('a think block alone is thoughts alone on every face: the next model continues after it', async () => {
   await withScenario(THREE, async ({ router, upstream }) => {
     const texts = (...pieces: string[]): Record<string, unknown>[] =>
       pieces.map((piece) => contentFrame(piece));
+    const thoughts = '<think>Only thoughts.</think>';
     for (const face of FACES) {
       upstream.script(
         'alpha/m1',
-        sse([roleFrame(), ...texts('<thi', 'nk>Plan.</th', 'ink>\n\nHel', 'lo!'), finishFrame('stop')]),
+        sse([roleFrame(), ...texts('<thi', 'nk>Only thoughts.</th', 'ink>'), finishFrame('stop')]),
       );
+      upstream.script('beta/m2', sse([roleFrame(), contentFrame('\n\nHello!'), finishFrame('stop')]));
       const read = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
-      assert.deepEqual([read.reasoning, read.text, read.ending], ['Plan.', 'Hello!', 'clean'], face.face);
-      assert.equal(router.lastEntry().servedModel, 'alpha/m1');
-
-      upstream.script(
-        'alpha/m1',
-        sse([roleFrame(), ...texts('<think>Only thoughts.', '</think>'), finishFrame('stop')]),
-      );
-      upstream.script('beta/m2', sse([roleFrame(), contentFrame('Hello!'), finishFrame('stop')]));
-      const alone = face.read((await askFace(router.url, face, face.body(true, 'Say hello.'))).text);
+      // The text goes on as the model wrote it: the think block, then the next model's answer.
+      assert.deepEqual([read.text, read.ending], [`${thoughts}\n\nHello!`, 'clean'], face.face);
+      const entry = router.lastEntry();
       assert.deepEqual(
-        [alone.reasoning, alone.text, alone.ending],
-        ['Only thoughts.', 'Hello!', 'clean'],
-        face.face,
+        entry.attempts.map((attempt) => [attempt.model, attempt.kind ?? null]),
+        [
+          ['alpha/m1', 'empty_content'],
+          ['beta/m2', null],
+        ],
       );
-      assert.equal(router.lastEntry().attempts[0]?.kind, 'empty_content');
+      const asked = upstream.callsTo('beta/m2').at(-1)?.body?.messages as { role: string; content: string }[];
+      assert.deepEqual(asked.slice(-2), [
+        { role: 'assistant', content: thoughts },
+        { role: 'user', content: CONTINUE_TEXT },
+      ]);
     }
+    // A think block with words after it is an answer, unstreamed too.
     upstream.script('alpha/m1', jsonBody(completion('<think>Plan.</think>\n\nHello!')));
-    const whole = JSON.parse((await router.chat({})).text) as {
-      choices: { message: Record<string, unknown> }[];
-    };
-    assert.deepEqual(whole.choices[0]?.message, {
-      role: 'assistant',
-      content: 'Hello!',
-      reasoning_content: 'Plan.',
-    });
+    const whole = JSON.parse((await router.chat({})).text) as { choices: { message: { content: string } }[] };
+    assert.equal(whole.choices[0]?.message.content, '<think>Plan.</think>\n\nHello!');
+    assert.equal(router.lastEntry().servedModel, 'alpha/m1');
   });
 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
-import { sseLines, type StreamPart, type UpstreamFrame } from '../../gate/stream-part.js';
+import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { StreamShaper } from './stream-shaper.js';
 import { MAX_HELD_FRAMES, THOUGHTS_ALONE as THOUGHTS_ALONE_WORDS } from './ending-hold.js';
@@ -310,45 +310,46 @@ test('a stream that goes on past its ending is let go unjudged after the most ke
   assert.equal(shaper.end().problem, null);
 });
 
-test('a think block opening the text goes on as reasoning, its tags split anywhere; the text after it as text', () => {
+test('a think block opening the text is not the answer saying something: its ending waits; the text goes as it came', () => {
   for (const reading of ['bytes', 'frames'] as const) {
     const shaper = new StreamShaper(rules(), reading);
     const part = (...texts: string[]): StreamPart =>
       reading === 'bytes' ? bytes(texts.join('')) : batch(...texts);
-    const sent: Record<string, unknown>[] = [];
-    const take = (out: StreamPart | null): void => {
-      if (out === null) return;
-      const lines = out instanceof Uint8Array ? text(out) : sseLines(out.frames);
-      sent.push(...deltas(lines));
-    };
-    assert.equal(shaper.shape(part(chunk({ role: 'assistant', content: '<th' }))).out, null, reading);
-    take(shaper.shape(part(chunk({ content: 'ink>Let me' }))).out);
-    take(shaper.shape(part(chunk({ content: ' see.</thi' }))).out);
-    take(shaper.shape(part(chunk({ content: 'nk>\n\n' }), chunk({ content: 'Run ls.' }))).out);
-    take(shaper.shape(part(chunk({}, 'stop'), DONE)).out);
-    take(shaper.end().out);
-    const reasoning = sent.map((d) => d.reasoning_content ?? '').join('');
-    const said = sent.map((d) => d.content ?? '').join('');
-    assert.deepEqual([reasoning, said], ['Let me see.', 'Run ls.'], reading);
+    const first = part(chunk({ role: 'assistant', content: '<th' }));
+    assert.equal(shaper.shape(first).out, first, reading);
+    const thoughts = part(chunk({ content: 'ink>Let me' }), chunk({ content: ' see.</thi' }));
+    assert.equal(shaper.shape(thoughts).out, thoughts, 'the very frames that came');
+    shaper.shape(part(chunk({ content: 'nk>\n\n' })));
+    assert.equal(shaper.endingHeld, false);
+    shaper.shape(part(chunk({}, 'stop'), DONE));
+    assert.equal(shaper.endingHeld, true, reading);
+    assert.equal(shaper.end().problem?.kind, 'empty_content', reading);
   }
 });
 
-test('a think block alone is thoughts alone: the answer fails at its end', () => {
+test('words after a think block let its ending go as it comes', () => {
   const shaper = new StreamShaper(rules(), 'bytes');
-  shaper.shape(bytes(chunk({ content: '<think>Only this.' })));
-  shaper.shape(bytes(chunk({ content: '</think>\n' }) + chunk({}, 'stop') + DONE));
-  assert.equal(shaper.endingHeld, true);
-  assert.equal(shaper.end().problem?.kind, 'empty_content');
+  shaper.shape(bytes(chunk({ content: '<think>Plan.</think>' })));
+  shaper.shape(bytes(chunk({ content: '\n\nRun' })));
+  const ending = bytes(chunk({}, 'stop') + DONE);
+  assert.equal(shaper.shape(ending).out, ending);
+  assert.equal(shaper.endingHeld, false);
+  // A tag's start that never became one was words.
+  const half = new StreamShaper(rules(), 'bytes');
+  half.shape(bytes(chunk({ content: '<thi' })));
+  assert.deepEqual(finishes(text(half.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  assert.equal(half.endingHeld, false);
 });
 
-test('text that does not open with a think block goes as it came, tags and all', () => {
+test('text that does not open with a think block is words, tags and all', () => {
   const shaper = new StreamShaper(rules(), 'bytes');
-  const first = bytes(chunk({ content: 'Use <think>' }));
-  assert.equal(shaper.shape(first).out, first, 'the very bytes that came');
-  const later = bytes(chunk({ content: '</think> tags.' }) + chunk({}, 'stop'));
-  assert.equal(shaper.shape(later).out, later);
-  // Unchecked answers are not read for it.
-  const unchecked = new StreamShaper(rules({ tools: null }), 'bytes');
-  const thoughts = bytes(chunk({ content: '<think>Hm</think>Hi' }));
-  assert.equal(unchecked.shape(thoughts).out, thoughts);
+  shaper.shape(bytes(chunk({ content: 'Use <think>' })));
+  assert.deepEqual(finishes(text(shaper.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+});
+
+test('a continuation of a think block alone still has to say something', () => {
+  const thoughts = new StreamShaper(rules({ continuing: soFar({ text: '<think>Hmm.</think>' }) }), 'bytes');
+  thoughts.shape(bytes(chunk({ content: '<think>More.</think>' })));
+  thoughts.shape(bytes(chunk({}, 'stop') + DONE));
+  assert.equal(thoughts.end().problem?.kind, 'empty_content');
 });
