@@ -88,12 +88,7 @@ export class FrameShaper implements FrameSink {
 
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
-    return (
-      this.#trim !== null ||
-      this.#hold?.holding === true ||
-      this.#ending.watching ||
-      this.#think?.reading === true
-    );
+    return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
   }
 
   /** The answer's ending came and is kept back: the stream is over but for what `end` decides. */
@@ -246,13 +241,14 @@ export class FrameShaper implements FrameSink {
 
   /** Words in a piece of the answer's text: past a think block that opens it, its thoughts are not words. */
   #saysSomething(text: string): boolean {
-    if (this.#think === null || !this.#think.reading) return hasWords(text);
+    if (this.#think === null || !this.#ending.watching || !this.#think.reading) return hasWords(text);
     return text !== '' && hasWords(this.#think.push(text).content);
   }
 
   /** The text ended: a tag's start the think reader held back (`<th`) was words after all. */
   #endThink(): void {
-    if (this.#think?.reading === true && hasWords(this.#think.end().content)) this.#said();
+    const think = this.#think;
+    if (think?.reading === true && this.#ending.watching && hasWords(think.end().content)) this.#said();
   }
 
   /** The held start of a continuation goes out now (trimmed), ahead of what comes next. */
