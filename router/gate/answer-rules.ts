@@ -12,9 +12,10 @@
  * router treats them as a content failure.
  */
 import { isRecord, parseJson } from './safe-json.js';
-import { splitThinkBlock } from './think-tags.js';
+import { textPastThinkBlock } from './think-tags.js';
 
-function hasText(value: unknown): boolean {
+/** A string with something in it besides whitespace. */
+export function hasText(value: unknown): boolean {
   return typeof value === 'string' && value.trim() !== '';
 }
 
@@ -41,8 +42,11 @@ export function hasUsefulContent(messageOrDelta: unknown): boolean {
 
 /** What an agent acts on: text, a tool or function call, a refusal (reasoning alone is not an answer). */
 function hasWordsOrCalls(m: Record<string, unknown>): boolean {
+  return hasTextContent(m.content) || hasCallsOrRefusal(m);
+}
+
+function hasCallsOrRefusal(m: Record<string, unknown>): boolean {
   return (
-    hasTextContent(m.content) ||
     (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) ||
     isRecord(m.function_call) ||
     hasText(m.refusal)
@@ -56,10 +60,9 @@ function hasWordsOrCalls(m: Record<string, unknown>): boolean {
  */
 export function endsWithThoughtsAlone(choice: unknown): boolean {
   if (!isRecord(choice) || choice.finish_reason === 'length' || !isRecord(choice.message)) return false;
-  const message = choice.message;
-  const text = message.content;
-  const said = typeof text === 'string' ? (splitThinkBlock(text)?.content ?? text) : text;
-  return !hasWordsOrCalls({ ...message, content: said });
+  const { content } = choice.message;
+  const said = typeof content === 'string' ? textPastThinkBlock(content) : content;
+  return !hasTextContent(said) && !hasCallsOrRefusal(choice.message);
 }
 
 /** True when a `choices[i]` entry has useful content in its `delta` (streams) or `message` (bodies). */

@@ -1,65 +1,50 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { splitThinkBlock, ThinkTagReader, type ThinkSplit } from './think-tags.js';
+import { textPastThinkBlock, ThinkTagReader } from './think-tags.js';
 
-test('a whole answer: its opening think block is reasoning, the text after it the answer', () => {
-  assert.deepEqual(splitThinkBlock('<think>Hmm, ls.</think>\n\nRun ls.'), {
-    reasoning: 'Hmm, ls.',
-    content: 'Run ls.',
-  });
-  assert.deepEqual(splitThinkBlock('\n<think>\nOnly thoughts.\n</think>\n'), {
-    reasoning: '\nOnly thoughts.\n',
-    content: '',
-  });
-  assert.deepEqual(splitThinkBlock('<think>Cut in its thoughts'), {
-    reasoning: 'Cut in its thoughts',
-    content: '',
-  });
+test('a whole answer: what it says is the text after the think block that opens it', () => {
+  assert.equal(textPastThinkBlock('<think>Hmm, ls.</think>\n\nRun ls.'), 'Run ls.');
+  assert.equal(textPastThinkBlock('\n<think>\nOnly thoughts.\n</think>\n'), '');
+  assert.equal(textPastThinkBlock('<think>Cut in its thoughts'), '');
   // Only a block that opens the text: a tag later on is the answer's own words.
-  assert.equal(splitThinkBlock('Use <think> tags like this: <think>x</think>'), null);
-  assert.equal(splitThinkBlock('Plain answer.'), null);
+  assert.equal(
+    textPastThinkBlock('Use <think> tags like this: <think>x</think>'),
+    'Use <think> tags like this: <think>x</think>',
+  );
+  assert.equal(textPastThinkBlock('Plain answer.'), 'Plain answer.');
 });
 
-/** Every piece through a reader, joined. */
-function readAll(pieces: readonly string[]): ThinkSplit {
+/** Every piece through a reader, what it said joined. */
+function readAll(pieces: readonly string[]): string {
   const reader = new ThinkTagReader();
-  const out = { reasoning: '', content: '' };
-  for (const split of [...pieces.map((piece) => reader.push(piece)), reader.end()]) {
-    out.reasoning += split.reasoning;
-    out.content += split.content;
-  }
-  return out;
+  return pieces.map((piece) => reader.push(piece)).join('') + reader.end();
 }
 
-test('a stream: tags split across pieces are read as tags; nothing is lost or doubled', () => {
-  assert.deepEqual(readAll(['<th', 'ink>Hm', 'm.</th', 'ink>', '\n\n', 'Hi', ' there.']), {
-    reasoning: 'Hmm.',
-    content: 'Hi there.',
-  });
-  assert.deepEqual(readAll(['<', 'b>bold</b>']), { reasoning: '', content: '<b>bold</b>' });
-  assert.deepEqual(readAll(['  ', '\n']), { reasoning: '', content: '  \n' });
-  assert.deepEqual(readAll(['<think>a < b and c </thin', 'king about it']), {
-    reasoning: 'a < b and c </thinking about it',
-    content: '',
-  });
+test('a stream: tags split across pieces are read as tags; nothing said is lost or doubled', () => {
+  assert.equal(readAll(['<th', 'ink>Hm', 'm.</th', 'ink>', '\n\n', 'Hi', ' there.']), 'Hi there.');
+  assert.equal(readAll(['<', 'b>bold</b>']), '<b>bold</b>');
+  assert.equal(readAll(['  ', '\n']), '  \n');
+  assert.equal(readAll(['<think>a < b and c </thin', 'king about it']), '');
 });
 
-test('a plain answer goes on as it comes, and is no more read after its first words', () => {
+test('a plain answer is said as it comes, and is no more read after its first words', () => {
   const reader = new ThinkTagReader();
-  assert.deepEqual(reader.push('Hello'), { reasoning: '', content: 'Hello' });
+  assert.equal(reader.push('Hello'), 'Hello');
   assert.equal(reader.reading, false);
-  assert.deepEqual(reader.push(' <think>'), { reasoning: '', content: ' <think>' });
+  assert.equal(reader.push(' <think>'), ' <think>');
 });
 
-test('thoughts go on as they come: only what may begin the close waits', () => {
+test('thoughts say nothing; only what may begin the close waits, and the words after it are said at once', () => {
   const reader = new ThinkTagReader();
-  assert.deepEqual(reader.push('<think>Let me'), { reasoning: 'Let me', content: '' });
-  assert.deepEqual(reader.push(' see </'), { reasoning: ' see ', content: '' });
-  assert.deepEqual(reader.push('think>Done.'), { reasoning: '', content: 'Done.' });
+  assert.equal(reader.push('<think>Let me'), '');
+  assert.equal(reader.push(' see </'), '');
+  assert.equal(reader.reading, true);
+  assert.equal(reader.push('think>Done.'), 'Done.');
+  assert.equal(reader.reading, false);
 });
 
-test('any text in any pieces reads as the whole text does', () => {
+test('any text in any pieces says what the whole text does', () => {
   const text = fc.oneof(
     fc.constantFrom('', ' ', '\n', '<', '</', '<think>', '</think>', '<thi', 'nk>', 'a', 'b c'),
     fc.string({ maxLength: 6 }),
@@ -69,7 +54,7 @@ test('any text in any pieces reads as the whole text does', () => {
       const whole = parts.join('');
       const at = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
       const pieces = [0, ...at].map((from, i) => whole.slice(from, at[i] ?? whole.length));
-      assert.deepEqual(readAll(pieces), splitThinkBlock(whole) ?? { reasoning: '', content: whole });
+      assert.equal(readAll(pieces), textPastThinkBlock(whole));
     }),
     { numRuns: 2000 },
   );

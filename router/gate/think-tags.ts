@@ -10,27 +10,18 @@
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
-/** Text split into the reasoning of its opening think block and the answer after it. */
-export interface ThinkSplit {
-  reasoning: string;
-  content: string;
-}
-
 /**
- * A whole answer's text with its opening think block split off; null when it does not open with one. A
- * block never closed (an answer cut in its thoughts) is all reasoning.
+ * What a whole answer's text says: the text after a think block that opens it (its leading blank lines
+ * dropped; nothing when the block never closed, an answer cut in its thoughts), or the text itself when it
+ * does not open with one.
  *
- * @example splitThinkBlock('<think>Hmm.</think>\n\nHi.') // { reasoning: 'Hmm.', content: 'Hi.' }
+ * @example textPastThinkBlock('<think>Hmm.</think>\n\nHi.') // 'Hi.'
  */
-export function splitThinkBlock(text: string): ThinkSplit | null {
+export function textPastThinkBlock(text: string): string {
   const start = text.trimStart();
-  if (!start.startsWith(OPEN)) return null;
+  if (!start.startsWith(OPEN)) return text;
   const close = start.indexOf(CLOSE, OPEN.length);
-  if (close === -1) return { reasoning: start.slice(OPEN.length), content: '' };
-  return {
-    reasoning: start.slice(OPEN.length, close),
-    content: start.slice(close + CLOSE.length).trimStart(),
-  };
+  return close === -1 ? '' : start.slice(close + CLOSE.length).trimStart();
 }
 
 /** Length of the longest end of `text` that begins `tag` (a tag split across pieces). */
@@ -42,12 +33,10 @@ function partialTagAtEnd(text: string, tag: string): number {
 
 type Phase = 'opening' | 'thinking' | 'after' | 'plain';
 
-const NOTHING: ThinkSplit = { reasoning: '', content: '' };
-
 /**
- * The same split over a stream's text pieces, as they come, to tell when the answer starts saying
- * something: a piece that may still be the start of the tag (`<thi`), or of its close, waits for the next
- * one; everything else is split at once, as reasoning inside the block and as text after it.
+ * The same over a stream's text pieces, as they come, to tell when the answer starts saying something:
+ * each piece gives what of it is said past the block. A piece that may still be the start of the tag
+ * (`<thi`), or of its close, waits for the next one.
  */
 export class ThinkTagReader {
   #phase: Phase = 'opening';
@@ -59,26 +48,25 @@ export class ThinkTagReader {
     return this.#phase !== 'plain';
   }
 
-  /** One piece of the answer's text, split. */
-  push(piece: string): ThinkSplit {
-    if (this.#phase === 'plain') return { reasoning: '', content: piece };
+  /** One piece of the answer's text: what of it is said past the think block. */
+  push(piece: string): string {
+    if (this.#phase === 'plain') return piece;
     if (this.#phase === 'after') return this.#after(piece);
     const text = this.#held + piece;
     this.#held = '';
     return this.#phase === 'opening' ? this.#opening(text) : this.#thinking(text);
   }
 
-  /** The text ended: what was held goes as what it was taken for. */
-  end(): ThinkSplit {
+  /** The text ended: what was held was said, unless it was inside the block. */
+  end(): string {
     const held = this.#held;
+    const thinking = this.#phase === 'thinking';
     this.#held = '';
-    const phase = this.#phase;
     this.#phase = 'plain';
-    if (held === '') return NOTHING;
-    return phase === 'thinking' ? { reasoning: held, content: '' } : { reasoning: '', content: held };
+    return thinking ? '' : held;
   }
 
-  #opening(text: string): ThinkSplit {
+  #opening(text: string): string {
     const start = text.trimStart();
     if (start.startsWith(OPEN)) {
       this.#phase = 'thinking';
@@ -87,28 +75,28 @@ export class ThinkTagReader {
     // Blank so far, or the tag's beginning: the next piece decides.
     if (start === '' || OPEN.startsWith(start)) {
       this.#held = text;
-      return NOTHING;
+      return '';
     }
     this.#phase = 'plain';
-    return { reasoning: '', content: text };
+    return text;
   }
 
-  #thinking(text: string): ThinkSplit {
+  #thinking(text: string): string {
     const close = text.indexOf(CLOSE);
     if (close !== -1) {
       this.#phase = 'after';
-      const after = this.#after(text.slice(close + CLOSE.length));
-      return { reasoning: text.slice(0, close), content: after.content };
+      return this.#after(text.slice(close + CLOSE.length));
     }
+    // Only what may begin the close is kept: the thoughts before it are nothing said.
     const partial = partialTagAtEnd(text, CLOSE);
     this.#held = text.slice(text.length - partial);
-    return { reasoning: text.slice(0, text.length - partial), content: '' };
+    return '';
   }
 
   /** After the block: the blank lines between it and the answer are dropped. */
-  #after(piece: string): ThinkSplit {
-    const content = piece.trimStart();
-    if (content !== '') this.#phase = 'plain';
-    return { reasoning: '', content };
+  #after(piece: string): string {
+    const said = piece.trimStart();
+    if (said !== '') this.#phase = 'plain';
+    return said;
   }
 }

@@ -7,8 +7,8 @@
  * `ThinkTagReader`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
-import { hasUsefulContent } from '../../gate/answer-rules.js';
-import { splitThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
+import { hasText, hasUsefulContent } from '../../gate/answer-rules.js';
+import { textPastThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
@@ -37,7 +37,6 @@ export interface ShapedFrames {
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const hasWords = (value: unknown): boolean => str(value).trim() !== '';
 
 /** A delta with any text (whitespace too), reasoning, refusal or tool call in it. */
 function carriesContent(delta: Record<string, unknown>): boolean {
@@ -52,7 +51,7 @@ function carriesContent(delta: Record<string, unknown>): boolean {
 function saidSoFar(continuing: AnswerSoFar | null): boolean {
   if (continuing === null) return false;
   const { text } = continuing;
-  return continuing.toolCalls > 0 || hasWords(splitThinkBlock(text)?.content ?? text);
+  return continuing.toolCalls > 0 || hasText(textPastThinkBlock(text));
 }
 
 /** One attempt's frames, shaped. */
@@ -198,7 +197,7 @@ export class FrameShaper implements FrameSink {
       }
     }
     const text = str(delta.content);
-    if (this.#saysSomething(text) || hasWords(delta.refusal)) this.#said();
+    if (this.#saysSomething(text) || hasText(delta.refusal)) this.#said();
     if (text !== '') {
       this.#letGoCalls();
       if (this.#trimsReasoning) this.#flushTrim();
@@ -241,14 +240,14 @@ export class FrameShaper implements FrameSink {
 
   /** Words in a piece of the answer's text: past a think block that opens it, its thoughts are not words. */
   #saysSomething(text: string): boolean {
-    if (this.#think === null || !this.#ending.watching || !this.#think.reading) return hasWords(text);
-    return text !== '' && hasWords(this.#think.push(text).content);
+    if (this.#think === null || !this.#ending.watching || !this.#think.reading) return hasText(text);
+    return text !== '' && hasText(this.#think.push(text));
   }
 
   /** The text ended: a tag's start the think reader held back (`<th`) was words after all. */
   #endThink(): void {
     const think = this.#think;
-    if (think?.reading === true && this.#ending.watching && hasWords(think.end().content)) this.#said();
+    if (think?.reading === true && this.#ending.watching && hasText(think.end())) this.#said();
   }
 
   /** The held start of a continuation goes out now (trimmed), ahead of what comes next. */
