@@ -7,10 +7,11 @@
 /**
  * A provider's own preset (the catalogue's, or the config's `bodyPreset`). `strict`: parameters others
  * accept and it refuses are dropped, `temperature` is kept to 1 at most, tool results no tool call announced
- * are dropped. `mistral` (Mistral's own API): all that, and Mistral's rules for a conversation. `none`: the
- * agent's body as it came, a Mistral model's too.
+ * are dropped. `mistral` (Mistral's own API): all that, and Mistral's rules for a conversation. `gemini`
+ * (Google's API): tool calls keep a thought signature, Google's stand-in where the conversation lost it.
+ * `none`: the agent's body as it came, a Mistral model's too.
  */
-export const PROVIDER_PRESETS = ['strict', 'mistral', 'none'] as const;
+export const PROVIDER_PRESETS = ['strict', 'mistral', 'gemini', 'none'] as const;
 
 /** One of {@link PROVIDER_PRESETS}, as the catalogue and the config name it. */
 export type ProviderPreset = (typeof PROVIDER_PRESETS)[number];
@@ -25,9 +26,13 @@ export type BodyPreset = Exclude<ProviderPreset, 'none'> | 'mistral-model';
 const MISTRAL_MODEL =
   /(?:^|[^a-z])(?:mistral|mixtral|codestral|devstral|magistral|ministral|pixtral|leanstral)/i;
 
+/** Gemini models before 3, which neither require thought signatures nor are documented to take the stand-in. */
+const GEMINI_BEFORE_3 = /(?:^|\/)gemini-[12](?:[.-]|$)/i;
+
 /** The preset for requests to `upstreamModelId` at a provider whose own preset is `provider`. */
 export function bodyPresetOf(provider: ProviderPreset | null, upstreamModelId: string): BodyPreset | null {
   if (provider === 'none') return null;
+  if (provider === 'gemini' && GEMINI_BEFORE_3.test(upstreamModelId)) return null;
   if (provider !== null) return provider;
   return MISTRAL_MODEL.test(upstreamModelId) ? 'mistral-model' : null;
 }

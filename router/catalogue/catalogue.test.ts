@@ -53,6 +53,7 @@ test('provider quirks are in the data', () => {
   for (const id of ['mistral', 'codestral']) assert.equal(byId.get(id)?.bodyPreset, 'mistral', id);
   // Z.ai refuses Mistral's parameters too, but its models are not Mistral's: no conversation rules.
   assert.equal(byId.get('zai')?.bodyPreset, 'strict');
+  assert.equal(byId.get('googleai')?.bodyPreset, 'gemini');
   assert.deepEqual(byId.get('codestral')?.keyEnv, ['MISTRAL_API_KEY', 'CODESTRAL_API_KEY']);
 });
 

@@ -63,6 +63,8 @@ const ENTRIES: readonly Entry[] = [
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
     keyEnv: ['GOOGLE_API_KEY'],
     signupUrl: 'https://aistudio.google.com/apikey',
+    // Gemini 3 refuses a conversation whose tool calls lost their thought signatures.
+    bodyPreset: 'gemini',
   },
   {
     id: 'mistral',

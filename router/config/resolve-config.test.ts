@@ -393,6 +393,6 @@ test('a bodyPreset the router does not know is refused, naming the ones it does'
   const result = parseConfig({ providers: { box: { bodyPreset: 'openai' } } });
   assert.equal(result.ok, false);
   assert.deepEqual(result.ok ? [] : result.issues.map((issue) => `${issue.path}: ${issue.message}`), [
-    'providers.box.bodyPreset: one of strict, mistral, none',
+    'providers.box.bodyPreset: one of strict, mistral, gemini, none',
   ]);
 });

@@ -16,6 +16,11 @@ test('refusal words: the message of each error shape providers send', () => {
       "messages.1.role: Input should be 'user'",
     ],
     ['  Bad Request: tool_choice\n  must be auto  ', 'Bad Request: tool_choice must be auto'],
+    // Google's OpenAI-compatible API.
+    [
+      '[{"error":{"code":400,"message":"Function call is missing a thought_signature","status":"INVALID_ARGUMENT"}}]',
+      'Function call is missing a thought_signature',
+    ],
   ];
   for (const [body, words] of cases) assert.equal(refusalWords(body), words, body);
 });

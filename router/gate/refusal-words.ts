@@ -25,7 +25,9 @@ function validationWords(detail: unknown): string | null {
 }
 
 /** The message of a JSON error body in the shapes providers use, or null. */
-function jsonWords(body: unknown): string | null {
+function jsonWords(parsed: unknown): string | null {
+  // Google's OpenAI-compatible API wraps its error in a list: `[{ error: { message } }]`.
+  const body: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!isRecord(body)) return null;
   const { error, message, detail } = body;
   const inner = isRecord(error) ? asText(error.message) : null;
@@ -50,8 +52,8 @@ function folded(text: string): string {
 
 /**
  * The words of a refusal's body (its first bytes): the JSON error's message in the usual shapes (OpenAI's
- * `error.message`, a bare `error` or `message`, FastAPI's `detail`; the first whole `"message"` of a body cut
- * short), else plain text; null for an empty body, an HTML page or JSON that carries no message.
+ * `error.message`, a bare `error` or `message`, FastAPI's `detail`, Google's list of one error; the first
+ * whole `"message"` of a body cut short), else plain text; null for an empty body, an HTML page or JSON that carries no message.
  *
  * @example refusalWords('{"error":{"message":"Invalid value: \'wizard\'"}}') // "Invalid value: 'wizard'"
  */

@@ -2,10 +2,12 @@
  * A chat body reshaped for a provider or model that refuses what others take (which ones: see
  * `catalogue/body-presets.ts`). Mistral, Codestral and Z.ai reject parameters other providers accept, and
  * tool results without a matching assistant tool call; Mistral's models, wherever they are served, reject
- * tool call ids and an order of messages that agents send (`mistral-conversation.ts`).
+ * tool call ids and an order of messages that agents send (`mistral-conversation.ts`); Google's Gemini API
+ * rejects tool calls without their thought signature (`gemini-conversation.ts`).
  */
 import type { BodyPreset } from '../catalogue/body-presets.js';
 import { isRecord } from '../gate/safe-json.js';
+import { geminiConversation } from './gemini-conversation.js';
 import { mistralConversation } from './mistral-conversation.js';
 
 export type { BodyPreset };
@@ -15,15 +17,24 @@ const STRICT_DROPPED = ['parallel_tool_calls', 'n', 'top_k', 'logprobs', 'echo',
 /** Returns a reshaped copy of a chat body for `preset` (the input is not changed). */
 export function applyBodyPreset(body: Record<string, unknown>, preset: BodyPreset): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body };
-  if (preset !== 'mistral-model') {
+  if (preset === 'strict' || preset === 'mistral') {
     for (const key of STRICT_DROPPED) delete out[key];
     if (typeof out.temperature === 'number' && out.temperature > 1) out.temperature = 1;
   }
-  if (Array.isArray(out.messages)) {
-    const kept = dropOrphanToolResults(out.messages);
-    out.messages = preset === 'strict' ? kept : mistralConversation(kept);
-  }
+  if (Array.isArray(out.messages)) out.messages = conversationFor(preset, out.messages);
   return out;
+}
+
+function conversationFor(preset: BodyPreset, messages: readonly unknown[]): unknown[] {
+  switch (preset) {
+    case 'gemini':
+      return geminiConversation(messages);
+    case 'strict':
+      return dropOrphanToolResults(messages);
+    case 'mistral':
+    case 'mistral-model':
+      return mistralConversation(dropOrphanToolResults(messages));
+  }
 }
 
 /** Drops `role: tool` messages whose `tool_call_id` no earlier assistant message announced. */
