@@ -2,21 +2,22 @@
  * `npm run test:agents`: the real coding agents, headless, against the real daemon over fake upstreams.
  * First, each agent runs with nothing but what `fcm-router setup` wrote into a throwaway HOME, which is then
  * undone (scripts/agent-setup-round.ts; `npm run test:agents -- --setup-only` runs that round alone). Then
- * Claude Code and Codex, in three rounds, each a plain prompt and a shell-tool loop: a set whose first model
+ * Claude Code and Codex, in four rounds, each a plain prompt and a shell-tool loop: a set whose first model
  * has a 4,000-token window (smaller than either agent's requests), whose second refuses them with a 400 (a
  * shape its API will not take), whose next two are black holes (an empty 200; an SSE error frame before
  * content) and whose fifth is a scripted coding model; a set whose first model dies half-way through every
- * answer (its connection drops) before the same coding model; and a set whose first model thinks and stops
- * without a word before it (its thoughts in the reasoning field, or in a think block as text). Agents retry
+ * answer (its connection drops) before the same coding model; a set whose first model thinks and stops
+ * without a word before it (its thoughts in the reasoning field, or in a think block as text); and a Gemini 3
+ * model alone on Google's API, which refuses tool calls that lost their thought signature. Agents retry
  * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
  * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
  * once a request it refused was served; each conversation stays on the model that served its first turn; an
  * answer cut half-way, or one of thoughts alone, was finished by the coding model as a continuation, the
- * agent getting it whole. Last, OpenCode, Qwen Code and Continue (the chat-completions agents,
- * scripts/chat-agents.ts) each get a plain prompt and a shell-tool loop over both black holes before the
- * coding model, on a daemon of their own, set up with the dashboard's snippet and the set's window, then the
- * same before a model dying half-way; `--chat-only` runs that round alone. The agents are installed on
- * demand from npm into `.agents/` (ignored).
+ * agent getting it whole; Gemini served every request at its first attempt. Last, OpenCode, Qwen Code and
+ * Continue (the chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool
+ * loop over both black holes before the coding model, on a daemon of their own, set up with the dashboard's
+ * snippet and the set's window, then the same before a model dying half-way; `--chat-only` runs that round
+ * alone. The agents are installed on demand from npm into `.agents/` (ignored).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import {
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { fetchContextWindow } from '../router/setup/router-target.js';
 import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
+import { geminiOnGoogle } from '../router/test-support/google-model.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
 import {
   byStreaming,
@@ -199,6 +201,27 @@ function thinkingChecks(entries: readonly HistoryEntry[]): Check[] {
   return checks;
 }
 
+/** A Gemini 3 model on Google's API, which refuses tool calls that lost their thought signature. */
+const GEMINI = 'googleai/gemini-3.5-flash';
+
+/**
+ * What the Gemini round's history must show on each translating face: every request served by Gemini at
+ * its first attempt, the tool loops' second requests too (their tool calls went up signed).
+ */
+function geminiChecks(entries: readonly HistoryEntry[]): Check[] {
+  return (['messages', 'responses'] as const).map((api) => {
+    const seen = entries.filter((entry) => entry.api === api);
+    const wrong = seen.filter(
+      (entry) => entry.outcome !== 'served' || entry.servedModel !== GEMINI || entry.attempts.length !== 1,
+    );
+    return {
+      name: `router history: all ${seen.length} ${api} requests served by ${GEMINI} at their first attempt`,
+      ok: seen.length > 0 && wrong.length === 0,
+      detail: wrong.map(chainOf).join('\n'),
+    };
+  });
+}
+
 /** The window the chat round's set has: each agent is told it, as the dashboard's snippet tells it. */
 const CHAT_WINDOW = 65_536;
 
@@ -284,12 +307,14 @@ async function main(): Promise<number> {
   );
   upstream.always(DYING, agentModelDyingHalfway());
   upstream.always(THINKER, agentModelThinkingOnly());
+  upstream.always(GEMINI, geminiOnGoogle());
   const models = {
     small: ['ctx'],
     strict: ['params'],
     hole: ['empty', 'errframe'],
     half: ['dies'],
     thinks: ['only'],
+    googleai: ['gemini-3.5-flash'],
     good: ['coder'],
   };
   // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
@@ -341,6 +366,13 @@ async function main(): Promise<number> {
     ...(await runAgents(third.base, path.join(scratch, 'thinking'), `, its first model only thinking`)),
   );
   checks.push(...thinkingChecks(await third.stop()));
+
+  const fourth = await startDaemon(
+    { providers, sets: { main: [GEMINI] }, activeSet: 'main', router },
+    path.join(scratch, 'gemini'),
+  );
+  checks.push(...(await runAgents(fourth.base, path.join(scratch, 'gemini'), `, on Gemini`)));
+  checks.push(...geminiChecks(await fourth.stop()));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }

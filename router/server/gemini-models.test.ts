@@ -11,8 +11,8 @@ import { fixture } from '../faces/test-kit.js';
 import { agentModel } from '../test-support/agent-model.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
-import { jsonBody, type Behaviour } from '../test-support/upstream-behaviours.js';
-import { STAND_IN_SIGNATURE, thoughtSignatureOf } from '../upstream/gemini-conversation.js';
+import { geminiOnGoogle, unsignedToolTurns } from '../test-support/google-model.js';
+import { STAND_IN_SIGNATURE } from '../upstream/gemini-conversation.js';
 
 const TOOL_RESULT_TURNS = [
   'claude-code-2.1.332.tool-result-turn.json',
@@ -25,38 +25,9 @@ const TOOL_RESULT_TURNS = [
 
 type Message = { role?: unknown; tool_calls?: unknown };
 
-/** The assistant turns with tool calls whose first call has no signature. */
-function unsigned(messages: readonly Message[]): Message[] {
-  return messages.filter(
-    (message) =>
-      message.role === 'assistant' &&
-      Array.isArray(message.tool_calls) &&
-      message.tool_calls.length > 0 &&
-      thoughtSignatureOf(message.tool_calls[0]) === null,
-  );
-}
-
-/** What Google says of a request whose current turn (from the last user message on) lost a signature. */
-function googleRefusal(messages: readonly Message[]): string | null {
-  const turnStart = messages.findLastIndex((message) => message.role === 'user');
-  if (unsigned(messages.slice(turnStart + 1)).length === 0) return null;
-  return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.';
-}
-
-/** A Gemini 3 model: the agent model's answers to what Google takes, Google's 400 (in its array) to the rest. */
-function gemini(): Behaviour {
-  const answer = agentModel();
-  return (res, call) => {
-    const messages = Array.isArray(call.body?.messages) ? (call.body.messages as Message[]) : [];
-    const refusal = googleRefusal(messages);
-    if (refusal === null) return answer(res, call);
-    return jsonBody([{ error: { code: 400, message: refusal, status: 'INVALID_ARGUMENT' } }], 400)(res, call);
-  };
-}
-
 test("each agent's tool-result turn is served by a Gemini 3 model on Google's API", async () => {
   await withScenario({ providers: { googleai: ['gemini-3.5-flash'] } }, async ({ router, upstream }) => {
-    upstream.always('googleai/gemini-3.5-flash', gemini());
+    upstream.always('googleai/gemini-3.5-flash', geminiOnGoogle());
     for (const name of TOOL_RESULT_TURNS) {
       const recorded = fixture(name);
       const before = upstream.calls.length;
@@ -72,7 +43,11 @@ test("each agent's tool-result turn is served by a Gemini 3 model on Google's AP
         messages.some((message) => message.role === 'assistant' && Array.isArray(message.tool_calls)),
         `${name}: the tool call went up`,
       );
-      assert.deepEqual(unsigned(messages), [], `${name}: every tool-calling turn carries a signature`);
+      assert.deepEqual(
+        unsignedToolTurns(messages),
+        [],
+        `${name}: every tool-calling turn carries a signature`,
+      );
     }
   });
 });
@@ -106,7 +81,7 @@ test("a signature the agent sent back goes up as it came; other providers' model
       body: JSON.stringify(body),
     });
   await withScenario({ providers: { googleai: ['gemini-3.5-flash'] } }, async ({ router, upstream }) => {
-    upstream.always('googleai/gemini-3.5-flash', gemini());
+    upstream.always('googleai/gemini-3.5-flash', geminiOnGoogle());
     assert.equal((await post(router.url)).status, 200);
     const sent = (upstream.calls[0]?.body?.messages ?? []) as Message[];
     assert.deepEqual(sent[1], body.messages[1]);
@@ -121,7 +96,7 @@ test("a signature the agent sent back goes up as it came; other providers' model
     });
     assert.equal(reply.status, 200, reply.text.slice(0, 300));
     const messages = (upstream.calls[0]?.body?.messages ?? []) as Message[];
-    assert.ok(unsigned(messages).length > 0, 'the tool calls went up as the face made them');
+    assert.ok(unsignedToolTurns(messages).length > 0, 'the tool calls went up as the face made them');
     assert.ok(!JSON.stringify(upstream.calls[0]?.body).includes(STAND_IN_SIGNATURE));
   });
 });
