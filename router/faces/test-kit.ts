@@ -7,6 +7,7 @@ import { encodePart, type AnswerEncoder } from './answer-encoder.js';
 import { checkResponseBody, type GatedCompletion } from '../gate/response-gate.js';
 import type { StreamPart } from '../gate/stream-part.js';
 import { StreamTracker } from '../gate/stream-tracker.js';
+import { httpRequest, type HttpReply } from '../test-support/http-client.js';
 
 export const DONE = 'data: [DONE]\n\n';
 
@@ -129,6 +130,16 @@ export function parseSse(sse: string): SseEvent[] {
 export const names = (events: readonly SseEvent[]): string[] =>
   events.map((e) => e.event ?? String(e.data.type));
 
+/** Each agent's recorded turn that carries its tool calls and their results, in `fixtures/`. */
+export const TOOL_RESULT_TURNS = [
+  'claude-code-2.1.332.tool-result-turn.json',
+  'codex-0.171.0.tool-output-turn.json',
+  'codex-0.171.0.namespace-tool-output-turn.json',
+  'opencode-1.18.33.tool-result-turn.json',
+  'qwen-code-0.24.4.tool-result-turn.json',
+  'continue-cli-1.5.47.tool-result-turn.json',
+];
+
 /** A recorded agent request from `fixtures/`. */
 export function fixture(name: string): {
   url: string;
@@ -141,4 +152,14 @@ export function fixture(name: string): {
     headers: Record<string, string>;
     body: Record<string, unknown>;
   };
+}
+
+/** POSTs the recorded agent request `name` (its path and body) to the router at `routerUrl`. */
+export function replayFixture(routerUrl: string, name: string): Promise<HttpReply> {
+  const recorded = fixture(name);
+  return httpRequest(`${routerUrl}${recorded.url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(recorded.body),
+  });
 }

@@ -7,21 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture } from '../faces/test-kit.js';
+import { replayFixture, TOOL_RESULT_TURNS } from '../faces/test-kit.js';
 import { agentModel } from '../test-support/agent-model.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { geminiOnGoogle, unsignedToolTurns } from '../test-support/google-model.js';
 import { STAND_IN_SIGNATURE } from '../upstream/gemini-conversation.js';
-
-const TOOL_RESULT_TURNS = [
-  'claude-code-2.1.332.tool-result-turn.json',
-  'codex-0.171.0.tool-output-turn.json',
-  'codex-0.171.0.namespace-tool-output-turn.json',
-  'opencode-1.18.33.tool-result-turn.json',
-  'qwen-code-0.24.4.tool-result-turn.json',
-  'continue-cli-1.5.47.tool-result-turn.json',
-];
 
 type Message = { role?: unknown; tool_calls?: unknown };
 
@@ -29,13 +20,8 @@ test("each agent's tool-result turn is served by a Gemini 3 model on Google's AP
   await withScenario({ providers: { googleai: ['gemini-3.5-flash'] } }, async ({ router, upstream }) => {
     upstream.always('googleai/gemini-3.5-flash', geminiOnGoogle());
     for (const name of TOOL_RESULT_TURNS) {
-      const recorded = fixture(name);
       const before = upstream.calls.length;
-      const reply = await httpRequest(`${router.url}${recorded.url}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(recorded.body),
-      });
+      const reply = await replayFixture(router.url, name);
       assert.equal(reply.status, 200, `${name}: ${reply.text.slice(0, 300)}`);
       assert.equal(upstream.calls.length, before + 1, `${name}: one call, taken`);
       const messages = (upstream.calls[before]?.body?.messages ?? []) as Message[];
@@ -88,12 +74,7 @@ test("a signature the agent sent back goes up as it came; other providers' model
   });
   await withScenario({ providers: { host: ['qwen3-coder'] } }, async ({ router, upstream }) => {
     upstream.always('host/qwen3-coder', agentModel());
-    const recorded = fixture('codex-0.171.0.tool-output-turn.json');
-    const reply = await httpRequest(`${router.url}${recorded.url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(recorded.body),
-    });
+    const reply = await replayFixture(router.url, 'codex-0.171.0.tool-output-turn.json');
     assert.equal(reply.status, 200, reply.text.slice(0, 300));
     const messages = (upstream.calls[0]?.body?.messages ?? []) as Message[];
     assert.ok(unsignedToolTurns(messages).length > 0, 'the tool calls went up as the face made them');

@@ -6,20 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture } from '../faces/test-kit.js';
+import { replayFixture, TOOL_RESULT_TURNS } from '../faces/test-kit.js';
 import { agentModel } from '../test-support/agent-model.js';
-import { httpRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { jsonBody, type Behaviour } from '../test-support/upstream-behaviours.js';
-
-const TOOL_RESULT_TURNS = [
-  'claude-code-2.1.332.tool-result-turn.json',
-  'codex-0.171.0.tool-output-turn.json',
-  'codex-0.171.0.namespace-tool-output-turn.json',
-  'opencode-1.18.33.tool-result-turn.json',
-  'qwen-code-0.24.4.tool-result-turn.json',
-  'continue-cli-1.5.47.tool-result-turn.json',
-];
 
 type Message = { role?: unknown; tool_call_id?: unknown; tool_calls?: unknown };
 
@@ -70,13 +60,8 @@ for (const [where, model] of [
     await withScenario({ providers: { [provider]: [id] } }, async ({ router, upstream }) => {
       upstream.always(model, mistral());
       for (const name of TOOL_RESULT_TURNS) {
-        const recorded = fixture(name);
         const before = upstream.calls.length;
-        const reply = await httpRequest(`${router.url}${recorded.url}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(recorded.body),
-        });
+        const reply = await replayFixture(router.url, name);
         assert.equal(reply.status, 200, `${name}: ${reply.text.slice(0, 300)}`);
         const [sent] = upstream.calls.slice(before);
         assert.equal(upstream.calls.length, before + 1, `${name}: one call, taken`);
@@ -94,12 +79,7 @@ for (const [where, model] of [
 test("a model that is not Mistral's gets the agent's ids and order as they were", async () => {
   await withScenario({ providers: { host: ['qwen3-coder'] } }, async ({ router, upstream }) => {
     upstream.always('host/qwen3-coder', agentModel());
-    const recorded = fixture('claude-code-2.1.332.tool-result-turn.json');
-    const reply = await httpRequest(`${router.url}${recorded.url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(recorded.body),
-    });
+    const reply = await replayFixture(router.url, 'claude-code-2.1.332.tool-result-turn.json');
     assert.equal(reply.status, 200, reply.text.slice(0, 300));
     const messages = (upstream.calls[0]?.body?.messages ?? []) as Message[];
     assert.match(String(mistralRefusal(messages)), /^Tool call id was toolu_/);
