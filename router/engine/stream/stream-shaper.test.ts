@@ -220,6 +220,16 @@ test('finish reason tool_calls with no tool call sent is the end of a text answe
 });
 
 /** A usage-only chunk, as OpenAI sends after the finish reason. */
+/** The finish reasons the client gets as the upstream's stream ends (`stop`, then `[DONE]`). */
+const finishesAtEnd = (shaper: StreamShaper): unknown[] =>
+  finishes(text(shaper.shape(bytes(chunk({}, 'stop') + DONE)).out));
+
+/** The problem a stream ending on `stop` and `[DONE]` leaves, if any. */
+function problemAtEnd(shaper: StreamShaper): string | undefined {
+  shaper.shape(bytes(chunk({}, 'stop') + DONE));
+  return shaper.end().problem?.kind;
+}
+
 const usageChunk = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { completion_tokens: 9 } })}\n\n`;
 const THOUGHTS_ALONE = { kind: 'empty_content', detail: THOUGHTS_ALONE_WORDS };
 
@@ -267,7 +277,7 @@ test('words after a kept ending let it go first: nothing is reordered, nothing f
 test('an answer that said something, or called a tool, ends as it comes', () => {
   const spoke = new StreamShaper(rules(), 'bytes');
   spoke.shape(bytes(chunk({ reasoning_content: 'Plan.' }) + chunk({ content: 'Done.' })));
-  assert.deepEqual(finishes(text(spoke.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  assert.deepEqual(finishesAtEnd(spoke), ['stop']);
   const called = new StreamShaper(rules(), 'bytes');
   called.shape(bytes(chunk({ reasoning_content: 'Plan.' })));
   called.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{}')] })));
@@ -277,24 +287,29 @@ test('an answer that said something, or called a tool, ends as it comes', () => 
   // Whitespace is not words: its ending waits as reasoning's does.
   const blank = new StreamShaper(rules(), 'bytes');
   blank.shape(bytes(chunk({ reasoning_content: 'Plan.' }) + chunk({ content: '\n\n' })));
-  blank.shape(bytes(chunk({}, 'stop') + DONE));
-  assert.equal(blank.end().problem?.kind, 'empty_content');
+  assert.equal(problemAtEnd(blank), 'empty_content');
 });
 
 test('unchecked answers (several choices, or validation below strict) end on reasoning as they come', () => {
   const shaper = new StreamShaper(rules({ tools: null }), 'bytes');
   shaper.shape(bytes(chunk({ reasoning_content: 'Hmm.' })));
-  assert.deepEqual(finishes(text(shaper.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  assert.deepEqual(finishesAtEnd(shaper), ['stop']);
 });
 
 test('a continuation keeps back the ending only while the whole answer is still thoughts', () => {
-  const thoughts = new StreamShaper(rules({ continuing: soFar({ reasoning: 'Let me think' }) }), 'bytes');
-  thoughts.shape(bytes(chunk({ reasoning_content: 'Let me think more.' })));
-  thoughts.shape(bytes(chunk({}, 'stop') + DONE));
-  assert.equal(thoughts.end().problem?.kind, 'empty_content');
+  const stillThoughts: [ReturnType<typeof soFar>, Record<string, unknown>][] = [
+    [soFar({ reasoning: 'Let me think' }), { reasoning_content: 'Let me think more.' }],
+    // A think block alone is thoughts too.
+    [soFar({ text: '<think>Hmm.</think>' }), { content: '<think>More.</think>' }],
+  ];
+  for (const [continuing, delta] of stillThoughts) {
+    const thoughts = new StreamShaper(rules({ continuing }), 'bytes');
+    thoughts.shape(bytes(chunk(delta)));
+    assert.equal(problemAtEnd(thoughts), 'empty_content', JSON.stringify(delta));
+  }
   const words = new StreamShaper(rules({ continuing: soFar({ text: 'The answer is' }) }), 'bytes');
   words.shape(bytes(chunk({ content: 'The answer is 42.' })));
-  assert.deepEqual(finishes(text(words.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  assert.deepEqual(finishesAtEnd(words), ['stop']);
 });
 
 test('a stream that goes on past its ending is let go unjudged after the most kept', () => {
@@ -337,19 +352,12 @@ test('words after a think block let its ending go as it comes', () => {
   // A tag's start that never became one was words.
   const half = new StreamShaper(rules(), 'bytes');
   half.shape(bytes(chunk({ content: '<thi' })));
-  assert.deepEqual(finishes(text(half.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
+  assert.deepEqual(finishesAtEnd(half), ['stop']);
   assert.equal(half.endingHeld, false);
 });
 
 test('text that does not open with a think block is words, tags and all', () => {
   const shaper = new StreamShaper(rules(), 'bytes');
   shaper.shape(bytes(chunk({ content: 'Use <think>' })));
-  assert.deepEqual(finishes(text(shaper.shape(bytes(chunk({}, 'stop') + DONE)).out)), ['stop']);
-});
-
-test('a continuation of a think block alone still has to say something', () => {
-  const thoughts = new StreamShaper(rules({ continuing: soFar({ text: '<think>Hmm.</think>' }) }), 'bytes');
-  thoughts.shape(bytes(chunk({ content: '<think>More.</think>' })));
-  thoughts.shape(bytes(chunk({}, 'stop') + DONE));
-  assert.equal(thoughts.end().problem?.kind, 'empty_content');
+  assert.deepEqual(finishesAtEnd(shaper), ['stop']);
 });
