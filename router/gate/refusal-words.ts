@@ -53,7 +53,8 @@ function folded(text: string): string {
 /**
  * The words of a refusal's body (its first bytes): the JSON error's message in the usual shapes (OpenAI's
  * `error.message`, a bare `error` or `message`, FastAPI's `detail`, Google's list of one error; the first
- * whole `"message"` of a body cut short), else plain text; null for an empty body, an HTML page or JSON that carries no message.
+ * whole `"message"` of a body cut short), else plain text; null for an empty body, an HTML page or JSON that
+ * carries no message.
  *
  * @example refusalWords('{"error":{"message":"Invalid value: \'wizard\'"}}') // "Invalid value: 'wizard'"
  */

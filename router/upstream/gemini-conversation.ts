@@ -30,10 +30,10 @@ function signed(call: Record<string, unknown>, signature: string): Record<string
 function withSignature(message: unknown): unknown {
   if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls))
     return message;
-  const [first, ...rest] = message.tool_calls as unknown[];
-  if (!isRecord(first) || message.tool_calls.some((call) => thoughtSignatureOf(call) !== null))
-    return message;
-  return { ...message, tool_calls: [signed(first, STAND_IN_SIGNATURE), ...rest] };
+  const calls = message.tool_calls as unknown[];
+  const first = calls[0];
+  if (!isRecord(first) || calls.some((call) => thoughtSignatureOf(call) !== null)) return message;
+  return { ...message, tool_calls: [signed(first, STAND_IN_SIGNATURE), ...calls.slice(1)] };
 }
 
 /**
