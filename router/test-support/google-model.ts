@@ -21,7 +21,7 @@ export function unsignedToolTurns(messages: readonly Message[]): Message[] {
 }
 
 /** What Google says of a request whose current turn lost a signature, or null when it takes it. */
-export function googleRefusal(messages: readonly Message[]): string | null {
+function googleRefusal(messages: readonly Message[]): string | null {
   const turnStart = messages.findLastIndex((message) => message.role === 'user');
   if (unsignedToolTurns(messages.slice(turnStart + 1)).length === 0) return null;
   return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.';
