@@ -15,7 +15,7 @@ import type { FrameSink } from '../../faces/translated-stream.js';
 import { chunkFrame, type AnswerSoFar, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
-import { ToolCallHold, type HoldStep } from './tool-call-hold.js';
+import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
 import { EndingHold } from './ending-hold.js';
 
 /** Why a shaped stream cannot go on to the agent. */
@@ -221,7 +221,15 @@ export class FrameShaper implements FrameSink {
     const fn = isRecord(call.function) ? call.function : {};
     const index = typeof call.index === 'number' ? call.index : position;
     const id = str(call.id) || null;
-    this.#take(this.#hold.piece(index, id, str(fn.name) || null, str(fn.arguments), legacy));
+    const extra = isRecord(call.extra_content) ? call.extra_content : null;
+    this.#take(this.#hold.piece(index, id, str(fn.name) || null, str(fn.arguments), { legacy, extra }));
+  }
+
+  /** A whole call as the agent gets it, with the provider's additions (Gemini's thought signature). */
+  #toolCall(call: WholeCall, fn: { name: string; arguments: string }): Record<string, unknown> {
+    const out: Record<string, unknown> = { index: this.#calls, id: call.id, type: 'function', function: fn };
+    if (call.extra !== null) out.extra_content = call.extra;
+    return out;
   }
 
   #trimInto(delta: Record<string, unknown>, key: string, text: string): void {
@@ -270,9 +278,7 @@ export class FrameShaper implements FrameSink {
     if (step.calls.length > 0) this.#said();
     for (const call of step.calls) {
       const fn = { name: call.name, arguments: call.args };
-      const delta = call.legacy
-        ? { function_call: fn }
-        : { tool_calls: [{ index: this.#calls, id: call.id, type: 'function', function: fn }] };
+      const delta = call.legacy ? { function_call: fn } : { tool_calls: [this.#toolCall(call, fn)] };
       this.#calls += 1;
       this.#chunk.frames.push(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;

@@ -97,6 +97,18 @@ test('a tool call streamed in pieces goes out in one piece when the stream moves
   assert.equal(frames(out).at(-1), '[DONE]');
 });
 
+test("a whole call goes out with the provider's additions to it", () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  const extra = { google: { thought_signature: 'CrICAdHt' } };
+  const piece = { ...toolPiece(0, 'function-call-1', 'Bash', '{"command":"ls"}'), extra_content: extra };
+  assert.equal(shaper.shape(bytes(chunk({ tool_calls: [piece] }))).out, null);
+  const out = text(shaper.shape(bytes(chunk({}, 'tool_calls') + DONE)).out);
+  const call = { name: 'Bash', arguments: '{"command":"ls"}' };
+  assert.deepEqual(deltas(out)[0], {
+    tool_calls: [{ index: 0, id: 'function-call-1', type: 'function', function: call, extra_content: extra }],
+  });
+});
+
 test('an unusable tool call stops the stream with what is wrong; nothing of it went out', () => {
   const shaper = new StreamShaper(rules(), 'bytes');
   shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command": <|end|>')] })));

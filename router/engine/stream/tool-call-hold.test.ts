@@ -13,7 +13,7 @@ test('pieces are held until the stream moves on; then the call goes whole', () =
   assert.deepEqual(h.piece(0, null, null, 'and":"ls"}'), { calls: [], problem: null });
   assert.equal(h.holding, true);
   assert.deepEqual(h.letGo(), {
-    calls: [{ id: 'call_1', name: 'Bash', args: '{"command":"ls"}', legacy: false }],
+    calls: [{ id: 'call_1', name: 'Bash', args: '{"command":"ls"}', legacy: false, extra: null }],
     problem: null,
   });
   assert.equal(h.holding, false);
@@ -23,8 +23,20 @@ test('a piece of the next call lets the one before go; a call without an id gets
   const h = hold();
   h.piece(0, null, 'Read', '{"path":"a"}');
   const step = h.piece(1, 'call_2', 'Bash', '{}');
-  assert.deepEqual(step.calls, [{ id: 'minted_1', name: 'Read', args: '{"path":"a"}', legacy: false }]);
-  assert.deepEqual(h.letGo().calls, [{ id: 'call_2', name: 'Bash', args: '{}', legacy: false }]);
+  assert.deepEqual(step.calls, [
+    { id: 'minted_1', name: 'Read', args: '{"path":"a"}', legacy: false, extra: null },
+  ]);
+  assert.deepEqual(h.letGo().calls, [{ id: 'call_2', name: 'Bash', args: '{}', legacy: false, extra: null }]);
+});
+
+test("a call keeps the provider's additions, the first piece's that has them", () => {
+  const h = hold();
+  const extra = { google: { thought_signature: 'CrICAdHt' } };
+  h.piece(0, 'call_1', 'Bash', '{"comm', { extra });
+  h.piece(0, null, null, 'and":"ls"}', { extra: { google: { thought_signature: 'later' } } });
+  assert.deepEqual(h.letGo().calls, [
+    { id: 'call_1', name: 'Bash', args: '{"command":"ls"}', legacy: false, extra },
+  ]);
 });
 
 test('a new id at the same index is a new call (some upstreams number every call 0)', () => {

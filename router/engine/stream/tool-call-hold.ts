@@ -14,6 +14,14 @@ export interface WholeCall {
   args: string;
   /** It came as a legacy `function_call` (it goes out as one). */
   legacy: boolean;
+  /** The provider's own additions to the call (`extra_content`: Gemini's thought signature), or null. */
+  extra: Record<string, unknown> | null;
+}
+
+/** Of a call's piece, what its first piece alone may say besides its id and name. */
+export interface PieceKind {
+  legacy?: boolean;
+  extra?: Record<string, unknown> | null;
 }
 
 /** What a step let go: the calls now whole, or why a call cannot go to the agent. */
@@ -28,6 +36,7 @@ interface HeldCall {
   name: string | null;
   args: string;
   legacy: boolean;
+  extra: Record<string, unknown> | null;
 }
 
 const NOTHING: HoldStep = { calls: [], problem: null };
@@ -54,7 +63,7 @@ export class ToolCallHold {
    * One piece of call `index`; its id and name come with its first piece. A piece of another call, or one
    * with a new id at the same index (some upstreams number every call 0), lets the calls held before go.
    */
-  piece(index: number, id: string | null, name: string | null, args: string, legacy = false): HoldStep {
+  piece(index: number, id: string | null, name: string | null, args: string, kind: PieceKind = {}): HoldStep {
     let call = this.#open.find((held) => held.index === index);
     let step = NOTHING;
     if (call && id !== null && call.id !== null && id !== call.id) call = undefined;
@@ -65,11 +74,12 @@ export class ToolCallHold {
           : { calls: [], problem: 'a tool call piece after its call ended' };
       step = this.letGo();
       if (step.problem !== null) return step;
-      call = { index, id, name, args: '', legacy };
+      call = { index, id, name, args: '', legacy: kind.legacy ?? false, extra: null };
       this.#open.push(call);
     }
     call.id ??= id;
     call.name ??= name;
+    call.extra ??= kind.extra ?? null;
     call.args += args;
     if (call.args.length > MAX_TOOL_ARGUMENTS_CHARS)
       return { calls: step.calls, problem: 'tool call arguments too long' };
@@ -85,7 +95,8 @@ export class ToolCallHold {
       if (problem !== null) return { calls, problem };
       this.#gone.add(held.index);
       const id = held.id ?? this.#mintId();
-      calls.push({ id, name: held.name as string, args: normalArguments(held.args), legacy: held.legacy });
+      const { legacy, extra } = held;
+      calls.push({ id, name: held.name as string, args: normalArguments(held.args), legacy, extra });
     }
     this.#open = [];
     return { calls, problem: null };
