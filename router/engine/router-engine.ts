@@ -30,6 +30,7 @@ import {
   type RouteContext,
 } from './routing/route-request.js';
 import { buildState, modelView } from './views/state-view.js';
+import { ThoughtSignatures } from '../upstream/thought-signatures.js';
 
 export interface EngineParts {
   resolved: ResolvedConfig;
@@ -64,6 +65,7 @@ export class RouterEngine {
   readonly #pinned = new Set<string>();
   readonly #rankings = new RankingMemo();
   readonly #sessions: SessionHomes;
+  readonly #signatures = new ThoughtSignatures();
   readonly #isPaused = (): boolean => this.#paused;
   /** Every attempt's deadlines on one timer, on the engine's clock. */
   readonly #deadlines: DeadlineWatch;
@@ -102,6 +104,7 @@ export class RouterEngine {
       logger,
       rankings: this.#rankings,
       sessions: this.#sessions,
+      signatures: this.#signatures,
       deadlines: this.#deadlines,
       isPaused: this.#isPaused,
     };

@@ -97,55 +97,70 @@ function sendSse(res: ServerResponse, frames: Record<string, unknown>[]): void {
   res.end('data: [DONE]\n\n');
 }
 
+/** How a model's tool calls differ from the plain fake's. */
+export interface AgentModelOptions {
+  /** What a provider adds to a tool call it makes (`extra_content`), by the call's id. */
+  callExtra?: (id: string) => Record<string, unknown>;
+}
+
 /** The fake coding model as a fake-upstream behaviour. */
-export const agentModel = (): Behaviour => (res, call) => {
-  const body = call.body ?? {};
-  const move = moveFor(body);
-  const id = `call_fake_${(calls += 1)}`;
-  const base = { id: 'chatcmpl-agent', object: 'chat.completion.chunk', created: 0, model: 'fake-coder' };
-  const usage = { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 };
-  if (body.stream === true) {
-    const delta =
+export const agentModel =
+  (options: AgentModelOptions = {}): Behaviour =>
+  (res, call) => {
+    const body = call.body ?? {};
+    const move = moveFor(body);
+    const id = `call_fake_${(calls += 1)}`;
+    const extra = options.callExtra === undefined ? {} : { extra_content: options.callExtra(id) };
+    const base = { id: 'chatcmpl-agent', object: 'chat.completion.chunk', created: 0, model: 'fake-coder' };
+    const usage = { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 };
+    if (body.stream === true) {
+      const delta =
+        'tool' in move
+          ? {
+              role: 'assistant',
+              tool_calls: [
+                {
+                  index: 0,
+                  id,
+                  type: 'function',
+                  function: { name: move.tool.name, arguments: move.tool.args },
+                  ...extra,
+                },
+              ],
+            }
+          : { role: 'assistant', content: move.text };
+      const finish = 'tool' in move ? 'tool_calls' : 'stop';
+      return sendSse(res, [
+        { ...base, choices: [{ index: 0, delta, finish_reason: null }] },
+        { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
+        { ...base, choices: [], usage },
+      ]);
+    }
+    const message =
       'tool' in move
         ? {
             role: 'assistant',
+            content: null,
             tool_calls: [
               {
-                index: 0,
                 id,
                 type: 'function',
                 function: { name: move.tool.name, arguments: move.tool.args },
+                ...extra,
               },
             ],
           }
         : { role: 'assistant', content: move.text };
-    const finish = 'tool' in move ? 'tool_calls' : 'stop';
-    return sendSse(res, [
-      { ...base, choices: [{ index: 0, delta, finish_reason: null }] },
-      { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
-      { ...base, choices: [], usage },
-    ]);
-  }
-  const message =
-    'tool' in move
-      ? {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { id, type: 'function', function: { name: move.tool.name, arguments: move.tool.args } },
-          ],
-        }
-      : { role: 'assistant', content: move.text };
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      ...base,
-      object: 'chat.completion',
-      choices: [{ index: 0, message, finish_reason: 'tool' in move ? 'tool_calls' : 'stop' }],
-      usage,
-    }),
-  );
-};
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: 'tool' in move ? 'tool_calls' : 'stop' }],
+        usage,
+      }),
+    );
+  };
 
 /**
  * The same model on a bad day: it streams the first half of its move (text, or a tool call's arguments)

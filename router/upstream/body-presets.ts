@@ -9,26 +9,38 @@ import type { BodyPreset } from '../catalogue/body-presets.js';
 import { isRecord } from '../gate/safe-json.js';
 import { geminiConversation } from './gemini-conversation.js';
 import { mistralConversation } from './mistral-conversation.js';
+import type { ThoughtSignatures } from './thought-signatures.js';
 
 export type { BodyPreset };
 
 const STRICT_DROPPED = ['parallel_tool_calls', 'n', 'top_k', 'logprobs', 'echo', 'user', 'metadata', 'store'];
 
-/** Returns a reshaped copy of a chat body for `preset` (the input is not changed). */
-export function applyBodyPreset(body: Record<string, unknown>, preset: BodyPreset): Record<string, unknown> {
+/**
+ * Returns a reshaped copy of a chat body for `preset` (the input is not changed); `signatures`: the thought
+ * signatures Google's preset puts back on the calls they came with.
+ */
+export function applyBodyPreset(
+  body: Record<string, unknown>,
+  preset: BodyPreset,
+  signatures: ThoughtSignatures | null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body };
   if (preset === 'strict' || preset === 'mistral') {
     for (const key of STRICT_DROPPED) delete out[key];
     if (typeof out.temperature === 'number' && out.temperature > 1) out.temperature = 1;
   }
-  if (Array.isArray(out.messages)) out.messages = conversationFor(preset, out.messages);
+  if (Array.isArray(out.messages)) out.messages = conversationFor(preset, out.messages, signatures);
   return out;
 }
 
-function conversationFor(preset: BodyPreset, messages: readonly unknown[]): unknown[] {
+function conversationFor(
+  preset: BodyPreset,
+  messages: readonly unknown[],
+  signatures: ThoughtSignatures | null,
+): unknown[] {
   switch (preset) {
     case 'gemini':
-      return geminiConversation(messages);
+      return geminiConversation(messages, signatures);
     case 'strict':
       return dropOrphanToolResults(messages);
     case 'mistral':

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applyBodyPreset, type BodyPreset } from './body-presets.js';
+import type { ThoughtSignatures } from './thought-signatures.js';
 
 /** Unguessable per process, unique per request: a client cannot plant it in its own body. */
 const PROCESS_NONCE = randomUUID();
@@ -21,9 +22,10 @@ export class BodyTemplate {
     this.#body = body;
   }
 
-  /** The body for one upstream model. */
-  forModel(upstreamModelId: string, preset: BodyPreset | null): string {
-    if (preset) return JSON.stringify({ ...applyBodyPreset(this.#body, preset), model: upstreamModelId });
+  /** The body for one upstream model; `signatures`: what a preset puts back (see `applyBodyPreset`). */
+  forModel(upstreamModelId: string, preset: BodyPreset | null, signatures: ThoughtSignatures | null): string {
+    if (preset)
+      return JSON.stringify({ ...applyBodyPreset(this.#body, preset, signatures), model: upstreamModelId });
     if (!this.#used) {
       this.#used = true;
       return serialiseWithModel(this.#body, upstreamModelId);

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bodyPresetOf } from '../catalogue/body-presets.js';
 import { applyBodyPreset } from './body-presets.js';
-import { geminiConversation, STAND_IN_SIGNATURE, thoughtSignatureOf } from './gemini-conversation.js';
+import { geminiConversation, STAND_IN_SIGNATURE } from './gemini-conversation.js';
+import { thoughtSignatureOf, ThoughtSignatures } from './thought-signatures.js';
 
 const call = (id: string, extra?: Record<string, unknown>) => ({
   id,
@@ -20,7 +21,7 @@ test("a turn's tool calls without a signature get Google's stand-in on the first
     { role: 'tool', tool_call_id: 'toolu_01', content: 'a.ts' },
     { role: 'tool', tool_call_id: 'toolu_02', content: 'b.ts' },
   ];
-  const out = geminiConversation(messages) as Record<string, unknown>[];
+  const out = geminiConversation(messages, null) as Record<string, unknown>[];
   const [first, second] = out[1]?.tool_calls as unknown[];
   assert.equal(thoughtSignatureOf(first), STAND_IN_SIGNATURE);
   assert.equal(thoughtSignatureOf(second), null);
@@ -37,15 +38,30 @@ test('a turn that kept its own signature goes up as it came, other extra content
   const kept = turn([call('c1', { google: { thought_signature: 'CrICAdHt' } }), call('c2')]);
   // Parallel calls: Gemini signs only the first, so a signature on any call means the turn kept its own.
   const later = turn([call('c3'), call('c4', { google: { thought_signature: 'Zk9v' } })]);
-  const out = geminiConversation([kept, later]);
+  const out = geminiConversation([kept, later], null);
   assert.equal(out[0], kept);
   assert.equal(out[1], later);
   const other = turn([call('c5', { google: { cached: true }, vendor: 'x' })]);
-  const [signedTurn] = geminiConversation([other]) as Record<string, unknown>[];
+  const [signedTurn] = geminiConversation([other], null) as Record<string, unknown>[];
   assert.deepEqual((signedTurn?.tool_calls as Record<string, unknown>[])[0]?.extra_content, {
     google: { cached: true, thought_signature: STAND_IN_SIGNATURE },
     vendor: 'x',
   });
+});
+
+test('each call gets the signature remembered for it; a turn with none remembered gets the stand-in', () => {
+  const signatures = new ThoughtSignatures();
+  signatures.remember(call('c1', { google: { thought_signature: 'Sig1' } }));
+  signatures.remember(call('c4', { google: { thought_signature: 'Sig4' } }));
+  const turns = [turn([call('c1'), call('c2')]), turn([call('c3'), call('c4')]), turn([call('c5')])];
+  const out = geminiConversation(turns, signatures) as { tool_calls: unknown[] }[];
+  assert.deepEqual(
+    out.map((t) => t.tool_calls.map(thoughtSignatureOf)),
+    [['Sig1', null], [null, 'Sig4'], [STAND_IN_SIGNATURE]],
+  );
+  // The memory's signature, not the stand-in, and the turns given are not changed.
+  assert.deepEqual(out[0]?.tool_calls[0], call('c1', { google: { thought_signature: 'Sig1' } }));
+  assert.equal(thoughtSignatureOf(turns[0]?.tool_calls[0]), null);
 });
 
 test('turns without tool calls, and anything that is not a message, are left as they are', () => {
@@ -56,7 +72,7 @@ test('turns without tool calls, and anything that is not a message, are left as 
     { role: 'assistant', content: null, tool_calls: ['not a call'] },
     'not a message',
   ];
-  const out = geminiConversation(messages);
+  const out = geminiConversation(messages, null);
   messages.forEach((message, at) => assert.equal(out[at], message));
 });
 
@@ -68,11 +84,11 @@ test("Google's preset signs the calls and keeps every parameter; Gemini models b
     user: 'u',
     messages: [{ role: 'user', content: 'go' }, turn([call('c1')])],
   };
-  const out = applyBodyPreset(body, 'gemini');
+  const out = applyBodyPreset(body, 'gemini', null);
   assert.equal(out.parallel_tool_calls, true);
   assert.equal(out.temperature, 1.5);
   assert.equal(out.user, 'u');
-  assert.deepEqual(out.messages, geminiConversation(body.messages));
+  assert.deepEqual(out.messages, geminiConversation(body.messages, null));
   for (const id of ['gemini-3.5-flash', 'gemini-3-flash-preview', 'gemini-3.1-pro-preview', 'gemini-4-pro'])
     assert.equal(bodyPresetOf('gemini', id), 'gemini', id);
   for (const id of ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'models/gemini-1.5-pro'])

@@ -117,16 +117,16 @@ test('two ids never end up as one, even when an id already in use is the one ano
 
 test("Mistral's own API gets its parameters dropped and the conversation rules; a Mistral model elsewhere only the rules", () => {
   const body = { model: 'fcm', parallel_tool_calls: true, temperature: 1.5, messages: claudeTurn };
-  const platform = applyBodyPreset(body, 'mistral');
+  const platform = applyBodyPreset(body, 'mistral', null);
   assert.equal('parallel_tool_calls' in platform, false);
   assert.equal(platform.temperature, 1);
   assert.deepEqual(platform.messages, mistralConversation(claudeTurn));
-  const elsewhere = applyBodyPreset(body, 'mistral-model');
+  const elsewhere = applyBodyPreset(body, 'mistral-model', null);
   assert.equal(elsewhere.parallel_tool_calls, true);
   assert.equal(elsewhere.temperature, 1.5);
   assert.deepEqual(elsewhere.messages, mistralConversation(claudeTurn));
   // Z.ai's preset drops the parameters and keeps the agent's ids and order.
-  const strict = applyBodyPreset(body, 'strict');
+  const strict = applyBodyPreset(body, 'strict', null);
   assert.equal('parallel_tool_calls' in strict, false);
   assert.deepEqual(strict.messages, claudeTurn);
 });

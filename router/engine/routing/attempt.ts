@@ -8,6 +8,7 @@ import { withoutSecret } from '../../gate/refusal-words.js';
 import type { Clock } from '../../state/clock.js';
 import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../../upstream/body-template.js';
+import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionFrames } from '../../upstream/json-as-sse.js';
@@ -46,6 +47,8 @@ export interface AttemptInput {
   answer: AnswerSink;
   /** The tool names a JSON answer's tool calls are checked against, or null. */
   tools: ReadonlySet<string> | null;
+  /** Where the thought signatures of an answer's tool calls are remembered, and read for Google's body. */
+  signatures: ThoughtSignatures;
   /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
   shaping: () => ShapingRules;
   /** Handed the attempt's stop, for a hedged race that may end it early (before it has started, too). */
@@ -141,7 +144,7 @@ class Attempt implements ExchangeHandler {
           requestId: this.#input.requestId,
           stream: this.#input.stream,
         }),
-        body: this.#input.body.forModel(model.upstreamModelId, model.bodyPreset),
+        body: this.#input.body.forModel(model.upstreamModelId, model.bodyPreset, this.#input.signatures),
       };
       this.#exchange = this.#input.upstream.open(call, this);
       this.#guard.bind(this.#exchange);
@@ -194,6 +197,7 @@ class Attempt implements ExchangeHandler {
     }
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();
+    this.#input.signatures.rememberAnswer(verdict.body);
     this.#input.answer.serveJson(head.status, { text: verdict.rewritten ?? body, body: verdict.body });
     this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
   }

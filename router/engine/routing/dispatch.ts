@@ -181,6 +181,7 @@ function attemptInput(run: RequestRun, turn: KeyTurn, body: BodyTemplate): Attem
     // A continuing attempt writes through its own sink: the answer is already streaming.
     answer: lane?.answer ?? (run.continuation ? new ContinuationSink(run.answer, model.key) : run.answer),
     tools: run.tools,
+    signatures: ctx.signatures,
     shaping: () => shapingOf(run),
     stoppable: lane?.stoppable,
   };

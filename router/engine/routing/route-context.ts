@@ -13,6 +13,7 @@ import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type { RankingMemo } from './chain-steps.js';
 import type { SessionHomes } from '../fit/session-homes.js';
+import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 
 /** The engine's stores and services one request uses. */
 export interface RouteContext {
@@ -31,6 +32,8 @@ export interface RouteContext {
   rankings: RankingMemo;
   /** The model each agent conversation is on. */
   sessions: SessionHomes;
+  /** The thought signatures Gemini gave its tool calls, for the turns that come back without them. */
+  signatures: ThoughtSignatures;
   clock: Clock;
   /** Every attempt's deadlines, on the engine's clock. */
   deadlines: DeadlineWatch;

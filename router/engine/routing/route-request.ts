@@ -57,6 +57,8 @@ export async function routeRequest(
     const ending: Ending = { outcome: 'rejected', clientStatus: 404 };
     return historyEntry(req, answer, { target, started, ended: ctx.clock(), ending });
   }
+  // Gemini's thought signatures are for Google alone: its body preset puts them back.
+  ctx.signatures.setAside(req.body);
   const run: RequestRun = {
     ctx,
     req,

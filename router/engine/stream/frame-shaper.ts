@@ -15,6 +15,7 @@ import type { FrameSink } from '../../faces/translated-stream.js';
 import { chunkFrame, type AnswerSoFar, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
+import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
 import { EndingHold } from './ending-hold.js';
 
@@ -65,6 +66,7 @@ export class FrameShaper implements FrameSink {
   readonly #ending: EndingHold;
   /** Reads past a think block opening the text, to see the answer's first words (null: not watched). */
   readonly #think: ThinkTagReader | null;
+  readonly #signatures: ThoughtSignatures | null;
   #base: ChunkBase;
   #calls = 0;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
@@ -72,6 +74,7 @@ export class FrameShaper implements FrameSink {
   constructor(rules: ShapingRules) {
     const { tools, continuing } = rules;
     this.#hold = tools === null ? null : new ToolCallHold(tools, rules.mintId);
+    this.#signatures = rules.signatures;
     this.#trimsReasoning = continuing !== null && continuing.text === '';
     this.#dropReasoning = continuing !== null && continuing.text !== '';
     this.#trim =
@@ -225,10 +228,12 @@ export class FrameShaper implements FrameSink {
     this.#take(this.#hold.piece(index, id, str(fn.name) || null, str(fn.arguments), { legacy, extra }));
   }
 
-  /** A whole call as the agent gets it, with the provider's additions (Gemini's thought signature). */
+  /** A whole call as the agent gets it, with the provider's additions; its signature is remembered. */
   #toolCall(call: WholeCall, fn: { name: string; arguments: string }): Record<string, unknown> {
     const out: Record<string, unknown> = { index: this.#calls, id: call.id, type: 'function', function: fn };
-    if (call.extra !== null) out.extra_content = call.extra;
+    if (call.extra === null) return out;
+    out.extra_content = call.extra;
+    this.#signatures?.remember(out);
     return out;
   }
 

@@ -4,7 +4,7 @@ import { shapingRules } from './shaping-rules.js';
 
 test("a request's shaping: its tools, its hold limit, and tool-call ids minted one by one under a stem of its own", () => {
   const tools = new Set(['Bash']);
-  const rules = shapingRules(tools, { holdBufferBytes: 4096 });
+  const rules = shapingRules(tools, { holdBufferBytes: 4096 }, null);
   assert.equal(rules.tools, tools);
   assert.equal(rules.continuing, null);
   assert.equal(rules.holdLimit, 4096);
@@ -12,7 +12,7 @@ test("a request's shaping: its tools, its hold limit, and tool-call ids minted o
   const stem = /^call_fcm_([0-9a-f]{24})_1$/.exec(first)?.[1];
   assert.ok(stem !== undefined, first);
   assert.equal(second, `call_fcm_${stem}_2`);
-  const other = shapingRules(null, { holdBufferBytes: 1 }).mintId();
+  const other = shapingRules(null, { holdBufferBytes: 1 }, null).mintId();
   assert.match(other, /^call_fcm_[0-9a-f]{24}_1$/, 'each request counts its own ids');
   assert.notEqual(other, first, 'and no two requests share one');
 });

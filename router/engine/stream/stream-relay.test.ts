@@ -52,7 +52,7 @@ function relayOnFakeTime() {
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
-  const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover);
+  const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover, null);
   const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
   return { relay, aborts, target, guard, clock };
 }

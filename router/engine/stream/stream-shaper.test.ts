@@ -4,6 +4,7 @@ import { chunk, DONE, toolPiece } from '../../faces/test-kit.js';
 import type { StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { StreamShaper } from './stream-shaper.js';
+import { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import { MAX_HELD_FRAMES, THOUGHTS_ALONE as THOUGHTS_ALONE_WORDS } from './ending-hold.js';
 import { answerSoFar as soFar } from '../../test-support/continuing-model.js';
 
@@ -12,6 +13,7 @@ const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
   continuing: null,
   holdLimit: 4096,
   mintId: () => 'minted',
+  signatures: null,
   ...over,
 });
 const bytes = (text: string): Buffer => Buffer.from(text);
@@ -97,8 +99,9 @@ test('a tool call streamed in pieces goes out in one piece when the stream moves
   assert.equal(frames(out).at(-1), '[DONE]');
 });
 
-test("a whole call goes out with the provider's additions to it", () => {
-  const shaper = new StreamShaper(rules(), 'bytes');
+test("a whole call goes out with the provider's additions to it, and its thought signature is remembered", () => {
+  const signatures = new ThoughtSignatures();
+  const shaper = new StreamShaper(rules({ signatures }), 'bytes');
   const extra = { google: { thought_signature: 'CrICAdHt' } };
   const piece = { ...toolPiece(0, 'function-call-1', 'Bash', '{"command":"ls"}'), extra_content: extra };
   assert.equal(shaper.shape(bytes(chunk({ tool_calls: [piece] }))).out, null);
@@ -107,6 +110,7 @@ test("a whole call goes out with the provider's additions to it", () => {
   assert.deepEqual(deltas(out)[0], {
     tool_calls: [{ index: 0, id: 'function-call-1', type: 'function', function: call, extra_content: extra }],
   });
+  assert.equal(signatures.of('function-call-1'), 'CrICAdHt');
 });
 
 test('an unusable tool call stops the stream with what is wrong; nothing of it went out', () => {
