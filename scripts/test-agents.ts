@@ -8,12 +8,12 @@
  * content) and whose fifth is a scripted coding model; a set whose first model dies half-way through every
  * answer (its connection drops) before the same coding model; a set whose first model thinks and stops
  * without a word before it (its thoughts in the reasoning field, or in a think block as text); and a Gemini 3
- * model alone on Google's API, which refuses tool calls that lost their thought signature. Agents retry
+ * model alone on Google's API, which refuses tool calls that lost their thought signature and signs its own. Agents retry
  * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
  * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
  * once a request it refused was served; each conversation stays on the model that served its first turn; an
  * answer cut half-way, or one of thoughts alone, was finished by the coding model as a continuation, the
- * agent getting it whole; Gemini served every request at its first attempt. Last, OpenCode, Qwen Code and
+ * agent getting it whole; Gemini served every request at its first attempt and got its own signatures back. Last, OpenCode, Qwen Code and
  * Continue (the chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool
  * loop over both black holes before the coding model, on a daemon of their own, set up with the dashboard's
  * snippet and the set's window, then the same before a model dying half-way; `--chat-only` runs that round
@@ -31,7 +31,7 @@ import {
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { fetchContextWindow } from '../router/setup/router-target.js';
 import { contextWindowOf } from '../router/test-support/fit-behaviours.js';
-import { geminiOnGoogle } from '../router/test-support/google-model.js';
+import { geminiOnGoogle, signatureFor, toolTurnSignatures } from '../router/test-support/google-model.js';
 import { fakeProviders } from '../router/test-support/scenario.js';
 import {
   byStreaming,
@@ -39,6 +39,7 @@ import {
   errorPayload,
   sse,
   status,
+  type UpstreamCall,
 } from '../router/test-support/upstream-behaviours.js';
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
@@ -222,6 +223,22 @@ function geminiChecks(entries: readonly HistoryEntry[]): Check[] {
   });
 }
 
+/**
+ * What Google got back of its thought signatures in the Gemini round: each tool-calling turn of the agents'
+ * requests to Gemini carries the signature Gemini gave that call, not the stand-in.
+ */
+function geminiSignatureCheck(calls: readonly UpstreamCall[]): Check {
+  const turns = calls
+    .filter((call) => call.key === GEMINI)
+    .flatMap((call) => toolTurnSignatures(Array.isArray(call.body?.messages) ? call.body.messages : []));
+  const wrong = turns.filter(({ id, signature }) => typeof id !== 'string' || signature !== signatureFor(id));
+  return {
+    name: `upstream: all ${turns.length} tool-calling turns sent back to ${GEMINI} carry Gemini's own signature`,
+    ok: turns.length > 0 && wrong.length === 0,
+    detail: wrong.map(({ id, signature }) => `${String(id)}: ${String(signature).slice(0, 40)}`).join('\n'),
+  };
+}
+
 /** The window the chat round's set has: each agent is told it, as the dashboard's snippet tells it. */
 const CHAT_WINDOW = 65_536;
 
@@ -371,8 +388,10 @@ async function main(): Promise<number> {
     { providers, sets: { main: [GEMINI] }, activeSet: 'main', router },
     path.join(scratch, 'gemini'),
   );
+  const beforeGemini = upstream.calls.length;
   checks.push(...(await runAgents(fourth.base, path.join(scratch, 'gemini'), `, on Gemini`)));
   checks.push(...geminiChecks(await fourth.stop()));
+  checks.push(geminiSignatureCheck(upstream.calls.slice(beforeGemini)));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }
