@@ -13,11 +13,11 @@
  * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
  * once a request it refused was served; each conversation stays on the model that served its first turn; an
  * answer cut half-way, or one of thoughts alone, was finished by the coding model as a continuation, the
- * agent getting it whole; Gemini served every request at its first attempt and got its own signatures back. Last, OpenCode, Qwen Code and
- * Continue (the chat-completions agents, scripts/chat-agents.ts) each get a plain prompt and a shell-tool
- * loop over both black holes before the coding model, on a daemon of their own, set up with the dashboard's
- * snippet and the set's window, then the same before a model dying half-way; `--chat-only` runs that round
- * alone. The agents are installed on demand from npm into `.agents/` (ignored).
+ * agent getting it whole; Gemini served every request at its first attempt and got its own signatures
+ * back. Last, OpenCode, Qwen Code and Continue (the chat-completions agents, scripts/chat-agents.ts) each get
+ * a plain prompt and a shell-tool loop over both black holes before the coding model, on a daemon of their
+ * own, set up with the dashboard's snippet and the set's window, then the same before a model dying
+ * half-way, then on the Gemini model alone; `--chat-only` runs that round alone. The agents are installed on demand from npm into `.agents/` (ignored).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -44,7 +44,13 @@ import {
 import { errorFrame, roleFrame } from '../router/test-support/upstream-frames.js';
 import { ensureAgents, runAgents, startDaemon, type Check } from './agent-runs.js';
 import { runSetupRound } from './agent-setup-round.js';
-import { CHAT_AGENTS, chatHistoryCheck, chatOutputChecks, runChatAgent } from './chat-agents.js';
+import {
+  CHAT_AGENTS,
+  chatHistoryCheck,
+  chatOutputChecks,
+  runChatAgent,
+  type ChatAgent,
+} from './chat-agents.js';
 
 /** The model that refuses both agents' requests as too long for its 4,000-token window. */
 const SMALL = 'small/ctx';
@@ -209,14 +215,18 @@ const GEMINI = 'googleai/gemini-3.5-flash';
  * What the Gemini round's history must show on each translating face: every request served by Gemini at
  * its first attempt, the tool loops' second requests too (their tool calls went up signed).
  */
-function geminiChecks(entries: readonly HistoryEntry[]): Check[] {
-  return (['messages', 'responses'] as const).map((api) => {
+function geminiChecks(
+  entries: readonly HistoryEntry[],
+  faces: readonly HistoryEntry['api'][] = ['messages', 'responses'],
+  who = '',
+): Check[] {
+  return faces.map((api) => {
     const seen = entries.filter((entry) => entry.api === api);
     const wrong = seen.filter(
       (entry) => entry.outcome !== 'served' || entry.servedModel !== GEMINI || entry.attempts.length !== 1,
     );
     return {
-      name: `router history: all ${seen.length} ${api} requests served by ${GEMINI} at their first attempt`,
+      name: `router history: all ${seen.length} ${who}${api} requests served by ${GEMINI} at their first attempt`,
       ok: seen.length > 0 && wrong.length === 0,
       detail: wrong.map(chainOf).join('\n'),
     };
@@ -227,13 +237,13 @@ function geminiChecks(entries: readonly HistoryEntry[]): Check[] {
  * What Google got back of its thought signatures in the Gemini round: each tool-calling turn of the agents'
  * requests to Gemini carries the signature Gemini gave that call, not the stand-in.
  */
-function geminiSignatureCheck(calls: readonly UpstreamCall[]): Check {
+function geminiSignatureCheck(calls: readonly UpstreamCall[], who = ''): Check {
   const turns = calls
     .filter((call) => call.key === GEMINI)
     .flatMap((call) => toolTurnSignatures(Array.isArray(call.body?.messages) ? call.body.messages : []));
   const wrong = turns.filter(({ id, signature }) => typeof id !== 'string' || signature !== signatureFor(id));
   return {
-    name: `upstream: all ${turns.length} tool-calling turns sent back to ${GEMINI} carry Gemini's own signature`,
+    name: `upstream: all ${turns.length} ${who}tool-calling turns sent back to ${GEMINI} carry Gemini's own signature`,
     ok: turns.length > 0 && wrong.length === 0,
     detail: wrong.map(({ id, signature }) => `${String(id)}: ${String(signature).slice(0, 40)}`).join('\n'),
   };
@@ -283,8 +293,30 @@ async function chatRound(
     const runs = await runChatAgent(agent, { base: dying.base, window }, dyingDir);
     checks.push(...runs.map((check) => ({ ...check, name: `${check.name}, its model dying half-way` })));
     checks.push(...dyingChecks(await dying.stop(), ['chat'], `${agent.name} `));
+    checks.push(...(await chatOnGemini(agent, { ...config, providers }, upstream, { dir, window })));
   }
   return checks;
+}
+
+/**
+ * A chat agent on Gemini alone: it gets Gemini's calls with their signatures, however it treats them, and
+ * Google gets its own back with each call.
+ */
+async function chatOnGemini(
+  agent: ChatAgent,
+  config: { providers: ReturnType<typeof fakeProviders>; router: object },
+  upstream: FakeUpstream,
+  at: { dir: string; window: number | null },
+): Promise<Check[]> {
+  const dir = `${at.dir}-gemini`;
+  const daemon = await startDaemon({ ...config, sets: { main: [GEMINI] }, activeSet: 'main' }, dir);
+  const callsBefore = upstream.calls.length;
+  const runs = await runChatAgent(agent, { base: daemon.base, window: at.window }, dir);
+  return [
+    ...runs.map((check) => ({ ...check, name: `${check.name}, on Gemini` })),
+    ...geminiChecks(await daemon.stop(), ['chat'], `${agent.name} `),
+    geminiSignatureCheck(upstream.calls.slice(callsBefore), `${agent.name} `),
+  ];
 }
 
 function report(checks: readonly Check[]): number {
