@@ -6,6 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { replayFixture } from '../faces/test-kit.js';
+import { STAND_IN_SIGNATURE } from '../upstream/gemini-conversation.js';
 import { agentModel } from '../test-support/agent-model.js';
 import { httpRequest, type HttpReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -135,7 +137,7 @@ for (const face of FACES) {
   });
 }
 
-test("a signature an agent sends back reaches Google as it came, and no other provider's model", async () => {
+test("a signature an agent sends back reaches Google as it came, Gemini 2.5 too, and no other provider's model", async () => {
   const signed = {
     id: 'function-call-7',
     type: 'function',
@@ -156,6 +158,16 @@ test("a signature an agent sends back reaches Google as it came, and no other pr
     assert.equal((await post(`${router.url}/v1/chat/completions`, body)).status, 200);
     const sent = upstream.calls[0]?.body?.messages as { tool_calls?: unknown[] }[];
     assert.deepEqual(sent[1]?.tool_calls, [signed]);
+  });
+  // Gemini before 3 takes its own signatures back too, and gets no stand-in where there is none.
+  await withScenario({ providers: { googleai: ['gemini-2.5-flash'] } }, async ({ router, upstream }) => {
+    upstream.always('googleai/gemini-2.5-flash', agentModel());
+    assert.equal((await post(`${router.url}/v1/chat/completions`, body)).status, 200);
+    const sent = upstream.calls[0]?.body?.messages as { tool_calls?: unknown[] }[];
+    assert.deepEqual(sent[1]?.tool_calls, [signed]);
+    const reply = await replayFixture(router.url, 'codex-0.171.0.tool-output-turn.json');
+    assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    assert.ok(!JSON.stringify(upstream.calls[1]?.body).includes(STAND_IN_SIGNATURE), 'no stand-in');
   });
   await withScenario({ providers: { host: ['qwen3-coder'] } }, async ({ router, upstream }) => {
     upstream.always('host/qwen3-coder', agentModel());

@@ -40,7 +40,9 @@ function conversationFor(
 ): unknown[] {
   switch (preset) {
     case 'gemini':
-      return geminiConversation(messages, signatures);
+      return geminiConversation(messages, signatures, true);
+    case 'gemini-before-3':
+      return geminiConversation(messages, signatures, false);
     case 'strict':
       return dropOrphanToolResults(messages);
     case 'mistral':

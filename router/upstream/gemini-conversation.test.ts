@@ -21,7 +21,7 @@ test("a turn's tool calls without a signature get Google's stand-in on the first
     { role: 'tool', tool_call_id: 'toolu_01', content: 'a.ts' },
     { role: 'tool', tool_call_id: 'toolu_02', content: 'b.ts' },
   ];
-  const out = geminiConversation(messages, null) as Record<string, unknown>[];
+  const out = geminiConversation(messages, null, true) as Record<string, unknown>[];
   const [first, second] = out[1]?.tool_calls as unknown[];
   assert.equal(thoughtSignatureOf(first), STAND_IN_SIGNATURE);
   assert.equal(thoughtSignatureOf(second), null);
@@ -38,11 +38,11 @@ test('a turn that kept its own signature goes up as it came, other extra content
   const kept = turn([call('c1', { google: { thought_signature: 'CrICAdHt' } }), call('c2')]);
   // Parallel calls: Gemini signs only the first, so a signature on any call means the turn kept its own.
   const later = turn([call('c3'), call('c4', { google: { thought_signature: 'Zk9v' } })]);
-  const out = geminiConversation([kept, later], null);
+  const out = geminiConversation([kept, later], null, true);
   assert.equal(out[0], kept);
   assert.equal(out[1], later);
   const other = turn([call('c5', { google: { cached: true }, vendor: 'x' })]);
-  const [signedTurn] = geminiConversation([other], null) as Record<string, unknown>[];
+  const [signedTurn] = geminiConversation([other], null, true) as Record<string, unknown>[];
   assert.deepEqual((signedTurn?.tool_calls as Record<string, unknown>[])[0]?.extra_content, {
     google: { cached: true, thought_signature: STAND_IN_SIGNATURE },
     vendor: 'x',
@@ -54,7 +54,7 @@ test('each call gets the signature remembered for it; a turn with none remembere
   signatures.remember(call('c1', { google: { thought_signature: 'Sig1' } }));
   signatures.remember(call('c4', { google: { thought_signature: 'Sig4' } }));
   const turns = [turn([call('c1'), call('c2')]), turn([call('c3'), call('c4')]), turn([call('c5')])];
-  const out = geminiConversation(turns, signatures) as { tool_calls: unknown[] }[];
+  const out = geminiConversation(turns, signatures, true) as { tool_calls: unknown[] }[];
   assert.deepEqual(
     out.map((t) => t.tool_calls.map(thoughtSignatureOf)),
     [['Sig1', null], [null, 'Sig4'], [STAND_IN_SIGNATURE]],
@@ -72,11 +72,11 @@ test('turns without tool calls, and anything that is not a message, are left as 
     { role: 'assistant', content: null, tool_calls: ['not a call'] },
     'not a message',
   ];
-  const out = geminiConversation(messages, null);
+  const out = geminiConversation(messages, null, true);
   messages.forEach((message, at) => assert.equal(out[at], message));
 });
 
-test("Google's preset signs the calls and keeps every parameter; Gemini models before 3 are left alone", () => {
+test("Google's preset signs the calls and keeps every parameter; Gemini models before 3 get no stand-in", () => {
   const body = {
     model: 'fcm',
     parallel_tool_calls: true,
@@ -88,9 +88,20 @@ test("Google's preset signs the calls and keeps every parameter; Gemini models b
   assert.equal(out.parallel_tool_calls, true);
   assert.equal(out.temperature, 1.5);
   assert.equal(out.user, 'u');
-  assert.deepEqual(out.messages, geminiConversation(body.messages, null));
+  assert.deepEqual(out.messages, geminiConversation(body.messages, null, true));
   for (const id of ['gemini-3.5-flash', 'gemini-3-flash-preview', 'gemini-3.1-pro-preview', 'gemini-4-pro'])
     assert.equal(bodyPresetOf('gemini', id), 'gemini', id);
   for (const id of ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'models/gemini-1.5-pro'])
-    assert.equal(bodyPresetOf('gemini', id), null, id);
+    assert.equal(bodyPresetOf('gemini', id), 'gemini-before-3', id);
+  // Before 3: the signatures remembered go back (the router took them out of the agent's body), no stand-in.
+  const signatures = new ThoughtSignatures();
+  signatures.remember(call('c1', { google: { thought_signature: 'Sig1' } }));
+  const before3 = applyBodyPreset(
+    { ...body, messages: [...body.messages, turn([call('c2')])] },
+    'gemini-before-3',
+    signatures,
+  );
+  const turns = (before3.messages as { tool_calls?: unknown[] }[]).flatMap((m) => m.tool_calls ?? []);
+  assert.deepEqual(turns.map(thoughtSignatureOf), ['Sig1', null]);
+  assert.equal(before3.temperature, 1.5);
 });

@@ -29,9 +29,9 @@ function remembered(call: unknown, signatures: ThoughtSignatures | null): Record
 
 /**
  * An assistant turn whose tool calls carry no signature, with the remembered ones on their calls, or the
- * stand-in on its first call when none is remembered; else itself.
+ * stand-in on its first call when none is remembered (and `standIn`); else itself.
  */
-function withSignature(message: unknown, signatures: ThoughtSignatures | null): unknown {
+function withSignature(message: unknown, signatures: ThoughtSignatures | null, standIn: boolean): unknown {
   if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls))
     return message;
   const calls = message.tool_calls as unknown[];
@@ -44,21 +44,23 @@ function withSignature(message: unknown, signatures: ThoughtSignatures | null): 
     return back ?? call;
   });
   if (found) return { ...message, tool_calls: restored };
+  if (!standIn) return message;
   return { ...message, tool_calls: [signed(first, STAND_IN_SIGNATURE), ...calls.slice(1)] };
 }
 
 /**
  * `messages` as Gemini takes them: each assistant turn with tool calls and no thought signature gets the
- * signatures `signatures` remembers for its calls, or Google's stand-in on its first call; everything else
- * is as it came. The input is not changed.
+ * signatures `signatures` remembers for its calls, or, with `standIn` (Gemini 3 and later), Google's
+ * stand-in on its first call; everything else is as it came. The input is not changed.
  *
- * @example geminiConversation([{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }], null)
+ * @example geminiConversation([{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }], null, true)
  *   // [{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { … },
  *   //    extra_content: { google: { thought_signature: 'skip_thought_signature_validator' } } }] }]
  */
 export function geminiConversation(
   messages: readonly unknown[],
   signatures: ThoughtSignatures | null,
+  standIn: boolean,
 ): unknown[] {
-  return messages.map((message) => withSignature(message, signatures));
+  return messages.map((message) => withSignature(message, signatures, standIn));
 }
