@@ -212,8 +212,8 @@ function thinkingChecks(entries: readonly HistoryEntry[]): Check[] {
 const GEMINI = 'googleai/gemini-3.5-flash';
 
 /**
- * What the Gemini round's history must show on each translating face: every request served by Gemini at
- * its first attempt, the tool loops' second requests too (their tool calls went up signed).
+ * What a Gemini run's history must show on each of `faces` (of `who`'s requests, when named): every request
+ * served by Gemini at its first attempt, the tool loops' second requests too (their tool calls went up signed).
  */
 function geminiChecks(
   entries: readonly HistoryEntry[],

@@ -18,7 +18,10 @@ export interface WholeCall {
   extra: Record<string, unknown> | null;
 }
 
-/** Of a call's piece, what its first piece alone may say besides its id and name. */
+/**
+ * What a piece may carry besides its index, id, name and arguments: whether its call came as a legacy
+ * `function_call`, and the provider's additions (the call keeps those of its first piece that has any).
+ */
 export interface PieceKind {
   legacy?: boolean;
   extra?: Record<string, unknown> | null;
