@@ -24,7 +24,7 @@ test('a stream broken after content ends with the router error frame', () => {
 test('an error before any byte is OpenAI-shaped', () => {
   const body = new ChatEncoder().error({
     status: 429,
-    code: 'insufficient_quota',
+    code: 'rate_limit_exceeded',
     type: 'rate_limit_error',
     message: 'fcm-router: every model of the set is quota-paused; retry later',
     retryAfterSec: 60,
@@ -33,7 +33,7 @@ test('an error before any byte is OpenAI-shaped', () => {
     error: {
       message: 'fcm-router: every model of the set is quota-paused; retry later',
       type: 'rate_limit_error',
-      code: 'insufficient_quota',
+      code: 'rate_limit_exceeded',
       param: null,
     },
   });

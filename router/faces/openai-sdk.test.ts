@@ -110,7 +110,7 @@ test('openai sdk: an error before any byte is a typed API error', async () => {
     (error: unknown) => {
       assert.ok(error instanceof OpenAI.RateLimitError);
       assert.equal(error.status, 429);
-      assert.equal(error.code, 'insufficient_quota');
+      assert.equal(error.code, 'rate_limit_exceeded');
       assert.equal(error.type, 'rate_limit_error');
       return true;
     },

@@ -72,7 +72,7 @@ const scenarios: Record<string, Scenario> = {
     pieces: [],
     error: {
       status: 429,
-      code: 'insufficient_quota',
+      code: 'rate_limit_exceeded',
       type: 'rate_limit_error',
       message: 'fcm-router: every model of the set is quota-paused; retry later',
       retryAfterSec: 60,

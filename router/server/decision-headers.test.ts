@@ -116,7 +116,7 @@ test('nothing to try: 429 with Retry-After when every candidate is quota-paused'
       .script('beta/m2', status(429, { retryAfter: '300' }));
     const first = await router.chat();
     assert.equal(first.status, 429);
-    assert.equal(parseReply<ErrorBody>(first).error.code, 'insufficient_quota');
+    assert.equal(parseReply<ErrorBody>(first).error.code, 'rate_limit_exceeded');
 
     const second = await router.chat();
     assert.equal(second.status, 429);

@@ -20,6 +20,15 @@ export function clientError(
 const clampRetry = (ms: number): number => Math.min(900, Math.max(1, Math.ceil(ms / 1000)));
 
 /**
+ * A rate limit's code: OpenAI's `rate_limit_exceeded`, which agents retry. `insufficient_quota` is OpenAI's
+ * word for a plan out of credit, which Codex shows as a billing failure and does not retry.
+ */
+const RATE_LIMITED = 'rate_limit_exceeded';
+
+/** A wait in the words agents read it from (Codex: "try again in 12s"). */
+const tryAgainIn = (seconds: number): string => `try again in ${seconds}s`;
+
+/**
  * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused or at its free-tier budget, 401 if every
  * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
  */
@@ -33,12 +42,13 @@ export function noCandidatesAnswer(
   const listed = [...reasons].join(', ') || 'the set is empty';
   const quota = [...reasons].every((reason) => reason === 'quota_paused' || reason === 'quota_budget');
   if (skips.length > 0 && quota) {
+    const wait = retryAfterSec ?? 60;
     return {
       status: 429,
-      code: 'insufficient_quota',
+      code: RATE_LIMITED,
       type: 'rate_limit_error',
-      message: 'fcm-router: every model of the set is quota-paused or at its free-tier budget; retry later',
-      retryAfterSec: retryAfterSec ?? 60,
+      message: `fcm-router: every model of the set is quota-paused or at its free-tier budget; ${tryAgainIn(wait)}`,
+      retryAfterSec: wait,
     };
   }
   if (skips.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
@@ -89,13 +99,15 @@ export function allFailedAnswer(
   const status = single ? single.clientStatus : 503;
   const code =
     single?.kind === 'rate_limit'
-      ? 'insufficient_quota'
+      ? RATE_LIMITED
       : single?.kind === 'auth_error'
         ? 'invalid_api_key'
         : single
           ? single.kind
           : 'all_models_failed';
   const retryable = status === 429 || status === 503;
+  const retryAfterSec = retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null;
+  const wait = status === 429 && retryAfterSec !== null ? `; ${tryAgainIn(retryAfterSec)}` : '';
   return {
     status,
     code,
@@ -107,8 +119,8 @@ export function allFailedAnswer(
           : status < 500
             ? 'invalid_request_error'
             : 'upstream_error',
-    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}${refusedWith(single, failures)}`,
-    retryAfterSec: retryable ? (soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : 30) : null,
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}${refusedWith(single, failures)}${wait}`,
+    retryAfterSec,
   };
 }
 

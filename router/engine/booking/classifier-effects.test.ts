@@ -269,8 +269,10 @@ test('when every attempt is a 429, the answer is 429 with the Retry-After the up
     upstream.script('beta/m2', status(429, { retryAfter: '120' }));
     const reply = await router.chat();
     assert.equal(reply.status, 429);
-    assert.equal(parseReply<{ error: { code: string } }>(reply).error.code, 'insufficient_quota');
+    const { error } = parseReply<{ error: { code: string; message: string } }>(reply);
+    assert.equal(error.code, 'rate_limit_exceeded');
     const retryAfter = Number(reply.headers['retry-after']);
     assert.ok(Math.abs(retryAfter - 120) <= 2, `retry-after ${retryAfter}`);
+    assert.match(error.message, new RegExp(`try again in ${retryAfter}s$`));
   });
 });

@@ -138,7 +138,7 @@ test('budget counts survive a restart', async () => {
   }
 });
 
-test('with every model at its budget the agent gets 429 insufficient_quota and when to come back', async () => {
+test('with every model at its budget the agent gets 429 rate_limit_exceeded and when to come back', async () => {
   const upstream = await startFakeUpstream();
   const config = { ...budgetConfig(upstream, { rpm: 1 }), sets: { main: ['alpha/m1'] }, activeSet: 'main' };
   const router = await startHarness({ config });
@@ -147,9 +147,11 @@ test('with every model at its budget the agent gets 429 insufficient_quota and w
     assert.equal((await router.chat()).status, 200);
     const refused = await router.chat();
     assert.equal(refused.status, 429);
-    assert.match(refused.text, /insufficient_quota/);
+    assert.match(refused.text, /rate_limit_exceeded/);
     const retryAfter = Number(refused.headers['retry-after']);
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} s: the minute's end`);
+    // Codex reads its wait from these words.
+    assert.match(refused.text, new RegExp(`try again in ${retryAfter}s`));
     assert.equal(upstream.callsTo('alpha/m1').length, 1);
   } finally {
     await router.close();

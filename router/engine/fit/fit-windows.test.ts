@@ -218,7 +218,7 @@ test('when only the minute’s room is missing, the agent gets 429 with Retry-Af
     router.clock.advance(20_000);
     const reply = await router.chat(prompt(25_000));
     assert.equal(reply.status, 429);
-    assert.equal(parseReply<{ error: { code: string } }>(reply).error.code, 'insufficient_quota');
+    assert.equal(parseReply<{ error: { code: string } }>(reply).error.code, 'rate_limit_exceeded');
     const retry = Number(reply.headers['retry-after']);
     assert.ok(retry >= 39 && retry <= 41, `Retry-After ${String(retry)}`);
   });
