@@ -11,6 +11,7 @@ import { fitRefusal } from './fit-refusal.js';
 import { outputLengthMayCause } from './output-length-refusal.js';
 import { refusalWords } from './refusal-words.js';
 import { parseResetStampFromText, parseRetryAfterMs, parseRetryHintFromText } from './retry-after.js';
+import { kindFromWords, upstreamPoolLimit } from './status-words.js';
 
 export type FailureInput =
   /** A non-2xx answer; `bodySnippet` is the first <= 2 KB of its body, possibly ''. */
@@ -22,7 +23,12 @@ export type FailureInput =
 export type Blame = 'model' | 'provider' | 'client' | 'none';
 
 export interface QuotaPause {
-  scope: 'model' | 'provider';
+  /**
+   * `model`: the model on this key, or the whole provider on it when the provider's limits are per key;
+   * `upstream`: the model alone whatever the provider's limits (an aggregator's saturated upstream pool);
+   * `provider`: the whole provider on this key.
+   */
+  scope: 'model' | 'upstream' | 'provider';
   ms: number;
   /** Set by the upstream itself (Retry-After, 402): never probed early. */
   authoritative: boolean;
@@ -206,7 +212,7 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
         const stated = fit.statedLimit === null ? {} : { statedLimit: fit.statedLimit };
         return { kind: fit.kind, ...base, pause: null, blockProviderAuth: false, ...stated };
       }
-      kind = kindOfStatus(input.status);
+      kind = kindFromWords(input.status, input.bodySnippet) ?? kindOfStatus(input.status);
       retryAfter = input.retryAfter;
       text = input.bodySnippet;
       break;
@@ -224,11 +230,20 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
   // Tried again without its output length only when its words leave that as a cause.
   const outputLengthSuspect = base.outputLengthSuspect && outputLengthMayCause(text);
   let pause: QuotaPause | null = null;
-  if (kind === 'rate_limit') pause = rateLimitPause(retryAfter, text, now);
+  let { keyFault } = base;
+  if (kind === 'rate_limit') {
+    pause = rateLimitPause(retryAfter, text, now);
+    // Another key meets the same upstream pool: the model waits, not the key.
+    if (upstreamPoolLimit(text)) {
+      pause.scope = 'upstream';
+      keyFault = false;
+    }
+  }
   if (kind === 'payment_required') pause = { scope: 'provider', ms: PAYMENT_PAUSE_MS, authoritative: true };
   const classification: Classification = {
     kind,
     ...base,
+    keyFault,
     clientStatus,
     outputLengthSuspect,
     pause,

@@ -33,7 +33,34 @@ const ROWS: [number, string, ReturnType<typeof fitRefusal>][] = [
   [400, 'this model does not support tools', { kind: 'no_tool_support', statedLimit: null }],
   [400, '{"error":"model does not support images"}', { kind: 'no_image_support', statedLimit: null }],
   [400, 'Image input is not supported for this model', { kind: 'no_image_support', statedLimit: null }],
+  [
+    400,
+    '[{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}]',
+    { kind: 'context_length', statedLimit: 1048576 },
+  ],
+  [
+    400,
+    '{"error":{"code":"1261","message":"Prompt exceeds max length"}}',
+    { kind: 'context_length', statedLimit: null },
+  ],
+  [
+    413,
+    '{"error":{"code":"tokens_limit_reached","message":"Request body too large for gpt-4o model. Max size: 8000 tokens."}}',
+    { kind: 'context_length', statedLimit: 8000 },
+  ],
+  [
+    404,
+    '{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing","code":404}}',
+    { kind: 'no_tool_support', statedLimit: null },
+  ],
+  [
+    404,
+    '{"error":{"message":"No endpoints found that support image input","code":404}}',
+    { kind: 'no_image_support', statedLimit: null },
+  ],
   // Other refusals say nothing about fit.
+  [404, '{"error":{"message":"No endpoints found for m-a:free.","code":404}}', null],
+  [404, 'context length exceeded', null],
   [400, '{"error":"max_tokens must be at most 8192"}', null],
   [413, '', null],
   [429, 'Rate limit reached for requests per minute', null],

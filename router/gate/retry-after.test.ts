@@ -39,6 +39,12 @@ test('retry hints in error texts', () => {
       '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay": "17s"}]}}',
       17_000,
     ],
+    // Gemini's words, to the nanosecond, before its RetryInfo detail.
+    [
+      'Quota exceeded for metric: generate_content_free_tier_requests. Please retry in 29.857423712s.',
+      29_858,
+    ],
+    ['{"details":[{"retryDelay": "2.5s"}]}', 2500],
     ['Please try again later.', null],
     ['retry after 3 requests', null],
     ['Internal error', null],

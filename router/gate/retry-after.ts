@@ -38,9 +38,10 @@ const UNIT_MS: ReadonlyArray<readonly [RegExp, number]> = [
 ];
 // "try again in 23 seconds", "try again 23 seconds later", "retry after 23s", "Please retry in 1m30.5s".
 const LEAD = /\b(?:try(?:ing)?\s+again|retry)(?:\s+(?:in|after))?\s*:?\s*(?=\d)/gi;
-const PART = /(\d{1,9}(?:\.\d{1,6})?)\s*([a-z]{1,12})/iy;
+// Fractions to nanoseconds: Gemini says "Please retry in 29.857423712s."
+const PART = /(\d{1,9}(?:\.\d{1,9})?)\s*([a-z]{1,12})/iy;
 // Gemini's RetryInfo detail: "retryDelay": "23s".
-const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,6})?)s"/;
+const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"/;
 const SCAN_CHARS = 4096;
 
 function unitMs(unit: string): number | null {

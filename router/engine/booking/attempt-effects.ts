@@ -236,12 +236,16 @@ function breakerOnFailure(failure: Classification, facts: AttemptFacts): Breaker
   return { type: 'failure', kind: failure.kind, role: facts.role };
 }
 
-/** A pause of the model on this key, or of the whole provider on it when its limits are per key. */
+/**
+ * A pause of the model on this key, or of the whole provider on it when its limits are per key (unless the
+ * limit was the model's own upstream's).
+ */
 function pauseOf(failure: Classification, quotaScope: AttemptFacts['quotaScope']): PauseEffect | null {
   const { pause } = failure;
   if (pause === null) return null;
   const { ms, authoritative } = pause;
-  if (pause.scope === 'model' && quotaScope !== 'key') return { scope: 'model', ms, authoritative };
+  const modelAlone = pause.scope === 'upstream' || (pause.scope === 'model' && quotaScope !== 'key');
+  if (modelAlone) return { scope: 'model', ms, authoritative };
   const reason = failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit';
   return { scope: 'provider', ms, authoritative, reason };
 }
