@@ -1,7 +1,7 @@
 /** Every `router.failover` and `router.breaker` knob the settings editor shows, with unit and meaning. */
 
-/** `hedge`: a number of ms, `auto`, or empty for off. */
-export type FieldKind = 'int' | 'number' | 'enum' | 'modelKey' | 'hedge';
+/** `hedge`: a number of ms, `auto`, or empty for off; `bool`: true or false. */
+export type FieldKind = 'int' | 'number' | 'enum' | 'bool' | 'modelKey' | 'hedge';
 
 export interface SettingsField {
   /** Dotted JSON path, exactly as the config schema and the server's issues name it. */
@@ -84,6 +84,13 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
     kind: 'hedge',
     unit: 'ms',
     help: 'Start the next model beside an attempt silent this long; auto: 3× its p95 time to first byte (≥ 2 s). Empty: off.',
+  }),
+  failover('continueStreams', {
+    label: 'Continue broken streams',
+    kind: 'bool',
+    unit: null,
+    options: ['true', 'false'],
+    help: 'A stream that dies after content is finished by the next model in the same answer; false ends it with an error.',
   }),
   breaker('failureThreshold', {
     label: 'Failure threshold',

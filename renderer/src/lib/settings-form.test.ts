@@ -42,6 +42,36 @@ describe('settings form', () => {
     });
   });
 
+  test('keeps what the form has no field for, and a default written by hand that the form left alone', () => {
+    const base = {
+      router: { failover: { maxAttempts: 4, futureKnob: 'kept' }, breaker: { failureThreshold: 3 } },
+    } as ConfigInput;
+    const written = { router: { failover: { maxAttempts: 4 }, breaker: { failureThreshold: 3 } } };
+    const values = { ...formFromConfig(defaults), 'router.breaker.backoffMultiplier': '3' };
+    expect(buildConfig(base, values, defaults)).toEqual({
+      router: {
+        failover: { ...written.router.failover, futureKnob: 'kept' },
+        breaker: { failureThreshold: 3, backoffMultiplier: 3 },
+      },
+    });
+    // Set back to its default in the form, a hand-written value is left out.
+    const reset = { ...formFromConfig(defaults), 'router.failover.maxAttempts': '4' };
+    expect(buildConfig({ router: { failover: { maxAttempts: 7 } } }, reset, defaults)).toEqual({});
+  });
+
+  test('continuing broken streams: a switch, left out at its default', () => {
+    const field = 'router.failover.continueStreams';
+    expect(formFromConfig(defaults)[field]).toBe('true');
+    const base: ConfigInput = { router: { failover: { continueStreams: false } } };
+    const values = { ...formFromConfig(defaults), [field]: 'false', 'router.failover.maxAttempts': '6' };
+    expect(buildConfig(base, values, defaults)).toEqual({
+      router: { failover: { continueStreams: false, maxAttempts: 6 } },
+    });
+    expect(buildConfig(base, { ...values, [field]: 'true' }, defaults)).toEqual({
+      router: { failover: { maxAttempts: 6 } },
+    });
+  });
+
   test('the hedge delay: a number of ms, auto, or empty for off (the default, left out)', () => {
     const field = 'router.failover.hedgeAfterMs';
     expect(formFromConfig(defaults)[field]).toBe('');

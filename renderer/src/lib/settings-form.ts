@@ -39,6 +39,9 @@ export function parseFieldText(field: SettingsField, text: string): unknown {
       return /^-?\d+(\.\d+)?(e\d+)?$/i.test(trimmed) ? Number(trimmed) : trimmed;
     case 'enum':
       return trimmed === '' ? undefined : trimmed;
+    case 'bool':
+      if (trimmed === '') return undefined;
+      return trimmed === 'true' ? true : trimmed === 'false' ? false : trimmed;
     case 'modelKey':
       return trimmed === '' ? null : trimmed;
     case 'hedge':
@@ -47,18 +50,28 @@ export function parseFieldText(field: SettingsField, text: string): unknown {
   }
 }
 
+/** A section of `base` as written, or an empty one. */
+function sectionOf(base: ConfigInput, section: SettingsField['section']): Record<string, unknown> {
+  const written = readPath(base, `router.${section}`);
+  return written !== null && typeof written === 'object' ? { ...(written as Record<string, unknown>) } : {};
+}
+
 /**
- * The full config to `PUT`: `base` (the file as written, secrets masked) with its failover and breaker
- * sections rebuilt from the form. Values equal to their default are left out, keeping the file short.
+ * The full config to `PUT`: `base` (the file as written, secrets masked) with the form's fields written
+ * into its failover and breaker sections. A key the form has no field for, and a value the form left as
+ * written, stay as they are (a default written by hand included); a field emptied or set to its default is
+ * left out, keeping the file short.
  */
 export function buildConfig(base: ConfigInput, values: FormValues, defaults: ConfigInput): ConfigInput {
-  const sections: Record<SettingsField['section'], Record<string, unknown>> = { failover: {}, breaker: {} };
+  const sections = { failover: sectionOf(base, 'failover'), breaker: sectionOf(base, 'breaker') };
   for (const field of SETTINGS_FIELDS) {
+    const section = sections[field.section];
     const parsed = parseFieldText(field, values[field.path] ?? '');
-    if (parsed === undefined || Object.is(parsed, readPath(defaults, field.path))) continue;
-    sections[field.section][field.key] = parsed;
+    const asWritten = Object.hasOwn(section, field.key) && Object.is(parsed, section[field.key]);
+    if (asWritten) continue;
+    if (parsed === undefined || Object.is(parsed, readPath(defaults, field.path))) delete section[field.key];
+    else section[field.key] = parsed;
   }
-  // The form edits failover and breaker settings only: every other router section is kept as it was.
   const { failover: _failover, breaker: _breaker, ...others } = base.router ?? {};
   const router: Record<string, unknown> = { ...others };
   if (Object.keys(sections.failover).length > 0) router.failover = sections.failover;

@@ -15,6 +15,7 @@ export const DEFAULT_CONFIG: ConfigInput = {
       holdBufferBytes: 262144,
       lastResortModel: null,
       hedgeAfterMs: null,
+      continueStreams: true,
     },
     breaker: {
       failureThreshold: 3,

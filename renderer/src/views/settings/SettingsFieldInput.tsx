@@ -36,7 +36,7 @@ function FieldControl({
   const common = { id, value, 'aria-describedby': describedBy, 'aria-invalid': invalid };
   if (field.kind === 'modelKey' && providers)
     return <LastResortPicker {...{ id, value, providers, describedBy, invalid, onChange }} />;
-  if (field.kind === 'enum')
+  if (field.kind === 'enum' || field.kind === 'bool')
     return (
       <select {...common} onChange={(e) => onChange(e.target.value)}>
         {(field.options ?? []).map((o) => (
