@@ -3,12 +3,10 @@ import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { completion, gated } from './test-kit.js';
 
-const encoder = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' });
-const json = (body: string): Record<string, unknown> =>
-  JSON.parse(new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' }).json(gated(body))) as Record<
-    string,
-    unknown
-  >;
+const encoder = (thinking = true): MessagesEncoder =>
+  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking });
+const json = (body: string, thinking = true): Record<string, unknown> =>
+  JSON.parse(encoder(thinking).json(gated(body))) as Record<string, unknown>;
 
 test('a text answer as a message, usage split into input and cache reads', () => {
   const message = json(
@@ -54,6 +52,18 @@ test('reasoning becomes a signed thinking block first; tool calls become tool_us
   ]);
   assert.equal(message.stop_reason, 'tool_use');
   assert.deepEqual(message.usage, { input_tokens: 0, output_tokens: 0 });
+});
+
+test('thinking not asked for: no thinking block, the text is content[0]; usage as the upstream said', () => {
+  const body = completion({ reasoning_content: 'A sum.', content: '4' }, 'stop', {
+    prompt_tokens: 20,
+    completion_tokens: 9,
+    completion_tokens_details: { reasoning_tokens: 6 },
+  });
+  const message = json(body, false);
+  assert.deepEqual(message.content, [{ type: 'text', text: '4' }]);
+  assert.deepEqual(message.usage, { input_tokens: 20, output_tokens: 9 });
+  assert.deepEqual(json(completion({ reasoning: 'Only thoughts' }, 'length'), false).content, []);
 });
 
 test('finish_reason → stop_reason', () => {

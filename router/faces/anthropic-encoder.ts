@@ -9,7 +9,7 @@ import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion } from './answer-collector.js';
 import { brokenStreamMessage } from './chat-face.js';
 import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
-import { anthropicMessage } from './anthropic-message.js';
+import { anthropicMessage, type MessageFacts } from './anthropic-message.js';
 import { AnthropicStreamWriter } from './anthropic-stream.js';
 import { TranslatedStream } from './translated-stream.js';
 
@@ -19,28 +19,28 @@ export interface MessagesEncoderOptions {
   idStem: string;
   /** The model name the agent asked for, echoed in `model`. */
   model: string;
+  /** The request turned thinking on (`thinking.type` `enabled` or `adaptive`); false when absent. */
+  thinking?: boolean;
 }
 
 /** One per Messages request. */
 export class MessagesEncoder implements FramesEncoder {
   readonly face = 'messages' as const;
   readonly reads = 'frames' as const;
-  readonly #model: string;
-  readonly #stem: string;
-  readonly #stream = new TranslatedStream(
-    () => new AnthropicStreamWriter(this.#messageId(), this.#model, this.#stem),
-  );
+  readonly #facts: MessageFacts;
+  readonly #stream = new TranslatedStream(() => new AnthropicStreamWriter(this.#facts));
 
   constructor(options: MessagesEncoderOptions) {
-    this.#model = options.model;
-    this.#stem = options.idStem;
+    this.#facts = {
+      model: options.model,
+      messageId: `msg_${options.idStem}`,
+      toolIdStem: options.idStem,
+      thinking: options.thinking ?? false,
+    };
   }
 
   json(completion: GatedCompletion): string {
-    const answer = collectCompletion(completion.body);
-    return JSON.stringify(
-      anthropicMessage(answer, this.#model, { messageId: this.#messageId(), toolIdStem: this.#stem }),
-    );
+    return JSON.stringify(anthropicMessage(collectCompletion(completion.body), this.#facts));
   }
 
   streamFrames(frames: readonly UpstreamFrame[]): string | null {
@@ -64,9 +64,5 @@ export class MessagesEncoder implements FramesEncoder {
       ? `prompt is too long: ${answer.tooLong.tokens} tokens > ${answer.tooLong.maximum} maximum`
       : answer.message;
     return anthropicErrorBody(anthropicErrorType(answer.status), message);
-  }
-
-  #messageId(): string {
-    return `msg_${this.#stem}`;
   }
 }

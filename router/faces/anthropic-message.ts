@@ -34,32 +34,36 @@ export function anthropicUsage(usage: ChatUsage | null): Record<string, number> 
   return out;
 }
 
-/** Ids for one answer: the message's, and the stem of tool ids minted where the upstream gave none. */
-export interface AnthropicIds {
+/** What one answer's message is written with, beside the upstream's answer: its ids and the request's asks. */
+export interface MessageFacts {
+  /** The model name the agent asked for, echoed in `model`. */
+  model: string;
   messageId: string;
+  /** The stem of tool ids minted where the upstream gave none. */
   toolIdStem: string;
+  /**
+   * The request turned thinking on (`thinking.type` `enabled` or `adaptive`): reasoning is sent as thinking
+   * blocks. Anthropic makes none otherwise, and clients that did not ask take `content[0]` for the answer.
+   */
+  thinking: boolean;
 }
 
-/** The Anthropic `message` for a collected answer (thinking, text, then tool_use blocks). */
-export function anthropicMessage(
-  answer: CollectedAnswer,
-  model: string,
-  ids: AnthropicIds,
-): Record<string, unknown> {
+/** The Anthropic `message` for a collected answer (thinking when asked for, text, then tool_use blocks). */
+export function anthropicMessage(answer: CollectedAnswer, facts: MessageFacts): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
-  if (answer.reasoning !== '')
+  if (facts.thinking && answer.reasoning !== '')
     content.push({ type: 'thinking', thinking: answer.reasoning, signature: THINKING_SIGNATURE });
   if (answer.text !== '') content.push({ type: 'text', text: answer.text });
   answer.toolCalls.forEach((call, i) => {
-    const id = call.id ?? `toolu_${ids.toolIdStem}_${i + 1}`;
+    const id = call.id ?? `toolu_${facts.toolIdStem}_${i + 1}`;
     content.push({ type: 'tool_use', id, name: call.name, input: argumentsObject(call.arguments) });
   });
   const usage = anthropicUsage(answer.usage);
   return {
-    id: ids.messageId,
+    id: facts.messageId,
     type: 'message',
     role: 'assistant',
-    model,
+    model: facts.model,
     content,
     stop_reason: anthropicStopReason(answer.finishReason, answer.toolCalls.length > 0),
     stop_sequence: null,

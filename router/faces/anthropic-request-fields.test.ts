@@ -127,6 +127,20 @@ test('max_tokens, stop_sequences, temperature, top_p and stream: false carried; 
   assert.equal(off.effort, null);
 });
 
+test('thinking is on for `enabled` and `adaptive` (Claude Code), off when `disabled` or absent', () => {
+  const cases: [unknown, boolean][] = [
+    [{ type: 'enabled', budget_tokens: 2000 }, true],
+    [{ type: 'adaptive', display: 'omitted' }, true],
+    [{ type: 'disabled' }, false],
+    [undefined, false],
+  ];
+  for (const [thinking, on] of cases) {
+    const result = translateMessagesRequest({ ...user('x'), thinking });
+    assert.ok(result.ok);
+    assert.equal(result.thinking, on, JSON.stringify(thinking));
+  }
+});
+
 test('invalid bodies get a 400 that names the field', () => {
   const cases: [unknown, string | null, RegExp][] = [
     [null, null, /request body/],

@@ -1,7 +1,8 @@
 /**
  * Anthropic Messages request → one chat-completions request. `thinking`, `metadata`, `context_management`,
  * `top_k`, the `anthropic-beta` header and `cache_control` marks are accepted and not forwarded; the effort
- * in `output_config` comes back beside the body for the engine to pass on where a model takes it.
+ * in `output_config` comes back beside the body for the engine to pass on where a model takes it, and
+ * whether thinking is on, for the encoder.
  */
 import type {
   ChatMessage,
@@ -66,6 +67,21 @@ export function chatToolChoice(choice: AnthropicToolChoice): {
   }
 }
 
+/** What the Messages encoder needs to know of the request, beside the chat body. */
+export interface MessagesExtra {
+  /** Thinking is on: the answer's reasoning is shown as thinking blocks. */
+  thinking: boolean;
+}
+
+/**
+ * Thinking is on with `thinking.type` `enabled` or `adaptive` (what Claude Code sends); absent or
+ * `disabled`, Anthropic answers with no thinking block.
+ */
+export function thinkingOn(body: MessagesBody): boolean {
+  const type = body.thinking?.type;
+  return type === 'enabled' || type === 'adaptive';
+}
+
 /** Anthropic's effort levels in chat's `reasoning_effort` words; thinking turned off means none. */
 export function effortOf(body: MessagesBody): ReasoningEffort | null {
   if (body.thinking?.type === 'disabled') return null;
@@ -100,7 +116,7 @@ export function chatConversation(
  * Translates an Anthropic Messages request body (already JSON-parsed) into one chat-completions body, or a
  * 400 naming the field at fault.
  */
-export function translateMessagesRequest(body: unknown): FaceRequest {
+export function translateMessagesRequest(body: unknown): FaceRequest<MessagesExtra> {
   const parsed = messagesSchema.safeParse(body);
   if (!parsed.success) return fieldError(parsed.error);
   const request = parsed.data;
@@ -117,7 +133,8 @@ export function translateMessagesRequest(body: unknown): FaceRequest {
   copyDefined(chat, { temperature: request.temperature, top_p: request.top_p }, ['temperature', 'top_p']);
   if (request.stop_sequences && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
   Object.assign(chat, streamFields(stream));
-  return { ok: true, chat, stream, model: request.model, effort: effortOf(request) };
+  const effort = effortOf(request);
+  return { ok: true, chat, stream, model: request.model, effort, thinking: thinkingOn(request) };
 }
 
 /** Validates a `count_tokens` body and gives its chat form, or a 400 naming the field at fault. */

@@ -42,14 +42,25 @@ test('anthropic sdk: messages.create and messages.stream read a text answer', as
   assert.equal(streamed.usage.input_tokens, 12);
 });
 
-test('anthropic sdk: a reasoning-only answer is a signed thinking block', async () => {
+test('anthropic sdk: with thinking on, a reasoning-only answer is a signed thinking block', async () => {
+  const thinking = { ...ask, thinking: { type: 'adaptive' as const } };
   for (const message of [
-    await anthropic('reasoning').messages.create(ask),
-    await anthropic('reasoning').messages.stream(ask).finalMessage(),
+    await anthropic('reasoning').messages.create(thinking),
+    await anthropic('reasoning').messages.stream(thinking).finalMessage(),
   ]) {
     assert.deepEqual(message.content, [
       { type: 'thinking', thinking: 'Only thinking', signature: 'fcm-router' },
     ]);
+    assert.equal(message.stop_reason, 'max_tokens');
+  }
+});
+
+test('anthropic sdk: with thinking off, the reasoning is left out', async () => {
+  for (const message of [
+    await anthropic('reasoning').messages.create(ask),
+    await anthropic('reasoning').messages.stream(ask).finalMessage(),
+  ]) {
+    assert.deepEqual(message.content, []);
     assert.equal(message.stop_reason, 'max_tokens');
   }
 });

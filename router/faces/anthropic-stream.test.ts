@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
 import { chunk, DONE, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
 
-const encoder = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm' });
+const encoder = (thinking = true): MessagesEncoder =>
+  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking });
 test('a stream: message_start, then each block start/deltas/stop, message_delta with usage, message_stop', () => {
   const out = runStream(encoder(), [
     chunk({ role: 'assistant', content: '' }) + chunk({ reasoning_content: 'Think' }),
@@ -62,6 +63,29 @@ test('a stream: message_start, then each block start/deltas/stop, message_delta 
     type: 'message_delta',
     delta: { stop_reason: 'end_turn', stop_sequence: null },
     usage: { output_tokens: 9, input_tokens: 50 },
+  });
+});
+
+test('thinking not asked for: reasoning is left out and the blocks after it are numbered from 0', () => {
+  const events = parseSse(
+    runStream(encoder(false), [
+      chunk({ role: 'assistant', reasoning_content: 'Think' }),
+      chunk({ content: 'Hi' }) + chunk({ reasoning_content: 'more' }),
+      chunk({ tool_calls: [toolPiece(0, 'call_a', 'Bash', '{}')] }, 'tool_calls'),
+      usageChunk(50, 9) + DONE,
+    ]),
+  );
+  assert.deepEqual(
+    events.filter((e) => e.event === 'content_block_start').map((e) => [e.data.index, e.data.content_block]),
+    [
+      [0, { type: 'text', text: '' }],
+      [1, { type: 'tool_use', id: 'call_a', name: 'Bash', input: {} }],
+    ],
+  );
+  assert.ok(!JSON.stringify(events).includes('thinking'), 'no thinking event of any kind');
+  assert.deepEqual(events.find((e) => e.event === 'message_delta')?.data.usage, {
+    output_tokens: 9,
+    input_tokens: 50,
   });
 });
 

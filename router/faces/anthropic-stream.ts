@@ -3,14 +3,20 @@
  * `message_start`, then per content block `content_block_start` / `content_block_delta`s /
  * `content_block_stop`, then `message_delta` (stop reason, usage) and `message_stop`. Blocks follow one
  * another (reasoning → `thinking`, text → `text`, each tool call → `tool_use`); a block closes when content
- * of another kind, or another tool call, begins. Each event's text is built once, as it is sent; a delta's
+ * of another kind, or another tool call, begins. Reasoning is left out when the request did not turn thinking
+ on, and the blocks that follow are numbered from 0 all the same. Each event's text is built once, as it is sent; a delta's
  * fixed text is built when its block opens, so a piece costs only its own JSON encoding.
  *
  * A tool call's pieces must come in order, as every OpenAI-compatible upstream sends them: a piece for a
  * call whose block has already closed (another call began in between) cannot be sent and is dropped.
  */
 import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
-import { anthropicStopReason, anthropicUsage, THINKING_SIGNATURE } from './anthropic-message.js';
+import {
+  anthropicStopReason,
+  anthropicUsage,
+  THINKING_SIGNATURE,
+  type MessageFacts,
+} from './anthropic-message.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const event = (name: string, data: string): string => `event: ${name}\ndata: ${data}\n\n`;
@@ -43,9 +49,7 @@ interface OpenBlock {
 
 /** One per streamed request, driven by a `TranslatedStream`. */
 export class AnthropicStreamWriter implements FaceStreamWriter {
-  readonly #messageId: string;
-  readonly #model: string;
-  readonly #toolIdStem: string;
+  readonly #facts: MessageFacts;
   #out = '';
   #nextBlock = 0;
   #open: OpenBlock | null = null;
@@ -53,10 +57,8 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
   #mintedIds = 0;
   #hasToolUse = false;
 
-  constructor(messageId: string, model: string, toolIdStem: string) {
-    this.#messageId = messageId;
-    this.#model = model;
-    this.#toolIdStem = toolIdStem;
+  constructor(facts: MessageFacts) {
+    this.#facts = facts;
     this.#tools = new ToolCallTracker(() => this.#mintId());
   }
 
@@ -67,6 +69,7 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
   }
 
   reasoning(text: string): void {
+    if (!this.#facts.thinking) return;
     const open = this.#open;
     const block =
       open?.kind === 'thinking'
@@ -101,10 +104,10 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
 
   open(): void {
     const message = {
-      id: this.#messageId,
+      id: this.#facts.messageId,
       type: 'message',
       role: 'assistant',
-      model: this.#model,
+      model: this.#facts.model,
       content: [],
       stop_reason: null,
       stop_sequence: null,
@@ -115,7 +118,7 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
 
   #mintId(): string {
     this.#mintedIds += 1;
-    return `toolu_${this.#toolIdStem}_${this.#mintedIds}`;
+    return `toolu_${this.#facts.toolIdStem}_${this.#mintedIds}`;
   }
 
   #startTool(tool: TrackedCall): void {

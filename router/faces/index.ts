@@ -1,7 +1,7 @@
 export type { ChatRequest, FaceRequest, ReasoningEffort } from './chat-request.js';
 export { ChatEncoder, chatMidStreamErrorFrame, openAiErrorBody } from './chat-face.js';
 export { MessagesEncoder, type MessagesEncoderOptions } from './anthropic-encoder.js';
-export { translateMessagesRequest } from './anthropic-request.js';
+export { translateMessagesRequest, type MessagesExtra } from './anthropic-request.js';
 export { countMessagesTokens } from './anthropic-count-tokens.js';
 export { estimateNeeds, SMALL_REQUEST, totalTokens, type RequestNeeds } from './request-size.js';
 export { anthropicErrorBody, anthropicErrorType } from './anthropic-errors.js';

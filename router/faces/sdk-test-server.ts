@@ -119,7 +119,11 @@ export async function startFaceServer(): Promise<{ url: string; close: () => Pro
       }
       const encoder: AnswerEncoder =
         path === '/v1/messages'
-          ? new MessagesEncoder({ idStem: requestId, model: translated.model })
+          ? new MessagesEncoder({
+              idStem: requestId,
+              model: translated.model,
+              thinking: 'thinking' in translated && translated.thinking === true,
+            })
           : new ResponsesEncoder({
               idStem: requestId,
               model: translated.model,

@@ -10,7 +10,7 @@ import { ResponsesEncoder } from './responses-encoder.js';
 import { chunk, DONE, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const toolNames = new Map([['ns__run', { namespace: 'ns', name: 'run' }]]);
-const messages = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req1', model: 'fcm' });
+const messages = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req1', model: 'fcm', thinking: true });
 const responses = (): ResponsesEncoder =>
   new ResponsesEncoder({ idStem: 'req2', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatEncoder } from '../faces/chat-face.js';
-import { ResponseItemStore } from '../faces/index.js';
+import { ResponseItemStore, type MessagesExtra } from '../faces/index.js';
 import { startEngineHarness, type EngineHarness } from '../test-support/engine-harness.js';
 import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
 import { httpRequest, type HttpReply } from '../test-support/http-client.js';
@@ -62,7 +62,7 @@ function assertContained(engine: EngineHarness, reply: HttpReply): void {
 
 test('a throw in the Messages translator answers a Messages-shaped 500 and is recorded', async () => {
   await withEngine(async (engine, upstream) => {
-    const face: FaceSpec<null> = {
+    const face: FaceSpec<MessagesExtra> = {
       ...messagesFace,
       translate: () => {
         throw new TypeError(`cannot translate ${PROMPT}`);

@@ -7,6 +7,7 @@ import {
   translateMessagesRequest,
   translateResponsesRequest,
   type FaceRequest,
+  type MessagesExtra,
   type ResponseItemStore,
   type ResponsesExtra,
   withoutSchemaMarks,
@@ -55,9 +56,14 @@ export const chatFace: FaceSpec<null> = {
 };
 
 /** `POST /v1/messages` (Claude Code): Anthropic Messages in, one chat-completions request upstream. */
-export const messagesFace: FaceSpec<null> = {
-  translate: (body) => routed(translateMessagesRequest(body), () => null),
-  encoder: (request) => new MessagesEncoder({ idStem: freshIdStem(), model: request?.model ?? 'fcm' }),
+export const messagesFace: FaceSpec<MessagesExtra> = {
+  translate: (body) => routed(translateMessagesRequest(body), ({ thinking }) => ({ thinking })),
+  encoder: (request) =>
+    new MessagesEncoder({
+      idStem: freshIdStem(),
+      model: request?.model ?? 'fcm',
+      thinking: request?.extra.thinking ?? false,
+    }),
 };
 
 /**

@@ -125,15 +125,18 @@ test('a tool-use round trip, streamed and not: the tool_result reaches the model
   });
 });
 
-test('reasoning cut at its output limit is a signed thinking block, streamed and not', async () => {
+test('with thinking on, reasoning cut at its output limit is a signed thinking block, streamed and not', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     const message = { role: 'assistant', content: null, reasoning_content: 'Only thinking' };
     const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'length' }] });
     const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('length')];
     upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
     const messages = client(router.url).messages;
+    const thinking = { ...ask, thinking: { type: 'adaptive' as const } };
     for (const streamed of [false, true]) {
-      const answer = streamed ? await messages.stream(ask).finalMessage() : await messages.create(ask);
+      const answer = streamed
+        ? await messages.stream(thinking).finalMessage()
+        : await messages.create(thinking);
       assert.deepEqual(answer.content, [
         { type: 'thinking', thinking: 'Only thinking', signature: 'fcm-router' },
       ]);

@@ -118,6 +118,8 @@ export const FACES: readonly FaceDriver[] = [
       model: 'fcm',
       max_tokens: 1024,
       stream,
+      // As Claude Code asks: thinking on, so the answer shows the model's reasoning.
+      thinking: { type: 'adaptive' },
       messages: [{ role: 'user', content: prompt }],
       ...(tools.length === 0 ? {} : { tools: tools.map((name) => ({ name, input_schema: anyObject })) }),
     }),

@@ -1,0 +1,56 @@
+/**
+ * What a Messages answer says beside its content, end to end with `@anthropic-ai/sdk` against the real
+ * router over a fake upstream: thinking blocks only for a request that turned thinking on.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Anthropic from '@anthropic-ai/sdk';
+import { withScenario, type Scenario } from '../test-support/scenario.js';
+import { byStreaming, jsonBody, sse } from '../test-support/upstream-behaviours.js';
+import {
+  completion,
+  contentFrame,
+  finishFrame,
+  reasoningFrame,
+  roleFrame,
+} from '../test-support/upstream-frames.js';
+
+const GOOD = 'good/coder';
+const ask = {
+  model: 'fcm',
+  max_tokens: 1024,
+  messages: [{ role: 'user' as const, content: 'What is 2+2?' }],
+};
+
+const client = (url: string): Anthropic => new Anthropic({ baseURL: url, apiKey: 'any', maxRetries: 0 });
+const oneModel = (run: (scenario: Scenario) => Promise<void>): Promise<void> =>
+  withScenario({ providers: { good: ['coder'] } }, run);
+
+/** Both ways of asking: a whole message and a stream, read to its final message. */
+const bothWays = async (url: string, request: Anthropic.MessageCreateParamsNonStreaming) => [
+  await client(url).messages.create(request),
+  await client(url).messages.stream(request).finalMessage(),
+];
+
+test('a reasoning model answers with a thinking block only when the request turned thinking on', async () => {
+  await oneModel(async ({ router, upstream }) => {
+    const message = { role: 'assistant', content: '4', reasoning_content: 'A sum.' };
+    const whole = completion('4', { choices: [{ index: 0, message, finish_reason: 'stop' }] });
+    const frames = [roleFrame(), reasoningFrame('A sum.'), contentFrame('4'), finishFrame('stop')];
+    upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
+    const off = [...(await bothWays(router.url, ask))];
+    off.push(...(await bothWays(router.url, { ...ask, thinking: { type: 'disabled' } })));
+    for (const answer of off) assert.deepEqual(answer.content, [{ type: 'text', text: '4' }]);
+    for (const thinking of [
+      { type: 'adaptive' as const },
+      { type: 'enabled' as const, budget_tokens: 512 },
+    ]) {
+      for (const answer of await bothWays(router.url, { ...ask, thinking })) {
+        assert.deepEqual(answer.content, [
+          { type: 'thinking', thinking: 'A sum.', signature: 'fcm-router' },
+          { type: 'text', text: '4' },
+        ]);
+      }
+    }
+  });
+});
