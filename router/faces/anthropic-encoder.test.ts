@@ -4,7 +4,7 @@ import { MessagesEncoder } from './anthropic-encoder.js';
 import { completion, gated } from './test-kit.js';
 
 const encoder = (thinking = true): MessagesEncoder =>
-  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking });
+  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40 });
 const json = (body: string, thinking = true): Record<string, unknown> =>
   JSON.parse(encoder(thinking).json(gated(body))) as Record<string, unknown>;
 
@@ -51,7 +51,15 @@ test('reasoning becomes a signed thinking block first; tool calls become tool_us
     { type: 'tool_use', id: 'toolu_req7f3a_3', name: 'Noop', input: {} },
   ]);
   assert.equal(message.stop_reason, 'tool_use');
-  assert.deepEqual(message.usage, { input_tokens: 0, output_tokens: 0 });
+});
+
+test("usage: the upstream's counts win; the router's estimate stands in for an input it did not count", () => {
+  const usage = (body: string): unknown => json(body).usage;
+  assert.deepEqual(usage(completion({ content: 'a' })), { input_tokens: 40, output_tokens: 0 });
+  const outputOnly = completion({ content: 'a' }, 'stop', { completion_tokens: 3 });
+  assert.deepEqual(usage(outputOnly), { input_tokens: 40, output_tokens: 3 });
+  const counted = completion({ content: 'a' }, 'stop', { prompt_tokens: 7, completion_tokens: 3 });
+  assert.deepEqual(usage(counted), { input_tokens: 7, output_tokens: 3 });
 });
 
 test('thinking not asked for: no thinking block, the text is content[0]; usage as the upstream said', () => {

@@ -21,6 +21,11 @@ export interface MessagesEncoderOptions {
   model: string;
   /** The request turned thinking on (`thinking.type` `enabled` or `adaptive`); false when absent. */
   thinking?: boolean;
+  /**
+   * The router's estimate of the request's input tokens: `message_start` reports it, and the final usage
+   * does when the upstream reports none. 0 when absent.
+   */
+  inputTokens?: number;
 }
 
 /** One per Messages request. */
@@ -36,6 +41,7 @@ export class MessagesEncoder implements FramesEncoder {
       messageId: `msg_${options.idStem}`,
       toolIdStem: options.idStem,
       thinking: options.thinking ?? false,
+      inputTokens: options.inputTokens ?? 0,
     };
   }
 

@@ -24,12 +24,16 @@ export function anthropicStopReason(finish: string | null, hasToolUse: boolean):
 
 /**
  * Chat usage as Anthropic usage. Chat's prompt tokens include cached ones; Anthropic counts cache reads
- * apart from `input_tokens`, so they are split out.
+ * apart from `input_tokens`, so they are split out. Where the upstream did not count the input, the
+ * router's `estimatedInput` stands in: Claude Code compacts the conversation on what it reads there.
  */
-export function anthropicUsage(usage: ChatUsage | null): Record<string, number> {
+export function anthropicUsage(usage: ChatUsage | null, estimatedInput: number): Record<string, number> {
   const cached = usage?.cachedTokens ?? 0;
-  const out: Record<string, number> = { output_tokens: usage?.outputTokens ?? 0 };
-  if (usage?.inputTokens != null) out.input_tokens = Math.max(0, usage.inputTokens - cached);
+  const input = usage?.inputTokens;
+  const out: Record<string, number> = {
+    output_tokens: usage?.outputTokens ?? 0,
+    input_tokens: input == null ? estimatedInput : Math.max(0, input - cached),
+  };
   if (cached > 0) out.cache_read_input_tokens = cached;
   return out;
 }
@@ -46,6 +50,8 @@ export interface MessageFacts {
    * blocks. Anthropic makes none otherwise, and clients that did not ask take `content[0]` for the answer.
    */
   thinking: boolean;
+  /** The router's estimate of the request's input tokens, for when the upstream reports none. */
+  inputTokens: number;
 }
 
 /** The Anthropic `message` for a collected answer (thinking when asked for, text, then tool_use blocks). */
@@ -58,7 +64,7 @@ export function anthropicMessage(answer: CollectedAnswer, facts: MessageFacts): 
     const id = call.id ?? `toolu_${facts.toolIdStem}_${i + 1}`;
     content.push({ type: 'tool_use', id, name: call.name, input: argumentsObject(call.arguments) });
   });
-  const usage = anthropicUsage(answer.usage);
+  const usage = anthropicUsage(answer.usage, facts.inputTokens);
   return {
     id: facts.messageId,
     type: 'message',
@@ -67,6 +73,6 @@ export function anthropicMessage(answer: CollectedAnswer, facts: MessageFacts): 
     content,
     stop_reason: anthropicStopReason(answer.finishReason, answer.toolCalls.length > 0),
     stop_sequence: null,
-    usage: { input_tokens: usage.input_tokens ?? 0, ...usage },
+    usage: { input_tokens: usage.input_tokens, ...usage },
   };
 }

@@ -4,7 +4,7 @@ import { MessagesEncoder } from './anthropic-encoder.js';
 import { chunk, DONE, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const encoder = (thinking = true): MessagesEncoder =>
-  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking });
+  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40 });
 test('a stream: message_start, then each block start/deltas/stop, message_delta with usage, message_stop', () => {
   const out = runStream(encoder(), [
     chunk({ role: 'assistant', content: '' }) + chunk({ reasoning_content: 'Think' }),
@@ -37,7 +37,7 @@ test('a stream: message_start, then each block start/deltas/stop, message_delta 
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
+      usage: { input_tokens: 40, output_tokens: 0 },
     },
   });
   assert.deepEqual(events[1]?.data.content_block, { type: 'thinking', thinking: '', signature: '' });
@@ -144,6 +144,18 @@ test('a second call at the same index with a new id is a new tool_use; arguments
     ['{"x":1}'],
   );
   assert.equal(names(events).at(-1), 'message_stop');
+});
+
+test("with no usage from the upstream, the end reports the router's estimate of the input", () => {
+  const events = parseSse(runStream(encoder(), [chunk({ content: 'Hi' }, 'stop') + DONE]));
+  assert.deepEqual((events[0]?.data.message as { usage: unknown }).usage, {
+    input_tokens: 40,
+    output_tokens: 0,
+  });
+  assert.deepEqual(events.find((e) => e.event === 'message_delta')?.data.usage, {
+    output_tokens: 0,
+    input_tokens: 40,
+  });
 });
 
 test('a reasoning-only stream is a thinking block and a normal end', () => {

@@ -97,7 +97,7 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
   end(ending: StreamEnding): void {
     this.#closeBlock();
     const delta = { stop_reason: anthropicStopReason(ending.finish, this.#hasToolUse), stop_sequence: null };
-    const usage = anthropicUsage(ending.usage);
+    const usage = anthropicUsage(ending.usage, this.#facts.inputTokens);
     this.#out += event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage }));
     this.#out += event('message_stop', '{"type":"message_stop"}');
   }
@@ -111,7 +111,8 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
+      // The estimate: the upstream's count, if it gives one, comes only with the end.
+      usage: { input_tokens: this.#facts.inputTokens, output_tokens: 0 },
     };
     this.#out += event('message_start', JSON.stringify({ type: 'message_start', message }));
   }

@@ -10,7 +10,8 @@ import { ResponsesEncoder } from './responses-encoder.js';
 import { chunk, DONE, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const toolNames = new Map([['ns__run', { namespace: 'ns', name: 'run' }]]);
-const messages = (): MessagesEncoder => new MessagesEncoder({ idStem: 'req1', model: 'fcm', thinking: true });
+const messages = (): MessagesEncoder =>
+  new MessagesEncoder({ idStem: 'req1', model: 'fcm', thinking: true, inputTokens: 42 });
 const responses = (): ResponsesEncoder =>
   new ResponsesEncoder({ idStem: 'req2', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 
@@ -30,7 +31,7 @@ const CUT = [chunk({ content: 'Hel' }), chunk({ content: 'lo' }, 'length') + DON
 const BROKEN = [chunk({ content: 'Hel' }), usageChunk(5, 1)];
 
 const MESSAGES_WHOLE = [
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}\n\n',
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":42,"output_tokens":0}}}\n\n',
   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}\n\n',
   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Plan"}}\n\n',
   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" \\"it\\"\\t\\u0001\\ud83d"}}\n\n',
@@ -52,17 +53,17 @@ const MESSAGES_WHOLE = [
 ];
 
 const MESSAGES_CUT = [
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}\n\n',
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":42,"output_tokens":0}}}\n\n',
   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}\n\n',
   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}\n\n',
   'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
-  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":0}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":0,"input_tokens":42}}\n\n',
   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
 ];
 
 const MESSAGES_FAILED = [
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}\n\n',
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_req1","type":"message","role":"assistant","model":"fcm","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":42,"output_tokens":0}}}\n\n',
   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}\n\n',
   'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"fcm-router: the stream from up/m failed after part of the answer was sent (mid_stream_error); this answer is incomplete"}}\n\n',

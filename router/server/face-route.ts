@@ -43,8 +43,11 @@ export type FaceTranslation<T> =
 export interface FaceSpec<T> {
   /** Translates the agent's body (a JSON object, depth-checked) into one chat-completions request. */
   translate(body: Record<string, unknown>): FaceTranslation<T>;
-  /** The request's encoder; `request` is null for a refusal before translation. */
-  encoder(request: { model: string; extra: T } | null): AnswerEncoder;
+  /**
+   * The request's encoder; `request` is null for a refusal before translation. Its `inputTokens` is the
+   * router's one estimate of the request's input (`request-size.ts`), for a face that reports it.
+   */
+  encoder(request: { model: string; extra: T; inputTokens: number } | null): AnswerEncoder;
 }
 
 /** The agent's `x-request-id` when it is usable, else a fresh one. */
@@ -164,7 +167,8 @@ function prepare<T>(
     return null;
   }
   const { requestId } = facts;
-  const encoder = face.encoder({ model: request.model, extra: request.extra });
+  const needs = estimateNeeds(bytes, request.chat);
+  const encoder = face.encoder({ model: request.model, extra: request.extra, inputTokens: needs.input });
   const conversation = facts.session === null ? conversationOf(request.chat) : null;
   // Every field written out, not `{ ...facts, … }`: in Node 20's optimised code a spread copy that gets a
   // field of its own (`effort`) takes a new hidden class per request.
@@ -178,7 +182,7 @@ function prepare<T>(
     client: facts.client,
     source: facts.source,
     clientGone: facts.clientGone,
-    needs: estimateNeeds(bytes, request.chat),
+    needs,
     session: facts.session ?? conversation?.id ?? null,
     opensConversation: conversation?.opens ?? false,
     effort: request.effort ?? null,

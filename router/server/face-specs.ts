@@ -63,6 +63,7 @@ export const messagesFace: FaceSpec<MessagesExtra> = {
       idStem: freshIdStem(),
       model: request?.model ?? 'fcm',
       thinking: request?.extra.thinking ?? false,
+      inputTokens: request?.inputTokens ?? 0,
     }),
 };
 

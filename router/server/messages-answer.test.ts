@@ -1,10 +1,13 @@
 /**
  * What a Messages answer says beside its content, end to end with `@anthropic-ai/sdk` against the real
- * router over a fake upstream: thinking blocks only for a request that turned thinking on.
+ * router over a fake upstream: thinking blocks only for a request that turned thinking on, and input tokens
+ * even where the upstream counts none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import { estimateNeeds } from '../faces/request-size.js';
+import { httpRequest, sseData } from '../test-support/http-client.js';
 import { withScenario, type Scenario } from '../test-support/scenario.js';
 import { byStreaming, jsonBody, sse } from '../test-support/upstream-behaviours.js';
 import {
@@ -52,5 +55,42 @@ test('a reasoning model answers with a thinking block only when the request turn
         ]);
       }
     }
+  });
+});
+
+test("the router's estimate of the input is in message_start, and in the final usage when the upstream counts none", async () => {
+  await oneModel(async ({ router, upstream }) => {
+    const whole = {
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+    };
+    const frames = [roleFrame(), contentFrame('Hi'), finishFrame('stop')];
+    upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
+    const system = 'You are a coding agent. '.repeat(2000);
+    const post = async (stream: boolean): Promise<{ text: string; estimate: number }> => {
+      const body = JSON.stringify({ ...ask, system, stream });
+      const reply = await httpRequest(`${router.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      assert.equal(reply.status, 200);
+      return { text: reply.text, estimate: estimateNeeds(Buffer.byteLength(body), {}).input };
+    };
+    const streamed = await post(true);
+    assert.ok(streamed.estimate > 10_000, 'a prompt of some size');
+    const events = sseData(streamed.text) as {
+      type: string;
+      message?: { usage: unknown };
+      usage?: unknown;
+    }[];
+    const start = events.find((event) => event.type === 'message_start');
+    assert.deepEqual(start?.message?.usage, { input_tokens: streamed.estimate, output_tokens: 0 });
+    const end = events.find((event) => event.type === 'message_delta');
+    assert.deepEqual(end?.usage, { output_tokens: 0, input_tokens: streamed.estimate });
+    const json = await post(false);
+    const message = JSON.parse(json.text) as { usage: unknown };
+    assert.deepEqual(message.usage, { input_tokens: json.estimate, output_tokens: 0 });
   });
 });
