@@ -19,6 +19,8 @@ export interface CollectedAnswer {
   text: string;
   toolCalls: CollectedToolCall[];
   finishReason: string | null;
+  /** The stop string that ended the answer, where the upstream named it. */
+  matchedStop: string | null;
   usage: ChatUsage | null;
 }
 
@@ -27,6 +29,7 @@ class Collector implements DeltaSink {
   textParts = '';
   readonly calls = new Map<number, CollectedToolCall>();
   finishReason: string | null = null;
+  matchedStop: string | null = null;
   usageRead: ChatUsage | null = null;
 
   reasoning(text: string): void {
@@ -48,8 +51,9 @@ class Collector implements DeltaSink {
     call.arguments += args;
   }
 
-  finish(reason: string): void {
+  finish(reason: string, matchedStop: string | null): void {
     this.finishReason = reason;
+    this.matchedStop = matchedStop;
   }
 
   usage(usage: ChatUsage): void {
@@ -67,6 +71,7 @@ export function collectCompletion(completion: Record<string, unknown>): Collecte
     text: collector.textParts,
     toolCalls: [...collector.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
     finishReason: collector.finishReason,
+    matchedStop: collector.matchedStop,
     usage: collector.usageRead,
   };
 }

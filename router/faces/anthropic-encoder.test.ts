@@ -4,7 +4,13 @@ import { MessagesEncoder } from './anthropic-encoder.js';
 import { completion, gated } from './test-kit.js';
 
 const encoder = (thinking = true): MessagesEncoder =>
-  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40 });
+  new MessagesEncoder({
+    idStem: 'req7f3a',
+    model: 'fcm',
+    thinking,
+    inputTokens: 40,
+    stopSequences: ['</answer>', 'END'],
+  });
 const json = (body: string, thinking = true): Record<string, unknown> =>
   JSON.parse(encoder(thinking).json(gated(body))) as Record<string, unknown>;
 
@@ -89,6 +95,21 @@ test('finish_reason → stop_reason', () => {
   for (const [finish, message, stop] of cases)
     assert.equal(json(completion(message, finish)).stop_reason, stop, finish);
   assert.equal(json(completion({ reasoning: 'only thinking' }, 'length')).stop_reason, 'max_tokens');
+});
+
+test("a stop on one of the request's stop_sequences: stop_sequence, naming it (vLLM's and SGLang's fields)", () => {
+  const stopped = (choice: Record<string, unknown>): unknown => {
+    const body = JSON.parse(completion({ content: '<answer>4' })) as { choices: object[] };
+    body.choices = [{ ...body.choices[0], ...choice }];
+    const message = json(JSON.stringify(body));
+    return [message.stop_reason, message.stop_sequence];
+  };
+  assert.deepEqual(stopped({ stop_reason: '</answer>' }), ['stop_sequence', '</answer>']);
+  assert.deepEqual(stopped({ matched_stop: 'END' }), ['stop_sequence', 'END']);
+  // A stop string not asked for, a stop token's number, or another finish: as before.
+  assert.deepEqual(stopped({ stop_reason: '<|im_end|>' }), ['end_turn', null]);
+  assert.deepEqual(stopped({ stop_reason: 151645 }), ['end_turn', null]);
+  assert.deepEqual(stopped({ finish_reason: 'length', stop_reason: 'END' }), ['max_tokens', null]);
 });
 
 test('errors before any byte: Anthropic error shape, type from status', () => {

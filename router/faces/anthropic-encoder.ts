@@ -26,6 +26,8 @@ export interface MessagesEncoderOptions {
    * does when the upstream reports none. 0 when absent.
    */
   inputTokens?: number;
+  /** The request's `stop_sequences`, to name the one that ended the answer; none when absent. */
+  stopSequences?: readonly string[];
 }
 
 /** One per Messages request. */
@@ -42,6 +44,7 @@ export class MessagesEncoder implements FramesEncoder {
       toolIdStem: options.idStem,
       thinking: options.thinking ?? false,
       inputTokens: options.inputTokens ?? 0,
+      stopSequences: options.stopSequences ?? [],
     };
   }
 

@@ -1,6 +1,6 @@
 /**
  * A served chat completion as an Anthropic `message` object, and the mappings its stream shares: finish
- * reason → `stop_reason`, usage → `usage`.
+ * reason → `stop_reason` and `stop_sequence`, usage → `usage`.
  */
 import { argumentsObject, type CollectedAnswer } from './answer-collector.js';
 import type { ChatUsage } from './chat-deltas.js';
@@ -11,15 +11,38 @@ import type { ChatUsage } from './chat-deltas.js';
  */
 export const THINKING_SIGNATURE = 'fcm-router';
 
+/** How the upstream said an answer ended. */
+export interface AnswerEnding {
+  finish: string | null;
+  /** The stop string that ended it, where the upstream named it. */
+  matchedStop: string | null;
+}
+
 /**
  * `finish_reason` → `stop_reason`: stop → end_turn, length → max_tokens, tool_calls → tool_use,
  * content_filter → refusal. An answer with tool calls stops for them whatever the upstream said (some say
  * `stop` there), and `tool_calls` with no call is a plain end of turn.
  */
-export function anthropicStopReason(finish: string | null, hasToolUse: boolean): string {
+function stopReason(finish: string | null, hasToolUse: boolean): string {
   if (finish === 'length') return 'max_tokens';
   if (finish === 'content_filter') return 'refusal';
   return hasToolUse ? 'tool_use' : 'end_turn';
+}
+
+/**
+ * How an answer ended in Anthropic's words: `stop_reason` (see `stopReason`) and `stop_sequence`. A stop on
+ * one of the request's `stopSequences` is `stop_sequence`, naming it; a stop string the upstream names that
+ * the request did not ask for is a plain end of turn.
+ */
+export function anthropicStop(
+  ending: AnswerEnding,
+  hasToolUse: boolean,
+  stopSequences: readonly string[],
+): { stop_reason: string; stop_sequence: string | null } {
+  const { finish, matchedStop } = ending;
+  if (finish === 'stop' && !hasToolUse && matchedStop !== null && stopSequences.includes(matchedStop))
+    return { stop_reason: 'stop_sequence', stop_sequence: matchedStop };
+  return { stop_reason: stopReason(finish, hasToolUse), stop_sequence: null };
 }
 
 /**
@@ -52,6 +75,8 @@ export interface MessageFacts {
   thinking: boolean;
   /** The router's estimate of the request's input tokens, for when the upstream reports none. */
   inputTokens: number;
+  /** The request's `stop_sequences`. */
+  stopSequences: readonly string[];
 }
 
 /** The Anthropic `message` for a collected answer (thinking when asked for, text, then tool_use blocks). */
@@ -65,14 +90,14 @@ export function anthropicMessage(answer: CollectedAnswer, facts: MessageFacts): 
     content.push({ type: 'tool_use', id, name: call.name, input: argumentsObject(call.arguments) });
   });
   const usage = anthropicUsage(answer.usage, facts.inputTokens);
+  const ending = { finish: answer.finishReason, matchedStop: answer.matchedStop };
   return {
     id: facts.messageId,
     type: 'message',
     role: 'assistant',
     model: facts.model,
     content,
-    stop_reason: anthropicStopReason(answer.finishReason, answer.toolCalls.length > 0),
-    stop_sequence: null,
+    ...anthropicStop(ending, answer.toolCalls.length > 0, facts.stopSequences),
     usage: { input_tokens: usage.input_tokens, ...usage },
   };
 }

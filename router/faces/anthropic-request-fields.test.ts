@@ -118,6 +118,7 @@ test('max_tokens, stop_sequences, temperature, top_p and stream: false carried; 
   });
   assert.equal(result.stream, false);
   assert.equal(result.effort, 'high');
+  assert.deepEqual(result.stopSequences, ['END']);
   const off = translateMessagesRequest({
     ...user('x'),
     thinking: { type: 'disabled' },

@@ -71,6 +71,8 @@ export function chatToolChoice(choice: AnthropicToolChoice): {
 export interface MessagesExtra {
   /** Thinking is on: the answer's reasoning is shown as thinking blocks. */
   thinking: boolean;
+  /** The `stop_sequences` asked for: an answer that stopped on one says which. */
+  stopSequences: readonly string[];
 }
 
 /**
@@ -131,10 +133,12 @@ export function translateMessagesRequest(body: unknown): FaceRequest<MessagesExt
   }
   chat.max_tokens = request.max_tokens;
   copyDefined(chat, { temperature: request.temperature, top_p: request.top_p }, ['temperature', 'top_p']);
-  if (request.stop_sequences && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
+  const stopSequences = request.stop_sequences ?? [];
+  if (stopSequences.length > 0) chat.stop = stopSequences;
   Object.assign(chat, streamFields(stream));
   const effort = effortOf(request);
-  return { ok: true, chat, stream, model: request.model, effort, thinking: thinkingOn(request) };
+  const extra = { thinking: thinkingOn(request), stopSequences };
+  return { ok: true, chat, stream, model: request.model, effort, ...extra };
 }
 
 /** Validates a `count_tokens` body and gives its chat form, or a 400 naming the field at fault. */

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
-import { chunk, DONE, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
+import { chunk, DONE, frame, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const encoder = (thinking = true): MessagesEncoder =>
-  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40 });
+  new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40, stopSequences: ['END'] });
 test('a stream: message_start, then each block start/deltas/stop, message_delta with usage, message_stop', () => {
   const out = runStream(encoder(), [
     chunk({ role: 'assistant', content: '' }) + chunk({ reasoning_content: 'Think' }),
@@ -155,6 +155,19 @@ test("with no usage from the upstream, the end reports the router's estimate of 
   assert.deepEqual(events.find((e) => e.event === 'message_delta')?.data.usage, {
     output_tokens: 0,
     input_tokens: 40,
+  });
+});
+
+test("a stream stopped on one of the request's stop_sequences says so in message_delta", () => {
+  const last = frame({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: {}, finish_reason: 'stop', matched_stop: 'END' }],
+  });
+  const events = parseSse(runStream(encoder(), [chunk({ content: 'Done' }), last + DONE]));
+  assert.deepEqual(events.find((e) => e.event === 'message_delta')?.data.delta, {
+    stop_reason: 'stop_sequence',
+    stop_sequence: 'END',
   });
 });
 

@@ -11,12 +11,7 @@
  * call whose block has already closed (another call began in between) cannot be sent and is dropped.
  */
 import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
-import {
-  anthropicStopReason,
-  anthropicUsage,
-  THINKING_SIGNATURE,
-  type MessageFacts,
-} from './anthropic-message.js';
+import { anthropicStop, anthropicUsage, THINKING_SIGNATURE, type MessageFacts } from './anthropic-message.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 
 const event = (name: string, data: string): string => `event: ${name}\ndata: ${data}\n\n`;
@@ -96,7 +91,7 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
   /** Ends the message: closes the open block, then `message_delta` and `message_stop`. */
   end(ending: StreamEnding): void {
     this.#closeBlock();
-    const delta = { stop_reason: anthropicStopReason(ending.finish, this.#hasToolUse), stop_sequence: null };
+    const delta = anthropicStop(ending, this.#hasToolUse, this.#facts.stopSequences);
     const usage = anthropicUsage(ending.usage, this.#facts.inputTokens);
     this.#out += event('message_delta', JSON.stringify({ type: 'message_delta', delta, usage }));
     this.#out += event('message_stop', '{"type":"message_stop"}');

@@ -19,7 +19,8 @@ export interface DeltaSink {
   text(text: string): void;
   /** A piece of tool call `index`: its id and name come with its first piece (either may be null). */
   toolCall(index: number, id: string | null, name: string | null, args: string): void;
-  finish(reason: string): void;
+  /** The finish reason, and the stop string that ended the answer where the upstream names it (else null). */
+  finish(reason: string, matchedStop: string | null): void;
   usage(usage: ChatUsage): void;
 }
 
@@ -113,6 +114,14 @@ export function readCompletion(completion: Record<string, unknown>, sink: DeltaS
   readChoice(completion, choice, choice?.message, sink);
 }
 
+/**
+ * The stop string that ended a choice: vLLM names it in `stop_reason`, SGLang in `matched_stop` (both give a
+ * number for a stop token, which is no stop string).
+ */
+function matchedStop(choice: Record<string, unknown>): string | null {
+  return str(choice.stop_reason) ?? str(choice.matched_stop);
+}
+
 /** A choice's `content` (a chunk's `delta`, a completion's `message`), its finish reason, then the usage. */
 function readChoice(
   value: Record<string, unknown>,
@@ -122,7 +131,7 @@ function readChoice(
 ): void {
   if (isRecord(content)) readMessage(content, sink);
   const finish = choice ? str(choice.finish_reason) : null;
-  if (finish) sink.finish(finish);
+  if (choice && finish) sink.finish(finish, matchedStop(choice));
   const usage = readChatUsage(value);
   if (usage) sink.usage(usage);
 }

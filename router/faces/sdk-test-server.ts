@@ -123,6 +123,7 @@ export async function startFaceServer(): Promise<{ url: string; close: () => Pro
               idStem: requestId,
               model: translated.model,
               thinking: 'thinking' in translated && translated.thinking === true,
+              stopSequences: 'stopSequences' in translated ? translated.stopSequences : [],
             })
           : new ResponsesEncoder({
               idStem: requestId,

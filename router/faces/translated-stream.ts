@@ -18,6 +18,8 @@ export interface FrameSink {
 /** How the upstream said its answer ended; null where it did not say. */
 export interface StreamEnding {
   finish: string | null;
+  /** The stop string that ended the answer. */
+  matchedStop: string | null;
   usage: ChatUsage | null;
 }
 
@@ -39,7 +41,7 @@ export class TranslatedStream<W extends FaceStreamWriter> implements DeltaSink {
   readonly #create: () => W;
   #writer: W | null = null;
   #ended = false;
-  readonly #ending: StreamEnding = { finish: null, usage: null };
+  readonly #ending: StreamEnding = { finish: null, matchedStop: null, usage: null };
 
   constructor(create: () => W) {
     this.#create = create;
@@ -102,8 +104,9 @@ export class TranslatedStream<W extends FaceStreamWriter> implements DeltaSink {
     this.writer.toolCall(index, id, name, args);
   }
 
-  finish(reason: string): void {
+  finish(reason: string, matchedStop: string | null): void {
     this.#ending.finish = reason;
+    this.#ending.matchedStop = matchedStop;
   }
 
   usage(usage: ChatUsage): void {

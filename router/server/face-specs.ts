@@ -57,13 +57,15 @@ export const chatFace: FaceSpec<null> = {
 
 /** `POST /v1/messages` (Claude Code): Anthropic Messages in, one chat-completions request upstream. */
 export const messagesFace: FaceSpec<MessagesExtra> = {
-  translate: (body) => routed(translateMessagesRequest(body), ({ thinking }) => ({ thinking })),
+  translate: (body) =>
+    routed(translateMessagesRequest(body), ({ thinking, stopSequences }) => ({ thinking, stopSequences })),
   encoder: (request) =>
     new MessagesEncoder({
       idStem: freshIdStem(),
       model: request?.model ?? 'fcm',
       thinking: request?.extra.thinking ?? false,
       inputTokens: request?.inputTokens ?? 0,
+      stopSequences: request?.extra.stopSequences ?? [],
     }),
 };
 

@@ -1,7 +1,7 @@
 /**
  * What a Messages answer says beside its content, end to end with `@anthropic-ai/sdk` against the real
- * router over a fake upstream: thinking blocks only for a request that turned thinking on, and input tokens
- * even where the upstream counts none.
+ * router over a fake upstream: thinking blocks only for a request that turned thinking on, input tokens
+ * even where the upstream counts none, and the stop sequence that ended an answer.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,5 +92,29 @@ test("the router's estimate of the input is in message_start, and in the final u
     const json = await post(false);
     const message = JSON.parse(json.text) as { usage: unknown };
     assert.deepEqual(message.usage, { input_tokens: json.estimate, output_tokens: 0 });
+  });
+});
+
+test('an answer the upstream stopped on one of stop_sequences: stop_reason stop_sequence, naming it', async () => {
+  await oneModel(async ({ router, upstream }) => {
+    // vLLM names the stop string in `stop_reason`, SGLang in `matched_stop`.
+    for (const named of [{ stop_reason: '</answer>' }, { matched_stop: '</answer>' }]) {
+      const choice = { index: 0, finish_reason: 'stop', ...named };
+      const message = { role: 'assistant', content: '<answer>4' };
+      const whole = completion('<answer>4', { choices: [{ ...choice, message }] });
+      const last = { id: 'c', object: 'chat.completion.chunk', choices: [{ ...choice, delta: {} }] };
+      upstream.always(
+        GOOD,
+        byStreaming(sse([roleFrame(), contentFrame('<answer>4'), last]), jsonBody(whole)),
+      );
+      for (const answer of await bothWays(router.url, { ...ask, stop_sequences: ['</answer>'] })) {
+        assert.equal(answer.stop_reason, 'stop_sequence');
+        assert.equal(answer.stop_sequence, '</answer>');
+      }
+      for (const answer of await bothWays(router.url, ask)) {
+        assert.equal(answer.stop_reason, 'end_turn', 'a stop string the request did not ask for');
+        assert.equal(answer.stop_sequence, null);
+      }
+    }
   });
 });
