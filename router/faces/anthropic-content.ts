@@ -1,11 +1,13 @@
 /**
  * Anthropic message content → chat-completions messages. A user turn's `tool_result` blocks become `tool`
  * messages (first, since chat wants them right after the assistant's tool calls), its text and images one
- * user message; an assistant turn's `tool_use` blocks become `tool_calls`; thinking is dropped.
+ * user message; an assistant turn's `tool_use` blocks become `tool_calls`; thinking is dropped. What a tool
+ * result holds that no chat upstream reads (a PDF, a file of Anthropic's Files API) is named in its text,
+ * not pasted: the agent made the result, and refusing it would refuse every later turn of the conversation.
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
-import { imageSource } from './anthropic-schema.js';
+import { documentBlock, imageSource } from './anthropic-schema.js';
 import { refuse, type FieldError } from './face-validation.js';
 
 /** Marks a tool result the agent flagged as failed, in words the model reads. */
@@ -13,7 +15,15 @@ export const TOOL_ERROR_PREFIX = '[tool error] ';
 /** What a tool result with no content says, since some upstreams refuse an empty tool message. */
 export const EMPTY_TOOL_RESULT = '(no output)';
 
+/** Longest unknown tool result part pasted as JSON; a longer one is named instead. */
+export const MAX_PASTED_PART = 2048;
+
 type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
+type AnthropicDocument = Extract<AnthropicBlock, { type: 'document' }>;
+
+/** What stands in a tool result for a part left out of it. */
+const leftOut = (what: string, why: string): string => `[${what} was left out: ${why}]`;
+const TEXT_ONLY = 'this model takes text only';
 
 function imagePart(
   source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string },
@@ -29,6 +39,53 @@ function userContent(parts: ChatContentPart[]): string | ChatContentPart[] {
 }
 
 /**
+ * The note for a document or image (`what`) whose source is of no kind read here: a file uploaded to
+ * Anthropic's Files API (only Anthropic can fetch it), or a malformed one.
+ */
+function unreadSource(what: 'a document' | 'an image', part: Record<string, unknown>): string {
+  const source = part.source;
+  const file = typeof source === 'object' && source !== null && 'type' in source && source.type === 'file';
+  return file
+    ? leftOut(`${what} uploaded to Anthropic's Files API`, 'only Anthropic can fetch it')
+    : leftOut(what, 'its source could not be read');
+}
+
+/** A document in a tool result: its text (text and content documents), else a note that it was left out. */
+function toolResultDocument(part: Record<string, unknown>): string {
+  const parsed = documentBlock.safeParse(part);
+  if (!parsed.success) return unreadSource('a document', part);
+  const text = documentPlainText(parsed.data);
+  if (text !== null) return text;
+  // What is left is base64 or url: a PDF, as Anthropic takes them.
+  const { source } = parsed.data;
+  const media = source.type === 'base64' ? source.media_type : 'application/pdf';
+  return leftOut(media === 'application/pdf' ? 'a PDF document' : `a ${media} document`, TEXT_ONLY);
+}
+
+/** A part of a tool result as text; its images go to `images`, loaded tools' names to `referenced`. */
+function toolResultPiece(
+  part: Record<string, unknown> & { type: string },
+  images: ChatContentPart[],
+  referenced: Set<string>,
+): string {
+  if (part.type === 'text' && typeof part.text === 'string') return part.text;
+  if (part.type === 'tool_reference' && typeof part.tool_name === 'string') {
+    referenced.add(part.tool_name);
+    return `Tool loaded: ${part.tool_name}`;
+  }
+  if (part.type === 'image') {
+    const source = imageSource.safeParse(part.source);
+    if (!source.success) return unreadSource('an image', part);
+    images.push(imagePart(source.data));
+    return `(image ${images.length} follows in the next user message)`;
+  }
+  if (part.type === 'document') return toolResultDocument(part);
+  // A part of a kind not known here is pasted for the model to read, unless it is too long to be worth it.
+  const json = JSON.stringify(part);
+  return json.length <= MAX_PASTED_PART ? json : leftOut(`a ${part.type} part`, 'it is too long to show');
+}
+
+/**
  * A tool result as the text of a `tool` message; its images go to `images` (a tool message holds text
  * only) and the names of `tool_reference` parts to `referenced` (deferred tools the agent just loaded).
  */
@@ -39,25 +96,15 @@ function toolResultText(
 ): string {
   const pieces: string[] = [];
   if (typeof block.content === 'string') pieces.push(block.content);
-  for (const part of Array.isArray(block.content) ? block.content : []) {
-    if (part.type === 'text' && typeof part.text === 'string') pieces.push(part.text);
-    else if (part.type === 'tool_reference' && typeof part.tool_name === 'string') {
-      referenced.add(part.tool_name);
-      pieces.push(`Tool loaded: ${part.tool_name}`);
-    } else if (part.type === 'image') {
-      const source = imageSource.safeParse(part.source);
-      if (source.success) {
-        images.push(imagePart(source.data));
-        pieces.push(`(image ${images.length} follows in the next user message)`);
-      }
-    } else pieces.push(JSON.stringify(part));
-  }
+  for (const part of Array.isArray(block.content) ? block.content : [])
+    pieces.push(toolResultPiece(part, images, referenced));
   const text = pieces.join('\n');
   const body = text === '' ? EMPTY_TOOL_RESULT : text;
   return block.is_error === true ? `${TOOL_ERROR_PREFIX}${body}` : body;
 }
 
-function documentText(block: Extract<AnthropicBlock, { type: 'document' }>, at: string): string | FieldError {
+/** A text or content document's text, after its title; null for a PDF (base64 or url), which it cannot read. */
+function documentPlainText(block: AnthropicDocument): string | null {
   const { source } = block;
   let text: string;
   if (source.type === 'text') text = source.data;
@@ -66,12 +113,16 @@ function documentText(block: Extract<AnthropicBlock, { type: 'document' }>, at: 
       typeof source.content === 'string'
         ? source.content
         : source.content.map((part) => part.text).join('\n');
-  } else
-    return refuse(
-      `${at}.source`,
-      `is a ${source.type} document; chat-completions upstreams take text documents only`,
-    );
+  } else return null;
   return block.title ? `${block.title}\n\n${text}` : text;
+}
+
+/** A user turn's document as text, or a 400 naming it. */
+function documentText(block: AnthropicDocument, at: string): string | FieldError {
+  const text = documentPlainText(block);
+  if (text !== null) return text;
+  const message = `is a ${block.source.type} document; chat-completions upstreams take text documents only`;
+  return refuse(`${at}.source`, message);
 }
 
 function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>): Converted {

@@ -14,7 +14,7 @@ export const imageSource = z.discriminatedUnion('type', [
 
 const imageBlock = z.object({ type: z.literal('image'), source: imageSource });
 
-const documentBlock = z.object({
+export const documentBlock = z.object({
   type: z.literal('document'),
   source: z.discriminatedUnion('type', [
     z.object({ type: z.literal('text'), data: z.string() }),
