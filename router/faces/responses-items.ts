@@ -42,6 +42,11 @@ export interface FunctionCallParts {
   args: string;
 }
 
+/** The name a function call's item carries: a flattened namespace function's own name. */
+export function agentName(chatName: string, names: ToolNames): string {
+  return names.get(chatName)?.name ?? chatName;
+}
+
 /** A function call item; a flattened namespace function gets its `namespace` and own name back. */
 export function functionCallItem(
   call: FunctionCallParts,

@@ -4,7 +4,13 @@
  * closes (the `.done` events and `response.output_item.done`). Delta events are built as strings once: the
  * text around the piece and its sequence number is fixed when the item opens.
  */
-import { functionCallItem, messageItem, outputTextPart, reasoningItem } from './responses-items.js';
+import {
+  agentName,
+  functionCallItem,
+  messageItem,
+  outputTextPart,
+  reasoningItem,
+} from './responses-items.js';
 import type { ToolNames } from './responses-tools.js';
 import type { TrackedCall } from './tool-call-tracker.js';
 
@@ -103,7 +109,10 @@ export class StreamedItem {
       emit('response.output_text.done', `${this.#ref},"content_index":0,"text":${text},"logprobs":[]`);
       const part = JSON.stringify(outputTextPart(this.#text));
       emit('response.content_part.done', `${this.#ref},"content_index":0,"part":${part}`);
-    } else emit('response.function_call_arguments.done', `${this.#ref},"arguments":${text}`);
+    } else {
+      const name = JSON.stringify(agentName(this.call?.name ?? '', this.#names));
+      emit('response.function_call_arguments.done', `${this.#ref},"name":${name},"arguments":${text}`);
+    }
     const done = this.snapshot('completed');
     emit('response.output_item.done', `${this.#at},"item":${JSON.stringify(done)}`);
     return done;

@@ -67,7 +67,14 @@ test('a stream: created, in_progress, items with their deltas and done events, c
     call_id: 'call_9',
     name: 'exec_command',
   });
-  assert.equal(events[18]?.data.arguments, '{"cmd":"ls"}');
+  assert.deepEqual(events[18]?.data, {
+    type: 'response.function_call_arguments.done',
+    sequence_number: 18,
+    item_id: 'fc_req42_2',
+    output_index: 2,
+    name: 'exec_command',
+    arguments: '{"cmd":"ls"}',
+  });
   const completed = events.at(-1)?.data.response as Record<string, unknown>;
   assert.equal(completed.status, 'completed');
   assert.deepEqual(
@@ -94,6 +101,8 @@ test('a namespaced function call streams under its own name with its namespace',
   >;
   assert.equal(added.name, 'spawn_agent');
   assert.equal(added.namespace, 'multi_agent_v1');
+  const done = events.find((e) => e.event === 'response.function_call_arguments.done');
+  assert.equal(done?.data.name, 'spawn_agent');
 });
 
 test('a reasoning-only stream is one reasoning item and a completed response', () => {
