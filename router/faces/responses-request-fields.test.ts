@@ -32,7 +32,6 @@ test('tool_choice forms; text.format as response_format; no tool fields without 
     type: 'function',
     function: { name: 'ns__g' },
   });
-  assert.equal(choice({ type: 'allowed_tools', mode: 'required', tools: [] }), 'required');
   assert.equal(choice({ type: 'web_search' }), 'auto');
   const withTools = chatOf({ model: 'm', input: 'x', tools });
   assert.deepEqual(
@@ -72,6 +71,47 @@ test('tool_choice forms; text.format as response_format; no tool fields without 
     chatOf({ model: 'm', input: 'x', text: { format: { type: 'text' }, verbosity: 'low' } }).response_format,
     undefined,
   );
+});
+
+test('allowed_tools: only the allowed tools go upstream, `auto` or `required` from its mode; none left, no tools', () => {
+  const fn = (name: string): Record<string, unknown> => ({ type: 'function', name });
+  const tools = [
+    fn('read_file'),
+    fn('delete_file'),
+    fn('write_file'),
+    { type: 'namespace', name: 'fs', description: 'Files', tools: [fn('list'), fn('stat')] },
+    { type: 'namespace', name: 'git', description: 'Git', tools: [fn('log')] },
+    { type: 'web_search' },
+  ];
+  const allowed = (mode: string, list: unknown[]): ChatRequest =>
+    chatOf({
+      model: 'm',
+      input: 'x',
+      tools,
+      tool_choice: { type: 'allowed_tools', mode, tools: list },
+      parallel_tool_calls: false,
+    });
+  const names = (chat: ChatRequest): string[] | undefined => chat.tools?.map((tool) => tool.function.name);
+
+  const auto = allowed('auto', [fn('read_file'), fn('write_file')]);
+  assert.deepEqual(names(auto), ['read_file', 'write_file']);
+  assert.equal(auto.tool_choice, 'auto');
+  assert.equal(auto.parallel_tool_calls, false);
+
+  const required = allowed('required', [
+    { type: 'function', name: 'stat', namespace: 'fs' },
+    { type: 'namespace', name: 'git' },
+    { type: 'mcp', server_label: 'deepwiki' },
+  ]);
+  assert.deepEqual(names(required), ['fs__stat', 'git__log']);
+  assert.equal(required.tool_choice, 'required');
+
+  for (const list of [[], [{ type: 'web_search' }], [fn('not_offered')]]) {
+    const none = allowed('required', list);
+    assert.equal(none.tools, undefined, JSON.stringify(list));
+    assert.equal(none.tool_choice, undefined);
+    assert.equal(none.parallel_tool_calls, undefined);
+  }
 });
 
 test('previous_response_id and conversation get a clear 400', () => {

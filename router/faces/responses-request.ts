@@ -12,7 +12,7 @@ import { convertInput } from './responses-input.js';
 import type { ItemLookup } from './responses-item-store.js';
 import { expandReferences, NO_ITEMS } from './responses-references.js';
 import { responsesSchema, type ResponsesBody } from './responses-schema.js';
-import { chatToolChoice, chatTools, type ToolNames } from './responses-tools.js';
+import { chatTools, offeredTools, type ToolNames } from './responses-tools.js';
 
 /** `reasoning.effort` in chat's `reasoning_effort` words (`none` asks for none). */
 export function responsesEffort(body: ResponsesBody): ReasoningEffort | null {
@@ -88,9 +88,10 @@ export function translateResponsesRequest(
 
   const stream = request.stream === true;
   const chat: ChatRequest = { model: request.model, messages };
-  if (tools.tools.length > 0) {
-    chat.tools = tools.tools;
-    if (request.tool_choice) chat.tool_choice = chatToolChoice(request.tool_choice);
+  const offered = offeredTools(tools.tools, tools.names, request.tool_choice);
+  if (offered.tools.length > 0) {
+    chat.tools = offered.tools;
+    if (offered.choice) chat.tool_choice = offered.choice;
     if (typeof request.parallel_tool_calls === 'boolean')
       chat.parallel_tool_calls = request.parallel_tool_calls;
   }

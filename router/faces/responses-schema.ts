@@ -91,6 +91,8 @@ const toolChoice = z.union([
     name: z.string().optional(),
     namespace: z.string().nullish(),
     mode: z.string().optional(),
+    /** `allowed_tools`: the tools the model may call, each as `{type, name}` (or `{type: "namespace", name}`). */
+    tools: z.array(z.looseObject({ type: z.string() })).optional(),
   }),
 ]);
 

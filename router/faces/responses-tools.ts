@@ -66,15 +66,47 @@ export function chatTools(
   return { ok: true, tools: out, names };
 }
 
-/**
- * `tool_choice` in chat's words. Forcing a function keeps it; `allowed_tools` keeps its mode; forcing a
- * dropped tool becomes `auto`.
- */
-export function chatToolChoice(choice: ResponsesToolChoice): ChatToolChoice {
+/** `tool_choice` in chat's words: forcing a function keeps it; forcing a dropped tool is `auto`. */
+function chatToolChoice(choice: ResponsesToolChoice): ChatToolChoice {
   if (typeof choice === 'string') return choice;
   if (choice.type === 'function' && choice.name) {
     return { type: 'function', function: { name: flatName(choice.namespace, choice.name) } };
   }
-  if (choice.type === 'allowed_tools' && choice.mode === 'required') return 'required';
   return 'auto';
+}
+
+type AllowedEntry = { type: string } & Record<string, unknown>;
+
+/** Whether chat function `chatName` is on an `allowed_tools` list: by its (namespaced) name or namespace. */
+function isAllowed(chatName: string, names: ToolNames, entries: readonly AllowedEntry[]): boolean {
+  return entries.some((entry) => {
+    if (typeof entry.name !== 'string') return false;
+    if (entry.type === 'namespace') return names.get(chatName)?.namespace === entry.name;
+    if (entry.type !== 'function') return false;
+    const namespace = typeof entry.namespace === 'string' ? entry.namespace : null;
+    return flatName(namespace, entry.name) === chatName;
+  });
+}
+
+/** The tools the upstream is offered, and how it must choose among them (null: not said). */
+export interface OfferedTools {
+  tools: ChatTool[];
+  choice: ChatToolChoice | null;
+}
+
+/**
+ * The tools and `tool_choice` the upstream gets. `allowed_tools` keeps the model to its list: only those
+ * tools go, with `auto` or `required` from its `mode`; when none of them is left, no tools go at all.
+ */
+export function offeredTools(
+  tools: ChatTool[],
+  names: ToolNames,
+  choice: ResponsesToolChoice | null | undefined,
+): OfferedTools {
+  if (!choice) return { tools, choice: null };
+  if (typeof choice === 'string' || choice.type !== 'allowed_tools')
+    return { tools, choice: chatToolChoice(choice) };
+  const allowed = tools.filter((tool) => isAllowed(tool.function.name, names, choice.tools ?? []));
+  if (allowed.length === 0) return { tools: [], choice: null };
+  return { tools: allowed, choice: choice.mode === 'required' ? 'required' : 'auto' };
 }
