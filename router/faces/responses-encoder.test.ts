@@ -1,10 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponsesEncoder } from './responses-encoder.js';
+import type { AgentTool } from './responses-tools.js';
 import { completion, gated } from './test-kit.js';
 
-const toolNames = new Map([
+const toolNames = new Map<string, AgentTool>([
   ['multi_agent_v1__spawn_agent', { namespace: 'multi_agent_v1', name: 'spawn_agent' }],
+  ['apply_patch', { name: 'apply_patch', custom: true }],
+  ['ed__patch', { namespace: 'ed', name: 'patch', custom: true }],
 ]);
 const encoder = (): ResponsesEncoder =>
   new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
@@ -80,6 +83,61 @@ test('a JSON answer: reasoning, message and function_call items, output_text, us
     },
     metadata: {},
   });
+});
+
+const call = (name: string, args: string, id = 'call_1'): Record<string, unknown> => ({
+  id,
+  type: 'function',
+  function: { name, arguments: args },
+});
+
+test('a call of a custom tool is a custom_tool_call item with its input (namespaced: its own name and namespace)', () => {
+  const patch = '*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n';
+  const response = json(
+    completion(
+      {
+        tool_calls: [
+          call('apply_patch', JSON.stringify({ input: patch })),
+          call('ed__patch', '{"input":"x"}', 'call_2'),
+        ],
+      },
+      'tool_calls',
+    ),
+  );
+  assert.deepEqual(response.output, [
+    {
+      id: 'ctc_req42_0',
+      type: 'custom_tool_call',
+      status: 'completed',
+      call_id: 'call_1',
+      input: patch,
+      name: 'apply_patch',
+    },
+    {
+      id: 'ctc_req42_1',
+      type: 'custom_tool_call',
+      status: 'completed',
+      call_id: 'call_2',
+      input: 'x',
+      name: 'patch',
+      namespace: 'ed',
+    },
+  ]);
+});
+
+test('a custom tool called without a string `input`: its one string, a bare JSON string, or the arguments as they came', () => {
+  const inputOf = (args: string): unknown =>
+    (
+      json(completion({ tool_calls: [call('apply_patch', args)] }, 'tool_calls')).output as {
+        input: unknown;
+      }[]
+    )[0]?.input;
+  assert.equal(inputOf('{"patch":"P"}'), 'P');
+  assert.equal(inputOf('"P"'), 'P');
+  assert.equal(inputOf('*** Begin Patch'), '*** Begin Patch');
+  assert.equal(inputOf('{"input":1,"other":"x"}'), '{"input":1,"other":"x"}');
+  assert.equal(inputOf('[1]'), '[1]');
+  assert.equal(inputOf(''), '');
 });
 
 test('a length stop leaves the response incomplete with the reason; no usage is null', () => {

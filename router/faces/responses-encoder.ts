@@ -9,12 +9,15 @@ import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion } from './answer-collector.js';
 import { brokenStreamMessage, openAiErrorBody } from './chat-face.js';
 import {
-  functionCallItem,
+  callKind,
+  ITEM_PREFIX,
   messageItem,
   reasoningItem,
   responseObject,
   responsesUsage,
   responseStatus,
+  toolCallItem,
+  type ItemKind,
   type ResponseMeta,
 } from './responses-items.js';
 import { ResponsesStreamWriter, type ServedItems } from './responses-stream.js';
@@ -32,7 +35,7 @@ export interface ResponsesEncoderOptions {
   model: string;
   /** When the request came, in Unix seconds (`created_at`). */
   createdAt: number;
-  /** From the request's translation: flattened namespace function names mapped back. */
+  /** From the request's translation: flattened namespace function names and custom tools mapped back. */
   toolNames: ToolNames;
   /** Called with the answer's output items once it is served whole (not after a broken stream). */
   onServed?: ServedItems;
@@ -65,13 +68,14 @@ export class ResponsesEncoder implements FramesEncoder {
   json(completion: GatedCompletion): string {
     const answer = collectCompletion(completion.body);
     const output: Record<string, unknown>[] = [];
-    const id = (prefix: string): string => `${prefix}_${this.#stem}_${output.length}`;
-    if (answer.reasoning !== '') output.push(reasoningItem(id('rs'), answer.reasoning));
-    if (answer.text !== '') output.push(messageItem(id('msg'), answer.text, 'completed'));
+    const id = (kind: ItemKind): string => `${ITEM_PREFIX[kind]}_${this.#stem}_${output.length}`;
+    if (answer.reasoning !== '') output.push(reasoningItem(id('reasoning'), answer.reasoning));
+    if (answer.text !== '') output.push(messageItem(id('message'), answer.text, 'completed'));
     answer.toolCalls.forEach((call, i) => {
       const callId = call.id ?? `call_${this.#stem}_${i + 1}`;
-      const parts = { id: id('fc'), callId, chatName: call.name, args: call.arguments };
-      output.push(functionCallItem(parts, 'completed', this.#names));
+      const itemId = id(callKind(call.name, this.#names));
+      const parts = { id: itemId, callId, chatName: call.name, args: call.arguments };
+      output.push(toolCallItem(parts, 'completed', this.#names));
     });
     const { status, incomplete_details } = responseStatus(answer.finishReason);
     const usage = responsesUsage(answer.usage);

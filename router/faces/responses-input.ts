@@ -2,13 +2,15 @@
  * Responses `input` items → chat-completions messages. `developer` and `system` messages become system
  * messages; an assistant message and the `function_call` items after it become one assistant message with
  * `tool_calls` (chat wants parallel calls together); a `function_call_output` becomes a `tool` message with
- * the same `call_id`; earlier reasoning is dropped. Item references are expanded before
- * (`responses-references.ts`).
+ * the same `call_id`; a freeform tool's `custom_tool_call` and `custom_tool_call_output` go as a function's
+ * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning is
+ * dropped. Item references are expanded before (`responses-references.ts`).
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
 import { refuse, type FieldError } from './face-validation.js';
 import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';
+import { customCallArguments } from './responses-custom-tools.js';
 
 type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
 
@@ -48,6 +50,13 @@ const joinText = (parts: ChatContentPart[]): string =>
 
 type Item<T extends ResponsesInputItem['type']> = Extract<ResponsesInputItem, { type: T }>;
 
+/** A call of a function or of a freeform tool, as the chat tool call it stands for. */
+function chatCall(item: Item<'function_call'> | Item<'custom_tool_call'>): ChatToolCall {
+  const name = flatName(item.namespace, item.name);
+  const args = item.type === 'function_call' ? item.arguments : customCallArguments(item.input);
+  return { id: item.call_id, type: 'function', function: { name, arguments: args } };
+}
+
 /**
  * The chat messages of an input, built item by item: an assistant turn gathers its text and the calls after
  * it; images in tool outputs wait to follow as one user message.
@@ -58,15 +67,10 @@ class ChatMessages {
   #images: ChatContentPart[] = [];
 
   /** Calls join the assistant turn before them (its text, parallel calls); after outputs they start a new one. */
-  call(item: Item<'function_call'>): void {
+  call(call: ChatToolCall): void {
     if (!this.#assistant) this.flushImages();
     this.#assistant ??= { texts: [], calls: [] };
-    const name = flatName(item.namespace, item.name);
-    this.#assistant.calls.push({
-      id: item.call_id,
-      type: 'function',
-      function: { name, arguments: item.arguments },
-    });
+    this.#assistant.calls.push(call);
   }
 
   assistantText(parts: ChatContentPart[]): void {
@@ -116,8 +120,8 @@ export function convertInput(input: string | readonly ResponsesInputItem[]): Con
   const out = new ChatMessages();
   for (const [i, item] of input.entries()) {
     const at = `input[${i}]`;
-    if (item.type === 'function_call') {
-      out.call(item);
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      out.call(chatCall(item));
       continue;
     }
     if (item.type === 'message' && item.role === 'assistant') {
@@ -127,7 +131,7 @@ export function convertInput(input: string | readonly ResponsesInputItem[]): Con
       continue;
     }
     out.flushAssistant();
-    if (item.type === 'function_call_output') {
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
       const parts = chatParts(item.output, `${at}.output`);
       if ('ok' in parts) return parts;
       out.toolOutput(item.call_id, parts);

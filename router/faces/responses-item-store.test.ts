@@ -19,12 +19,18 @@ test('keeps an answer’s items by id and finds them; an unknown id is not held'
     id: 'fc_1',
     item: { type: 'function_call', call_id: 'call_1', name: 'read', namespace: 'fs', arguments: '{}' },
   };
-  store.keep([message('msg_1'), call, { id: 'rs_1', item: { type: 'reasoning' } }]);
+  const custom: KeptOutput = {
+    id: 'ctc_1',
+    item: { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' },
+  };
+  store.keep([message('msg_1'), call, custom, { id: 'rs_1', item: { type: 'reasoning' } }]);
   assert.deepEqual(store.find('msg_1'), { type: 'message', role: 'assistant', content: 'hello' });
   assert.deepEqual(store.find('fc_1'), call.item);
+  assert.deepEqual(store.find('ctc_1'), custom.item);
   assert.deepEqual(store.find('rs_1'), { type: 'reasoning' });
   assert.equal(store.find('msg_2'), undefined);
-  assert.equal(store.size, 3);
+  assert.equal(store.size, 4);
+  assert.equal(itemChars(custom), 'ctc_1'.length + 'call_2apply_patch*** Begin Patch'.length + 32);
 });
 
 test('an id kept again replaces the older item, and the size counts it once', () => {

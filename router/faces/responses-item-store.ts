@@ -14,10 +14,11 @@ import type { Clock } from '../state/clock.js';
 export type KeptItem =
   | { type: 'message'; role: 'assistant'; content: string }
   | { type: 'function_call'; call_id: string; name: string; namespace?: string; arguments: string }
+  | { type: 'custom_tool_call'; call_id: string; name: string; namespace?: string; input: string }
   /** Earlier reasoning is never sent upstream, so only its id is kept (a reference to it must resolve). */
   | { type: 'reasoning' };
 
-/** One kept item and its id (`msg_…`, `fc_…`, `rs_…`). */
+/** One kept item and its id (`msg_…`, `fc_…`, `ctc_…`, `rs_…`). */
 export interface KeptOutput {
   id: string;
   item: KeptItem;
@@ -53,13 +54,11 @@ interface Entry {
 /** An item's size as counted against `maxChars` (its id and a little for the object itself included). */
 export function itemChars(output: KeptOutput): number {
   const { item } = output;
-  const own =
-    item.type === 'message'
-      ? item.content.length
-      : item.type === 'function_call'
-        ? item.call_id.length + item.name.length + (item.namespace?.length ?? 0) + item.arguments.length
-        : 0;
-  return output.id.length + own + 32;
+  if (item.type === 'message') return output.id.length + item.content.length + 32;
+  if (item.type === 'reasoning') return output.id.length + 32;
+  const body = item.type === 'function_call' ? item.arguments : item.input;
+  const naming = item.call_id.length + item.name.length + (item.namespace?.length ?? 0);
+  return output.id.length + naming + body.length + 32;
 }
 
 /** The router's kept items; one per router, on its clock. */

@@ -4,6 +4,7 @@
  */
 import type { ChatUsage } from './chat-deltas.js';
 import type { ToolNames } from './responses-tools.js';
+import { customCallInput } from './responses-custom-tools.js';
 
 /** An output item's status. */
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
@@ -34,28 +35,54 @@ export function messageItem(id: string, text: string | null, status: ItemStatus)
   };
 }
 
-/** A function call as the chat answer gave it: its item's id, its call id, its chat-side name and arguments. */
-export interface FunctionCallParts {
+/** A tool call as the chat answer gave it: its item's id, its call id, its chat-side name and arguments. */
+export interface ToolCallParts {
   id: string;
   callId: string;
   chatName: string;
   args: string;
 }
 
-/** The name a function call's item carries: a flattened namespace function's own name. */
+/** The item a tool call is: a `custom_tool_call` for a freeform tool's chat function, else a `function_call`. */
+export type CallKind = 'function_call' | 'custom_tool_call';
+
+/** The kinds of output item an answer holds. */
+export type ItemKind = 'reasoning' | 'message' | CallKind;
+
+/** Each kind's item id prefix, as OpenAI's (`fc_…`). */
+export const ITEM_PREFIX: Record<ItemKind, string> = {
+  reasoning: 'rs',
+  message: 'msg',
+  function_call: 'fc',
+  custom_tool_call: 'ctc',
+};
+
+/** Which item a call of chat function `chatName` is. */
+export function callKind(chatName: string, names: ToolNames): CallKind {
+  return names.get(chatName)?.custom ? 'custom_tool_call' : 'function_call';
+}
+
+/** The name a tool call's item carries: a flattened namespace function's own name. */
 export function agentName(chatName: string, names: ToolNames): string {
   return names.get(chatName)?.name ?? chatName;
 }
 
-/** A function call item; a flattened namespace function gets its `namespace` and own name back. */
-export function functionCallItem(
-  call: FunctionCallParts,
+/**
+ * A tool call's item: a `function_call` with the arguments, or for a freeform tool a `custom_tool_call`
+ * with its raw `input`; a namespaced tool's item gets its `namespace` and own name back.
+ */
+export function toolCallItem(
+  call: ToolCallParts,
   status: ItemStatus,
   names: ToolNames,
 ): Record<string, unknown> {
   const { id, callId, chatName, args } = call;
   const known = names.get(chatName);
-  const naming = known ? { name: known.name, namespace: known.namespace } : { name: chatName };
+  const naming = known?.namespace
+    ? { name: known.name, namespace: known.namespace }
+    : { name: known?.name ?? chatName };
+  if (known?.custom)
+    return { id, type: 'custom_tool_call', status, call_id: callId, input: customCallInput(args), ...naming };
   return { id, type: 'function_call', status, arguments: args, call_id: callId, ...naming };
 }
 

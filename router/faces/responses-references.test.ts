@@ -8,17 +8,22 @@ import { ResponsesEncoder } from './responses-encoder.js';
 import { ResponseItemStore } from './responses-item-store.js';
 import { keptOutputs } from './responses-references.js';
 import { translateResponsesRequest } from './responses-request.js';
+import type { AgentTool, ToolNames } from './responses-tools.js';
 import { chunk, completion, DONE, gated, runStream, toolPiece } from './test-kit.js';
 
 const toolNames = new Map([['fs__read', { namespace: 'fs', name: 'read' }]]);
 
 /** An encoder whose served items go to `store`, and the ids it used. */
-function keepingEncoder(store: ResponseItemStore, served: string[][] = []): ResponsesEncoder {
+function keepingEncoder(
+  store: ResponseItemStore,
+  served: string[][] = [],
+  names: ToolNames = toolNames,
+): ResponsesEncoder {
   return new ResponsesEncoder({
     idStem: 'stem1',
     model: 'fcm',
     createdAt: 1,
-    toolNames,
+    toolNames: names,
     onServed: (output) => {
       const kept = keptOutputs(output);
       served.push(kept.map((item) => item.id));
@@ -100,6 +105,50 @@ test('a stream that breaks keeps nothing: its items never completed', () => {
   encoder.streamFailure('mid_stream_error', 'up/model');
   assert.deepEqual(served, []);
   assert.equal(store.size, 0);
+});
+
+test('a custom tool call’s item, JSON or streamed, is kept and comes back as its call with `{"input": …}`', () => {
+  const custom = new Map<string, AgentTool>([
+    ['ed__patch', { namespace: 'ed', name: 'patch', custom: true }],
+  ]);
+  const args = JSON.stringify({ input: '*** Begin Patch\n*** End Patch\n' });
+  const pieces = [
+    chunk({ role: 'assistant', tool_calls: [toolPiece(0, 'call_p', 'ed__patch', args.slice(0, 9))] }),
+    chunk({ tool_calls: [toolPiece(0, null, null, args.slice(9))] }, 'tool_calls') + DONE,
+  ];
+  const answers: ((encoder: ResponsesEncoder) => void)[] = [
+    (encoder) =>
+      encoder.json(
+        gated(completion({ tool_calls: [toolPiece(0, 'call_p', 'ed__patch', args)] }, 'tool_calls')),
+      ),
+    (encoder) => runStream(encoder, pieces),
+  ];
+  for (const answerWith of answers) {
+    const store = new ResponseItemStore({ clock: () => 0 });
+    const served: string[][] = [];
+    answerWith(keepingEncoder(store, served, custom));
+    assert.deepEqual(served, [['ctc_stem1_0']]);
+    const next = translateResponsesRequest(
+      {
+        model: 'fcm',
+        input: [
+          { role: 'user', content: 'Patch it' },
+          { type: 'item_reference', id: 'ctc_stem1_0' },
+          { type: 'custom_tool_call_output', call_id: 'call_p', output: 'Done!' },
+        ],
+      },
+      store,
+    );
+    assert.ok(next.ok, next.ok ? '' : next.message);
+    assert.deepEqual(next.chat.messages.slice(1), [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_p', type: 'function', function: { name: 'ed__patch', arguments: args } }],
+      },
+      { role: 'tool', tool_call_id: 'call_p', content: 'Done!' },
+    ]);
+  }
 });
 
 test('a reference the router does not hold: a 400 naming the item and saying to send the conversation whole', () => {

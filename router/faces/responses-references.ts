@@ -20,13 +20,13 @@ function keptItem(output: Readonly<Record<string, unknown>>): KeptItem | null {
   switch (output.type) {
     case 'message':
       return { type: 'message', role: 'assistant', content: messageText(output.content) };
-    case 'function_call': {
-      const call: KeptItem = {
-        type: 'function_call',
-        call_id: str(output.call_id),
-        name: str(output.name),
-        arguments: str(output.arguments),
-      };
+    case 'function_call':
+    case 'custom_tool_call': {
+      const naming = { call_id: str(output.call_id), name: str(output.name) };
+      const call: KeptItem =
+        output.type === 'function_call'
+          ? { type: 'function_call', ...naming, arguments: str(output.arguments) }
+          : { type: 'custom_tool_call', ...naming, input: str(output.input) };
       if (typeof output.namespace === 'string') call.namespace = output.namespace;
       return call;
     }

@@ -32,15 +32,21 @@ test('tool_choice forms; text.format as response_format; no tool fields without 
     type: 'function',
     function: { name: 'ns__g' },
   });
+  assert.deepEqual(choice({ type: 'custom', name: 'patch', namespace: 'ns' }), {
+    type: 'function',
+    function: { name: 'ns__patch' },
+  });
   assert.equal(choice({ type: 'web_search' }), 'auto');
   const withTools = chatOf({ model: 'm', input: 'x', tools });
   assert.deepEqual(
-    withTools.tools?.map((tool) => tool.function),
-    [
-      { name: 'f', parameters: { type: 'object', properties: {} } },
-      { name: 'ns__g', description: 'N', parameters: { type: 'object', properties: {} } },
-    ],
+    withTools.tools?.map((tool) => tool.function.name),
+    ['f', 'ns__g', 'ns__patch'],
   );
+  assert.deepEqual(withTools.tools?.[1]?.function, {
+    name: 'ns__g',
+    description: 'N',
+    parameters: { type: 'object', properties: {} },
+  });
   const bare = chatOf({
     model: 'm',
     input: 'x',
@@ -78,7 +84,7 @@ test('allowed_tools: only the allowed tools go upstream, `auto` or `required` fr
   const tools = [
     fn('read_file'),
     fn('delete_file'),
-    fn('write_file'),
+    { type: 'custom', name: 'apply_patch' },
     { type: 'namespace', name: 'fs', description: 'Files', tools: [fn('list'), fn('stat')] },
     { type: 'namespace', name: 'git', description: 'Git', tools: [fn('log')] },
     { type: 'web_search' },
@@ -93,8 +99,8 @@ test('allowed_tools: only the allowed tools go upstream, `auto` or `required` fr
     });
   const names = (chat: ChatRequest): string[] | undefined => chat.tools?.map((tool) => tool.function.name);
 
-  const auto = allowed('auto', [fn('read_file'), fn('write_file')]);
-  assert.deepEqual(names(auto), ['read_file', 'write_file']);
+  const auto = allowed('auto', [fn('read_file'), { type: 'custom', name: 'apply_patch' }]);
+  assert.deepEqual(names(auto), ['read_file', 'apply_patch']);
   assert.equal(auto.tool_choice, 'auto');
   assert.equal(auto.parallel_tool_calls, false);
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatRequest } from './chat-request.js';
+import type { ChatRequest, ChatTool } from './chat-request.js';
 import { translateResponsesRequest } from './responses-request.js';
 import { fixture } from './test-kit.js';
 
@@ -96,6 +96,58 @@ test('Codex 0.171.0 namespaced call in history is flattened to the chat function
   const assistant = chat.messages.at(-2);
   assert.ok(assistant?.role === 'assistant');
   assert.equal(assistant.tool_calls?.[0]?.function.name, 'multi_agent_v1__close_agent');
+});
+
+test('custom tools: unconstrained text or a grammar; in a namespace; a namespaced custom call in history', () => {
+  const result = translateResponsesRequest({
+    model: 'm',
+    tools: [
+      { type: 'custom', name: 'note', description: 'Keep a note' },
+      { type: 'custom', name: 'digits', format: { type: 'grammar', syntax: 'regex', definition: '\\d+' } },
+      { type: 'namespace', name: 'ed', description: 'Editor', tools: [{ type: 'custom', name: 'patch' }] },
+    ],
+    input: [
+      { role: 'user', content: 'Note it' },
+      { type: 'custom_tool_call', call_id: 'c1', name: 'patch', namespace: 'ed', input: 'raw "text"' },
+      { type: 'custom_tool_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'ok' }] },
+    ],
+  });
+  assert.ok(result.ok);
+  const [note, digits, patch] = result.chat.tools ?? [];
+  assert.deepEqual(note?.function, {
+    name: 'note',
+    description: 'Keep a note',
+    parameters: {
+      type: 'object',
+      properties: {
+        input: {
+          type: 'string',
+          description: 'The raw freeform input for this tool, as plain text (not JSON). Unconstrained text.',
+        },
+      },
+      required: ['input'],
+    },
+  });
+  const inputOf = (tool: ChatTool | undefined): unknown =>
+    (tool?.function.parameters.properties as Record<string, { description: string }>).input?.description;
+  assert.match(String(inputOf(digits)), /It must match this regex grammar:\n\\d\+$/);
+  assert.equal(patch?.function.name, 'ed__patch');
+  assert.equal(patch?.function.description, 'Editor');
+  assert.deepEqual(result.toolNames.get('ed__patch'), { namespace: 'ed', name: 'patch', custom: true });
+  assert.deepEqual(result.chat.messages.slice(1), [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'c1',
+          type: 'function',
+          function: { name: 'ed__patch', arguments: '{"input":"raw \\"text\\""}' },
+        },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+  ]);
 });
 
 test('instructions first; a string input is one user message; max_output_tokens, temperature, top_p carried', () => {

@@ -53,7 +53,7 @@ function statefulRefusal(request: ResponsesBody): FieldError | null {
 
 /** What the encoder needs from the translation. */
 export interface ResponsesExtra {
-  /** Flattened namespace function names mapped back. */
+  /** Flattened namespace function names and custom tools mapped back. */
   toolNames: ToolNames;
   /** Whether the answer's items are kept for later references (not with `store: false`). */
   keepItems: boolean;

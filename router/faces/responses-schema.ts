@@ -40,6 +40,21 @@ const functionCallOutputItem = z.object({
   output: z.union([z.string(), z.array(contentPart)]),
 });
 
+/** A call of a freeform (`custom`) tool: its raw text `input` where a function call has JSON arguments. */
+const customToolCallItem = z.object({
+  type: z.literal('custom_tool_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  namespace: z.string().nullish(),
+  input: z.string(),
+});
+
+const customToolCallOutputItem = z.object({
+  type: z.literal('custom_tool_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(contentPart)]),
+});
+
 /** Items an upstream cannot use: earlier reasoning and compactions are encrypted, a web search ran elsewhere. */
 const droppedItem = z.looseObject({ type: z.enum(['reasoning', 'compaction', 'web_search_call']) });
 
@@ -64,6 +79,8 @@ const inputItem = z.preprocess(
     messageItem,
     functionCallItem,
     functionCallOutputItem,
+    customToolCallItem,
+    customToolCallOutputItem,
     droppedItem,
     itemReference,
   ]),
@@ -75,6 +92,19 @@ export const functionTool = z.object({
   description: z.string().nullish(),
   parameters: z.record(z.string(), z.unknown()).nullish(),
   strict: z.boolean().nullish(),
+});
+
+/** A freeform tool: the model writes its input as text, shaped by `format` (unconstrained by default). */
+export const customTool = z.object({
+  type: z.literal('custom'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  format: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('grammar'), syntax: z.string(), definition: z.string() }),
+    ])
+    .nullish(),
 });
 
 export const namespaceTool = z.object({

@@ -3,21 +3,25 @@
  * (`response.output_item.added`, and the part it holds), for each piece (a `.delta` event), and when it
  * closes (the `.done` events and `response.output_item.done`). Delta events are built as strings once: the
  * text around the piece and its sequence number is fixed when the item opens.
+ *
+ * A freeform tool's call (`custom_tool_call`) is the exception: its `input` is a string inside the chat
+ * call's JSON arguments, known only once they are whole, so it is written in one delta when the item closes
+ * (with checked tool calls, the default, a call comes whole anyway).
  */
 import {
   agentName,
-  functionCallItem,
   messageItem,
   outputTextPart,
   reasoningItem,
+  toolCallItem,
+  type ItemKind,
 } from './responses-items.js';
+import { customCallInput } from './responses-custom-tools.js';
 import type { ToolNames } from './responses-tools.js';
 import type { TrackedCall } from './tool-call-tracker.js';
 
 /** Writes one event: its type, and its fields after `type` and `sequence_number` (starting with a comma). */
 export type Emit = (type: string, fields: string) => void;
-
-export type ItemKind = 'reasoning' | 'message' | 'function_call';
 
 /** An event's text up to its sequence number; the event goes on with its other fields and `}\n\n`. */
 export const eventHead = (type: string): string =>
@@ -36,12 +40,13 @@ const DELTAS: Record<ItemKind, { type: string; before: string; after: string }> 
     after: ',"logprobs":[]}\n\n',
   },
   function_call: { type: 'response.function_call_arguments.delta', before: ',"delta":', after: '}\n\n' },
+  custom_tool_call: { type: 'response.custom_tool_call_input.delta', before: ',"delta":', after: '}\n\n' },
 };
 
 export class StreamedItem {
   readonly kind: ItemKind;
   readonly id: string;
-  /** The tool call a `function_call` item writes, else null. */
+  /** The tool call a `function_call` or `custom_tool_call` item writes, else null. */
   readonly call: TrackedCall | null;
   readonly #names: ToolNames;
   /** `,"output_index":n` */
@@ -74,7 +79,7 @@ export class StreamedItem {
       return messageItem(this.id, status === 'in_progress' ? null : this.#text, status);
     const call = this.call as TrackedCall;
     const parts = { id: this.id, callId: call.id, chatName: call.name ?? '', args: this.#text };
-    return functionCallItem(parts, status, this.#names);
+    return toolCallItem(parts, status, this.#names);
   }
 
   open(emit: Emit): void {
@@ -92,9 +97,13 @@ export class StreamedItem {
     }
   }
 
-  /** Adds `piece` to the item: its delta event's text, as event number `sequence`. */
-  append(piece: string, sequence: number): string {
+  /**
+   * Adds `piece` to the item: its delta event's text, as event number `sequence`; null when the item writes
+   * it only at its close (a custom tool's call).
+   */
+  append(piece: string, sequence: number): string | null {
     this.#text += piece;
+    if (this.kind === 'custom_tool_call') return null;
     return this.#deltaHead + sequence + this.#deltaMiddle + JSON.stringify(piece) + this.#deltaEnd;
   }
 
@@ -109,12 +118,22 @@ export class StreamedItem {
       emit('response.output_text.done', `${this.#ref},"content_index":0,"text":${text},"logprobs":[]`);
       const part = JSON.stringify(outputTextPart(this.#text));
       emit('response.content_part.done', `${this.#ref},"content_index":0,"part":${part}`);
-    } else {
-      const name = JSON.stringify(agentName(this.call?.name ?? '', this.#names));
-      emit('response.function_call_arguments.done', `${this.#ref},"name":${name},"arguments":${text}`);
-    }
+    } else this.#closeCall(emit, text);
     const done = this.snapshot('completed');
     emit('response.output_item.done', `${this.#at},"item":${JSON.stringify(done)}`);
     return done;
+  }
+
+  /** A tool call's `.done` event (a custom tool's input in one delta first); `text` is its arguments as JSON. */
+  #closeCall(emit: Emit, text: string): void {
+    const chatName = this.call?.name ?? '';
+    if (this.kind === 'function_call') {
+      const name = JSON.stringify(agentName(chatName, this.#names));
+      emit('response.function_call_arguments.done', `${this.#ref},"name":${name},"arguments":${text}`);
+      return;
+    }
+    const input = JSON.stringify(customCallInput(this.#text));
+    if (input !== '""') emit(DELTAS.custom_tool_call.type, this.#deltaMiddle + input);
+    emit('response.custom_tool_call_input.done', `${this.#ref},"input":${input}`);
   }
 }

@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponsesEncoder } from './responses-encoder.js';
+import type { AgentTool } from './responses-tools.js';
 import { chunk, DONE, names, parseSse, runStream, toolPiece, usageChunk, type SseEvent } from './test-kit.js';
 
-const toolNames = new Map([
+const toolNames = new Map<string, AgentTool>([
   ['multi_agent_v1__spawn_agent', { namespace: 'multi_agent_v1', name: 'spawn_agent' }],
+  ['apply_patch', { name: 'apply_patch', custom: true }],
 ]);
 const encoder = (): ResponsesEncoder =>
   new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
@@ -103,6 +105,71 @@ test('a namespaced function call streams under its own name with its namespace',
   assert.equal(added.namespace, 'multi_agent_v1');
   const done = events.find((e) => e.event === 'response.function_call_arguments.done');
   assert.equal(done?.data.name, 'spawn_agent');
+});
+
+const PATCH = '*** Begin Patch\n*** Add File: a.txt\n+a "quoted"\n*** End Patch\n';
+
+test('a custom tool call streams as a custom_tool_call: its whole input in one delta, then done, when the call ends', () => {
+  const args = JSON.stringify({ input: PATCH });
+  const events = parseSse(
+    runStream(encoder(), [
+      chunk({ content: 'Patching.' }),
+      chunk({ tool_calls: [toolPiece(0, 'call_p', 'apply_patch', args.slice(0, 15))] }),
+      chunk({ tool_calls: [toolPiece(0, null, null, args.slice(15))] }, 'tool_calls'),
+      DONE,
+    ]),
+  );
+  const item = events.slice(events.findIndex((e) => e.data.item_id === 'ctc_req42_1') - 1);
+  assert.deepEqual(names(item), [
+    'response.output_item.added',
+    'response.custom_tool_call_input.delta',
+    'response.custom_tool_call_input.done',
+    'response.output_item.done',
+    'response.completed',
+  ]);
+  assert.deepEqual(item[0]?.data.item, {
+    id: 'ctc_req42_1',
+    type: 'custom_tool_call',
+    status: 'in_progress',
+    call_id: 'call_p',
+    input: '',
+    name: 'apply_patch',
+  });
+  const at = { item_id: 'ctc_req42_1', output_index: 1 };
+  assert.deepEqual(item[1]?.data, {
+    type: 'response.custom_tool_call_input.delta',
+    sequence_number: item[1]?.data.sequence_number,
+    ...at,
+    delta: PATCH,
+  });
+  assert.deepEqual(item[2]?.data, {
+    type: 'response.custom_tool_call_input.done',
+    sequence_number: item[2]?.data.sequence_number,
+    ...at,
+    input: PATCH,
+  });
+  const done = { ...(item[0]?.data.item as Record<string, unknown>), status: 'completed', input: PATCH };
+  assert.deepEqual(item[3]?.data.item, done);
+  const completed = item[4]?.data.response as { output: unknown[] };
+  assert.deepEqual(completed.output[1], done);
+  assert.deepEqual(
+    sequenceOf(events),
+    events.map((_, i) => i),
+  );
+});
+
+test('a custom tool call cut by a broken stream stays incomplete in response.failed', () => {
+  const enc = encoder();
+  const sent = runStream(
+    enc,
+    [chunk({ tool_calls: [toolPiece(0, 'call_p', 'apply_patch', '{"input":"*** Be')] })],
+    false,
+  );
+  const events = parseSse(sent + enc.streamFailure('mid_stream_error', 'groq/llama'));
+  assert.ok(!names(events).some((name) => name.startsWith('response.custom_tool_call_input')));
+  const response = events.at(-1)?.data.response as { output: Record<string, unknown>[] };
+  assert.equal(response.output[0]?.type, 'custom_tool_call');
+  assert.equal(response.output[0]?.status, 'incomplete');
 });
 
 test('a reasoning-only stream is one reasoning item and a completed response', () => {

@@ -4,18 +4,24 @@
  * deltas and `.done` events, `response.output_item.done`, and at the end `response.completed` (or
  * `response.incomplete` after a length or content-filter stop) holding every item. Items follow one another
  * (reasoning → a `reasoning` item with summary text, text → a `message`, each tool call → a
- * `function_call`); an item closes when content of another kind, or another tool call, begins. Whole
- * objects are serialised only when an item or the response ends.
+ * `function_call`, or a `custom_tool_call` for a freeform tool); an item closes when content of another
+ * kind, or another tool call, begins. Whole objects are serialised only when an item or the response ends.
  *
  * As for Messages, a tool call's pieces must come in order: a piece for a call whose item has closed is dropped.
  */
 import type { FaceStreamWriter, StreamEnding } from './translated-stream.js';
-import { responseObject, responsesUsage, responseStatus, type ResponseMeta } from './responses-items.js';
-import { eventHead, StreamedItem, type Emit, type ItemKind } from './responses-stream-item.js';
+import {
+  callKind,
+  ITEM_PREFIX,
+  responseObject,
+  responsesUsage,
+  responseStatus,
+  type ItemKind,
+  type ResponseMeta,
+} from './responses-items.js';
+import { eventHead, StreamedItem, type Emit } from './responses-stream-item.js';
 import type { ToolNames } from './responses-tools.js';
 import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
-
-const PREFIX: Record<ItemKind, string> = { reasoning: 'rs', message: 'msg', function_call: 'fc' };
 
 /** Receives a served answer's output items (the face keeps them for later item references). */
 export type ServedItems = (output: readonly Record<string, unknown>[]) => void;
@@ -64,7 +70,7 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
   toolCall(index: number, id: string | null, name: string | null, args: string): void {
     const step = this.#tools.piece(index, id, name, args);
     if (!step) return;
-    if (step.start) this.#openItem('function_call', step.call);
+    if (step.start) this.#openItem(callKind(step.call.name ?? '', this.#names), step.call);
     const item = this.#open;
     if (step.args !== '' && item && item.call === step.call) this.#append(item, step.args);
   }
@@ -102,14 +108,16 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
   }
 
   #append(item: StreamedItem, piece: string): void {
-    this.#out += item.append(piece, this.#seq);
+    const event = item.append(piece, this.#seq);
+    if (event === null) return;
+    this.#out += event;
     this.#seq += 1;
   }
 
   #openItem(kind: ItemKind, call: TrackedCall | null): StreamedItem {
     this.#closeItem();
     const outputIndex = this.#output.length;
-    const id = `${PREFIX[kind]}_${this.#stem}_${outputIndex}`;
+    const id = `${ITEM_PREFIX[kind]}_${this.#stem}_${outputIndex}`;
     const item = new StreamedItem(kind, id, outputIndex, call, this.#names);
     this.#open = item;
     this.#output.push({});

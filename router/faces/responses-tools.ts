@@ -1,18 +1,29 @@
 /**
  * Responses tools → chat functions. A `namespace` tool's functions are flattened to `<namespace>__<name>`
- * (chat has no namespaces) and the encoder maps such a name back to `{ namespace, name }`. Tools only the
- * Responses service can run (`web_search`, `file_search`, `custom`, `mcp`, …) are dropped.
+ * (chat has no namespaces); a freeform (`custom`) tool becomes a function of one string, its `input`
+ * (`responses-custom-tools.ts`). The encoder maps each such chat name back to what the agent knows
+ * (`ToolNames`). Tools the Responses service runs (`web_search`, `file_search`, `mcp`, …) are dropped, and
+ * so is `tool_search`, even a client-run one: its call comes back as a `tool_search_call` item whose output
+ * loads more tools into the request, which no chat function can stand for.
  */
 import type { ChatTool, ChatToolChoice } from './chat-request.js';
 import { functionParameters } from './tool-parameters.js';
 import { functionTool, namespaceTool, type ResponsesToolChoice } from './responses-schema.js';
 import { fieldError, type FieldError } from './face-validation.js';
+import { customChatFunction } from './responses-custom-tools.js';
 
 /** Between a namespace and a function name in a flattened chat function name. */
 export const NAMESPACE_SEPARATOR = '__';
 
-/** Flattened chat function name → the namespace and function name the agent knows. */
-export type ToolNames = ReadonlyMap<string, { namespace: string; name: string }>;
+/** A tool as the agent knows it: its own name, its namespace, and whether it is a freeform (`custom`) tool. */
+export interface AgentTool {
+  name: string;
+  namespace?: string;
+  custom?: true;
+}
+
+/** Chat function name → the tool the agent knows, for the namespaced and custom tools (not plain functions). */
+export type ToolNames = ReadonlyMap<string, AgentTool>;
 
 /** The chat function name of a (possibly namespaced) function. */
 export function flatName(namespace: string | null | undefined, name: string): string {
@@ -29,47 +40,67 @@ function chatFunction(tool: unknown, name: string, at: string): ChatTool | Field
   return { type: 'function', function: fn };
 }
 
-/** The chat functions of a request's tools, with the map back for namespaced ones. */
+/** Collects a request's chat functions and the names to map back. */
+class ChatToolList {
+  readonly tools: ChatTool[] = [];
+  readonly names = new Map<string, AgentTool>();
+
+  /**
+   * Adds a `function` or `custom` tool (in `namespace`, if given); null when it is neither (a hosted tool),
+   * else the function added or the refusal of a tool that does not parse.
+   */
+  add(tool: { type: string }, namespace: string | null, at: string): ChatTool | FieldError | null {
+    if (tool.type !== 'function' && tool.type !== 'custom') return null;
+    const own = (tool as { name?: unknown }).name;
+    const name = typeof own === 'string' ? own : '';
+    const flat = flatName(namespace, name);
+    const custom = tool.type === 'custom';
+    const fn = custom ? customChatFunction(tool, flat, at) : chatFunction(tool, flat, at);
+    if ('ok' in fn) return fn;
+    this.tools.push(fn);
+    const known: AgentTool = namespace ? { namespace, name } : { name };
+    if (custom) known.custom = true;
+    if (namespace || custom) this.names.set(flat, known);
+    return fn;
+  }
+}
+
+/** The chat functions of a request's tools, with the map back for namespaced and custom ones. */
 export function chatTools(
   tools: readonly { type: string }[],
 ): { ok: true; tools: ChatTool[]; names: ToolNames } | FieldError {
-  const out: ChatTool[] = [];
-  const names = new Map<string, { namespace: string; name: string }>();
+  const list = new ChatToolList();
   for (const [i, tool] of tools.entries()) {
     const at = `tools[${i}]`;
-    if (tool.type === 'function') {
-      const name = (tool as { name?: unknown }).name;
-      const fn = chatFunction(tool, typeof name === 'string' ? name : '', at);
+    if (tool.type !== 'namespace') {
+      const added = list.add(tool, null, at);
+      if (added && 'ok' in added) return added;
+      continue;
+    }
+    const parsed = namespaceTool.safeParse(tool);
+    if (!parsed.success) return fieldError(parsed.error, at);
+    const ns = parsed.data;
+    for (const [j, inner] of ns.tools.entries()) {
+      const fn = list.add(inner, ns.name, `${at}.tools[${j}]`);
+      if (fn === null) continue;
       if ('ok' in fn) return fn;
-      out.push(fn);
-    } else if (tool.type === 'namespace') {
-      const parsed = namespaceTool.safeParse(tool);
-      if (!parsed.success) return fieldError(parsed.error, at);
-      const ns = parsed.data;
-      for (const [j, inner] of ns.tools.entries()) {
-        // Freeform (`custom`) tools take raw text, which chat functions cannot express.
-        if (inner.type !== 'function') continue;
-        const name = typeof inner.name === 'string' ? inner.name : '';
-        const flat = flatName(ns.name, name);
-        const fn = chatFunction(inner, flat, `${at}.tools[${j}]`);
-        if ('ok' in fn) return fn;
-        // The namespace's description is the functions' context (chat shows the model no namespace).
-        if (ns.description) {
-          const own = fn.function.description;
-          fn.function.description = own ? `${ns.description}\n\n${own}` : ns.description;
-        }
-        out.push(fn);
-        names.set(flat, { namespace: ns.name, name });
+      // The namespace's description is the functions' context (chat shows the model no namespace).
+      if (ns.description) {
+        const own = fn.function.description;
+        fn.function.description = own ? `${ns.description}\n\n${own}` : ns.description;
       }
     }
   }
-  return { ok: true, tools: out, names };
+  return { ok: true, tools: list.tools, names: list.names };
 }
 
-/** `tool_choice` in chat's words: forcing a function keeps it; forcing a dropped tool is `auto`. */
+/**
+ * `tool_choice` in chat's words: forcing a function or a custom tool forces its chat function; forcing a
+ * dropped tool is `auto`.
+ */
 function chatToolChoice(choice: ResponsesToolChoice): ChatToolChoice {
   if (typeof choice === 'string') return choice;
-  if (choice.type === 'function' && choice.name) {
+  if ((choice.type === 'function' || choice.type === 'custom') && choice.name) {
     return { type: 'function', function: { name: flatName(choice.namespace, choice.name) } };
   }
   return 'auto';
@@ -82,7 +113,7 @@ function isAllowed(chatName: string, names: ToolNames, entries: readonly Allowed
   return entries.some((entry) => {
     if (typeof entry.name !== 'string') return false;
     if (entry.type === 'namespace') return names.get(chatName)?.namespace === entry.name;
-    if (entry.type !== 'function') return false;
+    if (entry.type !== 'function' && entry.type !== 'custom') return false;
     const namespace = typeof entry.namespace === 'string' ? entry.namespace : null;
     return flatName(namespace, entry.name) === chatName;
   });

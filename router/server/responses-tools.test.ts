@@ -1,10 +1,13 @@
 /**
- * Tools on `POST /v1/responses` end to end, with `openai` against the real router over a fake upstream:
- * `allowed_tools` in what the upstream is sent; the name on `response.function_call_arguments.done`.
+ * Tools on `POST /v1/responses` end to end, with `openai` against the real router over a fake upstream: a
+ * freeform (`custom`) tool offered upstream as a function and called back as a `custom_tool_call`, streamed
+ * and not; `allowed_tools` and a forced custom tool in what the upstream is sent; the name on
+ * `response.function_call_arguments.done`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { addFilePatch, agentModel } from '../test-support/agent-model.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
 import { finishFrame, roleFrame, toolCallFrame, usageFrame } from '../test-support/upstream-frames.js';
@@ -14,6 +17,14 @@ const one = { providers: { good: ['coder'] } };
 
 const client = (url: string): OpenAI => new OpenAI({ baseURL: `${url}/v1`, apiKey: 'any', maxRetries: 0 });
 
+/** Codex's file-editing tool with a GPT-5 model name (its grammar shortened). */
+const applyPatch: OpenAI.Responses.CustomTool = {
+  type: 'custom',
+  name: 'apply_patch',
+  description: 'Edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.',
+  format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' },
+};
+
 const fn = (name: string): OpenAI.Responses.FunctionTool => ({
   type: 'function',
   name,
@@ -22,12 +33,81 @@ const fn = (name: string): OpenAI.Responses.FunctionTool => ({
 });
 
 type SentBody = { tools?: { function: { name: string; parameters: unknown } }[]; tool_choice?: unknown };
+type Body = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
 
-test('allowed_tools: the upstream is offered only the allowed tools, required or not by its mode', async () => {
+/** A streamed answer read with `responses.stream`: its event types and the response the SDK put together. */
+async function streamed(
+  openai: OpenAI,
+  body: Body,
+): Promise<{ types: string[]; response: OpenAI.Responses.Response }> {
+  const stream = openai.responses.stream(body);
+  const types: string[] = [];
+  for await (const event of stream) types.push(event.type);
+  return { types, response: await stream.finalResponse() };
+}
+
+test('a custom tool, streamed and not: a function of one string upstream, a custom_tool_call back, its output to the model', async () => {
+  await withScenario(one, async ({ router, upstream }) => {
+    upstream.always(GOOD, agentModel());
+    const openai = client(router.url);
+    const patch = addFilePatch('hello.txt', 'hi');
+    for (const stream of [true, false]) {
+      const input: OpenAI.Responses.ResponseInputItem[] = [
+        { role: 'user', content: `write: hello.txt hi\n(${stream ? 'streamed' : 'whole'})` },
+      ];
+      const body = { model: 'gpt-5.5', input, tools: [applyPatch] };
+      const first = stream
+        ? await streamed(openai, body)
+        : { types: null, response: await openai.responses.create(body) };
+      const offered = (upstream.callsTo(GOOD).at(-1)?.body as SentBody).tools?.[0]?.function;
+      assert.equal(offered?.name, 'apply_patch');
+      assert.deepEqual((offered?.parameters as { required: string[] }).required, ['input']);
+
+      const call = first.response.output[0];
+      assert.ok(call?.type === 'custom_tool_call', 'a custom_tool_call item');
+      assert.equal(call.name, 'apply_patch');
+      assert.equal(call.input, patch);
+      assert.match(call.id ?? '', /^ctc_/);
+      if (first.types !== null)
+        assert.deepEqual(first.types.slice(2), [
+          'response.output_item.added',
+          'response.custom_tool_call_input.delta',
+          'response.custom_tool_call_input.done',
+          'response.output_item.done',
+          'response.completed',
+        ]);
+
+      const output = { type: 'custom_tool_call_output' as const, call_id: call.call_id, output: 'Done!' };
+      const second = await openai.responses.create({
+        model: 'gpt-5.5',
+        input: [...input, call, output],
+        tools: [applyPatch],
+      });
+      assert.equal(second.output_text, 'The command printed: Done!');
+      const sent = upstream.callsTo(GOOD).at(-1)?.body?.messages as Record<string, unknown>[];
+      assert.deepEqual(sent.slice(-2), [
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: call.call_id,
+              type: 'function',
+              function: { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: call.call_id, content: 'Done!' },
+      ]);
+    }
+  });
+});
+
+test('allowed_tools: the upstream is offered only the allowed tools, required or not by its mode; a forced custom tool is a forced function', async () => {
   await withScenario(one, async ({ router, upstream }) => {
     upstream.always(GOOD, json('ok'));
     const openai = client(router.url);
-    const tools = [fn('read_file'), fn('delete_file'), fn('write_file')];
+    const tools = [fn('read_file'), fn('delete_file'), fn('write_file'), applyPatch];
     const sent = async (
       tool_choice: OpenAI.Responses.ResponseCreateParams['tool_choice'],
     ): Promise<SentBody> => {
@@ -39,12 +119,12 @@ test('allowed_tools: the upstream is offered only the allowed tools, required or
       mode: 'required',
       tools: [
         { type: 'function', name: 'read_file' },
-        { type: 'function', name: 'write_file' },
+        { type: 'custom', name: 'apply_patch' },
       ],
     });
     assert.deepEqual(
       allowed.tools?.map((tool) => tool.function.name),
-      ['read_file', 'write_file'],
+      ['read_file', 'apply_patch'],
     );
     assert.equal(allowed.tool_choice, 'required');
     const auto = await sent({
@@ -57,6 +137,9 @@ test('allowed_tools: the upstream is offered only the allowed tools, required or
       ['read_file'],
     );
     assert.equal(auto.tool_choice, 'auto');
+    const forced = await sent({ type: 'custom', name: 'apply_patch' });
+    assert.equal(forced.tools?.length, 4);
+    assert.deepEqual(forced.tool_choice, { type: 'function', function: { name: 'apply_patch' } });
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * A fake coding model for agent tests, speaking chat completions as a provider would (JSON or SSE, as
  * asked): when the newest user message asks `run: <command>` and the request offers a shell tool (see
- * `SHELL_TOOLS`), it calls that tool; once the tool's result is the newest message, it answers with what
- * the command printed; otherwise it says `AGENT_REPLY`. Asked by the router to continue an answer it began,
+ * `SHELL_TOOLS`), it calls that tool; asked `write: <file> <line>` with Codex's freeform `apply_patch` offered
+ * (as the router offers it: a function of one string, `input`), it calls that with a patch adding the file;
+ * once the tool's result is the newest message, it answers with what the command printed; otherwise it says
+ * `AGENT_REPLY`. Asked by the router to continue an answer it began,
  * it gives the rest of it (or, after thoughts alone, its move); `agentModelDyingHalfway` dies half-way
  * through its answers, and `agentModelThinkingOnly` thinks and then says nothing.
  */
@@ -50,6 +52,20 @@ const SHELL_TOOLS: Readonly<Record<string, (command: string) => Record<string, s
   run_shell_command: (command) => ({ command, description: 'Run the command' }),
 };
 
+/** The patch that adds `file` holding `line`, in Codex's `apply_patch` format. */
+export const addFilePatch = (file: string, line: string): string =>
+  `*** Begin Patch\n*** Add File: ${file}\n+${line}\n*** End Patch\n`;
+
+/** The tool call `write: <file> <line>` asks for, when the newest message asks it and `apply_patch` is offered. */
+function writeMove(text: string, offered: readonly unknown[]): { name: string; args: string } | null {
+  const asked = /^"?write: (\S+) (.+?)"?$/m.exec(text);
+  if (asked === null || !offered.includes('apply_patch')) return null;
+  return {
+    name: 'apply_patch',
+    args: JSON.stringify({ input: addFilePatch(asked[1] ?? '', asked[2] ?? '') }),
+  };
+}
+
 /** The model's next move for a chat body: a tool call, or text. */
 export function agentMove(
   body: Record<string, unknown>,
@@ -64,9 +80,10 @@ export function agentMove(
   // double quotes, which are not the command's.
   const command = /^"?run: (.+?)"?$/m.exec(textOf(last?.content))?.[1]?.trim();
   const tools = Array.isArray(body.tools) ? (body.tools as Tool[]) : [];
-  const name = tools
-    .map((tool) => tool.function?.name)
-    .find((n): n is string => typeof n === 'string' && n in SHELL_TOOLS);
+  const offered = tools.map((tool) => tool.function?.name);
+  const write = writeMove(textOf(last?.content), offered);
+  if (write !== null) return { tool: write };
+  const name = offered.find((n): n is string => typeof n === 'string' && n in SHELL_TOOLS);
   const args = name === undefined ? undefined : SHELL_TOOLS[name];
   if (command !== undefined && name !== undefined && args !== undefined)
     return { tool: { name, args: JSON.stringify(args(command)) } };
