@@ -98,6 +98,62 @@ test('Codex 0.171.0 namespaced call in history is flattened to the chat function
   assert.equal(assistant.tool_calls?.[0]?.function.name, 'multi_agent_v1__close_agent');
 });
 
+test('Codex 0.171.0 with a GPT-5 model: its freeform apply_patch is a function of one string, its call and output a tool round', () => {
+  const { body } = fixture('codex-0.171.0.apply-patch-output-turn.json');
+  const result = translateResponsesRequest(body);
+  assert.ok(result.ok);
+  const { chat } = result;
+  assert.deepEqual(
+    chat.tools?.map((tool) => tool.function.name),
+    [
+      'exec_command',
+      'write_stdin',
+      'request_user_input',
+      'apply_patch',
+      'view_image',
+      'get_goal',
+      'create_goal',
+      'update_goal',
+    ],
+    'the client-run tool_search and the hosted web_search are dropped',
+  );
+  const patch = chat.tools?.[3]?.function;
+  assert.match(String(patch?.description), /^The `apply_patch` tool can be used to edit files/);
+  assert.deepEqual(patch?.parameters.required, ['input']);
+  const input = (patch?.parameters.properties as Record<string, { type: string; description: string }>).input;
+  assert.equal(input?.type, 'string');
+  assert.match(
+    String(input?.description),
+    /^The raw freeform input for this tool, as plain text \(not JSON\)/,
+  );
+  assert.match(String(input?.description), /lark grammar:\nstart: begin_patch hunk\+ end_patch\n/);
+  assert.deepEqual(result.toolNames.get('apply_patch'), { name: 'apply_patch', custom: true });
+  assert.deepEqual(chat.messages.slice(-2), [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_stub_1',
+          type: 'function',
+          function: {
+            name: 'apply_patch',
+            arguments: JSON.stringify({
+              input: '*** Begin Patch\n*** Add File: hello.txt\n+hello-fixture\n*** End Patch\n',
+            }),
+          },
+        },
+      ],
+    },
+    {
+      role: 'tool',
+      tool_call_id: 'call_stub_1',
+      content:
+        'Exit code: 0\nWall time: 0.4 seconds\nOutput:\nSuccess. Updated the following files:\nA hello.txt\n',
+    },
+  ]);
+});
+
 test('custom tools: unconstrained text or a grammar; in a namespace; a namespaced custom call in history', () => {
   const result = translateResponsesRequest({
     model: 'm',

@@ -135,6 +135,7 @@ export const TOOL_RESULT_TURNS = [
   'claude-code-2.1.332.tool-result-turn.json',
   'codex-0.171.0.tool-output-turn.json',
   'codex-0.171.0.namespace-tool-output-turn.json',
+  'codex-0.171.0.apply-patch-output-turn.json',
   'opencode-1.18.33.tool-result-turn.json',
   'qwen-code-0.24.4.tool-result-turn.json',
   'continue-cli-1.5.47.tool-result-turn.json',
