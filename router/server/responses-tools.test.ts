@@ -1,12 +1,14 @@
 /**
  * Tools on `POST /v1/responses` end to end, with `openai` against the real router over a fake upstream: a
  * freeform (`custom`) tool offered upstream as a function and called back as a `custom_tool_call`, streamed
- * and not; `allowed_tools` and a forced custom tool in what the upstream is sent; the name on
- * `response.function_call_arguments.done`.
+ * and not, and the AI SDK's `openai.tools.customTool` run through it; `allowed_tools` and a forced custom tool
+ * in what the upstream is sent; the name on `response.function_call_arguments.done`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { addFilePatch, agentModel } from '../test-support/agent-model.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
@@ -100,6 +102,37 @@ test('a custom tool, streamed and not: a function of one string upstream, a cust
         { role: 'tool', tool_call_id: call.call_id, content: 'Done!' },
       ]);
     }
+  });
+});
+
+test('ai sdk: openai.tools.customTool through the router, streamed and not: its execute gets the raw input', async () => {
+  await withScenario(one, async ({ router, upstream }) => {
+    upstream.always(GOOD, agentModel());
+    const provider = createOpenAI({ baseURL: `${router.url}/v1`, apiKey: 'any' });
+    const inputs: string[] = [];
+    // `as ToolSet`: @ai-sdk/openai types its tools with its own copy of provider-utils, whose Tool type
+    // `ai`'s ToolSet does not take.
+    const tools = {
+      apply_patch: provider.tools.customTool({
+        name: 'apply_patch',
+        description: applyPatch.description,
+        execute: async (input: string) => {
+          inputs.push(input);
+          return 'Added fcm-agent-patched';
+        },
+      }),
+    } as unknown as ToolSet;
+    const model = provider.responses('fcm');
+    const whole = await generateText({
+      model,
+      prompt: 'write: a.txt whole',
+      tools,
+      stopWhen: stepCountIs(2),
+    });
+    assert.equal(whole.text, 'The command printed: fcm-agent-patched');
+    const streaming = streamText({ model, prompt: 'write: b.txt streamed', tools, stopWhen: stepCountIs(2) });
+    assert.equal(await streaming.text, 'The command printed: fcm-agent-patched');
+    assert.deepEqual(inputs, [addFilePatch('a.txt', 'whole'), addFilePatch('b.txt', 'streamed')]);
   });
 });
 
