@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../router/index.js';
 import { GUI_EXECUTABLE_NAME } from './app-identity.js';
 
 /** How to launch the app at login. */
@@ -88,7 +88,7 @@ export function desktopEntry(target: LaunchTarget): string {
 export async function enableLinuxAutostart(location: XdgLocation, target: LaunchTarget): Promise<string> {
   const file = autostartFile(location);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, desktopEntry(target), { mode: 0o644 });
+  await writeFileAtomically(file, desktopEntry(target), { mode: 0o644 });
   return file;
 }
 

@@ -151,7 +151,6 @@ test('electron-builder --dir packs the router, the dashboard and the icons into 
       '/node_modules/zod/package.json',
       '/node_modules/undici/package.json',
       '/node_modules/eventsource-parser/package.json',
-      '/node_modules/write-file-atomic/package.json',
     ];
     for (const file of expected) assert.ok(files.has(file), `app.asar contains ${file}`);
     for (const prefix of [

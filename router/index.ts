@@ -11,4 +11,5 @@ export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
 export { DaemonRunningError, StateDirError, processAlive } from './daemon/daemon-lock.js';
 export type { LockHolder } from './daemon/daemon-lock.js';
+export { writeFileAtomically } from './files/atomic-write.js';
 export { readOutboundProxy } from './upstream/outbound-proxy.js';

@@ -4,7 +4,13 @@
  */
 import path from 'node:path';
 import { callDaemon, daemonConfigPath, daemonOwnsConfig, type LiveDaemon } from './cli-control.js';
-import { loadConfigFile, validateConfig, writeConfigGuarded } from '../config/config-store.js';
+import {
+  describeWriteError,
+  loadConfigFile,
+  validateConfig,
+  writeConfigGuarded,
+  type GuardedWrite,
+} from '../config/config-store.js';
 import { withProviderKey } from '../config/provider-key.js';
 import type { ConfigInput } from '../config/schema.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
@@ -72,7 +78,13 @@ async function setKeyInFile(options: SetKeyOptions, configPath: string): Promise
     reportIssues(printError, 'the config with this key', checked.issues);
     return 1;
   }
-  const written = await writeConfigGuarded(configPath, next, current.revision);
+  let written: GuardedWrite;
+  try {
+    written = await writeConfigGuarded(configPath, next, current.revision);
+  } catch (error) {
+    printError(`fcm-router: cannot write ${configPath} (${describeWriteError(error)}); nothing saved`);
+    return 1;
+  }
   if (!written.ok) {
     printError(`fcm-router: ${configPath} changed while saving; nothing saved. Run set-key again.`);
     return 1;

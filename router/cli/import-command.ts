@@ -8,7 +8,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { daemonOwnsConfig, type LiveDaemon } from './cli-control.js';
-import { loadConfigFile, validateConfig, writeConfigGuarded } from '../config/config-store.js';
+import {
+  describeWriteError,
+  loadConfigFile,
+  validateConfig,
+  writeConfigGuarded,
+  type GuardedWrite,
+} from '../config/config-store.js';
 import { parseFcmConfig, type FcmConfig } from '../import/fcm-config.js';
 import { importThroughDaemon } from './import-through-daemon.js';
 import { knownProviders, planImport } from '../import/import-plan.js';
@@ -84,7 +90,13 @@ async function importIntoFile(fcm: FcmConfig, configPath: string, options: Impor
     print('Dry run: nothing written.');
     return 0;
   }
-  const written = await writeConfigGuarded(configPath, plan.next, current.revision);
+  let written: GuardedWrite;
+  try {
+    written = await writeConfigGuarded(configPath, plan.next, current.revision);
+  } catch (error) {
+    print(`fcm-router: cannot write ${configPath} (${describeWriteError(error)}); nothing written.`);
+    return 1;
+  }
   if (!written.ok) {
     print(`fcm-router: ${configPath} changed while importing; nothing written. Run the import again.`);
     return 1;

@@ -1,12 +1,12 @@
 /**
  * Reading and writing `config.json`. Loading never throws (a bad file comes back as issues the editor can
- * show); saving only ever replaces the file atomically, so a crash mid-write leaves the old file intact,
- * and only through {@link writeConfigGuarded}, which refuses to replace content it has not read.
+ * show); saving only ever replaces the file atomically, so a crash or a full disk mid-write leaves the old
+ * file intact, and only through {@link writeConfigGuarded}, which refuses to replace content it has not read.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../files/atomic-write.js';
 import { describeJsonError } from './json-error.js';
 import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
@@ -106,12 +106,13 @@ function configText(raw: ConfigInput): string {
 
 /**
  * Writes the config as pretty JSON, readable by the user only (0600, folder 0700). The file is replaced
- * atomically (temp file, fsync, rename). Unguarded: writers go through {@link writeConfigGuarded}.
+ * atomically (temp file written whole, fsync, rename, folder fsync). Unguarded: writers go through
+ * {@link writeConfigGuarded}.
  */
 export async function saveConfigFile(file: string, raw: ConfigInput): Promise<string> {
   const text = configText(raw);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, text, { mode: 0o600 });
+  await writeFileAtomically(file, text, { mode: 0o600, syncFolder: true });
   return textRevision(text);
 }
 
@@ -124,7 +125,7 @@ export type GuardedWrite =
 /**
  * The one way `config.json` is written: only while the file still holds what the writer read
  * (`expected`, the revision it was read at), so an edit made in between is never replaced. Write errors
- * are thrown.
+ * are thrown, the file as it was.
  */
 export async function writeConfigGuarded(
   file: string,
@@ -134,4 +135,12 @@ export async function writeConfigGuarded(
   const onDisk = await fileRevision(file);
   if (onDisk !== expected) return { ok: false, onDisk };
   return { ok: true, revision: await saveConfigFile(file, raw) };
+}
+
+/** `EACCES: permission denied`: the code and the system's words, without the path (the caller names it). */
+export function describeWriteError(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (!code) return error instanceof Error ? error.message : String(error);
+  const words = message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return `${code}: ${words}`;
 }

@@ -1,6 +1,6 @@
 import type { ConfigResponse } from '../api-types.js';
 import { diffPaths } from './config-diff.js';
-import { loadConfigFile, validateConfig, writeConfigGuarded } from './config-store.js';
+import { describeWriteError, loadConfigFile, validateConfig, writeConfigGuarded } from './config-store.js';
 import { changeOf, invalidOnDiskMessage, judgeFile, staleSaveMessage, type FileChange } from './file-sync.js';
 import {
   BUILTIN_CATALOGUE,
@@ -248,15 +248,7 @@ export class LiveConfig {
       this.#revision = this.#seen = written.revision;
       return { ok: true };
     } catch (error) {
-      return { ok: false, saveFailed: describeSaveError(error) };
+      return { ok: false, saveFailed: describeWriteError(error) };
     }
   }
-}
-
-/** `EACCES: permission denied`: the code and the system's words, without the path (the caller names it). */
-function describeSaveError(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  if (!code) return error instanceof Error ? error.message : String(error);
-  const words = message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
-  return `${code}: ${words}`;
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 /**
  * `<stateDir>/daemon.json`: how `fcm-router status`, `stop` and scripts find a running daemon, and the
@@ -27,7 +27,8 @@ export function daemonFilePath(stateDir: string): string {
 
 export async function writeDaemonFile(stateDir: string, info: DaemonFile): Promise<void> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(daemonFilePath(stateDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(info, null, 2)}\n`;
+  await writeFileAtomically(daemonFilePath(stateDir), text, { mode: 0o600 });
 }
 
 /** The daemon file as read: null when there is none, else the file or what makes it unusable. */

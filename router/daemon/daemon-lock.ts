@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
+import { writeFileAtomically } from '../files/atomic-write.js';
 import { probeLockHolder, type HolderAnswer } from './lock-holder.js';
 import { DaemonRunningError, daemonLockPath, StateDirError, type LockHolder } from './daemon-lock-errors.js';
 
@@ -217,7 +217,7 @@ export async function acquireDaemonLock(
 function heldLock(file: string, mine: DaemonLockInfo): DaemonLock {
   const ours = async (): Promise<boolean> => (await readDaemonLock(path.dirname(file)))?.nonce === mine.nonce;
   // Replaced by rename: the lock file exists at every moment, so exclusivity holds throughout.
-  const rewrite = () => writeFileAtomic(file, `${JSON.stringify(mine)}\n`, { mode: 0o600 });
+  const rewrite = () => writeFileAtomically(file, `${JSON.stringify(mine)}\n`, { mode: 0o600 });
   return {
     async listening(port, url) {
       if (!(await ours())) return;

@@ -5,7 +5,7 @@
  */
 import { copyFile, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 /** What an error of the file system means for the file or folder it was about. */
 function reasonOf(error: unknown): string {
@@ -87,10 +87,10 @@ export class ChangeLog {
   /** Writes `text` to `file` (atomically), or removes it when `text` is null; `before` is what it held. */
   async put(file: string, text: string | null, before: string | null): Promise<void> {
     if (text === null) await attempt(`cannot remove ${file}`, () => rm(file, { force: true }));
-    else await attempt(`cannot write ${file}`, () => writeFileAtomic(file, text));
+    else await attempt(`cannot write ${file}`, () => writeAgentFile(file, text));
     this.#made.push({
       path: file,
-      takeBack: () => (before === null ? rm(file, { force: true }) : writeFileAtomic(file, before)),
+      takeBack: () => (before === null ? rm(file, { force: true }) : writeAgentFile(file, before)),
     });
   }
 
@@ -108,6 +108,11 @@ export class ChangeLog {
         : `could not take back the change to ${left.join(' and ')}: check ${left.length === 1 ? 'it' : 'them'}`;
     return new Error(`${message}; ${after}`, { cause: error });
   }
+}
+
+/** An agent's file (or our note beside it) replaced whole, its mode kept, the new name flushed to disk. */
+function writeAgentFile(file: string, text: string): Promise<boolean> {
+  return writeFileAtomically(file, text, { syncFolder: true });
 }
 
 /** Removes `folder` and the folders above it up to `top`, while they are empty. */

@@ -6,8 +6,8 @@
  */
 import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod/v3';
+import { isTempFileOf, writeFileAtomically } from '../files/atomic-write.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Time, TimerHandle } from './clock.js';
 
@@ -132,9 +132,8 @@ export abstract class StateBook<T extends object> {
     try {
       const body = { version: STATE_FILE_VERSION, savedAt: this.time.now(), ...this.snapshot() };
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      // A fresh options object each time: write-file-atomic fills in missing fields of the one it gets.
       // Compact JSON: a 10 000-entry breaker file serialises in a fraction of the pretty-printed time.
-      await writeFileAtomic(file, `${JSON.stringify(body)}\n`, { mode: 0o600, fsync: true });
+      await writeFileAtomically(file, `${JSON.stringify(body)}\n`, { mode: 0o600 });
     } catch (error) {
       this.#dirty = true;
       logger.error(`state file ${file}: write failed (${errorCode(error) ?? describeError(error)})`);
@@ -142,15 +141,19 @@ export abstract class StateBook<T extends object> {
   }
 
   /**
-   * A process killed mid-write leaves write-file-atomic's temp file (`<name>.<uint32>`) beside the real
-   * one; the real file is intact (the rename never happened), so the leftover is only clutter.
+   * A process killed mid-write leaves the temp file beside the real one (`<name>.<hex>.tmp`, or
+   * `<name>.<uint32>` from older versions); the real file is intact (the rename never happened), so the
+   * leftover is only clutter.
    */
   async #removeStaleTempFiles(): Promise<void> {
     const { file } = this.#options;
-    const prefix = `${basename(file)}.`;
+    const base = basename(file);
     const names = await readdir(dirname(file)).catch(() => [] as string[]);
     for (const name of names)
-      if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+      if (
+        isTempFileOf(name, base) ||
+        (name.startsWith(`${base}.`) && /^\d+$/.test(name.slice(base.length + 1)))
+      )
         await unlink(join(dirname(file), name)).catch(() => undefined);
   }
 

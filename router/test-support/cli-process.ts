@@ -23,6 +23,18 @@ export interface CliOptions {
   stdin?: string;
   /** Variables set on top of the clean environment (a throwaway HOME, say). */
   env?: Record<string, string>;
+  /**
+   * Blocks (of 512 or 1024 bytes, as the shell counts) no file the process writes may grow past (`ulimit -f`,
+   * POSIX only): a write past it is cut short by the kernel, as on a nearly full disk.
+   */
+  fileSizeBlocks?: number;
+}
+
+/** The command and arguments that run the CLI with `args`, under the file size limit when one is given. */
+function command(args: readonly string[], options: CliOptions): [string, string[]] {
+  const node = [process.execPath, BIN, ...args];
+  if (options.fileSizeBlocks === undefined) return [process.execPath, node.slice(1)];
+  return ['/bin/sh', ['-c', `ulimit -f ${options.fileSizeBlocks} && exec "$0" "$@"`, ...node]];
 }
 
 export class CliProcess {
@@ -33,7 +45,8 @@ export class CliProcess {
 
   /** `stdin`: text piped to the process (its standard input is closed when absent); `env`: added variables. */
   constructor(args: readonly string[], options: CliOptions = {}) {
-    this.#child = spawn(process.execPath, [BIN, ...args], {
+    const [file, argv] = command(args, options);
+    this.#child = spawn(file, argv, {
       env: { ...cleanEnv(), ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

@@ -1,0 +1,54 @@
+/**
+ * `fcm-router set-key` with no daemon writes `config.json` itself: a save it could not finish leaves the file
+ * as it was. Real CLI processes on a throwaway state folder.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CliProcess } from '../test-support/cli-process.js';
+
+async function withStateDir(run: (stateDir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-set-key-'));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function setKey(stateDir: string, provider: string, key: string, fileSizeBlocks?: number): CliProcess {
+  return new CliProcess(['set-key', provider, '--state-dir', stateDir], {
+    stdin: `${key}\n`,
+    env: { HOME: stateDir },
+    ...(fileSizeBlocks === undefined ? {} : { fileSizeBlocks }),
+  });
+}
+
+test(
+  'a save the disk cuts short is not reported saved, and config.json stays as it was',
+  { skip: process.platform === 'win32' },
+  async () => {
+    await withStateDir(async (stateDir) => {
+      const file = path.join(stateDir, 'config.json');
+      const models = Array.from({ length: 400 }, (_, i) => `groq/llama-3.3-70b-versatile-${i}`);
+      const config = {
+        providers: { groq: { apiKey: 'gsk_mine' } },
+        sets: { main: models },
+        activeSet: 'main',
+      };
+      const before = `${JSON.stringify(config, null, 2)}\n`;
+      await writeFile(file, before, { mode: 0o600 });
+      // A few kilobytes left on the disk: the new config.json does not fit.
+      const cli = setKey(stateDir, 'cerebras', 'csk_new', 8);
+      const code = await cli.exited;
+      assert.equal(code, 1, cli.output());
+      assert.match(cli.output(), /cannot write .*config\.json \((EFBIG|ENOSPC): [^)]*\); nothing saved/);
+      assert.doesNotMatch(cli.output(), /\n\s+at /, 'no stack trace');
+      assert.ok(!cli.output().includes('csk_new'), 'the key is not echoed');
+      assert.equal(await readFile(file, 'utf8'), before, 'the config is whole');
+      assert.deepEqual(await readdir(stateDir), ['config.json'], 'no temp file is left');
+    });
+  },
+);

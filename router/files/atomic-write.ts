@@ -1,0 +1,91 @@
+/**
+ * The one way a file we own is replaced: a temp file beside it, written whole (every byte, or an error),
+ * flushed to disk, then renamed over it. A crash or a full disk at any point leaves the old file as it was;
+ * only the rename makes the new text visible, and a failed write removes the temp file and throws.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** The new file's mode. @default the mode of the file replaced, or 0666 less the umask for a new one */
+  mode?: number;
+  /** Also flush the folder after the rename, so the new name itself survives a power cut. */
+  syncFolder?: boolean;
+  /**
+   * Asked once the new text is on disk, just before the rename: false leaves the file as it is (the temp
+   * file removed) and the write resolves false. A guarded writer re-checks the file here.
+   */
+  stillWanted?: () => Promise<boolean>;
+}
+
+/** Whether `name` is a temp file {@link writeFileAtomically} makes beside a file named `base`. */
+export function isTempFileOf(name: string, base: string): boolean {
+  return name.startsWith(`${base}.`) && /^\.[0-9a-f]{12}\.tmp$/.test(name.slice(base.length));
+}
+
+function tempBeside(file: string): string {
+  return `${file}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** The file a write replaces: a symlink's target, so the link stays a link (the path itself when absent). */
+async function realTarget(file: string): Promise<string> {
+  return realpath(file).catch(() => path.resolve(file));
+}
+
+/** Writes every byte of `bytes` (FileHandle.writeFile loops over short writes and throws ENOSPC) and checks. */
+async function writeWhole(handle: FileHandle, bytes: Buffer): Promise<void> {
+  await handle.writeFile(bytes);
+  const { size } = await handle.stat();
+  if (size !== bytes.byteLength)
+    throw new Error(`only ${size} of ${bytes.byteLength} bytes reached the disk; the file was not replaced`);
+  await handle.sync();
+}
+
+/** Flushes a folder's entries (where folders can be opened: not on Windows). */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r').catch(() => null);
+  if (handle === null) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems cannot flush a folder; the rename has happened all the same.
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Replaces `file` with `text` (UTF-8), atomically; a symlink is followed and stays a link. Resolves true
+ * when written (false only when `stillWanted` said no). Throws on any failure, the old file intact.
+ */
+export async function writeFileAtomically(
+  file: string,
+  text: string,
+  options: AtomicWriteOptions = {},
+): Promise<boolean> {
+  const target = await realTarget(file);
+  const old = await stat(target).catch(() => null);
+  const mode = options.mode ?? (old === null ? undefined : old.mode & 0o7777);
+  const temp = tempBeside(target);
+  let handle: FileHandle | null = await open(temp, 'wx', mode);
+  try {
+    // Exactly the mode asked for (open's is reduced by the umask), and the owner of the file replaced.
+    if (mode !== undefined) await handle.chmod(mode);
+    if (old !== null && process.getuid?.() === 0) await handle.chown(old.uid, old.gid);
+    await writeWhole(handle, Buffer.from(text, 'utf8'));
+    await handle.close();
+    handle = null;
+    if (options.stillWanted && !(await options.stillWanted())) {
+      await unlink(temp);
+      return false;
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  if (options.syncFolder === true) await syncFolder(path.dirname(target));
+  return true;
+}
