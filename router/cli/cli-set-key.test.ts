@@ -1,12 +1,13 @@
 /**
- * `fcm-router set-key` with no daemon writes `config.json` itself: a save it could not finish leaves the file
- * as it was. Real CLI processes on a throwaway state folder.
+ * `fcm-router set-key` with no daemon writes `config.json` itself: a key it says it saved is in the file,
+ * and a save it could not finish leaves the file as it was. Real CLI processes on a throwaway state folder.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ConfigInput } from '../config/schema.js';
 import { CliProcess } from '../test-support/cli-process.js';
 
 async function withStateDir(run: (stateDir: string) => Promise<void>): Promise<void> {
@@ -52,3 +53,27 @@ test(
     });
   },
 );
+
+test('three set-key at once: every key reported saved is in the file', async () => {
+  await withStateDir(async (stateDir) => {
+    const file = path.join(stateDir, 'config.json');
+    await writeFile(file, '{}\n', { mode: 0o600 });
+    const providers = ['groq', 'cerebras', 'openrouter'];
+    const runs = providers.map((provider) => ({
+      provider,
+      cli: setKey(stateDir, provider, `key_${provider}_1`),
+    }));
+    const codes = await Promise.all(runs.map(({ cli }) => cli.exited));
+    const saved = JSON.parse(await readFile(file, 'utf8')) as ConfigInput;
+    runs.forEach(({ provider, cli }, index) => {
+      if (codes[index] === 0)
+        assert.equal(
+          saved.providers?.[provider]?.apiKey,
+          `key_${provider}_1`,
+          `${provider}: ${cli.output()}`,
+        );
+      else assert.match(cli.output(), /changed while saving; nothing saved\. Run set-key again\./);
+    });
+    assert.ok(codes.includes(0), 'one of them saved');
+  });
+});

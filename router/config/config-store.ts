@@ -1,12 +1,14 @@
 /**
  * Reading and writing `config.json`. Loading never throws (a bad file comes back as issues the editor can
  * show); saving only ever replaces the file atomically, so a crash or a full disk mid-write leaves the old
- * file intact, and only through {@link writeConfigGuarded}, which refuses to replace content it has not read.
+ * file intact, and only through {@link writeConfigGuarded}, which refuses to replace content it has not
+ * read, under a lock all writers take.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../files/atomic-write.js';
+import { withWriterLock, type WriterLockOptions } from '../files/writer-lock.js';
 import { describeJsonError } from './json-error.js';
 import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
@@ -104,6 +106,16 @@ function configText(raw: ConfigInput): string {
   return `${JSON.stringify(raw, null, 2)}\n`;
 }
 
+/** Where the config's writers take their lock: beside the file itself, a symlinked one's target. */
+async function lockedPath(file: string): Promise<string> {
+  return realpath(file).catch(() => path.resolve(file));
+}
+
+/** The folder the config is written in (0700 when created). */
+async function makeFolder(file: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+}
+
 /**
  * Writes the config as pretty JSON, readable by the user only (0600, folder 0700). The file is replaced
  * atomically (temp file written whole, fsync, rename, folder fsync). Unguarded: writers go through
@@ -111,7 +123,7 @@ function configText(raw: ConfigInput): string {
  */
 export async function saveConfigFile(file: string, raw: ConfigInput): Promise<string> {
   const text = configText(raw);
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await makeFolder(file);
   await writeFileAtomically(file, text, { mode: 0o600, syncFolder: true });
   return textRevision(text);
 }
@@ -124,17 +136,33 @@ export type GuardedWrite =
 
 /**
  * The one way `config.json` is written: only while the file still holds what the writer read
- * (`expected`, the revision it was read at), so an edit made in between is never replaced. Write errors
- * are thrown, the file as it was.
+ * (`expected`, the revision it was read at), so an edit made in between is never replaced. The check and
+ * the replace happen under `config.json.lock`, which every writer (the CLI's, the daemon's) takes, so two of
+ * them cannot both pass the check; the file is checked again just before the rename, for an editor that
+ * takes no lock. Write errors are thrown, the file as it was.
  */
 export async function writeConfigGuarded(
   file: string,
   raw: ConfigInput,
   expected: string,
+  lock: WriterLockOptions = {},
 ): Promise<GuardedWrite> {
-  const onDisk = await fileRevision(file);
-  if (onDisk !== expected) return { ok: false, onDisk };
-  return { ok: true, revision: await saveConfigFile(file, raw) };
+  await makeFolder(file);
+  return withWriterLock(
+    await lockedPath(file),
+    async (): Promise<GuardedWrite> => {
+      let onDisk = await fileRevision(file);
+      if (onDisk !== expected) return { ok: false, onDisk };
+      const text = configText(raw);
+      const stillWanted = async (): Promise<boolean> => {
+        onDisk = await fileRevision(file);
+        return onDisk === expected;
+      };
+      const written = await writeFileAtomically(file, text, { mode: 0o600, syncFolder: true, stillWanted });
+      return written ? { ok: true, revision: textRevision(text) } : { ok: false, onDisk };
+    },
+    lock,
+  );
 }
 
 /** `EACCES: permission denied`: the code and the system's words, without the path (the caller names it). */

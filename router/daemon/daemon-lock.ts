@@ -6,11 +6,12 @@
  * fcm-router does (the pid was reused after a crash or a reboot). Any other holder refuses the newcomer.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod/v3';
 import { writeFileAtomically } from '../files/atomic-write.js';
+import { createExclusive, processAlive, removeStale } from '../files/exclusive-file.js';
 import { probeLockHolder, type HolderAnswer } from './lock-holder.js';
 import { DaemonRunningError, daemonLockPath, StateDirError, type LockHolder } from './daemon-lock-errors.js';
 
@@ -33,6 +34,7 @@ export {
   type HolderState,
   type LockHolder,
 } from './daemon-lock-errors.js';
+export { processAlive } from '../files/exclusive-file.js';
 
 /** A held lock. */
 export interface DaemonLock {
@@ -62,16 +64,6 @@ export interface AcquireOptions {
 /** A lock file that does not parse and is younger than this may be one being written right now. */
 const TORN_LOCK_GRACE_MS = 10_000;
 
-/** True while a process with this pid exists (EPERM: it exists, owned by another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function errorReason(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
   return code ? `${code}: ${message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : String(message);
@@ -90,39 +82,6 @@ function parseLock(text: string): DaemonLockInfo | null {
   } catch {
     return null;
   }
-}
-
-async function createExclusive(file: string, text: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-
-/**
- * Moves a stale lock out of the way. Another newcomer may have replaced it between our read and the
- * rename; then the file moved aside is not the one judged stale, and it is put back.
- */
-async function removeStale(file: string, judged: string): Promise<void> {
-  const aside = `${file}.stale-${randomBytes(6).toString('hex')}`;
-  try {
-    await rename(file, aside);
-  } catch {
-    return; // gone already: someone else removed it
-  }
-  const moved = await readFile(aside, 'utf8').catch(() => judged);
-  if (moved !== judged) await link(aside, file).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
 }
 
 /** A lock taken over: who held it, and whether its pid still ran (then as some other process). */

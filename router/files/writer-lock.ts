@@ -1,0 +1,89 @@
+/**
+ * The lock the writers of one file take around check-then-replace (`<file>.lock`, created exclusively,
+ * holding the writer's pid), so that two processes (two CLI commands, a CLI command and the daemon) cannot
+ * both find the file as they read it and then replace each other's change. It is held for one write only:
+ * one whose pid is gone, or older than {@link STALE_WRITER_LOCK_MS}, is left over from a crash and taken
+ * over; a live one is waited for.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod/v3';
+import { createExclusive, processAlive, removeStale } from './exclusive-file.js';
+
+/** No write holds the lock this long: a lock older than this is a crashed writer's. */
+export const STALE_WRITER_LOCK_MS = 10_000;
+/** How often a waiting writer tries again. */
+const RETRY_MS = 15;
+
+const lockSchema = z.object({ pid: z.number().int().positive(), nonce: z.string() });
+
+export interface WriterLockOptions {
+  /** @default {@link processAlive} */
+  isAlive?: (pid: number) => boolean;
+  /** The wall clock a lock's age is measured on (against its file's mtime). @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * What a writer does about a lock another holds (`pid`: who, null when its file does not parse yet), its
+ * file `ageMs` old: `take` it over (a crashed writer's) or `wait`. Pure.
+ */
+export function judgeWriterLock(
+  pid: number | null,
+  ageMs: number,
+  isAlive: (pid: number) => boolean,
+): 'take' | 'wait' {
+  if (ageMs >= STALE_WRITER_LOCK_MS) return 'take';
+  // A lock that does not parse yet is one being written right now.
+  if (pid === null) return 'wait';
+  return isAlive(pid) ? 'wait' : 'take';
+}
+
+function holderOf(text: string): number | null {
+  try {
+    const parsed = lockSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.pid : null;
+  } catch {
+    return null;
+  }
+}
+
+async function take(lock: string, mine: string, options: WriterLockOptions): Promise<void> {
+  const isAlive = options.isAlive ?? processAlive;
+  const now = options.now ?? Date.now;
+  for (;;) {
+    if (await createExclusive(lock, mine)) return;
+    const text = await readFile(lock, 'utf8').catch(() => null);
+    const made = await stat(lock).catch(() => null);
+    // Released between our create and read: try again at once.
+    if (text === null || made === null) continue;
+    if (judgeWriterLock(holderOf(text), now() - made.mtimeMs, isAlive) === 'take')
+      await removeStale(lock, text);
+    else await sleep(RETRY_MS);
+  }
+}
+
+/** Removes the lock if it is still this writer's (not taken over as stale meanwhile). */
+async function release(lock: string, mine: string): Promise<void> {
+  if ((await readFile(lock, 'utf8').catch(() => null)) === mine) await unlink(lock).catch(() => undefined);
+}
+
+/**
+ * Runs `body` holding `<file>.lock`, waiting while another live writer holds it. The lock is released
+ * however `body` ends.
+ */
+export async function withWriterLock<T>(
+  file: string,
+  body: () => Promise<T>,
+  options: WriterLockOptions = {},
+): Promise<T> {
+  const lock = `${file}.lock`;
+  const mine = `${JSON.stringify({ pid: process.pid, nonce: randomBytes(9).toString('hex') })}\n`;
+  await take(lock, mine, options);
+  try {
+    return await body();
+  } finally {
+    await release(lock, mine);
+  }
+}
