@@ -61,6 +61,13 @@ const opencode: AgentEditor = {
     path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'opencode', 'opencode.json'),
   apply: applyOpencode,
   ...jsonSettingsEdits(stripOpencode),
+  // OpenCode merges opencode.jsonc over opencode.json: what the jsonc sets would win over what setup writes.
+  refusal: async (file) => {
+    const jsonc = path.join(path.dirname(file), 'opencode.jsonc');
+    return (await exists(jsonc))
+      ? `${jsonc} holds OpenCode's settings and is read after ${path.basename(file)}, so its settings win; fcm-router cannot edit it safely (it may hold comments): add the settings to it by hand, as docs/agents.md shows; nothing was changed`
+      : null;
+  },
 };
 
 const qwen: AgentEditor = {

@@ -172,6 +172,25 @@ test('opencode: our provider beside the others, the model switched to it', async
   });
 });
 
+test('opencode: with an opencode.jsonc beside it (read after opencode.json), setup refuses and writes nothing', async () => {
+  await withHome(async (home) => {
+    const text = '{\n  // my default\n  "model": "anthropic/claude-sonnet-4-5",\n}\n';
+    const jsonc = await place(home, { agent: 'opencode', file: '.config/opencode/opencode.jsonc', text });
+    for (const existing of [false, true]) {
+      if (existing) await writeFile(path.join(path.dirname(jsonc), 'opencode.json'), '{}\n');
+      const before = await readdir(path.dirname(jsonc));
+      const run = options(home, { agent: 'opencode', yes: true });
+      assert.equal(await runSetup(run), 1);
+      assert.match(
+        run.out.join('\n'),
+        /opencode\.jsonc holds OpenCode's settings and is read after opencode\.json, so its settings win; .*add the settings to it by hand, as docs\/agents\.md shows; nothing was changed/,
+      );
+      assert.deepEqual(await readdir(path.dirname(jsonc)), before, 'nothing written');
+      assert.equal(await readFile(jsonc, 'utf8'), text);
+    }
+  });
+});
+
 test('a settings file that is not valid JSON is refused, named, and left as it was', async () => {
   await withHome(async (home) => {
     for (const agent of ['claude-code', 'opencode']) {
