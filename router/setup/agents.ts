@@ -1,11 +1,19 @@
 /** The agents `fcm-router setup` writes a config for: where each one's file is and how our part is edited. */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { applyCodex, sameCodexApartFromOurs, stripCodex } from './codex-toml.js';
+import { applyCodex } from './codex-toml.js';
+import { putBackCodex, sameCodexApartFromOurs, stripCodex } from './codex-toml-undo.js';
 import { applyContinue, sameContinueApartFromOurs, stripContinue } from './continue-yaml.js';
-import { applyClaude, applyOpencode, stripClaude, stripOpencode } from './json-agents.js';
-import { formatSettings, sameJson, type JsonObject } from './json-settings.js';
-import { applyQwen, stripQwen } from './qwen-settings.js';
+import {
+  applyClaude,
+  applyOpencode,
+  putBackClaude,
+  putBackOpencode,
+  stripClaude,
+  stripOpencode,
+} from './json-agents.js';
+import { formatSettings, parseSettings, sameJson, type JsonObject, type PutBack } from './json-settings.js';
+import { applyQwen, putBackQwen, stripQwen } from './qwen-settings.js';
 import type { RouterTarget } from './router-target.js';
 
 /** One agent's config file and how our part of it is set and removed. */
@@ -20,20 +28,38 @@ export interface AgentEditor {
   strip(text: string, file: string): string;
   /** Whether two texts hold the same apart from our part. */
   sameApartFromOurs(a: string, b: string, file: string): boolean;
+  /**
+   * The file's text without our part, each value setup had replaced given back from `saved` (the backup
+   * from before setup), with the names of the keys given back; null when `saved` cannot be read as the
+   * agent's file.
+   */
+  putBack(text: string, saved: string, file: string): { text: string; broughtBack: string[] } | null;
   /** Why setting up must not write `file` now (another file of the agent's stands in the way), or null. */
   refusal?(file: string): Promise<string | null>;
 }
 
 /**
- * `strip` and `sameApartFromOurs` of an agent whose file is JSON settings, from the function that takes our
- * part out (with `anyModel`, the model setup sets whatever it names: two versions are compared without it).
+ * `strip`, `sameApartFromOurs` and `putBack` of an agent whose file is JSON settings, from the function that
+ * takes our part out (with `anyModel`, the model setup sets whatever it names: two versions are compared
+ * without it) and the one that gives back what the backup held.
  */
 function jsonSettingsEdits(
   stripOurs: (text: string, file: string, anyModel?: boolean) => JsonObject,
-): Pick<AgentEditor, 'strip' | 'sameApartFromOurs'> {
+  putBackOurs: (settings: JsonObject, saved: JsonObject) => PutBack,
+): Pick<AgentEditor, 'strip' | 'sameApartFromOurs' | 'putBack'> {
   return {
     strip: (text, file) => formatSettings(stripOurs(text, file), text),
     sameApartFromOurs: (a, b, file) => sameJson(stripOurs(a, file, true), stripOurs(b, file, true)),
+    putBack: (text, saved, file) => {
+      let before: JsonObject;
+      try {
+        before = parseSettings(saved, file);
+      } catch {
+        return null;
+      }
+      const { settings, broughtBack } = putBackOurs(parseSettings(text, file), before);
+      return { text: formatSettings(settings, text), broughtBack };
+    },
   };
 }
 
@@ -42,7 +68,7 @@ const claude: AgentEditor = {
   name: 'Claude Code',
   file: (env, home) => path.join(env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'settings.json'),
   apply: applyClaude,
-  ...jsonSettingsEdits(stripClaude),
+  ...jsonSettingsEdits(stripClaude, putBackClaude),
 };
 
 const codex: AgentEditor = {
@@ -52,6 +78,7 @@ const codex: AgentEditor = {
   apply: (text, file, target) => applyCodex(text, target, file),
   strip: (text, file) => stripCodex(text, file),
   sameApartFromOurs: sameCodexApartFromOurs,
+  putBack: putBackCodex,
 };
 
 const opencode: AgentEditor = {
@@ -60,7 +87,7 @@ const opencode: AgentEditor = {
   file: (env, home) =>
     path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'opencode', 'opencode.json'),
   apply: applyOpencode,
-  ...jsonSettingsEdits(stripOpencode),
+  ...jsonSettingsEdits(stripOpencode, putBackOpencode),
   // OpenCode merges opencode.jsonc over opencode.json: what the jsonc sets would win over what setup writes.
   refusal: async (file) => {
     const jsonc = path.join(path.dirname(file), 'opencode.jsonc');
@@ -75,7 +102,7 @@ const qwen: AgentEditor = {
   name: 'Qwen Code',
   file: (env, home) => path.join(env.QWEN_HOME ?? path.join(home, '.qwen'), 'settings.json'),
   apply: applyQwen,
-  ...jsonSettingsEdits(stripQwen),
+  ...jsonSettingsEdits(stripQwen, putBackQwen),
 };
 
 const continueDev: AgentEditor = {
@@ -85,6 +112,8 @@ const continueDev: AgentEditor = {
   apply: applyContinue,
   strip: stripContinue,
   sameApartFromOurs: sameContinueApartFromOurs,
+  // Setup only adds its own item to `models`: it replaced nothing there is to give back.
+  putBack: (text, _saved, file) => ({ text: stripContinue(text, file), broughtBack: [] }),
   // Continue reads config.yaml instead of config.json once it exists: a new one would hide the old.
   refusal: async (file) => {
     const legacy = path.join(path.dirname(file), 'config.json');

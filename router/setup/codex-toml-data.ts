@@ -78,6 +78,11 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Whether two parsed values are the same (a table's key order ignored). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
 /** The data apart from what setup sets (and from `model_providers` once nothing else is in it). */
 export function apartFromOurs(data: Table): string {
   const rest = Object.fromEntries(Object.entries(data).filter(([key]) => !TOP_KEYS.includes(key)));

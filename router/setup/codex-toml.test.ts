@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'smol-toml';
-import { applyCodex, stripCodex } from './codex-toml.js';
+import { applyCodex } from './codex-toml.js';
+import { stripCodex } from './codex-toml-undo.js';
 import { previewDiff } from './text-diff.js';
 
 const target = { origin: 'http://127.0.0.1:5000', contextWindow: 32_000 };

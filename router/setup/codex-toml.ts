@@ -1,23 +1,19 @@
 /**
  * Codex's `config.toml`, edited as text so comments and layout survive: the top-level `model`,
  * `model_provider` and `model_context_window` keys and the `name`, `base_url` and `wire_api` keys of our
- * own `[model_providers.fcm]` table, nothing more. The file is parsed before and after each edit: one that
+ * own `[model_providers.fcm]` table, nothing more (`codex-toml-undo.ts` takes them out again). The file is parsed before and after each edit: one that
  * is not valid TOML, or holds `model_providers.fcm` in a form a line edit cannot follow, or whose edit would
  * change anything else, is refused and nothing is written. Pure: text in, text out.
  */
 import {
-  apartFromOurs,
   checkApplied,
   DEFAULT_FILE,
   OUR_TABLE,
-  parseEdited,
   parseFile,
   PROVIDER,
   refuseUneditable,
   samePath,
-  TABLE_KEYS,
   tableEntries,
-  TOP_KEYS,
 } from './codex-toml-data.js';
 import { MODEL, type RouterTarget } from './router-target.js';
 import {
@@ -32,13 +28,13 @@ import {
 } from './toml-lines.js';
 
 /** The key statements before the first table header. */
-function topLevel(statements: readonly TomlStatement[]): TomlStatement[] {
+export function topLevel(statements: readonly TomlStatement[]): TomlStatement[] {
   const first = statements.findIndex((statement) => statement.kind !== 'key');
   return first === -1 ? [...statements] : statements.slice(0, first);
 }
 
 /** Our `[model_providers.fcm]` header and the key statements under it, or null. */
-function ourTable(
+export function ourTable(
   statements: readonly TomlStatement[],
 ): { header: TomlStatement; keys: TomlStatement[] } | null {
   const at = statements.findIndex((s) => s.kind === 'table' && samePath(s.path, OUR_TABLE));
@@ -48,13 +44,13 @@ function ourTable(
   return { header, keys: statements.slice(at + 1, next === -1 ? statements.length : next) };
 }
 
-function endWithNewline(lines: TomlLine[]): void {
+export function endWithNewline(lines: TomlLine[]): void {
   const last = lines.at(-1);
   if (last !== undefined && last.eol === '') last.eol = lineEnding(lines);
 }
 
 /** Replaces a key's value, keeping what stands before it and a comment after it. */
-function replaceValue(lines: TomlLine[], statement: TomlStatement, value: string): void {
+export function replaceValue(lines: TomlLine[], statement: TomlStatement, value: string): void {
   const first = lines[statement.start]?.text ?? '';
   const last = lines[statement.end] ?? { text: '', eol: '' };
   const text = first.slice(0, statement.valueStart) + value + last.text.slice(statement.valueEnd);
@@ -62,7 +58,7 @@ function replaceValue(lines: TomlLine[], statement: TomlStatement, value: string
 }
 
 /** Removes a statement's lines; a comment at its end stays, on a line of its own. */
-function removeStatement(lines: TomlLine[], statement: TomlStatement): void {
+export function removeStatement(lines: TomlLine[], statement: TomlStatement): void {
   const last = lines[statement.end] ?? { text: '', eol: '' };
   const indent = /^\s*/.exec(lines[statement.start]?.text ?? '')?.[0] ?? '';
   const kept =
@@ -144,72 +140,4 @@ export function applyCodex(text: string | null, target: RouterTarget, file = DEF
   const after = joinLines(lines);
   checkApplied(before, after, target, file);
   return after;
-}
-
-/**
- * Removes our table when it holds only keys setup writes. One that holds others too (lines the user added
- * under it) stays whole: those lines are theirs, and Codex does not load a provider without its `name`.
- */
-function removeOurTable(lines: TomlLine[]): boolean {
-  const table = ourTable(tomlStatements(lines));
-  if (table === null || table.keys.length === 0) return false;
-  if (!table.keys.every((statement) => TABLE_KEYS.some((key) => samePath(statement.path, [key]))))
-    return false;
-  for (const statement of [...table.keys].reverse()) removeStatement(lines, statement);
-  const { header } = table;
-  removeStatement(lines, header);
-  if (header.comment === -1 && header.start > 0 && isBlank(lines[header.start - 1]))
-    lines.splice(header.start - 1, 1);
-  return true;
-}
-
-/** Removes the top-level `model`, `model_provider` and `model_context_window` keys. */
-function removeTopLevel(lines: TomlLine[]): boolean {
-  const ours = topLevel(tomlStatements(lines)).filter((statement) =>
-    TOP_KEYS.some((key) => samePath(statement.path, [key])),
-  );
-  for (const statement of [...ours].reverse()) removeStatement(lines, statement);
-  return ours.length > 0;
-}
-
-/** The lines as text, without blank lines at either end. */
-function tidied(lines: TomlLine[]): string {
-  while (isBlank(lines[0])) lines.shift();
-  while (isBlank(lines.at(-1))) lines.pop();
-  return joinLines(lines);
-}
-
-/**
- * `text` without what setup writes: our table (unless it holds keys setup did not write) and, when `model_provider` is `"fcm"`, the top-level `model_provider`, `model` and
- * `model_context_window` (set for it). `anyModel` drops those three whatever they say, to compare two
- * versions apart from what setup sets. Every other line stays, a comment on a removed line too.
- */
-export function stripCodex(text: string, file = DEFAULT_FILE, anyModel = false): string {
-  const before = parseFile(text, file);
-  const lines = readLines(text);
-  endWithNewline(lines);
-  const pointsAtUs = before.model_provider === PROVIDER;
-  const tableRemoved = removeOurTable(lines);
-  const topRemoved = (pointsAtUs || anyModel) && removeTopLevel(lines);
-  if (!tableRemoved && !topRemoved) return text;
-  const after = tidied(lines);
-  const data = parseEdited(after, file);
-  if ((pointsAtUs && data.model_provider !== undefined) || apartFromOurs(before) !== apartFromOurs(data))
-    throw new Error(
-      `${file}: fcm-router could not remove its settings without changing more; nothing was changed`,
-    );
-  return after;
-}
-
-/**
- * Whether the file now (`current`) holds the same as the backup (`saved`) apart from what setup sets, line
- * for line: then undo can put the backup back. A backup that is not valid TOML holds something else.
- */
-export function sameCodexApartFromOurs(current: string, saved: string, file = DEFAULT_FILE): boolean {
-  const ours = stripCodex(current, file, true).trimEnd();
-  try {
-    return stripCodex(saved, file, true).trimEnd() === ours;
-  } catch {
-    return false;
-  }
 }

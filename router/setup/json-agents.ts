@@ -1,5 +1,16 @@
-/** Claude Code's `settings.json` env and OpenCode's `opencode.json` provider: our keys only. Pure. */
-import { childObject, formatSettings, parseSettings, type JsonObject } from './json-settings.js';
+/**
+ * Claude Code's `settings.json` env and OpenCode's `opencode.json` provider: our keys only, set, removed,
+ * or given back the values the backup from before setup had. Pure.
+ */
+import {
+  childObject,
+  editChild,
+  formatSettings,
+  parseSettings,
+  valueBack,
+  type JsonObject,
+  type PutBack,
+} from './json-settings.js';
 import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
 
 /** The `env` entries Claude Code gets; `CLAUDE_CODE_AUTO_COMPACT_WINDOW` only with a known window. */
@@ -53,6 +64,20 @@ export function stripClaude(text: string, file: string): JsonObject {
   return Object.keys(env).length === 0 ? rest : { ...rest, env };
 }
 
+/**
+ * Claude Code's settings with our `env` entries given back the values `saved` (the backup from before
+ * setup) has for them, in place, and removed where it has none (and `env` removed when nothing is left).
+ */
+export function putBackClaude(settings: JsonObject, saved: JsonObject): PutBack {
+  const before = childObject(saved, 'env');
+  const broughtBack: string[] = [];
+  const out = editChild(settings, 'env', (env) => {
+    for (const key of Object.keys(env))
+      if (isClaudeKey(key) && valueBack(env, before, key)) broughtBack.push(`env.${key}`);
+  });
+  return { settings: out, broughtBack };
+}
+
 /** The most output OpenCode asks for when told no less (its `OUTPUT_TOKEN_MAX`). */
 const OPENCODE_OUTPUT_MAX = 32_000;
 
@@ -104,4 +129,22 @@ export function stripOpencode(text: string, file: string, anyModel = false): Jso
     }
   }
   return kept;
+}
+
+/**
+ * OpenCode's settings with `provider.fcm`, and `model` while it names it, given back the values `saved` (the
+ * backup from before setup) has for them, in place, and removed where it has none.
+ */
+export function putBackOpencode(settings: JsonObject, saved: JsonObject): PutBack {
+  const broughtBack: string[] = [];
+  const before = childObject(saved, 'provider');
+  const out = {
+    ...editChild(settings, 'provider', (providers) => {
+      if ('fcm' in providers && valueBack(providers, before, 'fcm')) broughtBack.push('provider.fcm');
+    }),
+  };
+  const model = out.model;
+  if (typeof model === 'string' && model.startsWith('fcm/') && valueBack(out, saved, 'model'))
+    broughtBack.push('model');
+  return { settings: out, broughtBack };
 }

@@ -42,6 +42,44 @@ export function childObject(parent: JsonObject, key: string): JsonObject {
   return parsed.success && !Array.isArray(parent[key]) ? { ...parsed.data } : {};
 }
 
+/**
+ * `parent` with the object at `key` changed by `edit` (dropped when that leaves it empty); key order kept.
+ * A value that is not an object is left as it is: it is not ours.
+ */
+export function editChild(parent: JsonObject, key: string, edit: (child: JsonObject) => void): JsonObject {
+  const value = parent[key];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return parent;
+  const child = { ...(value as JsonObject) };
+  edit(child);
+  const out: JsonObject = {};
+  for (const [name, kept] of Object.entries(parent)) {
+    if (name !== key) out[name] = kept;
+    else if (Object.keys(child).length > 0) out[name] = child;
+  }
+  return out;
+}
+
+/** What undo made of a settings file from its backup: the settings, and the keys given back their old values. */
+export interface PutBack {
+  settings: JsonObject;
+  /** Dotted paths (`env.ANTHROPIC_MODEL`) of the keys given back a value other than setup's. */
+  broughtBack: string[];
+}
+
+/**
+ * Gives `key` of `into` the value `from` has for it (where it stands), or removes it when `from` has none.
+ * Returns whether a different value came back.
+ */
+export function valueBack(into: JsonObject, from: JsonObject, key: string): boolean {
+  if (!Object.hasOwn(from, key)) {
+    delete into[key];
+    return false;
+  }
+  const changed = !sameJson(into[key], from[key]);
+  into[key] = from[key];
+  return changed;
+}
+
 /** The indentation the file uses (its first indented line), two spaces by default. */
 function indentOf(text: string | null): string | number {
   const match = /\n([ \t]+)\S/.exec(text ?? '');

@@ -55,7 +55,7 @@ test('qwen-code: our provider entry after theirs, its key variable, the openai a
   );
 });
 
-test('qwen-code: undo after the user changed the file keeps their change and removes ours', async () => {
+test('qwen-code: undo after the user changed the file keeps their change and removes ours, the auth type setup set too', async () => {
   await withHome(async (home) => {
     const file = await place(home, QWEN);
     await runSetup(options(home, { agent: 'qwen-code', yes: true }));
@@ -69,7 +69,6 @@ test('qwen-code: undo after the user changed the file keeps their change and rem
       modelProviders: { openai: [{ id: 'gpt-4o', envKey: 'OPENAI_API_KEY' }] },
       env: { OPENAI_API_KEY: 'sk-x' },
       ui: { theme: 'GitHub' },
-      security: { auth: { selectedType: 'openai' } },
       $version: 4,
       tools: { approvalMode: 'yolo' },
     });

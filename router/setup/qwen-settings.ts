@@ -2,7 +2,15 @@
  * Qwen Code's `~/.qwen/settings.json`: our entry in `modelProviders.openai` (id `fcm`, its key read from
  * `env.FCM_ROUTER_KEY`), `model.name` and the `openai` auth type; every other key as it was. Pure.
  */
-import { childObject, formatSettings, parseSettings, type JsonObject } from './json-settings.js';
+import {
+  childObject,
+  editChild,
+  formatSettings,
+  parseSettings,
+  valueBack,
+  type JsonObject,
+  type PutBack,
+} from './json-settings.js';
 import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
 
 /** The variable our provider entry reads its key from (Qwen Code keeps no key in the entry itself). */
@@ -59,21 +67,14 @@ export function applyQwen(text: string | null, file: string, target: RouterTarge
   );
 }
 
-/**
- * `parent` with the object at `key` changed by `edit` (dropped when that leaves it empty); key order kept.
- * A value that is not an object is left as it is: it is not ours.
- */
-function editChild(parent: JsonObject, key: string, edit: (child: JsonObject) => void): JsonObject {
-  const value = parent[key];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return parent;
-  const child = { ...(value as JsonObject) };
-  edit(child);
-  const out: JsonObject = {};
-  for (const [name, kept] of Object.entries(parent)) {
-    if (name !== key) out[name] = kept;
-    else if (Object.keys(child).length > 0) out[name] = child;
-  }
-  return out;
+/** `settings` without our entry in `modelProviders.openai` (dropped when that leaves it empty). */
+function withoutOurEntry(settings: JsonObject): JsonObject {
+  return editChild(settings, 'modelProviders', (providers) => {
+    if (!Array.isArray(providers.openai)) return;
+    const others = (providers.openai as unknown[]).filter((entry) => !isOurEntry(entry));
+    if (others.length > 0) providers.openai = others;
+    else delete providers.openai;
+  });
 }
 
 /**
@@ -83,13 +84,7 @@ function editChild(parent: JsonObject, key: string, edit: (child: JsonObject) =>
  * what setup sets.
  */
 export function stripQwen(text: string, file: string, anyModel = false): JsonObject {
-  let settings = parseSettings(text, file);
-  settings = editChild(settings, 'modelProviders', (providers) => {
-    if (!Array.isArray(providers.openai)) return;
-    const others = (providers.openai as unknown[]).filter((entry) => !isOurEntry(entry));
-    if (others.length > 0) providers.openai = others;
-    else delete providers.openai;
-  });
+  let settings = withoutOurEntry(parseSettings(text, file));
   settings = editChild(settings, 'env', (env) => delete env[QWEN_KEY_ENV]);
   settings = editChild(settings, 'model', (model) => {
     if (anyModel || model.name === MODEL) delete model.name;
@@ -103,4 +98,32 @@ export function stripQwen(text: string, file: string, anyModel = false): JsonObj
     delete settings.$version;
   }
   return settings;
+}
+
+/**
+ * Qwen Code's settings without our provider entry; our key variable, `model.name` while it names `fcm` and
+ * the auth type while it is `openai` given back the values `saved` (the backup from before setup) has for
+ * them, in place, and removed where it has none.
+ */
+export function putBackQwen(settings: JsonObject, saved: JsonObject): PutBack {
+  const broughtBack: string[] = [];
+  const back = (into: JsonObject, from: JsonObject, key: string, name: string): void => {
+    if (valueBack(into, from, key)) broughtBack.push(name);
+  };
+  let out = withoutOurEntry(settings);
+  out = editChild(out, 'env', (env) => {
+    if (QWEN_KEY_ENV in env) back(env, childObject(saved, 'env'), QWEN_KEY_ENV, `env.${QWEN_KEY_ENV}`);
+  });
+  out = editChild(out, 'model', (model) => {
+    if (model.name === MODEL) back(model, childObject(saved, 'model'), 'name', 'model.name');
+  });
+  const savedAuth = childObject(childObject(saved, 'security'), 'auth');
+  out = editChild(out, 'security', (security) => {
+    const edited = editChild(security, 'auth', (auth) => {
+      if (auth.selectedType === 'openai') back(auth, savedAuth, 'selectedType', 'security.auth.selectedType');
+    });
+    for (const key of Object.keys(security)) delete security[key];
+    Object.assign(security, edited);
+  });
+  return { settings: out, broughtBack };
 }

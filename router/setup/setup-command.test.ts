@@ -268,7 +268,8 @@ test('codex: a multi-line string, a comment on the model line and CRLF endings s
     assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
     assert.equal(await readFile(file, 'utf8'), text, 'undo gives it back byte for byte');
 
-    // Changed since: undo removes setup's keys only, and what the user added at the end stays.
+    // Changed since: undo removes setup's part, gives the model back from the backup where it stands, and
+    // what the user added at the end stays.
     assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
     await writeFile(file, `${await readFile(file, 'utf8')}model_reasoning_effort = "high"\r\n`);
     assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
@@ -278,7 +279,7 @@ test('codex: a multi-line string, a comment on the model line and CRLF endings s
         'developer_instructions = """',
         'model = "gpt-5" is what I use',
         '"""',
-        '# my favourite',
+        'model = "gpt-5"   # my favourite',
         '',
         '[profiles.x]',
         'model = "o3"',
@@ -302,7 +303,7 @@ test('without --url or a daemon, FCM_ROUTER_PORT gives the port, and one that is
   });
 });
 
-test('undo after the user changed the file since removes only our part and keeps their change', async () => {
+test('undo after the user changed the file since removes our part, keeps their change and gives back their model', async () => {
   await withHome(async (home) => {
     const fixture = FIXTURES[1];
     assert.ok(fixture);
@@ -314,8 +315,8 @@ test('undo after the user changed the file since removes only our part and keeps
     assert.doesNotMatch(after, /fcm/);
     assert.match(after, /\[profiles\.mine\]\nmodel = "x"/);
     assert.match(after, /\[mcp_servers\.docs\]\ncommand = "docs-server" # keep me/);
-    // The comment that stood on the model line stays, on a line of its own.
-    assert.match(after, /^# my settings\n# the old one\napproval_policy = "never"/);
+    // The model the backup held is back on its line, with the comment that stood there.
+    assert.match(after, /^# my settings\nmodel = "o3" # the old one\napproval_policy = "never"/);
   });
 });
 

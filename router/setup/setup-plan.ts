@@ -30,6 +30,11 @@ export interface SetupPlan {
   after: string | null;
   /** Undo puts the backup back, and removes it. */
   restore: boolean;
+  /**
+   * Undo of a file changed since setup: our part removed and the keys setup had set given back the
+   * backup's values (these are the ones whose value changes), and the backup removed. Null otherwise.
+   */
+  broughtBack: string[] | null;
   /** The change as a diff; `''` when there is nothing to do. */
   diff: string;
   /** Why there is nothing to do, or null when there is a change. */
@@ -77,14 +82,43 @@ export async function planSetup(
     before,
     after,
     restore: false,
+    broughtBack: null,
     diff: same ? '' : previewDiff(file, before, after),
     nothing: same ? `${editor.name} already points at ${target.origin} (${file}); nothing to change.` : null,
   };
 }
 
+/** What undo makes of the file (null removes it), and what it does with the backup. */
+type UndoText = Pick<SetupPlan, 'after' | 'restore' | 'broughtBack'>;
+
+interface UndoInputs {
+  editor: AgentEditor;
+  file: string;
+  current: string;
+  /** The backup's text, null when there is none. */
+  saved: string | null;
+  /** The text of the note beside a file setup created, null when there is none. */
+  note: string | null;
+}
+
 /**
- * Undoing setup: the backup back when the file holds nothing new apart from our part, else our part
- * removed; a file setup created, as setup last wrote it, removed.
+ * Undo's text: the backup itself when the file holds nothing new apart from our part; else our part
+ * removed and, from a backup, the values setup had replaced given back; a file setup created, as setup
+ * last wrote it, removed.
+ */
+function undoText({ editor, file, current, saved, note }: UndoInputs): UndoText {
+  if (saved !== null && editor.sameApartFromOurs(current, saved, file))
+    return { after: saved, restore: true, broughtBack: null };
+  const merged = saved === null ? null : editor.putBack(current, saved, file);
+  if (merged !== null) return { after: merged.text, restore: false, broughtBack: merged.broughtBack };
+  // Only the very file setup created is removed: one the user wrote in its place is theirs.
+  const remove = saved === null && setupsOwn(note, current);
+  return { after: remove ? null : editor.strip(current, file), restore: false, broughtBack: null };
+}
+
+/**
+ * Undoing setup (see {@link undoText}); a backup used is removed, so a later setup backs up the file as it
+ * is then.
  */
 export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<SetupPlan> {
   const file = editor.file(where.env, where.home);
@@ -96,19 +130,20 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
       ...base,
       before: null,
       after: null,
+      broughtBack: null,
       diff: '',
       nothing: `${file} does not exist; nothing to undo.`,
     };
   const saved = await readBeforeWriting(backup);
-  const restore = saved !== null && editor.sameApartFromOurs(current, saved, file);
-  // Only the very file setup created is removed: one the user wrote in its place is theirs.
-  const remove = saved === null && setupsOwn(await readBeforeWriting(createdNotePath(file)), current);
-  const after = remove ? null : restore ? saved : editor.strip(current, file);
+  const note = await readBeforeWriting(createdNotePath(file));
+  const undo = undoText({ editor, file, current, saved, note });
+  const { after } = undo;
   if (after === current)
     return {
       ...base,
       before: current,
       after,
+      broughtBack: null,
       diff: '',
       nothing: `${file} has nothing of fcm-router's; nothing to undo.`,
     };
@@ -116,7 +151,7 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
     after === null
       ? `--- ${file}\n(the file is removed: fcm-router created it)`
       : previewDiff(file, current, after);
-  return { ...base, before: current, after, restore, diff, nothing: null };
+  return { ...base, ...undo, before: current, diff, nothing: null };
 }
 
 /** Names one plan: the dashboard applies only the change it showed, not one the file has moved on to. */
@@ -180,18 +215,23 @@ async function carryOutSetup(plan: SetupPlan, changes: ChangeLog): Promise<strin
 }
 
 async function carryOutUndo(plan: SetupPlan, changes: ChangeLog): Promise<string> {
-  const { file, backup } = plan;
+  const { file, backup, broughtBack } = plan;
+  const saved = plan.restore || broughtBack !== null ? await readText(backup) : null;
   await changes.put(file, plan.after, plan.before);
-  // What the backup held is what the file was given back.
-  if (plan.restore) await changes.put(backup, null, plan.after);
+  // The backup's part is in the file now: a later setup backs up the file as it is then.
+  if (saved !== null) await changes.put(backup, null, saved);
   // Undone: a later setup starts again from the file as it is now.
   const note = createdNotePath(file);
   const noteBefore = await readText(note);
   if (noteBefore !== null) await changes.put(note, null, noteBefore);
-  const how = plan.restore
-    ? `restored from ${backup}`
-    : plan.after === null
-      ? 'removed'
-      : 'fcm-router settings removed';
-  return `${file}: ${how}.`;
+  return `${file}: ${undoneHow(plan)}.`;
+}
+
+/** What undo did to the file, in words: the values it brought back by name, never by value. */
+function undoneHow({ restore, after, broughtBack, backup }: SetupPlan): string {
+  if (restore) return `restored from ${backup}`;
+  if (after === null) return 'removed';
+  if (broughtBack === null) return 'fcm-router settings removed';
+  if (broughtBack.length === 0) return `fcm-router settings removed; ${backup} removed`;
+  return `fcm-router settings removed, and what setup had replaced brought back from ${backup} (${broughtBack.join(', ')}); the backup removed`;
 }
