@@ -44,7 +44,8 @@ export interface Abortable {
 }
 
 /**
- * Every deadline of one attempt as one due time: the request's budget (until commit) plus the current
+ * Every deadline of one attempt as one due time: the request's budget (until its stream's first content, or
+ * the commit) plus the current
  * phase's limit (headers, body read or stream idle), watched by the shared DeadlineWatch. The client's
  * disconnect aborts too; the first reason wins. Moving a deadline later costs no timer work (the watch reads
  * `dueAt` when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
@@ -122,7 +123,7 @@ export class AttemptGuard implements Deadlined {
     this.#phaseAt = Infinity;
   }
 
-  /** The budget stops at commit: a served stream may run as long as it keeps flowing. */
+  /** The budget stops at a stream's first content (or the commit): it may run as long as it keeps flowing. */
   endBudget(): void {
     this.#budgetAt = Infinity;
   }

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deferred, within } from '../../test-support/deferred.js';
+import { deferred, ioTurns, within } from '../../test-support/deferred.js';
 import { sseText } from '../../test-support/http-client.js';
 import { after, hang, json, sse, sseContent } from '../../test-support/upstream-behaviours.js';
-import { contentFrame, roleFrame } from '../../test-support/upstream-frames.js';
+import { contentFrame, finishFrame, roleFrame, toolCallFrame } from '../../test-support/upstream-frames.js';
 import { withScenario } from '../../test-support/scenario.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] } };
@@ -153,6 +153,35 @@ test('both sides of a race stay inside the request’s budget, and neither is bl
       'none!all_failed|alpha/m1:budget_exhausted->beta/m2:budget_exhausted|skips=0',
     );
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
+    assert.equal(router.model('beta/m2').consecutiveFailures, 0);
+  });
+});
+
+test('an attempt whose stream passed the gate holding a tool call outlives the budget; its rival does not', async () => {
+  const failover = {
+    ...HEDGED,
+    requestTimeoutMs: 12_000,
+    streamIdleTimeoutMs: 12_000,
+    totalBudgetMs: 10_000,
+  };
+  await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
+    const rest = deferred();
+    const start = toolCallFrame(0, '{"path":', { id: 'call_a', name: 'Read' });
+    const frames = [roleFrame(), start, rest.promise, toolCallFrame(0, '"a"}'), finishFrame('tool_calls')];
+    upstream.always('alpha/m1', sse(frames)).always('beta/m2', hang());
+    const tools = [{ type: 'function', function: { name: 'Read' } }];
+    const reply = router.chat({ stream: true, tools });
+    await upstream.nextCall('alpha/m1');
+    await ioTurns(); // alpha's first piece passed the gate: held, nothing committed
+    router.clock.advance(300);
+    await upstream.nextCall('beta/m2');
+    router.clock.advance(10_700); // past the budget: only the hedge, which has shown nothing, is cut
+    rest.resolve();
+    const { headers } = await within(reply, 5000, 'the answer');
+    assert.equal(
+      headers['x-fcm-v2-decision'],
+      'alpha/m1!served|alpha/m1:200->beta/m2:budget_exhausted|skips=0',
+    );
     assert.equal(router.model('beta/m2').consecutiveFailures, 0);
   });
 });

@@ -58,7 +58,8 @@ const emptyStream = (): FailureInput => ({
  * until whole), committing the answer with the first of it that reaches the client and ending the client's
  * stream as the upstream's ends. Before the tracker's verdict nothing but content counts as progress: the
  * first content must come within the idle limit of the headers, whatever keep-alives, role frames or empty
- * deltas come before it.
+ * deltas come before it. From that content on, the request's budget no longer runs for the attempt: a tool
+ * call held until whole may take as long as it keeps streaming.
  */
 export class StreamRelay {
   readonly #tracker: StreamTracker;
@@ -120,6 +121,8 @@ export class StreamRelay {
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
     this.#unjudged = signal.type === 'overflow';
+    // The stream is flowing: only the idle limit applies now, though a tool call may wait whole in the shaper.
+    this.#guard.endBudget();
     const first = tracker.commit();
     // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
     this.#shaper.readAlready(tracker.takeReadFrames());
