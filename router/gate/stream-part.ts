@@ -27,6 +27,37 @@ export const partBytes = (part: StreamPart): number =>
 export const isEmptyPart = (part: StreamPart): boolean =>
   part instanceof Uint8Array ? part.byteLength === 0 : part.frames.length === 0;
 
+const DONE_LINE = Buffer.from('data:[DONE]');
+const DATA = 5;
+
+const isBlank = (byte: number | undefined): boolean =>
+  byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
+
+/** True when `bytes[from, from + length)` are those of `DONE_LINE` from `at`. */
+function sameBytes(bytes: Uint8Array, from: number, at: number, length: number): boolean {
+  for (let i = 0; i < length; i += 1) if (bytes[from + i] !== DONE_LINE[at + i]) return false;
+  return true;
+}
+
+/**
+ * True when a part's last line (or frame) is the upstream's `[DONE]`, false when it is another, null when the
+ * part is only line ends and blanks: as bytes, a few reads from the end, for a part nobody parses.
+ */
+export function endsWithDone(part: StreamPart): boolean | null {
+  if (!(part instanceof Uint8Array)) return part.frames.length === 0 ? null : part.frames.at(-1) === '[DONE]';
+  let end = part.byteLength;
+  while (end > 0 && isBlank(part[end - 1])) end -= 1;
+  if (end === 0) return null;
+  // `data:`, one optional space, `[DONE]`, at the start of a line.
+  const value = DONE_LINE.length - DATA;
+  let start = end - value;
+  if (start < DATA || !sameBytes(part, start, DATA, value)) return false;
+  if (part[start - 1] === 0x20) start -= 1;
+  start -= DATA;
+  if (start < 0 || !sameBytes(part, start, 0, DATA)) return false;
+  return start === 0 || part[start - 1] === 0x0a || part[start - 1] === 0x0d;
+}
+
 /** Frames as the SSE lines an upstream sends them in. */
 export function sseLines(frames: readonly UpstreamFrame[]): string {
   let out = '';

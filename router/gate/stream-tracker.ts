@@ -72,6 +72,8 @@ export class StreamTracker {
   private readonly passOn: StreamPass;
   /** What the frame just read decided, before commit. */
   private verdict: HoldSignal | null = null;
+  /** Before commit: the upstream's `[DONE]` was read. */
+  private doneHeld = false;
 
   // Pre-commit: every held chunk, and the first bytes while they might still open an HTML page.
   private held: Uint8Array[] = [];
@@ -179,6 +181,11 @@ export class StreamTracker {
     return this.passOn.takeReadFrames();
   }
 
+  /** The upstream's `[DONE]` came before any content: its stream is over, and held nothing. */
+  get doneBeforeContent(): boolean {
+    return this.doneHeld;
+  }
+
   /** Bytes currently held: the whole stream so far before commit, the partial last line after. */
   heldBytes(): number {
     if (this.phase === 'holding' || this.phase === 'decided') return this.heldLength;
@@ -253,7 +260,7 @@ export class StreamTracker {
         this.verdict = { type: 'failure', kind: 'error_payload', errorCode, detail };
         return true;
       }
-    }
+    } else this.doneHeld = true;
     this.passOn.heldFrame(frame);
     if (!frameHasUsefulContent(frame)) return false;
     this.verdict = { type: 'content' };

@@ -212,7 +212,11 @@ class Attempt implements ExchangeHandler {
     const relay = this.#relay as StreamRelay;
     const verdict = relay.onChunk(chunk);
     if (verdict === false && relay.stopped) this.#fail(relay.stopped);
-    return verdict;
+    if (verdict === false || !relay.over) return verdict;
+    // `[DONE]` ends the stream even when the upstream keeps its connection open (or sends comments after
+    // it): it ends as at the close, and the upstream's request is let go.
+    this.onStreamEnd();
+    return false;
   }
 
   onStreamEnd(): void {

@@ -8,10 +8,14 @@
  * or the shaper already read from lines sent as bytes are taken as they are: only lines nobody parsed
  * before are parsed here, so nothing is parsed twice.
  */
-import { Buffer } from 'node:buffer';
 import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
-import type { FrameBatch, StreamPart, UpstreamFrame } from '../../gate/stream-part.js';
+import {
+  endsWithDone,
+  type FrameBatch,
+  type StreamPart,
+  type UpstreamFrame,
+} from '../../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 
@@ -99,24 +103,6 @@ class SoFarReader implements DeltaSink, FrameSink {
     state[field] += text;
   }
 }
-
-const DONE = Buffer.from('[DONE]');
-
-/**
- * True when the last line of `bytes` is a `[DONE]` data line, false when it is another, null when `bytes` is
- * only line ends and blanks: a few byte reads from the end, for a part that is not parsed here.
- */
-function endsWithDone(bytes: Uint8Array): boolean | null {
-  let end = bytes.byteLength;
-  while (end > 0 && isBlank(bytes[end - 1])) end -= 1;
-  if (end === 0) return null;
-  if (end < DONE.length) return false;
-  for (let i = 0; i < DONE.length; i += 1) if (bytes[end - DONE.length + i] !== DONE[i]) return false;
-  return true;
-}
-
-const isBlank = (byte: number | undefined): boolean =>
-  byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
 
 /** A part sent as bytes, with the frames already read from its first `read.bytes` bytes. */
 interface ReadBytes {

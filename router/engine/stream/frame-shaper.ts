@@ -69,6 +69,7 @@ export class FrameShaper implements FrameSink {
   readonly #signatures: ThoughtSignatures | null;
   #base: ChunkBase;
   #calls = 0;
+  #done = false;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
 
   constructor(rules: ShapingRules) {
@@ -91,6 +92,11 @@ export class FrameShaper implements FrameSink {
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
     return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
+  }
+
+  /** The upstream's `[DONE]` was read here (and sent, or kept back with a silent answer's ending). */
+  get doneRead(): boolean {
+    return this.#done;
   }
 
   /** The answer's ending came and is kept back: the stream is over but for what `end` decides. */
@@ -149,6 +155,7 @@ export class FrameShaper implements FrameSink {
   }
 
   done(): void {
+    this.#done = true;
     if (this.#chunk.problem !== null) return;
     this.#endThink();
     this.#flushTrim();

@@ -4,6 +4,7 @@ import type { FailoverSettings } from '../../config/schema.js';
 import { frameHasUsefulContent } from '../../gate/answer-rules.js';
 import type { FailureInput } from '../../gate/failure-classifier.js';
 import {
+  endsWithDone,
   isEmptyPart,
   sseLines,
   type FrameBatch,
@@ -56,10 +57,10 @@ const emptyStream = (): FailureInput => ({
  * The streamed half of an attempt: holds the upstream's SSE until the tracker sees real content, then
  * relays what passes (whole lines, or their frames) as it comes through the shaper (which holds tool calls
  * until whole), committing the answer with the first of it that reaches the client and ending the client's
- * stream as the upstream's ends. Before the tracker's verdict nothing but content counts as progress: the
- * first content must come within the idle limit of the headers, whatever keep-alives, role frames or empty
- * deltas come before it. From that content on, the request's budget no longer runs for the attempt: a tool
- * call held until whole may take as long as it keeps streaming.
+ * stream as the upstream's ends (at its close, or at its `[DONE]`: `over`). Before the tracker's verdict
+ * nothing but content counts as progress: the first content must come within the idle limit of the headers,
+ * whatever keep-alives, role frames or empty deltas come before it. From that content on, the request's
+ * budget no longer runs for the attempt: a tool call held until whole may take as long as it keeps streaming.
  */
 export class StreamRelay {
   readonly #tracker: StreamTracker;
@@ -77,6 +78,8 @@ export class StreamRelay {
   #latencyMs = 0;
   /** Why a chunk stopped the stream (the upstream is cut after it). */
   #stopped: FailureInput | null = null;
+  /** The upstream's `[DONE]` came. */
+  #over = false;
 
   constructor(parts: RelayParts) {
     const { failover, guard } = parts;
@@ -101,6 +104,14 @@ export class StreamRelay {
   /** Why the last chunk stopped the stream, once one did. */
   get stopped(): FailureInput | null {
     return this.#stopped;
+  }
+
+  /**
+   * The upstream's `[DONE]` came (sent on, kept back with a silent answer's ending, or before any content):
+   * its stream is over, though its connection may stay open, and `onEnd` ends it as at the close.
+   */
+  get over(): boolean {
+    return this.#over || this.#shaper.doneRead || this.#tracker.doneBeforeContent;
   }
 
   /** One upstream chunk: held and judged before the tracker's verdict, relayed after it. */
@@ -149,9 +160,9 @@ export class StreamRelay {
   }
 
   /**
-   * The upstream's body ended: the last line is judged and relayed, and a clean answer ends here. One that
-   * sent neither its finish reason nor `[DONE]` was cut on the way (`unfinished_stream`): it fails over unseen
-   * if nothing went out yet, else the chain continues it.
+   * The upstream's body ended (or its `[DONE]` came): the last line is judged and relayed, and a clean answer
+   * ends here. One that sent neither its finish reason nor `[DONE]` was cut on the way (`unfinished_stream`):
+   * it fails over unseen if nothing went out yet, else the chain continues it.
    */
   onEnd(): StreamOutcome {
     const last = this.#tracker.end();
@@ -209,6 +220,8 @@ export class StreamRelay {
   #out({ out, read }: Shaped): Promise<void> | undefined {
     if (!out || isEmptyPart(out)) return undefined;
     if (!this.#committed) this.#commit();
+    // As bytes, a few reads from the end: the lines are not parsed for it.
+    if (endsWithDone(out) === true) this.#over = true;
     return this.#forward(out, read);
   }
 

@@ -122,6 +122,11 @@ export class StreamShaper {
     return usage;
   }
 
+  /** The upstream's `[DONE]` was read here (and sent, or kept back with a silent answer's ending). */
+  get doneRead(): boolean {
+    return this.#frames.doneRead;
+  }
+
   /** The answer's ending came and is kept back (it has said nothing yet): `end` decides what it was. */
   get endingHeld(): boolean {
     return this.#frames.endingHeld;
