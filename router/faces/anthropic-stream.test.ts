@@ -171,6 +171,14 @@ test("a stream stopped on one of the request's stop_sequences says so in message
   });
 });
 
+test('tool calls stop for tool_use even when the upstream said stop (Gemini, LiteLLM)', () => {
+  const out = runStream(encoder(), [
+    chunk({ tool_calls: [toolPiece(0, 'g1', 'Bash', '{}')] }, 'stop') + DONE,
+  ]);
+  const delta = parseSse(out).find((e) => e.event === 'message_delta');
+  assert.equal((delta?.data.delta as { stop_reason: string }).stop_reason, 'tool_use');
+});
+
 test('a reasoning-only stream is a thinking block and a normal end', () => {
   const events = parseSse(runStream(encoder(), [chunk({ reasoning: 'Only thoughts' }), chunk({}, 'length')]));
   assert.deepEqual(names(events), [

@@ -172,6 +172,16 @@ test('a custom tool call cut by a broken stream stays incomplete in response.fai
   assert.equal(response.output[0]?.status, 'incomplete');
 });
 
+test('tool calls with a stop finish (Gemini, LiteLLM) are function_call items of a completed response', () => {
+  const events = parseSse(
+    runStream(encoder(), [chunk({ tool_calls: [toolPiece(0, 'c', 'exec', '{}')] }, 'stop')]),
+  );
+  const completed = events.at(-1);
+  assert.equal(completed?.event, 'response.completed');
+  const [item] = (completed?.data.response as { output: Record<string, unknown>[] }).output;
+  assert.deepEqual([item?.type, item?.call_id, item?.status], ['function_call', 'c', 'completed']);
+});
+
 test('a reasoning-only stream is one reasoning item and a completed response', () => {
   const events = parseSse(runStream(encoder(), [chunk({ reasoning: 'Only this' }, 'stop')]));
   const completed = events.at(-1);

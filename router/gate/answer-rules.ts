@@ -107,6 +107,21 @@ export function checkedToolNames(
   return contentValidation === 'strict' && oneChoice ? offeredToolNames(body) : null;
 }
 
+/** Which calls a choice carries: tool calls, a legacy function call, or none (null). */
+export type CallsKind = 'tool_calls' | 'function_call' | null;
+
+/**
+ * The finish reason the agent must get instead of `finish` for a choice carrying `calls`, or null when it
+ * stands. `tool_calls` with no call is the end of a text answer (`stop`): an agent would wait for calls that
+ * never come. `stop` with calls is a turn of calls (Gemini's and LiteLLM's OpenAI-compatible endpoints say
+ * `stop` there), which some agents would end without running them.
+ */
+export function fixedFinishReason(finish: unknown, calls: CallsKind): string | null {
+  if (finish === 'tool_calls' && calls === null) return 'stop';
+  if (finish === 'stop' && calls !== null) return calls;
+  return null;
+}
+
 /** Arguments as the agent gets them: empty ones become `{}`. */
 export function normalArguments(args: string): string {
   return args.trim() === '' ? '{}' : args;

@@ -199,6 +199,21 @@ test('finish_reason tool_calls without tool calls is rewritten to stop; otherwis
   assert.equal(plain.ok && plain.rewritten, null);
 });
 
+test('finish_reason stop with tool calls is rewritten to tool_calls (function_call for a legacy call)', () => {
+  const call = { id: 't', type: 'function', function: { name: 'f', arguments: '{}' } };
+  for (const [message, fixed] of [
+    [{ content: null, tool_calls: [call] }, 'tool_calls'],
+    [{ content: null, function_call: { name: 'f', arguments: '{}' } }, 'function_call'],
+  ] as const) {
+    const verdict = checkResponseBody(completion(message), null, 'basic');
+    assert.equal(verdict.ok, true);
+    if (!verdict.ok) continue;
+    const rewritten = JSON.parse(verdict.rewritten ?? '{}') as { choices: { finish_reason: string }[] };
+    assert.equal(rewritten.choices[0]?.finish_reason, fixed);
+    assert.equal((verdict.body.choices as { finish_reason: string }[])[0]?.finish_reason, fixed);
+  }
+});
+
 test('usage is read when its token counts are numbers', () => {
   const body = completion(
     { content: 'x' },

@@ -3,7 +3,13 @@
  * sends the original bytes untouched unless the gate hands back a `rewritten` body.
  */
 import type { ContentValidation } from '../config/schema.js';
-import { choiceHasUsefulContent, endsWithThoughtsAlone, messageToolProblem } from './answer-rules.js';
+import {
+  choiceHasUsefulContent,
+  endsWithThoughtsAlone,
+  fixedFinishReason,
+  messageToolProblem,
+  type CallsKind,
+} from './answer-rules.js';
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
@@ -104,20 +110,25 @@ function fail(
   return { ok: false, kind, detail, errorCode };
 }
 
+/** The calls a whole answer's message carries. */
+function callsOf(message: unknown): CallsKind {
+  if (!isRecord(message)) return null;
+  if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) return 'tool_calls';
+  return isRecord(message.function_call) ? 'function_call' : null;
+}
+
 /**
- * `finish_reason: "tool_calls"` with no tool call hangs agents waiting for one; it becomes `stop`.
- * Returns whether anything changed.
+ * Finish reasons that contradict the choice's calls (`fixedFinishReason`), fixed in place: `tool_calls`
+ * without a call becomes `stop`, `stop` with calls `tool_calls`. Returns whether anything changed.
  */
-function fixPhantomToolCalls(choices: unknown[]): boolean {
+function fixFinishReasons(choices: unknown[]): boolean {
   let changed = false;
   for (const choice of choices) {
-    if (!isRecord(choice) || choice.finish_reason !== 'tool_calls') continue;
-    const message = isRecord(choice.message) ? choice.message : null;
-    const hasToolCalls = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0;
-    if (!hasToolCalls) {
-      choice.finish_reason = 'stop';
-      changed = true;
-    }
+    if (!isRecord(choice)) continue;
+    const fixed = fixedFinishReason(choice.finish_reason, callsOf(choice.message));
+    if (fixed === null) continue;
+    choice.finish_reason = fixed;
+    changed = true;
   }
   return changed;
 }
@@ -167,6 +178,6 @@ export function checkResponseBody(
   }
 
   const rewritten =
-    Array.isArray(body.choices) && fixPhantomToolCalls(body.choices) ? JSON.stringify(body) : null;
+    Array.isArray(body.choices) && fixFinishReasons(body.choices) ? JSON.stringify(body) : null;
   return { ok: true, rewritten, usage: readUsage(body), body };
 }

@@ -7,7 +7,7 @@
  * `ThinkTagReader`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
-import { hasText, hasUsefulContent } from '../../gate/answer-rules.js';
+import { fixedFinishReason, hasText, hasUsefulContent, type CallsKind } from '../../gate/answer-rules.js';
 import { textPastThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
@@ -69,6 +69,8 @@ export class FrameShaper implements FrameSink {
   readonly #signatures: ThoughtSignatures | null;
   #base: ChunkBase;
   #calls = 0;
+  /** The calls that went out: tool calls, a legacy function call, or none yet. */
+  #callsKind: CallsKind = null;
   #done = false;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
 
@@ -187,13 +189,14 @@ export class FrameShaper implements FrameSink {
   }
 
   /**
-   * A finish reason of `tool_calls` when no tool call went out (checked calls only) is the end of a text
-   * answer: an agent waiting for calls that never come would stall. Written as `stop`, as the other faces do.
+   * A finish reason that contradicts the calls that went out (checked calls only, `fixedFinishReason`):
+   * `tool_calls` when none did is written as `stop`, as the other faces do; `stop` after calls as `tool_calls`.
    */
   #finishOf(finish: string | null): { finish_reason?: string } {
-    if (finish !== 'tool_calls' || this.#hold === null || this.#calls > 0) return {};
+    const fixed = this.#hold === null ? null : fixedFinishReason(finish, this.#callsKind);
+    if (fixed === null) return {};
     this.#chunk.changed = true;
-    return { finish_reason: 'stop' };
+    return { finish_reason: fixed };
   }
 
   #shapeDelta(delta: Record<string, unknown>): void {
@@ -292,6 +295,7 @@ export class FrameShaper implements FrameSink {
       const fn = { name: call.name, arguments: call.args };
       const delta = call.legacy ? { function_call: fn } : { tool_calls: [this.#toolCall(call, fn)] };
       this.#calls += 1;
+      this.#callsKind = call.legacy ? (this.#callsKind ?? 'function_call') : 'tool_calls';
       this.#chunk.frames.push(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;
       this.#chunk.content = true;

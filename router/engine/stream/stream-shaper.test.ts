@@ -235,6 +235,28 @@ test('finish reason tool_calls with no tool call sent is the end of a text answe
   assert.deepEqual(finishes(out), [null, 'tool_calls'], 'the call, then its finish reason as it came');
 });
 
+test('finish reason stop after tool calls went out is a turn of calls: tool_calls (function_call if legacy)', () => {
+  const shaper = new StreamShaper(rules(), 'bytes');
+  shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, 'c', 'Bash', '{"command":')] })));
+  const out = text(
+    shaper.shape(bytes(chunk({ tool_calls: [toolPiece(0, null, null, '"ls"}')] }, 'stop'))).out,
+  );
+  assert.deepEqual(finishes(out), [null, 'tool_calls']);
+  const legacy = new StreamShaper(rules(), 'bytes');
+  const call = chunk({ function_call: { name: 'Bash', arguments: '{}' } });
+  assert.deepEqual(finishes(text(legacy.shape(bytes(call + chunk({}, 'stop'))).out)), [
+    null,
+    'function_call',
+  ]);
+  const plain = new StreamShaper(rules(), 'bytes');
+  plain.shape(bytes(chunk({ content: 'All done.' })));
+  assert.deepEqual(
+    finishes(text(plain.shape(bytes(chunk({}, 'stop'))).out)),
+    ['stop'],
+    'a text answer keeps it',
+  );
+});
+
 /** A usage-only chunk, as OpenAI sends after the finish reason. */
 /** The finish reasons the client gets as the upstream's stream ends (`stop`, then `[DONE]`). */
 const finishesAtEnd = (shaper: StreamShaper): unknown[] =>

@@ -88,6 +88,31 @@ test('chat: a tool call streamed in pieces reaches the client in one piece, befo
   });
 });
 
+test('chat: tool calls that end with finish_reason stop reach the agent as tool_calls, streamed or whole', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Read', arguments: GOOD_ARGS } }],
+    };
+    const stream = sse([
+      roleFrame(),
+      toolCallFrame(0, GOOD_ARGS, { id: 'call_1', name: 'Read' }),
+      finishFrame('stop'),
+    ]);
+    const whole = jsonBody(completion('', { choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+    upstream.always('alpha/m1', byStreaming(stream, whole));
+    const streamed = await askFace(router.url, chatFace, chatFace.body(true, 'Read it.', ['Read']));
+    const finishes = (sseData(streamed.text) as { choices?: { finish_reason: unknown }[] }[]).flatMap(
+      (frame) => frame.choices?.map((choice) => choice.finish_reason).filter(Boolean) ?? [],
+    );
+    assert.deepEqual(finishes, ['tool_calls']);
+    const json = await askFace(router.url, chatFace, chatFace.body(false, 'Read it.', ['Read']));
+    const body = JSON.parse(json.text) as { choices: { finish_reason: string }[] };
+    assert.equal(body.choices[0]?.finish_reason, 'tool_calls');
+  });
+});
+
 for (const face of FACES) {
   test(`${face.face}: a stream that dies holding a tool call is continued after its last text`, async () => {
     await withScenario(TWO, async ({ router, upstream }) => {
