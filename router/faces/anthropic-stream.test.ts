@@ -179,6 +179,23 @@ test('tool calls stop for tool_use even when the upstream said stop (Gemini, Lit
   assert.equal((delta?.data.delta as { stop_reason: string }).stop_reason, 'tool_use');
 });
 
+test('arguments sent as a JSON object are the tool_use input, not empty', () => {
+  const call = {
+    index: 0,
+    id: 'g1',
+    type: 'function',
+    function: { name: 'Bash', arguments: { command: 'ls' } },
+  };
+  const events = parseSse(runStream(encoder(), [chunk({ tool_calls: [call] }, 'tool_calls') + DONE]));
+  const pieces = events.filter(
+    (e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta',
+  );
+  assert.deepEqual(
+    pieces.map((e) => (e.data.delta as { partial_json: string }).partial_json),
+    ['{"command":"ls"}'],
+  );
+});
+
 test('a reasoning-only stream is a thinking block and a normal end', () => {
   const events = parseSse(runStream(encoder(), [chunk({ reasoning: 'Only thoughts' }), chunk({}, 'length')]));
   assert.deepEqual(names(events), [

@@ -3,6 +3,7 @@
  * a whole completion: reasoning, text, tool calls, the finish reason and token usage. Only the first choice
  * counts: a face asks for one.
  */
+import { argumentsText } from '../gate/answer-rules.js';
 import { isRecord } from '../gate/safe-json.js';
 
 /** Token counts; null where the upstream did not say. */
@@ -100,11 +101,11 @@ export function readMessage(message: Record<string, unknown>, sink: DeltaSink): 
       if (!isRecord(call)) continue;
       const fn = isRecord(call.function) ? call.function : {};
       const index = num(call.index) ?? position;
-      sink.toolCall(index, str(call.id) || null, str(fn.name) || null, str(fn.arguments) ?? '');
+      sink.toolCall(index, str(call.id) || null, str(fn.name) || null, argumentsText(fn.arguments));
     }
   } else if (isRecord(message.function_call)) {
     const fn = message.function_call;
-    sink.toolCall(0, null, str(fn.name) || null, str(fn.arguments) ?? '');
+    sink.toolCall(0, null, str(fn.name) || null, argumentsText(fn.arguments));
   }
 }
 

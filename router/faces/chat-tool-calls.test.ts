@@ -36,6 +36,23 @@ test('a whole answer’s tool call without an id gets one; empty or missing argu
   assert.notEqual(again.calls[0]?.id, first?.id, 'each answer mints its own');
 });
 
+test('arguments sent as a JSON value (llama.cpp, TGI) go as its text, the string OpenAI defines', () => {
+  const { calls } = encoded(
+    answer([
+      { id: 'a', type: 'function', function: { name: 'a', arguments: { command: 'rm -rf build' } } },
+      { id: 'b', type: 'function', function: { name: 'b', arguments: 42 } },
+    ]),
+  );
+  assert.deepEqual(
+    calls.map((call) => call.function.arguments),
+    ['{"command":"rm -rf build"}', '42'],
+  );
+  const legacy = { role: 'assistant', function_call: { name: 'a', arguments: { x: 1 } } };
+  const body = { choices: [{ index: 0, message: legacy, finish_reason: 'function_call' }] };
+  const text = String(new ChatEncoder().json({ text: JSON.stringify(body), body }));
+  assert.match(text, /"arguments":"\{\\"x\\":1\}"/);
+});
+
 test('an answer whose tool calls are whole passes as its bytes came', () => {
   const text =
     '{"choices":[{"message":{"tool_calls":[{"id":"t","function":{"name":"f","arguments":"{}"}}]}}]}';

@@ -1,16 +1,17 @@
 /**
  * Tool calls in a whole chat-completions answer, made as a stream gives them: each with an id (minted when
- * the upstream gave none, since an agent cannot answer a call without one) and empty or missing arguments
- * as `{}`. Other faces mint their own ids as they write their answer.
+ * the upstream gave none, since an agent cannot answer a call without one), empty or missing arguments as
+ * `{}`, and arguments sent as a JSON value rather than its text (llama.cpp's server, TGI) as that text, the
+ * string OpenAI defines. Other faces mint their own ids as they write their answer.
  */
-import { normalArguments } from '../gate/answer-rules.js';
+import { argumentsText, normalArguments } from '../gate/answer-rules.js';
 import { callIdMinter } from '../gate/minted-ids.js';
 import { isRecord } from '../gate/safe-json.js';
 
-/** Whether `fn.arguments` is missing or blank. */
-function blankArguments(fn: Record<string, unknown>): boolean {
+/** Arguments that are not the text of a call's arguments yet: missing, blank, or a JSON value. */
+function unwritten(fn: Record<string, unknown>): boolean {
   const args = fn.arguments;
-  return args === undefined || args === null || (typeof args === 'string' && args.trim() === '');
+  return typeof args !== 'string' || args.trim() === '';
 }
 
 /** Repairs one choice's tool calls in place; true when anything changed. */
@@ -22,8 +23,8 @@ function repairCalls(calls: readonly unknown[], mint: () => string): boolean {
       call.id = mint();
       changed = true;
     }
-    if (isRecord(call.function) && blankArguments(call.function)) {
-      call.function.arguments = normalArguments('');
+    if (isRecord(call.function) && unwritten(call.function)) {
+      call.function.arguments = normalArguments(argumentsText(call.function.arguments));
       changed = true;
     }
   }
@@ -42,6 +43,12 @@ export function repairWholeToolCalls(body: Record<string, unknown>): boolean {
     const message = isRecord(choice) && isRecord(choice.message) ? choice.message : null;
     if (message !== null && Array.isArray(message.tool_calls))
       changed = repairCalls(message.tool_calls, mint) || changed;
+    // A legacy call's arguments as a JSON value become their text too (missing ones stay missing).
+    const legacy = message?.function_call;
+    if (isRecord(legacy) && legacy.arguments != null && typeof legacy.arguments !== 'string') {
+      legacy.arguments = argumentsText(legacy.arguments);
+      changed = true;
+    }
   }
   return changed;
 }

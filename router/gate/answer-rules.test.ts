@@ -113,6 +113,14 @@ test('messageToolProblem: the first unusable call of a whole message', () => {
   assert.equal(messageToolProblem({ content: 'text only' }, OFFERED), null);
 });
 
+test('arguments sent as a JSON value are that JSON: an object is runnable, any other value is not', () => {
+  const fn = (args: unknown) => ({ tool_calls: [{ id: 'c', function: { name: 'Bash', arguments: args } }] });
+  assert.equal(messageToolProblem(fn({ command: 'rm -rf build' }), OFFERED), null);
+  for (const args of [42, ['ls'], true])
+    assert.equal(messageToolProblem(fn(args), OFFERED), 'tool call arguments are not a JSON object');
+  assert.equal(messageToolProblem(fn(null), OFFERED), null, 'none are empty arguments');
+});
+
 test('the response gate fails an unusable tool call as invalid_tool_call in strict mode only', () => {
   const body = JSON.stringify({
     choices: [

@@ -122,6 +122,17 @@ export function fixedFinishReason(finish: unknown, calls: CallsKind): string | n
   return null;
 }
 
+/**
+ * A call's `arguments` as the JSON text OpenAI defines them as: a string as it came, none (missing, null) as
+ * empty, any other value as its JSON (llama.cpp's server and TGI send an object). So an object is the same
+ * arguments, and a value that is no object stays one and is judged (`toolCallProblem`), never read as empty.
+ * Only such a value is serialised: a string piece costs a type check.
+ */
+export function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
 /** Arguments as the agent gets them: empty ones become `{}`. */
 export function normalArguments(args: string): string {
   return args.trim() === '' ? '{}' : args;
@@ -157,7 +168,7 @@ export function messageToolProblem(message: unknown, offered: ReadonlySet<string
       : [];
   for (const fn of calls) {
     const name = isRecord(fn) && typeof fn.name === 'string' ? fn.name : null;
-    const args = isRecord(fn) && typeof fn.arguments === 'string' ? fn.arguments : '';
+    const args = isRecord(fn) ? argumentsText(fn.arguments) : '';
     const problem = toolCallProblem(name, args, offered);
     if (problem !== null) return problem;
   }

@@ -7,7 +7,13 @@
  * `ThinkTagReader`). It reports, per chunk, the frames as written anew, whether
  * any changed and whether content came (the stream shaper decides which bytes go).
  */
-import { fixedFinishReason, hasText, hasUsefulContent, type CallsKind } from '../../gate/answer-rules.js';
+import {
+  argumentsText,
+  fixedFinishReason,
+  hasText,
+  hasUsefulContent,
+  type CallsKind,
+} from '../../gate/answer-rules.js';
 import { textPastThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { UpstreamFrame } from '../../gate/stream-part.js';
@@ -235,7 +241,8 @@ export class FrameShaper implements FrameSink {
     const index = typeof call.index === 'number' ? call.index : position;
     const id = str(call.id) || null;
     const extra = isRecord(call.extra_content) ? call.extra_content : null;
-    this.#take(this.#hold.piece(index, id, str(fn.name) || null, str(fn.arguments), { legacy, extra }));
+    const args = argumentsText(fn.arguments);
+    this.#take(this.#hold.piece(index, id, str(fn.name) || null, args, { legacy, extra }));
   }
 
   /** A whole call as the agent gets it, with the provider's additions; its signature is remembered. */

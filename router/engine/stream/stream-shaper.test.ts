@@ -257,6 +257,24 @@ test('finish reason stop after tool calls went out is a turn of calls: tool_call
   );
 });
 
+test('arguments streamed as a JSON object are that JSON; any other value is an unusable call, never empty', () => {
+  const call = (args: unknown): string =>
+    chunk({
+      tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'Bash', arguments: args } }],
+    });
+  const shaper = new StreamShaper(rules(), 'bytes');
+  const out = text(shaper.shape(bytes(call({ command: 'ls' }) + chunk({}, 'tool_calls'))).out);
+  const [sent] = deltas(out) as { tool_calls?: { function: { arguments: string } }[] }[];
+  assert.equal(sent?.tool_calls?.[0]?.function.arguments, '{"command":"ls"}');
+  for (const args of [42, ['ls']]) {
+    const refused = new StreamShaper(rules(), 'bytes').shape(bytes(call(args) + chunk({}, 'tool_calls')));
+    assert.deepEqual(refused.problem, {
+      kind: 'invalid_tool_call',
+      detail: 'tool call arguments are not a JSON object',
+    });
+  }
+});
+
 /** A usage-only chunk, as OpenAI sends after the finish reason. */
 /** The finish reasons the client gets as the upstream's stream ends (`stop`, then `[DONE]`). */
 const finishesAtEnd = (shaper: StreamShaper): unknown[] =>

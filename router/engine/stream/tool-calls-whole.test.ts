@@ -113,6 +113,28 @@ test('chat: tool calls that end with finish_reason stop reach the agent as tool_
   });
 });
 
+test('arguments sent as a JSON object reach every face as that JSON, streamed or whole', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const call = {
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'Read', arguments: { path: 'README.md' } },
+    };
+    const frame = { ...roleFrame(), choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...call }] } }] };
+    const message = { role: 'assistant', content: null, tool_calls: [call] };
+    const whole = jsonBody(completion('', { choices: [{ index: 0, message, finish_reason: 'tool_calls' }] }));
+    upstream.always('alpha/m1', byStreaming(sse([roleFrame(), frame, finishFrame('tool_calls')]), whole));
+    for (const face of FACES) {
+      const reply = await askFace(router.url, face, face.body(true, 'Read it.', ['Read']));
+      assert.deepEqual(face.read(reply.text).tools, [{ name: 'Read', args: GOOD_ARGS }], face.face);
+    }
+    const json = await askFace(router.url, chatFace, chatFace.body(false, 'Read it.', ['Read']));
+    const body = JSON.parse(json.text) as { choices: { message: { tool_calls: (typeof call)[] } }[] };
+    assert.equal(body.choices[0]?.message.tool_calls[0]?.function.arguments, GOOD_ARGS);
+    assert.equal(upstream.callsTo('beta/m2').length, 0, 'no call was refused');
+  });
+});
+
 for (const face of FACES) {
   test(`${face.face}: a stream that dies holding a tool call is continued after its last text`, async () => {
     await withScenario(TWO, async ({ router, upstream }) => {
