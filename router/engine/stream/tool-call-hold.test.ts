@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ToolCallHold } from './tool-call-hold.js';
+import { MAX_TOOL_ARGUMENTS_CHARS } from '../../gate/answer-rules.js';
+import { MAX_OPEN_CALLS, ToolCallHold } from './tool-call-hold.js';
 
 const hold = (): ToolCallHold => {
   let n = 0;
@@ -62,4 +63,48 @@ test('a piece for a call already let go is refused unless it is blank', () => {
   h.letGo();
   assert.deepEqual(h.piece(0, null, null, ' '), { calls: [], problem: null });
   assert.equal(h.piece(0, null, null, '"x"').problem, 'a tool call piece after its call ended');
+});
+
+test('pieces of parallel calls may come interleaved: each call stays open, and they leave whole in index order', () => {
+  const h = hold();
+  h.piece(0, 'call_a', 'Read', '{"path":');
+  assert.deepEqual(h.piece(1, 'call_b', 'Bash', '{"command":'), { calls: [], problem: null });
+  h.piece(0, null, null, '"a.ts"}');
+  h.piece(1, null, null, '"ls"}');
+  assert.deepEqual(
+    h.letGo().calls.map(({ id, args }) => [id, args]),
+    [
+      ['call_a', '{"path":"a.ts"}'],
+      ['call_b', '{"command":"ls"}'],
+    ],
+  );
+});
+
+test('when a call begins, only the whole calls before the first that is not go: the order holds', () => {
+  const h = hold();
+  h.piece(0, 'a', 'Read', '{"path":');
+  h.piece(1, 'b', 'Bash', '{}');
+  assert.deepEqual(h.piece(2, 'c', 'Bash', '{"command":').calls, [], 'a is not whole: b waits behind it');
+  h.piece(0, null, null, '"x"}');
+  const step = h.piece(3, 'd', 'Read', '{}');
+  assert.deepEqual(
+    step.calls.map((call) => call.id),
+    ['a', 'b'],
+  );
+  h.piece(2, null, null, '"ls"}');
+  assert.deepEqual(
+    h.letGo().calls.map((call) => call.id),
+    ['c', 'd'],
+  );
+});
+
+test('calls held open together keep the bound of one: their arguments, and how many', () => {
+  const half = 'x'.repeat(MAX_TOOL_ARGUMENTS_CHARS / 2);
+  const h = hold();
+  h.piece(0, 'a', 'Bash', `{"a":"${half}`);
+  assert.equal(h.piece(1, 'b', 'Bash', `{"b":"${half}`).problem, 'tool call arguments too long');
+  const many = hold();
+  for (let index = 0; index < MAX_OPEN_CALLS; index += 1)
+    assert.equal(many.piece(index, `c${index}`, 'Bash', '{"a":').problem, null);
+  assert.equal(many.piece(MAX_OPEN_CALLS, 'last', 'Bash', '{').problem, 'too many tool calls at once');
 });

@@ -135,6 +135,32 @@ test('arguments sent as a JSON object reach every face as that JSON, streamed or
   });
 });
 
+test('parallel calls whose pieces come interleaved reach every face whole, in index order', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const frames = [
+      roleFrame(),
+      toolCallFrame(0, '{"path":', { id: 'call_a', name: 'Read' }),
+      toolCallFrame(1, '{"pattern":', { id: 'call_b', name: 'Grep' }),
+      toolCallFrame(0, '"a.ts"}'),
+      toolCallFrame(1, '"foo"}'),
+      finishFrame('tool_calls'),
+    ];
+    upstream.always('alpha/m1', sse(frames));
+    for (const face of FACES) {
+      const reply = await askFace(router.url, face, face.body(true, 'Look.', ['Read', 'Grep']));
+      assert.deepEqual(
+        face.read(reply.text).tools,
+        [
+          { name: 'Read', args: '{"path":"a.ts"}' },
+          { name: 'Grep', args: '{"pattern":"foo"}' },
+        ],
+        face.face,
+      );
+      assert.equal(router.lastEntry().attempts[0]?.kind, null, face.face);
+    }
+  });
+});
+
 for (const face of FACES) {
   test(`${face.face}: a stream that dies holding a tool call is continued after its last text`, async () => {
     await withScenario(TWO, async ({ router, upstream }) => {
