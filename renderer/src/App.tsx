@@ -3,6 +3,8 @@ import { ConfigFileBanner } from './components/ConfigFileBanner.js';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
 import { Nav, VIEW_TITLES } from './components/Nav.js';
 import { PausedBanner } from './components/PausedBanner.js';
+import { desktopBridge } from './desktop/bridge.js';
+import { guardUnload } from './lib/drafts.js';
 import { useRoute } from './lib/use-route.js';
 import { ModelsView } from './views/models/ModelsView.js';
 import { OverviewView } from './views/overview/OverviewView.js';
@@ -28,6 +30,12 @@ export function App() {
     // Another view starts at its top, not at the scroll position of the one left.
     window.scrollTo(0, 0);
   }, [view]);
+  useEffect(() => {
+    // The desktop window hides rather than unloads, and Electron would refuse a quit without asking.
+    if (desktopBridge()) return undefined;
+    window.addEventListener('beforeunload', guardUnload);
+    return () => window.removeEventListener('beforeunload', guardUnload);
+  }, []);
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={skipToContent}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { isChangedOnDisk } from '../api/client.js';
 import { errorText } from '../components/QueryStatus.js';
+import { useDraft } from './drafts.js';
 import { rebaseEdits, sameJson } from './rebase-edits.js';
 
 /**
@@ -24,6 +25,17 @@ export interface FileFormOptions<V> {
   changedOnDisk: string;
   /** Who made `revision`, when it was a save from another editor on this page ("the JSON editor"). */
   savedBy?: string | null;
+  /** Where unsaved edits are kept while the form is not on screen ({@link useDraft}); none: not kept. */
+  draft?: string;
+}
+
+/** What a form over the file holds between renders, and keeps as its draft while it has unsaved edits. */
+interface FileFormState<V> {
+  /** The values as the file had them at `basedOn`, or as the form last saved them. */
+  saved: V;
+  values: V;
+  basedOn: string;
+  carried: CarriedOver | null;
 }
 
 /**
@@ -42,6 +54,32 @@ function clashes<V extends object>(
 }
 
 /**
+ * The form at a newer `revision` of the file, which reads `read`: an untouched form takes it whole; unsaved
+ * edits are carried over to it (the values the user did not touch take the file's, the ones both changed
+ * are named). A revision that leaves the form's own values as they were changes nothing else.
+ */
+function followFile<V extends object>(
+  state: FileFormState<V>,
+  read: V,
+  revision: string,
+  savedBy: string | null,
+): FileFormState<V> {
+  const { saved, values, carried } = state;
+  if (sameJson(read, saved)) return { ...state, basedOn: revision };
+  if (sameJson(values, saved)) return { saved: read, values: read, basedOn: revision, carried };
+  const rebased = rebaseEdits(saved, values, read);
+  return {
+    saved: read,
+    values: rebased.value,
+    basedOn: revision,
+    // The file came to hold exactly the user's values: nothing is unsaved any more.
+    carried: sameJson(rebased.value, read)
+      ? null
+      : { conflicts: clashes(carried, rebased.conflicts, rebased.value, read), by: savedBy },
+  };
+}
+
+/**
  * A form over part of config.json that follows the file. It is filled from the config at a revision, and a
  * save carries that revision, so it is refused when the file changed since (the edits stay). A newer
  * config fills the form by itself: an untouched form takes it whole; unsaved edits are carried over to it
@@ -54,36 +92,29 @@ export function useFileForm<V extends object>({
   revision,
   changedOnDisk,
   savedBy = null,
+  draft,
 }: FileFormOptions<V>) {
-  const [saved, setSaved] = useState<V>(read);
-  const [values, setValuesNow] = useState<V>(read);
-  const [basedOn, setBasedOn] = useState(revision);
-  const [carried, setCarried] = useState<CarriedOver | null>(null);
+  const [state, setState] = useDraft<FileFormState<V>>(
+    draft ?? null,
+    () => ({ saved: read, values: read, basedOn: revision, carried: null }),
+    (kept) => !sameJson(kept.values, kept.saved),
+  );
+  const { saved, values, basedOn, carried } = state;
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const dirty = !sameJson(values, saved);
   // While a save is on its way, a config read meanwhile may be older or newer than it: the save's answer
-  // says which revision the form is at, and a newer one is taken after it.
+  // says which revision the form is at, and a newer one is taken after it. A form back on screen with its
+  // draft made at an older revision is carried over here too.
   if (revision !== basedOn && !saving) {
-    setBasedOn(revision);
-    if (!sameJson(read, saved)) {
-      setSaved(read);
-      if (dirty) {
-        const rebased = rebaseEdits(saved, values, read);
-        setValuesNow(rebased.value);
-        // The file came to hold exactly the user's values: nothing is unsaved any more.
-        if (sameJson(rebased.value, read)) setCarried(null);
-        else setCarried({ conflicts: clashes(carried, rebased.conflicts, rebased.value, read), by: savedBy });
-        setFailure(null);
-      } else setValuesNow(read);
-    }
+    setState(followFile(state, read, revision, savedBy));
+    if (dirty && !sameJson(read, saved)) setFailure(null);
   }
 
   /** An edit: what the last save said is about other values now. */
   const setValues = (next: V): void => {
-    setValuesNow(next);
+    setState((now) => ({ ...now, values: next, carried: sameJson(next, now.saved) ? null : now.carried }));
     setFailure(null);
-    if (sameJson(next, saved)) setCarried(null);
   };
 
   /**
@@ -98,9 +129,12 @@ export function useFileForm<V extends object>({
     setFailure(null);
     try {
       const result = await send(sent, basedOn);
-      setSaved(sent);
-      setCarried(null);
-      if (result.revision !== undefined) setBasedOn(result.revision);
+      setState((now) => ({
+        ...now,
+        saved: sent,
+        carried: null,
+        basedOn: result.revision ?? now.basedOn,
+      }));
       return { ok: true, result };
     } catch (error) {
       setFailure(isChangedOnDisk(error) ? changedOnDisk : errorText(error));

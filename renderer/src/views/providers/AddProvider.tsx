@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useDraft } from '../../lib/drafts.js';
+import { sameJson } from '../../lib/rebase-edits.js';
 import { isApiError } from '../../api/client.js';
 import { api } from '../../api/endpoints.js';
 import { errorText } from '../../components/QueryStatus.js';
@@ -48,14 +50,22 @@ const LABELS: Record<ProviderField, string> = {
 
 const MULTILINE: ReadonlySet<ProviderField> = new Set(['apiKeys', 'models', 'headers']);
 
+/** Where the form's unsaved fields are kept while it is not on screen. */
+export const ADD_PROVIDER_DRAFT = 'add-provider';
+
 /**
  * Adds a provider the catalogue does not know: its address, keys, models and headers. The router's own
  * schema judges every field and its words show at the field; keys are sent once and never shown again.
+ * What is typed outlasts a switch to another view (in the page's memory only).
  */
 export function AddProvider() {
   const client = useQueryClient();
   const id = useId();
-  const [fields, setFields] = useState<ProviderFields>(EMPTY_PROVIDER);
+  const [fields, setFields] = useDraft<ProviderFields>(
+    ADD_PROVIDER_DRAFT,
+    () => EMPTY_PROVIDER,
+    (typed) => !sameJson(typed, EMPTY_PROVIDER),
+  );
   const [local, setLocal] = useState<FieldErrors>({});
   const add = useMutation({
     mutationFn: api.addProvider,

@@ -84,3 +84,13 @@ test('a clash stays named through a later change elsewhere in the file, while th
   expect(screen.queryByText(/changed on disk while you were editing/)).toBeNull();
   expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
 });
+
+test('unsaved edits outlast the form leaving the screen (another view)', async () => {
+  const user = userEvent.setup();
+  const first = render(form({ rpd: 500 }, 'rev-1'));
+  await user.type(screen.getByLabelText('requests per minute'), '10');
+  first.unmount();
+  render(form({ rpd: 500 }, 'rev-1'));
+  expect(screen.getByLabelText('requests per minute')).toHaveValue('10');
+  expect(screen.getByRole('button', { name: 'Discard changes' })).toBeInTheDocument();
+});

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ModelStateView, ProviderView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { testThroughRouter } from '../../api/test-model.js';
@@ -12,6 +13,8 @@ import { KeyStates } from './KeyStates.js';
 import { LimitsForm } from './LimitsForm.js';
 import { ProbeSettings } from './ProbeSettings.js';
 import { countOf } from '../../lib/format.js';
+import { hasDraft } from '../../lib/drafts.js';
+import { providerDraft } from './use-provider-settings.js';
 
 /**
  * The enabled switch: shows the requested state at once, and keeps showing it until the router's view of
@@ -98,6 +101,10 @@ export function ProviderRow({
   /** The router's view of models, to tell whether a test is a model's trial. */
   models?: readonly ModelStateView[];
 }) {
+  // Settings left with unsaved edits open again as they were.
+  const [settingsOpen] = useState(
+    () => hasDraft(providerDraft('probe', provider.id)) || hasDraft(providerDraft('limits', provider.id)),
+  );
   return (
     <li className="provider-row" aria-label={provider.name}>
       <div className="provider-name">
@@ -120,7 +127,7 @@ export function ProviderRow({
       <KeyForm provider={provider} />
       <KeyTest provider={provider} activeModels={activeModels} models={models} />
       <KeyStates provider={provider} />
-      <details className="provider-more">
+      <details className="provider-more" open={settingsOpen}>
         <summary className="small">Probes and limits</summary>
         <ProbeSettings provider={provider} revision={revision} />
         <LimitsForm provider={provider} revision={revision} />

@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useProviders, useRouterState } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
-import { AddProvider } from './AddProvider.js';
+import { dropDrafts, hasDraft } from '../../lib/drafts.js';
+import { ADD_PROVIDER_DRAFT, AddProvider } from './AddProvider.js';
 import { isUsable, listProviders, type ProviderFilter } from './provider-filter.js';
 import { ProviderRow } from './ProviderRow.js';
 import { SaveLane, SaveLaneContext } from './save-lane.js';
+import { providerOfDraft } from './use-provider-settings.js';
 
 const FILTERS: { id: ProviderFilter; label: string }[] = [
   { id: 'all', label: 'All' },
@@ -19,9 +21,20 @@ export function ProvidersView() {
   const state = useRouterState();
   const [filter, setFilter] = useState<ProviderFilter>('all');
   const [lane] = useState(() => new SaveLane());
+  // A form left with unsaved fields opens again as it was.
+  const [adding] = useState(() => hasDraft(ADD_PROVIDER_DRAFT));
   const active = state.data?.sets[state.data.activeSet] ?? [];
   const providers = data?.providers ?? [];
   const usable = providers.filter(isUsable).length;
+  useEffect(() => {
+    // The unsaved settings of a provider no longer configured have nothing left to be saved to.
+    if (!data) return;
+    const ids = new Set(data.providers.map((p) => p.id));
+    dropDrafts((key) => {
+      const of = providerOfDraft(key);
+      return of !== null && !ids.has(of);
+    });
+  }, [data]);
   return (
     <Panel
       title={
@@ -46,7 +59,7 @@ export function ProvidersView() {
         Keys are write-only: they go to the router’s config file (mode 0600) and are never shown again, only
         their fingerprint. A provider’s keys are tried in turn when one is rate limited or refused.
       </p>
-      <details className="add-provider-box">
+      <details className="add-provider-box" open={adding}>
         <summary>Add a provider</summary>
         <AddProvider />
       </details>

@@ -12,11 +12,22 @@ import { SaveLane, SaveLaneContext } from './save-lane.js';
 export const SETTINGS_CHANGED_ON_DISK =
   'config.json was changed on disk since this form was filled in. It now shows the file as it is, with your unsaved changes kept: check them and save again.';
 
+/** Where the unsaved edits of a provider's `probe` or `limits` form are kept while it is not on screen. */
+export function providerDraft(part: 'probe' | 'limits', provider: string): string {
+  return `${part}:${provider}`;
+}
+
+/** The provider whose settings form a draft is of, or null for another form's draft. */
+export function providerOfDraft(key: string): string | null {
+  const match = /^(?:probe|limits):(.*)$/s.exec(key);
+  return match ? (match[1] ?? null) : null;
+}
+
 /**
  * One part of a provider's settings (`probe` or `limits`) as a form over config.json: filled from the
  * provider's view at the revision it was read at, following the file as the Settings form does
  * ({@link useFileForm}), and saved with that revision, so a save based on settings the file changed since
- * is refused and the edits kept; saves from the Providers view go one at a time ({@link SaveLane}). The
+ * is refused and the edits kept (and kept over a switch to another view); saves from the Providers view go one at a time ({@link SaveLane}). The
  * router's refusal is read per setting in the schema's words, else as one line. `read`: the form's values as
  * the provider's view has them.
  */
@@ -27,7 +38,12 @@ export function useProviderSettings<V extends object>(
   read: V,
 ) {
   const client = useQueryClient();
-  const form = useFileForm<V>({ read, revision, changedOnDisk: SETTINGS_CHANGED_ON_DISK });
+  const form = useFileForm<V>({
+    read,
+    revision,
+    changedOnDisk: SETTINGS_CHANGED_ON_DISK,
+    draft: providerDraft(part, provider.id),
+  });
   const [ownLane] = useState(() => new SaveLane());
   const lane = useContext(SaveLaneContext) ?? ownLane;
   const [issues, setIssues] = useState<Record<string, string>>({});

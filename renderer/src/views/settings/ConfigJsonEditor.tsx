@@ -52,7 +52,7 @@ export function ConfigJsonEditor({
   /** Who made the config's revision, when it was a save from the Settings form on this page. */
   savedBy?: string | null;
 }) {
-  const editor = useConfigJson(config, onSave, check, savedBy);
+  const editor = useConfigJson(config, onSave, check, savedBy, 'config-json');
   return (
     <div className="config-json">
       <JsonEditor

@@ -193,4 +193,25 @@ describe('SettingsForm', () => {
     );
     expect(screen.queryByText(/changed on disk/)).toBeNull();
   });
+
+  test('unsaved edits outlast the form leaving the screen (another view), and follow the file meanwhile', async () => {
+    const user = userEvent.setup();
+    const { onSave, sent } = fakeServer();
+    const first = render(<SettingsForm config={response} onSave={onSave} />);
+    const maxAttempts = screen.getByLabelText(/Max attempts/);
+    await user.clear(maxAttempts);
+    await user.type(maxAttempts, '9');
+    first.unmount();
+
+    // Back on Settings after the file changed on disk: the edit is still there, unsaved, carried over.
+    const failover = { ...defaults.router?.failover, requestTimeoutMs: 8000 };
+    const onDisk = { ...defaults, router: { ...defaults.router, failover } };
+    render(<SettingsForm config={{ ...response, effective: onDisk, revision: 'rev-2' }} onSave={onSave} />);
+    expect(screen.getByLabelText(/Max attempts/)).toHaveValue('9');
+    expect(screen.getByLabelText(/Request timeout/)).toHaveValue('8000');
+    expect(screen.getByText('unsaved changes')).toBeInTheDocument();
+    expect(screen.getByText(/changed on disk while you were editing/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(sent[0]?.router?.failover).toMatchObject({ maxAttempts: 9, requestTimeoutMs: 8000 });
+  });
 });

@@ -122,3 +122,22 @@ test('unsaved text carried over to a save of the Settings form names the form, n
   expect(JSON.parse(result.current.text)).toEqual({ ...saved, sets: { main: ['up/m1'] } });
   expect(result.current.carried).toEqual({ conflicts: [], by: 'the Settings form' });
 });
+
+test('unsaved text outlasts the editor leaving the screen, and is carried over to the file as it is by then', () => {
+  const mount = (config: ConfigResponse) =>
+    renderHook(() => useConfigJson(config, refused, check, null, 'config-json'));
+  const first = mount(response(onFile, 'rev-1'));
+  act(() =>
+    first.result.current.setText(first.result.current.text.replace('"maxAttempts": 6', '"maxAttempts": 9')),
+  );
+  first.unmount();
+
+  const again = mount(response({ ...onFile, activeSet: 'default' }, 'rev-2'));
+  expect(JSON.parse(again.result.current.text)).toEqual({
+    ...onFile,
+    activeSet: 'default',
+    router: { failover: { maxAttempts: 9 } },
+  });
+  expect(again.result.current.dirty).toBe(true);
+  expect(again.result.current.carried).toEqual({ conflicts: [], by: null });
+});

@@ -9,6 +9,7 @@ import { isApiError, isChangedOnDisk } from '../../api/client.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { configText, placeIssues, readConfigText, type TextProblem } from '../../lib/config-json.js';
 import { rebaseEdits, sameJson } from '../../lib/rebase-edits.js';
+import { useDraft } from '../../lib/drafts.js';
 import type { CarriedOver } from '../../lib/use-file-form.js';
 import { describeChanges, type ChangeLine } from '../../lib/settings-form.js';
 import type { SaveConfig } from './use-settings-form.js';
@@ -63,6 +64,40 @@ function useTextProblems(
   return { problems, keysDropped, setChecked };
 }
 
+/** What the editor holds between renders, and keeps as its draft while the text has unsaved edits. */
+interface JsonState {
+  /** The config as text at `basedOn`, or as the editor last saved it. */
+  savedText: string;
+  text: string;
+  basedOn: string;
+  carried: CarriedOver | null;
+}
+
+/**
+ * The editor at the config's newer revision: an untouched text is replaced by the file's; unsaved edits
+ * (once the text is JSON) are carried over to it, the values both changed named. A new revision with the
+ * same config (only its layout changed) leaves the text as typed.
+ */
+function followConfig(
+  state: JsonState,
+  read: ReturnType<typeof readConfigText>,
+  config: ConfigResponse,
+  savedBy: string | null,
+): JsonState {
+  const fresh = configText(config.config);
+  const at = { ...state, savedText: fresh, basedOn: config.revision };
+  if (state.text === state.savedText || !read.ok) return { ...at, text: fresh };
+  const before = readConfigText(state.savedText);
+  const base = before.ok ? before.value : {};
+  if (sameJson(base, config.config)) return at;
+  const rebased = rebaseEdits<unknown>(base, read.value, config.config);
+  return {
+    ...at,
+    text: configText(rebased.value as ConfigInput),
+    carried: { conflicts: rebased.conflicts, by: savedBy },
+  };
+}
+
 /**
  * The JSON editor's state: the text, its problems (not JSON, else the router's check of it as you type),
  * and saving it through the same guarded save as the form (If-Match: the revision the text came from). A
@@ -75,42 +110,39 @@ export function useConfigJson(
   check: (value: unknown) => Promise<ConfigCheckResponse>,
   /** Who made the config's revision, when it was a save from the Settings form on this page. */
   savedBy: string | null = null,
+  /** Where unsaved text is kept while the editor is not on screen ({@link useDraft}); none: not kept. */
+  draft?: string,
 ) {
-  const [savedText, setSavedText] = useState(() => configText(config.config));
-  const [text, setTextNow] = useState(savedText);
-  const [basedOn, setBasedOn] = useState(config.revision);
+  const [state, setState] = useDraft<JsonState>(
+    draft ?? null,
+    () => ({
+      savedText: configText(config.config),
+      text: configText(config.config),
+      basedOn: config.revision,
+      carried: null,
+    }),
+    (kept) => kept.text !== kept.savedText,
+  );
+  const { savedText, text, basedOn, carried } = state;
   const [failure, setFailure] = useState<string | null>(null);
   const [changes, setChanges] = useState<ChangeLine[] | null>(null);
-  const [carried, setCarried] = useState<CarriedOver | null>(null);
   const [saving, setSaving] = useState(false);
   const dirty = text !== savedText;
   const read = useMemo(() => readConfigText(text), [text]);
   // While a save is on its way, a config read meanwhile may be older or newer than it: the save's answer
-  // says which revision the text is at.
+  // says which revision the text is at. A text back on screen from its draft is carried over here too.
   if (config.revision !== basedOn && !saving && (!dirty || read.ok)) {
-    const fresh = configText(config.config);
-    setBasedOn(config.revision);
-    setSavedText(fresh);
-    if (dirty && read.ok) {
-      const before = readConfigText(savedText);
-      const base = before.ok ? before.value : {};
-      // A new revision with the same config (only its layout changed) leaves the text as typed.
-      if (!sameJson(base, config.config)) {
-        const rebased = rebaseEdits<unknown>(base, read.value, config.config);
-        setTextNow(configText(rebased.value as ConfigInput));
-        setCarried({ conflicts: rebased.conflicts, by: savedBy });
-        setFailure(null);
-      }
-    } else setTextNow(fresh);
+    const next = followConfig(state, read, config, savedBy);
+    setState(next);
+    if (next.carried !== carried) setFailure(null);
   }
   /** An edit: what the last save said is about another text now. */
   const setText = (next: string): void => {
     // The editor echoes a text put into it from here (a save, the file): that is no edit.
     if (next === text) return;
-    setTextNow(next);
+    setState((now) => ({ ...now, text: next, carried: next === now.savedText ? null : now.carried }));
     setFailure(null);
     setChanges(null);
-    if (next === savedText) setCarried(null);
   };
 
   const { problems, keysDropped, setChecked } = useTextProblems(text, read, check);
@@ -123,11 +155,13 @@ export function useConfigJson(
     try {
       const result = await onSave(read.value as ConfigInput, basedOn);
       const fresh = configText(result.config);
-      setSavedText(fresh);
-      setTextNow(fresh);
+      setState((now) => ({
+        savedText: fresh,
+        text: fresh,
+        carried: null,
+        basedOn: result.revision ?? now.basedOn,
+      }));
       setChecked(null);
-      setCarried(null);
-      if (result.revision !== undefined) setBasedOn(result.revision);
       setChanges(describeChanges(result.changed, config.effective, result.config, config.defaults));
     } catch (error) {
       if (isApiError(error) && error.issues.length > 0) {

@@ -25,7 +25,8 @@ export type SaveConfig = (config: ConfigInput, revision: string) => Promise<Conf
 /**
  * The settings form's state: its values, the server's issues, and what the last save did. It follows
  * config.json as every form over the file does ({@link useFileForm}): a save carries the revision the form
- * was filled from, and a newer config carries unsaved edits over to it. `savedBy`: who made the config's
+ * was filled from, and a newer config carries unsaved edits over to it. Unsaved edits outlast a switch to
+ * another view. `savedBy`: who made the config's
  * revision, when it was the other editor of the page.
  */
 export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, savedBy: string | null = null) {
@@ -34,6 +35,7 @@ export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, save
     revision: config.revision,
     changedOnDisk: CHANGED_ON_DISK,
     savedBy,
+    draft: 'settings-form',
   });
   const [issues, setIssues] = useState<ConfigIssue[]>([]);
   const [changes, setChanges] = useState<ChangeLine[] | null>(null);
