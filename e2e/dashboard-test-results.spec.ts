@@ -1,6 +1,7 @@
 /**
  * What a dashboard test says against a real daemon: the provider's own status when it answered (not the
- * router's 502), the failure in words when it never answered, and nothing of a key once it is removed.
+ * router's 502), the failure in words when it never answered, nothing of a key once it is removed, and a
+ * test of each key on its own.
  */
 import { keyFingerprint } from '../router/state/key-fingerprint.js';
 import { expect, test, type Page } from '@playwright/test';
@@ -10,6 +11,7 @@ import { FakeUpstream } from './helpers/fake-upstream.js';
 import { openView } from './helpers/views.js';
 
 const KEY = 'sk-e2e-added';
+const WRONG = 'sk-e2e-wrong';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -73,7 +75,7 @@ test('a key added, tested and removed leaves neither its "added as" nor its test
   );
 
   upstream.script('k1', 'error-500');
-  await provider.getByRole('button', { name: 'Test Groq key' }).click();
+  await provider.getByRole('button', { name: `Test key ${keyFingerprint(KEY)} of Groq` }).click();
   await expect(provider.locator('.test-result')).toContainText('HTTP 500 from the provider');
 
   await provider.getByRole('button', { name: `Remove key ${keyFingerprint(KEY)} of Groq` }).click();
@@ -81,4 +83,34 @@ test('a key added, tested and removed leaves neither its "added as" nor its test
   await expect(provider).toContainText('key missing');
   await expect(provider).not.toContainText('added as');
   await expect(provider.locator('.test-result')).toHaveCount(0);
+});
+
+test('each key is tested alone: a wrong key added after a good one fails, and each result names its key', async ({
+  page,
+}) => {
+  await open(page, 'providers');
+  const provider = row(page, 'Fake upstream');
+  upstream.refuseKey(WRONG);
+  await provider.getByLabel('API key for Fake upstream').fill(WRONG);
+  await provider.getByRole('button', { name: 'Add key' }).click();
+  const wrong = keyFingerprint(WRONG);
+  const keys = provider.getByRole('list', { name: 'Fake upstream keys' });
+  await expect(keys).toContainText(wrong);
+
+  const sent = upstream.keysUsed.length;
+  await provider.getByRole('button', { name: `Test key ${wrong} of Fake upstream` }).click();
+  const wrongResult = keys.getByRole('listitem').filter({ hasText: wrong }).locator('.test-result');
+  await expect(wrongResult).toContainText('HTTP 401 from the provider');
+  await expect(wrongResult).toContainText(`with key ${wrong}`);
+  expect(upstream.keysUsed.slice(sent)).toEqual([WRONG]);
+
+  const good = keyFingerprint('k');
+  await provider.getByRole('button', { name: `Test key ${good} of Fake upstream` }).click();
+  const goodResult = keys.getByRole('listitem').filter({ hasText: good }).locator('.test-result');
+  await expect(goodResult).toContainText('test passed');
+  await expect(goodResult).toContainText(`with key ${good}`);
+  expect(upstream.keysUsed.slice(sent)).toEqual([WRONG, 'k']);
+
+  await provider.getByRole('button', { name: `Remove key ${wrong} of Fake upstream` }).click();
+  await expect(keys).not.toContainText(wrong);
 });

@@ -27,6 +27,8 @@ export class FakeUpstream {
   readonly keysUsed: string[] = [];
   /** Keys this provider rate limits (429 with this Retry-After, in seconds), whatever the model. */
   private readonly limitedKeys = new Map<string, number>();
+  /** Keys this provider refuses (401), whatever the model. */
+  private readonly refusedKeys = new Set<string>();
   port = 0;
 
   constructor(private readonly latencyMs = 25) {
@@ -56,6 +58,11 @@ export class FakeUpstream {
   /** Answers every chat request made with `apiKey` with 429 and `Retry-After: seconds`. */
   rateLimitKey(apiKey: string, seconds: number): void {
     this.limitedKeys.set(apiKey, seconds);
+  }
+
+  /** Answers every chat request made with `apiKey` with 401, as a provider answers a wrong key. */
+  refuseKey(apiKey: string): void {
+    this.refusedKeys.add(apiKey);
   }
 
   /** What `model` does once its queue is empty. @default 'ok' */
@@ -93,8 +100,9 @@ export class FakeUpstream {
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     this.keysUsed.push(key);
     const limited = this.limitedKeys.get(key);
-    const behaviour: Behaviour =
-      limited !== undefined
+    const behaviour: Behaviour = this.refusedKeys.has(key)
+      ? 'unauthorized'
+      : limited !== undefined
         ? { rateLimitSeconds: limited }
         : (this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok');
     const extra = typeof behaviour === 'object' && 'delayMs' in behaviour ? behaviour.delayMs : 0;

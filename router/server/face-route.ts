@@ -60,6 +60,19 @@ function sourceOf(req: IncomingMessage): RequestSource {
   return req.headers['x-fcm-source'] === 'test' ? 'test' : 'agent';
 }
 
+/** Longest fingerprint a test may name (they are far shorter): anything longer names no key. */
+const MAX_FINGERPRINT = 64;
+
+/**
+ * The key a dashboard test of one key names by its fingerprint (`x-fcm-key-fingerprint`), or null. Only a
+ * test may name one: an agent's requests use the provider's keys in turn. A key itself never comes this way.
+ */
+function testKeyOf(req: IncomingMessage, source: RequestSource): string | null {
+  if (source !== 'test') return null;
+  const named = req.headers['x-fcm-key-fingerprint'];
+  return typeof named === 'string' && named !== '' && named.length <= MAX_FINGERPRINT ? named : null;
+}
+
 /**
  * Reads a face's JSON body: 415 for another content type, 413 over the size limit, 400 for bad JSON, a
  * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused; else
@@ -132,6 +145,7 @@ function requestFacts(
 ): ChatRequest {
   const { body } = read;
   const model = typeof body.model === 'string' && body.model.length > 0 ? body.model : 'fcm';
+  const source = sourceOf(req);
   return {
     requestId,
     modelRequested: model.length > MAX_MODEL_NAME ? 'fcm' : model,
@@ -139,11 +153,12 @@ function requestFacts(
     stream: body.stream === true,
     clientHeaders: {},
     client: clientToken(req.headers['user-agent']),
-    source: sourceOf(req),
+    source,
     clientGone: new ClientGone(),
     needs: SMALL_REQUEST,
     session: sessionOf(req.headers, body),
     opensConversation: false,
+    testKey: testKeyOf(req, source),
   };
 }
 
@@ -186,6 +201,7 @@ function prepare<T>(
     session: facts.session ?? conversation?.id ?? null,
     opensConversation: conversation?.opens ?? false,
     effort: request.effort ?? null,
+    testKey: facts.testKey ?? null,
   };
   return { chat, answer: new Answer(res, encoder, requestId) };
 }

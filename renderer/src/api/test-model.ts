@@ -29,6 +29,8 @@ export interface ModelTestResult {
   message: string | null;
   /** Set when the model was OPEN or HALF_OPEN before the test: the test was its trial. */
   trial: TrialOutcome | null;
+  /** The fingerprint of the one key the test was sent with, when it named one (else the keys in turn). */
+  key: string | null;
 }
 
 /** A fixed, cheap question: enough output for the content gate, little quota spent. */
@@ -36,6 +38,16 @@ const PROBE_MESSAGES = [{ role: 'user', content: 'Reply with the single word: ok
 
 /** Marks the request as a dashboard test: history lists it apart and keeps it out of the agent counters. */
 export const TEST_SOURCE_HEADER = { 'x-fcm-source': 'test' } as const;
+
+/** Names the one key a test goes with, by its fingerprint (the router honours it on tests only). */
+export const TEST_KEY_HEADER = 'x-fcm-key-fingerprint';
+
+/** How a test is sent: with one key only (its fingerprint), and the clock its latency is read on. */
+export interface TestOptions {
+  /** The fingerprint of the key to test; none: the provider's keys in turn, as agents' requests go. */
+  key?: string | null;
+  now?: () => number;
+}
 
 /**
  * What a test did to a model that was OPEN or HALF_OPEN before it (its trial: success closes the breaker,
@@ -56,12 +68,13 @@ export function trialOutcome(
  * Sends one request pinned to `modelKey` (`fcm:@provider/model`: no failover) through the router, marked
  * as a test, so it takes the same path, gate and breaker bookkeeping as agent traffic. `before` is the
  * model's breaker state when the user asked; for an OPEN or HALF_OPEN model the router's state is read
- * back after the test, to say what the trial did.
+ * back after the test, to say what the trial did. With `options.key` the request goes with that key only
+ * (named by its fingerprint: the page never has a key).
  */
 export async function testThroughRouter(
   modelKey: string,
   before: BreakerStateName | null = null,
-  now: () => number = () => performance.now(),
+  { key = null, now = () => performance.now() }: TestOptions = {},
 ): Promise<ModelTestResult> {
   const started = now();
   let response: Response;
@@ -73,6 +86,7 @@ export async function testThroughRouter(
         authorization: `Bearer ${PLACEHOLDER_KEY}`,
         'x-fcm-token': routerToken(),
         ...TEST_SOURCE_HEADER,
+        ...(key === null ? {} : { [TEST_KEY_HEADER]: key }),
       },
       body: JSON.stringify({
         model: `fcm:@${modelKey}`,
@@ -93,6 +107,7 @@ export async function testThroughRouter(
       verdict: 'unreachable',
       message: null,
       trial: null,
+      key,
     };
   }
   // The body is read only to end the exchange and to get an error's code; its content is never kept.
@@ -104,7 +119,7 @@ export async function testThroughRouter(
   const lastResult = decision?.attempts.at(-1)?.result;
   const attempted = lastResult !== undefined;
   const providerStatus = lastResult && /^\d+$/.test(lastResult) ? Number(lastResult) : null;
-  const answer = { status: response.status, attempted, providerStatus, latencyMs, trial };
+  const answer = { status: response.status, attempted, providerStatus, latencyMs, trial, key };
   if (response.ok) return { ...answer, ok: true, verdict: 'served', message: null };
   let code: string | null = null;
   let message: string | null = null;

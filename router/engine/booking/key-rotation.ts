@@ -122,6 +122,14 @@ export function keysBlock(
 }
 
 /**
+ * The key a dashboard test names by its fingerprint: that key whatever its state (a test is how a refused or
+ * paused key is checked again), or null when the provider has no key with that fingerprint.
+ */
+export function namedKey(provider: ResolvedProvider, fingerprint: string): ProviderKey | null {
+  return provider.keys.find((key) => key.fingerprint === fingerprint) ?? null;
+}
+
+/**
  * The key for the next attempt on the model: the first usable key not yet tried on it in this request, one
  * not near its budget first. For the first attempt with no usable key (a pinned model, the last resort:
  * tried whatever their state) the first key not refused, else the first key. Null when the model has no

@@ -7,7 +7,7 @@ import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js
 import { attemptEffects, type AttemptEffects, type DispatchResult } from '../booking/attempt-effects.js';
 import { countAttemptStart } from '../booking/request-bookkeeping.js';
 import { bodyFor, inputFits, modelOf, type SentBody } from '../fit/fit-steps.js';
-import { nextKey } from '../booking/key-rotation.js';
+import { namedKey, nextKey } from '../booking/key-rotation.js';
 import { ContinuationSink, type Continuation } from '../stream/continuation.js';
 import { shapingOf, type ShapingRules } from '../stream/shaping-rules.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
@@ -62,7 +62,9 @@ const NOT_TRIED: TurnEnd = { chain: NEXT, then: 'done' };
  * key that is rate limited, out of credit or refused hands the model to the provider's next usable key
  * before the chain moves on to the next model. A model that refuses the request (400) while it asks for an
  * output length gets one more try without it: agents ask for far more output than most free models give,
- * and that must not make a whole set fail. In a hedged race, `lane` is the attempt's own way to the answer.
+ * and that must not make a whole set fail. A test of one key (`testKey`) goes with that key only, and is a
+ * `missing_key` skip when the provider has no such key. In a hedged race, `lane` is the attempt's own way to
+ * the answer.
  */
 export async function dispatch(
   run: RequestRun,
@@ -77,8 +79,16 @@ export async function dispatch(
     trace.skips.push({ model: key, reason: model ? 'provider_unresolvable' : 'unknown_model' });
     return NEXT;
   }
+  const named = run.req.testKey ?? null;
   const triedKeys: string[] = [];
-  let apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
+  let apiKey =
+    named === null
+      ? nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys)
+      : namedKey(provider, named);
+  if (apiKey === null && named !== null) {
+    trace.skips.push({ model: key, reason: 'missing_key' });
+    return NEXT;
+  }
   let result: DispatchResult = NEXT;
   while (apiKey !== null) {
     triedKeys.push(apiKey.fingerprint);
@@ -87,7 +97,7 @@ export async function dispatch(
     let end = await attemptOn(run, turn, bodyFor(run, model));
     if (end.then === 'without_output_length') end = await withoutOutputLength(run, turn, end);
     result = end.chain;
-    if (end.then !== 'next_key' || !roomForAnother(run)) return result;
+    if (end.then !== 'next_key' || named !== null || !roomForAnother(run)) return result;
     apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
   }
   return result;

@@ -71,4 +71,9 @@ export interface ChatRequest {
    * the models whose `modelFit` says they take it; null when none was asked (the chat face passes its own).
    */
   effort?: ReasoningEffort | null;
+  /**
+   * The fingerprint of the one key a dashboard test of a key is sent with (its attempt goes with that key,
+   * whatever its state, and with no other); null: the provider's keys in turn.
+   */
+  testKey?: string | null;
 }

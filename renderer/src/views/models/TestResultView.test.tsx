@@ -12,6 +12,7 @@ const base: ModelTestResult = {
   verdict: 'served',
   message: null,
   trial: null,
+  key: null,
 };
 
 test('a test of an OPEN model is its trial, and the result says what the trial did', () => {
@@ -64,4 +65,14 @@ test('a failed test says what the provider did, never the router’s own 502 as 
   render(<TestResultView result={{ ...failed, providerStatus: null, verdict: 'network_error' }} />);
   expect(screen.getByText('network_error')).toHaveClass('outcome-bad');
   expect(screen.queryByText(/HTTP/)).toBeNull();
+});
+
+test('a test of one key names the key it was sent with', () => {
+  render(
+    <TestResultView
+      result={{ ...base, ok: false, providerStatus: 401, verdict: 'auth_error', key: 'ab12cd34' }}
+    />,
+  );
+  expect(screen.getByText('ab12cd34').parentElement).toHaveTextContent('with key ab12cd34');
+  expect(screen.getByText('HTTP 401 from the provider')).toBeInTheDocument();
 });

@@ -36,7 +36,10 @@ export function providerPart(result: ModelTestResult): string {
   return isFailureKind(result.verdict) ? failureWords(result.verdict) : 'no answer from the provider';
 }
 
-/** The verdict of "test through the router": the headline, with what the provider did and latency. */
+/**
+ * The verdict of "test through the router": the headline, with what the provider did, the key it was sent
+ * with (a test of one key) and latency.
+ */
 export function TestResultView({ result }: { result: ModelTestResult }) {
   const failedTrial = result.trial !== null && !result.trial.passed;
   return (
@@ -49,6 +52,11 @@ export function TestResultView({ result }: { result: ModelTestResult }) {
       </span>
       {result.trial && !result.ok && <span className="mono">{result.verdict}</span>}
       <span>{providerPart(result)}</span>
+      {result.key !== null && (
+        <span>
+          with key <code className="mono">{result.key}</code>
+        </span>
+      )}
       <span className="mono">{formatLatency(result.latencyMs)}</span>
       <span className="muted small">not counted as agent traffic</span>
     </span>

@@ -16,7 +16,7 @@ afterEach(() => vi.useRealTimers());
 function show(provider: ProviderView) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
-      <KeyStates provider={provider} />
+      <KeyStates provider={provider} target={{ model: `${provider.id}/m1`, before: null }} />
     </QueryClientProvider>,
   );
 }
@@ -34,12 +34,16 @@ test('each key shows its fingerprint, source and state; a paused one counts down
   );
   const rows = within(screen.getByRole('list', { name: 'Groq keys' })).getAllByRole('listitem');
   expect(rows.map((row) => row.textContent)).toEqual([
-    'aaaaaaaaaaaaconfigusable2 models pausedRemove',
-    'bbbbbbbbbbbb$GROQ_KEY_2pausedback in 1:30',
-    'ccccccccccccconfigrefusedRemove',
+    'aaaaaaaaaaaaconfigusable2 models pausedTestRemove',
+    'bbbbbbbbbbbb$GROQ_KEY_2pausedback in 1:30Test',
+    'ccccccccccccconfigrefusedTestRemove',
   ]);
+  // Each key is tested on its own, a refused or paused one too (a test is how it is checked again).
   expect(screen.getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+    'Test key aaaaaaaaaaaa of Groq',
     'Remove key aaaaaaaaaaaa of Groq',
+    'Test key bbbbbbbbbbbb of Groq',
+    'Test key cccccccccccc of Groq',
     'Remove key cccccccccccc of Groq',
   ]);
 });

@@ -6,6 +6,7 @@ import { Countdown } from '../../components/Countdown.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { UndoNotice } from '../../components/UndoNotice.js';
 import { KeyBudget } from './KeyBudget.js';
+import { KeyTest, type TestTarget } from './KeyTest.js';
 import { countOf } from '../../lib/format.js';
 
 const STATE_WORDS: Record<KeyView['state'], string> = {
@@ -14,18 +15,24 @@ const STATE_WORDS: Record<KeyView['state'], string> = {
   invalid: 'refused',
 };
 
-/** One key: fingerprint, where it comes from, its state and budget use; a config key can be removed. */
+/**
+ * One key: fingerprint, where it comes from, its state and budget use, a test of that key; a config key can
+ * be removed.
+ */
 function KeyItem({
   keyView: key,
-  providerName,
+  provider,
+  target,
   onRemove,
   busy,
 }: {
   keyView: KeyView;
-  providerName: string;
+  provider: ProviderView;
+  target: TestTarget;
   onRemove(): void;
   busy: boolean;
 }) {
+  const providerName = provider.name;
   return (
     <li className={`key-state key-state-${key.state}`}>
       <div className="key-state-head">
@@ -38,6 +45,7 @@ function KeyItem({
         {key.state === 'usable' && key.pausedModels > 0 && (
           <span className="muted small">{countOf(key.pausedModels, 'model')} paused</span>
         )}
+        <KeyTest provider={provider} target={target} fingerprint={key.fingerprint} className="key-test" />
         {key.source === 'config' && (
           <button
             type="button"
@@ -57,10 +65,10 @@ function KeyItem({
 
 /**
  * Each key of a provider, named by its fingerprint only, in the order they are tried, with its state
- * (usable, paused until when, refused) and its budget use. A removal can be undone while the router holds
+ * (usable, paused until when, refused), its budget use and a test of that key alone (to `target`). A removal can be undone while the router holds
  * the key (it never comes to the page).
  */
-export function KeyStates({ provider }: { provider: ProviderView }) {
+export function KeyStates({ provider, target }: { provider: ProviderView; target: TestTarget }) {
   const client = useQueryClient();
   const [removed, setRemoved] = useState<{ fingerprint: string; ms: number } | null>(null);
   const dismiss = useCallback(() => setRemoved(null), []);
@@ -84,7 +92,8 @@ export function KeyStates({ provider }: { provider: ProviderView }) {
           <KeyItem
             key={key.fingerprint}
             keyView={key}
-            providerName={provider.name}
+            provider={provider}
+            target={target}
             onRemove={() => remove.mutate(key.fingerprint)}
             busy={remove.isPending}
           />

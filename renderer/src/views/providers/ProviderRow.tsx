@@ -2,14 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ModelStateView, ProviderView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
-import { testThroughRouter } from '../../api/test-model.js';
 import { KeyStatusBadge } from '../../components/KeyStatusBadge.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { useAskedValue } from '../../lib/use-asked-value.js';
-import { TestResultView } from '../models/TestResultView.js';
 import { withProviderEnabled } from './provider-config.js';
 import { KeyForm } from './KeyForm.js';
 import { KeyStates } from './KeyStates.js';
+import { KeyTest, testTargetOf } from './KeyTest.js';
 import { LimitsForm } from './LimitsForm.js';
 import { ProbeSettings } from './ProbeSettings.js';
 import { countOf } from '../../lib/format.js';
@@ -50,44 +49,10 @@ function EnabledSwitch({ provider }: { provider: ProviderView }) {
   );
 }
 
-/** One pinned request to one of the provider's models, preferably one the user routes to. */
-function KeyTest({
-  provider,
-  activeModels,
-  models,
-}: {
-  provider: ProviderView;
-  activeModels: readonly string[];
-  models: readonly ModelStateView[];
-}) {
-  const client = useQueryClient();
-  const testModel = provider.models.find((m) => activeModels.includes(m.key))?.key ?? provider.models[0]?.key;
-  // The keys a result was had with: once they change (a key removed or added), the result no longer applies.
-  const keys = provider.keys.map((k) => k.fingerprint).join(' ');
-  const test = useMutation({
-    mutationFn: ({ model }: { model: string; keys: string }) =>
-      testThroughRouter(model, models.find((m) => m.key === model)?.state ?? null),
-    onSettled: () => client.invalidateQueries({ queryKey: ['providers'] }),
-  });
-  const result = test.data && test.variables?.keys === keys ? test.data : null;
-  return (
-    <div className="provider-test">
-      <button
-        type="button"
-        className="btn btn-small"
-        disabled={!testModel || test.isPending || provider.keyStatus === 'missing'}
-        onClick={() => testModel && test.mutate({ model: testModel, keys })}
-        title={testModel ? `Sends one pinned request to ${testModel}` : 'No model to test with'}
-        aria-label={`Test ${provider.name} key`}
-      >
-        {test.isPending ? 'Testing…' : 'Test key'}
-      </button>
-      <span aria-live="polite">{result && <TestResultView result={result} />}</span>
-    </div>
-  );
-}
-
-/** One provider: key status, enabled switch, its keys with their budgets, Add key, key test, probes, limits. */
+/**
+ * One provider: key status, enabled switch, its keys with their budgets and a test of each, Add key,
+ * probes, limits. A provider that needs no key and has none is tested as a whole.
+ */
 export function ProviderRow({
   provider,
   revision,
@@ -102,6 +67,7 @@ export function ProviderRow({
   models?: readonly ModelStateView[];
 }) {
   // Settings left with unsaved edits open again as they were.
+  const target = testTargetOf(provider, activeModels, models);
   const [settingsOpen] = useState(
     () => hasDraft(providerDraft('probe', provider.id)) || hasDraft(providerDraft('limits', provider.id)),
   );
@@ -125,8 +91,10 @@ export function ProviderRow({
       </div>
       <EnabledSwitch provider={provider} />
       <KeyForm provider={provider} />
-      <KeyTest provider={provider} activeModels={activeModels} models={models} />
-      <KeyStates provider={provider} />
+      {provider.keys.length === 0 && provider.keyStatus !== 'missing' && (
+        <KeyTest provider={provider} target={target} className="provider-test" />
+      )}
+      <KeyStates provider={provider} target={target} />
       <details className="provider-more" open={settingsOpen}>
         <summary className="small">Probes and limits</summary>
         <ProbeSettings provider={provider} revision={revision} />
