@@ -1,8 +1,9 @@
 /**
  * Set up from the Overview, against a real daemon whose HOME is a throwaway folder: Codex's existing
  * config.toml gets our lines after the change is shown, with a backup beside it, and Undo puts it back
- * byte for byte; Claude Code's missing settings.json is created and removed again. On the demo, the panel
- * says the agent would be pointed at the demo.
+ * byte for byte; Claude Code's missing settings.json is created and removed again; a file changed between
+ * the preview and the write brings a new preview, which is written. On the demo, the panel says the agent
+ * would be pointed at the demo.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -90,6 +91,35 @@ test('Set up Claude Code where it has no settings.json yet: created, then remove
   await claude.getByRole('button', { name: 'Undo it' }).click();
   await expect(claude.locator('.notice-ok')).toHaveText(`${file}: removed.`);
   expect(await readdir(path.dirname(file))).toEqual([]);
+  expect(errors()).toEqual([]);
+});
+
+test('a write refused because the file changed since the preview shows the change as the file is now, and writes that', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page, [/status of 409/]);
+  const file = path.join(home, '.qwen', 'settings.json');
+  await page.goto(`${daemon.url}/#/overview`);
+  const qwen = agentRow(page, 'Qwen Code');
+  await qwen.getByRole('button', { name: /Set up/ }).click();
+  await expect(qwen.getByLabel(`Setup change to ${file}`)).toContainText('--- /dev/null');
+
+  // The user's own edit lands between the preview and the write.
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, '{ "theme": "dark" }\n');
+  await qwen.getByRole('button', { name: 'Write it' }).click();
+  await expect(qwen.getByRole('status')).toContainText('The file changed since the preview');
+  const fresh = qwen.getByLabel(`Setup change to ${file}`);
+  await expect(fresh).toContainText('"theme": "dark"');
+  await expect(fresh).not.toContainText('/dev/null');
+  expect(await readFile(file, 'utf8')).toBe('{ "theme": "dark" }\n');
+
+  await qwen.getByRole('button', { name: 'Write it' }).click();
+  await expect(qwen.locator('.notice-ok')).toContainText(`Wrote ${file}`);
+  await expect(qwen).toContainText('points at this router');
+  const written = JSON.parse(await readFile(file, 'utf8')) as { theme: string };
+  expect(written.theme).toBe('dark');
+  await rm(path.dirname(file), { recursive: true });
   expect(errors()).toEqual([]);
 });
 

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { SetupAgentView, SetupPreviewResponse } from '../../../../router/api-types.js';
+import { isApiError } from '../../api/client.js';
 import { api } from '../../api/endpoints.js';
 import { Panel } from '../../components/Panel.js';
 import { errorText, QueryStatus } from '../../components/QueryStatus.js';
@@ -12,14 +14,28 @@ const STATE_WORDS: Record<SetupAgentView['state'], string> = {
   unreadable: 'cannot be edited',
 };
 
-/** The preview of a change to one agent's file, and the buttons that make it or leave it. */
+/** What the row says over a new preview, made because the file changed since the one shown before. */
+export const FILE_CHANGED =
+  'The file changed since the preview, so nothing was written. This is the change as the file is now: check it, then write it.';
+
+/** Whether a write was refused because the agent's file changed since its preview (409 `setup_changed`). */
+function isSetupChanged(error: unknown): boolean {
+  return isApiError(error) && error.code === 'setup_changed';
+}
+
+/**
+ * The preview of a change to one agent's file, and the buttons that make it or leave it. `changed`: the file
+ * changed since the preview shown before this one, and a write of that one was refused.
+ */
 function SetupPreview({
   preview,
+  changed,
   onApply,
   onCancel,
   busy,
 }: {
   preview: SetupPreviewResponse;
+  changed: boolean;
   onApply(): void;
   onCancel(): void;
   busy: boolean;
@@ -27,6 +43,11 @@ function SetupPreview({
   const label = `${preview.undo ? 'Undo' : 'Setup'} change to ${preview.file}`;
   return (
     <div className="setup-preview">
+      {changed && (
+        <p className="notice notice-warn small" role="status">
+          {FILE_CHANGED}
+        </p>
+      )}
       <pre tabIndex={0} aria-label={label}>
         <code>{preview.diff}</code>
       </pre>
@@ -42,20 +63,33 @@ function SetupPreview({
   );
 }
 
-/** One agent: its file, where it stands, and Set up (or Undo) with the change shown before it is made. */
+/**
+ * One agent: its file, where it stands, and Set up (or Undo) with the change shown before it is made. A
+ * write refused because the file changed since the preview brings the change as the file is now, to check
+ * and write instead.
+ */
 function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
   const client = useQueryClient();
+  const [changed, setChanged] = useState(false);
   const preview = useMutation({ mutationFn: (undo: boolean) => api.previewSetup(agent.id, undo) });
   const apply = useMutation({
     mutationFn: api.applySetup,
     onSuccess: () => preview.reset(),
+    onError: (error, sent) => {
+      if (!isSetupChanged(error)) return;
+      setChanged(true);
+      preview.mutate(sent.undo);
+    },
     onSettled: () => client.invalidateQueries({ queryKey: SETUP_KEY }),
   });
   const shown = preview.data && preview.data.nothing === null ? preview.data : null;
   const ask = (undo: boolean) => {
     apply.reset();
+    setChanged(false);
     preview.mutate(undo);
   };
+  // Said by the new preview instead, once it is asked for.
+  const applyError = changed ? null : apply.error;
   return (
     <li className="setup-agent" aria-label={agent.name}>
       <div className="setup-agent-head">
@@ -88,15 +122,19 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
       {shown && (
         <SetupPreview
           preview={shown}
+          changed={changed}
           onApply={() => apply.mutate(shown)}
-          onCancel={() => preview.reset()}
+          onCancel={() => {
+            preview.reset();
+            setChanged(false);
+          }}
           busy={apply.isPending}
         />
       )}
       <div aria-live="polite">
         {apply.data && <p className="notice notice-ok">{apply.data.message}</p>}
-        {(preview.error ?? apply.error) && (
-          <p className="field-error">{errorText(preview.error ?? apply.error)}</p>
+        {(preview.error ?? applyError) && (
+          <p className="field-error">{errorText(preview.error ?? applyError)}</p>
         )}
       </div>
     </li>
