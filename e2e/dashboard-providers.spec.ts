@@ -106,19 +106,24 @@ test('a second key is added and used when the first answers 429; the first shows
   expect(await page.content()).not.toContain(SECOND);
 });
 
-test('a removed key can be put back with Undo, in its place', async ({ page }) => {
+test('a removed key can be put back with Undo, in its place, all by keyboard', async ({ page }) => {
   await open(page);
   const row = page.getByRole('listitem', { name: 'Fake upstream', exact: true });
   const keys = row.getByRole('list', { name: 'Fake upstream keys' }).getByRole('listitem');
   await expect(keys).toHaveCount(2);
-  await row.getByRole('button', { name: `Remove key ${keyFingerprint(FIRST)} of Fake upstream` }).click();
+  const remove = row.getByRole('button', { name: `Remove key ${keyFingerprint(FIRST)} of Fake upstream` });
+  await remove.focus();
+  await page.keyboard.press('Enter');
   await expect(keys).toHaveCount(1);
   await expect.poll(async () => (await configOf()).providers?.up?.apiKeys).toBeUndefined();
   const notice = row.getByRole('status').filter({ hasText: `Removed key ${keyFingerprint(FIRST)}` });
-  await notice.getByRole('button', { name: 'Undo' }).click();
+  // The focus went with the Remove button's key: it is on Undo, not lost to the page.
+  await expect(notice.getByRole('button', { name: 'Undo' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(keys).toHaveCount(2);
   await expect(keys.nth(0)).toContainText(keyFingerprint(FIRST));
   await expect(notice).toHaveCount(0);
+  await expect(remove).toBeFocused();
   expect((await configOf()).providers?.up?.apiKeys).toHaveLength(1);
 });
 

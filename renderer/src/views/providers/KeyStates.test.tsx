@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { ProviderView } from '../../../../router/api-types.js';
+import { api } from '../../api/endpoints.js';
 import { keyView, providerView } from '../../test-support/fixtures.js';
 import { KeyStates } from './KeyStates.js';
 
@@ -11,7 +13,10 @@ beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(T0);
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 function show(provider: ProviderView) {
   return render(
@@ -86,4 +91,33 @@ test('a key’s budget: its most used model in full, with meters for each limit'
 test('a provider without keys shows no list', () => {
   const { container } = show(providerView('kilo', { keys: [] }));
   expect(container.textContent).toBe('');
+});
+
+test('a key removed by keyboard leaves the focus on Undo; after Undo, on the key’s Remove button again', async () => {
+  vi.useRealTimers();
+  const user = userEvent.setup();
+  vi.spyOn(api, 'removeProviderKey').mockResolvedValue({ ok: true, undoForMs: 60_000 });
+  vi.spyOn(api, 'restoreProviderKey').mockResolvedValue({ ok: true });
+  const client = new QueryClient();
+  const keys = (...fingerprints: string[]) => (
+    <QueryClientProvider client={client}>
+      <KeyStates
+        provider={providerView('groq', { name: 'Groq', keys: fingerprints.map((fp) => keyView(fp)) })}
+        target={{ model: 'groq/m1', before: null }}
+      />
+    </QueryClientProvider>
+  );
+  const { rerender } = render(keys('aaaaaaaaaaaa', 'bbbbbbbbbbbb'));
+  screen.getByRole('button', { name: 'Remove key bbbbbbbbbbbb of Groq' }).focus();
+  await user.keyboard('{Enter}');
+  const undo = await screen.findByRole('button', { name: 'Undo' });
+  expect(undo).toHaveFocus();
+  // The list read again, without the key.
+  rerender(keys('aaaaaaaaaaaa'));
+  expect(undo).toHaveFocus();
+
+  await user.keyboard('{Enter}');
+  await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull());
+  rerender(keys('aaaaaaaaaaaa', 'bbbbbbbbbbbb'));
+  expect(screen.getByRole('button', { name: 'Remove key bbbbbbbbbbbb of Groq' })).toHaveFocus();
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { KeyView, ProviderView } from '../../../../router/api-types.js';
 import { api } from '../../api/endpoints.js';
 import { Countdown } from '../../components/Countdown.js';
@@ -53,6 +53,7 @@ function KeyItem({
             onClick={onRemove}
             disabled={busy}
             aria-label={`Remove key ${key.fingerprint} of ${providerName}`}
+            data-remove-key={key.fingerprint}
           >
             Remove
           </button>
@@ -64,9 +65,39 @@ function KeyItem({
 }
 
 /**
+ * Gives the focus to a key's Remove button once the key is listed again: after Undo (whose notice goes
+ * away with the focus on it), the focus returns to the key that came back. It waits while the restore is
+ * on its way and the list is read again, is let go when the restore failed, and never takes the focus from
+ * where the user put it.
+ */
+function useRestoredFocus(block: RefObject<HTMLDivElement | null>, failed: boolean) {
+  const wanted = useRef<string | null>(null);
+  // On every render: the key comes back with the list read again after the restore.
+  useLayoutEffect(() => {
+    const fingerprint = wanted.current;
+    if (fingerprint === null) return;
+    if (failed) {
+      wanted.current = null;
+      return;
+    }
+    const button = block.current?.querySelector<HTMLElement>(
+      `[data-remove-key="${CSS.escape(fingerprint)}"]`,
+    );
+    if (!button) return;
+    wanted.current = null;
+    const active = document.activeElement;
+    if (active === null || active === document.body) button.focus();
+  });
+  return (fingerprint: string): void => {
+    wanted.current = fingerprint;
+  };
+}
+
+/**
  * Each key of a provider, named by its fingerprint only, in the order they are tried, with its state
- * (usable, paused until when, refused), its budget use and a test of that key alone (to `target`). A removal can be undone while the router holds
- * the key (it never comes to the page).
+ * (usable, paused until when, refused), its budget use and a test of that key alone (to `target`). A
+ * removal can be undone while the router holds the key (it never comes to the page): after a removal the
+ * focus is on Undo, after Undo on the key's Remove button again.
  */
 export function KeyStates({ provider, target }: { provider: ProviderView; target: TestTarget }) {
   const client = useQueryClient();
@@ -83,10 +114,12 @@ export function KeyStates({ provider, target }: { provider: ProviderView; target
     onSuccess: () => setRemoved(null),
     onSettled: refresh,
   });
+  const block = useRef<HTMLDivElement>(null);
+  const refocus = useRestoredFocus(block, restore.isError);
   const error = remove.error ?? restore.error;
   if (provider.keys.length === 0 && removed === null && !error) return null;
   return (
-    <div className="key-states-block">
+    <div className="key-states-block" ref={block}>
       <ul className="key-states" aria-label={`${provider.name} keys`}>
         {provider.keys.map((key) => (
           <KeyItem
@@ -101,15 +134,20 @@ export function KeyStates({ provider, target }: { provider: ProviderView; target
       </ul>
       {removed && (
         <UndoNotice
+          key={removed.fingerprint}
           what={
             <>
               Removed key <code>{removed.fingerprint}</code> of {provider.name}.
             </>
           }
           ms={removed.ms}
-          onUndo={() => restore.mutate(removed.fingerprint)}
+          onUndo={() => {
+            refocus(removed.fingerprint);
+            restore.mutate(removed.fingerprint);
+          }}
           onDismiss={dismiss}
           busy={restore.isPending}
+          takeFocus
         />
       )}
       {error && <span className="field-error">{errorText(error)}</span>}
