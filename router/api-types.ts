@@ -152,7 +152,10 @@ export interface HealthVerdict {
   action: HealthAction | null;
   /** The model the next agent request goes to first, or null. */
   next: string | null;
-  /** Models of the active set: all, routable now, CLOSED and routable, out (blocked or OPEN). */
+  /**
+   * Models of the active set, a switched-off provider's left out: all of the others, routable now, CLOSED
+   * and routable, out (blocked or OPEN).
+   */
   counts: { total: number; routable: number; closed: number; out: number };
   /** The soonest moment an OPEN or quota-paused model of the set comes back by itself, or null. */
   backAt: number | null;

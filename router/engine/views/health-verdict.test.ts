@@ -119,7 +119,25 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       action: null,
       next: 'b/2',
       reason: /b\/2/,
-      counts: { total: 2, routable: 1, closed: 1, out: 0 },
+      // Left out of every count: the set's size is the models that count, as in "1 of 1 routable".
+      counts: { total: 1, routable: 1, closed: 1, out: 0 },
+    },
+  },
+  {
+    name: 'with a provider switched off, the models out are counted among the others only',
+    models: [
+      { key: 'a/1' },
+      { key: 'off/2', blockedBy: 'provider_disabled' },
+      { key: 'c/3', state: 'OPEN', openUntil: NOW + 90_000 },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'some models out',
+      action: 'wait',
+      next: 'a/1',
+      reason: /^1 of 2 models out \(1 OPEN\); next request goes to a\/1$/,
+      counts: { total: 2, routable: 1, closed: 1, out: 1 },
+      backAt: NOW + 90_000,
     },
   },
   {

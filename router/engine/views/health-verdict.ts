@@ -171,7 +171,8 @@ function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
   const next = routable[0] ?? null;
   const base = {
     next: next?.model.key ?? null,
-    counts: { total: set.length, routable: routable.length, closed, out },
+    // The models that count: a switched-off provider's are left out of the total as of the rest.
+    counts: { total: considered.length, routable: routable.length, closed, out },
     backAt,
   };
   const verdict: Verdict = (level, title, reason, action) => ({ level, title, reason, action, ...base });

@@ -1,3 +1,4 @@
+import type { ModelStateView } from '../../../../router/api-types.js';
 import { useRouterState } from '../../api/queries.js';
 import { ModelHealth } from '../../components/ModelHealth.js';
 import { ModelKey } from '../../components/ModelKey.js';
@@ -19,12 +20,35 @@ const ORDER: DisplayState[] = [
 /** The failing models listed here; the rest are one click away. */
 const MAX_LISTED = 8;
 
-/** How the active set is doing: state counts, and which models fail, why, and when they come back. */
+/** The models of the set whose provider is switched off: left out of the counts, named apart. */
+function SwitchedOff({ models }: { models: readonly ModelStateView[] }) {
+  if (models.length === 0) return null;
+  return (
+    <>
+      <h3 className="subhead">Left out</h3>
+      <ul className="failing-list" aria-label="Switched-off models">
+        {models.map((model) => (
+          <li key={model.key} aria-label={model.key}>
+            <ModelKey value={model.key} />
+            <span className="small muted">provider switched off</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/**
+ * How the active set is doing: state counts, and which models fail, why, and when they come back. Models of
+ * a switched-off provider are not counted (as the status card does not) but named below, apart.
+ */
 export function ModelsGlance() {
   const { data } = useRouterState();
   const now = useNow();
   if (!data) return null;
-  const active = data.models.filter((m) => m.inActiveSet && m.blockedBy !== 'provider_disabled');
+  const set = data.models.filter((m) => m.inActiveSet);
+  const active = set.filter((m) => m.blockedBy !== 'provider_disabled');
+  const off = set.filter((m) => m.blockedBy === 'provider_disabled');
   // Absent from an older router's snapshot.
   const spared = new Set<string>(data.recent?.spared ?? []);
   const counts = new Map<DisplayState, number>();
@@ -40,7 +64,7 @@ export function ModelsGlance() {
             <StateBadge state={s} /> <span className="mono">{counts.get(s)}</span>
           </li>
         ))}
-        {active.length === 0 && <li className="muted">The active set is empty.</li>}
+        {set.length === 0 && <li className="muted">The active set is empty.</li>}
       </ul>
       {failing.length > 0 ? (
         <>
@@ -63,8 +87,13 @@ export function ModelsGlance() {
           )}
         </>
       ) : (
-        active.length > 0 && <p className="small muted">Every model of the set is healthy.</p>
+        active.length > 0 && (
+          <p className="small muted">
+            {off.length > 0 ? 'Every model in use is healthy.' : 'Every model of the set is healthy.'}
+          </p>
+        )
       )}
+      <SwitchedOff models={off} />
     </Panel>
   );
 }
