@@ -44,7 +44,7 @@ const row = (page: Page, name: string) => page.getByRole('listitem', { name, exa
 test('a model whose provider answered 500 shows that status, not the router’s 502', async ({ page }) => {
   await open(page, 'models');
   upstream.script('m1', 'error-500');
-  await row(page, 'up/m1').getByRole('button', { name: 'Test', exact: true }).click();
+  await row(page, 'up/m1').getByRole('button', { name: 'Test up/m1', exact: true }).click();
   const result = row(page, 'up/m1').locator('.test-result');
   await expect(result).toContainText('server_error');
   await expect(result).toContainText('HTTP 500 from the provider');
@@ -55,7 +55,7 @@ test('a model whose provider never answered shows the failure in words and no HT
   page,
 }) => {
   await open(page, 'models');
-  await row(page, 'gone/g1').getByRole('button', { name: 'Test', exact: true }).click();
+  await row(page, 'gone/g1').getByRole('button', { name: 'Test gone/g1', exact: true }).click();
   const result = row(page, 'gone/g1').locator('.test-result');
   await expect(result).toContainText('network_error');
   await expect(result).toContainText('connection refused, reset or DNS failure');

@@ -55,7 +55,7 @@ test('a Test is sent as a test, listed with a mark and a filter, and counted now
   await open(page, 'models');
   const sent = page.waitForRequest((r) => r.url().endsWith('/v1/chat/completions'));
   upstream.script('m2', 'error-500');
-  await row(page, 'up/m2').getByRole('button', { name: 'Test', exact: true }).click();
+  await row(page, 'up/m2').getByRole('button', { name: 'Test up/m2', exact: true }).click();
   expect((await sent).headers()['x-fcm-source']).toBe('test');
   await expect(row(page, 'up/m2').locator('.test-result')).toContainText('server_error');
   await expect(row(page, 'up/m2').locator('.test-result')).toContainText('not counted as agent traffic');
@@ -91,7 +91,7 @@ test('a passing test of an OPEN model is its trial: the breaker closes and the p
   await trip('up/m3');
   await open(page, 'models');
   await expect(row(page, 'up/m3').getByText('OPEN', { exact: true })).toBeVisible();
-  await row(page, 'up/m3').getByRole('button', { name: 'Test', exact: true }).click();
+  await row(page, 'up/m3').getByRole('button', { name: 'Test up/m3', exact: true }).click();
   await expect(row(page, 'up/m3').locator('.test-result .badge')).toHaveText('trial passed: CLOSED');
   await expect(row(page, 'up/m3').getByText('CLOSED', { exact: true })).toBeVisible();
   expect((await model('up/m3'))?.state).toBe('CLOSED');
@@ -104,7 +104,7 @@ test('a failing test of an OPEN model before its cooldown ran out does not lengt
   const before = await model('up/m1');
   await open(page, 'models');
   upstream.script('m1', 'error-500');
-  await row(page, 'up/m1').getByRole('button', { name: 'Test', exact: true }).click();
+  await row(page, 'up/m1').getByRole('button', { name: 'Test up/m1', exact: true }).click();
   await expect(row(page, 'up/m1').locator('.test-result .badge')).toHaveText(
     /^trial failed: OPEN for (\d+ s|\d+:\d\d)$/,
   );

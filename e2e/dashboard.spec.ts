@@ -136,11 +136,11 @@ test('a tripped breaker shows OPEN with a live countdown, and Reset closes it', 
   expect(state.models.find((m) => m.key === 'up/m3')?.state).toBe('CLOSED');
 
   // "Test" sends one pinned request through the router and shows its verdict.
-  await row.getByRole('button', { name: 'Test', exact: true }).click();
+  await row.getByRole('button', { name: 'Test up/m3', exact: true }).click();
   await expect(row.locator('.test-result')).toContainText('test passed');
   await expect(row.locator('.test-result')).toContainText('HTTP 200');
   upstream.script('m4', 'empty-200');
-  await modelRow(page, 'up/m4').getByRole('button', { name: 'Test', exact: true }).click();
+  await modelRow(page, 'up/m4').getByRole('button', { name: 'Test up/m4', exact: true }).click();
   await expect(modelRow(page, 'up/m4').locator('.test-result')).toContainText('empty_choices');
 });
 

@@ -6,7 +6,7 @@ export function CopyField({ label, value }: { label: string; value: string }) {
     <div className="copy-field">
       <span className="copy-label">{label}</span>
       <code className="copy-value">{value}</code>
-      <CopyButton text={value} label={`Copy`} />
+      <CopyButton text={value} name={`Copy ${label}`} />
     </div>
   );
 }

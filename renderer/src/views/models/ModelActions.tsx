@@ -83,6 +83,7 @@ export function ModelActions({
           onClick={() => test.mutate()}
           disabled={test.isPending}
           title="One pinned request through the router; for an OPEN model it is its trial"
+          aria-label={`Test ${name}`}
         >
           {test.isPending ? 'Testing…' : 'Test'}
         </button>

@@ -101,6 +101,7 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
             className="btn btn-small"
             onClick={() => ask(false)}
             disabled={preview.isPending}
+            aria-label={`Set up ${agent.name}`}
           >
             Set up
           </button>
@@ -110,6 +111,7 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
               className="btn btn-small"
               onClick={() => ask(true)}
               disabled={preview.isPending}
+              aria-label={`Undo ${agent.name} setup`}
             >
               Undo
             </button>

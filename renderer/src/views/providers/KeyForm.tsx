@@ -47,7 +47,12 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
           add.reset();
         }}
       />
-      <button type="submit" className="btn btn-small" disabled={add.isPending || !key.trim()}>
+      <button
+        type="submit"
+        className="btn btn-small"
+        disabled={add.isPending || !key.trim()}
+        aria-label={`Add key to ${provider.name}`}
+      >
         Add key
       </button>
       {fromEnv && (

@@ -47,7 +47,7 @@ test('unsaved edits are carried over to the file, a clash is named, and the save
     'Changed on disk as well, your value kept: requests per minute (the file has 30).',
   );
 
-  await user.click(screen.getByRole('button', { name: 'Save limits' }));
+  await user.click(screen.getByRole('button', { name: 'Save limits of up' }));
   expect(save).toHaveBeenCalledWith('up', { limits: { rpm: 10, rpd: 500 } }, 'rev-2');
   expect(screen.getByRole('status')).toHaveTextContent('saved');
   expect(screen.queryByText(/changed on disk while you were editing/)).toBeNull();
@@ -60,11 +60,11 @@ test('a save refused because the file changed since keeps the edits and says why
     .mockRejectedValue(new ApiError(409, 'changed on disk', 'config_changed_on_disk', []));
   render(form({ rpd: 500 }, 'rev-1'));
   await user.type(screen.getByLabelText('requests per minute'), '10');
-  await user.click(screen.getByRole('button', { name: 'Save limits' }));
+  await user.click(screen.getByRole('button', { name: 'Save limits of up' }));
   expect(save).toHaveBeenCalledWith('up', { limits: { rpm: 10, rpd: 500 } }, 'rev-1');
   expect(screen.getByText(`Not saved: ${SETTINGS_CHANGED_ON_DISK}`)).toBeInTheDocument();
   expect(screen.getByLabelText('requests per minute')).toHaveValue('10');
-  await user.click(screen.getByRole('button', { name: 'Discard changes' }));
+  await user.click(screen.getByRole('button', { name: 'Discard changes to limits of up' }));
   expect(screen.getByLabelText('requests per minute')).toHaveValue('');
 });
 
@@ -82,7 +82,7 @@ test('a clash stays named through a later change elsewhere in the file, while th
   // The file came to hold the user's value: nothing is unsaved, and the notice goes.
   rerender(form({ rpm: 10, tpd: 90_000 }, 'rev-4'));
   expect(screen.queryByText(/changed on disk while you were editing/)).toBeNull();
-  expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Discard changes to limits of up' })).toBeNull();
 });
 
 test('unsaved edits outlast the form leaving the screen (another view)', async () => {
@@ -92,5 +92,5 @@ test('unsaved edits outlast the form leaving the screen (another view)', async (
   first.unmount();
   render(form({ rpd: 500 }, 'rev-1'));
   expect(screen.getByLabelText('requests per minute')).toHaveValue('10');
-  expect(screen.getByRole('button', { name: 'Discard changes' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Discard changes to limits of up' })).toBeInTheDocument();
 });

@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import type { ProviderView } from '../../../../router/api-types.js';
 import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
+import { SaveButtons } from './SaveButtons.js';
 import {
   LIMIT_NAMES,
   LIMIT_WORDS,
@@ -51,14 +52,13 @@ export function LimitsForm({ provider, revision }: { provider: ProviderView; rev
           {issues[name] && <span className="field-error">{issues[name]}</span>}
         </span>
       ))}
-      <button type="submit" className="btn btn-small" disabled={form.saving}>
-        Save limits
-      </button>
-      {form.dirty && (
-        <button type="button" className="btn btn-small" onClick={() => form.setValues(form.saved)}>
-          Discard changes
-        </button>
-      )}
+      <SaveButtons
+        what="limits"
+        providerName={provider.name}
+        saving={form.saving}
+        dirty={form.dirty}
+        onDiscard={() => form.setValues(form.saved)}
+      />
       <span className="small muted">blank: the catalogue’s figure; “{NO_LIMIT}”: no limit</span>
       {form.done && (
         <span className="small ok-text" role="status">

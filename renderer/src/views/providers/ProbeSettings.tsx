@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ProviderView } from '../../../../router/api-types.js';
 import { CarriedOverNotice } from '../../components/CarriedOverNotice.js';
+import { SaveButtons } from './SaveButtons.js';
 import { probeBody, probeClashes, probeFields, type ProbeFields } from './provider-settings.js';
 import { useProviderSettings } from './use-provider-settings.js';
 
@@ -60,14 +61,13 @@ export function ProbeSettings({ provider, revision }: { provider: ProviderView; 
         onChange={(e) => form.setValues({ ...fields, idleMinutes: e.target.value })}
         aria-invalid={errors.idleIntervalMs !== undefined}
       />
-      <button type="submit" className="btn btn-small" disabled={form.saving}>
-        Save probes
-      </button>
-      {form.dirty && (
-        <button type="button" className="btn btn-small" onClick={() => form.setValues(form.saved)}>
-          Discard changes
-        </button>
-      )}
+      <SaveButtons
+        what="probes"
+        providerName={provider.name}
+        saving={form.saving}
+        dirty={form.dirty}
+        onDiscard={() => form.setValues(form.saved)}
+      />
       <span className="small muted">
         {spentToday} of {dailyBudget} spent today
       </span>

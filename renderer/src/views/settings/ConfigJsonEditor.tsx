@@ -72,7 +72,13 @@ export function ConfigJsonEditor({
         >
           {editor.saving ? 'Saving…' : 'Save JSON'}
         </button>
-        <button type="button" className="btn" onClick={editor.discard} disabled={!editor.dirty}>
+        <button
+          type="button"
+          className="btn"
+          onClick={editor.discard}
+          disabled={!editor.dirty}
+          aria-label="Discard changes to the JSON"
+        >
           Discard changes
         </button>
         {editor.dirty && <span className="muted small">unsaved changes</span>}
