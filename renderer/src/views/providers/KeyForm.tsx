@@ -7,22 +7,26 @@ import { errorText } from '../../components/QueryStatus.js';
 /**
  * A write-only field that adds a key after the provider's others (they are tried in turn when one is rate
  * limited or refused). The key goes to the router once and is never read back; the field is cleared as
- * soon as it is sent, and the page only learns the key's fingerprint.
+ * soon as it is sent, and the page only learns the key's fingerprint. A refusal is shown until the
+ * provider's keys change (the key it was a duplicate of removed, say).
  */
 export function KeyForm({ provider }: { provider: ProviderView }) {
   const client = useQueryClient();
   const inputId = useId();
   const hintId = useId();
   const [key, setKey] = useState('');
+  // The keys when a key was sent: a refusal ("already one of its keys") is about that list only.
+  const keys = provider.keys.map((k) => k.fingerprint).join(' ');
   const add = useMutation({
-    mutationFn: (apiKey: string) => api.addProviderKey(provider.id, apiKey),
+    mutationFn: ({ apiKey }: { apiKey: string; keys: string }) => api.addProviderKey(provider.id, apiKey),
     onSuccess: () => setKey(''),
     onSettled: () => client.invalidateQueries(),
   });
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    if (key.trim()) add.mutate(key.trim());
+    if (key.trim()) add.mutate({ apiKey: key.trim(), keys });
   };
+  const error = add.variables?.keys === keys ? add.error : null;
   const hasKeys = provider.keys.length > 0;
   // Only while the added key is still listed: once removed, its "added as" would contradict the card.
   const added =
@@ -65,7 +69,7 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
           added as <code>{added.fingerprint}</code>
         </span>
       )}
-      {add.error && <span className="field-error">{errorText(add.error)}</span>}
+      {error && <span className="field-error">{errorText(error)}</span>}
     </form>
   );
 }
