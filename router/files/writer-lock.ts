@@ -54,10 +54,11 @@ async function take(lock: string, mine: string, options: WriterLockOptions): Pro
   const now = options.now ?? Date.now;
   for (;;) {
     if (await createExclusive(lock, mine)) return;
-    const text = await readFile(lock, 'utf8').catch(() => null);
     const made = await stat(lock).catch(() => null);
-    // Released between our create and read: try again at once.
-    if (text === null || made === null) continue;
+    // Released between our create and look: try again at once.
+    if (made === null) continue;
+    // One that cannot be read (another user's, say) names no holder: it is judged by its age alone.
+    const text = await readFile(lock, 'utf8').catch(() => '');
     if (judgeWriterLock(holderOf(text), now() - made.mtimeMs, isAlive) === 'take')
       await removeStale(lock, text);
     else await sleep(RETRY_MS);
