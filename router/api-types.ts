@@ -73,8 +73,8 @@ export interface ModelStateView {
 /** Why a model is quota-paused, for its row: what paused it and who said for how long. */
 export interface QuotaPauseView {
   until: number;
-  /** A rate limit (429), or the provider's account out of credit (402). */
-  reason: 'rate_limit' | 'payment_required';
+  /** A rate limit (429), the provider's account out of credit (402), or a provider that does not serve this network location. */
+  reason: 'rate_limit' | 'payment_required' | 'region_refused';
   /**
    * The provider said how long (a usable Retry-After or rate-limit reset header, or a 402); false: it did
    * not, and the pause is the router's own estimate.

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   classifyFailure,
   PAYMENT_PAUSE_MS,
+  REGION_PAUSE_MS,
   QUOTA_PAUSE_DEFAULT_MS,
   QUOTA_PAUSE_MAX_MS,
   type Classification,
@@ -61,6 +62,15 @@ const PAYMENT = {
   keyFault: true,
 };
 const SUSPECT = { outputLengthSuspect: true };
+const REGION = { pause: { scope: 'provider' as const, ms: REGION_PAUSE_MS, authoritative: false } };
+
+test("a refusal of the caller's location pauses the key, blames no model and is not handed to another key", () => {
+  const location =
+    '[{"error":{"code":400,"message":"User location is not supported for the API use.","status":"FAILED_PRECONDITION"}}]';
+  check(http(400, null, location), expect('region_refused', 'provider', true, false, 403, REGION));
+  const country = '{"error":{"code":"unsupported_country_region_territory","type":"request_forbidden"}}';
+  check(http(403, null, country), expect('region_refused', 'provider', true, false, 403, REGION));
+});
 
 test('HTTP status rows', () => {
   const rows: Array<[number, Expect]> = [
@@ -174,6 +184,7 @@ test('every failure kind is reachable from some input', () => {
       'Request too large for model on tokens per minute (TPM): Limit 6000, Requested 15234',
       'tools is not supported',
       'this model does not support images',
+      'User location is not supported for the API use.',
     ].map((text): FailureInput => ({ type: 'http', status: 400, retryAfter: null, bodySnippet: text })),
     ...(
       [

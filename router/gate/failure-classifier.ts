@@ -72,6 +72,8 @@ export const QUOTA_PAUSE_DEFAULT_MS = 60_000;
 export const QUOTA_PAUSE_MAX_MS = 15 * 60_000;
 /** Pause of a provider whose key is out of credit (402). */
 export const PAYMENT_PAUSE_MS = 3_600_000;
+/** Pause of a provider that refuses this network location: a VPN or proxy may change it, so not for long. */
+export const REGION_PAUSE_MS = 15 * 60_000;
 
 type Row = Pick<
   Classification,
@@ -108,6 +110,8 @@ const feature = (of: 'tools' | 'images'): Pick<Row, 'lesson'> => ({
 const KIND_TABLE: Record<FailureKind, Row> = {
   auth_error: row('provider', false, 401, KEY_FAULT),
   payment_required: row('provider', false, 402, KEY_FAULT),
+  // The provider does not serve this network location: not the model's fault, and another key meets it too.
+  region_refused: row('provider', false, 403),
   rate_limit: row('model', false, 429, KEY_FAULT),
   model_not_found: row('model', true, 502),
   invalid_request: row('client', false, 400, { outputLengthSuspect: true }),
@@ -240,6 +244,7 @@ export function classifyFailure(input: FailureInput, now: number): Classificatio
     }
   }
   if (kind === 'payment_required') pause = { scope: 'provider', ms: PAYMENT_PAUSE_MS, authoritative: true };
+  if (kind === 'region_refused') pause = { scope: 'provider', ms: REGION_PAUSE_MS, authoritative: false };
   const classification: Classification = {
     kind,
     ...base,

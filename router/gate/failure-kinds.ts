@@ -5,6 +5,7 @@
 export const FAILURE_KINDS = [
   'auth_error',
   'payment_required',
+  'region_refused',
   'rate_limit',
   'model_not_found',
   'invalid_request',

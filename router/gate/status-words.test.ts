@@ -7,6 +7,12 @@ const OPENROUTER_FLAGGED =
   '{"error":{"code":403,"message":"openai/gpt-oss-20b:free requires moderation on OpenAI. Your input was flagged for \\"violence/graphic\\". No credits were charged.","metadata":{"reasons":["violence/graphic"]}}}';
 const GOOGLE_BAD_KEY =
   '[{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}]';
+const GOOGLE_LOCATION =
+  '[{"error":{"code":400,"message":"User location is not supported for the API use.","status":"FAILED_PRECONDITION"}}]';
+const GOOGLE_FREE_TIER_COUNTRY =
+  '{"error":{"code":400,"message":"Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.","status":"FAILED_PRECONDITION"}}';
+const OPENAI_COUNTRY =
+  '{"error":{"code":"unsupported_country_region_territory","message":"Country, region, or territory not supported","param":null,"type":"request_forbidden"}}';
 const GROQ_TOOL_USE_FAILED =
   '{"error":{"message":"Failed to call a function. Please adjust your prompt. See \'failed_generation\' for more details.","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"<function=Bash>{\\"command\\": ls}"}}';
 
@@ -21,7 +27,12 @@ test('words that change what a status means', () => {
     [400, '{"error":{"message":"API key expired. Please renew the API key."}}', 'auth_error'],
     [400, GROQ_TOOL_USE_FAILED, 'invalid_tool_call'],
     [400, '{"error":{"message":"Unsupported parameter: tools"}}', null],
+    [400, GOOGLE_LOCATION, 'region_refused'],
+    [400, GOOGLE_FREE_TIER_COUNTRY, 'region_refused'],
+    [403, OPENAI_COUNTRY, 'region_refused'],
+    [451, '{"error":{"message":"User location is not supported for the API use."}}', 'region_refused'],
     [429, GOOGLE_BAD_KEY, null],
+    [500, GOOGLE_LOCATION, null],
     [500, GROQ_TOOL_USE_FAILED, null],
   ];
   for (const [status, body, kind] of rows)

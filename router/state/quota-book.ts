@@ -13,7 +13,7 @@ import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
 import { KEY_MARK, scopedId } from './scoped-id.js';
 import { pauseRepeat, repeatedPauseMs } from './pause-repeat.js';
 
-export type ProviderPauseReason = 'rate_limit' | 'payment_required';
+export type ProviderPauseReason = 'rate_limit' | 'payment_required' | 'region_refused';
 
 /** A pause as it applies to one model: the later of its own and its provider's. */
 export interface PauseInfo {
@@ -21,7 +21,10 @@ export interface PauseInfo {
   /** Set by the provider (Retry-After, 402): never probe it early. Heuristic pauses may be probed. */
   authoritative: boolean;
   scope: 'model' | 'provider';
-  /** What paused it: a rate limit (429) or, for a provider-wide pause, an account out of credit (402). */
+  /**
+   * What paused it: a rate limit (429) or, for a provider-wide pause, an account out of credit (402) or a
+   * provider that does not serve requests from this network location.
+   */
   reason: ProviderPauseReason;
   /** 1, or how many 429s in a row met the model as its pauses ran out (`pause-repeat.ts`). */
   repeat: number;
@@ -34,7 +37,7 @@ const modelPauseSchema = z.strictObject({
 });
 const providerPauseSchema = z.strictObject({
   until: z.number(),
-  reason: z.enum(['rate_limit', 'payment_required']),
+  reason: z.enum(['rate_limit', 'payment_required', 'region_refused']),
   authoritative: z.boolean(),
   repeat: z.number().int().min(1).max(1000).optional(),
 });
@@ -227,9 +230,10 @@ export class QuotaBook extends StateBook<QuotaFile> {
   }
 
   /**
-   * Manual reset of one model's pauses on every key, and of the rate-limit pauses of its provider's keys
-   * (under `account`, its quota account) that hold it with every other model of the key: the model's row
-   * says so, and its Reset is the way to try again now. A 402's pause stays, as a success leaves it. True
+   * Manual reset of one model's pauses on every key, and of the rate-limit and location pauses of its
+   * provider's keys (under `account`, its quota account) that hold it with every other model of the key: the
+   * model's row says so, and its Reset is the way to try again now (after a change of network, say). A 402's
+   * pause stays, as a success leaves it. True
    * when one of them was still running.
    */
   clearModel(modelKey: string, account?: string): boolean {
@@ -238,7 +242,9 @@ export class QuotaBook extends StateBook<QuotaFile> {
     const keys =
       account === undefined
         ? []
-        : [...this.providers].filter(([id, pause]) => mine(id, account) && pause.reason === 'rate_limit');
+        : [...this.providers].filter(
+            ([id, pause]) => mine(id, account) && pause.reason !== 'payment_required',
+          );
     const lifted =
       models.some((id) => this.live(this.models.get(id)) !== undefined) ||
       keys.some(([, pause]) => this.live(pause) !== undefined);

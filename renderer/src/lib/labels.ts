@@ -4,6 +4,8 @@ import type { AttemptView, FailureKind, RequestOutcome, SkipReason } from '../..
 export const FAILURE_HINTS: Record<FailureKind, string> = {
   auth_error: 'The provider refused the key (401/403).',
   payment_required: 'The key is out of credit (402).',
+  region_refused:
+    'The provider does not serve this network location (its 400/403 names the country); the key is paused for 15 min.',
   rate_limit: 'Rate limited (429); the model is paused.',
   model_not_found: 'The provider does not know this model (404).',
   invalid_request: 'The provider rejected the request shape (400/413/422).',

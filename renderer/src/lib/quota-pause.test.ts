@@ -49,6 +49,13 @@ test('without a usable Retry-After the pause is the router’s own; a key-wide p
   );
 });
 
+test('a refused location says so, and that Reset tries again', () => {
+  const region = pause({ reason: 'region_refused', scope: 'provider', until: AT + 900_000 });
+  expect(quotaPauseWords(region, null, 'up/m3')).toBe(
+    `paused by a 403 (the whole key: every model of it waits) — the provider does not serve this network location, held until ${formatClock(AT + 900_000)} (Reset tries again now)`,
+  );
+});
+
 test('out of history: the status alone; a 402 says out of credit', () => {
   expect(quotaPauseWords(pause(), null, 'up/m3')).toMatch(/^paused by a 429 — /);
   expect(quotaPauseWords(pause({ reason: 'payment_required', scope: 'provider' }), null, 'up/m3')).toMatch(

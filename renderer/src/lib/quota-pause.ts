@@ -29,24 +29,34 @@ export function findPauseCause(
   return null;
 }
 
+/** The status a pause's answer had, when the history no longer holds it. */
+const DEFAULT_STATUS: Record<QuotaPauseView['reason'], number> = {
+  rate_limit: 429,
+  payment_required: 402,
+  region_refused: 403,
+};
+
 /**
  * Which answer paused the model and who set how long, in plain words: "paused by the 429 at 21:04:05 —
  * the provider's Retry-After holds it until 21:08:05".
  */
 export function quotaPauseWords(pause: QuotaPauseView, cause: PauseCause | null, self: string): string {
-  const status = cause?.status ?? (pause.reason === 'payment_required' ? 402 : 429);
+  const status = cause?.status ?? DEFAULT_STATUS[pause.reason];
   const by = cause
     ? `the ${status} at ${formatClock(cause.at)}${cause.model !== self ? ` on ${cause.model}` : ''}`
     : `a ${status}`;
-  const scope = pause.scope === 'provider' ? ' (a limit of the whole key: every model of it waits)' : '';
+  const what = pause.reason === 'region_refused' ? 'the whole key' : 'a limit of the whole key';
+  const scope = pause.scope === 'provider' ? ` (${what}: every model of it waits)` : '';
   const until = formatClock(pause.until);
   const length =
     pause.reason === 'payment_required'
       ? `out of credit, held until ${until}`
-      : pause.repeat > 1
-        ? `${ordinal(pause.repeat)} 429 in a row as its pause ran out, so the router doubled the pause: until ${until}`
-        : pause.fromProvider
-          ? `the provider’s Retry-After holds it until ${until}`
-          : `no usable Retry-After, so the router’s own pause until ${until}`;
+      : pause.reason === 'region_refused'
+        ? `the provider does not serve this network location, held until ${until} (Reset tries again now)`
+        : pause.repeat > 1
+          ? `${ordinal(pause.repeat)} 429 in a row as its pause ran out, so the router doubled the pause: until ${until}`
+          : pause.fromProvider
+            ? `the provider’s Retry-After holds it until ${until}`
+            : `no usable Retry-After, so the router’s own pause until ${until}`;
   return `paused by ${by}${scope} — ${length}`;
 }

@@ -74,6 +74,18 @@ export function noCandidatesAnswer(
 const PROXY_HINT =
   ': the proxy refused the calls; check its address and credentials in HTTPS_PROXY or HTTP_PROXY';
 
+/** What to do when a provider does not serve the network the router calls it from. */
+const REGION_HINT =
+  '; a provider does not serve this network location: use another network or a proxy (HTTPS_PROXY)';
+
+/** The hints the kinds seen call for. */
+function hints(kinds: readonly string[]): string {
+  return (
+    (kinds.includes('proxy_refused') ? PROXY_HINT : '') +
+    (kinds.includes('region_refused') ? REGION_HINT : '')
+  );
+}
+
 /**
  * When every model refused the request as invalid: what the last one that gave its reasons said, for the
  * agent's user to see what to change ('' otherwise).
@@ -119,7 +131,7 @@ export function allFailedAnswer(
           : status < 500
             ? 'invalid_request_error'
             : 'upstream_error',
-    message: `fcm-router: every model tried failed (${kinds.join(', ')})${kinds.includes('proxy_refused') ? PROXY_HINT : ''}${refusedWith(single, failures)}${wait}`,
+    message: `fcm-router: every model tried failed (${kinds.join(', ')})${hints(kinds)}${refusedWith(single, failures)}${wait}`,
     retryAfterSec,
   };
 }

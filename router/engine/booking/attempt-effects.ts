@@ -11,6 +11,7 @@ import type { Classification } from '../../gate/failure-classifier.js';
 import type { FailureKind } from '../../gate/failure-kinds.js';
 import type { LocalFault } from '../../upstream/exchange-errors.js';
 import type { RateLimitHints } from '../../upstream/upstream-headers.js';
+import type { ProviderPauseReason } from '../../state/quota-book.js';
 import type { AttemptVerdict } from '../routing/attempt.js';
 import type { Role } from '../answer/request-trace.js';
 
@@ -64,7 +65,7 @@ export type BreakerEffect =
 
 export type PauseEffect =
   | { scope: 'model'; ms: number; authoritative: boolean }
-  | { scope: 'provider'; ms: number; authoritative: boolean; reason: 'rate_limit' | 'payment_required' };
+  | { scope: 'provider'; ms: number; authoritative: boolean; reason: ProviderPauseReason };
 
 export type FitEffect =
   /** A ceiling below this size was wrong; features used are taken after all. */
@@ -246,7 +247,8 @@ function pauseOf(failure: Classification, quotaScope: AttemptFacts['quotaScope']
   const { ms, authoritative } = pause;
   const modelAlone = pause.scope === 'upstream' || (pause.scope === 'model' && quotaScope !== 'key');
   if (modelAlone) return { scope: 'model', ms, authoritative };
-  const reason = failure.kind === 'payment_required' ? 'payment_required' : 'rate_limit';
+  const { kind } = failure;
+  const reason = kind === 'payment_required' || kind === 'region_refused' ? kind : 'rate_limit';
   return { scope: 'provider', ms, authoritative, reason };
 }
 

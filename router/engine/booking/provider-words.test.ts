@@ -2,7 +2,8 @@
  * Real free providers' refusals whose words change what their status means, through the real router: a
  * flagged prompt is not a refused key, an aggregator's saturated upstream is not the key's limit, a model
  * with no endpoint for tools lacks tools, a bad key in a 400 is a bad key, a broken tool call in a 400 is the
- * model's, and a wait stated to the nanosecond is read.
+ * model's, a refused location pauses the key without blaming its models, and a wait stated to the
+ * nanosecond is read.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -138,6 +139,55 @@ test("Google's 400 for a bad key blocks the key, and asks no model twice", async
       upstream.callsTo('googleai/gemini-a').length + upstream.callsTo('googleai/gemini-b').length,
       1,
     );
+  });
+});
+
+const GOOGLE_LOCATION = [
+  {
+    error: {
+      code: 400,
+      message: 'User location is not supported for the API use.',
+      status: 'FAILED_PRECONDITION',
+    },
+  },
+];
+
+test("Google's 400 for the caller's location pauses the key for a while, blames no model, and Reset lifts it", async () => {
+  const options = { providers: { googleai: ['gemini-a', 'gemini-b'], beta: ['m2'] } };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('googleai/gemini-a', status(400, { body: GOOGLE_LOCATION }));
+    upstream.always('beta/m2', json('from beta'));
+    const now = router.clock.now();
+    const reply = await router.chat();
+    assert.equal(reply.headers['x-fcm-v2-model'], 'beta/m2');
+    assert.equal(router.lastEntry().attempts[0]?.kind, 'region_refused');
+    const gemini = router.model('googleai/gemini-a');
+    assert.equal(gemini.consecutiveFailures, 0);
+    assert.equal(gemini.authBlocked, false);
+    // The whole key waits: its other model is not asked either.
+    assert.equal((gemini.quotaPausedUntil ?? now) - now, 15 * 60_000);
+    assert.equal((router.model('googleai/gemini-b').quotaPausedUntil ?? now) - now, 15 * 60_000);
+
+    await router.chat();
+    assert.equal(
+      upstream.callsTo('googleai/gemini-a').length + upstream.callsTo('googleai/gemini-b').length,
+      1,
+    );
+
+    // A change of network, then Reset: the key is asked again at once.
+    upstream.always('googleai/gemini-a', json('from gemini'));
+    assert.equal((await router.api('POST', '/api/models/reset', { model: 'googleai/gemini-a' })).status, 200);
+    const after = await router.chat();
+    assert.equal(after.headers['x-fcm-v2-model'], 'googleai/gemini-a');
+  });
+});
+
+test('when only refused locations are left, the agent is told to change network', async () => {
+  await withScenario({ providers: { googleai: ['gemini-a'] } }, async ({ router, upstream }) => {
+    upstream.always('googleai/gemini-a', status(400, { body: GOOGLE_LOCATION }));
+    const reply = await router.chat();
+    assert.equal(reply.status, 403);
+    assert.match(reply.text, /\(region_refused\); a provider does not serve this network location/);
   });
 });
 

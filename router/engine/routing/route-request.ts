@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../../api-types.js';
-import type { RequestOutcome } from '../../gate/failure-kinds.js';
+import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import type { Answer } from '../answer/answer.js';
 import {
@@ -25,6 +25,9 @@ import { settleDeferredNetwork, settleRefusals, soonestRetryAt } from '../bookin
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
+
+/** Failures that pause the model or its key: its pause says when it is back, for Retry-After. */
+const PAUSING_KINDS: ReadonlySet<FailureKind> = new Set(['rate_limit', 'payment_required', 'region_refused']);
 
 export type { ChatRequest, RouteContext } from './route-context.js';
 
@@ -197,7 +200,7 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
   const soonest = soonestRetryAt(ctx, [
     ...trace.skips,
     ...trace.attempts
-      .filter((attempt) => attempt.kind === 'rate_limit' || attempt.kind === 'payment_required')
+      .filter((attempt) => attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
       .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
   ]);
   const error =

@@ -317,6 +317,17 @@ test('health verdict: every CLOSED model but the last 6 requests unreachable is 
   assert.equal(verdict.next, 'a/1', 'the next model is still named');
 });
 
+test('health verdict: a refused location names the network, not the keys', () => {
+  const recent = failing({ unreachable: false, causes: ['region_refused', 'quota_paused'], spared: [] });
+  const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent }, NOW);
+  assert.equal(verdict.level, 'red');
+  assert.equal(
+    verdict.reason,
+    'the last 6 requests failed: region_refused, quota_paused — a provider does not serve this network location: use another network or a proxy (HTTPS_PROXY)',
+  );
+  assert.equal(verdict.action, 'check_network');
+});
+
 test('health verdict: requests the proxy refused name the proxy, not the connection', () => {
   const recent = failing({ unreachable: false, causes: ['proxy_refused'], spared: [] });
   const verdict = healthVerdict({ ...input([{ key: 'a/1' }]), recent }, NOW);

@@ -135,6 +135,10 @@ export function failingWords(recent: RecentOutcomes): FailingWords {
     const reason = `${head}: the proxy refused them (proxy_refused) — check its address and credentials in HTTPS_PROXY`;
     return failing(reason, 'check_network');
   }
+  if (first === 'region_refused') {
+    const reason = `${head}: ${top} — a provider does not serve this network location: use another network or a proxy (HTTPS_PROXY)`;
+    return failing(reason, 'check_network');
+  }
   if (first === 'internal_error')
     return failing(`${head}: a fault in the router (internal_error) — see its log`, null);
   if (first !== undefined && recent.causes.every((cause) => REQUEST_CAUSES.has(cause)))
