@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkResponseBody, describeUpstreamError, looksLikeHtml, readUsage } from './response-gate.js';
+import {
+  checkCompletion,
+  checkResponseBody,
+  describeUpstreamError,
+  looksLikeHtml,
+  readUsage,
+} from './response-gate.js';
 
 const json = (value: unknown): string => JSON.stringify(value);
 const completion = (message: unknown, extra: Record<string, unknown> = {}): string =>
@@ -232,4 +238,26 @@ test('usage is read when its token counts are numbers', () => {
 
 test('a BOM before JSON is tolerated', () => {
   assert.equal(checkResponseBody('\uFEFF' + completion({ content: 'x' }), null, 'strict').ok, true);
+});
+
+test('a parsed completion takes the same rules as the body it came from, and is the object handed back', () => {
+  const cases: [Record<string, unknown>, string | null][] = [
+    [{ error: { message: 'busy', code: 429 } }, 'error_payload'],
+    [{ choices: [] }, 'empty_choices'],
+    [{ choices: [{ message: { content: ' ' }, finish_reason: 'stop' }] }, 'empty_content'],
+    [{ choices: [{ message: { content: 'hi' }, finish_reason: 'stop' }] }, null],
+  ];
+  for (const [body, kind] of cases) {
+    const verdict = checkCompletion(body, 'strict');
+    const fromText = checkResponseBody(json(body), null, 'strict');
+    assert.equal(verdict.ok ? null : verdict.kind, kind);
+    assert.equal(fromText.ok ? null : fromText.kind, kind);
+    if (verdict.ok) assert.equal(verdict.body, body);
+  }
+  const phantom = { choices: [{ message: { content: 'done' }, finish_reason: 'tool_calls' }] };
+  const fixed = checkCompletion(phantom, 'off');
+  assert.equal(
+    fixed.ok && fixed.rewritten,
+    json({ choices: [{ message: { content: 'done' }, finish_reason: 'stop' }] }),
+  );
 });

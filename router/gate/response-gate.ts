@@ -1,6 +1,7 @@
 /**
- * The response gate: judges a non-streaming 2xx body before the router commits to it. Pure; the caller
- * sends the original bytes untouched unless the gate hands back a `rewritten` body.
+ * The response gate: judges a non-streaming 2xx body (or the completion a stream read whole was folded into)
+ * before the router commits to it. Pure; the caller sends the original bytes untouched unless the gate hands
+ * back a `rewritten` body.
  */
 import type { ContentValidation } from '../config/schema.js';
 import {
@@ -135,10 +136,7 @@ function fixFinishReasons(choices: unknown[]): boolean {
 
 /**
  * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
- * a JSON object (even in mode `off`), then per `mode`: `basic` rejects a non-null `error` and missing or
- * empty `choices`; `strict` also requires the first choice to carry useful content, more than reasoning
- * alone (a think block opening its text is reasoning too) unless cut at its output limit, and, when `tools`
- * is given, tool calls an agent can run (`invalid_tool_call`).
+ * a JSON object (even in mode `off`), then the completion's rules (`checkCompletion`).
  *
  * @param tools the names of the tools the request offers.
  * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
@@ -156,7 +154,25 @@ export function checkResponseBody(
   if (!parsed.ok) return fail('invalid_json', shortDetail(`body is not JSON: ${parsed.error}`));
   const body = parsed.value;
   if (!isRecord(body)) return fail('invalid_json', 'body is not a JSON object');
+  return checkCompletion(body, mode, tools);
+}
 
+/**
+ * Judges a parsed chat completion (a JSON body's, or a stream's folded into one) per `mode`: `off` passes
+ * it; `basic` rejects a non-null `error` and missing or empty `choices`; `strict` also requires the first
+ * choice to carry useful content, more than reasoning alone (a think block opening its text is reasoning
+ * too) unless cut at its output limit, and, when `tools` is given, tool calls an agent can run
+ * (`invalid_tool_call`). A finish reason that contradicts its choice's calls is fixed in place, in any mode.
+ *
+ * @param tools the names of the tools the request offers.
+ * @returns a failure with its kind, or a pass with `rewritten` (the fixed body's JSON) set only when a finish
+ * reason was fixed.
+ */
+export function checkCompletion(
+  body: Record<string, unknown>,
+  mode: ContentValidation,
+  tools?: ReadonlySet<string>,
+): GateVerdict {
   if (mode !== 'off') {
     if (body.error != null) {
       const { errorCode, detail } = describeUpstreamError(body.error);
