@@ -3,7 +3,12 @@ import type { UsageView } from '../../api-types.js';
 import type { FailoverSettings } from '../../config/schema.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
 import { classifyFailure, type Classification, type FailureInput } from '../../gate/failure-classifier.js';
-import { checkResponseBody } from '../../gate/response-gate.js';
+import {
+  checkCompletion,
+  checkResponseBody,
+  type GateFailure,
+  type GateVerdict,
+} from '../../gate/response-gate.js';
 import { withoutSecret } from '../../gate/refusal-words.js';
 import type { Clock } from '../../state/clock.js';
 import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
@@ -13,6 +18,7 @@ import type { DeadlineWatch } from '../../upstream/deadline-watch.js';
 import { isAttemptAbort, isLocalFault, LocalFault } from '../../upstream/exchange-errors.js';
 import { completionFrames } from '../../upstream/json-as-sse.js';
 import { isProxyRefusal } from '../../upstream/outbound-proxy.js';
+import { foldStream, isEventStreamType, isSseBody } from '../../upstream/sse-as-json.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import type {
   BodyPlan,
@@ -97,11 +103,7 @@ function chatUrl(provider: ResolvedProvider): string {
   return url;
 }
 
-/** A 2xx answer that is an SSE stream. */
-function isSseAnswer(head: UpstreamHead): boolean {
-  const { contentType } = head;
-  return contentType !== null && /text\/event-stream/i.test(contentType);
-}
+type GatePass = Extract<GateVerdict, { ok: true }>;
 
 /**
  * One upstream try, from request to verdict: a non-2xx is classified by its status, a 2xx JSON body goes
@@ -160,7 +162,7 @@ class Attempt implements ExchangeHandler {
       this.#guard.phase('body_timeout', failover.bodyReadTimeoutMs);
       return { type: 'snippet', limit: SNIPPET_BYTES };
     }
-    if (stream && isSseAnswer(head)) {
+    if (stream && isEventStreamType(head.contentType)) {
       this.#relay = this.#newRelay();
       return { type: 'stream' };
     }
@@ -181,13 +183,11 @@ class Attempt implements ExchangeHandler {
     if (body === null)
       return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     const head = this.#head as UpstreamHead;
+    if (!this.#input.stream && isSseBody(head.contentType, body)) return this.#wholeStream(body);
     const text = body.toString('utf8');
     const { failover, tools } = this.#input;
     const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools ?? undefined);
-    if (!verdict.ok) {
-      const { kind, errorCode, detail } = verdict;
-      return this.#fail({ type: 'content', kind, errorCode, detail });
-    }
+    if (!verdict.ok) return this.#gateFailed(verdict);
     // The provider ignored `stream: true`: the client still gets the stream it asked for, made from the
     // object the gate parsed (nothing is read again).
     const frames = this.#input.stream ? completionFrames(verdict.body, this.#input.clock()) : null;
@@ -195,11 +195,34 @@ class Attempt implements ExchangeHandler {
       this.#relay = this.#newRelay();
       return this.#streamEnded(this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage }));
     }
+    this.#serveWhole(verdict, verdict.rewritten ?? body);
+  }
+
+  /**
+   * The provider streamed though the request asked for one JSON answer: the stream, read whole, is folded
+   * into the completion it stands for, which the gate judges as any JSON answer and the client gets as one.
+   */
+  #wholeStream(body: Buffer): void {
+    const folded = foldStream(body, this.#input.clock());
+    if (!folded.ok) return this.#fail(folded.failure);
+    const { failover, tools } = this.#input;
+    const verdict = checkCompletion(folded.completion, failover.contentValidation, tools ?? undefined);
+    if (!verdict.ok) return this.#gateFailed(verdict);
+    this.#serveWhole(verdict, verdict.rewritten ?? JSON.stringify(verdict.body));
+  }
+
+  #gateFailed({ kind, errorCode, detail }: GateFailure): void {
+    this.#fail({ type: 'content', kind, errorCode, detail });
+  }
+
+  /** A whole answer that passed the gate goes to the client as `text`, the JSON it is. */
+  #serveWhole(verdict: GatePass, text: Buffer | string): void {
+    const { status } = this.#head as UpstreamHead;
     const latencyMs = this.#elapsed();
     this.#guard.endBudget();
     this.#input.signatures.rememberAnswer(verdict.body);
-    this.#input.answer.serveJson(head.status, { text: verdict.rewritten ?? body, body: verdict.body });
-    this.#settle({ type: 'served', status: head.status, latencyMs, usage: verdict.usage });
+    this.#input.answer.serveJson(status, { text, body: verdict.body });
+    this.#settle({ type: 'served', status, latencyMs, usage: verdict.usage });
   }
 
   #newRelay(): StreamRelay {
