@@ -183,24 +183,18 @@ class Attempt implements ExchangeHandler {
     if (body === null)
       return this.#fail({ type: 'content', kind: 'invalid_json', errorCode: null, detail: 'body too large' });
     const head = this.#head as UpstreamHead;
-    if (!this.#input.stream && isSseBody(head.contentType, body)) return this.#wholeStream(body);
+    if (isSseBody(head.contentType, body)) return this.#wholeStream(body);
     const text = body.toString('utf8');
     const { failover, tools } = this.#input;
     const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools ?? undefined);
     if (!verdict.ok) return this.#gateFailed(verdict);
-    // The provider ignored `stream: true`: the client still gets the stream it asked for, made from the
-    // object the gate parsed (nothing is read again).
-    const frames = this.#input.stream ? completionFrames(verdict.body, this.#input.clock()) : null;
-    if (frames !== null) {
-      this.#relay = this.#newRelay();
-      return this.#streamEnded(this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage }));
-    }
-    this.#serveWhole(verdict, verdict.rewritten ?? body);
+    this.#passed(verdict, body, body);
   }
 
   /**
-   * The provider streamed though the request asked for one JSON answer: the stream, read whole, is folded
-   * into the completion it stands for, which the gate judges as any JSON answer and the client gets as one.
+   * A stream read whole: the provider streamed though the request asked for one JSON answer (or streamed
+   * under another content type). It is folded into the completion it stands for, which the gate judges as
+   * any JSON answer.
    */
   #wholeStream(body: Buffer): void {
     const folded = foldStream(body, this.#input.clock());
@@ -208,7 +202,21 @@ class Attempt implements ExchangeHandler {
     const { failover, tools } = this.#input;
     const verdict = checkCompletion(folded.completion, failover.contentValidation, tools ?? undefined);
     if (!verdict.ok) return this.#gateFailed(verdict);
-    this.#serveWhole(verdict, verdict.rewritten ?? JSON.stringify(verdict.body));
+    this.#passed(verdict, body, null);
+  }
+
+  /**
+   * A whole answer that passed the gate, in the form the client asked for. A provider that ignored
+   * `stream: true` is replayed as the stream it stands for, made from the object the gate judged (nothing
+   * is read again); else it goes as JSON: `json`, the upstream's own bytes, when they were that JSON.
+   */
+  #passed(verdict: GatePass, body: Buffer, json: Buffer | null): void {
+    const frames = this.#input.stream ? completionFrames(verdict.body, this.#input.clock()) : null;
+    if (frames !== null) {
+      this.#relay = this.#newRelay();
+      return this.#streamEnded(this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage }));
+    }
+    this.#serveWhole(verdict, verdict.rewritten ?? json ?? JSON.stringify(verdict.body));
   }
 
   #gateFailed({ kind, errorCode, detail }: GateFailure): void {

@@ -1,7 +1,8 @@
 /**
  * A provider that answers SSE to a request that asked for one JSON answer, through the real router: the
  * stream is read whole and folded into one completion, judged as a JSON answer, and served as one on each
- * face. A stream that cannot stand for an answer fails over with the kind the stream path gives.
+ * face. A stream that cannot stand for an answer fails over with the kind the stream path gives. A stream
+ * under another content type is read the same way, and a client that asked for a stream gets it replayed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -121,6 +122,22 @@ test('an SSE body under a JSON content type is still read as the stream it is', 
     assert.equal(router.lastEntry().servedModel, 'alpha/m1');
   });
 });
+
+for (const driver of FACES) {
+  test(`a stream under a JSON content type, to a ${driver.face} request that asked for a stream, still reaches it as a stream`, async () => {
+    const body = HELLO.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join('') + 'data: [DONE]\n\n';
+    await withScenario(TWO, async ({ router, upstream }) => {
+      upstream.script('alpha/m1', jsonBody(body)).script('beta/m2', jsonBody(completion('from beta')));
+      const reply = await askFace(router.url, driver, driver.body(true, 'Hi'));
+      assert.equal(reply.status, 200, reply.text);
+      assert.match(String(reply.headers['content-type']), /text\/event-stream/);
+      const read = driver.read(reply.text);
+      assert.deepEqual([read.text, read.ending], ['Hello', 'clean']);
+      assert.equal(router.lastEntry().servedModel, 'alpha/m1');
+      assert.equal(upstream.callsTo('beta/m2').length, 0);
+    });
+  });
+}
 
 const FAILING: [string, Behaviour][] = [
   ['empty_stream', sse([roleFrame()])],
