@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { endsWithDone } from './stream-part.js';
 
-test("a part ends the stream when its last line is the upstream's [DONE], and only then", () => {
+test("a part ends the stream when its last line but comments is the upstream's [DONE], and only then", () => {
   const cases: [string, boolean | null][] = [
     ['data: {"choices":[]}\n\ndata: [DONE]\n\n', true],
     ['data:[DONE]', true],
@@ -10,8 +10,16 @@ test("a part ends the stream when its last line is the upstream's [DONE], and on
     ['\n\n', null],
     ['data: {"choices":[{"delta":{"content":"[DONE]"}}]}\n\n', false],
     ['data: {"content":"the text says data: [DONE]\n', false],
-    [': [DONE]\n\n', false],
-    ['data: [DONE]\n\n: ping\n\n', false],
+    [': [DONE]\n\n', null],
+    [': ping\n\n: ping\n\n', null],
+    ['data: [DONE]\n\n: ping\n\n', true],
+    ['data: [DONE]\r\n\r\n\r\n: keep-alive\r\n\r\n:\r\n\r\n', true],
+    ['data: [DONE]\n\n: ping\n\ndata: {"choices":[]}\n\n', false],
+    ['data: [DONE]\n\n: ping\n\ndata: {"choices":[]}\n\n: ping\n\n', false],
+    // Only short comments are looked past: a long line is no keep-alive.
+    [`data: [DONE]\n\n: ${'x'.repeat(300)}\n\n`, false],
+    [`data: [DONE]\n\n${': ping\n\n'.repeat(9)}`, false],
+    [`data: [DONE]\n\n${': ping\n\n'.repeat(8)}`, true],
   ];
   for (const [text, ends] of cases) assert.equal(endsWithDone(Buffer.from(text)), ends, text);
   assert.equal(endsWithDone({ frames: [{ choices: [] }, '[DONE]'], bytes: 9 }), true);

@@ -39,16 +39,25 @@ function sameBytes(bytes: Uint8Array, from: number, at: number, length: number):
   return true;
 }
 
+/** The longest comment line looked past, and how many of them, after a `[DONE]`: keep-alives are short. */
+const COMMENT_BYTES = 256;
+const COMMENT_LINES = 8;
+
 /**
- * True when a part's last line (or frame) is the upstream's `[DONE]`, false when it is another, null when the
- * part is only line ends and blanks: as bytes, a few reads from the end, for a part nobody parses.
+ * Where the line ending at `end` starts if it is an SSE comment (`:` first) no longer than `COMMENT_BYTES`,
+ * else -1. A JSON data line (the usual last line) ends with `}` and is ruled out without a look back.
  */
-export function endsWithDone(part: StreamPart): boolean | null {
-  if (!(part instanceof Uint8Array)) return part.frames.length === 0 ? null : part.frames.at(-1) === '[DONE]';
-  let end = part.byteLength;
-  while (end > 0 && isBlank(part[end - 1])) end -= 1;
-  if (end === 0) return null;
-  // `data:`, one optional space, `[DONE]`, at the start of a line.
+function commentStart(bytes: Uint8Array, end: number): number {
+  if (bytes[end - 1] === 0x7d) return -1;
+  const floor = Math.max(0, end - COMMENT_BYTES);
+  let start = end;
+  while (start > floor && bytes[start - 1] !== 0x0a && bytes[start - 1] !== 0x0d) start -= 1;
+  const whole = start === 0 || bytes[start - 1] === 0x0a || bytes[start - 1] === 0x0d;
+  return whole && bytes[start] === 0x3a ? start : -1;
+}
+
+/** True when the line ending at `end` is `data:`, one optional space, `[DONE]`. */
+function isDoneLine(part: Uint8Array, end: number): boolean {
   const value = DONE_LINE.length - DATA;
   let start = end - value;
   if (start < DATA || !sameBytes(part, start, DATA, value)) return false;
@@ -56,6 +65,24 @@ export function endsWithDone(part: StreamPart): boolean | null {
   start -= DATA;
   if (start < 0 || !sameBytes(part, start, 0, DATA)) return false;
   return start === 0 || part[start - 1] === 0x0a || part[start - 1] === 0x0d;
+}
+
+/**
+ * True when a part's last line (or frame) is the upstream's `[DONE]`, false when it is another, null when the
+ * part is only line ends, blanks and comments. As bytes, a few reads from the end, for a part nobody parses;
+ * a few short comment lines after `[DONE]` (keep-alives in the same read) are looked past, as are blank lines.
+ */
+export function endsWithDone(part: StreamPart): boolean | null {
+  if (!(part instanceof Uint8Array)) return part.frames.length === 0 ? null : part.frames.at(-1) === '[DONE]';
+  let end = part.byteLength;
+  for (let comments = 0; comments <= COMMENT_LINES; comments += 1) {
+    while (end > 0 && isBlank(part[end - 1])) end -= 1;
+    if (end === 0) return null;
+    if (isDoneLine(part, end)) return true;
+    end = commentStart(part, end);
+    if (end < 0) return false;
+  }
+  return false;
 }
 
 /** Frames as the SSE lines an upstream sends them in. */

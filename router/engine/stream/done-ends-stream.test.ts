@@ -49,6 +49,38 @@ for (const face of FACES) {
   });
 }
 
+/** `[DONE]` with comments or blank lines after it, all in one read. */
+const DONE_THEN_COMMENTS = [
+  'data: [DONE]\n\n: keep-alive\n\n',
+  'data: [DONE]\n\n\n\n: ping\r\n\r\n: ping\n\n',
+];
+
+for (const face of FACES) {
+  for (const ending of DONE_THEN_COMMENTS) {
+    test(`${face.face}: ${JSON.stringify(ending)} in one read, the connection left open: the answer ends at [DONE]`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        const answer = [roleFrame(), contentFrame('Hello'), finishFrame('stop'), usageFrame(1, 2), ending];
+        upstream.script('alpha/m1', sse(answer, { then: 'stall' }));
+        // No clock moves: the answer must end at [DONE], not at the idle limit.
+        const reply = await within(
+          askFace(router.url, face, face.body(true, 'Say hello.')),
+          5000,
+          'the answer to end at [DONE]',
+        );
+        assert.deepEqual(face.read(reply.text).text, 'Hello');
+        const call = upstream.callsTo('alpha/m1')[0];
+        await within(call?.closed ?? Promise.resolve(), 5000, 'the upstream request to be let go');
+        const entry = router.lastEntry();
+        assert.deepEqual(
+          [entry.outcome, entry.wallMs, entry.attempts.map((a) => a.kind ?? 'ok')],
+          ['served', 0, ['ok']],
+        );
+        assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
+      });
+    });
+  }
+}
+
 test('[DONE] before any content, the connection left open: an empty stream, failed over at once', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.script('alpha/m1', sse([roleFrame(), DONE], { then: 'stall' }));
