@@ -58,6 +58,36 @@ test('touching pushes the idle limit back; clearing it stops it', () => {
   guard.dispose();
 });
 
+test("a phase's reprieve, asked when its limit passes, moves it later or lets it abort", () => {
+  const { guard, reasons } = guarded(10_000);
+  guard.endBudget();
+  const asked: number[] = [];
+  const start = clock.now();
+  // Two reprieves of 30 ms each, then none.
+  guard.phase('stream_stall', 40, (now) => (asked.push(now - start) < 3 ? now + 30 : null));
+  clock.advance(90);
+  assert.deepEqual([asked, reasons], [[40, 70], []]);
+  clock.advance(10);
+  assert.deepEqual([asked, reasons], [[40, 70, 100], ['stream_stall']]);
+  guard.dispose();
+});
+
+test('a reprieve that ends the attempt itself leaves nothing to abort; a new phase drops it', () => {
+  const { guard, reasons } = guarded(10_000);
+  guard.phase('stream_stall', 40, () => {
+    guard.dispose();
+    return null;
+  });
+  clock.advance(60);
+  assert.deepEqual([guard.kind, reasons], [null, []]);
+  const next = guarded(10_000);
+  next.guard.phase('stream_stall', 40, (now) => now + 1000);
+  next.guard.phase('timeout', 40);
+  clock.advance(60);
+  assert.deepEqual(next.reasons, ['timeout']);
+  next.guard.dispose();
+});
+
 test('the budget ends at commit', () => {
   const { guard } = guarded(20);
   guard.endBudget();

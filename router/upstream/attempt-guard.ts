@@ -38,6 +38,13 @@ export class ClientGone {
   }
 }
 
+/**
+ * Asked when a phase's limit passes, before the guard aborts: a later time for the limit (the phase is
+ * still alive, though nothing pushed its limit back), or null to let it abort. It may end the attempt
+ * itself (then nothing is aborted).
+ */
+export type PhaseReprieve = (now: number) => number | null;
+
 /** What the guard stops when a deadline passes or the client goes. */
 export interface Abortable {
   abort(reason: Error): void;
@@ -62,6 +69,7 @@ export class AttemptGuard implements Deadlined {
   #phaseAt = Infinity;
   #phaseMs = 0;
   #phaseKind: AbortKind = 'timeout';
+  #reprieve: PhaseReprieve | null = null;
   readonly #client: ClientGone;
   readonly #onClientGone = (): void => this.abort('client_aborted');
 
@@ -99,18 +107,31 @@ export class AttemptGuard implements Deadlined {
   /** Called by the DeadlineWatch once `dueAt` has passed. */
   onDue(now: number): void {
     if (this.#kind || this.#disposed) return;
-    if (now >= this.#budgetAt) this.abort('budget_exhausted');
-    else if (now >= this.#phaseAt) this.abort(this.#phaseKind);
+    if (now >= this.#budgetAt) return this.abort('budget_exhausted');
+    if (now < this.#phaseAt) return;
+    const later = this.#reprieve?.(now) ?? null;
+    if (this.#kind || this.#disposed) return;
+    if (later === null || later <= now) return this.abort(this.#phaseKind);
+    this.#phaseAt = later;
+    this.#rewatch();
   }
 
-  /** Starts a phase limit of `ms` from now that aborts with `kind` (replacing the previous phase's). */
-  phase(kind: AbortKind, ms: number): void {
+  /**
+   * Starts a phase limit of `ms` from now that aborts with `kind` (replacing the previous phase's), unless
+   * `reprieve`, asked when it passes, moves it later.
+   */
+  phase(kind: AbortKind, ms: number, reprieve: PhaseReprieve | null = null): void {
     this.#phaseKind = kind;
     this.#phaseMs = ms;
+    this.#reprieve = reprieve;
     this.#phaseAt = this.#watch.now() + Math.max(0, ms);
     if (this.#kind || this.#disposed) return;
-    if (this.#entry === null || !this.#entry.watched) this.#entry = this.#watch.watch(this);
-    else this.#watch.moved(this.#entry);
+    this.#rewatch();
+  }
+
+  /** The time on the guard's clock (the engine's). */
+  now(): number {
+    return this.#watch.now();
   }
 
   /** Pushes the current phase's limit back to its full length (the stream idle timer on each chunk). */
@@ -133,6 +154,11 @@ export class AttemptGuard implements Deadlined {
     this.#disposed = true;
     this.#unwatch();
     this.#client.unwatch(this.#onClientGone);
+  }
+
+  #rewatch(): void {
+    if (this.#entry === null || !this.#entry.watched) this.#entry = this.#watch.watch(this);
+    else this.#watch.moved(this.#entry);
   }
 
   #unwatch(): void {
