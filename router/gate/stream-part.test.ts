@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { endsWithDone } from './stream-part.js';
+import { endsWithDone, onlyComments } from './stream-part.js';
 
 test("a part ends the stream when its last line but comments is the upstream's [DONE], and only then", () => {
   const cases: [string, boolean | null][] = [
@@ -25,4 +25,18 @@ test("a part ends the stream when its last line but comments is the upstream's [
   assert.equal(endsWithDone({ frames: [{ choices: [] }, '[DONE]'], bytes: 9 }), true);
   assert.equal(endsWithDone({ frames: [{ choices: [] }], bytes: 9 }), false);
   assert.equal(endsWithDone({ frames: [], bytes: 0 }), null);
+});
+
+test('a chunk is comments alone when every line in it is a comment or blank', () => {
+  const cases: [string, boolean][] = [
+    [': ping\n\n', true],
+    [':\r\n\r\n: keep-alive\r\n\r\n', true],
+    ['\n', true],
+    [': ping', true],
+    ['data: {"choices":[]}\n\n', false],
+    [': ping\n\ndata: {"choices":[]}\n\n', false],
+    [': ping\n\nevent: ping\n\n', false],
+    ['data: [DONE]\n\n', false],
+  ];
+  for (const [text, comments] of cases) assert.equal(onlyComments(Buffer.from(text)), comments, text);
 });

@@ -85,6 +85,22 @@ export function endsWithDone(part: StreamPart): boolean | null {
   return false;
 }
 
+/**
+ * True when a chunk that starts a line holds only SSE comments and blank lines (keep-alives, no data). A
+ * chunk of data is told at its first byte; only one that starts with a comment is read further.
+ */
+export function onlyComments(chunk: Uint8Array): boolean {
+  const length = chunk.length;
+  let at = 0;
+  while (at < length) {
+    const byte = chunk[at];
+    if (byte === 0x0a || byte === 0x0d) at += 1;
+    else if (byte !== 0x3a) return false;
+    else while (at < length && chunk[at] !== 0x0a && chunk[at] !== 0x0d) at += 1;
+  }
+  return true;
+}
+
 /** Frames as the SSE lines an upstream sends them in. */
 export function sseLines(frames: readonly UpstreamFrame[]): string {
   let out = '';

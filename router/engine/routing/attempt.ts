@@ -235,7 +235,8 @@ class Attempt implements ExchangeHandler {
 
   #newRelay(): StreamRelay {
     const { failover, answer, shaping } = this.#input;
-    const relay = { failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping: shaping() };
+    const over = (): void => this.onStreamEnd();
+    const relay = { failover, guard: this.#guard, answer, elapsed: this.#elapsed, shaping: shaping(), over };
     return new StreamRelay(relay);
   }
 

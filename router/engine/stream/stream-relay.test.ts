@@ -53,8 +53,14 @@ function relayOnFakeTime() {
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
   const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover, null);
-  const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping });
-  return { relay, aborts, target, guard, clock };
+  const overs: number[] = [];
+  // As the attempt does: the stream ends as at the close, and the attempt with it.
+  const over = (): void => {
+    overs.push(clock.now());
+    guard.dispose();
+  };
+  const relay = new StreamRelay({ failover, guard, answer, elapsed: () => 0, shaping, over });
+  return { relay, aborts, target, guard, clock, overs };
 }
 
 const line = (text: string): Buffer => Buffer.from(text);
@@ -112,6 +118,45 @@ test('after the commit, comments keep a served stream alive, and silence still s
   assert.deepEqual(aborts, []);
   clock.advance(IDLE_MS);
   assert.deepEqual(aborts, ['stream_stall']);
+  guard.dispose();
+});
+
+const finish = line('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n');
+
+test('after the finish reason, comments are no progress: at the idle limit the stream is over, not stalled', () => {
+  const { relay, aborts, guard, clock, overs } = relayOnFakeTime();
+  const start = clock.now();
+  relay.onChunk(content);
+  relay.onChunk(finish);
+  for (let i = 0; i < 5; i += 1) {
+    clock.advance(IDLE_MS / 4);
+    relay.onChunk(line(': keepalive\n\n'));
+  }
+  assert.deepEqual([aborts, overs.map((at) => at - start)], [[], [IDLE_MS]]);
+  guard.dispose();
+});
+
+test('after the finish reason, silence is still a stall', () => {
+  const { relay, aborts, guard, clock, overs } = relayOnFakeTime();
+  relay.onChunk(content);
+  relay.onChunk(finish);
+  clock.advance(IDLE_MS);
+  assert.deepEqual([aborts, overs], [['stream_stall'], []]);
+  guard.dispose();
+});
+
+test('a chunk that goes on with a data line begun before is data, whatever its first byte', () => {
+  const { relay, aborts, guard, clock, overs } = relayOnFakeTime();
+  relay.onChunk(content);
+  relay.onChunk(finish);
+  clock.advance(IDLE_MS - 100);
+  relay.onChunk(line('data: {"choices":[{"index":0,"delta":{"content":"a'));
+  clock.advance(IDLE_MS - 100);
+  relay.onChunk(line(':b"}}]}\n\n'));
+  clock.advance(IDLE_MS - 100);
+  assert.deepEqual([aborts, overs], [[], []]);
+  clock.advance(100);
+  assert.deepEqual([aborts, overs], [['stream_stall'], []]);
   guard.dispose();
 });
 

@@ -6,6 +6,7 @@ import type { FailureInput } from '../../gate/failure-classifier.js';
 import {
   endsWithDone,
   isEmptyPart,
+  onlyComments,
   sseLines,
   type FrameBatch,
   type StreamPart,
@@ -17,6 +18,7 @@ import type { ChunkVerdict } from '../../upstream/upstream-exchange.js';
 import type { AnswerSink } from '../answer/answer.js';
 import type { ShapingRules } from './shaping-rules.js';
 import type { ShapeProblem } from './frame-shaper.js';
+import { StreamIdle } from './stream-idle.js';
 import { StreamShaper, type Shaped } from './stream-shaper.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
@@ -40,6 +42,8 @@ export interface RelayParts {
   /** Milliseconds since the attempt began. */
   elapsed: () => number;
   shaping: ShapingRules;
+  /** The stream is over though no chunk said so (the idle limit passed after its ending): end it as at the close. */
+  over: () => void;
 }
 
 const MID_STREAM: FailureInput = { type: 'transport', kind: 'mid_stream_error' };
@@ -61,13 +65,15 @@ const emptyStream = (): FailureInput => ({
  * nothing but content counts as progress: the first content must come within the idle limit of the headers,
  * whatever keep-alives, role frames or empty deltas come before it. From that content on, the request's
  * budget no longer runs for the attempt: a tool call held until whole may take as long as it keeps streaming.
+ * Comments then keep an unfinished answer alive, but not a finished one: when the idle limit passes after
+ * the answer's ending with nothing but comments, the stream is over, as at its close (`StreamIdle`).
  */
 export class StreamRelay {
   readonly #tracker: StreamTracker;
   readonly #shaper: StreamShaper;
   readonly #guard: AttemptGuard;
   readonly #answer: AnswerSink;
-  readonly #idleMs: number;
+  readonly #idle: StreamIdle;
   readonly #elapsed: () => number;
   /** The tracker saw content (or too much to judge): lines flow through the shaper. */
   #passing = false;
@@ -91,9 +97,10 @@ export class StreamRelay {
     this.#shaper = new StreamShaper(parts.shaping, parts.answer.reads);
     this.#guard = guard;
     this.#answer = parts.answer;
-    this.#idleMs = failover.streamIdleTimeoutMs;
     this.#elapsed = parts.elapsed;
-    guard.phase('stream_stall', this.#idleMs);
+    const idleMs = failover.streamIdleTimeoutMs;
+    this.#idle = new StreamIdle({ guard, idleMs, ended: () => this.#ended(), over: parts.over });
+    this.#idle.arm();
   }
 
   /** Bytes reached the client: no failover is possible any more. */
@@ -118,7 +125,10 @@ export class StreamRelay {
   onChunk(chunk: Buffer): ChunkVerdict {
     const tracker = this.#tracker;
     if (this.#passing) {
-      this.#guard.touch();
+      // Comments push the idle limit back no more than silence (see StreamIdle). Only a chunk that starts a
+      // line can be comments alone: one that goes on with a line begun before is data.
+      if (onlyComments(chunk) && tracker.heldBytes() === 0) this.#idle.comment();
+      else this.#idle.progress();
       const passed = tracker.pass(chunk);
       return this.#send(passed.forward, passed.failure);
     }
@@ -176,11 +186,14 @@ export class StreamRelay {
     this.#usageRead();
     if (lastLine.problem !== null) return { ok: false, failure: shapeFailure(lastLine.problem) };
     this.#out(lastLine);
-    // Without its finish reason or `[DONE]` (sent, or kept back by the shaper) the answer was cut on the
-    // way: what the shaper holds stays.
-    const ended = this.#answer.hasEnding() || this.#shaper.endingHeld;
-    if (!this.#unjudged && !ended) return { ok: false, failure: UNFINISHED };
+    // Without its finish reason or `[DONE]` the answer was cut on the way: what the shaper holds stays.
+    if (!this.#unjudged && !this.#ended()) return { ok: false, failure: UNFINISHED };
     return this.#finish(null);
+  }
+
+  /** The answer's finish reason or `[DONE]` went out, or is kept back by the shaper. */
+  #ended(): boolean {
+    return this.#answer.hasEnding() || this.#shaper.endingHeld;
   }
 
   /** The shaper's last word, then the end of the client's stream; `usage` when known, else the tracker's. */
@@ -236,9 +249,8 @@ export class StreamRelay {
   #forward(part: StreamPart, read: FrameBatch | null): Promise<void> | undefined {
     const drained = this.#answer.streamPart(part, read);
     if (!drained) return undefined;
-    const guard = this.#guard;
-    guard.clearPhase();
-    return drained.then(() => guard.phase('stream_stall', this.#idleMs));
+    this.#guard.clearPhase();
+    return drained.then(() => this.#idle.arm());
   }
 
   #stop(failure: FailureInput): false {
