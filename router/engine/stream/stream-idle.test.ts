@@ -9,9 +9,9 @@ const facts = (commentAt: number | null, ended: boolean): IdleFacts => ({
   ended: () => ended,
 });
 
-test('at the idle limit: silence stalls, comments after the ending end the stream, comments before it wait', () => {
+test('at the idle limit: after the ending the stream is over; before it silence stalls and comments wait', () => {
   assert.deepEqual(idleVerdict(facts(null, false)), { type: 'stall' });
-  assert.deepEqual(idleVerdict(facts(null, true)), { type: 'stall' }, 'silence after the ending, as ever');
+  assert.deepEqual(idleVerdict(facts(null, true)), { type: 'over' }, 'silence after the ending');
   assert.deepEqual(idleVerdict(facts(900, true)), { type: 'over' });
   assert.deepEqual(idleVerdict(facts(900, false)), { type: 'wait', until: 1400 });
   assert.deepEqual(
@@ -19,16 +19,4 @@ test('at the idle limit: silence stalls, comments after the ending end the strea
     { type: 'stall' },
     'the last comment is as old as the limit',
   );
-});
-
-test('the answer is asked for its ending only when comments came', () => {
-  let asked = 0;
-  const ended = (): boolean => {
-    asked += 1;
-    return true;
-  };
-  idleVerdict({ now: 1000, idleMs: 500, commentAt: null, ended });
-  assert.equal(asked, 0);
-  idleVerdict({ now: 1000, idleMs: 500, commentAt: 900, ended });
-  assert.equal(asked, 1);
 });

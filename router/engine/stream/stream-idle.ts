@@ -1,7 +1,8 @@
 /**
  * A relayed stream's idle limit (`streamIdleTimeoutMs`) once its content flows: data pushes it back, while
- * SSE comments only keep an unfinished answer alive. After the answer's ending (its finish reason) comments
- * are no progress: when the limit passes with nothing but comments, the stream is over, as at a close.
+ * SSE comments only keep an unfinished answer alive. After the answer's ending (its finish reason) nothing is
+ * awaited: when the limit passes with no data, silent or with comments alone, the stream is over, as at a
+ * close (the answer is whole: its model is not blamed for a connection left open).
  */
 import type { AttemptGuard } from '../../upstream/attempt-guard.js';
 
@@ -14,7 +15,7 @@ export interface IdleFacts {
   idleMs: number;
   /** When the last comment came since the last data, or null for none. */
   commentAt: number | null;
-  /** The answer's ending went out (or is held back): asked only when comments came. */
+  /** The answer's ending went out (or is held back): asked only when the limit passes. */
   ended: () => boolean;
 }
 
@@ -22,13 +23,13 @@ const STALL: IdleVerdict = { type: 'stall' };
 const OVER: IdleVerdict = { type: 'over' };
 
 /**
- * The idle limit passed with no data. Silence is a stall; comments after the answer's ending mean the
- * stream is over; comments before it keep the stream alive for the idle limit from the last of them. Pure.
+ * The idle limit passed with no data. After the answer's ending the stream is over; before it, silence is a
+ * stall and comments keep the stream alive for the idle limit from the last of them. Pure.
  */
 export function idleVerdict(facts: IdleFacts): IdleVerdict {
+  if (facts.ended()) return OVER;
   const { commentAt } = facts;
   if (commentAt === null) return STALL;
-  if (facts.ended()) return OVER;
   const until = commentAt + facts.idleMs;
   return until > facts.now ? { type: 'wait', until } : STALL;
 }
@@ -45,7 +46,7 @@ export interface StreamIdleParts {
 
 /**
  * Watches one stream's idle limit through its attempt's guard. The answer's ending is read only when the
- * limit passes after comments, so a stream relayed as bytes is not parsed for it chunk by chunk.
+ * limit passes, so a stream relayed as bytes is not parsed for it chunk by chunk.
  */
 export class StreamIdle {
   readonly #parts: StreamIdleParts;
