@@ -3,7 +3,7 @@
  * requests, `RankingMemo`), each candidate looked at again before its turn, and the last resort.
  */
 import { candidateFacts } from './candidate-facts.js';
-import { fastestOrder, speedFacts } from './fastest-order.js';
+import { fastestOrder } from './fastest-order.js';
 import { refusalsBehindIn } from './refusals-behind.js';
 import { skipUnfit } from '../fit/fit-steps.js';
 import { keysBlock } from '../booking/key-rotation.js';
@@ -80,7 +80,7 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
   const { order, exploration } = resolved.config.router.ranking;
   const ranked =
     order[setName] === 'fastest'
-      ? fastestOrder(ranking.order, speedFacts(breakers, ctx.latency), ctx.random() < exploration)
+      ? fastestOrder(ranking.order, (key) => ctx.latency.get(key), ctx.random() < exploration)
       : ranking.order;
   const { order: final, behind } = refusalsBehindIn(ctx.fits, ranked);
   if (behind.length > 0) trace.behind = behind;

@@ -63,3 +63,22 @@ test('a fastest set learns from its own traffic, exploring the model it knows le
     },
   );
 });
+
+test('a fastest set puts its fastest model behind the others once it is near its daily budget', async () => {
+  const dir = await seededLatencyDir({ 'alpha/m1': { ttfbMs: 300 }, 'beta/m2': { ttfbMs: 2000 } });
+  const options = {
+    ...TWO,
+    providerSettings: { alpha: { limits: { rpm: null, tpm: null, rpd: 5 } } },
+    sets: SETS,
+    ranking: FASTEST,
+    random: rolls(),
+    dir,
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('alpha')).always('beta/m2', json('beta'));
+    for (let i = 0; i < 4; i += 1) assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1');
+    // 4 of 5 used today: near the limit, so the slower beta goes first.
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2');
+    assert.equal(router.model('alpha/m1').blockedBy, null, 'near is not at: alpha is still routable');
+  });
+});

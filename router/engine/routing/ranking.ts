@@ -22,6 +22,8 @@ export type CandidateRole = 'normal' | 'trial';
 export interface RankedCandidate {
   key: string;
   role: CandidateRole;
+  /** Ranked behind the CLOSED models (DEGRADED, or near a free-tier budget): a `fastest` order keeps it there. */
+  lowered?: true;
 }
 
 export interface Ranking {
@@ -42,9 +44,8 @@ export interface Ranking {
  * Orders a set for one request. The set's order is the user's priority: CLOSED models keep their place; a
  * model whose trial is due (HALF_OPEN, or DEGRADED with no new failure for a cooldown) takes the request at
  * its place when its one trial slot is free; other DEGRADED models, and models near a free-tier budget, go
- * behind every CLOSED one; OPEN,
- * paused, keyless and blocked models are skipped with a reason. `set` holds each key once (resolved sets are
- * deduplicated). Pure.
+ * behind every CLOSED one (`lowered`); OPEN, paused, keyless and blocked models are skipped with a reason.
+ * `set` holds each key once (resolved sets are deduplicated). Pure.
  */
 export function rankCandidates(
   set: readonly string[],
@@ -70,7 +71,8 @@ export function rankCandidates(
       case 'CLOSED':
         // Near a budget: behind the others, as a DEGRADED model (a window's end lifts it).
         if (nearBudget === true) timeless = false;
-        (nearBudget === true ? degraded : order).push({ key, role: 'normal' });
+        if (nearBudget === true) degraded.push({ key, role: 'normal', lowered: true });
+        else order.push({ key, role: 'normal' });
         break;
       case 'OPEN': {
         skips.push({ model: key, reason: 'circuit_open' });
@@ -84,7 +86,7 @@ export function rankCandidates(
         break;
       case 'DEGRADED':
         if (isTrialDue(breaker, now, settings) && !trialBusy) order.push({ key, role: 'trial' });
-        else degraded.push({ key, role: 'normal' });
+        else degraded.push({ key, role: 'normal', lowered: true });
         break;
     }
   }

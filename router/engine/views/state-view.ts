@@ -13,7 +13,7 @@ import type { FitBook } from '../../state/fit-book.js';
 import type { LatencyBook, ModelStatsBook } from '../../state/model-stats.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
-import { fastestOrder, speedFacts } from '../routing/fastest-order.js';
+import { fastestOrder } from '../routing/fastest-order.js';
 import { refusalsBehindIn } from '../routing/refusals-behind.js';
 import { keysBlock, keysOf } from '../booking/key-rotation.js';
 import { NO_LIMITS } from '../../catalogue/free-tier-limits.js';
@@ -122,7 +122,7 @@ export function buildState(src: StateSources): StateResponse {
   const fastest = resolved.config.router.ranking.order[resolved.activeSet] === 'fastest';
   const { order } = refusalsBehindIn(
     src.fits,
-    fastest ? fastestOrder(ranking.order, speedFacts(breakers, src.latency), false) : ranking.order,
+    fastest ? fastestOrder(ranking.order, (key) => src.latency.get(key), false) : ranking.order,
   );
   const ordered: string[] = order.map((candidate) => candidate.key);
   const seen = new Set(ordered);
