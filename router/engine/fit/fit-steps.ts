@@ -71,14 +71,24 @@ export function fitNow(run: FitRun, key: string): Fit {
  * too small for joins the trace's largest window too small.
  */
 export function unfitReason(run: FitRun, key: string): FitSkipReason | null {
-  const model = modelOf(run, key);
-  if (model === undefined) return null;
-  const learned = run.ctx.fits.get(key);
-  const verdict = fitVerdict(run.req.needs, { fit: model.fit, tpm: model.limits.tpm, learned });
+  const verdict = lastingFit(run, key);
   if (verdict.fits) return null;
   if (verdict.limit !== null)
     run.trace.largestTooSmall = Math.max(run.trace.largestTooSmall ?? 0, verdict.limit);
   return verdict.reason;
+}
+
+/** Whether `key` could take the run's request once it is back (see {@link unfitReason}); records nothing. */
+export function takesOnceBack(run: FitRun, key: string): boolean {
+  return lastingFit(run, key).fits;
+}
+
+/** `key`'s fit for the run's request leaving the minute's room aside: what waiting would not change. */
+function lastingFit(run: FitRun, key: string): FitVerdict {
+  const model = modelOf(run, key);
+  if (model === undefined) return { fits: true, output: null, size: totalTokens(run.req.needs) };
+  const learned = run.ctx.fits.get(key);
+  return fitVerdict(run.req.needs, { fit: model.fit, tpm: model.limits.tpm, learned });
 }
 
 /**

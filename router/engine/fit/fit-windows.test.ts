@@ -265,3 +265,55 @@ test('a request too large for the models that can be tried, but not for an open 
     assert.equal(router.lastEntry().servedModel, 'alpha/m1', 'the panic try, as the only model it fits');
   });
 });
+
+/** A small and a big model in one set, each OPEN after one failure. */
+const SMALL_AND_BIG = {
+  providers: { small: ['m'], big: ['m'] },
+  providerSettings: {
+    small: { modelFit: { m: { contextWindow: 8000 } } },
+    big: { modelFit: { m: { contextWindow: 100_000 } } },
+  },
+  breaker: { failureThreshold: 1 },
+  sets: { main: ['small/m', 'big/m'] },
+};
+const down = jsonBody({ error: { message: 'down' } }, 500);
+
+test('every model OPEN, the one back soonest too small: the panic try goes to the OPEN one the request fits', async () => {
+  await withScenario(SMALL_AND_BIG, async ({ router, upstream }) => {
+    upstream.script('small/m', down).always('small/m', json('small back'));
+    upstream.script('big/m', json('big 1'), down).always('big/m', json('big back'));
+    await router.chat(); // small fails: OPEN; big serves
+    router.clock.advance(10_000);
+    await router.chat(); // big fails: OPEN, back 10 s after small
+    assert.equal(router.model('small/m').state, 'OPEN');
+    assert.equal(router.model('big/m').state, 'OPEN');
+
+    const reply = await router.chat(prompt(20_000));
+    assert.equal(reply.status, 200, reply.text);
+    const entry = router.lastEntry();
+    assert.equal(entry.servedModel, 'big/m');
+    assert.equal(entry.attempts[0]?.role, 'panic');
+    assert.deepEqual(
+      entry.skipped.map((skip) => `${skip.model}:${skip.reason}`),
+      ['small/m:circuit_open', 'big/m:circuit_open'],
+      'the OPEN model passed over keeps its one skip',
+    );
+    assert.equal(upstream.callsTo('small/m').length, 1, 'the small model was not tried for it');
+  });
+});
+
+test('Retry-After points at a model that can take the request, not at an OPEN one too small for it', async () => {
+  await withScenario(SMALL_AND_BIG, async ({ router, upstream }) => {
+    upstream.script('small/m', down).always('small/m', json('small back'));
+    const limited = jsonBody({ error: { message: 'rate limited' } }, 429, { 'retry-after': '120' });
+    upstream.script('big/m', json('big 1'), limited).always('big/m', json('big back'));
+    await router.chat(); // small fails: OPEN for a minute; big serves
+    await router.chat(); // big: 429, paused for two minutes
+    assert.equal(router.model('small/m').state, 'OPEN');
+
+    const reply = await router.chat(prompt(20_000));
+    assert.equal(reply.status, 503, reply.text);
+    assert.equal(router.lastEntry().attempts.length, 0, 'no panic try for a model the request does not fit');
+    assert.equal(reply.headers['retry-after'], '120', 'when big, the model the request fits, is back');
+  });
+});

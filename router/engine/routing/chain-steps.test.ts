@@ -9,7 +9,7 @@ const configB = {} as ResolvedConfig;
 const set = ['a/1', 'b/2'];
 
 function ranking(timeless: boolean): Ranking {
-  return { order: [{ key: 'a/1', role: 'normal' }], skips: [], panic: null, timeless };
+  return { order: [{ key: 'a/1', role: 'normal' }], skips: [], panic: [], timeless };
 }
 
 /** Ranks through the memo and says whether `compute` ran. */

@@ -30,14 +30,24 @@ export interface Ranking {
   /** Models to try, in order. */
   readonly order: readonly RankedCandidate[];
   readonly skips: readonly SkipView[];
-  /** The OPEN model whose cooldown ends soonest: tried when nothing else could be dispatched. */
-  readonly panic: string | null;
+  /**
+   * The OPEN models, the one whose cooldown ends soonest first: when nothing else could be dispatched, the
+   * first of them that can take the request gets the panic try.
+   */
+  readonly panic: readonly string[];
   /**
    * Nothing in this ranking depends on the time: every model is CLOSED, or skipped for a reason only a
    * state change lifts (config, a refused key). False when a cooldown, a trial timer or a quota pause
    * is involved, since those end by themselves.
    */
   readonly timeless: boolean;
+}
+
+const NONE_OPEN: readonly string[] = Object.freeze([]);
+
+/** The OPEN models' keys, the soonest cooldown end first (a tie keeps the set's order: the sort is stable). */
+function byCooldownEnd(open: { key: string; until: number }[]): string[] {
+  return open.sort((a, b) => a.until - b.until).map((entry) => entry.key);
 }
 
 /**
@@ -56,7 +66,7 @@ export function rankCandidates(
   const order: RankedCandidate[] = [];
   const degraded: RankedCandidate[] = [];
   const skips: SkipView[] = [];
-  let panic: { key: string; until: number } | null = null;
+  let open: { key: string; until: number }[] | null = null;
   let timeless = true;
 
   for (const key of set) {
@@ -76,8 +86,7 @@ export function rankCandidates(
         break;
       case 'OPEN': {
         skips.push({ model: key, reason: 'circuit_open' });
-        const until = openUntil(breaker) ?? Number.POSITIVE_INFINITY;
-        if (!panic || until < panic.until) panic = { key, until };
+        (open ??= []).push({ key, until: openUntil(breaker) ?? Number.POSITIVE_INFINITY });
         break;
       }
       case 'HALF_OPEN':
@@ -93,7 +102,7 @@ export function rankCandidates(
   return {
     order: degraded.length === 0 ? order : order.concat(degraded),
     skips,
-    panic: panic?.key ?? null,
+    panic: open === null ? NONE_OPEN : byCooldownEnd(open),
     timeless,
   };
 }

@@ -20,7 +20,7 @@ import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
-import { FIT_REASONS, homeFirst, skipUnfit, unfitReason } from '../fit/fit-steps.js';
+import { FIT_REASONS, homeFirst, skipUnfit, takesOnceBack, unfitReason } from '../fit/fit-steps.js';
 import { settleDeferredNetwork, settleRefusals, soonestRetryAt } from '../booking/request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from '../answer/request-trace.js';
@@ -111,9 +111,11 @@ async function walkSet(
     if (last.type !== 'next') return last;
   }
   const { trace, req, ctx, deadline } = run;
-  const { panic } = ranking;
-  if (trace.attempts.length === 0 && panic && !req.clientGone.gone && ctx.clock() < deadline)
-    if (!skipUnfit(run, panic)) last = await dispatch(run, panic, 'panic');
+  if (trace.attempts.length === 0 && !req.clientGone.gone && ctx.clock() < deadline) {
+    // Each OPEN model is in the trace already (`circuit_open`): one the request does not fit adds no skip.
+    const panic = ranking.panic.find((key) => !skipUnfit(run, key));
+    if (panic !== undefined) last = await dispatch(run, panic, 'panic');
+  }
   return last;
 }
 
@@ -196,19 +198,26 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
     return { outcome: 'rejected', clientStatus: unfit.status };
   }
   const outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
-  // The soonest moment a skipped or paused model is back, for Retry-After.
-  const soonest = soonestRetryAt(ctx, [
-    ...trace.skips,
-    ...trace.attempts
-      .filter((attempt) => attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
-      .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const })),
-  ]);
+  const soonest = soonestBack(run);
   const error =
     outcome === 'no_candidates'
       ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
       : (pinnedUnknown(run) ?? allFailedAnswer(trace.failures, soonest, ctx.clock()));
   answer.refuse(error, outcome);
   return { outcome, clientStatus: error.status };
+}
+
+/**
+ * The soonest moment a skipped or paused model that can take the request is back, for Retry-After: a model
+ * the request is too large for (or needs tools or images of) is no reason to come back.
+ */
+function soonestBack(run: RequestRun): number | null {
+  const { trace, ctx } = run;
+  const paused = trace.attempts
+    .filter((attempt) => attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
+    .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const }));
+  const back = trace.skips.filter((skip) => takesOnceBack(run, skip.model));
+  return soonestRetryAt(ctx, back.concat(paused));
 }
 
 /**
