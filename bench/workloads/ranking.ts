@@ -94,7 +94,7 @@ export async function measureRanking(iterations: number): Promise<RankingSample>
       const run: FitRun = {
         ctx: { resolved, fits, quotas, sessions },
         req: { needs, session: 'bench-session', opensConversation: false },
-        trace: { skips: [], largestTooSmall: null, sticky: null },
+        trace: { skips: [], largestTooSmall: null, sticky: null, refusedKeys: blocked },
         pinnedModel: null,
       };
       // As the chain walks: the session's home first, then each candidate fitted in its turn up to the

@@ -1,7 +1,8 @@
 /**
- * Which of a provider's keys a model is tried with. A provider may have several keys: a key that is rate
+ * Where each of a provider's keys stands for a model. A provider may have several keys: a key that is rate
  * limited, out of credit or refused waits (per key, in the quota book) while the model goes on with the
- * next usable key. A model is skipped only when none of its provider's keys can take it.
+ * next usable key (`key-choice.ts` picks it). A model is skipped only when none of its provider's keys can
+ * take it.
  */
 import type { BudgetLimits } from '../../catalogue/free-tier-limits.js';
 import type { ProviderKey, ResolvedProvider } from '../../config/resolve-config.js';
@@ -127,33 +128,4 @@ export function keysBlock(
  */
 export function namedKey(provider: ResolvedProvider, fingerprint: string): ProviderKey | null {
   return provider.keys.find((key) => key.fingerprint === fingerprint) ?? null;
-}
-
-/**
- * The key for the next attempt on the model: the first usable key not yet tried on it in this request, one
- * not near its budget first. For the first attempt with no usable key (a pinned model, the last resort:
- * tried whatever their state) the first key not refused, else the first key. Null when the model has no
- * key left to rotate to.
- */
-export function nextKey(
-  provider: ResolvedProvider,
-  target: KeyTarget,
-  quotas: QuotaBook,
-  requestRefused: ReadonlySet<string>,
-  /** Fingerprints tried on the model in this request: a provider has a key or a few, so a list. */
-  tried: readonly string[],
-): ProviderKey | null {
-  const keys = keysOf(provider);
-  const standing = (key: ProviderKey): KeyStanding =>
-    keyStanding(provider, target, key, quotas, requestRefused);
-  let near: ProviderKey | null = null;
-  for (const key of keys) {
-    if (tried.includes(key.fingerprint)) continue;
-    const now = standing(key);
-    if (now.type !== 'usable') continue;
-    if (!now.near) return key;
-    near ??= key;
-  }
-  if (near !== null || tried.length > 0) return near;
-  return keys.find((key) => standing(key).type !== 'invalid') ?? keys[0] ?? null;
 }

@@ -11,7 +11,7 @@ import type { RequestRun } from '../routing/dispatch.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { FitSkipReason } from '../../gate/failure-kinds.js';
 import { fitVerdict, type FitVerdict } from './fit-check.js';
-import { budgetId, keysOf } from '../booking/key-rotation.js';
+import { minuteRoomAt } from '../booking/key-choice.js';
 import type { ResolvedModel } from '../../config/resolve-config.js';
 import type { RankedCandidate } from '../routing/ranking.js';
 import type { RequestTrace } from '../answer/request-trace.js';
@@ -21,7 +21,7 @@ import type { ChatRequest, RouteContext } from '../routing/route-context.js';
 export interface FitRun {
   ctx: Pick<RouteContext, 'resolved' | 'fits' | 'quotas' | 'sessions'>;
   req: Pick<ChatRequest, 'needs' | 'session' | 'opensConversation'>;
-  trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky'>;
+  trace: Pick<RequestTrace, 'skips' | 'largestTooSmall' | 'sticky' | 'refusedKeys'>;
   pinnedModel: ResolvedModel | null;
   /**
    * The fit `skipUnfit` found for the candidate it let through, for its attempt's body (`bodyFor`) to take
@@ -29,13 +29,6 @@ export interface FitRun {
    */
   fitted?: { key: string; fit: Fit } | undefined;
 }
-
-/**
- * A request under this share of a key's tokens-per-minute is not checked against what is left of the
- * minute: the budget's near/at standing already ranks a busy key behind, and the check costs a walk of the
- * minute per model.
- */
-const MINUTE_CHECK_SHARE = 0.2;
 
 /** A model's fit for this request; `quota_budget` when its keys' minutes have no room for it yet. */
 export type Fit = FitVerdict | { fits: false; reason: 'quota_budget'; until: number };
@@ -52,17 +45,12 @@ export function fitNow(run: FitRun, key: string): Fit {
   if (model === undefined) return { fits: true, output: null, size: totalTokens(req.needs) };
   const { tpm } = model.limits;
   const verdict = fitVerdict(req.needs, { fit: model.fit, tpm, learned: ctx.fits.get(key) });
-  if (!verdict.fits || tpm === null || verdict.size < tpm * MINUTE_CHECK_SHARE) return verdict;
+  if (!verdict.fits || tpm === null) return verdict;
   const provider = ctx.resolved.providers.get(model.provider);
   if (provider === undefined) return verdict;
-  let soonest: number | null = null;
-  for (const apiKey of keysOf(provider)) {
-    const id = budgetId(provider, key, apiKey.fingerprint);
-    const at = ctx.quotas.budgets.minuteRoomAt(id, provider.dayTimeZone, tpm, verdict.size);
-    if (at === null) return verdict;
-    if (soonest === null || at < soonest) soonest = at;
-  }
-  return soonest === null ? verdict : { fits: false, reason: 'quota_budget', until: soonest };
+  // Only the keys the attempt could be sent with count: a paused or refused key's room is of no use.
+  const until = minuteRoomAt(provider, model, ctx.quotas, run.trace.refusedKeys, verdict.size);
+  return until === null ? verdict : { fits: false, reason: 'quota_budget', until };
 }
 
 /**

@@ -7,7 +7,8 @@ import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js
 import { attemptEffects, type AttemptEffects, type DispatchResult } from '../booking/attempt-effects.js';
 import { countAttemptStart } from '../booking/request-bookkeeping.js';
 import { bodyFor, inputFits, modelOf, type SentBody } from '../fit/fit-steps.js';
-import { namedKey, nextKey } from '../booking/key-rotation.js';
+import { namedKey } from '../booking/key-rotation.js';
+import { nextKey } from '../booking/key-choice.js';
 import { ContinuationSink, type Continuation } from '../stream/continuation.js';
 import { shapingOf, type ShapingRules } from '../stream/shaping-rules.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
@@ -80,25 +81,26 @@ export async function dispatch(
     return NEXT;
   }
   const named = run.req.testKey ?? null;
-  const triedKeys: string[] = [];
-  let apiKey =
-    named === null
-      ? nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys)
-      : namedKey(provider, named);
+  // The body is made before its key is chosen: a key is chosen for room in its minute for the body's size.
+  let sent = bodyFor(run, model);
+  const ask = { refused: trace.refusedKeys, tried: [] as string[], size: sent.size };
+  let apiKey = named === null ? nextKey(provider, model, ctx.quotas, ask) : namedKey(provider, named);
   if (apiKey === null && named !== null) {
     trace.skips.push({ model: key, reason: 'missing_key' });
     return NEXT;
   }
   let result: DispatchResult = NEXT;
   while (apiKey !== null) {
-    triedKeys.push(apiKey.fingerprint);
+    ask.tried.push(apiKey.fingerprint);
     const turn: KeyTurn = { model, provider, apiKey, role, lane };
     // Awaited here rather than in a function of its own: one async step fewer for every attempt.
-    let end = await attemptOn(run, turn, bodyFor(run, model));
+    let end = await attemptOn(run, turn, sent);
     if (end.then === 'without_output_length') end = await withoutOutputLength(run, turn, end);
     result = end.chain;
     if (end.then !== 'next_key' || named !== null || !roomForAnother(run)) return result;
-    apiKey = nextKey(provider, model, ctx.quotas, trace.refusedKeys, triedKeys);
+    sent = bodyFor(run, model);
+    ask.size = sent.size;
+    apiKey = nextKey(provider, model, ctx.quotas, ask);
   }
   return result;
 }
