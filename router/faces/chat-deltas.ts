@@ -3,7 +3,7 @@
  * a whole completion: reasoning, text, tool calls, the finish reason and token usage. Only the first choice
  * counts: a face asks for one.
  */
-import { argumentsText } from '../gate/answer-rules.js';
+import { argumentsText, contentText } from '../gate/answer-rules.js';
 import { isRecord } from '../gate/safe-json.js';
 
 /** Token counts; null where the upstream did not say. */
@@ -46,18 +46,6 @@ export function readChatUsage(payload: Record<string, unknown>): ChatUsage | nul
     reasoningTokens: num(completion.reasoning_tokens),
   };
   return read.inputTokens === null && read.outputTokens === null ? null : read;
-}
-
-/** Text of a `content` that is a string or an array of text parts. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content) {
-    if (typeof part === 'string') text += part;
-    else if (isRecord(part) && typeof part.text === 'string') text += part.text;
-  }
-  return text;
 }
 
 /** The reasoning text of a message or delta (`reasoning_content`, or `reasoning` as some providers name it). */

@@ -26,6 +26,18 @@ function hasTextContent(content: unknown): boolean {
   return content.some((part) => hasText(part) || (isRecord(part) && hasText(part.text)));
 }
 
+/** Text of a `content` that is a string or an array of text parts. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content) {
+    if (typeof part === 'string') text += part;
+    else if (isRecord(part) && typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}
+
 /**
  * True when a `choices[i].message` or `choices[i].delta` carries something an agent can use: non-whitespace
  * text content, a non-empty `tool_calls` array, a `function_call` object, a non-whitespace `refusal`, or

@@ -79,6 +79,15 @@ test('reasoning (either field name) is gathered as reasoning_content beside the 
   });
 });
 
+test('text streamed as content parts (Mistral’s) is gathered as the message’s text', () => {
+  const parts = (text: string) => ({
+    choices: [{ index: 0, delta: { content: [{ type: 'text', text }] }, finish_reason: null }],
+  });
+  const message = firstChoice(foldStream(body([parts('Hel'), parts('lo'), finishFrame('stop')]), NOW))
+    .message as Record<string, unknown>;
+  assert.equal(message.content, 'Hello');
+});
+
 test('tool calls split over frames are gathered by index: id and name from the first piece, arguments joined', () => {
   const signed = {
     choices: [

@@ -5,7 +5,7 @@
  * as the stream path applies them: an error frame, no content, or no ending fail it. Pure.
  */
 import { Buffer } from 'node:buffer';
-import { argumentsText, frameHasUsefulContent } from '../gate/answer-rules.js';
+import { argumentsText, contentText, frameHasUsefulContent } from '../gate/answer-rules.js';
 import type { FailureInput } from '../gate/failure-classifier.js';
 import { isRecord } from '../gate/safe-json.js';
 import { SseFrameReader } from '../gate/sse-frames.js';
@@ -116,7 +116,8 @@ class Fold {
 /** One delta's pieces added to its choice: text and reasoning appended, tool calls gathered by index. */
 function addDelta(into: ChoiceSoFar, delta: Record<string, unknown>): void {
   if (typeof delta.role === 'string' && delta.role !== '') into.role = delta.role;
-  into.content += str(delta.content);
+  // Some providers (Mistral's) stream text as content parts.
+  into.content += contentText(delta.content);
   into.reasoning += str(delta.reasoning_content) || str(delta.reasoning);
   into.refusal += str(delta.refusal);
   if (Array.isArray(delta.tool_calls))
