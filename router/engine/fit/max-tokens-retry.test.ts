@@ -30,6 +30,16 @@ test('a model that refuses a large max_tokens gets one more try without it; the 
   });
 });
 
+test('the retry without an output length is an attempt: with maxAttempts 1 the refusal is the answer', async () => {
+  await withScenario({ ...TWO, failover: { maxAttempts: 1 } }, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', status(400), json('short answer'));
+    const reply = await router.chat({ max_tokens: 32_000 });
+    assert.equal(reply.status, 400);
+    assert.equal(upstream.callsTo('alpha/m1').length, 1);
+    assert.equal(router.lastEntry().attempts.length, 1);
+  });
+});
+
 test('without an output length to drop, a 400 fails over at once, and a second refusal is not retried again', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.script('alpha/m1', status(400), status(400), status(400));

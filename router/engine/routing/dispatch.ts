@@ -111,7 +111,8 @@ async function withoutOutputLength(run: RequestRun, turn: KeyTurn, first: TurnEn
   // In a hedged race the other attempt may have committed meanwhile: no retry then (a continuation is
   // never raced: the answer it continues started before it).
   const taken = run.answer.started && run.continuation === undefined;
-  if (retry.note === null || run.ctx.clock() >= run.deadline || taken) return first;
+  // The retry is an attempt like any: within `maxAttempts` and the budget, and only for a client still there.
+  if (retry.note === null || taken || !roomForAnother(run)) return first;
   // A model that said the request is too long for it is tried without an output length only if the input fits.
   if (!inputFits(run, turn.model.key)) return first;
   run.bodyWithoutMaxTokens ??= new BodyTemplate(retry.body);
