@@ -51,8 +51,15 @@ function setSystemProxy(parts: RunningParts, url: string | null): void {
 }
 
 /**
- * Stops a running router: stops listening, lets in-flight requests finish (up to the grace), writes every
- * state file, and frees the state folder. Rejects, once stopped, when a state file could not be saved.
+ * How long requests cut at the end of the grace get to answer their clients and be booked before the
+ * connections are closed, and again after (a request whose client stopped reading ends with its socket).
+ */
+const CUT_BOOKING_MS = 1000;
+
+/**
+ * Stops a running router: stops listening, lets in-flight requests finish (up to the grace), ends those
+ * still running as its own stop (no model blamed) and books them, writes every state file, and frees the
+ * state folder. Rejects, once stopped, when a state file could not be saved.
  */
 async function stopRouter(parts: RunningParts, graceMs: number): Promise<void> {
   const { engine, stores, server, eventsRoute } = parts;
@@ -63,8 +70,12 @@ async function stopRouter(parts: RunningParts, graceMs: number): Promise<void> {
   eventsRoute.closeAll();
   await Promise.all([engine.probes.stop(), parts.discoveries.stop()]);
   await engine.waitIdle(graceMs);
+  // Ended by the router, not by closing their sockets: each is answered, booked and blames no model.
+  engine.cutInFlight();
+  await engine.waitIdle(CUT_BOOKING_MS);
   server.closeAllConnections();
   await closed;
+  await engine.waitIdle(CUT_BOOKING_MS);
   const saved = settleAll([stores.close(), parts.discovery.close()]);
   await saved.catch(() => undefined);
   await Promise.all([parts.upstream.close(), parts.closeDemo()]);

@@ -9,6 +9,7 @@ import type { LatencyBook, ModelStatsBook } from '../state/model-stats.js';
 import type { ProbeBook } from '../state/probe-book.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import type { RequestHistory } from '../state/request-history.js';
+import type { ClientGone } from '../upstream/attempt-guard.js';
 import { DeadlineWatch } from '../upstream/deadline-watch.js';
 import { faultTrace } from '../upstream/exchange-errors.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -62,6 +63,10 @@ export class RouterEngine {
   #paused = false;
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
+  /** The outside ends of the requests in flight, for a stop whose grace ran out. */
+  readonly #running = new Set<ClientGone>();
+  /** Set once a stop cut the requests in flight: any request that reaches the engine later is cut too. */
+  #cut = false;
   readonly #pinned = new Set<string>();
   readonly #rankings = new RankingMemo();
   readonly #sessions: SessionHomes;
@@ -142,6 +147,8 @@ export class RouterEngine {
   /** Routes one request to completion through its answer, and records it. */
   async handleChat(req: ChatRequest, answer: Answer): Promise<HistoryEntry> {
     this.#inFlight += 1;
+    this.#running.add(req.clientGone);
+    if (this.#cut) req.clientGone.markStopped();
     try {
       const context = this.#context;
       const { resolved } = context;
@@ -159,6 +166,7 @@ export class RouterEngine {
       }
       return this.#record(entry);
     } finally {
+      this.#running.delete(req.clientGone);
       this.#inFlight -= 1;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0)
         this.#idleWaiters.splice(0).forEach((wake) => wake());
@@ -224,6 +232,16 @@ export class RouterEngine {
         resolve();
       });
     });
+  }
+
+  /**
+   * Ends every request in flight, and any that arrives later, as the router's own stop (`router_stopping`,
+   * no model blamed): each answers its client as it can and is booked as usual. For a stop whose grace ran
+   * out; `waitIdle` then says when they are booked.
+   */
+  cutInFlight(): void {
+    this.#cut = true;
+    for (const request of [...this.#running]) request.markStopped();
   }
 
   state(): StateResponse {

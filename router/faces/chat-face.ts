@@ -20,6 +20,8 @@ export function openAiErrorBody(
 
 /** The message that ends a stream which broke after part of the answer reached the client. */
 export function brokenStreamMessage(kind: string, model: string): string {
+  if (kind === 'router_stopping')
+    return `fcm-router: the router stopped before the stream from ${model} finished (${kind}); this answer is incomplete`;
   return `fcm-router: the stream from ${model} failed after part of the answer was sent (${kind}); this answer is incomplete`;
 }
 

@@ -173,6 +173,7 @@ test('transport kinds', () => {
   check(transport('client_aborted'), expect('client_aborted', 'none', false, false, 499));
   check(transport('budget_exhausted'), expect('budget_exhausted', 'none', false, false, 504));
   check(transport('hedge_lost'), expect('hedge_lost', 'none', false, false, 503));
+  check(transport('router_stopping'), expect('router_stopping', 'none', false, false, 503));
   check(transport('proxy_refused'), expect('proxy_refused', 'none', true, false, 502));
 });
 
@@ -209,6 +210,7 @@ test('every failure kind is reachable from some input', () => {
         'client_aborted',
         'budget_exhausted',
         'hedge_lost',
+        'router_stopping',
       ] as const
     ).map((kind): FailureInput => ({ type: 'transport', kind })),
   ];

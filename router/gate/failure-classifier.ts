@@ -145,6 +145,8 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   budget_exhausted: row('none', false, 504, NO_FAILOVER),
   // A hedged race's loser, stopped because its rival answered first: nothing is wrong with it.
   hedge_lost: row('none', false, 503, NO_FAILOVER),
+  // The router was stopping and its grace for requests in flight ran out: it ended the attempt itself.
+  router_stopping: row('none', false, 503, NO_FAILOVER),
   // The router's own fault: never the model's, and nothing to fail over for.
   internal_error: row('none', false, 500, NO_FAILOVER),
 };

@@ -32,6 +32,7 @@ export const FAILURE_KINDS = [
   'client_aborted',
   'budget_exhausted',
   'hedge_lost',
+  'router_stopping',
   'internal_error',
 ] as const;
 
@@ -66,6 +67,7 @@ export type TransportFailureKind = Extract<
   | 'client_aborted'
   | 'budget_exhausted'
   | 'hedge_lost'
+  | 'router_stopping'
   | 'mid_stream_error'
   | 'unfinished_stream'
 >;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod/v3';
-import { StateBook, type StateBookOptions } from './state-book.js';
+import { CLOSE_WRITES, StateBook, type StateBookOptions } from './state-book.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 import { TestClock } from '../test-support/test-clock.js';
 
@@ -202,6 +202,40 @@ for (const [label, content] of [
     });
   });
 }
+
+test('a change made while close writes is written too, and close resolves', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'count.json');
+    const { book, logger } = makeBook(file, 60_000);
+    book.set(1);
+    const closing = book.close();
+    // Wait until close's write has taken its snapshot and is on its way to disk.
+    while (book.snapshots === 0) await new Promise((resolve) => setImmediate(resolve));
+    book.set(2);
+    await closing;
+    assert.equal(book.snapshots, 2, 'a second write for the change made during the first');
+    assert.equal(await savedCount(file), 2);
+    assert.deepEqual(logger.lines, []);
+  });
+});
+
+test('close stops writing a book that keeps changing during its writes, and says so', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'count.json');
+    const { book, logger } = makeBook(file, 60_000);
+    book.set(1);
+    const closing = book.close();
+    for (let written = 0; written < CLOSE_WRITES; written += 1) {
+      while (book.snapshots === written) await new Promise((resolve) => setImmediate(resolve));
+      book.add();
+    }
+    await closing;
+    assert.equal(book.snapshots, CLOSE_WRITES);
+    assert.equal(await savedCount(file), CLOSE_WRITES);
+    assert.equal(logger.lines.length, 1);
+    assert.match(logger.lines[0] ?? '', /^error state file .*count\.json: still changing after 4 writes/);
+  });
+});
 
 test('a failed write is logged, stays dirty and succeeds on a later flush; close says it was not saved', async () => {
   await withDir(async (dir) => {

@@ -18,6 +18,12 @@ const envelopeSchema = z
   .object({ version: z.literal(STATE_FILE_VERSION), savedAt: z.number() })
   .passthrough();
 
+/**
+ * Most writes `close` makes: a change that arrives during its write (a request booked as the router stops)
+ * gets another, but a book that never stops changing cannot hold the stop.
+ */
+export const CLOSE_WRITES = 4;
+
 /** What every persisted book is given. */
 export interface StateBookOptions {
   /** The book's file. */
@@ -68,22 +74,37 @@ export abstract class StateBook<T extends object> {
   }
 
   /** Writes now what changed. Never rejects: a failed write is logged, stays dirty and is tried again. */
-  flush(): Promise<void> {
-    const run = this.#queue.then(() => this.#writeIfDirty());
-    this.#queue = run.catch(() => undefined);
-    return run;
+  async flush(): Promise<void> {
+    await this.#queued();
   }
 
   /**
-   * Cancels the pending write and writes now; later changes are only written by an explicit flush. Rejects
-   * when that write failed (it was logged), so a shutdown can say its state was not saved.
+   * Cancels the pending write and writes now, again while changes arrive during a write (up to
+   * {@link CLOSE_WRITES} writes); later changes are only written by an explicit flush. Rejects when a write
+   * failed (it was logged), so a shutdown can say its state was not saved.
    */
   async close(): Promise<void> {
     this.#closed = true;
     this.time.clearTimeout(this.#timer);
     this.#timer = null;
-    await this.flush();
-    if (this.#dirty) throw new Error(`state file ${this.#options.file} was not saved`);
+    const { file, logger } = this.#options;
+    for (let writes = 0; writes < CLOSE_WRITES; writes += 1) {
+      if (!(await this.#queued())) throw new Error(`state file ${file} was not saved`);
+      if (!this.#dirty) return;
+    }
+    logger.error(
+      `state file ${file}: still changing after ${CLOSE_WRITES} writes at close; the last change is not saved`,
+    );
+  }
+
+  /** Queues a write of what changed; resolves false when it failed. */
+  #queued(): Promise<boolean> {
+    const run = this.#queue.then(() => this.#writeIfDirty());
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** Marks the book changed: the file is written once the debounce has passed (changes within it coalesce). */
@@ -124,8 +145,9 @@ export abstract class StateBook<T extends object> {
     return parsed.data;
   }
 
-  async #writeIfDirty(): Promise<void> {
-    if (!this.#dirty) return;
+  /** Writes the book if it changed; false when the write failed (logged; the book stays dirty). */
+  async #writeIfDirty(): Promise<boolean> {
+    if (!this.#dirty) return true;
     const { file, logger } = this.#options;
     // Cleared before the snapshot: a change made while the write is in flight marks it dirty again.
     this.#dirty = false;
@@ -134,9 +156,11 @@ export abstract class StateBook<T extends object> {
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       // Compact JSON: a 10 000-entry breaker file serialises in a fraction of the pretty-printed time.
       await writeFileAtomically(file, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+      return true;
     } catch (error) {
       this.#dirty = true;
       logger.error(`state file ${file}: write failed (${errorCode(error) ?? describeError(error)})`);
+      return false;
     }
   }
 

@@ -1,26 +1,35 @@
 /**
- * What ends an attempt before its upstream does: its client going away (`ClientGone`) and its deadlines
- * (`AttemptGuard`, which watches both).
+ * What ends an attempt before its upstream does: its request ended from outside (`ClientGone`: the client
+ * went away, or the stopping router cut it) and its deadlines (`AttemptGuard`, which watches both).
  */
 import type { Deadlined, DeadlineWatch, WatchEntry } from './deadline-watch.js';
 import { AttemptAbort, type AbortKind } from './exchange-errors.js';
 
 export type { AbortKind } from './exchange-errors.js';
 
+/** Who ended a request from outside its routing: its client, or the router stopping. */
+export type EndedBy = Extract<AbortKind, 'client_aborted' | 'router_stopping'>;
+
 /**
- * The client's side of one chat request: whether it went away, and who to tell when it does. Lighter than
- * an AbortController (no EventTarget, no AbortSignal per request); an attempt watches it while it runs.
+ * The outside end of one chat request: whether its client went away (or the stopping router cut it), and
+ * who to tell when it does. Lighter than an AbortController (no EventTarget, no AbortSignal per request); an
+ * attempt watches it while it runs. Either way nothing more is tried for the request.
  */
 export class ClientGone {
-  #gone = false;
+  #endedBy: EndedBy | null = null;
   readonly #listeners: (() => void)[] = [];
 
-  /** True once the client disconnected before its answer was complete. */
+  /** True once the client disconnected before its answer was complete, or the router cut the request. */
   get gone(): boolean {
-    return this.#gone;
+    return this.#endedBy !== null;
   }
 
-  /** Calls `listener` once when the client goes (never if it already went: check `gone` first). */
+  /** Who ended the request (the first to do so), or null while it runs. */
+  get endedBy(): EndedBy | null {
+    return this.#endedBy;
+  }
+
+  /** Calls `listener` once when the request is ended (never if it already was: check `gone` first). */
   watch(listener: () => void): void {
     this.#listeners.push(listener);
   }
@@ -32,8 +41,17 @@ export class ClientGone {
 
   /** Marks the client gone and tells every watcher. */
   markGone(): void {
-    if (this.#gone) return;
-    this.#gone = true;
+    this.#end('client_aborted');
+  }
+
+  /** The router is stopping and its grace ran out: ends the request, blaming no model. */
+  markStopped(): void {
+    this.#end('router_stopping');
+  }
+
+  #end(by: EndedBy): void {
+    if (this.#endedBy !== null) return;
+    this.#endedBy = by;
     for (const listener of this.#listeners.splice(0)) listener();
   }
 }
@@ -54,8 +72,8 @@ export interface Abortable {
  * Every deadline of one attempt as one due time: the request's budget (until its stream's first content, or
  * the commit) plus the current
  * phase's limit (headers, body read or stream idle), watched by the shared DeadlineWatch. The client's
- * disconnect aborts too; the first reason wins. Moving a deadline later costs no timer work (the watch reads
- * `dueAt` when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
+ * disconnect (or the stopping router's cut) aborts too; the first reason wins. Moving a deadline later
+ * costs no timer work (the watch reads `dueAt` when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
  * engine's), so tests move it with the timers.
  */
 export class AttemptGuard implements Deadlined {
@@ -71,13 +89,13 @@ export class AttemptGuard implements Deadlined {
   #phaseKind: AbortKind = 'timeout';
   #reprieve: PhaseReprieve | null = null;
   readonly #client: ClientGone;
-  readonly #onClientGone = (): void => this.abort('client_aborted');
+  readonly #onClientGone = (): void => this.abort(this.#client.endedBy ?? 'client_aborted');
 
   constructor(client: ClientGone, budgetMs: number, watch: DeadlineWatch) {
     this.#client = client;
     this.#watch = watch;
     this.#budgetAt = watch.now() + Math.max(0, budgetMs);
-    if (client.gone) this.#kind = 'client_aborted';
+    if (client.endedBy !== null) this.#kind = client.endedBy;
     else client.watch(this.#onClientGone);
   }
 

@@ -1,12 +1,18 @@
 import type { TransportFailureKind } from '../gate/failure-kinds.js';
 
 /**
- * Why the router itself stopped an attempt: a deadline, the client's disconnect, the request's budget, or
- * a hedged rival that committed first.
+ * Why the router itself stopped an attempt: a deadline, the client's disconnect, the request's budget, a
+ * hedged rival that committed first, or the router's own stop once its grace ran out.
  */
 export type AbortKind = Extract<
   TransportFailureKind,
-  'timeout' | 'body_timeout' | 'stream_stall' | 'client_aborted' | 'budget_exhausted' | 'hedge_lost'
+  | 'timeout'
+  | 'body_timeout'
+  | 'stream_stall'
+  | 'client_aborted'
+  | 'budget_exhausted'
+  | 'hedge_lost'
+  | 'router_stopping'
 >;
 
 /** The router aborted an upstream exchange on purpose (see `AbortKind`). */

@@ -35,6 +35,8 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   client_aborted: 'The agent hung up.',
   budget_exhausted: 'The request ran out of its total time budget.',
   hedge_lost: 'A hedged attempt answered first, so this one was stopped; the model is not blamed.',
+  router_stopping:
+    'The router was stopping and its grace for requests in flight ran out, so it ended this one; the model is not blamed.',
   internal_error: 'A fault in the router itself (logged with its stack); the model is not blamed.',
 };
 

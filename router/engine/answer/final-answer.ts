@@ -177,6 +177,16 @@ export const INTERNAL_ERROR_ANSWER: ErrorAnswer = Object.freeze({
   retryAfterSec: null,
 });
 
+/** The router was stopping and its grace ran out before this request was answered: no model is to blame. */
+export const STOPPING_ANSWER: ErrorAnswer = Object.freeze({
+  status: 503,
+  code: 'router_stopping',
+  type: 'service_unavailable',
+  message:
+    'fcm-router: the router is stopping and ended this request before it was answered; no model was blamed',
+  retryAfterSec: null,
+});
+
 /** Routing is paused by the user: agents are told so, and told to come back. */
 export const PAUSED_ANSWER: ErrorAnswer = Object.freeze({
   status: 503,

@@ -6,6 +6,7 @@ import {
   INTERNAL_ERROR_ANSWER,
   PAUSED_ANSWER,
   PAUSED_HEADERS,
+  STOPPING_ANSWER,
   allFailedAnswer,
   noCandidatesAnswer,
   clientError,
@@ -53,6 +54,12 @@ export async function routeRequest(
   if (ctx.isPaused()) {
     answer.refuse(PAUSED_ANSWER, 'rejected', PAUSED_HEADERS);
     const ending: Ending = { outcome: 'rejected', clientStatus: 503 };
+    return historyEntry(req, answer, { target: null, started, ended: started, ending });
+  }
+  // The router is stopping: a request that reaches routing after its cut is not begun.
+  if (req.clientGone.endedBy === 'router_stopping') {
+    answer.refuse(STOPPING_ANSWER, 'rejected');
+    const ending: Ending = { outcome: 'rejected', clientStatus: STOPPING_ANSWER.status };
     return historyEntry(req, answer, { target: null, started, ended: started, ending });
   }
   if (target.type === 'refused') {
@@ -182,6 +189,7 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
     answer.refuse(INTERNAL_ERROR_ANSWER, 'internal_error');
     return { outcome: 'internal_error', clientStatus: 500 };
   }
+  if (req.clientGone.endedBy === 'router_stopping') return cutByStop(run);
   if (req.clientGone.gone || trace.failures.some((failure) => failure.kind === 'client_aborted')) {
     answer.close();
     return { outcome: 'client_aborted', clientStatus: 499 };
@@ -218,6 +226,22 @@ function soonestBack(run: RequestRun): number | null {
     .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const }));
   const back = trace.skips.filter((skip) => takesOnceBack(run, skip.model));
   return soonestRetryAt(ctx, back.concat(paused));
+}
+
+/**
+ * The stopping router ended the request when its grace ran out: an answer under way (a continuation's) gets
+ * the face's error ending, one not begun a 503 in the face's shape (written only if the socket still takes
+ * it). No model is blamed.
+ */
+function cutByStop(run: RequestRun): Ending {
+  const { answer, trace } = run;
+  if (answer.started) {
+    const model = run.continuation?.broke.model ?? trace.attempts.at(-1)?.model ?? 'fcm-router';
+    answer.failStream('router_stopping', model);
+    return { outcome: 'partial', clientStatus: 200 };
+  }
+  answer.refuse(STOPPING_ANSWER, 'rejected');
+  return { outcome: 'rejected', clientStatus: STOPPING_ANSWER.status };
 }
 
 /**
