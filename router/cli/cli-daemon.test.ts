@@ -128,6 +128,31 @@ test('SIGHUP (the terminal closed) stops the daemon in order: state saved, lock 
   });
 });
 
+test('two stop signals at once are one interrupt (npm and bash both pass a Ctrl-C on): the daemon stops in order', async () => {
+  await withCliSetup(null, async ({ stateDir, args }) => {
+    const daemon = new CliProcess([...args, '--port', '0']);
+    try {
+      await daemon.waitForLine(URL_LINE);
+      // Two kinds: the kernel merges a second SIGINT still pending into the first.
+      daemon.signal('SIGINT');
+      daemon.signal('SIGTERM');
+      assert.equal(await daemon.exited, 0, daemon.output());
+      assert.match(
+        daemon.output(),
+        /SIGINT: finishing in-flight requests and saving state \(press Ctrl-C again to exit now\)/,
+      );
+      assert.match(daemon.output(), /stopped$/m);
+      assert.doesNotMatch(daemon.output(), /exiting now/);
+      assert.deepEqual(
+        (await readdir(stateDir)).filter((name) => name.startsWith('daemon.')),
+        [],
+      );
+    } finally {
+      await daemon.kill();
+    }
+  });
+});
+
 test('an FCM_ROUTER_PORT that is no port is refused with exit 2, naming the variable and its value', async () => {
   await withCliSetup(null, async ({ dir }) => {
     // A state folder that cannot be made: the refusal comes before the folder is looked at, and a daemon

@@ -13,6 +13,7 @@ import type { RouterHandle } from '../public-types.js';
 import { DEFAULT_PORT } from '../config/port-setting.js';
 import { ConfigError, startRouter } from '../daemon/start-router.js';
 import { ProxyEnvError } from '../upstream/outbound-proxy.js';
+import { stopSignalMeaning, stoppingLine } from './stop-signals.js';
 
 type DaemonCommand = Extract<CliCommand, { command: 'daemon' }>;
 
@@ -132,20 +133,24 @@ function printListening(router: RouterHandle, cmd: DaemonCommand): void {
 }
 
 /**
- * Resolves with the exit code once SIGINT, SIGTERM or SIGHUP stopped the router (a second signal exits at
- * once). SIGHUP is a closed terminal: left to Node's default it would end the process without saving state
- * and leave the lock and `daemon.json` behind.
+ * Resolves with the exit code once SIGINT, SIGTERM or SIGHUP stopped the router. Another signal within a
+ * second of the first is the same interrupt (npm with bash as its shell passes one Ctrl-C on twice); a later
+ * one exits at once (`stop-signals.ts`). SIGHUP is a closed terminal: left to Node's default it would end the
+ * process without saving state and leave the lock and `daemon.json` behind.
  */
 function stopOnSignal(router: RouterHandle, logger: BufferedLogger): Promise<number> {
   return new Promise((resolve) => {
-    let stopping = false;
+    let firstAt: number | null = null;
     const onSignal = (signal: NodeJS.Signals): void => {
-      if (stopping) {
+      const now = Date.now();
+      const meaning = stopSignalMeaning(firstAt, now);
+      if (meaning === 'same_interrupt') return;
+      if (meaning === 'exit_now') {
         console.error('fcm-router: second signal, exiting now');
         process.exit(130);
       }
-      stopping = true;
-      logger.info(`${signal}: finishing in-flight requests and saving state`);
+      firstAt = now;
+      logger.info(stoppingLine(signal));
       router
         .stop({ graceMs: 10_000 })
         .then(() => {
