@@ -130,8 +130,8 @@ test('the response gate fails an unusable tool call as invalid_tool_call in stri
       },
     ],
   });
-  const strict = checkResponseBody(body, 'application/json', 'strict', OFFERED);
+  const strict = checkResponseBody(body, 'application/json', 'strict', { tools: OFFERED });
   assert.equal(strict.ok ? null : strict.kind, 'invalid_tool_call');
-  assert.equal(checkResponseBody(body, 'application/json', 'basic', OFFERED).ok, true);
+  assert.equal(checkResponseBody(body, 'application/json', 'basic', { tools: OFFERED }).ok, true);
   assert.equal(checkResponseBody(body, 'application/json', 'strict').ok, true, 'no tool names: not checked');
 });

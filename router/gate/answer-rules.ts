@@ -71,10 +71,15 @@ function hasCallsOrRefusal(m: Record<string, unknown>): boolean {
  * `max_tokens`). A thinking model that stops there has given the agent nothing to act on.
  */
 export function endsWithThoughtsAlone(choice: unknown): boolean {
-  if (!isRecord(choice) || choice.finish_reason === 'length' || !isRecord(choice.message)) return false;
+  if (!isRecord(choice) || cutAtOutputLimit(choice) || !isRecord(choice.message)) return false;
   const { content } = choice.message;
   const said = typeof content === 'string' ? textPastThinkBlock(content) : content;
   return !hasTextContent(said) && !hasCallsOrRefusal(choice.message);
+}
+
+/** True when a `choices[i]` entry was cut at the request's output limit (`finish_reason: "length"`). */
+export function cutAtOutputLimit(choice: unknown): boolean {
+  return isRecord(choice) && choice.finish_reason === 'length';
 }
 
 /** True when a `choices[i]` entry has useful content in its `delta` (streams) or `message` (bodies). */

@@ -166,6 +166,20 @@ test('strict: reasoning alone is no answer, unless it was cut at its output limi
   assert.equal(checkResponseBody(thoughts('tool_calls', { tool_calls: [call] }), null, 'strict').ok, true);
 });
 
+test('strict: an empty answer cut at its output limit is answered only when the request says so (a probe’s)', () => {
+  const cut = (reason: string, extra: Record<string, unknown> = {}): string =>
+    json({ choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: reason }], ...extra });
+  const asProbe = { cutAnswers: true };
+  const kind = (verdict: ReturnType<typeof checkResponseBody>): string => (verdict.ok ? 'ok' : verdict.kind);
+  assert.equal(kind(checkResponseBody(cut('length'), null, 'strict')), 'empty_content', 'an agent’s');
+  assert.equal(kind(checkResponseBody(cut('length'), null, 'strict', asProbe)), 'ok');
+  // Nothing else may be wrong: an empty answer that stopped, an error object, no choices.
+  assert.equal(kind(checkResponseBody(cut('stop'), null, 'strict', asProbe)), 'empty_content');
+  const withError = cut('length', { error: { message: 'overloaded' } });
+  assert.equal(kind(checkResponseBody(withError, null, 'strict', asProbe)), 'error_payload');
+  assert.equal(kind(checkResponseBody(json({ choices: [] }), null, 'strict', asProbe)), 'empty_choices');
+});
+
 test('strict: a think block opening the text is thoughts, and a think block alone is thoughts alone', () => {
   const body = (content: string, reason = 'stop'): string =>
     json({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: reason }] });

@@ -6,6 +6,7 @@
 import type { ContentValidation } from '../config/schema.js';
 import {
   choiceHasUsefulContent,
+  cutAtOutputLimit,
   endsWithThoughtsAlone,
   fixedFinishReason,
   messageToolProblem,
@@ -41,6 +42,17 @@ export type GateVerdict =
 export interface GatedCompletion {
   text: Buffer | string;
   body: Record<string, unknown>;
+}
+
+/** What a completion is held to besides the mode. */
+export interface GateAsks {
+  /** The names of the tools the request offers: strict mode checks the answer's tool calls against them. */
+  tools?: ReadonlySet<string> | null;
+  /**
+   * Strict mode takes an empty answer cut at the request's output limit as answered: a health probe's, whose
+   * few tokens a thinking model may spend on reasoning it does not show (the model did answer).
+   */
+  cutAnswers?: boolean;
 }
 
 const DETAIL_MAX_CHARS = 200;
@@ -138,14 +150,14 @@ function fixFinishReasons(choices: unknown[]): boolean {
  * Judges a non-streaming 2xx body. Checks run in order: HTML (by content-type or the body's start),
  * a JSON object (even in mode `off`), then the completion's rules (`checkCompletion`).
  *
- * @param tools the names of the tools the request offers.
+ * @param asks what the request holds the answer to besides the mode (its tools).
  * @returns a failure with its kind, or a pass with `rewritten` set only when the body had to be fixed.
  */
 export function checkResponseBody(
   bodyText: string,
   contentType: string | null,
   mode: ContentValidation,
-  tools?: ReadonlySet<string>,
+  asks: GateAsks = {},
 ): GateVerdict {
   if (isHtmlContentType(contentType) || looksLikeHtml(bodyText)) {
     return fail('html_maintenance', 'upstream answered with an HTML page');
@@ -154,25 +166,36 @@ export function checkResponseBody(
   if (!parsed.ok) return fail('invalid_json', shortDetail(`body is not JSON: ${parsed.error}`));
   const body = parsed.value;
   if (!isRecord(body)) return fail('invalid_json', 'body is not a JSON object');
-  return checkCompletion(body, mode, tools);
+  return checkCompletion(body, mode, asks);
+}
+
+/**
+ * Strict mode's "no content": a first choice with nothing useful in it, unless the request takes one cut at
+ * its output limit as answered (`GateAsks.cutAnswers`).
+ */
+function saysNothing(first: unknown, asks: GateAsks): boolean {
+  if (choiceHasUsefulContent(first)) return false;
+  return asks.cutAnswers !== true || !cutAtOutputLimit(first);
 }
 
 /**
  * Judges a parsed chat completion (a JSON body's, or a stream's folded into one) per `mode`: `off` passes
  * it; `basic` rejects a non-null `error` and missing or empty `choices`; `strict` also requires the first
  * choice to carry useful content, more than reasoning alone (a think block opening its text is reasoning
- * too) unless cut at its output limit, and, when `tools` is given, tool calls an agent can run
+ * too) unless cut at its output limit, and, when `asks.tools` is given, tool calls an agent can run
  * (`invalid_tool_call`). A finish reason that contradicts its choice's calls is fixed in place, in any mode.
  *
- * @param tools the names of the tools the request offers.
+ * @param asks what the request holds the answer to besides the mode: its tools, and whether an empty answer
+ * cut at its output limit is answered (`cutAnswers`).
  * @returns a failure with its kind, or a pass with `rewritten` (the fixed body's JSON) set only when a finish
  * reason was fixed.
  */
 export function checkCompletion(
   body: Record<string, unknown>,
   mode: ContentValidation,
-  tools?: ReadonlySet<string>,
+  asks: GateAsks = {},
 ): GateVerdict {
+  const { tools } = asks;
   if (mode !== 'off') {
     if (body.error != null) {
       const { errorCode, detail } = describeUpstreamError(body.error);
@@ -182,7 +205,7 @@ export function checkCompletion(
       return fail('empty_choices', Array.isArray(body.choices) ? 'choices is empty' : 'choices is missing');
     }
     const first: unknown = body.choices[0];
-    if (mode === 'strict' && !choiceHasUsefulContent(first)) {
+    if (mode === 'strict' && saysNothing(first, asks)) {
       return fail('empty_content', 'first choice has no text, tool call, refusal or reasoning');
     }
     if (mode === 'strict' && endsWithThoughtsAlone(first)) {

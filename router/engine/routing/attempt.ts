@@ -6,6 +6,7 @@ import { classifyFailure, type Classification, type FailureInput } from '../../g
 import {
   checkCompletion,
   checkResponseBody,
+  type GateAsks,
   type GateFailure,
   type GateVerdict,
 } from '../../gate/response-gate.js';
@@ -51,8 +52,8 @@ export interface AttemptInput {
   upstream: UpstreamClient;
   /** Where what passes the gate goes; the attempt never writes headers itself. */
   answer: AnswerSink;
-  /** The tool names a JSON answer's tool calls are checked against, or null. */
-  tools: ReadonlySet<string> | null;
+  /** What the gate holds a whole answer to besides the mode: the offered tools' names, a probe's cut answer. */
+  gate: GateAsks;
   /** Where the thought signatures of an answer's tool calls are remembered, and read for Google's body. */
   signatures: ThoughtSignatures;
   /** How a stream is shaped after the gate (tool calls held and checked, a continuation trimmed). */
@@ -185,8 +186,8 @@ class Attempt implements ExchangeHandler {
     const head = this.#head as UpstreamHead;
     if (isSseBody(head.contentType, body)) return this.#wholeStream(body);
     const text = body.toString('utf8');
-    const { failover, tools } = this.#input;
-    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, tools ?? undefined);
+    const { failover, gate } = this.#input;
+    const verdict = checkResponseBody(text, head.contentType, failover.contentValidation, gate);
     if (!verdict.ok) return this.#gateFailed(verdict);
     this.#passed(verdict, body, body);
   }
@@ -199,8 +200,8 @@ class Attempt implements ExchangeHandler {
   #wholeStream(body: Buffer): void {
     const folded = foldStream(body, this.#input.clock());
     if (!folded.ok) return this.#fail(folded.failure);
-    const { failover, tools } = this.#input;
-    const verdict = checkCompletion(folded.completion, failover.contentValidation, tools ?? undefined);
+    const { failover, gate } = this.#input;
+    const verdict = checkCompletion(folded.completion, failover.contentValidation, gate);
     if (!verdict.ok) return this.#gateFailed(verdict);
     this.#passed(verdict, body, null);
   }

@@ -1,4 +1,5 @@
 import type { ResolvedModel } from '../../config/resolve-config.js';
+import type { GateAsks } from '../../gate/response-gate.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import { withoutMaxTokens } from '../../faces/max-tokens.js';
 import type { Answer } from '../answer/answer.js';
@@ -193,9 +194,17 @@ function attemptInput(run: RequestRun, turn: KeyTurn, body: BodyTemplate): Attem
     upstream: ctx.upstream,
     // A continuing attempt writes through its own sink: the answer is already streaming.
     answer: lane?.answer ?? (run.continuation ? new ContinuationSink(run.answer, model.key) : run.answer),
-    tools: run.tools,
+    gate: gateAsks(run),
     signatures: ctx.signatures,
     shaping: () => shapingOf(run),
     stoppable: lane?.stoppable,
   };
+}
+
+/**
+ * What the gate holds a whole answer to besides the mode: the offered tools and, for a health probe, an
+ * empty answer cut at its output limit taken as answered (its few tokens may all go to hidden reasoning).
+ */
+function gateAsks(run: RequestRun): GateAsks {
+  return { tools: run.tools, cutAnswers: run.req.source === 'probe' };
 }

@@ -17,7 +17,11 @@ import type { ChatRequest } from '../routing/route-context.js';
 
 /** How often the scheduler looks for due probes. */
 export const PROBE_TICK_MS = 15_000;
-/** A probe asks for next to nothing: it spends as little of the free quota as a real answer can. */
+/**
+ * A probe asks for next to nothing: it spends as little of the free quota as a real answer can. A thinking
+ * model may spend it all on reasoning it does not show; the gate takes that answer cut at the limit as the
+ * model answering (`GateAsks.cutAnswers`), so no probe needs room to think.
+ */
 export const PROBE_MAX_TOKENS = 5;
 
 export interface ProberDeps {

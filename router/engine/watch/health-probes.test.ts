@@ -7,7 +7,7 @@ import type { ErrorResponse } from '../../api-types.js';
 import { deadUrl, startFakeUpstream } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
-import { json, status } from '../../test-support/upstream-behaviours.js';
+import { json, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
 import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
 import { TestClock } from '../../test-support/test-clock.js';
 
@@ -54,6 +54,42 @@ test('a failed probe reopens the model with a longer cooldown', async () => {
       ok: false,
       kind: 'server_error',
     });
+  });
+});
+
+/**
+ * A thinking model whose reasoning is hidden (Gemini's): the reasoning counts against `max_tokens`, so a
+ * tiny limit leaves no text (200, no content, finish reason `length`); a roomier request is answered.
+ */
+const hiddenThinker: Behaviour = (res, call) => {
+  const max = call.body?.max_tokens;
+  const cut = typeof max === 'number' && max < 64;
+  const message = cut ? { role: 'assistant' } : { role: 'assistant', content: 'Hello!' };
+  const answer = { choices: [{ index: 0, message, finish_reason: cut ? 'length' : 'stop' }] };
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(answer));
+};
+
+test('a probe a thinking model answers with its whole output limit spent on reasoning passes', async () => {
+  const options = {
+    providers: { gai: ['thinker'] },
+    probes: { gai: { enabled: true, idleIntervalMs: 60_000 } },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('gai/thinker', hiddenThinker);
+    assert.equal((await router.chat()).status, 200);
+    for (let pass = 0; pass < 3; pass += 1) {
+      router.clock.advance(60_001);
+      assert.deepEqual(await router.router.runDueProbes(), ['gai/thinker']);
+    }
+    const thinker = router.model('gai/thinker');
+    assert.equal(thinker.state, 'CLOSED');
+    assert.equal(thinker.consecutiveFailures, 0);
+    assert.equal(thinker.lastProbe?.ok, true);
+    // An agent's request is held to the strict gate still: the same empty answer fails it.
+    const agent = await router.chat({ max_tokens: 5 });
+    assert.equal(agent.status, 502);
+    assert.equal(router.lastEntry().attempts[0]?.kind, 'empty_content');
   });
 });
 
