@@ -215,6 +215,11 @@ export interface AttemptView {
   note?: string;
   /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */
   key?: string;
+  /**
+   * A health probe's request that never left the machine (a name that did not resolve, a connection
+   * refused): it says nothing of the model, which it did not count against. Absent otherwise.
+   */
+  unreached?: true;
 }
 
 export interface SkipView {

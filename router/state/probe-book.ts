@@ -82,6 +82,14 @@ export class ProbeBook extends StateBook<ProbeFile> {
     this.changed();
   }
 
+  /** Takes back one probe of `provider` counted in its day (one that never reached the provider). */
+  giveBack(provider: string): void {
+    const today = this.#today(provider);
+    if (today.count === 0) return;
+    this.#spent.set(provider, { dayStart: today.dayStart, count: today.count - 1 });
+    this.changed();
+  }
+
   /** The last probe of `key`, or null. */
   last(key: string): ProbeView | null {
     return this.#last.get(key) ?? null;

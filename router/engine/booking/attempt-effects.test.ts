@@ -18,6 +18,7 @@ const FACTS: AttemptFacts = {
   estimatedInput: 4000,
   withoutOutputLength: false,
   countedAt: 1_000,
+  probe: false,
 };
 const RATE = { requests: null, tokens: { remaining: 0, resetMs: 1000 } };
 
@@ -276,4 +277,24 @@ test('a request that never left the machine takes its budget count back; one tha
     sent: false,
   };
   assert.equal(attemptEffects(fault, FACTS).budget.uncountAt, 1_000, 'a fault before the request went out');
+});
+
+test('a probe that never reached the provider does no health damage and says so; one that was sent does', () => {
+  const refused = { type: 'transport', kind: 'network_error' } as const;
+  const probe = { ...FACTS, probe: true };
+  const unreached = attemptEffects(failed(refused, false, false), probe);
+  assert.deepEqual([unreached.breaker, unreached.stats, unreached.view.unreached], [null, null, true]);
+  assert.equal(unreached.budget.uncountAt, 1_000);
+  const sent = attemptEffects(failed(refused), probe);
+  assert.deepEqual(sent.breaker, { type: 'deferred', role: 'normal' });
+  assert.equal(sent.view.unreached, undefined);
+  const agent = attemptEffects(failed(refused, false, false), FACTS);
+  assert.deepEqual(
+    agent.breaker,
+    { type: 'deferred', role: 'normal' },
+    'an agent’s: the offline rule decides',
+  );
+  assert.equal(agent.view.unreached, undefined);
+  const timeout = attemptEffects(failed({ type: 'transport', kind: 'timeout' }, false, false), probe);
+  assert.equal(timeout.view.unreached, undefined, 'only a network error');
 });

@@ -50,6 +50,8 @@ export interface AttemptFacts {
   withoutOutputLength: boolean;
   /** When the attempt's request was counted against the key's free-tier budgets; null when it was not. */
   countedAt: number | null;
+  /** The request is a health probe's (`source: "probe"`). */
+  probe: boolean;
 }
 
 export type BreakerEffect =
@@ -213,14 +215,18 @@ function failedEffects(
   rateLimit: RateLimitHints | null,
 ): AttemptEffects {
   const { failure, committed, latencyMs } = verdict;
+  const unreached = probeUnreached(verdict, facts);
   // Blame on the request (the client's) or on nobody leaves the model's record as it was, and so does a
   // key's fault (its rate limit, its credit, its refusal): the model's success rate is about its answers.
-  const counts = (failure.blame === 'model' || failure.blame === 'provider') && !failure.keyFault;
+  const counts =
+    (failure.blame === 'model' || failure.blame === 'provider') && !failure.keyFault && !unreached;
+  const view = viewOf(verdict, facts, failure.kind);
+  if (unreached) view.unreached = true;
   return effectsOf({
-    view: viewOf(verdict, facts, failure.kind),
+    view,
     budget: { tokens: null, rateLimit, uncountAt: verdict.sent ? null : facts.countedAt },
     failure,
-    breaker: breakerOnFailure(failure, facts),
+    breaker: unreached ? null : breakerOnFailure(failure, facts),
     stats: counts ? { ok: false, latencyMs } : null,
     pause: pauseOf(failure, facts.quotaScope),
     blockKey: failure.blockProviderAuth,
@@ -228,6 +234,15 @@ function failedEffects(
     chain: chainAfterFailure(failure, committed, facts.model),
     then: nextTry(verdict, facts),
   });
+}
+
+/**
+ * A health probe whose request never left the machine (a name that did not resolve, a connection refused):
+ * it learnt nothing of the model, so it does no health damage and the prober gives its probe back. An
+ * agent's such error is left to the offline rule (`settleDeferredNetwork`).
+ */
+export function probeUnreached(verdict: Failed, facts: Pick<AttemptFacts, 'probe'>): boolean {
+  return facts.probe && !verdict.sent && verdict.failure.kind === 'network_error';
 }
 
 function breakerOnFailure(failure: Classification, facts: AttemptFacts): BreakerEffect | null {

@@ -169,6 +169,7 @@ async function attemptOn(run: RequestRun, turn: KeyTurn, sent: SentBody): Promis
     estimatedInput: run.req.needs.input,
     withoutOutputLength: sent.body === run.bodyWithoutMaxTokens,
     countedAt,
+    probe: run.req.source === 'probe',
   });
   applyEffects(run, turn, effects);
   return effects;

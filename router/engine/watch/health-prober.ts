@@ -17,6 +17,8 @@ import type { ChatRequest } from '../routing/route-context.js';
 
 /** How often the scheduler looks for due probes. */
 export const PROBE_TICK_MS = 15_000;
+/** How long a model whose probe never reached its provider waits for its next one (a trial included). */
+export const UNREACHED_RETRY_MS = 60_000;
 /**
  * A probe asks for next to nothing: it spends as little of the free quota as a real answer can. A thinking
  * model may spend it all on reasoning it does not show; the gate takes that answer cut at the limit as the
@@ -54,6 +56,8 @@ export class HealthProber {
   readonly #deps: ProberDeps;
   #pass: Promise<PlannedProbe[]> | null = null;
   #timer: TimerHandle | null = null;
+  /** When each model's last probe that never reached its provider was made. */
+  readonly #unreached = new Map<string, number>();
 
   constructor(deps: ProberDeps) {
     this.#deps = deps;
@@ -76,7 +80,9 @@ export class HealthProber {
 
   /**
    * Probes `key` now (the dashboard's "probe now"): whatever its provider's settings, since the user asked,
-   * but counted in the provider's budget. A paused router refuses it like any request.
+   * but counted in the provider's budget, unless its request never left the machine (`unreached`): then it
+   * is given back, and the model waits `UNREACHED_RETRY_MS` for its next probe. A paused router refuses it
+   * like any request.
    */
   async probe(key: string): Promise<ProbeView> {
     const deps = this.#deps;
@@ -102,10 +108,15 @@ export class HealthProber {
       probeAnswer(requestId),
     );
     const served = entry.outcome === 'served';
+    const last = entry.attempts.at(-1);
+    if (last?.unreached === true) {
+      deps.book.giveBack(provider);
+      this.#unreached.set(key, started);
+    } else this.#unreached.delete(key);
     const view: ProbeView = {
       at: started,
       ok: served,
-      kind: served ? null : (entry.attempts.at(-1)?.kind ?? null),
+      kind: served ? null : (last?.kind ?? null),
       latencyMs: entry.wallMs,
     };
     deps.book.record(key, view);
@@ -160,10 +171,17 @@ export class HealthProber {
     return planned;
   }
 
+  /** Whether `key`'s last probe, not long ago, never reached its provider: its next one waits. */
+  #unreachedLately(key: string, now: number): boolean {
+    const at = this.#unreached.get(key);
+    return at !== undefined && now - at < UNREACHED_RETRY_MS;
+  }
+
   /** Every model of a set whose provider has probes on. */
   #candidates(): ProbeCandidate[] {
     const { breakers, quotas, latency } = this.#deps;
     const resolved = this.#deps.resolved();
+    const now = this.#deps.time.now();
     const keys = new Set(Object.values(resolved.sets).flat());
     const out: ProbeCandidate[] = [];
     for (const key of keys) {
@@ -179,7 +197,7 @@ export class HealthProber {
         settings,
         state: facts.breaker.state,
         trialBusy: facts.trialBusy,
-        blocked: facts.blocked !== null,
+        blocked: facts.blocked !== null || this.#unreachedLately(key, now),
         lastActivityAt: known.length === 0 ? null : Math.max(...known),
       });
     }

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ErrorResponse } from '../../api-types.js';
+import type { ErrorResponse, ProvidersResponse } from '../../api-types.js';
 import { deadUrl, startFakeUpstream } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
-import { json, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
-import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
+import { json, reset, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
+import { scenarioConfig, withScenario, type Scenario } from '../../test-support/scenario.js';
 import { TestClock } from '../../test-support/test-clock.js';
 
 const TWO = { providers: { alpha: ['m1'], beta: ['m2'] }, breaker: { failureThreshold: 1 } };
@@ -233,21 +233,46 @@ test('a pass stops at the first probe the machine is offline for', async () => {
   });
 });
 
-test('a lone probe’s network error while the machine is online counts against the model', async () => {
+const GONE_PROBES = { enabled: true, idleIntervalMs: 60_000, dailyBudget: 1 };
+
+async function probesSpent(router: Scenario['router'], provider: string): Promise<number | undefined> {
+  const { providers } = parseReply<ProvidersResponse>(await router.api('GET', '/api/providers'));
+  return providers.find((view) => view.id === provider)?.probe.spentToday;
+}
+
+test('a probe whose request never left the machine does not count against the model and gives its budget back', async () => {
+  // A refused connection: what every provider is behind a VPN or bridge interface with no uplink.
   const dead = await deadUrl();
   const options = {
     providers: {},
-    extraProviders: {
-      gone: { baseUrl: `${dead}/gone`, models: ['m0'], probe: { enabled: true, idleIntervalMs: 60_000 } },
-    },
+    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0'], probe: GONE_PROBES } },
     sets: { main: ['gone/m0'] },
-    isOnline: () => true,
   };
   await withScenario(options, async ({ router }) => {
     assert.deepEqual(await router.router.runDueProbes(), ['gone/m0']);
     const gone = router.model('gone/m0');
-    assert.equal(gone.lastProbe?.kind, 'network_error');
-    assert.equal(gone.consecutiveFailures, 1);
-    assert.equal(router.lastEntry().source, 'probe');
+    assert.deepEqual(
+      [gone.lastProbe?.kind, gone.consecutiveFailures, gone.state],
+      ['network_error', 0, 'CLOSED'],
+    );
+    assert.equal(router.lastEntry().attempts[0]?.unreached, true);
+    assert.equal(await probesSpent(router, 'gone'), 0, 'its budget given back');
+    router.clock.advance(59_999);
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the next waits a minute');
+    router.clock.advance(2);
+    assert.deepEqual(await router.router.runDueProbes(), ['gone/m0'], 'the day’s one probe is still there');
+    assert.equal(router.model('gone/m0').consecutiveFailures, 0);
+  });
+});
+
+test('a probe’s network error once its request was sent counts against the model', async () => {
+  const options = { providers: { gone: ['m0'] }, probes: { gone: GONE_PROBES } };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('gone/m0', reset());
+    assert.deepEqual(await router.router.runDueProbes(), ['gone/m0']);
+    const gone = router.model('gone/m0');
+    assert.deepEqual([gone.lastProbe?.kind, gone.consecutiveFailures], ['network_error', 1]);
+    assert.equal(router.lastEntry().attempts[0]?.unreached, undefined);
+    assert.equal(await probesSpent(router, 'gone'), 1);
   });
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NetworkInterfaceInfo } from 'node:os';
-import { isOnline } from './online-check.js';
+import { isOnline, isVirtualInterface } from './online-check.js';
 
 function face(address: string, internal: boolean): NetworkInterfaceInfo {
   const v6 = address.includes(':');
@@ -26,4 +26,31 @@ test('offline with only loopback, no interfaces, or only link-local addresses', 
   assert.equal(isOnline({ lo: [face('127.0.0.1', true), face('::1', true)] }), false);
   assert.equal(isOnline({ eth0: undefined }), false);
   assert.equal(isOnline({ eth0: [face('169.254.10.3', false), face('fe80::fc:ff:fe00:1', false)] }), false);
+});
+
+test('container, VM and VPN interfaces do not make the machine online: they keep their address with Wi-Fi off', () => {
+  const lo = face('127.0.0.1', true);
+  for (const name of [
+    'docker0',
+    'br-3f2a9c1d7e4b',
+    'veth1a2b3c',
+    'virbr0',
+    'lxdbr0',
+    'vboxnet0',
+    'vmnet8',
+    'bridge100',
+    'tailscale0',
+    'wg0',
+    'zt5u4y6mnb',
+    'utun3',
+    'tun0',
+    'vEthernet (WSL)',
+    'VirtualBox Host-Only Network',
+  ])
+    assert.equal(isOnline({ lo: [lo], [name]: [face('172.17.0.1', false)] }), false, name);
+  // The physical uplink beside them counts.
+  const wifiUp = { lo: [lo], docker0: [face('172.17.0.1', false)], wlan0: [face('192.168.1.20', false)] };
+  assert.equal(isOnline(wifiUp), true);
+  for (const name of ['eth0', 'enp3s0', 'wlp2s0', 'en0', 'br0', 'wwan0', 'ppp0', 'Wi-Fi', 'Ethernet'])
+    assert.equal(isVirtualInterface(name), false, name);
 });

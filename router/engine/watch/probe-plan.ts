@@ -9,7 +9,10 @@ export interface ProbeCandidate {
   /** Settled breaker state: an OPEN model whose cooldown passed reads HALF_OPEN. */
   state: BreakerStateName;
   trialBusy: boolean;
-  /** Paused, keyless, refused or disabled: a probe would only be refused. */
+  /**
+   * Paused, keyless, refused or disabled (a probe would only be refused), or its last probe, a moment ago,
+   * never reached its provider.
+   */
   blocked: boolean;
   /** The last time anything was learnt about it (served, failed or probed), or null. */
   lastActivityAt: number | null;
