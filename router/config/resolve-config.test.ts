@@ -396,3 +396,30 @@ test('a bodyPreset the router does not know is refused, naming the ones it does'
     'providers.box.bodyPreset: one of strict, mistral, gemini, none',
   ]);
 });
+
+test('a provider’s own list offers the models the router has no entry for, even one it may not judge any gone by', () => {
+  const catalogue: Catalogue = {
+    providers: [provider('cat')],
+    models: [model('cat', 'm1', 'A', null), model('cat', 'm2', 'A', null)],
+  };
+  const config = cfg({
+    providers: {
+      cat: { apiKey: 'k' },
+      // A custom provider (a local server): no catalogue model for its list to name.
+      mine: { baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'x', models: ['small'] },
+    },
+  });
+  const discovered = new Map([
+    ['mine', { ids: new Set(['small', 'big']) }],
+    ['cat', { ids: new Set(['m1', 'm3']) }],
+  ]);
+  const resolved = resolveConfig(config, {}, catalogue, discovered);
+  assert.deepEqual(resolved.providers.get('mine')?.discoveredNew, ['big']);
+  assert.deepEqual(resolved.providers.get('cat')?.discoveredNew, ['m3']);
+  assert.equal(resolved.models.get('cat/m2')?.vanished, true);
+
+  // A list naming none of the catalogue's models judges none gone, and still offers what it names.
+  const other = resolveConfig(config, {}, catalogue, new Map([['cat', { ids: new Set(['m9']) }]]));
+  assert.deepEqual(other.providers.get('cat')?.discoveredNew, ['m9']);
+  assert.equal(other.models.get('cat/m1')?.vanished, undefined);
+});

@@ -122,10 +122,10 @@ export function splitModelKey(key: string): { provider: string; modelId: string 
 }
 
 /**
- * A provider's model list as discovery may judge it by: only one that names at least one of the provider's
- * catalogue models. A list that names none is in another format or partial (a provider that really dropped
- * every model is rarer than one whose list does not say what it serves), and taking it would skip the whole
- * provider without a word.
+ * A provider's model list as discovery may judge its models gone by (`vanished`): only one that names at
+ * least one of the provider's catalogue models. A list that names none is in another format or partial (a
+ * provider that really dropped every model is rarer than one whose list does not say what it serves), and
+ * taking it would skip the whole provider without a word.
  */
 function usableList(
   listed: ReadonlySet<string> | undefined,
@@ -263,8 +263,11 @@ export function resolveConfig(
       upstreamIds.add(model.upstreamModelId);
       models.set(model.key, model);
     }
-    if (listed !== undefined)
-      provider.discoveredNew = [...listed].filter((listedId) => !upstreamIds.has(listedId));
+    // What to offer comes from the list itself, usable or not: a custom provider (a local server) has no
+    // catalogue model for `usableList` to find, and its list is all there is to offer.
+    const fetched = discovered.get(id)?.ids;
+    if (fetched !== undefined)
+      provider.discoveredNew = [...fetched].filter((listedId) => !upstreamIds.has(listedId));
   }
   const sets = resolveSets(config, catalogue, providers, models);
   const activeSet = Object.hasOwn(sets, config.activeSet) ? config.activeSet : 'default';

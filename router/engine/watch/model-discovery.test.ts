@@ -54,6 +54,26 @@ test('discovery marks a catalogue model the provider no longer lists: skipped be
   }
 });
 
+test('a custom provider’s list offers its new models in Add a model', async () => {
+  const upstream = await startFakeUpstream();
+  upstream.listModels('myvllm', ['qwen3-coder-30b', 'qwen3-coder-480b']);
+  const config: ConfigInput = {
+    providers: { myvllm: { baseUrl: upstream.baseUrl('myvllm'), apiKey: 'x', models: ['qwen3-coder-30b'] } },
+  };
+  const router = await startHarness({ config });
+  try {
+    const reply = await router.api('POST', '/api/providers/discover', { provider: 'myvllm' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual((JSON.parse(reply.text) as DiscoveryResponse).discovered, ['qwen3-coder-480b']);
+    const providers = JSON.parse((await router.api('GET', '/api/providers')).text) as ProvidersResponse;
+    const mine = providers.providers.find((provider) => provider.id === 'myvllm');
+    assert.deepEqual(mine?.discoveredNew, ['qwen3-coder-480b']);
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
+});
+
 test('discovery refuses an unknown provider and reports a provider without a list', async () => {
   const upstream = await startFakeUpstream();
   const router = await startHarness({
