@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigInput } from './schema.js';
-import { withSetDeleted, withSetOrder, withSetRenamed } from './set-edits.js';
+import { withSetDeleted, withSetOrder, withSetRenamed, withSets } from './set-edits.js';
 
 const SETS = { main: ['a/1', 'b/2'], fast: ['b/2'], spare: ['c/3'] };
 const RAW: ConfigInput = {
@@ -33,6 +33,15 @@ test('a config without sets gets its derived default set written out when one is
   assert.deepEqual(renamed.sets, { mine: ['a/1'] });
   assert.equal(renamed.activeSet, 'mine');
   assert.deepEqual(withSetOrder({}, derived, 'default', 'fastest').sets, derived);
+});
+
+test('an empty sets object is treated as no sets: the derived default set is written out', () => {
+  const derived = { default: ['a/1'] };
+  const renamed = withSetRenamed({ sets: {} }, derived, 'default', 'mine');
+  assert.deepEqual(renamed.sets, { mine: ['a/1'] });
+  assert.equal(renamed.activeSet, 'mine');
+  assert.deepEqual(withSetOrder({ sets: {} }, derived, 'default', 'fastest').sets, derived);
+  assert.deepEqual(withSets({ sets: {} }, derived), derived);
 });
 
 test('fastest is written for the set; priority, the default, by leaving it out', () => {

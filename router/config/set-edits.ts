@@ -7,9 +7,14 @@ import type { ConfigInput, SetOrder } from './schema.js';
 type Sets = Readonly<Record<string, readonly string[]>>;
 type SetOrders = Record<string, SetOrder>;
 
-/** Materialises the effective sets into the raw config (with no `sets`, the derived default set). */
+/** Whether the raw config names sets of its own: an empty `sets` resolves as a missing one (the default set). */
+export function hasOwnSets(raw: ConfigInput): boolean {
+  return raw.sets !== undefined && Object.keys(raw.sets).length > 0;
+}
+
+/** Materialises the effective sets into the raw config (without sets of its own, the derived default set). */
 export function withSets(raw: ConfigInput, sets: Sets): Record<string, string[]> {
-  return raw.sets
+  return hasOwnSets(raw)
     ? { ...raw.sets }
     : Object.fromEntries(Object.entries(sets).map(([name, keys]) => [name, [...keys]]));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod/v3';
 import type { LiveConfig } from '../config/live-config.js';
 import { withProviderKey } from '../config/provider-key.js';
 import { apiKeySchema, modelKeySchema } from '../config/schema.js';
-import { withSets } from '../config/set-edits.js';
+import { hasOwnSets, withSets } from '../config/set-edits.js';
 import { buildProviders } from '../engine/views/providers-view.js';
 import { buildUsage } from '../engine/views/usage-view.js';
 import { discoverModels } from '../engine/watch/model-discovery.js';
@@ -175,7 +175,7 @@ async function putSet(name: string, { deps, req, res }: ApiCall): Promise<void> 
   const { live } = deps;
   const result = await live.update((raw, resolved) => {
     const sets = { ...withSets(raw, resolved.sets), [name]: models };
-    return { ...raw, sets, activeSet: raw.sets ? raw.activeSet : resolved.activeSet };
+    return { ...raw, sets, activeSet: hasOwnSets(raw) ? raw.activeSet : resolved.activeSet };
   });
   answerEdit(res, result, live);
 }

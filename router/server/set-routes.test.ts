@@ -97,25 +97,30 @@ test('fastest is in effect for the next request once chosen; priority again rest
   });
 });
 
-test('on a config without sets, what the dashboard writes names a set as active, so the next start accepts it', async () => {
-  const upstream = await startFakeUpstream();
-  const router = await startHarness({ config: { providers: fakeProviders(upstream, { alpha: ['m1'] }) } });
-  try {
-    const steps: [string, string, unknown][] = [
-      ['POST', '/api/sets/active', { set: 'default' }],
-      ['PUT', '/api/sets/work', { models: ['alpha/m1'] }],
-      ['POST', '/api/sets/rename', { set: 'default', to: 'main' }],
-      ['POST', '/api/sets/active', { set: 'work' }],
-    ];
-    for (const [method, url, body] of steps) {
-      const reply = await router.api(method, url, body);
-      assert.equal(reply.status, 200, `${method} ${url}: ${reply.text}`);
-      const loaded = await loadConfigFile(router.router.configPath);
-      assert.ok(loaded.ok, `${method} ${url}: ${JSON.stringify(loaded)}`);
+for (const [label, sets] of [
+  ['without sets', {}],
+  ['with an empty sets object', { sets: {} }],
+] as const)
+  test(`on a config ${label}, what the dashboard writes names a set as active, so the next start accepts it`, async () => {
+    const upstream = await startFakeUpstream();
+    const providers = fakeProviders(upstream, { alpha: ['m1'] });
+    const router = await startHarness({ config: { providers, ...sets } });
+    try {
+      const steps: [string, string, unknown][] = [
+        ['POST', '/api/sets/active', { set: 'default' }],
+        ['PUT', '/api/sets/work', { models: ['alpha/m1'] }],
+        ['POST', '/api/sets/rename', { set: 'default', to: 'main' }],
+        ['POST', '/api/sets/active', { set: 'work' }],
+      ];
+      for (const [method, url, body] of steps) {
+        const reply = await router.api(method, url, body);
+        assert.equal(reply.status, 200, `${method} ${url}: ${reply.text}`);
+        const loaded = await loadConfigFile(router.router.configPath);
+        assert.ok(loaded.ok, `${method} ${url}: ${JSON.stringify(loaded)}`);
+      }
+      assert.equal((await written(router)).activeSet, 'work');
+    } finally {
+      await router.close();
+      await upstream.close();
     }
-    assert.equal((await written(router)).activeSet, 'work');
-  } finally {
-    await router.close();
-    await upstream.close();
-  }
-});
+  });
