@@ -3,7 +3,7 @@
  * (`name: fcm-router`) in the top-level `models` list, nothing more. Each edit is checked by parsing the
  * file before and after: apart from our item the data must be the same, or nothing is written. Pure.
  */
-import { parseDocument } from 'yaml';
+import { parseDocument, type YAMLError } from 'yaml';
 import { sameJson } from './json-settings.js';
 import { MODEL, PLACEHOLDER_KEY, type RouterTarget } from './router-target.js';
 
@@ -32,13 +32,22 @@ function isFiller(line: string): boolean {
   return /^\s*(?:#.*)?$/.test(line);
 }
 
+/**
+ * Why a YAML file did not parse, in words that never quote it (a config.yaml may hold keys): the parser's
+ * own message quotes the lines around the fault, so only its code and place are kept.
+ */
+function whyNotYaml(error: YAMLError | undefined): string {
+  if (error === undefined) return 'unreadable';
+  const what = error.code.toLowerCase().replace(/_/g, ' ');
+  const at = error.linePos?.[0];
+  return at === undefined ? what : `${what} at line ${at.line}, column ${at.col}`;
+}
+
 /** The top-level data of `text` (null for an empty file); throws a message naming `file`. */
 function parseData(text: string | null, file: string): Record<string, unknown> | null {
   const doc = parseDocument(text ?? '', { uniqueKeys: true });
   if (doc.errors.length > 0)
-    throw new Error(
-      `${file} is not valid YAML (${doc.errors[0]?.message ?? 'unreadable'}); nothing was changed`,
-    );
+    throw new Error(`${file} is not valid YAML (${whyNotYaml(doc.errors[0])}); nothing was changed`);
   const data: unknown = doc.toJS();
   if (data === null || data === undefined) return null;
   if (typeof data !== 'object' || Array.isArray(data))

@@ -179,6 +179,22 @@ test('continue: models written inline, or an old config.json in use, are left al
   });
 });
 
+test('continue: a broken config.yaml is refused by the place of its fault, never quoting its lines (they may hold keys)', async () => {
+  const key = 'sk-secret-continue-key-0c7e';
+  const text = `models:\n  - name: a\n    apiKey: ${key}\n    apiKey: ${key}\n`;
+  await withHome(async (home) => {
+    await place(home, { agent: 'continue', file: '.continue/config.yaml', text });
+    const run = options(home, { agent: 'continue', yes: true });
+    assert.equal(await runSetup(run), 1);
+    const said = run.out.join('\n');
+    assert.match(
+      said,
+      /config\.yaml is not valid YAML \(duplicate key at line 4, column 5\); nothing was changed/,
+    );
+    assert.doesNotMatch(said, /sk-secret/);
+  });
+});
+
 test('continue: a file that is not YAML is refused untouched', async () => {
   await withHome(async (home) => {
     const text = 'models:\n  - name: a\n   bad: [\n';
