@@ -30,6 +30,7 @@ test('offline with only loopback, no interfaces, or only link-local addresses', 
 
 test('container, VM and VPN interfaces do not make the machine online: they keep their address with Wi-Fi off', () => {
   const lo = face('127.0.0.1', true);
+  const docker0 = [face('172.17.0.1', false)];
   for (const name of [
     'docker0',
     'br-3f2a9c1d7e4b',
@@ -39,18 +40,24 @@ test('container, VM and VPN interfaces do not make the machine online: they keep
     'vboxnet0',
     'vmnet8',
     'bridge100',
-    'tailscale0',
-    'wg0',
-    'zt5u4y6mnb',
-    'utun3',
-    'tun0',
     'vEthernet (WSL)',
     'VirtualBox Host-Only Network',
   ])
     assert.equal(isOnline({ lo: [lo], [name]: [face('172.17.0.1', false)] }), false, name);
+  for (const name of ['tailscale0', 'wg0', 'zt5u4y6mnb', 'utun3', 'tun0', 'tap0']) {
+    assert.equal(isVirtualInterface(name), true, name);
+    // Beside a bridge, a tunnel is a machine with Wi-Fi off.
+    assert.equal(isOnline({ lo: [lo], docker0, [name]: [face('100.64.0.7', false)] }), false, name);
+  }
   // The physical uplink beside them counts.
   const wifiUp = { lo: [lo], docker0: [face('172.17.0.1', false)], wlan0: [face('192.168.1.20', false)] };
   assert.equal(isOnline(wifiUp), true);
   for (const name of ['eth0', 'enp3s0', 'wlp2s0', 'en0', 'br0', 'wwan0', 'ppp0', 'Wi-Fi', 'Ethernet'])
     assert.equal(isVirtualInterface(name), false, name);
+});
+
+test("a namespace whose only way out is a tunnel is online (rootless Podman's slirp4netns tap0)", () => {
+  const lo = face('127.0.0.1', true);
+  assert.equal(isOnline({ lo: [lo], tap0: [face('10.0.2.100', false)] }), true);
+  assert.equal(isOnline({ lo: [lo], tun0: [face('10.8.0.2', false)] }), true);
 });
