@@ -67,9 +67,9 @@ const REGION = { pause: { scope: 'provider' as const, ms: REGION_PAUSE_MS, autho
 test("a refusal of the caller's location pauses the key, blames no model and is not handed to another key", () => {
   const location =
     '[{"error":{"code":400,"message":"User location is not supported for the API use.","status":"FAILED_PRECONDITION"}}]';
-  check(http(400, null, location), expect('region_refused', 'provider', true, false, 403, REGION));
+  check(http(400, null, location), expect('region_refused', 'none', true, false, 403, REGION));
   const country = '{"error":{"code":"unsupported_country_region_territory","type":"request_forbidden"}}';
-  check(http(403, null, country), expect('region_refused', 'provider', true, false, 403, REGION));
+  check(http(403, null, country), expect('region_refused', 'none', true, false, 403, REGION));
 });
 
 test('HTTP status rows', () => {

@@ -110,8 +110,9 @@ const feature = (of: 'tools' | 'images'): Pick<Row, 'lesson'> => ({
 const KIND_TABLE: Record<FailureKind, Row> = {
   auth_error: row('provider', false, 401, KEY_FAULT),
   payment_required: row('provider', false, 402, KEY_FAULT),
-  // The provider does not serve this network location: not the model's fault, and another key meets it too.
-  region_refused: row('provider', false, 403),
+  // The provider does not serve this network location: nobody's fault (not the model's, not the key's: another
+  // key meets it too); the provider's pause on the key keeps it from being asked again at once.
+  region_refused: row('none', false, 403),
   rate_limit: row('model', false, 429, KEY_FAULT),
   model_not_found: row('model', true, 502),
   invalid_request: row('client', false, 400, { outputLengthSuspect: true }),

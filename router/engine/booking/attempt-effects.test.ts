@@ -131,6 +131,18 @@ test('failures of the key: paused or blocked, no health damage, not in the succe
   }
 });
 
+test("a refusal of the caller's location pauses the key, and leaves the model's breaker and success rate alone", () => {
+  const location = http(400, '{"error":{"message":"User location is not supported for the API use."}}');
+  assert.deepEqual(failureEffects(failed(location), FACTS), {
+    ...NOTHING_ELSE,
+    breaker: null,
+    stats: null,
+    pause: { scope: 'provider', ms: 900_000, authoritative: false, reason: 'region_refused' },
+    chain: { type: 'next' },
+    then: 'done',
+  });
+});
+
 test('failures of the model or provider count against its breaker in the role it was tried in', () => {
   for (const role of ['normal', 'trial', 'panic', 'hedge'] as const) {
     assert.deepEqual(failureEffects(failed(http(500)), { ...FACTS, role }), {
