@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REFUSAL_WORDS_MAX, refusalWords, withoutSecret } from './refusal-words.js';
+import {
+  REFUSAL_WORDS_MAX,
+  SECRET_CUT_MIN,
+  attemptSecrets,
+  refusalWords,
+  withoutSecrets,
+} from './refusal-words.js';
 
 test('refusal words: the message of each error shape providers send', () => {
   const cases: [string, string][] = [
@@ -50,9 +56,45 @@ test('refusal words: folded to one line and cut to the longest a message carries
 test('refusal words: the key the attempt sent is blotted out wherever it is quoted', () => {
   const key = 'sk-live-0123456789abcdef';
   assert.equal(
-    withoutSecret(`key ${key} may not use tools; key ${key}`, key),
+    withoutSecrets(`key ${key} may not use tools; key ${key}`, [key]),
     'key [key] may not use tools; key [key]',
   );
-  assert.equal(withoutSecret('no key here', null), 'no key here');
-  assert.equal(withoutSecret('no key here', ''), 'no key here');
+  assert.equal(withoutSecrets('no key here', []), 'no key here');
+  assert.equal(withoutSecrets('no key here', ['']), 'no key here');
+});
+
+test('refusal words: the front part of a key that ends cut words is blotted out, a short one is left', () => {
+  const key = 'bce-v3/ALTAK-0123/4567';
+  assert.equal(withoutSecrets(`bad key ${key.slice(0, 12)}`, [key]), 'bad key [key]');
+  assert.equal(withoutSecrets(`bad key ${key.slice(0, 12)}…`, [key]), 'bad key [key]…');
+  // Where it is not at the end, a front part is no cut key: only whole keys are blotted there.
+  assert.equal(
+    withoutSecrets(`bad key ${key.slice(0, 12)} refused`, [key]),
+    `bad key ${key.slice(0, 12)} refused`,
+  );
+  const short = `bad key ${key.slice(0, SECRET_CUT_MIN - 1)}`;
+  assert.equal(withoutSecrets(short, [key]), short);
+});
+
+test('refusal words: a key restored by decoding the JSON is blotted out of the decoded words', () => {
+  const key = 'bce-v3/ALTAK-0123/4567';
+  const body = JSON.stringify({ error: { message: `invalid key ${key}` } }).replaceAll('/', '\\/');
+  assert.ok(!withoutSecrets(body, [key]).includes('[key]'), 'the raw body spells the key otherwise');
+  assert.equal(withoutSecrets(refusalWords(body) ?? '', [key]), 'invalid key [key]');
+});
+
+test("refusal words: the secrets of an attempt are its key and its provider headers' values and their parts", () => {
+  const headers = {
+    'x-goog-api-key': 'AIza-header-key-1',
+    authorization: 'Bearer sk-in-a-header',
+    'x-n': '1',
+  };
+  assert.deepEqual(attemptSecrets('sk-main-key', headers), [
+    'sk-main-key',
+    'AIza-header-key-1',
+    'Bearer sk-in-a-header',
+    'sk-in-a-header',
+  ]);
+  assert.deepEqual(attemptSecrets(null, {}), []);
+  assert.deepEqual(attemptSecrets('', { 'x-title': 'fcm-router' }), ['fcm-router']);
 });

@@ -69,7 +69,47 @@ export function refusalWords(snippet: string): string | null {
   return folded(text);
 }
 
-/** `words` with every occurrence of `secret` (the key the attempt sent) blotted out. */
-export function withoutSecret(words: string, secret: string | null): string {
-  return secret === null || secret === '' ? words : words.split(secret).join('[key]');
+/** The shortest front part of a secret blotted out where a cut ends the words: shorter is too common a text. */
+export const SECRET_CUT_MIN = 8;
+
+/**
+ * What a refusal's words may quote of what the attempt sent the provider: its key, and the values of the
+ * provider's own headers (a key may be sent there, as `x-goog-api-key` or `api-key`), each whole and each
+ * of its blank-separated parts (`Bearer <key>`: the provider may quote the key alone). A header value or
+ * part shorter than {@link SECRET_CUT_MIN} is no key, and blotting it would garble the words.
+ */
+export function attemptSecrets(apiKey: string | null, headers: Readonly<Record<string, string>>): string[] {
+  const secrets = apiKey === null || apiKey === '' ? [] : [apiKey];
+  for (const value of Object.values(headers))
+    for (const part of [value.trim(), ...value.split(/\s+/)])
+      if (part.length >= SECRET_CUT_MIN && !secrets.includes(part)) secrets.push(part);
+  return secrets;
+}
+
+/**
+ * `text` (a refusal's body or its words) with every occurrence of each secret blotted out as `[key]`, and
+ * the front part of a secret (at least {@link SECRET_CUT_MIN} characters) that ends it, before a closing
+ * `…`, too: where a body or its words were cut, they may end in the middle of a key.
+ *
+ * @example withoutSecrets('bad key sk-live-01…', ['sk-live-0123456789']) // "bad key [key]…"
+ */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let blotted = text;
+  for (const secret of secrets) if (secret !== '') blotted = blotted.split(secret).join('[key]');
+  return withoutCutSecret(blotted, secrets);
+}
+
+/** `text` with the longest front part of a secret that ends it (before a closing `…`) blotted out. */
+function withoutCutSecret(text: string, secrets: readonly string[]): string {
+  const ellipsis = text.endsWith('…') ? '…' : '';
+  const body = text.slice(0, text.length - ellipsis.length);
+  const cut = Math.max(0, ...secrets.map((secret) => cutSecretLength(body, secret)));
+  return cut === 0 ? text : `${body.slice(0, body.length - cut)}[key]${ellipsis}`;
+}
+
+/** How long a front part of `secret`, short of the whole and at least {@link SECRET_CUT_MIN} long, ends `text`; 0 for none. */
+function cutSecretLength(text: string, secret: string): number {
+  for (let length = Math.min(secret.length - 1, text.length); length >= SECRET_CUT_MIN; length--)
+    if (text.endsWith(secret.slice(0, length))) return length;
+  return 0;
 }

@@ -10,7 +10,7 @@ import {
   type GateFailure,
   type GateVerdict,
 } from '../../gate/response-gate.js';
-import { withoutSecret } from '../../gate/refusal-words.js';
+import { attemptSecrets, withoutSecrets } from '../../gate/refusal-words.js';
 import type { Clock } from '../../state/clock.js';
 import { AttemptGuard, type AbortKind, type ClientGone } from '../../upstream/attempt-guard.js';
 import type { BodyTemplate } from '../../upstream/body-template.js';
@@ -173,9 +173,9 @@ class Attempt implements ExchangeHandler {
 
   onSnippet(text: string): void {
     const head = this.#head as UpstreamHead;
-    // The key blotted out before anything reads the body: a refusal's words may reach the client, and they
-    // are cut to length after, which must not leave half a key.
-    const bodySnippet = withoutSecret(text, this.#input.apiKey);
+    // The secrets blotted out before anything reads the body: a refusal's words may reach the client, and
+    // they are cut to length after, which must not leave half a key (the words are blotted again in `#fail`).
+    const bodySnippet = withoutSecrets(text, this.#secrets());
     this.#fail({ type: 'http', status: head.status, retryAfter: head.retryAfter, bodySnippet });
   }
 
@@ -293,8 +293,16 @@ class Attempt implements ExchangeHandler {
   #fail(input: FailureInput): void {
     if (this.#settled) return;
     const failure = classifyFailure(input, this.#input.clock());
+    // Blotted again on the words as the client gets them: decoding JSON may restore a key the raw body
+    // spelt otherwise (`\/` for `/`), which no search of the raw bytes finds.
+    if (failure.said !== undefined) failure.said = withoutSecrets(failure.said, this.#secrets());
     const { status, latencyMs, committed, sent } = this.#facts();
     this.#settle({ type: 'failed', status, latencyMs, failure, committed, sent });
+  }
+
+  /** What the attempt sent the provider that a refusal's words must not quote back (failures only). */
+  #secrets(): string[] {
+    return attemptSecrets(this.#input.apiKey, this.#input.provider.headers);
   }
 
   #settle(verdict: AttemptVerdict): void {
