@@ -12,14 +12,14 @@ function headersIssues(headers: Record<string, string>): { path: string; message
   return issuesOf(JSON.stringify({ providers: { groq: { headers } } }));
 }
 
-test('provider headers the HTTP client would refuse are field errors', () => {
+test('provider headers the HTTP client would refuse are field errors (a name of other characters is not quoted)', () => {
   const cases: [Record<string, string>, string, RegExp][] = [
     [{ 'x-a': 'one\r\nx-injected: two' }, 'providers.groq.headers.x-a', /printable ASCII/],
     [{ 'x-a': 'nul\u0000' }, 'providers.groq.headers.x-a', /printable ASCII/],
     [{ 'x-a': 'café' }, 'providers.groq.headers.x-a', /printable ASCII/],
-    [{ 'x header': 'v' }, 'providers.groq.headers.x header', /not an HTTP header name/],
-    [{ 'x-é': 'v' }, 'providers.groq.headers.x-é', /not an HTTP header name/],
-    [{ '': 'v' }, 'providers.groq.headers.', /not an HTTP header name/],
+    [{ 'x header': 'v' }, 'providers.groq.headers.<invalid name #1>', /not an HTTP header name/],
+    [{ 'x-é': 'v' }, 'providers.groq.headers.<invalid name #1>', /not an HTTP header name/],
+    [{ '': 'v' }, 'providers.groq.headers.<invalid name #1>', /not an HTTP header name/],
     [{ 'Content-Length': '5' }, 'providers.groq.headers.Content-Length', /set by the HTTP client/],
     [{ 'proxy-authorization': 'x' }, 'providers.groq.headers.proxy-authorization', /set by the HTTP client/],
   ];

@@ -175,3 +175,35 @@ test('an invalid hand edit keeps the router on its last good config, names the e
     assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'beta/m2', 'the fixed edit is in use');
   });
 });
+
+test('a header line pasted as a header name is named by a placeholder in the log, the event and the API', async () => {
+  await withScenario(TWO, async ({ router }) => {
+    const canary = 'sk-pasted-canary-4411';
+    const config = await readConfig(router);
+    const alpha = config.providers?.alpha ?? {};
+    // Copied from a curl command: the whole line where the name goes.
+    const edit = {
+      ...config,
+      providers: {
+        ...config.providers,
+        alpha: { ...alpha, headers: { [`Authorization: Bearer ${canary}`]: '' } },
+      },
+    };
+    const invalid = nextFileEvent(router);
+    await writeFile(router.router.configPath, JSON.stringify(edit, null, 2));
+    await settle(router);
+    const event = await invalid;
+    assert.ok(event.status === 'invalid');
+    assert.deepEqual(
+      event.issues.map((issue) => issue.path),
+      ['providers.alpha.headers.<invalid name #1>'],
+    );
+    assert.match(event.issues[0]?.message ?? '', /not an HTTP header name/);
+    const api = await shown(router);
+    assert.deepEqual(api.fileProblem?.issues, event.issues);
+    const warning = router.logs.find((entry) => entry.level === 'warn' && /is not valid/.test(entry.line));
+    assert.match(warning?.line ?? '', /providers\.alpha\.headers\.<invalid name #1>: header name/);
+    for (const text of [router.logText(), JSON.stringify(event), JSON.stringify(api)])
+      assert.ok(!text.includes(canary), 'the key reaches neither the log, the event nor the API');
+  });
+});

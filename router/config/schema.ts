@@ -3,6 +3,7 @@ import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import { PROVIDER_PRESETS } from '../catalogue/body-presets.js';
 import { isTimeZone } from '../state/day-start.js';
 import type { BreakerSettings } from '../state/breaker.js';
+import { dottedPaths, issuePlaces, UNSHOWN_NAME } from './issue-paths.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -53,15 +54,35 @@ function numberBetween(what: string, min: number, max: number) {
 /** Names that would reach an object's prototype machinery if used as a key: never ids. */
 export const RESERVED_IDS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/**
+ * A record key's schema: a name not made of `chars` is refused with `message`, and its issue marked so
+ * that no issue's path quotes it (it may be a pasted header line, key and all); a name of those characters
+ * may still be refused by `known` (a reserved name: safe to show).
+ */
+function nameSchema(chars: RegExp, message: string, known: (name: string) => string | null = () => null) {
+  return z.string().superRefine((name, ctx) => {
+    if (!chars.test(name)) return ctx.addIssue({ code: 'custom', message, params: UNSHOWN_NAME });
+    const problem = known(name);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+const ID_CHARS = /^[A-Za-z0-9._-]+$/;
+
+const idWords = (what: string): string => `${what}: letters, digits, . _ -`;
+const reservedIdProblem =
+  (what: string) =>
+  (id: string): string | null =>
+    RESERVED_IDS.has(id) ? `${what}: "__proto__", "constructor" and "prototype" are reserved` : null;
+
 /** A provider id or set name: letters, digits, `. _ -`, and not a reserved name. */
 function idSchema(what: string) {
-  return z
-    .string()
-    .regex(/^[A-Za-z0-9._-]+$/, `${what}: letters, digits, . _ -`)
-    .refine(
-      (id) => !RESERVED_IDS.has(id),
-      `${what}: "__proto__", "constructor" and "prototype" are reserved`,
-    );
+  return nameSchema(ID_CHARS, idWords(what), reservedIdProblem(what));
+}
+
+/** Why `id` cannot name a provider, in the words of the config's issue, or null when it can. */
+export function providerIdProblem(id: string): string | null {
+  return ID_CHARS.test(id) ? reservedIdProblem('provider id')(id) : idWords('provider id');
 }
 
 /** An HTTP field name (RFC 9110 token). */
@@ -80,11 +101,12 @@ const FORBIDDEN_HEADERS = new Set([
   'trailer',
 ]);
 
+const HEADER_NAME_WORDS = "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~, no spaces)";
+
 /** Why a header name cannot be configured, or null when it can. */
 export function headerNameProblem(name: string): string | null {
   const lower = name.toLowerCase();
-  if (!HEADER_NAME.test(name))
-    return "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~, no spaces)";
+  if (!HEADER_NAME.test(name)) return HEADER_NAME_WORDS;
   if (FORBIDDEN_HEADERS.has(lower) || lower.startsWith('proxy-'))
     return 'is set by the HTTP client (connection, length, host and proxy headers cannot be configured)';
   if (RESERVED_IDS.has(name)) return 'is a reserved name';
@@ -92,9 +114,9 @@ export function headerNameProblem(name: string): string | null {
 }
 
 // Names are checked as record keys: a `__proto__` key never reaches a refinement of the parsed record.
-const headerNameSchema = z.string().superRefine((name, ctx) => {
+const headerNameSchema = nameSchema(HEADER_NAME, `header name ${HEADER_NAME_WORDS}`, (name) => {
   const problem = headerNameProblem(name);
-  if (problem) ctx.addIssue({ code: 'custom', message: `header name ${problem}` });
+  return problem === null ? null : `header name ${problem}`;
 });
 const headersSchema = z
   .record(
@@ -285,7 +307,7 @@ export const breakerSchema = z.strictObject({
   backoffMultiplier: numberBetween('a factor', 1, 10).default(2),
 }) satisfies z.ZodType<BreakerSettings, z.ZodTypeDef, unknown>;
 
-const setNameSchema = z.string().regex(/^[A-Za-z0-9._-]+$/, 'set name: letters, digits, . _ -');
+const setNameSchema = nameSchema(ID_CHARS, 'set name: letters, digits, . _ -');
 
 /** How a set orders its healthy models. */
 export const setOrderSchema = z.enum(['priority', 'fastest'], {
@@ -310,7 +332,10 @@ function activeSetProblem(sets: Record<string, unknown> | undefined, activeSet: 
     return activeSet === 'default'
       ? null
       : 'names no set: without "sets" the one set is "default" (write "default", or add the set to "sets")';
-  return Object.hasOwn(sets ?? {}, activeSet) ? null : `names no set (the sets are: ${names.join(', ')})`;
+  if (Object.hasOwn(sets ?? {}, activeSet)) return null;
+  // A set name that fails its own check is not quoted (it may be a pasted secret; it has its own issue).
+  const shown = names.filter((name) => ID_CHARS.test(name));
+  return shown.length === 0 ? 'names no set' : `names no set (the sets are: ${shown.join(', ')})`;
 }
 
 export const configSchema = z
@@ -419,17 +444,14 @@ export const plainWords: z.ZodErrorMap = (issue, ctx) => {
   return { message: ctx.defaultError };
 };
 
-/** Turns zod issues into `{path, message}` pairs with dotted JSON paths, one per path and message. */
+/**
+ * Turns zod issues into `{path, message}` pairs with dotted JSON paths, one per path and message; a name
+ * unsafe to show is a placeholder in them (`headers.<invalid name #1>`, see `issue-paths.ts`).
+ */
 export function toConfigIssues(error: z.ZodError): ConfigIssue[] {
-  const dotted = (path: readonly PropertyKey[]): string => path.map(String).join('.') || '(root)';
-  const issues = error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({
-          path: dotted([...issue.path, key]),
-          message: 'unknown key',
-        }))
-      : [{ path: dotted(issue.path), message: issue.message }],
-  );
+  const places = error.issues.flatMap(issuePlaces);
+  const paths = dottedPaths(places);
+  const issues = places.map((place, index) => ({ path: paths[index] ?? '(root)', message: place.message }));
   // A fraction below the minimum breaks two rules that say the same thing: show it once.
   const seen = new Set<string>();
   return issues.filter((issue) => {

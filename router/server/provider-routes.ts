@@ -14,10 +14,13 @@ import {
   withRestoredKey,
 } from '../config/provider-edits.js';
 import { validateConfig } from '../config/config-store.js';
+import { hasUnshownName } from '../config/issue-paths.js';
 import {
   apiKeySchema,
+  headerNameProblem,
   isModelIdText,
   MODEL_ID_MESSAGE,
+  providerIdProblem,
   type ConfigInput,
   type ConfigIssue,
 } from '../config/schema.js';
@@ -86,25 +89,43 @@ async function addProvider(call: ApiCall): Promise<void> {
   }
   const apiKeys = body.apiKeys.map((key) => key.trim()).filter((key) => key !== '');
   const added = { ...body, apiKeys };
-  const refused = modelIdIssues(added, deps.live.raw);
+  const refused = refusedHere(added, deps.live.raw);
   if (refused.length > 0) return answerUpdate(res, { ok: false, issues: refused }, deps.live);
   const result = await deps.live.update((raw) => withNewProvider(raw, added));
   answerEdit(res, result, deps.live);
 }
 
 /**
- * The schema takes any id in a provider's list, but one with a blank could never be named in a set: it is
- * refused where it is added, with every other problem of the new provider (none when its ids are fine).
+ * What the config's schema would not say of a new provider, with every other problem of it (none when
+ * there is nothing such): a model id with a blank, which the schema takes but no set could name, and an id
+ * or header name their checks refuse. The config's issues write a bad name as a placeholder (it may be a
+ * pasted secret); this answer goes only to whoever typed it, and the form puts each issue on its field by
+ * the id it sent, so here they are named.
  */
-function modelIdIssues(added: NewProvider, raw: ConfigInput): ConfigIssue[] {
-  const issues = added.models.flatMap((model, index) =>
+function refusedHere(added: NewProvider, raw: ConfigInput): ConfigIssue[] {
+  const names = badNameIssues(added);
+  const models = added.models.flatMap((model, index) =>
     isModelIdText(model)
       ? []
       : [{ path: `providers.${added.id}.models.${index}`, message: MODEL_ID_MESSAGE }],
   );
-  if (issues.length === 0) return [];
+  if (names.length === 0 && models.length === 0) return [];
   const checked = validateConfig(withNewProvider(structuredClone(raw), added));
-  return [...(checked.ok ? [] : checked.issues), ...issues];
+  // The schema's issues at a placeholder are the named ones above, or under a bad id.
+  const others = checked.ok ? [] : checked.issues.filter((issue) => !hasUnshownName(issue.path));
+  return [...names, ...others, ...models];
+}
+
+/** The new provider's id and header names their checks refuse, each at its path, named. */
+function badNameIssues(added: NewProvider): ConfigIssue[] {
+  const idProblem = providerIdProblem(added.id);
+  const issues = idProblem === null ? [] : [{ path: `providers.${added.id}`, message: idProblem }];
+  for (const name of Object.keys(added.headers ?? {})) {
+    const problem = headerNameProblem(name);
+    if (problem !== null)
+      issues.push({ path: `providers.${added.id}.headers.${name}`, message: `header name ${problem}` });
+  }
+  return issues;
 }
 
 async function addKey(call: ApiCall): Promise<void> {
