@@ -184,13 +184,12 @@ export function startFakeUpstream(): Promise<FakeUpstream> {
   return new FakeUpstream().start();
 }
 
-/** A loopback URL where nothing listens (connection refused). */
+/**
+ * A loopback URL where nothing listens (connection refused). Port 1 (tcpmux), not a port bound and freed:
+ * a freed ephemeral port may be handed to the next server a test starts, which would then answer.
+ */
 export async function deadUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return Promise.resolve('http://127.0.0.1:1');
 }
 
 /**
