@@ -227,7 +227,7 @@ test('an older file (entries scoped to no key) still applies to every key', asyn
   });
 });
 
-test('pauses and auth blocks survive a restart; expired pauses do not', async () => {
+test('pauses and auth blocks survive a restart; pauses over for longer than a repeat’s window do not', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'quota.json');
     const a = makeBook(file);
@@ -257,8 +257,21 @@ test('pauses and auth blocks survive a restart; expired pauses do not', async ()
     const saved = JSON.parse(await readFile(file, 'utf8')) as { models: Record<string, unknown> };
     assert.deepEqual(
       Object.keys(saved.models).sort(),
-      [`p/long @${K}`, `p/other @${K}`],
-      'expired pauses are not rewritten',
+      [`p/long @${K}`, `p/other @${K}`, `p/short @${K}`],
+      'a pause over 50 s ago is kept: a 429 now would repeat it',
+    );
+
+    const c = makeBook(file);
+    c.time.set(T0 + 20 * 60_000);
+    await c.book.load();
+    assert.equal(c.book.pausedUntil('p/long', 'p', K), null);
+    c.book.pauseModel('p/new', K, 1000, false);
+    await c.book.close();
+    const later = JSON.parse(await readFile(file, 'utf8')) as { models: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(later.models).sort(),
+      [`p/long @${K}`, `p/new @${K}`],
+      'pauses over for more than 15 minutes are not rewritten',
     );
   });
 });
@@ -389,5 +402,38 @@ test('a key-wide rate limit repeats as a model’s does; a 402 never does, nor a
     book.pauseProvider('or', K, 30_000, 'rate_limit', true);
     assert.equal(book.pauseInfo('or/x', 'or', K)?.repeat, 1, 'nor is a 429 after a 402');
     await book.close();
+  });
+});
+
+test('a restart after a pause ran out keeps its repeat: the next 429 doubles it still', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'quota.json');
+    const first = makeBook(file);
+    first.book.pauseModel('groq/a', K, 30_000, true);
+    first.time.set(T0 + 31_000);
+    first.book.pauseModel('groq/a', K, 30_000, true);
+    assert.equal(first.book.pauseInfo('groq/a', 'groq', K)?.repeat, 2);
+    await first.book.close();
+
+    // Down while the second pause ran out; a save of another change after it ran out keeps it too.
+    const second = makeBook(file);
+    second.time.set(T0 + 100_000);
+    await second.book.load();
+    assert.equal(second.book.pausedUntil('groq/a', 'groq', K), null, 'over: the model is asked again');
+    second.book.pauseModel('groq/b', K, 1000, false);
+    await second.book.close();
+
+    const third = makeBook(file);
+    third.time.set(T0 + 110_000);
+    await third.book.load();
+    third.book.pauseModel('groq/a', K, 30_000, true);
+    assert.deepEqual(third.book.pauseInfo('groq/a', 'groq', K), {
+      until: T0 + 110_000 + 120_000,
+      authoritative: false,
+      scope: 'model',
+      reason: 'rate_limit',
+      repeat: 3,
+    });
+    await third.book.close();
   });
 });

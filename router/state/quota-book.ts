@@ -11,7 +11,7 @@ import { UsageBook } from './usage-book.js';
 import { StateBook, type StateBookOptions } from './state-book.js';
 import { isKeyFingerprint, keyFingerprint } from './key-fingerprint.js';
 import { KEY_MARK, scopedId } from './scoped-id.js';
-import { pauseRepeat, repeatedPauseMs } from './pause-repeat.js';
+import { pauseRepeat, REPEAT_WINDOW_MS, repeatedPauseMs } from './pause-repeat.js';
 
 export type ProviderPauseReason = 'rate_limit' | 'payment_required' | 'region_refused';
 
@@ -109,15 +109,19 @@ export class QuotaBook extends StateBook<QuotaFile> {
     await super.load();
   }
 
-  /** Pauses already over are dropped, longer ones cut to {@link LONGEST_PAUSE_MS}. */
+  /**
+   * Pauses over for longer than a repeat's window are dropped (one over more recently is kept, as in memory:
+   * a 429 as it runs out repeats it), longer ones cut to {@link LONGEST_PAUSE_MS}.
+   */
   protected restore(data: QuotaFile): void {
     const now = this.options.time.now();
     const latest = now + LONGEST_PAUSE_MS;
+    const kept = now - REPEAT_WINDOW_MS;
     for (const [key, pause] of Object.entries(data.models)) {
-      if (pause.until > now) this.models.set(key, { ...pause, until: Math.min(pause.until, latest) });
+      if (pause.until > kept) this.models.set(key, { ...pause, until: Math.min(pause.until, latest) });
     }
     for (const [id, pause] of Object.entries(data.providers)) {
-      if (pause.until > now) this.providers.set(id, { ...pause, until: Math.min(pause.until, latest) });
+      if (pause.until > kept) this.providers.set(id, { ...pause, until: Math.min(pause.until, latest) });
     }
     // An older file keyed a block by the provider alone; its fingerprint names the key.
     for (const [id, block] of Object.entries(data.auth)) {
@@ -332,11 +336,14 @@ export class QuotaBook extends StateBook<QuotaFile> {
     this.options.onChange?.(scope);
   }
 
-  /** Expired pauses are left out, so the file only holds deadlines still ahead. */
+  /**
+   * Pauses over for longer than a repeat's window are left out: the file holds deadlines still ahead and the
+   * last pauses a 429 would repeat, so a restart does not start a misstated limit's doubling again.
+   */
   protected snapshot(): QuotaFile {
-    const now = this.options.time.now();
+    const kept = this.options.time.now() - REPEAT_WINDOW_MS;
     const ahead = <P extends { until: number }>(map: Map<string, P>): Record<string, P> =>
-      Object.fromEntries([...map].filter(([, pause]) => pause.until > now));
+      Object.fromEntries([...map].filter(([, pause]) => pause.until > kept));
     return {
       models: ahead(this.models),
       providers: ahead(this.providers),
