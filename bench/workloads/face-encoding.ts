@@ -66,7 +66,7 @@ export function encodeStream(encoder: AnswerEncoder, writes: readonly Buffer[], 
   shaper.readAlready(tracker.takeReadFrames());
   send(last);
   write(shaper.end().out);
-  const close = encoder.streamClose();
+  const close = encoder.streamClose(sent.tail());
   if (close !== null) sink(close);
 }
 

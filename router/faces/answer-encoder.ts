@@ -20,13 +20,21 @@ export interface ErrorAnswer {
 /** The protocol a request came in on: chat completions, Anthropic Messages or OpenAI Responses. */
 export type Face = ApiFace;
 
+/** How the lines a client was sent of a stream end, for the words that close it. */
+export interface SentTail {
+  /** The client has the upstream's own `data: [DONE]`. */
+  done: boolean;
+  /** The line ends the bytes sent close with, up to two (an event's end): 2 for a stream sent as frames. */
+  lineEnds: number;
+}
+
 /** What every face's encoder does, whichever way it reads a stream. */
 interface EncoderCommon {
   readonly face: Face;
   /** A served non-stream answer (already gated: its text and the object the gate parsed) as the client's body. */
   json(completion: GatedCompletion): Buffer | string;
   /** The upstream's stream ended cleanly: the closing bytes, or null when the stream carried them already. */
-  streamClose(): string | null;
+  streamClose(sent: SentTail): string | null;
   /** The stream broke after content reached the client: the face's own error ending. */
   streamFailure(kind: FailureKind, model: string): string;
   /** An error before any byte reached the client: the face's error body (JSON). */

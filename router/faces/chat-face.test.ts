@@ -11,7 +11,14 @@ test('the chat face passes answers through as the same objects', () => {
   assert.equal(encoder.json({ text: body, body: { choices: [] } }), body);
   assert.equal(encoder.json({ text: 'text', body: {} }), 'text');
   assert.equal(encoder.streamBytes(lines), lines);
-  assert.equal(encoder.streamClose(), null);
+  assert.equal(encoder.streamClose({ done: true, lineEnds: 2 }), null);
+});
+
+test("a stream the upstream ended without [DONE] gets the router's, after its last event's end", () => {
+  const encoder = new ChatEncoder();
+  assert.equal(encoder.streamClose({ done: false, lineEnds: 2 }), 'data: [DONE]\n\n');
+  assert.equal(encoder.streamClose({ done: false, lineEnds: 1 }), '\ndata: [DONE]\n\n');
+  assert.equal(encoder.streamClose({ done: false, lineEnds: 0 }), '\n\ndata: [DONE]\n\n');
 });
 
 test('a stream broken after content ends with the router error frame', () => {

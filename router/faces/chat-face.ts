@@ -3,7 +3,7 @@
  * answer's tool calls are given the ids and arguments a stream would give them); the router's own errors
  * are written here, in OpenAI's shape.
  */
-import type { BytesEncoder, ErrorAnswer } from './answer-encoder.js';
+import type { BytesEncoder, ErrorAnswer, SentTail } from './answer-encoder.js';
 import type { FailureKind } from '../gate/failure-kinds.js';
 import type { GatedCompletion } from '../gate/response-gate.js';
 import { repairWholeToolCalls } from './chat-tool-calls.js';
@@ -31,6 +31,9 @@ export function chatMidStreamErrorFrame(kind: string, model: string): string {
   return `data: ${JSON.stringify({ error })}\n\n`;
 }
 
+/** The line that ends a chat-completions stream. */
+const CHAT_DONE = 'data: [DONE]\n\n';
+
 /** Passes the upstream's chat-completions answer through as it came (same objects, no copy unless repaired). */
 export class ChatEncoder implements BytesEncoder {
   readonly face = 'chat' as const;
@@ -44,8 +47,12 @@ export class ChatEncoder implements BytesEncoder {
     return lines;
   }
 
-  streamClose(): null {
-    return null;
+  /**
+   * A chat-completions stream ends with `[DONE]`: the router's own when the upstream left it out, after the
+   * line ends that close the last event when its lines stopped short of them.
+   */
+  streamClose(sent: SentTail): string | null {
+    return sent.done ? null : '\n'.repeat(Math.max(0, 2 - sent.lineEnds)) + CHAT_DONE;
   }
 
   streamFailure(kind: FailureKind, model: string): string {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { encodePart, type AnswerEncoder } from './answer-encoder.js';
 import { checkResponseBody, type GatedCompletion } from '../gate/response-gate.js';
-import type { StreamPart } from '../gate/stream-part.js';
+import { endsWithDone, lineEndsAfter, type StreamPart } from '../gate/stream-part.js';
 import { StreamTracker } from '../gate/stream-tracker.js';
 import { httpRequest, type HttpReply } from '../test-support/http-client.js';
 
@@ -102,7 +102,10 @@ export function runStream(
   if (!close) return out;
   const end = tracker.end();
   write({ forward: end.forward, failure: end.failure ?? end.midStreamFailure });
-  return out + (encoderUnderTest.streamClose() ?? '');
+  // As the answer tells it: whether the client already has the upstream's `[DONE]`.
+  const sent = Buffer.from(out);
+  const tail = { done: endsWithDone(sent) === true, lineEnds: lineEndsAfter(sent, 2) };
+  return out + (encoderUnderTest.streamClose(tail) ?? '');
 }
 
 export interface SseEvent {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { endsWithDone, onlyComments } from './stream-part.js';
+import { endsWithDone, lineEndsAfter, onlyComments } from './stream-part.js';
 
 test("a part ends the stream when its last line but comments is the upstream's [DONE], and only then", () => {
   const cases: [string, boolean | null][] = [
@@ -39,4 +39,20 @@ test('a chunk is comments alone when every line in it is a comment or blank', ()
     ['data: [DONE]\n\n', false],
   ];
   for (const [text, comments] of cases) assert.equal(onlyComments(Buffer.from(text)), comments, text);
+});
+
+test('the line ends a stream closes with are counted from its end, up to an event end, across parts', () => {
+  const cases: [string, number, number][] = [
+    ['data: {}\n\n', 0, 2],
+    ['data: {}\r\n\r\n', 0, 2],
+    ['data: {}\n\n\n', 0, 2],
+    ['data: {}\n', 2, 1],
+    ['data: {}\r\n', 2, 1],
+    ['data: {}', 2, 0],
+    ['\n', 1, 2],
+    ['\r\n', 0, 1],
+    ['\n', 0, 1],
+  ];
+  for (const [text, before, ends] of cases)
+    assert.equal(lineEndsAfter(Buffer.from(text), before), ends, JSON.stringify([text, before]));
 });

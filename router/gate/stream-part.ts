@@ -86,6 +86,23 @@ export function endsWithDone(part: StreamPart): boolean | null {
 }
 
 /**
+ * How many line ends (up to two, an event's end) the bytes sent so far close with, once `part` follows bytes
+ * that closed with `before` of them: `\r\n`, `\n` and `\r` are one each. A few reads from the end.
+ */
+export function lineEndsAfter(part: Uint8Array, before: number): number {
+  let count = 0;
+  let at = part.byteLength;
+  while (count < 2 && at > 0) {
+    const byte = part[at - 1];
+    if (byte === 0x0a) at -= part[at - 2] === 0x0d ? 2 : 1;
+    else if (byte === 0x0d) at -= 1;
+    else return count;
+    count += 1;
+  }
+  return at === 0 ? Math.min(2, count + before) : count;
+}
+
+/**
  * True when a chunk that starts a line holds only SSE comments and blank lines (keep-alives, no data). A
  * chunk of data is told at its first byte; only one that starts with a comment is read further.
  */

@@ -126,11 +126,12 @@ export class Answer implements AnswerSink {
     return this.#sent?.hasEnding() ?? false;
   }
 
-  /** The upstream's stream ended cleanly. */
+  /** The upstream's stream ended cleanly: the face's closing words, unless the stream carried them. */
   endStream(): void {
     if (this.#state !== 'streaming') return;
     this.#state = 'over';
-    this.#end(this.#encoder.streamClose() ?? undefined);
+    const sent = this.#sent?.tail() ?? { done: false, lineEnds: 2 };
+    this.#end(this.#encoder.streamClose(sent) ?? undefined);
   }
 
   /** The stream broke after content went out: the face's own error ending, so the client knows. */

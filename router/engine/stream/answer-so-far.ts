@@ -12,11 +12,13 @@ import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
 import {
   endsWithDone,
+  lineEndsAfter,
   type FrameBatch,
   type StreamPart,
   type UpstreamFrame,
 } from '../../gate/stream-part.js';
 import { readChunk, type ChatUsage, type DeltaSink } from '../../faces/chat-deltas.js';
+import type { SentTail } from '../../faces/answer-encoder.js';
 import type { FrameSink } from '../../faces/translated-stream.js';
 
 /** The answer so far, as the client got it. */
@@ -118,6 +120,8 @@ export class SentLines {
   #unreadBytes = 0;
   /** The last line sent as bytes was `[DONE]`. */
   #doneLast = false;
+  /** The line ends the bytes sent close with (up to two); a stream starts at an event's end. */
+  #lineEnds = 2;
 
   /**
    * A part that went to the client: frames are read now, bytes kept as they are and read later. `read`: of
@@ -130,6 +134,7 @@ export class SentLines {
       return;
     }
     this.#doneLast = endsWithDone(part) ?? this.#doneLast;
+    this.#lineEnds = lineEndsAfter(part, this.#lineEnds);
     this.#unread.push(read === null ? part : { bytes: part, read });
     this.#unreadBytes += part.byteLength;
     if (this.#unreadBytes >= READ_AT_BYTES || this.#unread.length >= READ_AT_PIECES) this.#read();
@@ -145,6 +150,17 @@ export class SentLines {
     this.#read();
     const { finished, done } = this.#soFar.state;
     return finished || done;
+  }
+
+  /**
+   * How the lines sent end: whether the client has the upstream's `[DONE]` (lines sent as bytes are read for
+   * it only when they did not end with it: a stream that ended without one), and the line ends after them.
+   */
+  tail(): SentTail {
+    const lineEnds = this.#lineEnds;
+    if (this.#doneLast) return { done: true, lineEnds };
+    this.#read();
+    return { done: this.#soFar.state.done, lineEnds };
   }
 
   /** The answer so far (a copy: later lines do not change it). */

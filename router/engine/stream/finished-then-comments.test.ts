@@ -60,7 +60,7 @@ for (const face of FACES) {
       const reply = await pingingWhile(router.clock, gates, asked);
       assert.ok(reply !== null, 'the answer ended while the pings went on');
       const read = face.read(reply.text);
-      assert.deepEqual([read.text, read.ending === 'error'], ['Hello', false]);
+      assert.deepEqual([read.text, read.ending, read.afterEnding], ['Hello', 'clean', 0]);
       const entry = router.lastEntry();
       assert.deepEqual(
         [entry.outcome, entry.attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`)],

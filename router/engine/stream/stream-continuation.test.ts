@@ -276,9 +276,8 @@ test('a stream that sent its finish reason and then went silent is closed as it 
       upstream.script('alpha/m1', diesAfter([contentFrame(FULL), finishFrame('stop')], 'stall'));
       const asked = askFace(router.url, face, face.body(true, 'Say hello.'));
       const read = face.read((await passingTime(router.clock, asked)).text);
-      // As at a close: chat completions gets the upstream's lines, which held no `[DONE]`.
-      const ending = face.face === 'chat' ? 'none' : 'clean';
-      assert.deepEqual([read.text, read.ending], [FULL, ending], face.face);
+      // As at a close: every face's own ending (chat completions the `[DONE]` the upstream left out).
+      assert.deepEqual([read.text, read.ending], [FULL, 'clean'], face.face);
       assert.equal(router.lastEntry().outcome, 'served');
       assert.equal(router.lastEntry().attempts[0]?.kind, null);
     }
