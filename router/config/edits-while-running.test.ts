@@ -207,3 +207,29 @@ test('a header line pasted as a header name is named by a placeholder in the log
       assert.ok(!text.includes(canary), 'the key reaches neither the log, the event nor the API');
   });
 });
+
+test('a base URL with a password in it is a problem of the file named by its path alone, and routing goes on', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('a'));
+    const canary = 'pw-canary-5d0e';
+    const config = await readConfig(router);
+    const alpha = config.providers?.alpha ?? {};
+    const baseUrl = (alpha.baseUrl ?? '').replace('http://', `http://user:${canary}@`);
+    const edit = { ...config, providers: { ...config.providers, alpha: { ...alpha, baseUrl } } };
+    const invalid = nextFileEvent(router);
+    await writeFile(router.router.configPath, JSON.stringify(edit, null, 2));
+    await settle(router);
+    const event = await invalid;
+    assert.ok(event.status === 'invalid');
+    assert.deepEqual(
+      event.issues.map((issue) => issue.path),
+      ['providers.alpha.baseUrl'],
+    );
+    assert.match(event.issues[0]?.message ?? '', /user name or password.*apiKey/);
+    const api = await shown(router);
+    assert.deepEqual(api.fileProblem?.issues, event.issues);
+    assert.equal((await router.chat()).headers['x-fcm-v2-model'], 'alpha/m1', 'routing as before');
+    for (const text of [router.logText(), JSON.stringify(event), JSON.stringify(api)])
+      assert.ok(!text.includes(canary), 'the password reaches neither the log, the event nor the API');
+  });
+});

@@ -4,6 +4,7 @@ import { PROVIDER_PRESETS } from '../catalogue/body-presets.js';
 import { isTimeZone } from '../state/day-start.js';
 import type { BreakerSettings } from '../state/breaker.js';
 import { dottedPaths, issuePlaces, UNSHOWN_NAME } from './issue-paths.js';
+import { baseUrlProblem } from './base-url.js';
 
 /**
  * The one schema of `config.json`: it gives the TypeScript types, the validation of the file and of
@@ -148,14 +149,11 @@ export function isCredentialEnvName(name: string): boolean {
   return CATALOGUE_KEY_ENV.has(name) || isOwnKeyEnvName(name);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** A provider's base URL, refused with the words of {@link baseUrlProblem} (which never quote it). */
+const baseUrlSchema = z.string().superRefine((value, ctx) => {
+  const problem = baseUrlProblem(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const timeoutMs = wholeNumber('milliseconds', 500, 3_600_000);
 const cooldownMs = wholeNumber('milliseconds', 1000, 86_400_000);
@@ -239,7 +237,7 @@ export const providerConfigSchema = z.strictObject({
   /** Environment variables holding keys (one name or a list), overriding the catalogue's list. */
   apiKeyEnv: z.union([envName, z.array(envName).min(1).max(50)]).optional(),
   /** OpenAI-compatible base URL (the prefix of `<base>/chat/completions`). */
-  baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
+  baseUrl: baseUrlSchema.optional(),
   /** Model ids of this provider; for catalogue providers they are added to the catalogue's. */
   models: z.array(z.string().min(1).max(300)).max(1000).optional(),
   enabled: z.boolean().optional(),
