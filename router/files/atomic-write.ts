@@ -1,10 +1,12 @@
 /**
  * The one way a file we own is replaced: a temp file beside it, written whole (every byte, or an error),
  * flushed to disk, then renamed over it. A crash or a full disk at any point leaves the old file as it was;
- * only the rename makes the new text visible, and a failed write removes the temp file and throws.
+ * only the rename makes the new text visible, and a failed write removes the temp file and throws. A crash
+ * between the two leaves its temp file behind (a whole copy of the text, keys and all): the next write of
+ * the same file removes it.
  */
 import { randomBytes } from 'node:crypto';
-import { open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -22,6 +24,41 @@ export interface AtomicWriteOptions {
 /** Whether `name` is a temp file {@link writeFileAtomically} makes beside a file named `base`. */
 export function isTempFileOf(name: string, base: string): boolean {
   return name.startsWith(`${base}.`) && /^\.[0-9a-f]{12}\.tmp$/.test(name.slice(base.length));
+}
+
+/**
+ * How long before a successful write a temp file of the same file must have last changed to be a crashed
+ * writer's: a write takes milliseconds, so a younger one may be another process's write under way.
+ */
+export const STALE_TEMP_MS = 60_000;
+
+/**
+ * Whether a temp file last changed at `tempMs` is a crashed write's, beside a file just written at
+ * `writtenMs` (both the file system's times, so no clock is read). Pure.
+ */
+export function isStaleTemp(tempMs: number, writtenMs: number): boolean {
+  return writtenMs - tempMs > STALE_TEMP_MS;
+}
+
+/**
+ * Removes what crashed writes of `target` left beside it: plain files named by its own temp pattern
+ * (`<name>.<12 hex>.tmp`) that are stale by {@link isStaleTemp}, and nothing else. Never throws: a leftover
+ * is only clutter, and the write has happened.
+ */
+async function removeStaleTemps(target: string): Promise<void> {
+  const folder = path.dirname(target);
+  const base = path.basename(target);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const temps = names.filter((name) => isTempFileOf(name, base));
+  if (temps.length === 0) return;
+  const written = await stat(target).catch(() => null);
+  if (written === null) return;
+  for (const name of temps) {
+    const temp = path.join(folder, name);
+    const found = await lstat(temp).catch(() => null);
+    if (found?.isFile() === true && isStaleTemp(found.mtimeMs, written.mtimeMs))
+      await unlink(temp).catch(() => undefined);
+  }
 }
 
 function tempBeside(file: string): string {
@@ -57,7 +94,8 @@ async function syncFolder(folder: string): Promise<void> {
 
 /**
  * Replaces `file` with `text` (UTF-8), atomically; a symlink is followed and stays a link. Resolves true
- * when written (false only when `stillWanted` said no). Throws on any failure, the old file intact.
+ * when written (false only when `stillWanted` said no), after removing the temp files crashed writes of it
+ * left. Throws on any failure, the old file intact.
  */
 export async function writeFileAtomically(
   file: string,
@@ -87,5 +125,6 @@ export async function writeFileAtomically(
     throw error;
   }
   if (options.syncFolder === true) await syncFolder(path.dirname(target));
+  await removeStaleTemps(target);
   return true;
 }
