@@ -423,3 +423,11 @@ test('a provider’s own list offers the models the router has no entry for, eve
   assert.deepEqual(other.providers.get('cat')?.discoveredNew, ['m9']);
   assert.equal(other.models.get('cat/m1')?.vanished, undefined);
 });
+
+test('a base URL pasted with a trailing slash is used without it', () => {
+  const resolved = resolveConfig(
+    cfg({ providers: { myhost: { baseUrl: 'http://127.0.0.1:8000/v1//', models: ['m'] } } }),
+    {},
+  );
+  assert.equal(resolved.providers.get('myhost')?.baseUrl, 'http://127.0.0.1:8000/v1');
+});

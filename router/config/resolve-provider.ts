@@ -61,7 +61,8 @@ export function resolveProvider(
   env: Env,
 ): ResolvedProvider {
   let baseUrl: string | null = null;
-  if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl;
+  // A pasted `…/v1/` would make `…/v1//chat/completions`, which some servers answer 404.
+  if (settings?.baseUrl !== undefined) baseUrl = settings.baseUrl.replace(/\/+$/, '');
   else if (entry) baseUrl = fillUrl(entry.baseUrl, entry.urlParams, env);
   const keys = resolveKeys(settings, entry, env);
   return {
