@@ -159,6 +159,47 @@ test('an error payload that is really a rate limit, a refused key or an empty wa
   );
 });
 
+test('an error payload whose code is a 4xx reads as that HTTP status with its words', () => {
+  const words = "Invalid value for 'messages[0].role'";
+  check(
+    content('error_payload', 400, words),
+    expect('invalid_request', 'client', true, false, 400, { said: words }),
+  );
+  check(
+    content('error_payload', ' 422 ', words),
+    expect('invalid_request', 'client', true, false, 422, { said: words }),
+  );
+  check(
+    content('error_payload', '404', 'no such model'),
+    expect('model_not_found', 'model', true, true, 502),
+  );
+  check(
+    content('error_payload', 400, "This model's maximum context length is 8192 tokens"),
+    expect('context_length', 'client', true, false, 400, {
+      lesson: { type: 'ceiling', ceiling: 'context' },
+      outputLengthSuspect: true,
+      statedLimit: 8192,
+    }),
+  );
+  check(
+    content('error_payload', 403, 'Your input was flagged for violence'),
+    expect('invalid_request', 'client', true, false, 403, {
+      said: 'Your input was flagged for violence',
+      outputLengthSuspect: true,
+    }),
+  );
+  check(
+    content('error_payload', 400, 'User location is not supported for the API use.'),
+    expect('region_refused', 'none', true, false, 403, {
+      pause: { scope: 'provider', ms: REGION_PAUSE_MS, authoritative: false },
+    }),
+  );
+  // A 5xx code, a code that is no status, and none stay what they were.
+  check(content('error_payload', 503, words), expect('error_payload', 'provider', true, true, 502));
+  check(content('error_payload', '4000', words), expect('error_payload', 'provider', true, true, 502));
+  check(content('error_payload', 400.5, words), expect('error_payload', 'provider', true, true, 502));
+});
+
 test('transport kinds', () => {
   const transport = (kind: Extract<FailureInput, { type: 'transport' }>['kind']): FailureInput => ({
     type: 'transport',

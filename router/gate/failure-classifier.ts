@@ -173,13 +173,27 @@ function kindOfStatus(status: number): FailureKind {
 
 const RATE_LIMIT_TEXT = /rate[\s_-]?limit|quota|too many requests/i;
 
-/** The kind an error payload inside a 2xx really means: the code or text can reveal a quota or key problem. */
+/**
+ * The 4xx status an error object inside a 2xx carries as its `code` (a number or a numeric string), or null.
+ * Such a payload is a refusal in the provider's own status words: a 400 there is the client's request at
+ * fault, as an HTTP 400 is, and must not count against the model.
+ */
+function payloadStatus(errorCode: number | string | null): number | null {
+  const code =
+    typeof errorCode === 'string' && /^\s*\d{3}\s*$/.test(errorCode) ? Number(errorCode) : errorCode;
+  return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code < 500 ? code : null;
+}
+
+/** An error payload read as the HTTP answer its 4xx code stands for (its words as the body), or null. */
+function asRefusal(input: FailureInput): Extract<FailureInput, { type: 'http' }> | null {
+  if (input.type !== 'content' || input.kind !== 'error_payload') return null;
+  const status = payloadStatus(input.errorCode);
+  return status === null ? null : { type: 'http', status, retryAfter: null, bodySnippet: input.detail };
+}
+
+/** The kind an error payload with no 4xx code really means: its code or text can reveal a quota problem. */
 function kindOfErrorPayload(errorCode: number | string | null, detail: string): FailureKind {
-  const code = typeof errorCode === 'string' ? errorCode.trim() : errorCode;
-  if (code === 429 || code === '429') return 'rate_limit';
-  if (code === 401 || code === 403 || code === '401' || code === '403') return 'auth_error';
-  if (code === 402 || code === '402') return 'payment_required';
-  if (RATE_LIMIT_TEXT.test(detail) || (typeof code === 'string' && RATE_LIMIT_TEXT.test(code)))
+  if (RATE_LIMIT_TEXT.test(detail) || (typeof errorCode === 'string' && RATE_LIMIT_TEXT.test(errorCode)))
     return 'rate_limit';
   return 'error_payload';
 }
@@ -208,6 +222,8 @@ function rateLimitPause(retryAfter: string | null, text: string, now: number): Q
  *   //   pause: { scope: 'model', ms: 30000, authoritative: true }, blockProviderAuth: false }
  */
 export function classifyFailure(input: FailureInput, now: number): Classification {
+  const refusal = asRefusal(input);
+  if (refusal !== null) return classifyFailure(refusal, now);
   let kind: FailureKind;
   let retryAfter: string | null = null;
   let text = '';

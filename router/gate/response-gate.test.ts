@@ -99,13 +99,13 @@ test('describeUpstreamError prefers a numeric code and strips control characters
   );
   assert.deepEqual(describeUpstreamError({ code: '429' }), {
     errorCode: '429',
-    detail: 'upstream error payload',
+    detail: '',
   });
   assert.deepEqual(describeUpstreamError({ type: 'overloaded_error', code: '' }), {
     errorCode: null,
     detail: 'overloaded_error',
   });
-  assert.deepEqual(describeUpstreamError(7), { errorCode: null, detail: 'upstream error payload' });
+  assert.deepEqual(describeUpstreamError(7), { errorCode: null, detail: '' });
 });
 
 test('empty_choices when choices is missing, not an array or empty (basic and strict)', () => {

@@ -89,17 +89,18 @@ function codeOf(value: unknown): number | string | null {
 
 /**
  * Reads an upstream `error` value (an OpenAI-style object or a bare string): a short detail and a code.
- * A numeric `code` or `status` is preferred, since the classifier reads HTTP-like codes (429, 401, 402).
+ * A numeric `code` or `status` is preferred, since the classifier reads a 4xx code as that HTTP status.
  */
 export function describeUpstreamError(error: unknown): { errorCode: number | string | null; detail: string } {
   if (typeof error === 'string') return { errorCode: null, detail: shortDetail(error) };
-  if (!isRecord(error)) return { errorCode: null, detail: 'upstream error payload' };
+  if (!isRecord(error)) return { errorCode: null, detail: '' };
   const code = codeOf(error.code);
   const status = codeOf(error.status);
   const errorCode = typeof code === 'number' ? code : typeof status === 'number' ? status : (code ?? status);
   const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : null;
   const type = typeof error.type === 'string' ? error.type : null;
-  return { errorCode, detail: shortDetail(message ?? type ?? 'upstream error payload') };
+  // No words of its own: '' (the detail may be quoted to the client as the upstream's words).
+  return { errorCode, detail: shortDetail(message ?? type ?? '') };
 }
 
 /** Token counts from a response's or frame's `usage` (or Groq's `x_groq.usage`); null without any number. */
