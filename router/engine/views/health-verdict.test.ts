@@ -242,16 +242,65 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
     name: 'only quota-paused models: amber, 429 until the first pause ends',
     models: [
       { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
-      { key: 'b/2', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 30_000 },
-      { key: 'c/3', blockedBy: 'missing_key' },
+      { key: 'b/2', blockedBy: 'quota_budget', quotaPausedUntil: NOW + 30_000 },
     ],
     expect: {
       level: 'amber',
       title: 'quota-paused',
       action: 'wait',
       next: null,
-      reason: /2 quota-paused, 1 without a key.*429/,
+      reason: /^every usable model is quota-paused \(2 quota-paused\): agents get 429 until a pause ends$/,
       backAt: NOW + 30_000,
+    },
+  },
+  {
+    name: 'quota-paused models and one without a key: agents get 503, and the key is what to add',
+    models: [
+      { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
+      { key: 'b/2', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 30_000 },
+      { key: 'c/3', blockedBy: 'missing_key' },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'quota-paused',
+      action: 'add_key',
+      next: null,
+      reason:
+        /^no model can take a request \(2 quota-paused, 1 without a key\): agents get 503 until a pause ends; add keys in Providers, or wait$/,
+      backAt: NOW + 30_000,
+    },
+  },
+  {
+    name: 'quota-paused models and refused keys: agents get 503, and the keys are what to replace',
+    models: [
+      { key: 'a/1', blockedBy: 'auth_error' },
+      { key: 'b/2', blockedBy: 'auth_error' },
+      { key: 'c/3', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
+      { key: 'd/4', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 30_000 },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'quota-paused',
+      action: 'check_keys',
+      next: null,
+      reason:
+        /^no model can take a request \(2 quota-paused, 2 key refused\): agents get 503 until a pause ends; replace the refused keys in Providers, or wait$/,
+      backAt: NOW + 30_000,
+    },
+  },
+  {
+    name: 'quota-paused models beside a provider switched off: agents get 503',
+    models: [
+      { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
+      { key: 'b/2', blockedBy: 'provider_disabled' },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'quota-paused',
+      action: 'wait',
+      next: null,
+      reason: /^every usable model is quota-paused \(1 quota-paused\): agents get 503 until a pause ends$/,
+      backAt: NOW + 60_000,
     },
   },
   {

@@ -124,26 +124,45 @@ type Verdict = (
   action: HealthAction | null,
 ) => HealthVerdict;
 
+/** What is out of the active set when nothing is routable, as `nothingRoutable` reads it. */
+interface Outs {
+  counts: ReadonlyMap<Standing, number>;
+  /** Models of the set, a switched-off provider's included. */
+  total: number;
+  /** Models of the set whose provider is on. */
+  considered: number;
+  summary: string;
+  fix: ReturnType<typeof fixFor>;
+}
+
 /** The verdict when no model of the set can take the next request. */
-function nothingRoutable(
-  verdict: Verdict,
-  counts: Map<Standing, number>,
-  considered: number,
-  summary: string,
-  fix: ReturnType<typeof fixFor>,
-): HealthVerdict {
+function nothingRoutable(verdict: Verdict, outs: Outs): HealthVerdict {
+  const { counts, considered, summary, fix } = outs;
   if ((counts.get('missing_key') ?? 0) === considered)
     return verdict('red', 'nothing routable', 'no model has a key: add one in Providers', 'add_key');
   if ((counts.get('key_refused') ?? 0) + (counts.get('missing_key') ?? 0) === considered) {
     const reason = 'every provider refused its key (401/403): replace it in Providers';
     return verdict('red', 'nothing routable', reason, 'check_keys');
   }
-  if (counts.has('quota_paused') && !counts.has('open')) {
-    const reason = `every usable model is quota-paused (${summary}): agents get 429 until a pause ends`;
-    return verdict('amber', 'quota-paused', reason, 'wait');
-  }
+  if (counts.has('quota_paused') && !counts.has('open')) return pausedOut(verdict, outs);
   const reason = `no model can take a request (${summary})${fix ? `: ${fix.words}` : ''}`;
   return verdict('red', 'nothing routable', reason, fix?.action ?? null);
+}
+
+/**
+ * Nothing routable, some models quota-paused and none OPEN: agents are refused until the first pause ends
+ * (`backAt`), with 429 when every model of the set is paused and 503 `all_models_unavailable` when others
+ * are out too (a key missing or refused, a provider off), as the router answers them. Waiting is enough, but
+ * a fix the user can make is said.
+ */
+function pausedOut(verdict: Verdict, outs: Outs): HealthVerdict {
+  const { counts, total, considered, summary, fix } = outs;
+  const paused = counts.get('quota_paused') ?? 0;
+  const status = paused === total ? '429' : '503';
+  const what = paused === considered ? 'every usable model is quota-paused' : 'no model can take a request';
+  const todo = fix && fix.action !== 'wait' ? `; ${fix.words}, or wait` : '';
+  const reason = `${what} (${summary}): agents get ${status} until a pause ends${todo}`;
+  return verdict('amber', 'quota-paused', reason, fix?.action ?? 'wait');
 }
 
 /**
@@ -188,7 +207,14 @@ function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
   }
   const summary = summarise(counts);
   const fix = fixFor(counts);
-  if (!next) return nothingRoutable(verdict, counts, considered.length, summary, fix);
+  if (!next)
+    return nothingRoutable(verdict, {
+      counts,
+      total: set.length,
+      considered: considered.length,
+      summary,
+      fix,
+    });
   if (next.standing !== 'closed') {
     const what = next.standing === 'trial' ? 'a trial of' : 'DEGRADED';
     const behind = closed > 0 ? `; ${closed} CLOSED behind it` : '';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { StateResponse } from '../../api-types.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { withScenario } from '../../test-support/scenario.js';
-import { empty200, json } from '../../test-support/upstream-behaviours.js';
+import { empty200, json, status } from '../../test-support/upstream-behaviours.js';
 
 test('/api/state carries the health verdict: green, amber after a trip, a trial once the cooldown ends', async () => {
   await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
@@ -80,5 +80,46 @@ test('a DEGRADED model is behind the CLOSED ones until a cooldown without failur
       'the request goes where it said',
     );
     assert.equal((await state()).models.find((m) => m.key === 'alpha/m1')?.trialDueAt, null, 'CLOSED again');
+  });
+});
+
+test('nothing routable, keys refused and the rest quota-paused: the verdict says what agents get and what to do', async () => {
+  const providers = { a: ['m'], b: ['m'], c: ['m'], d: ['m'] };
+  await withScenario({ providers }, async ({ router, upstream }) => {
+    upstream.always('a/m', status(401)).always('b/m', status(401));
+    upstream
+      .always('c/m', status(429, { retryAfter: '120' }))
+      .always('d/m', status(429, { retryAfter: '60' }));
+    await router.chat();
+    const refused = await router.chat();
+    assert.equal(refused.status, 503);
+    assert.equal(parseReply<{ error: { code: string } }>(refused).error.code, 'all_models_unavailable');
+    assert.equal(refused.headers['retry-after'], '60');
+
+    const { health } = parseReply<StateResponse>(await router.get('/api/state'));
+    assert.equal(health.next, null);
+    assert.equal(health.action, 'check_keys');
+    assert.equal(health.backAt, router.clock.now() + 60_000);
+    assert.equal(
+      health.reason,
+      'no model can take a request (2 quota-paused, 2 key refused): agents get 503 until a pause ends; replace the refused keys in Providers, or wait',
+    );
+  });
+});
+
+test('every model quota-paused: the verdict says agents get 429 until a pause ends', async () => {
+  await withScenario({ providers: { c: ['m'], d: ['m'] } }, async ({ router, upstream }) => {
+    upstream
+      .always('c/m', status(429, { retryAfter: '120' }))
+      .always('d/m', status(429, { retryAfter: '60' }));
+    await router.chat();
+    assert.equal((await router.chat()).status, 429);
+    const { health } = parseReply<StateResponse>(await router.get('/api/state'));
+    assert.equal(health.level, 'amber');
+    assert.equal(health.next, null);
+    assert.equal(
+      health.reason,
+      'every usable model is quota-paused (2 quota-paused): agents get 429 until a pause ends',
+    );
   });
 });
