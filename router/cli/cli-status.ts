@@ -14,7 +14,7 @@ export const STATUS_EXIT = {
   unreadable: 1,
   /** No daemon serves the state folder. */
   notRunning: 3,
-  /** Running, but agents are not being served: nothing routable, or the newest requests all failed. */
+  /** Running, but agents are not being served: no next model (nothing routable), or the newest requests all failed. */
   notRouting: 4,
   /** Running, routing paused: agents get 503 `router_paused`. */
   paused: 5,
@@ -28,6 +28,8 @@ const stateSchema = z.object({
     title: z.string().max(200),
     reason: z.string().max(1000),
     next: z.string().max(500).nullable(),
+    /** When the first model that is out comes back; absent from an older router. */
+    backAt: z.number().nullable().optional(),
   }),
 });
 export type StatusState = z.infer<typeof stateSchema>;
@@ -53,7 +55,16 @@ export async function readDaemonState(daemon: LiveDaemon): Promise<StatusState |
   }
 }
 
-/** What `status` prints and exits with for a daemon it found. Pure. */
+/** `14:05:09`, an epoch time in the local time of the machine `status` runs on (the daemon's). */
+export function clockTime(epochMs: number): string {
+  const at = new Date(epochMs);
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/**
+ * What `status` prints and exits with for a daemon it found. The exit code follows where the next agent
+ * request goes: 0 only when it has a model to go to (and the newest requests did not all fail). Pure.
+ */
 export function statusReport(
   daemon: LiveDaemon,
   state: StatusState | string,
@@ -64,10 +75,12 @@ export function statusReport(
   const { health, paused } = state;
   // While paused nothing routes: the model the verdict would pick next is not where a request goes.
   const next = paused ? 'none until resumed' : (health.next ?? 'none');
-  const verdict = `health: ${health.level} · ${health.title} — ${health.reason} · next model: ${next} · paused: ${paused ? 'yes' : 'no'}`;
+  const backAt = health.backAt ?? null;
+  const back = health.level !== 'green' && backAt !== null ? ` · first back at ${clockTime(backAt)}` : '';
+  const verdict = `health: ${health.level} · ${health.title} — ${health.reason}${back} · next model: ${next} · paused: ${paused ? 'yes' : 'no'}`;
   const code = paused
     ? STATUS_EXIT.paused
-    : health.level === 'red'
+    : health.level === 'red' || health.next === null
       ? STATUS_EXIT.notRouting
       : STATUS_EXIT.routing;
   return { lines: [where, verdict], code };
