@@ -77,6 +77,24 @@ test('a cooldown ending refreshes the tray without any event', async () => {
   assert.deepEqual(colours, ['amber', 'green']);
 });
 
+test("a DEGRADED model's trial coming due refreshes the tray without any event", async () => {
+  const { time, status, colours } = setup();
+  const degraded = model('a/x', { state: 'DEGRADED', trialDueAt: time.now() + 30_000 });
+  // Routing order: behind the CLOSED model until its trial is due, then at its own place.
+  const source = fakeSource(snapshot([model('b/y'), degraded]));
+  status.attach(source);
+  await time.advanceSettling(0);
+  assert.deepEqual(colours, ['green']);
+  await time.advanceSettling(29_000);
+  assert.equal(source.reads, 1);
+  // The router emits nothing when the trial comes due.
+  source.state = snapshot([degraded, model('b/y')]);
+  await time.advanceSettling(2000);
+  assert.equal(source.reads, 2);
+  assert.deepEqual(colours, ['green', 'amber']);
+  assert.match(status.view.statusLine, /^Next request goes to a trial of a\/x; 1 CLOSED behind it$/);
+});
+
 test('a lost daemon turns the tray red, and it recovers on reconnect', async () => {
   const { time, status, colours } = setup();
   const source = fakeSource(snapshot([model('a/x')]), 'attached');

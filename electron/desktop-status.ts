@@ -145,7 +145,7 @@ export class DesktopStatus {
   #scheduleTimedRefresh(at: number | null, now: number): void {
     this.#clearTimedRefresh();
     if (at === null) return;
-    // A cooldown or quota pause ends at a known time: refresh then, with no polling in between.
+    // A cooldown, a quota pause or a wait for a trial ends at a known time: refresh then, with no polling.
     this.#timedRefresh = this.#options.time.setTimeout(
       () => {
         this.#timedRefresh = null;

@@ -44,3 +44,10 @@ test('nextTimedChange is the earliest future cooldown or quota end, ignoring the
   assert.equal(nextTimedChange(models, NOW), NOW + 2000);
   assert.equal(nextTimedChange([model('a/x')], NOW), null);
 });
+
+test("nextTimedChange counts a DEGRADED model's trial coming due, and no other state's trial time", () => {
+  const degraded = model('a/x', { state: 'DEGRADED', trialDueAt: NOW + 3000 });
+  assert.equal(nextTimedChange([degraded, model('a/y', { quotaPausedUntil: NOW + 4000 })], NOW), NOW + 3000);
+  assert.equal(nextTimedChange([model('a/x', { state: 'DEGRADED', trialDueAt: NOW })], NOW), null);
+  assert.equal(nextTimedChange([model('a/x', { trialDueAt: NOW + 3000 })], NOW), null);
+});

@@ -28,15 +28,19 @@ export function isRoutable(readiness: Readiness): boolean {
 }
 
 /**
- * The next moment the readiness of some model changes by the passage of time alone (a cooldown or a quota
- * pause ends), so the tray can refresh then instead of polling. Null when nothing is waiting.
+ * The next moment what the tray shows of some model changes by the passage of time alone (a cooldown or a
+ * quota pause ends, a DEGRADED model's trial comes due and takes its place in the order), so the tray can
+ * refresh then instead of polling: the router emits no event for any of these. Null when nothing is waiting.
  */
 export function nextTimedChange(models: readonly ModelStateView[], now: number): number | null {
   let next: number | null = null;
   for (const model of models) {
-    for (const at of [model.state === 'OPEN' ? model.openUntil : null, model.quotaPausedUntil]) {
-      if (at !== null && at > now && (next === null || at < next)) next = at;
-    }
+    const times = [
+      model.state === 'OPEN' ? model.openUntil : null,
+      model.state === 'DEGRADED' ? model.trialDueAt : null,
+      model.quotaPausedUntil,
+    ];
+    for (const at of times) if (at !== null && at > now && (next === null || at < next)) next = at;
   }
   return next;
 }
