@@ -63,6 +63,14 @@ test('one success clears the streak: counting stops at the newest served request
   assert.equal(read([entry({ outcome: 'served' }), ...history]).failedInARow, 0);
 });
 
+test('a partial answer is a failed request: it counts in the streak and clears nothing', () => {
+  const cut = () =>
+    entry({ outcome: 'partial', clientStatus: 200, attempts: [tried('a/1', 'stream_stall')] });
+  const recent = read([cut(), offline(), cut(), offline(), cut(), offline(), entry({ outcome: 'served' })]);
+  assert.equal(recent.failedInARow, 6);
+  assert.deepEqual(recent.causes, ['network_error', 'stream_stall']);
+});
+
 test('probes, tests, other sets, pinned models, client aborts and refusals neither count nor clear', () => {
   const passedOver = [
     entry({ source: 'probe', outcome: 'served' }),

@@ -16,8 +16,9 @@ type Cause = FailureKind | SkipReason;
 function weigh(entry: HistoryEntry): 'success' | 'failure' | 'ignored' {
   switch (entry.outcome) {
     case 'served':
-    case 'partial':
       return 'success';
+    // Part of an answer, then the face's error ending: the agent's turn is incomplete, as every count reads it.
+    case 'partial':
     case 'all_failed':
     case 'no_candidates':
     case 'internal_error':
