@@ -51,3 +51,14 @@ test("nextTimedChange counts a DEGRADED model's trial coming due, and no other s
   assert.equal(nextTimedChange([model('a/x', { state: 'DEGRADED', trialDueAt: NOW })], NOW), null);
   assert.equal(nextTimedChange([model('a/x', { trialDueAt: NOW + 3000 })], NOW), null);
 });
+
+test("readinessOf reads the router's skip reason: an unknown provider, a vanished model, no URL are unreachable", () => {
+  for (const blockedBy of ['unknown_model', 'model_vanished', 'provider_unresolvable'] as const)
+    assert.equal(readinessOf(model('a/x', { blockedBy, providerEnabled: false }), NOW), 'unreachable');
+  assert.equal(isRoutable('unreachable'), false);
+});
+
+test('a DEGRADED model whose trial is due is on trial; before that, degraded', () => {
+  assert.equal(readinessOf(model('a/x', { state: 'DEGRADED', trialDueAt: NOW }), NOW), 'half_open');
+  assert.equal(readinessOf(model('a/x', { state: 'DEGRADED', trialDueAt: NOW + 1 }), NOW), 'degraded');
+});

@@ -1,25 +1,57 @@
 import type { ModelStateView } from '../router/index.js';
 
 /**
- * How usable one model is right now, from the tray's point of view. The order of the checks follows the
- * router's ranking: a provider-level block hides any breaker state, and a quota pause hides OPEN.
+ * How usable one model is right now, from the tray's point of view. It reads the router's own reason for
+ * skipping the model (`blockedBy`, ranking's order of checks: a provider-level block hides any breaker
+ * state, and a quota pause hides OPEN), then the breaker as the health verdict reads it.
  */
 export type Readiness =
-  'ready' | 'degraded' | 'half_open' | 'open' | 'quota_paused' | 'key_invalid' | 'no_key' | 'disabled';
+  | 'ready'
+  | 'degraded'
+  | 'half_open'
+  | 'open'
+  | 'quota_paused'
+  | 'key_invalid'
+  | 'no_key'
+  | 'disabled'
+  | 'unreachable';
 
 /** Classifies one model at time `now`. */
 export function readinessOf(model: ModelStateView, now: number): Readiness {
-  if (!model.providerEnabled) return 'disabled';
-  if (model.missingKey) return 'no_key';
-  if (model.authBlocked) return 'key_invalid';
-  if (model.quotaPausedUntil !== null && model.quotaPausedUntil > now) return 'quota_paused';
-  if (model.state === 'OPEN') {
-    // A cooldown that has run out means the next request will try it (the router turns it HALF_OPEN).
-    return model.openUntil !== null && model.openUntil <= now ? 'half_open' : 'open';
+  switch (model.blockedBy) {
+    case 'provider_disabled':
+      return 'disabled';
+    case 'missing_key':
+      return 'no_key';
+    case 'auth_error':
+      return 'key_invalid';
+    // Its provider is unknown, has no usable URL, or no longer lists the model: none of it a switch.
+    case 'unknown_model':
+    case 'model_vanished':
+    case 'provider_unresolvable':
+      return 'unreachable';
+    case 'quota_paused':
+    case 'quota_budget':
+    case null:
+      break;
   }
-  if (model.state === 'HALF_OPEN') return 'half_open';
-  if (model.state === 'DEGRADED') return 'degraded';
-  return 'ready';
+  if (model.quotaPausedUntil !== null && model.quotaPausedUntil > now) return 'quota_paused';
+  return breakerReadiness(model, now);
+}
+
+function breakerReadiness(model: ModelStateView, now: number): Readiness {
+  switch (model.state) {
+    // A cooldown that has run out means the next request will try it (the router turns it HALF_OPEN).
+    case 'OPEN':
+      return model.openUntil !== null && model.openUntil <= now ? 'half_open' : 'open';
+    case 'HALF_OPEN':
+      return 'half_open';
+    // No new failure for a cooldown: its next request is a trial, at its own place in the order.
+    case 'DEGRADED':
+      return model.trialDueAt !== null && model.trialDueAt <= now ? 'half_open' : 'degraded';
+    case 'CLOSED':
+      return 'ready';
+  }
 }
 
 /** Whether the router would send a request to a model in this condition (DEGRADED and trials count). */

@@ -72,6 +72,36 @@ test('disabled providers are left out of the count; an empty set is red', () => 
   assert.equal(empty.statusLine, 'Set "default" is empty: add models in Models');
 });
 
+test('a model the router cannot reach is labelled for why, not as a provider switched off', () => {
+  const state = snapshot([
+    model('a/x'),
+    model('ghost/y', { providerEnabled: false, blockedBy: 'unknown_model' }),
+    model('a/gone', { blockedBy: 'model_vanished' }),
+    model('nourl/z', { blockedBy: 'provider_unresolvable' }),
+  ]);
+  const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
+  assert.deepEqual(
+    view.menuModels.slice(1).map((m) => `${m.glyph} ${m.label}`),
+    [
+      '✕ ghost/y — provider unknown',
+      '✕ a/gone — no longer listed by its provider',
+      '✕ nourl/z — provider has no usable URL',
+    ],
+  );
+  assert.equal(view.colour, 'amber');
+  assert.match(view.statusLine, /^3 of 4 models out \(3 unknown or removed\)/);
+});
+
+test('a DEGRADED model whose trial is due is on trial in the menu, as the verdict says', () => {
+  const state = snapshot([model('a/x', { state: 'DEGRADED', trialDueAt: NOW - 1 }), model('b/y')]);
+  const view = computeTrayView({ kind: 'running', state, lastEntry: null }, NOW);
+  assert.equal(view.statusLine, 'Next request goes to a trial of a/x; 1 CLOSED behind it');
+  assert.equal(`${view.menuModels[0]?.glyph} ${view.menuModels[0]?.label}`, '◔ a/x — on trial');
+  const waiting = snapshot([model('b/y'), model('a/x', { state: 'DEGRADED', trialDueAt: NOW + 1 })]);
+  const before = computeTrayView({ kind: 'running', state: waiting, lastEntry: null }, NOW);
+  assert.equal(`${before.menuModels[1]?.glyph} ${before.menuModels[1]?.label}`, '◐ a/x — degraded');
+});
+
 test('grey while starting; red when paused, stopped or the port is taken', () => {
   assert.equal(computeTrayView({ kind: 'starting' }, NOW).colour, 'grey');
   const paused = computeTrayView(

@@ -48,6 +48,7 @@ const GLYPHS: Record<Readiness, string> = {
   key_invalid: '✕',
   no_key: '✕',
   disabled: '–',
+  unreachable: '✕',
 };
 
 const defaultFormatTime = (epochMs: number): string => {
@@ -142,8 +143,17 @@ function detail(model: ModelStateView, readiness: Readiness, formatTime: (ms: nu
       return 'no key';
     case 'disabled':
       return 'provider off';
+    case 'unreachable':
+      return UNREACHABLE_WORDS[model.blockedBy ?? 'unknown_model'] ?? 'unreachable';
   }
 }
+
+/** Why the router cannot reach a model, in the menu's words. */
+const UNREACHABLE_WORDS: Partial<Record<NonNullable<ModelStateView['blockedBy']>, string>> = {
+  unknown_model: 'provider unknown',
+  model_vanished: 'no longer listed by its provider',
+  provider_unresolvable: 'provider has no usable URL',
+};
 
 /** `groq/llama-3.3-70b (1 failover)`, `failed after 3 attempts`, … — never any request content. */
 export function describeLast(entry: HistoryEntry): string {
