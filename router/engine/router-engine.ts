@@ -23,6 +23,7 @@ import { SessionHomes } from './fit/session-homes.js';
 import { requestLogLine } from './views/log-text.js';
 import type { Answer } from './answer/answer.js';
 import { INTERNAL_ERROR_ANSWER } from './answer/final-answer.js';
+import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import {
   historyEntry,
   routeRequest,
@@ -32,6 +33,13 @@ import {
 } from './routing/route-request.js';
 import { buildState, modelView } from './views/state-view.js';
 import { ThoughtSignatures } from '../upstream/thought-signatures.js';
+
+/** A refusal before routing: the error the client gets, the headers beside it, whether it went out already. */
+export interface BeforeRoutingRefusal {
+  error: ErrorAnswer;
+  headers?: Readonly<Record<string, string>>;
+  answered?: boolean;
+}
 
 export interface EngineParts {
   resolved: ResolvedConfig;
@@ -192,6 +200,20 @@ export class RouterEngine {
    */
   failBeforeRouting(req: ChatRequest, answer: Answer, error: unknown): HistoryEntry {
     return this.#record(this.#contain(req, answer, error, this.parts.time.now()));
+  }
+
+  /**
+   * A request refused before routing (its body unreadable, or not a request its face can take; a wrong
+   * method; too many bodies arriving): answered with `refusal.error` in the face's shape, unless it was
+   * answered already (`answered`: a body cut at its deadline is answered on the socket), and recorded as
+   * `rejected`, as a refusal in routing is. No model is asked or blamed.
+   */
+  refuseBeforeRouting(req: ChatRequest, answer: Answer, refusal: BeforeRoutingRefusal): HistoryEntry {
+    const { error } = refusal;
+    if (refusal.answered !== true) answer.refuse(error, 'rejected', refusal.headers);
+    const now = this.parts.time.now();
+    const ending: Ending = { outcome: 'rejected', clientStatus: error.status };
+    return this.#record(historyEntry(req, answer, { target: null, started: now, ended: now, ending }));
   }
 
   /** Adds a finished request to the history, the events and the log. */

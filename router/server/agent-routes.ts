@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FACE_ROUTES, type ApiFace } from '../api-types.js';
 import type { LiveConfig } from '../config/live-config.js';
 import { Answer } from '../engine/answer/answer.js';
-import { pickRequestId } from '../engine/answer/request-trace.js';
 import { clientError } from '../engine/answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import { advertisedModelNames, pinnableModels } from '../engine/routing/model-names.js';
@@ -11,7 +9,7 @@ import type { RouterEngine } from '../engine/router-engine.js';
 import type { ResponseItemStore } from '../faces/index.js';
 import type { Clock } from '../state/clock.js';
 import { handleCountTokens } from './count-tokens-route.js';
-import { handleFace, type FaceSpec } from './face-route.js';
+import { handleFace, headFacts, requestIdOf, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
 import { handleModels } from './models-route.js';
 import { dropUnreadBody } from './request-body.js';
@@ -43,6 +41,14 @@ export interface AgentRouteDeps {
   faces: AgentFaces;
 }
 
+/** How a refusal on a face is made: its headers, its outcome, and the engine that records it (if any). */
+export interface FaceRefusalOptions {
+  headers?: Readonly<Record<string, string>>;
+  outcome?: 'rejected' | 'internal_error';
+  /** Records the refusal as `rejected` in the history (an agent's request); absent, it is only answered. */
+  recordIn?: RouterEngine;
+}
+
 /**
  * A refusal before the face read the request (a guard, a wrong method): in the face's own error shape and
  * with the decision headers, so every answer on an agent's path speaks its protocol.
@@ -52,11 +58,13 @@ export function refuseOnFace(
   req: IncomingMessage,
   res: ServerResponse,
   error: ErrorAnswer,
-  options: { headers?: Readonly<Record<string, string>>; outcome?: 'rejected' | 'internal_error' } = {},
+  options: FaceRefusalOptions = {},
 ): void {
-  const requestId = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  const requestId = requestIdOf(req);
   const answer = new Answer(res, face.encoder(null), requestId);
-  answer.refuse(error, options.outcome ?? 'rejected', options.headers);
+  const { headers, recordIn } = options;
+  if (recordIn === undefined) return answer.refuse(error, options.outcome ?? 'rejected', headers);
+  recordIn.refuseBeforeRouting(headFacts(req, requestId), answer, { error, headers });
 }
 
 /** `/v1/*`: the faces, the local token count, the model list, else 404. */
@@ -72,7 +80,8 @@ export async function handleAgentRoute(
   if (face !== undefined) {
     if (method === 'POST') return handleFace(engine, face, req, res);
     const error = clientError(405, 'method_not_allowed', 'fcm-router: use POST');
-    return refuseOnFace(face, req, res, error, { headers: { allow: 'POST', ...dropUnreadBody(req) } });
+    const headers = { allow: 'POST', ...dropUnreadBody(req) };
+    return refuseOnFace(face, req, res, error, { headers, recordIn: engine });
   }
   if (pathname === '/v1/messages/count_tokens') {
     if (method === 'POST') return handleCountTokens(req, res);

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Answer } from '../engine/answer/answer.js';
 import { clientError } from '../engine/answer/final-answer.js';
-import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import { countMessagesTokens, MessagesEncoder } from '../faces/index.js';
 import { freshIdStem } from '../gate/minted-ids.js';
-import { readFaceBody, requestIdOf } from './face-route.js';
+import { readFaceBody, requestIdOf, type RefuseRequest } from './face-route.js';
 import { sendJson } from './respond.js';
 
 /**
@@ -14,12 +13,12 @@ import { sendJson } from './respond.js';
  */
 export async function handleCountTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = requestIdOf(req);
-  const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void =>
-    new Answer(res, new MessagesEncoder({ idStem: freshIdStem(), model: 'fcm' }), requestId).refuse(
-      error,
-      'rejected',
-      extra,
-    );
+  // Not recorded: a count is no request for an answer (its answers are not recorded either).
+  const refuse: RefuseRequest = ({ error, headers, answered }) => {
+    if (answered === true) return;
+    const encoder = new MessagesEncoder({ idStem: freshIdStem(), model: 'fcm' });
+    new Answer(res, encoder, requestId).refuse(error, 'rejected', headers);
+  };
   const read = await readFaceBody(req, res, refuse);
   if (read === null) return;
   const counted = countMessagesTokens(read.body, read.bytes);
@@ -27,7 +26,7 @@ export async function handleCountTokens(req: IncomingMessage, res: ServerRespons
     const message = counted.message.startsWith('fcm-router:')
       ? counted.message
       : `fcm-router: ${counted.message}`;
-    return refuse(clientError(400, 'invalid_request', message));
+    return refuse({ error: clientError(400, 'invalid_request', message) });
   }
   sendJson(res, 200, counted.body, { 'x-request-id': requestId });
 }

@@ -4,10 +4,9 @@ import { Answer } from '../engine/answer/answer.js';
 import type { AnswerEncoder } from '../faces/answer-encoder.js';
 import { pickRequestId } from '../engine/answer/request-trace.js';
 import { clientError } from '../engine/answer/final-answer.js';
-import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import type { ChatRequest, RequestSource } from '../engine/routing/route-context.js';
 import { ChatEncoder } from '../faces/chat-face.js';
-import type { RouterEngine } from '../engine/router-engine.js';
+import type { BeforeRoutingRefusal, RouterEngine } from '../engine/router-engine.js';
 import type { ReasoningEffort } from '../faces/chat-request.js';
 import { estimateNeeds, SMALL_REQUEST } from '../faces/request-size.js';
 import { isRecord, parseJson } from '../gate/safe-json.js';
@@ -20,6 +19,7 @@ import {
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   readBody,
+  cutAtDeadline,
 } from './request-body.js';
 import { conversationOf, sessionOf } from './session-id.js';
 
@@ -73,23 +73,30 @@ function testKeyOf(req: IncomingMessage, source: RequestSource): string | null {
   return typeof named === 'string' && named !== '' && named.length <= MAX_FINGERPRINT ? named : null;
 }
 
+/** How a route refuses a request before routing it (and, on a face, records it). */
+export type RefuseRequest = (refusal: BeforeRoutingRefusal) => void;
+
+/** What a body cut at its deadline was answered (on the socket, by the server): for its record. */
+const LATE_BODY = clientError(408, 'request_timeout', 'fcm-router: the request body did not arrive in time');
+
 /**
  * Reads a face's JSON body: 415 for another content type, 413 over the size limit, 400 for bad JSON, a
- * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is written with `refuse`. Null when refused; else
+ * non-object or nesting past `MAX_JSON_DEPTH`; the refusal is made with `refuse` (a body cut at its
+ * deadline, answered 408 already, is passed to it as answered). Null when refused or the client left; else
  * the body and its length in bytes (what the size estimate counts on).
  */
 export async function readFaceBody(
   req: IncomingMessage,
   res: ServerResponse,
-  refuse: (error: ErrorAnswer, extra?: Readonly<Record<string, string>>) => void,
+  refuse: RefuseRequest,
 ): Promise<{ body: Record<string, unknown>; bytes: number } | null> {
   const bad = (
     message: string,
     status = 400,
     code = 'invalid_request',
-    extra?: Record<string, string>,
+    headers?: Record<string, string>,
   ): null => {
-    refuse(clientError(status, code, message), extra);
+    refuse({ error: clientError(status, code, message), headers });
     return null;
   };
   if (!isJsonContentType(req.headers['content-type'])) {
@@ -103,6 +110,7 @@ export async function readFaceBody(
         connection: 'close',
       });
     res.destroy();
+    if (cutAtDeadline(req)) refuse({ error: LATE_BODY, answered: true });
     return null;
   }
   let bytes = read.body;
@@ -137,6 +145,17 @@ interface Prepared {
   answer: Answer;
 }
 
+/** What is known of a request whose body was not read: nothing of it. */
+const NO_BODY = { body: {}, bytes: 0 };
+
+/**
+ * What a request is known as before its body is read: its id, where it came from, its session by header.
+ * For the record of a refusal before routing.
+ */
+export function headFacts(req: IncomingMessage, requestId: string): ChatRequest {
+  return requestFacts(req, requestId, NO_BODY);
+}
+
 /** What a request is known as before its translation: its id, the raw body's model, where it came from. */
 function requestFacts(
   req: IncomingMessage,
@@ -168,17 +187,17 @@ function prepare<T>(
   req: IncomingMessage,
   res: ServerResponse,
   read: { facts: ChatRequest; bytes: number },
-  refuse: (error: ErrorAnswer) => void,
+  refuse: RefuseRequest,
 ): Prepared | null {
   const { facts, bytes } = read;
   const request = face.translate(facts.body);
   if (!request.ok) {
-    refuse(clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param));
+    refuse({ error: clientError(400, 'invalid_request', `fcm-router: ${request.message}`, request.param) });
     return null;
   }
   if (request.model.length > MAX_MODEL_NAME) {
     const message = `fcm-router: "model" is longer than ${MAX_MODEL_NAME} characters`;
-    refuse(clientError(400, 'invalid_request', message, 'model'));
+    refuse({ error: clientError(400, 'invalid_request', message, 'model') });
     return null;
   }
   const { requestId } = facts;
@@ -242,10 +261,12 @@ export async function handleFace<T>(
   res: ServerResponse,
 ): Promise<void> {
   const requestId = requestIdOf(req);
-  const refuse = (error: ErrorAnswer, extra?: Readonly<Record<string, string>>): void => {
-    new Answer(res, face.encoder(null), requestId).refuse(error, 'rejected', extra);
-  };
   let facts: ChatRequest | null = null;
+  // Recorded as a refusal in routing is: with what is known of the request by then, never its body.
+  const refuse: RefuseRequest = (refusal) => {
+    facts ??= headFacts(req, requestId);
+    engine.refuseBeforeRouting(facts, new Answer(res, face.encoder(null), requestId), refusal);
+  };
   let prepared: Prepared | null;
   try {
     const read = await readFaceBody(req, res, refuse);
@@ -253,7 +274,7 @@ export async function handleFace<T>(
     facts = requestFacts(req, requestId, read);
     prepared = prepare(face, req, res, { facts, bytes: read.bytes }, refuse);
   } catch (error) {
-    facts ??= requestFacts(req, requestId, { body: {}, bytes: 0 });
+    facts ??= headFacts(req, requestId);
     return failLocally(engine, face, facts, res, error);
   }
   if (prepared === null) return;

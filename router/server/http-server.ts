@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HealthResponse } from '../api-types.js';
 import type { EventBus } from '../engine/event-bus.js';
+import type { RouterEngine } from '../engine/router-engine.js';
 import { ResponseItemStore } from '../faces/index.js';
 import type { RouterLogger } from '../public-types.js';
 import { INTERNAL_ERROR_ANSWER } from '../engine/answer/final-answer.js';
@@ -108,13 +109,17 @@ function cutLateBody(req: IncomingMessage, res: ServerResponse, deadlineMs: numb
   socket.destroy();
 }
 
-/** Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. */
+/**
+ * Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. A face's
+ * `server_busy` is an agent's request turned away, recorded in `engine`; a foreign Host or Origin is not
+ * recorded: it comes from a web page, which must not be able to write to the router's history.
+ */
 function refuse(
-  req: IncomingMessage,
-  res: ServerResponse,
+  call: { req: IncomingMessage; res: ServerResponse; engine: RouterEngine },
   face: AnyFace | undefined,
   refusal: Refusal,
 ): void {
+  const { req, res } = call;
   const extra: Record<string, string> = dropUnreadBody(req);
   if (refusal.status === 503) Object.assign(extra, { 'retry-after': '1', connection: 'close' });
   if (face === undefined) {
@@ -129,7 +134,8 @@ function refuse(
     message: refusal.message,
     retryAfterSec: null,
   };
-  refuseOnFace(face, req, res, error, { headers: extra });
+  const recordIn = refusal.code === 'server_busy' ? call.engine : undefined;
+  refuseOnFace(face, req, res, error, { headers: extra, ...(recordIn ? { recordIn } : {}) });
 }
 
 /**
@@ -243,7 +249,8 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const pathname = query === -1 ? target : target.slice(0, query);
     const isAgentPath = pathname.startsWith('/v1/');
     const refusal = guardRefusal(req, res, isAgentPath, pendingBodies);
-    if (refusal !== null) return refuse(req, res, agent.faces.get(pathname), refusal);
+    if (refusal !== null)
+      return refuse({ req, res, engine: deps.engine }, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
     if (pathname === '/metrics') return handleMetrics(metrics, req, res);
     if (isAgentPath) return handleAgentRoute(agent, method, pathname, req, res);

@@ -21,6 +21,14 @@ export interface BodyLimits {
   requestBodyTimeoutMs: number;
 }
 
+/** The requests whose bodies were cut at their deadline (answered 408 on the socket). */
+const lateBodies = new WeakSet<IncomingMessage>();
+
+/** Whether `req`'s body was cut at its deadline: its reading ended there, and its 408 went out. */
+export function cutAtDeadline(req: IncomingMessage): boolean {
+  return lateBodies.has(req);
+}
+
 /**
  * Counts the requests whose bodies are still arriving, and gives each a deadline. A slow sender holds a
  * socket and buffers until its body is in; past the cap, new senders are turned away rather than let pile
@@ -59,7 +67,11 @@ export class PendingBodies {
     this.#count += 1;
     const socket = req.socket;
     const dueAt = this.#deadlines.now() + requestBodyTimeoutMs;
-    const deadline = this.#deadlines.watch({ dueAt, onDue: () => this.onLate(req, res) });
+    const onDue = (): void => {
+      lateBodies.add(req);
+      this.onLate(req, res);
+    };
+    const deadline = this.#deadlines.watch({ dueAt, onDue });
     const arrived = (): void => {
       this.#deadlines.unwatch(deadline);
       req.off('end', arrived);
