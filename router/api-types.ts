@@ -260,6 +260,11 @@ export const API_FACES = FACE_ROUTES.map((route) => route.face) as [ApiFace, ...
 
 /** One request's decision trace, as history keeps it. */
 export interface HistoryEntry {
+  /**
+   * The entry's number in this router's history, one more than the entry recorded before it (absent in
+   * entries written before it existed): what tells entries apart, as agents may send one request id twice.
+   */
+  seq?: number;
   requestId: string;
   at: number;
   modelRequested: string;

@@ -24,6 +24,7 @@ const count = z.number().int().min(0).nullable();
 
 /** One persisted history entry; unknown fields make it invalid. */
 export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> = z.strictObject({
+  seq: z.number().int().min(1).optional(),
   requestId: z.string().min(1).max(200),
   at: z.number(),
   modelRequested: z.string().max(500),

@@ -124,7 +124,32 @@ test('history survives a restart, oldest first on disk, mode 0600', async () => 
 
     const b = makeHistory(file);
     await b.history.load();
-    assert.deepEqual(b.history.list(), [entry(3), entry(2), entry(1)]);
+    const numbered = (n: number): HistoryEntry => ({ ...entry(n), seq: n });
+    assert.deepEqual(b.history.list(), [numbered(3), numbered(2), numbered(1)]);
+    await b.history.close();
+  });
+});
+
+test('each entry is numbered one after the last, also after a restart and a clear: one request id may recur', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'history.json');
+    const a = makeHistory(file);
+    for (let n = 1; n <= 3; n += 1) a.history.add({ ...entry(n), requestId: 'same-id' });
+    assert.deepEqual(
+      a.history.list().map((e) => e.seq),
+      [3, 2, 1],
+    );
+    await a.history.close();
+
+    const b = makeHistory(file);
+    await b.history.load();
+    b.history.add(entry(4));
+    b.history.clear();
+    b.history.add(entry(5));
+    assert.deepEqual(
+      b.history.list().map((e) => [e.requestId, e.seq]),
+      [['req-5', 5]],
+    );
     await b.history.close();
   });
 });

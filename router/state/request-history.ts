@@ -30,6 +30,8 @@ export class RequestHistory extends StateBook<HistoryFile> {
   private readonly logger: RouterLogger;
   /** Past capacity the oldest entry is dropped. */
   private readonly entries: RingBuffer<HistoryEntry>;
+  /** The number the last entry was given: kept across a clear, and read back from the entries at a restart. */
+  #lastSeq = 0;
 
   constructor(options: RequestHistoryOptions) {
     super(options, fileSchema);
@@ -54,11 +56,16 @@ export class RequestHistory extends StateBook<HistoryFile> {
     const dropped = data.entries.length - valid.length;
     if (dropped > 0) this.logger.warn(`request history: dropped ${dropped} invalid entries`);
     this.entries.clear();
-    for (const entry of valid.slice(-this.entries.capacity)) this.entries.push(entry);
+    for (const entry of valid.slice(-this.entries.capacity)) {
+      this.entries.push(entry);
+      this.#lastSeq = Math.max(this.#lastSeq, entry.seq ?? 0);
+    }
   }
 
-  /** Appends one request's trace, dropping the oldest past capacity. */
+  /** Appends one request's trace, numbered after the one before, dropping the oldest past capacity. */
   add(entry: HistoryEntry): void {
+    this.#lastSeq += 1;
+    entry.seq = this.#lastSeq;
     this.entries.push(entry);
     this.changed();
   }

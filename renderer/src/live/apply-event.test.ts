@@ -43,6 +43,16 @@ describe('applyRequest', () => {
     });
   });
 
+  test('requests that reuse one request id are each listed and counted; a replayed event is not', () => {
+    let history = emptyHistory;
+    for (const seq of [1, 2, 3]) history = applyRequest(history, entry('same-id', 1, 'served', { seq }), 10);
+    // The event of the third again, as a reconnect may deliver it beside the refetched history.
+    history = applyRequest(history, entry('same-id', 1, 'served', { seq: 3 }), 10);
+    expect(history.entries.map((e) => e.seq)).toEqual([3, 2, 1]);
+    expect(history.stats.today.servedFirstTry).toBe(3);
+    expect(history.stats.retained).toBe(3);
+  });
+
   test('a dashboard test is listed but not counted', () => {
     const history = applyRequest(emptyHistory, entry('t1', 1, 'all_failed', { source: 'test' }), 10);
     expect(history.entries).toHaveLength(1);

@@ -5,6 +5,7 @@ import type {
   StateResponse,
 } from '../../../router/api-types.js';
 import { isAgentRequest } from '../lib/request-source.js';
+import { entryKey } from '../lib/entry-key.js';
 import { isFailedOutcome } from '../lib/labels.js';
 
 /**
@@ -13,7 +14,9 @@ import { isFailedOutcome } from '../lib/labels.js';
  * server's full statistics later.
  */
 export function applyRequest(history: HistoryResponse, entry: HistoryEntry, limit: number): HistoryResponse {
-  if (history.entries.some((e) => e.requestId === entry.requestId)) return history;
+  const key = entryKey(entry);
+  // The same event again (a reconnect's refetch may already hold it), not a request that reused an id.
+  if (history.entries.some((e) => entryKey(e) === key)) return history;
   const entries = [entry, ...history.entries].slice(0, limit);
   const retained = Math.min(limit, history.stats.retained + 1);
   if (!isAgentRequest(entry)) {

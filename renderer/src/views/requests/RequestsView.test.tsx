@@ -38,3 +38,28 @@ test('an older page holds still while requests arrive, and says how many came si
   fireEvent.click(within(pager()).getByRole('button', { name: '← Newer' }));
   expect(within(pager()).getByText(new RegExp(`1–${PAGE_SIZE} of 65 · page 1 of 3$`))).toBeTruthy();
 });
+
+test('requests that share one request id are each a row, and an older page holds still on them', async () => {
+  window.history.replaceState(null, '', '#/requests');
+  // An agent that sends the same x-request-id with every request: entries differ by their number alone.
+  const sameId = (count: number): HistoryResponse['entries'] =>
+    Array.from({ length: count }, (_, i) =>
+      historyEntry({ requestId: 'same-id', seq: i + 1, at: (i + 1) * 1000 }),
+    ).reverse();
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(queryKeys.history, history(sameId(30)));
+  render(
+    <QueryClientProvider client={client}>
+      <RequestsView />
+    </QueryClientProvider>,
+  );
+  expect(screen.getAllByRole('listitem')).toHaveLength(PAGE_SIZE);
+  const pager = (): HTMLElement => screen.getByRole('navigation', { name: 'Pages' });
+  fireEvent.click(within(pager()).getByRole('button', { name: 'Older →' }));
+  expect(screen.getAllByRole('listitem')).toHaveLength(5);
+
+  client.setQueryData(queryKeys.history, history(sameId(33)));
+  await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  expect(within(pager()).getByText(/26–30 of 30 · page 2 of 2 · 3 newer since/)).toBeTruthy();
+  expect(screen.getAllByRole('listitem')).toHaveLength(5);
+});

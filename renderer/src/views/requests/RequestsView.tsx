@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { HistoryEntry } from '../../../../router/api-types.js';
 import { useHistory } from '../../api/queries.js';
 import { Panel } from '../../components/Panel.js';
 import { QueryStatus } from '../../components/QueryStatus.js';
@@ -10,6 +11,7 @@ import {
   newestFirst,
   type HistoryFilter,
 } from '../../lib/history-filter.js';
+import { entryKey } from '../../lib/entry-key.js';
 import { replaceHashQuery, useHashQuery } from '../../lib/use-route.js';
 import { RequestFilters } from './RequestFilters.js';
 import { RequestRow } from './RequestRow.js';
@@ -22,11 +24,11 @@ export const PAGE_SIZE = 25;
  * reader left the first page), so requests that arrive meanwhile do not shift the rows being read. The
  * first page, or an anchor gone from the history, is live. Returns the entries and how many are newer.
  */
-function fromAnchor<T extends { requestId: string }>(
+function fromAnchor<T extends Pick<HistoryEntry, 'seq' | 'requestId' | 'at'>>(
   entries: readonly T[],
   anchor: string | null,
 ): { listed: readonly T[]; newer: number } {
-  const at = anchor === null ? -1 : entries.findIndex((entry) => entry.requestId === anchor);
+  const at = anchor === null ? -1 : entries.findIndex((entry) => entryKey(entry) === anchor);
   return at <= 0 ? { listed: entries, newer: 0 } : { listed: entries.slice(at), newer: at };
 }
 
@@ -75,14 +77,15 @@ export function RequestsView() {
   const choices = useMemo(() => filterChoices(sorted), [sorted]);
   const [anchor, setAnchor] = useState<string | null>(null);
   // An older page opened from the URL (a reload) holds from the entries it first saw.
-  if (wanted > 1 && anchor === null && entries[0] !== undefined) setAnchor(entries[0].requestId);
+  if (wanted > 1 && anchor === null && entries[0] !== undefined) setAnchor(entryKey(entries[0]));
   const { listed, newer } = fromAnchor(entries, wanted > 1 ? anchor : null);
   const pages = Math.max(1, Math.ceil(listed.length / PAGE_SIZE));
   const page = Math.min(wanted, pages);
   const first = (page - 1) * PAGE_SIZE;
   const shown = listed.slice(first, first + PAGE_SIZE);
   const go = (next: HistoryFilter, nextPage: number) => {
-    setAnchor(nextPage > 1 ? (anchor ?? entries[0]?.requestId ?? null) : null);
+    const newest = entries[0];
+    setAnchor(nextPage > 1 ? (anchor ?? (newest === undefined ? null : entryKey(newest))) : null);
     replaceHashQuery(filterToParams(next, nextPage).toString());
   };
 
@@ -112,7 +115,7 @@ export function RequestsView() {
           </div>
           <ol className="request-list" aria-label="Requests, newest first">
             {shown.map((entry) => (
-              <RequestRow key={entry.requestId} entry={entry} />
+              <RequestRow key={entryKey(entry)} entry={entry} />
             ))}
           </ol>
           {entries.length === 0 && (
