@@ -109,6 +109,23 @@ test('Set up through the API refuses an unknown agent and a file it cannot edit,
   });
 });
 
+test("Undo through the API on a gateway's settings setup never wrote: nothing to undo, the file kept", async () => {
+  await withHome(async (home) => {
+    const text =
+      '{"env":{"ANTHROPIC_BASE_URL":"https://llm-gateway.example.com","ANTHROPIC_AUTH_TOKEN":"corp-token-abc","ANTHROPIC_MODEL":"claude-opus-4"}}';
+    const file = await place(home, { agent: 'claude-code', file: '.claude/settings.json', text });
+    await withScenario({ providers: { up: ['m1'] }, env: { HOME: home } }, async ({ router }) => {
+      const undo = await previewOf(router, 'claude-code', true);
+      assert.equal(undo.nothing, `${file} has nothing of fcm-router's; nothing to undo.`);
+      assert.equal(undo.diff, '');
+      const apply = { agent: 'claude-code', undo: true, plan: undo.plan };
+      const refused = await router.api('POST', '/api/setup/apply', apply);
+      assert.equal(refused.status, 409);
+      assert.equal(await readFile(file, 'utf8'), text);
+    });
+  });
+});
+
 test('the demo says so in its list of agents, for the dashboard to tell what Set up would point at', async () => {
   await withHome(async (home) => {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'fcm-setup-demo-'));

@@ -24,18 +24,26 @@ export interface AgentEditor {
   file(env: NodeJS.ProcessEnv, home: string): string;
   /** The file's text with our part set; throws a message naming the file when it cannot be read as such. */
   apply(text: string | null, file: string, target: RouterTarget): string;
-  /** The file's text without our part. */
+  /** The file's text without our part; the text itself when nothing of ours is in it. */
   strip(text: string, file: string): string;
   /** Whether two texts hold the same apart from our part. */
   sameApartFromOurs(a: string, b: string, file: string): boolean;
   /**
    * The file's text without our part, each value setup had replaced given back from `saved` (the backup
-   * from before setup), with the names of the keys given back; null when `saved` cannot be read as the
-   * agent's file.
+   * from before setup), with the names of the keys given back (the text itself when nothing of ours is in
+   * it); null when `saved` cannot be read as the agent's file.
    */
   putBack(text: string, saved: string, file: string): { text: string; broughtBack: string[] } | null;
   /** Why setting up must not write `file` now (another file of the agent's stands in the way), or null. */
   refusal?(file: string): Promise<string | null>;
+}
+
+/**
+ * `settings` written the way `text` was, or `text` itself when they hold the same: a file with nothing of
+ * ours in it is left byte for byte, not re-indented, so undo sees nothing to do.
+ */
+function settingsText(settings: JsonObject, text: string, file: string): string {
+  return sameJson(settings, parseSettings(text, file)) ? text : formatSettings(settings, text);
 }
 
 /**
@@ -48,7 +56,7 @@ function jsonSettingsEdits(
   putBackOurs: (settings: JsonObject, saved: JsonObject) => PutBack,
 ): Pick<AgentEditor, 'strip' | 'sameApartFromOurs' | 'putBack'> {
   return {
-    strip: (text, file) => formatSettings(stripOurs(text, file), text),
+    strip: (text, file) => settingsText(stripOurs(text, file), text, file),
     sameApartFromOurs: (a, b, file) => sameJson(stripOurs(a, file, true), stripOurs(b, file, true)),
     putBack: (text, saved, file) => {
       let before: JsonObject;
@@ -58,7 +66,7 @@ function jsonSettingsEdits(
         return null;
       }
       const { settings, broughtBack } = putBackOurs(parseSettings(text, file), before);
-      return { text: formatSettings(settings, text), broughtBack };
+      return { text: settingsText(settings, text, file), broughtBack };
     },
   };
 }

@@ -53,27 +53,54 @@ function isClaudeKey(key: string): boolean {
   return (CLAUDE_ENV_KEYS as readonly string[]).includes(key);
 }
 
-/** Claude Code's settings without our `env` entries (and without `env` when nothing else is left). */
-export function stripClaude(text: string, file: string): JsonObject {
+/** Whether `value` is a model name of this router: `fcm`, or `fcm:<set>` and `fcm:@provider/model`. */
+function isRouterModel(value: unknown): boolean {
+  return typeof value === 'string' && (value === MODEL || value.startsWith(`${MODEL}:`));
+}
+
+/**
+ * The `env` keys of Claude Code's whose values are setup's, by value, never by name alone: a model of this
+ * router's, and the token setup writes; beside that token, the base URL, the window and the traffic switch
+ * setup writes with it. A gateway of the user's own, with its token, is none of these. Pure.
+ */
+export function ourClaudeKeys(env: JsonObject): Set<string> {
+  const ours = new Set<string>();
+  if (isRouterModel(env.ANTHROPIC_MODEL)) ours.add('ANTHROPIC_MODEL');
+  if (env.ANTHROPIC_AUTH_TOKEN !== PLACEHOLDER_KEY) return ours;
+  ours.add('ANTHROPIC_AUTH_TOKEN');
+  for (const key of ['ANTHROPIC_BASE_URL', 'CLAUDE_CODE_AUTO_COMPACT_WINDOW']) if (key in env) ours.add(key);
+  if (env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC === '1')
+    ours.add('CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC');
+  return ours;
+}
+
+/**
+ * Claude Code's settings without our `env` entries (see {@link ourClaudeKeys}), and without `env` when
+ * nothing else is left. `anyModel` drops every key setup sets whatever it holds, to compare two versions
+ * apart from what setup sets.
+ */
+export function stripClaude(text: string, file: string, anyModel = false): JsonObject {
   const settings = parseSettings(text, file);
   if (!('env' in settings)) return settings;
-  const env = Object.fromEntries(
-    Object.entries(childObject(settings, 'env')).filter(([k]) => !isClaudeKey(k)),
-  );
+  const all = childObject(settings, 'env');
+  const ours = anyModel ? new Set(Object.keys(all).filter(isClaudeKey)) : ourClaudeKeys(all);
+  const env = Object.fromEntries(Object.entries(all).filter(([key]) => !ours.has(key)));
   const { env: _ours, ...rest } = settings;
   return Object.keys(env).length === 0 ? rest : { ...rest, env };
 }
 
 /**
- * Claude Code's settings with our `env` entries given back the values `saved` (the backup from before
- * setup) has for them, in place, and removed where it has none (and `env` removed when nothing is left).
+ * Claude Code's settings with our `env` entries (see {@link ourClaudeKeys}) given back the values `saved`
+ * (the backup from before setup) has for them, in place, and removed where it has none (and `env` removed
+ * when nothing is left). A value the user wrote over setup's since is theirs and stays.
  */
 export function putBackClaude(settings: JsonObject, saved: JsonObject): PutBack {
   const before = childObject(saved, 'env');
   const broughtBack: string[] = [];
   const out = editChild(settings, 'env', (env) => {
-    for (const key of Object.keys(env))
-      if (isClaudeKey(key) && valueBack(env, before, key)) broughtBack.push(`env.${key}`);
+    const ours = ourClaudeKeys(env);
+    for (const key of Object.keys(env).filter((name) => ours.has(name)))
+      if (valueBack(env, before, key)) broughtBack.push(`env.${key}`);
   });
   return { settings: out, broughtBack };
 }
