@@ -165,6 +165,7 @@ async function main(argv: readonly string[]): Promise<number> {
         daemon: await findDaemon(stateDir),
         force: cmd.force,
         dryRun: cmd.dryRun,
+        env: process.env,
         print: (line) => console.log(line),
       });
     }

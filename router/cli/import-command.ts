@@ -18,6 +18,7 @@ import {
 import { parseFcmConfig, type FcmConfig } from '../import/fcm-config.js';
 import { importThroughDaemon } from './import-through-daemon.js';
 import { knownProviders, planImport } from '../import/import-plan.js';
+import { resolveConfig } from '../config/resolve-config.js';
 import { reportIssues } from '../import/import-report.js';
 
 export interface ImportOptions {
@@ -31,6 +32,8 @@ export interface ImportOptions {
   daemon: LiveDaemon | null;
   force: boolean;
   dryRun: boolean;
+  /** The environment the config is resolved in (keys from variables), as a daemon started here would. */
+  env: Record<string, string | undefined>;
   /** Where each line of the report goes. */
   print: (line: string) => void;
 }
@@ -73,7 +76,12 @@ async function importIntoFile(fcm: FcmConfig, configPath: string, options: Impor
     reportIssues(print, configPath, current.issues);
     return 1;
   }
-  const plan = planImport(fcm, current.raw, knownProviders(current.raw), options.force);
+  const plan = planImport(fcm, {
+    current: current.raw,
+    effective: resolveConfig(current.config, options.env).sets,
+    known: knownProviders(current.raw),
+    force: options.force,
+  });
   print(`Importing ${options.file} into ${configPath}:`);
   for (const line of plan.lines) print(`  ${line}`);
   if (!plan.changed) {

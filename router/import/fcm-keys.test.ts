@@ -74,7 +74,7 @@ test('the plan makes "${NAME}" the provider\'s apiKeyEnv, skips what cannot be i
     openrouter: '${GROQ_API_KEY}',
     myproxy: '${FCM_MY_PROXY_KEY}',
   });
-  const plan = planImport(fcm, {}, KNOWN, false);
+  const plan = planImport(fcm, { current: {}, effective: {}, known: KNOWN, force: false });
   assert.deepEqual(plan.lines, [
     '+ nvidia: key from $NVIDIA_API_KEY',
     '- groq: skipped (apiKeys.groq: a key must be a string or a list of strings, not a number)',
@@ -88,7 +88,11 @@ test('the plan makes "${NAME}" the provider\'s apiKeyEnv, skips what cannot be i
     myproxy: { apiKeyEnv: 'FCM_MY_PROXY_KEY' },
   });
   assert.ok(!JSON.stringify(plan.next).includes('${'), 'no placeholder is ever taken for a key');
-  assert.equal(planImport(fcm, plan.next, KNOWN, false).changed, false, 'importing twice changes nothing');
+  assert.equal(
+    planImport(fcm, { current: plan.next, effective: {}, known: KNOWN, force: false }).changed,
+    false,
+    'importing twice changes nothing',
+  );
 });
 
 test('a variable replaces keys or another variable the config has only with --force', () => {
@@ -96,13 +100,13 @@ test('a variable replaces keys or another variable the config has only with --fo
   const current: ConfigInput = {
     providers: { nvidia: { apiKey: 'nvapi-mine', enabled: true }, groq: { apiKeyEnv: 'FCM_GROQ_KEY' } },
   };
-  const kept = planImport(fcm, current, KNOWN, false);
+  const kept = planImport(fcm, { current, effective: {}, known: KNOWN, force: false });
   assert.deepEqual(kept.lines, [
     `! nvidia: has 1 key (${keyFingerprint('nvapi-mine')}), kept (--force replaces them with keys from $NVIDIA_API_KEY, $FCM_NVIDIA_KEY_2)`,
     `! groq: has its key from $FCM_GROQ_KEY, kept (--force replaces them with 1 key (${keyFingerprint('gsk_new')}))`,
   ]);
   assert.equal(kept.changed, false);
-  const forced = planImport(fcm, current, KNOWN, true);
+  const forced = planImport(fcm, { current, effective: {}, known: KNOWN, force: true });
   assert.deepEqual(forced.next.providers, {
     nvidia: { enabled: true, apiKeyEnv: ['NVIDIA_API_KEY', 'FCM_NVIDIA_KEY_2'] },
     groq: { apiKey: 'gsk_new' },

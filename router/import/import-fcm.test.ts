@@ -55,7 +55,7 @@ test('the plan adds what is new, keeps what exists without --force, and names ke
     sets: { 'fast-coding': ['cerebras/gpt-oss-120b'] },
     activeSet: 'fast-coding',
   };
-  const plan = planImport(fcm, current, KNOWN, false);
+  const plan = planImport(fcm, { current, effective: {}, known: KNOWN, force: false });
   const text = plan.lines.join('\n');
   assert.ok(!text.includes('gsk_sample') && !text.includes('csk_'), 'no key in the report');
   assert.deepEqual(plan.lines, [
@@ -75,7 +75,7 @@ test('the plan adds what is new, keeps what exists without --force, and names ke
   });
   assert.deepEqual(plan.next.sets, current.sets);
 
-  const forced = planImport(fcm, current, KNOWN, true);
+  const forced = planImport(fcm, { current, effective: {}, known: KNOWN, force: true });
   assert.deepEqual(forced.next.providers?.['cerebras'], { apiKey: 'csk_sample' });
   assert.equal(forced.next.providers?.['nvidia']?.enabled, false);
   assert.deepEqual(forced.next.sets?.['fast-coding'], [
@@ -83,7 +83,7 @@ test('the plan adds what is new, keeps what exists without --force, and names ke
     'cerebras/gpt-oss-120b',
   ]);
 
-  const again = planImport(fcm, forced.next, KNOWN, false);
+  const again = planImport(fcm, { current: forced.next, effective: {}, known: KNOWN, force: false });
   assert.equal(again.changed, false, 'importing twice changes nothing');
 });
 
@@ -175,12 +175,72 @@ test('an active set the import would change is kept without --force, with a line
     sets: { mine: ['groq/llama-3.3-70b-versatile'], 'fast-coding': ['groq/llama-3.3-70b-versatile'] },
     activeSet: 'mine',
   };
-  const plan = planImport(fcm, current, KNOWN, false);
+  const plan = planImport(fcm, { current, effective: {}, known: KNOWN, force: false });
   assert.ok(
     plan.lines.includes('! activeSet: mine kept (--force makes it fast-coding)'),
     plan.lines.join('\n'),
   );
   assert.ok(plan.lines.includes('! set fast-coding: exists here, kept (--force replaces it with 2 models)'));
   assert.equal(plan.next.activeSet, 'mine');
-  assert.equal(planImport(fcm, current, KNOWN, true).next.activeSet, 'fast-coding');
+  assert.equal(
+    planImport(fcm, { current, effective: {}, known: KNOWN, force: true }).next.activeSet,
+    'fast-coding',
+  );
+});
+
+test('fcm-router import-fcm into a config without sets keeps its automatic set default beside the imported one', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-import-default-'));
+  const configPath = path.join(dir, 'config.json');
+  const fcmFile = path.join(dir, 'free-coding-models.json');
+  const models = [
+    { provider: 'groq', model: 'llama-3.3-70b-versatile' },
+    { provider: 'cerebras', model: 'gpt-oss-120b' },
+  ];
+  try {
+    const before: ConfigInput = { providers: { groq: { apiKey: 'gsk_mine' } } };
+    await writeFile(configPath, JSON.stringify(before), { mode: 0o600 });
+    await writeFile(
+      fcmFile,
+      JSON.stringify({ router: { activeSet: 'fast-coding', sets: { 'fast-coding': { models } } } }),
+    );
+    const parsed = parseConfig(before);
+    assert.ok(parsed.ok);
+    // The CLI's environment holds no provider keys: resolved in an empty one, as the import resolves it.
+    const automatic = resolveConfig(parsed.config, {}).sets['default'] ?? [];
+    assert.ok(automatic.length > 2);
+
+    const done = await runCli(['import-fcm', fcmFile, '--config', configPath]);
+    assert.equal(done.code, 0, done.output);
+    assert.match(done.output, /\+ set fast-coding: 2 models\n/);
+    assert.ok(
+      done.output.includes(`+ set default: ${automatic.length} models (the automatic set as it stood`),
+      done.output,
+    );
+    const written = JSON.parse(await readFile(configPath, 'utf8')) as ConfigInput;
+    assert.deepEqual(written.sets, {
+      default: automatic,
+      'fast-coding': ['groq/llama-3.3-70b-versatile', 'cerebras/gpt-oss-120b'],
+    });
+    assert.equal(written.activeSet, 'fast-coding');
+
+    // A file that names a set `default` of its own: that one is imported, the automatic one is not kept.
+    await writeFile(configPath, JSON.stringify(before));
+    await writeFile(fcmFile, JSON.stringify({ router: { sets: { default: { models } } } }));
+    const own = await runCli(['import-fcm', fcmFile, '--config', configPath]);
+    assert.equal(own.code, 0, own.output);
+    assert.deepEqual((JSON.parse(await readFile(configPath, 'utf8')) as ConfigInput).sets, {
+      default: ['groq/llama-3.3-70b-versatile', 'cerebras/gpt-oss-120b'],
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an import into a config with sets of its own writes no automatic set', async () => {
+  const fcm = await sample();
+  const current: ConfigInput = { sets: { mine: ['groq/llama-3.3-70b-versatile'] }, activeSet: 'mine' };
+  const effective = { mine: ['groq/llama-3.3-70b-versatile'] };
+  const plan = planImport(fcm, { current, effective, known: KNOWN, force: false });
+  assert.deepEqual(Object.keys(plan.next.sets ?? {}), ['mine', 'fast-coding']);
+  assert.ok(!plan.lines.some((line) => line.includes('set default')), plan.lines.join('\n'));
 });

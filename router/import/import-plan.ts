@@ -1,10 +1,12 @@
 /**
  * What importing a free-coding-models config would change in this router's config: keys (or the variables
  * holding them), providers switched off and sets, each with a line saying so (keys only by fingerprint).
- * Something this config has already is kept unless `force`. Pure.
+ * Something this config has already is kept unless `force`; a config that had no sets of its own keeps
+ * its automatic set `default`, written out beside the imported ones. Pure.
  */
 import { CATALOGUE_PROVIDERS } from '../catalogue/providers.js';
 import { isOwnKeyEnvName, type ConfigInput } from '../config/schema.js';
+import { hasOwnSets } from '../config/set-edits.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { FcmConfig } from './fcm-config.js';
 import type { FcmKeys } from './fcm-keys.js';
@@ -187,16 +189,63 @@ export function knownProviders(config: ConfigInput): Set<string> {
   ]);
 }
 
+/** The sets the config routes over now, as it resolves them: the automatic `default` when it names none. */
+export type EffectiveSets = Readonly<Record<string, readonly string[]>>;
+
 /**
- * Plans the import of `fcm` into `current`. `known` holds the provider ids this router knows (the
- * catalogue's and the config's own); others are skipped with a line.
+ * The automatic set `default` to write out beside the sets the import brings a config that had none of its
+ * own: naming sets ends the automatic one, and it held every model with a key and the keyless ones after
+ * them (`fcm:default`), so it is kept as it stood. Null when there is nothing to keep: the config has sets
+ * of its own, the import brings none, or it brings a `default` of its own.
  */
-export function planImport(
+function keptDefaultSet(
+  current: ConfigInput,
+  effective: EffectiveSets,
+  sets: Readonly<Record<string, string[]>>,
+  imported: readonly string[],
+): string[] | null {
+  if (hasOwnSets(current) || imported.length === 0 || Object.hasOwn(sets, 'default')) return null;
+  const models = Object.hasOwn(effective, 'default') ? effective['default'] : undefined;
+  return models !== undefined && models.length > 0 ? [...models] : null;
+}
+
+/** The active set after the import, with a line saying what became of it. */
+function planActiveSet(
+  draft: Draft,
   fcm: FcmConfig,
   current: ConfigInput,
-  known: ReadonlySet<string>,
-  force: boolean,
-): ImportPlan {
+  imported: string[],
+): string | undefined {
+  const { sets, lines } = draft;
+  // A config that gains its first sets needs an active one among them: the automatic set it had active,
+  // though kept, was no choice of the user's.
+  const active = fcm.activeSet !== null && fcm.activeSet in sets ? fcm.activeSet : imported[0];
+  const activeMissing =
+    !hasOwnSets(current) || current.activeSet === undefined || !(current.activeSet in sets);
+  if (active === undefined || active === current.activeSet) return current.activeSet;
+  if (activeMissing || draft.force) {
+    lines.push(`${current.activeSet === undefined ? '+' : '~'} activeSet: ${active}`);
+    draft.changed = true;
+    return active;
+  }
+  lines.push(`! activeSet: ${String(current.activeSet)} kept (--force makes it ${active})`);
+  return current.activeSet;
+}
+
+/** What an import is planned against. */
+export interface ImportTarget {
+  /** This router's config as written. */
+  current: ConfigInput;
+  /** The sets it routes over now ({@link EffectiveSets}). */
+  effective: EffectiveSets;
+  /** The provider ids this router knows (the catalogue's and the config's own); others are skipped with a line. */
+  known: ReadonlySet<string>;
+  /** Replace what the config has already. */
+  force: boolean;
+}
+
+/** Plans the import of `fcm` into the target's config. */
+export function planImport(fcm: FcmConfig, { current, effective, known, force }: ImportTarget): ImportPlan {
   const draft: Draft = {
     providers: { ...current.providers },
     sets: { ...current.sets },
@@ -208,18 +257,16 @@ export function planImport(
   planKeys(draft, fcm);
   planDisabled(draft, fcm);
   const imported = planSets(draft, fcm);
-  const { sets, lines } = draft;
-  const next: ConfigInput = { ...current, providers: draft.providers };
-  if (Object.keys(sets).length > 0) next.sets = sets;
-  // A config that gains its first sets needs an active one among them.
-  const active = fcm.activeSet !== null && fcm.activeSet in sets ? fcm.activeSet : imported[0];
-  const activeMissing = current.activeSet === undefined || !(current.activeSet in sets);
-  if (active !== undefined && active !== current.activeSet) {
-    if (activeMissing || force) {
-      next.activeSet = active;
-      lines.push(`${current.activeSet === undefined ? '+' : '~'} activeSet: ${active}`);
-      draft.changed = true;
-    } else lines.push(`! activeSet: ${String(current.activeSet)} kept (--force makes it ${active})`);
+  const kept = keptDefaultSet(current, effective, draft.sets, imported);
+  if (kept !== null) {
+    draft.sets = { default: kept, ...draft.sets };
+    draft.lines.push(
+      `+ set default: ${modelCount(kept.length)} (the automatic set as it stood, written out so it stays)`,
+    );
   }
-  return { next, lines, changed: draft.changed };
+  const next: ConfigInput = { ...current, providers: draft.providers };
+  if (Object.keys(draft.sets).length > 0) next.sets = draft.sets;
+  const activeSet = planActiveSet(draft, fcm, current, imported);
+  if (activeSet !== undefined) next.activeSet = activeSet;
+  return { next, lines: draft.lines, changed: draft.changed };
 }

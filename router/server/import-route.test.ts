@@ -93,3 +93,29 @@ test('keys read from variables and keys that cannot be imported come through as 
     assert.equal(refused.status, 400, refused.text);
   });
 });
+
+test('an import into a running config without sets keeps the automatic set default, still routable', async () => {
+  await withScenario(
+    { providers: { alpha: ['m1'], beta: ['m2'] }, sets: {}, activeSet: 'default' },
+    async ({ router, upstream }) => {
+      upstream.always('alpha/m1', json('a'));
+      const body = { ...IMPORT, force: false, dryRun: false };
+      const done = await router.api('POST', '/api/config/import', body);
+      assert.equal(done.status, 200, done.text);
+      const saved = JSON.parse(await readFile(router.router.configPath, 'utf8')) as ConfigInput;
+      assert.equal(saved.activeSet, 'imported', 'the imported set is active, as in a config without sets');
+      const automatic = saved.sets?.['default'] ?? [];
+      assert.deepEqual(automatic.slice(0, 2).sort(), ['alpha/m1', 'beta/m2'], 'the keyed models first');
+      assert.deepEqual(Object.keys(saved.sets ?? {}), ['default', 'imported']);
+      const { lines } = parseReply<ConfigImportResponse>(done);
+      assert.ok(
+        lines.includes(
+          `+ set default: ${automatic.length} models (the automatic set as it stood, written out so it stays)`,
+        ),
+        lines.join('\n'),
+      );
+      const reply = await router.chat({ model: 'fcm:default' });
+      assert.equal(reply.status, 200);
+    },
+  );
+});

@@ -6,9 +6,16 @@
 import { z } from 'zod/v3';
 import type { ConfigImportResponse } from '../api-types.js';
 import { validateConfig } from '../config/config-store.js';
+import type { ConfigInput } from '../config/schema.js';
 import type { FcmConfig } from '../import/fcm-config.js';
 import { MAX_KEY_LENGTH } from '../import/fcm-keys.js';
-import { knownProviders, planImport, type ImportPlan } from '../import/import-plan.js';
+import {
+  knownProviders,
+  planImport,
+  type EffectiveSets,
+  type ImportPlan,
+  type ImportTarget,
+} from '../import/import-plan.js';
 import { answerUpdate, readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
 import { sendError, sendJson } from './respond.js';
@@ -46,6 +53,11 @@ const importBody = z.strictObject({
   dryRun: z.boolean(),
 });
 
+/** The import planned against `raw`, which routes over `effective` now. */
+function importTarget(raw: ConfigInput, effective: EffectiveSets, force: boolean): ImportTarget {
+  return { current: raw, effective, known: knownProviders(raw), force };
+}
+
 function answerPlan(call: ApiCall, plan: ImportPlan, written: boolean): void {
   const body: ConfigImportResponse = {
     ok: true,
@@ -61,7 +73,7 @@ function answerPlan(call: ApiCall, plan: ImportPlan, written: boolean): void {
 async function dryRun(call: ApiCall, fcm: FcmConfig, force: boolean): Promise<void> {
   const { live } = call.deps;
   await live.syncWithFile();
-  const plan = planImport(fcm, live.raw, knownProviders(live.raw), force);
+  const plan = planImport(fcm, importTarget(live.raw, live.resolved.sets, force));
   const checked = validateConfig(plan.next);
   if (checked.ok) return answerPlan(call, plan, false);
   sendError(call.res, 400, 'invalid_config', 'fcm-router: the imported config would not be valid', {
@@ -77,8 +89,8 @@ export async function importConfig(call: ApiCall): Promise<void> {
   if (dry) return dryRun(call, fcm, force);
   const { live } = call.deps;
   let plan: ImportPlan | null = null;
-  const result = await live.update((raw) => {
-    plan = planImport(fcm, raw, knownProviders(raw), force);
+  const result = await live.update((raw, resolved) => {
+    plan = planImport(fcm, importTarget(raw, resolved.sets, force));
     return plan.next;
   });
   if (!result.ok || plan === null) return answerUpdate(call.res, result, live);
