@@ -7,7 +7,8 @@ const EVENT_TYPES: readonly RouterEventType[] = ['request', 'breaker', 'config',
 const HEARTBEAT_MS = 15_000;
 /** A dashboard that stops reading is dropped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-const MAX_CLIENTS = 64;
+/** At most this many streams; a newcomer past it ends the oldest (an EventSource comes back by itself). */
+export const MAX_CLIENTS = 64;
 
 /** Serves `GET /api/events` (SSE) and closes every stream on shutdown. */
 export class EventsRoute {
@@ -23,10 +24,8 @@ export class EventsRoute {
   }
 
   handle(res: ServerResponse): void {
-    if (this.#clients.size >= MAX_CLIENTS) {
-      res.writeHead(503, { 'content-type': 'text/plain' }).end('too many event listeners');
-      return;
-    }
+    // Streams left open by whoever opened the most would otherwise shut the dashboard out.
+    if (this.#clients.size >= MAX_CLIENTS) this.#endOldest();
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -48,6 +47,14 @@ export class EventsRoute {
       unsubscribe.forEach((off) => off());
       this.#clients.delete(res);
     });
+  }
+
+  #endOldest(): void {
+    for (const oldest of this.#clients) {
+      this.#clients.delete(oldest);
+      oldest.end();
+      return;
+    }
   }
 
   /** Ends every open event stream (so shutdown is not held up by dashboards). */

@@ -5,6 +5,7 @@ import {
   hostName,
   isAllowedHost,
   isAllowedOrigin,
+  isForeignFetch,
   isJsonContentType,
   isLoopbackHost,
   tokenMatches,
@@ -88,5 +89,13 @@ describe('small guards', () => {
     assert.equal(isJsonContentType('application/jsonx'), false);
     assert.equal(clientToken('opencode/1.2 (linux)'), 'opencode/1.2');
     assert.equal(clientToken('   '), null);
+  });
+});
+
+describe('isForeignFetch', () => {
+  it("takes the dashboard's own calls, a typed address and no fetch metadata; refuses other pages'", () => {
+    for (const site of [undefined, 'same-origin', 'none']) assert.equal(isForeignFetch(site), false, site);
+    for (const site of ['cross-site', 'same-site', 'bogus', ''])
+      assert.equal(isForeignFetch(site), true, site);
   });
 });

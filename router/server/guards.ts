@@ -62,7 +62,23 @@ export function isAllowedOrigin(
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
     return hostHeader !== undefined && parsed.host === hostHeader.toLowerCase() && isAllowedHost(parsed.host);
   }
-  return chatApi && (parsed.protocol === 'vscode-webview:' || parsed.protocol === 'vscode-file:');
+  return chatApi && isEditorWebview(parsed.protocol);
+}
+
+/** True for the scheme (`vscode-webview:`) of an editor's webview, which may use the chat API. */
+export function isEditorWebview(protocol: string): boolean {
+  return protocol === 'vscode-webview:' || protocol === 'vscode-file:';
+}
+
+/**
+ * Fetch-metadata guard: a browser says in `Sec-Fetch-Site` whose page made a request. The dashboard's own
+ * calls are `same-origin` and an address typed or bookmarked is `none`; anything else is another page's
+ * doing, `same-site` included (a page on another port of 127.0.0.1 or localhost is the same site). Such a
+ * request needs no Origin when it looks like an image or a frame, so the Origin guard never sees it.
+ * Agents, scripts and browsers without fetch metadata send no such header.
+ */
+export function isForeignFetch(fetchSite: string | undefined): boolean {
+  return fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none';
 }
 
 /** Constant-time comparison of the per-start dashboard token. */

@@ -20,6 +20,7 @@ import { EventsRoute } from './events-route.js';
 import {
   isAllowedHost,
   isAllowedOrigin,
+  isForeignFetch,
   isJsonContentType,
   readAuthorized,
   TOKEN_COOKIE,
@@ -59,26 +60,36 @@ interface Refusal {
   message: string;
 }
 
+/** The dashboard's API (its event stream included) and the metrics: for the router's own page and scripts. */
+function isDashboardData(pathname: string): boolean {
+  return pathname.startsWith('/api/') || pathname === '/metrics';
+}
+
 /**
- * Host, Origin and the cap on bodies still arriving, for every request. Null when it may pass (its body, if
- * one is still arriving, then has its deadline).
+ * Host, Origin, another page's request for the dashboard's data, and the cap on bodies still arriving, for
+ * every request. Null when it may pass (its body, if one is still arriving, then has its deadline).
  */
 function guardRefusal(
   req: IncomingMessage,
   res: ServerResponse,
-  isAgentPath: boolean,
+  pathname: string,
   pending: PendingBodies,
 ): Refusal | null {
   if (!isAllowedHost(req.headers.host)) {
     const message = 'fcm-router: Host header must be a loopback name or an IP address';
     return { status: 403, code: 'forbidden_host', message };
   }
-  if (!isAllowedOrigin(req.headers.origin, req.headers.host, isAgentPath))
+  if (!isAllowedOrigin(req.headers.origin, req.headers.host, pathname.startsWith('/v1/')))
     return {
       status: 403,
       code: 'forbidden_origin',
       message: 'fcm-router: cross-site requests are refused',
     };
+  if (isDashboardData(pathname) && isForeignFetch(req.headers['sec-fetch-site'])) {
+    const message =
+      "fcm-router: the browser says another site's page made this request (Sec-Fetch-Site): the dashboard's API answers its own page only";
+    return { status: 403, code: 'forbidden_fetch_site', message };
+  }
   if (!pending.admit(req, res)) {
     const message = 'fcm-router: too many requests are still sending their bodies; retry shortly';
     return { status: 503, code: 'server_busy', message };
@@ -223,7 +234,7 @@ async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: Http
 }
 
 /**
- * The router's HTTP face: guards (Host, Origin, bodies still arriving), then the agent routes (`/v1/*`),
+ * The router's HTTP face: guards (Host, Origin, another page's fetch, bodies still arriving), then the agent routes (`/v1/*`),
  * the dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
@@ -248,7 +259,7 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
     const isAgentPath = pathname.startsWith('/v1/');
-    const refusal = guardRefusal(req, res, isAgentPath, pendingBodies);
+    const refusal = guardRefusal(req, res, pathname, pendingBodies);
     if (refusal !== null)
       return refuse({ req, res, engine: deps.engine }, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
