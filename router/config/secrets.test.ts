@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MASKED_SECRET } from '../api-types.js';
 import type { ConfigInput } from './schema.js';
-import { keysLeavingTheirAddress, maskSecrets, restoreMaskedSecrets } from './secrets.js';
+import {
+  headerDigests,
+  headersAddedOrChanged,
+  keysLeavingTheirAddress,
+  maskSecrets,
+  restoreMaskedSecrets,
+} from './secrets.js';
 
 const current: ConfigInput = {
   providers: {
@@ -105,4 +111,20 @@ test('apiKeys are masked one by one with their fingerprints and restored by them
     'gsk-three',
     'gsk-new',
   ]);
+});
+
+test('header digests compare as the values do, and hold none of them', () => {
+  const before = { 'X-Team': 'one', Authorization: 'Bearer secret-value' };
+  const digests = headerDigests(before);
+  assert.ok(!JSON.stringify(digests).includes('secret-value') && !JSON.stringify(digests).includes('one'));
+  assert.deepEqual(Object.keys(digests), Object.keys(before));
+  assert.deepEqual(headerDigests(before), digests, 'the same values, the same digests');
+  const judge = (next: Record<string, string>) => [
+    headersAddedOrChanged(next, before),
+    headersAddedOrChanged(headerDigests(next), digests),
+  ];
+  assert.deepEqual(judge({ 'X-Team': 'one' }), [false, false], 'removed');
+  assert.deepEqual(judge({ ...before }), [false, false], 'the same');
+  assert.deepEqual(judge({ ...before, 'X-Team': 'two' }), [true, true], 'changed');
+  assert.deepEqual(judge({ ...before, 'X-Forwarded-Host': 'a.example' }), [true, true], 'added');
 });

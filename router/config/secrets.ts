@@ -2,6 +2,7 @@
  * Provider keys are write-only over the API: the config goes out with every key masked, and a masked
  * key coming back means "keep the one you have".
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { MASKED_SECRET } from '../api-types.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
 import type { ConfigInput } from './schema.js';
@@ -61,13 +62,36 @@ export function keysLeavingTheirAddress(incoming: ConfigInput, current: ConfigIn
     const before =
       current.providers && Object.hasOwn(current.providers, id) ? current.providers[id] : undefined;
     if (before === undefined || (!before.apiKey && (before.apiKeys ?? []).length === 0)) continue;
-    const oldHeaders = before.headers ?? {};
-    const headersChanged = Object.entries(provider.headers ?? {}).some(
-      ([name, value]) => !Object.hasOwn(oldHeaders, name) || oldHeaders[name] !== value,
-    );
-    if (provider.baseUrl !== before.baseUrl || headersChanged) leaving.push(id);
+    if (provider.baseUrl !== before.baseUrl || headersAddedOrChanged(provider.headers, before.headers))
+      leaving.push(id);
   }
   return leaving;
+}
+
+/**
+ * True when `next` adds a header to `before` or gives one another value: the change that carries a key to
+ * another address. Removing headers is none. Values compare as given: as written, or each as its
+ * {@link headerDigests} entry.
+ */
+export function headersAddedOrChanged(
+  next: Readonly<Record<string, string>> | undefined,
+  before: Readonly<Record<string, string>> | undefined,
+): boolean {
+  const old = before ?? {};
+  return Object.entries(next ?? {}).some(([name, value]) => !Object.hasOwn(old, name) || old[name] !== value);
+}
+
+/** Compares header values without keeping them (they may hold secrets): this process's own key. */
+const DIGEST_KEY = randomBytes(32);
+
+/** A provider's custom headers with each value replaced by a keyed digest of it, for this process only. */
+export function headerDigests(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).map(([name, value]) => [
+      name,
+      createHmac('sha256', DIGEST_KEY).update(value).digest('hex'),
+    ]),
+  );
 }
 
 /**

@@ -209,6 +209,48 @@ test('a removed key can be put back for a while, where it stood; later, or elsew
   });
 });
 
+test('a removed key does not go back to a provider that sends headers added or changed since', async () => {
+  const providerSettings = { alpha: { apiKeys: ['sk-first', 'sk-second'], headers: { 'X-Team': 'one' } } };
+  await withScenario({ ...ONE, providerSettings }, async ({ router }) => {
+    const saveHeaders = async (headers: Record<string, string>): Promise<void> => {
+      const config = parseReply<{ config: ConfigInput }>(await router.get('/api/config')).config;
+      const alpha = { ...config.providers?.alpha, headers };
+      const saved = await router.api('PUT', '/api/config', { ...config, providers: { alpha } });
+      assert.equal(saved.status, 200, saved.text);
+    };
+    const remove = async (key: string) => {
+      const ref = { provider: 'alpha', fingerprint: keyFingerprint(key) };
+      assert.equal((await router.api('POST', '/api/providers/keys/remove', ref)).status, 200);
+      return () => router.api('POST', '/api/providers/keys/restore', ref);
+    };
+
+    const undoFirst = await remove('sk-first');
+    await saveHeaders({ 'X-Team': 'one', 'X-Forwarded-Host': 'attacker.example' });
+    const added = await undoFirst();
+    assert.equal(added.status, 409, added.text);
+    assert.equal(parseReply<ErrorResponse>(added).error.code, 'provider_moved');
+    assert.match(parseReply<ErrorResponse>(added).error.message, /other headers/);
+    assert.ok(!JSON.stringify(await written(router)).includes('sk-first'), 'the key stays out');
+
+    await router.api('POST', '/api/providers/keys/add', { provider: 'alpha', apiKey: 'sk-second' });
+    const undoSecond = await remove('sk-second');
+    await saveHeaders({ 'X-Team': 'two', 'X-Forwarded-Host': 'attacker.example' });
+    const changed = await undoSecond();
+    assert.equal(changed.status, 409, changed.text);
+    assert.equal(parseReply<ErrorResponse>(changed).error.code, 'provider_moved');
+
+    // Headers taken away carry a key nowhere new, as a save that removes them keeps it.
+    await router.api('POST', '/api/providers/keys/add', { provider: 'alpha', apiKey: 'sk-second' });
+    const undoAgain = await remove('sk-second');
+    await saveHeaders({ 'X-Team': 'two' });
+    const fewer = await undoAgain();
+    assert.equal(fewer.status, 200, fewer.text);
+    assert.equal((await written(router)).providers?.alpha?.apiKey, 'sk-second');
+    const events = JSON.stringify(router.router.history(50));
+    assert.ok(!events.includes('attacker.example') && !router.logText().includes('attacker.example'));
+  });
+});
+
 test('probes and limits are set per provider, shown in its view, and bad values named', async () => {
   await withScenario(ONE, async ({ router, upstream }) => {
     upstream.always('alpha/m1', json('ok'));

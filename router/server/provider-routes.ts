@@ -14,6 +14,7 @@ import {
   withRestoredKey,
 } from '../config/provider-edits.js';
 import { validateConfig } from '../config/config-store.js';
+import { headerDigests, headersAddedOrChanged } from '../config/secrets.js';
 import { hasUnshownName } from '../config/issue-paths.js';
 import {
   apiKeySchema,
@@ -52,6 +53,8 @@ const settingsBody = z.strictObject({
   probe: looseObject.nullable().optional(),
   limits: looseObject.nullable().optional(),
 });
+
+type ProviderEntry = NonNullable<ConfigInput['providers']>[string];
 
 /** Removed keys, one store per router (its live config), on the router's clock. */
 const heldByRouter = new WeakMap<LiveConfig, HeldKeys>();
@@ -155,7 +158,8 @@ async function removeKey(call: ApiCall): Promise<void> {
   const result = await deps.live.update((raw) => {
     const without = withoutKey(raw, provider, removed);
     if (without === null) return raw;
-    found.key = { ...without.taken, baseUrl: raw.providers?.[provider]?.baseUrl };
+    const entry = raw.providers?.[provider];
+    found.key = { ...without.taken, baseUrl: entry?.baseUrl, headerDigests: headerDigests(entry?.headers) };
     return without.raw;
   });
   if (!result.ok) return answerUpdate(res, result, deps.live);
@@ -166,6 +170,16 @@ async function removeKey(call: ApiCall): Promise<void> {
   }
   heldKeys(call).hold(provider, removed, found.key);
   sendJson(res, 200, { ok: true, undoForMs: HOLD_MS });
+}
+
+/**
+ * A key is meant for one address: it never goes back to a provider that points elsewhere now, or that
+ * sends headers added or changed since (as a save that did so would have dropped it).
+ */
+function movedSinceRemoval(held: HeldKey, now: ProviderEntry | undefined): boolean {
+  return (
+    now?.baseUrl !== held.baseUrl || headersAddedOrChanged(headerDigests(now?.headers), held.headerDigests)
+  );
 }
 
 async function restoreKey(call: ApiCall): Promise<void> {
@@ -179,9 +193,8 @@ async function restoreKey(call: ApiCall): Promise<void> {
     sendError(res, 410, 'key_not_held', `fcm-router: ${message}`);
     return;
   }
-  // A key is meant for one address: it never goes back to a provider that points elsewhere now.
-  if (deps.live.raw.providers?.[provider]?.baseUrl !== held.baseUrl) {
-    const message = `${provider} points to another address since the key was removed: paste the key again to add it`;
+  if (movedSinceRemoval(held, deps.live.raw.providers?.[provider])) {
+    const message = `${provider} points to another address or sends other headers since the key was removed: paste the key again to add it`;
     sendError(res, 409, 'provider_moved', `fcm-router: ${message}`);
     return;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { TestClock } from '../test-support/test-clock.js';
 import { HeldKeys, HOLD_MS, MAX_HELD } from './held-keys.js';
 
-const KEY = { value: 'sk-1', index: 1, baseUrl: 'http://x/v1' };
+const KEY = { value: 'sk-1', index: 1, baseUrl: 'http://x/v1', headerDigests: { 'x-a': 'digest' } };
 
 test('a removed key is held for HOLD_MS, taken once', () => {
   const clock = new TestClock();

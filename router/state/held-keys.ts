@@ -17,6 +17,8 @@ export interface HeldKey {
   index: number;
   /** The provider's `baseUrl` in the config when the key was removed (a key only goes back to it). */
   baseUrl: string | undefined;
+  /** The provider's custom headers then, each value a digest: the values may hold secrets. */
+  headerDigests: Record<string, string>;
 }
 
 interface Entry extends HeldKey {
@@ -50,7 +52,8 @@ export class HeldKeys {
     const entry = this.#held.get(id);
     if (entry === undefined) return null;
     this.#held.delete(id);
-    return { value: entry.value, index: entry.index, baseUrl: entry.baseUrl };
+    const { value, index, baseUrl, headerDigests } = entry;
+    return { value, index, baseUrl, headerDigests };
   }
 
   #prune(): void {
