@@ -77,3 +77,58 @@ test('a full set of event listeners lets the newest in and ends the oldest rathe
     }
   });
 });
+
+const WEBVIEW = 'vscode-webview://1a2b3c4d5e6f';
+
+/** What a browser sends with a webview's cross-origin request. */
+const fromWebview = { origin: WEBVIEW, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' };
+
+test('an editor webview fetches the chat API as a browser does: the preflight, then the POST it reads', async () => {
+  await withScenario(ONE, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', json('ok'));
+    for (const [pathname, sent] of [
+      ['/v1/chat/completions', 'content-type,authorization'],
+      ['/v1/messages', 'anthropic-version,content-type,x-api-key,x-claude-code-session-id'],
+    ] as const) {
+      const preflight = await httpRequest(`${router.url}${pathname}`, {
+        method: 'OPTIONS',
+        headers: {
+          ...fromWebview,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': sent,
+        },
+      });
+      assert.equal(preflight.status, 204, preflight.text);
+      assert.equal(preflight.headers['access-control-allow-origin'], WEBVIEW);
+      assert.match(String(preflight.headers['access-control-allow-methods']), /\bPOST\b/);
+      const allowed = String(preflight.headers['access-control-allow-headers']).split(/,\s*/);
+      for (const name of sent.split(',')) assert.ok(allowed.includes(name), `${pathname} allows ${name}`);
+    }
+    const whole = await router.chat({}, { headers: fromWebview });
+    assert.equal(whole.status, 200, whole.text);
+    assert.equal(whole.headers['access-control-allow-origin'], WEBVIEW);
+    const streamed = await router.chat({ stream: true }, { headers: fromWebview });
+    assert.equal(streamed.status, 200, streamed.text);
+    assert.match(String(streamed.headers['content-type']), /text\/event-stream/);
+    assert.equal(streamed.headers['access-control-allow-origin'], WEBVIEW);
+    const refused = await router.chat({ model: 'fcm:no-such-set' }, { headers: fromWebview });
+    assert.equal(refused.status, 404);
+    assert.equal(refused.headers['access-control-allow-origin'], WEBVIEW, 'its errors are readable too');
+
+    // Web pages get neither, and webviews nothing beyond the chat API.
+    const page = await httpRequest(`${router.url}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { ...fromWebview, origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(page.status, 403);
+    assert.equal(page.headers['access-control-allow-origin'], undefined);
+    const api = await httpRequest(`${router.url}/api/state`, {
+      method: 'OPTIONS',
+      headers: { ...fromWebview, 'access-control-request-method': 'GET' },
+    });
+    assert.equal(api.status, 403);
+    assert.equal(api.headers['access-control-allow-origin'], undefined);
+    const plain = await router.chat();
+    assert.equal(plain.headers['access-control-allow-origin'], undefined, 'agents get no CORS headers');
+  });
+});

@@ -30,6 +30,7 @@ import { handleMetrics } from './metrics-route.js';
 import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
 import { StaticRoute } from './static-route.js';
+import { serveWebviewCors } from './webview-cors.js';
 
 /** What the server needs: the `/api/*` routes' parts, and its own. */
 export interface ServerDeps extends ApiDeps {
@@ -235,7 +236,7 @@ async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: Http
 
 /**
  * The router's HTTP face: guards (Host, Origin, another page's fetch, bodies still arriving), then the agent routes (`/v1/*`),
- * the dashboard API and events, and the dashboard itself. No CORS headers are ever sent.
+ * the dashboard API and events, and the dashboard itself. CORS headers go to editor webviews on `/v1` only.
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events, deps.time);
@@ -264,7 +265,10 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
       return refuse({ req, res, engine: deps.engine }, agent.faces.get(pathname), refusal);
     if (pathname === '/health') return sendHealth(deps, res);
     if (pathname === '/metrics') return handleMetrics(metrics, req, res);
-    if (isAgentPath) return handleAgentRoute(agent, method, pathname, req, res);
+    if (isAgentPath) {
+      if (serveWebviewCors(req, res)) return;
+      return handleAgentRoute(agent, method, pathname, req, res);
+    }
     const call = { method, pathname, target, req, res };
     if (pathname.startsWith('/api/')) return handleApiRequest(deps, eventsRoute, call);
     return handlePage(deps, staticRoute, call);

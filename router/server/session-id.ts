@@ -10,7 +10,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '../gate/safe-json.js';
 
-const SESSION_HEADERS = [
+/** The headers agents name their session in. */
+export const SESSION_HEADERS = [
   'x-claude-code-session-id',
   'session-id',
   'session_id',
