@@ -21,27 +21,40 @@ async function listen(server: net.Server): Promise<number> {
 const close = (server: net.Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
 
 test('decideAttachOrOwn: free port → own; compatible fcm-router → attach; anything else → port-taken', () => {
-  assert.deepEqual(decideAttachOrOwn({ kind: 'refused' }, '0.1.0'), { action: 'own' });
-  assert.deepEqual(decideAttachOrOwn({ kind: 'answer', status: 200, body: health }, '0.1.0'), {
+  assert.deepEqual(decideAttachOrOwn({ kind: 'refused' }, '0.1.0', null), { action: 'own' });
+  assert.deepEqual(decideAttachOrOwn({ kind: 'answer', status: 200, body: health }, '0.1.0', 4242), {
     action: 'attach',
     version: '0.1.3',
     pid: 4242,
   });
-  const other = decideAttachOrOwn({ kind: 'answer', status: 404, body: undefined }, '0.1.0');
+  const other = decideAttachOrOwn({ kind: 'answer', status: 404, body: undefined }, '0.1.0', null);
   assert.equal(other.action, 'port-taken');
   const lookalike = decideAttachOrOwn(
     { kind: 'answer', status: 200, body: { ...health, name: 'other' } },
     '0.1.0',
+    4242,
   );
   assert.equal(lookalike.action, 'port-taken');
-  const silent = decideAttachOrOwn({ kind: 'error', code: 'ETIMEDOUT' }, '0.1.0');
+  const silent = decideAttachOrOwn({ kind: 'error', code: 'ETIMEDOUT' }, '0.1.0', null);
   assert.deepEqual(silent, { action: 'port-taken', reason: 'no HTTP answer (ETIMEDOUT)' });
   const old = decideAttachOrOwn(
     { kind: 'answer', status: 200, body: { ...health, version: '0.2.0' } },
     '0.1.0',
+    4242,
   );
   assert.equal(old.action, 'port-taken');
   assert.match(old.action === 'port-taken' ? old.reason : '', /incompatible/);
+});
+
+test("decideAttachOrOwn: an fcm-router the app's state folder does not name is never attached to", () => {
+  const router = { kind: 'answer', status: 200, body: health } as const;
+  for (const ours of [null, 4243]) {
+    const decision = decideAttachOrOwn(router, '0.1.0', ours);
+    assert.equal(decision.action, 'port-taken', String(ours));
+    if (decision.action !== 'port-taken') return;
+    assert.equal(decision.otherRouter, true);
+    assert.match(decision.reason, /pid 4242.*another user's router/);
+  }
 });
 
 test('isCompatibleVersion: same major, and same minor below 1.0', () => {
@@ -63,7 +76,7 @@ test('probeHealth reads a real fcm-router /health answer', async () => {
   try {
     const probe = await probeHealth(`http://127.0.0.1:${port}`);
     assert.deepEqual(probe, { kind: 'answer', status: 200, body: health });
-    assert.equal(decideAttachOrOwn(probe, '0.1.0').action, 'attach');
+    assert.equal(decideAttachOrOwn(probe, '0.1.0', 4242).action, 'attach');
   } finally {
     await close(server);
   }
@@ -78,7 +91,7 @@ test('probeHealth: another web server is port-taken, not attach', async () => {
   try {
     const probe = await probeHealth(`http://127.0.0.1:${port}`);
     assert.equal(probe.kind, 'answer');
-    assert.equal(decideAttachOrOwn(probe, '0.1.0').action, 'port-taken');
+    assert.equal(decideAttachOrOwn(probe, '0.1.0', 4242).action, 'port-taken');
   } finally {
     await close(server);
   }

@@ -13,7 +13,8 @@ export type HealthProbe =
 export type PortDecision =
   | { action: 'own' }
   | { action: 'attach'; version: string; pid: number }
-  | { action: 'port-taken'; reason: string };
+  /** `otherRouter`: an fcm-router that is not the one the app's state folder names holds it. */
+  | { action: 'port-taken'; reason: string; otherRouter?: boolean };
 
 const healthSchema = z.object({
   ok: z.literal(true),
@@ -35,15 +36,23 @@ export function routerHealthOf(probe: HealthProbe): RouterHealth | null {
 
 /**
  * Decides what the desktop app does with the router port: run its own router when the port is free,
- * attach as a front-end to a compatible fcm-router already serving it (and never stop that one), or report
- * the port as taken by something else.
+ * attach as a front-end to a compatible fcm-router already serving it when it is the daemon the app's state
+ * folder names (`ours`: the pid its `daemon.json` or lock records; never stop that one), or report the port
+ * as taken: by another program, or by an fcm-router that is not ours (another user's, on a shared machine).
  */
-export function decideAttachOrOwn(probe: HealthProbe, ownVersion: string): PortDecision {
+export function decideAttachOrOwn(probe: HealthProbe, ownVersion: string, ours: number | null): PortDecision {
   if (probe.kind === 'refused') return { action: 'own' };
   if (probe.kind === 'error') return { action: 'port-taken', reason: `no HTTP answer (${probe.code})` };
   const health = routerHealthOf(probe);
   if (!health) {
     return { action: 'port-taken', reason: `another program answers there (HTTP ${probe.status})` };
+  }
+  if (health.pid !== ours) {
+    return {
+      action: 'port-taken',
+      reason: `fcm-router ${health.version} (pid ${health.pid}) serves it, but this app's state folder names no such daemon: another user's router, or one on another state folder`,
+      otherRouter: true,
+    };
   }
   if (!isCompatibleVersion(health.version, ownVersion)) {
     return {

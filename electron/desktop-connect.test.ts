@@ -75,6 +75,23 @@ test('an fcm-router already serving the port is attached to, and keeps running w
   });
 });
 
+test("an fcm-router on another state folder (another user's) holding the port is not fronted: port taken", async () => {
+  await withFolder(async (theirs) => {
+    const daemon = await startRouter({ port: 0, stateDir: theirs, env: {}, time: new TestClock() });
+    try {
+      await withFolder(async (stateDir) => {
+        const result = await desktopConnector({ ...place(stateDir), version: daemon.version })(daemon.port);
+        assert.equal(result.kind, 'port-taken');
+        if (result.kind !== 'port-taken') return;
+        assert.equal(result.otherRouter, true);
+        assert.match(result.reason, new RegExp(`pid ${process.pid}.*another user's router`));
+      });
+    } finally {
+      await daemon.stop({ graceMs: 0 });
+    }
+  });
+});
+
 test('the own router follows the system’s proxy as it changes, until it is closed', async () => {
   await withFolder(async (stateDir) => {
     let answer = 'PROXY 127.0.0.1:9; DIRECT';

@@ -3,7 +3,14 @@
  * this process on the port (or the compatible daemon serving it). Electron-free: main passes the folder,
  * the version and the paths Electron knows.
  */
-import { startRouter, systemTime, type RouterHandle, type RouterLogger, type Time } from '../router/index.js';
+import {
+  readDaemonFile,
+  startRouter,
+  systemTime,
+  type RouterHandle,
+  type RouterLogger,
+  type Time,
+} from '../router/index.js';
 import { connectRouter, type ConnectResult } from './router-connect.js';
 import { ownedSource, type RouterSource } from './router-source.js';
 import { findStateDirDaemon } from './state-dir-daemon.js';
@@ -40,6 +47,7 @@ export function desktopConnector(place: DesktopRouterPlace): (port: number) => P
       port,
       ownVersion: version,
       findExisting: () => findStateDirDaemon({ stateDir, ownPid: process.pid, ownVersion: version }),
+      ownDaemonPid: async () => (await readDaemonFile(stateDir).catch(() => null))?.pid ?? null,
       startOwned: async (ownPort) => {
         const env = await envWithSystemProxy(place.env, place.resolveProxy);
         const handle = await startRouter({

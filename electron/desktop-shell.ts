@@ -205,7 +205,13 @@ export class DesktopShell {
     if (result.kind === 'port-taken') {
       this.#nextFreePort = result.nextFreePort;
       logger.warn(`fcm-router: port ${result.port} is taken: ${result.reason}`);
-      this.status.setStatus({ kind: 'port-taken', port: result.port, nextFreePort: result.nextFreePort });
+      const { port, nextFreePort, otherRouter } = result;
+      this.status.setStatus({
+        kind: 'port-taken',
+        port,
+        nextFreePort,
+        ...(otherRouter ? { otherRouter } : {}),
+      });
       return;
     }
     this.#nextFreePort = null;

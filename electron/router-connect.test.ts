@@ -32,7 +32,7 @@ test('a free port: the app runs its own router there', async () => {
   assert.deepEqual(started, [port]);
 });
 
-test('a compatible fcm-router on the port: attach to it, start nothing', async () => {
+test("the compatible fcm-router the app's state folder names on the port: attach to it, start nothing", async () => {
   const fake = await startFakeRouter(snapshot([]));
   try {
     const port = Number(new URL(fake.url).port);
@@ -40,6 +40,8 @@ test('a compatible fcm-router on the port: attach to it, start nothing', async (
       host: '127.0.0.1',
       port,
       ownVersion: '0.1.4',
+      // The fake answers /health with pid 1.
+      ownDaemonPid: async () => 1,
       startOwned: async () => assert.fail('must not start a router'),
     });
     assert.equal(result.kind, 'connected');
@@ -192,7 +194,7 @@ test('a daemon already owns the state folder on another port: attach to it there
       port,
       ownVersion: '0.1.0',
       startOwned: async () => {
-        throw new DaemonRunningError('/state', { pid: 4321, startedAt: 1, port: 0, url: fake.url });
+        throw new DaemonRunningError('/state', { pid: 1, startedAt: 1, port: 0, url: fake.url });
       },
     });
     assert.equal(result.kind, 'connected');

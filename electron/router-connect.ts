@@ -6,7 +6,14 @@ import type { StateDirDaemon } from './state-dir-daemon.js';
 
 export type ConnectResult =
   | { kind: 'connected'; source: RouterSource }
-  | { kind: 'port-taken'; port: number; nextFreePort: number | null; reason: string }
+  | {
+      kind: 'port-taken';
+      port: number;
+      nextFreePort: number | null;
+      reason: string;
+      /** Held by an fcm-router that is not the app's own (another user's, say). */
+      otherRouter?: boolean;
+    }
   /** An incompatible fcm-router already serves the app's state dir. */
   | { kind: 'state-dir-taken'; reason: string };
 
@@ -17,6 +24,11 @@ export interface ConnectOptions {
   ownVersion: string;
   /** Looks for a daemon already running on the app's state dir (checked before the port). */
   findExisting?: () => Promise<StateDirDaemon>;
+  /**
+   * The pid the app's state dir names in its `daemon.json`: an fcm-router on the port is attached to only
+   * when it is that one. @default none, so no router on the port is attached to
+   */
+  ownDaemonPid?: () => Promise<number | null>;
   /** Starts the in-process router on `port`. */
   startOwned(port: number): Promise<RouterSource>;
   probe?: (baseUrl: string) => Promise<HealthProbe>;
@@ -28,7 +40,8 @@ export interface ConnectOptions {
 /**
  * Brings up the router the desktop shell shows: the daemon already running on its state dir (one router per
  * state dir: two would write the same files), else its own when the port is free, the compatible daemon
- * that already serves the port, or a "port taken" report with the next free port to offer.
+ * of its state dir that serves the port, or a "port taken" report with the next free port to offer (an
+ * fcm-router its state dir does not name, another user's say, is never fronted).
  */
 export async function connectRouter(options: ConnectOptions): Promise<ConnectResult> {
   const { host, port } = options;
@@ -42,19 +55,22 @@ export async function connectRouter(options: ConnectOptions): Promise<ConnectRes
   const findFree = options.findFreePort ?? findNextFreePort;
 
   for (let attempt = 0; attempt < 2; attempt++) {
-    const decision = decideAttachOrOwn(await probe(url), options.ownVersion);
+    const ours = (await options.ownDaemonPid?.()) ?? null;
+    const decision = decideAttachOrOwn(await probe(url), options.ownVersion, ours);
     if (decision.action === 'attach') return { kind: 'connected', source: attach(url, null) };
     if (decision.action === 'port-taken') {
-      return { kind: 'port-taken', port, nextFreePort: await findFree(host, port), reason: decision.reason };
+      const { reason, otherRouter } = decision;
+      const nextFreePort = await findFree(host, port);
+      return { kind: 'port-taken', port, nextFreePort, reason, ...(otherRouter ? { otherRouter } : {}) };
     }
     try {
       return { kind: 'connected', source: await options.startOwned(port) };
     } catch (error) {
-      // A daemon owns our state folder on another port: show that one rather than fail.
-      const holderUrl = isDaemonRunning(error) ? error.holder.url : null;
-      if (holderUrl !== null) {
-        const holder = decideAttachOrOwn(await probe(holderUrl), options.ownVersion);
-        if (holder.action === 'attach') return { kind: 'connected', source: attach(holderUrl, null) };
+      // A daemon owns our state folder on another port: show that one (the lock's pid) rather than fail.
+      const holder = isDaemonRunning(error) ? error.holder : null;
+      if (holder?.url) {
+        const there = decideAttachOrOwn(await probe(holder.url), options.ownVersion, holder.pid);
+        if (there.action === 'attach') return { kind: 'connected', source: attach(holder.url, null) };
       }
       // Someone bound the port between the probe and our listen: look again once.
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;

@@ -117,6 +117,8 @@ test('grey while starting; red when paused, stopped or the port is taken', () =>
   assert.equal(taken.colour, 'red');
   assert.equal(taken.statusLine, 'Port 19280 is in use by another program');
   assert.equal(taken.tooltip, 'fcm-router — port 19280 is in use by another program');
+  const router = { kind: 'port-taken', port: 19280, nextFreePort: 19281, otherRouter: true } as const;
+  assert.equal(computeTrayView(router, NOW).statusLine, "Port 19280 is in use by another user's fcm-router");
 });
 
 test('the tooltip names the last request and its failovers, as in the README', () => {

@@ -10,7 +10,8 @@ export type RouterStatus =
   | { kind: 'starting' }
   | { kind: 'running'; state: StateResponse; lastEntry: HistoryEntry | null }
   | { kind: 'stopped'; reason: string | null }
-  | { kind: 'port-taken'; port: number; nextFreePort: number | null };
+  /** `otherRouter`: the port is held by an fcm-router that is not the app's (another user's, say). */
+  | { kind: 'port-taken'; port: number; nextFreePort: number | null; otherRouter?: boolean };
 
 /** One model line of the tray menu. */
 export interface TrayModelLine {
@@ -76,7 +77,8 @@ export function computeTrayView(status: RouterStatus, now: number, options: Tray
       };
     }
     case 'port-taken': {
-      const line = `Port ${status.port} is in use by another program`;
+      const holder = status.otherRouter ? "another user's fcm-router" : 'another program';
+      const line = `Port ${status.port} is in use by ${holder}`;
       return {
         colour: 'red',
         tooltip: clip(`fcm-router — ${line.toLowerCase()}`),
