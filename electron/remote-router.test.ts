@@ -120,11 +120,12 @@ test('a daemon started with --allow-remote: read, followed and paused with the t
     await eventually(time, () => seen.some((event) => event?.type === 'router'), 'the pause event');
     assert.equal((await source.read())?.state.paused, true);
 
-    // The window opens the page signed in: the router swaps the token for a cookie and drops it from the address.
+    // The window opens the page with the token in the fragment, which is never sent to any server.
     assert.equal(unsigned.pageUrl, `${router.url}/`);
-    const signIn = await httpRequest(source.pageUrl);
-    assert.equal(signIn.status, 303);
-    assert.equal(signIn.headers.location, '/');
+    assert.equal(source.pageUrl, `${router.url}/#token=${encodeURIComponent(router.token)}`);
+    const page = await httpRequest(source.pageUrl);
+    assert.equal(page.status, 200);
+    assert.ok(!page.text.includes(router.token), 'the page holds no token in remote mode');
   } finally {
     off();
     await source.close();

@@ -38,7 +38,7 @@ export function attachedSource(url: string, options: RemoteOptions = {}): Router
   return {
     mode: 'attached',
     url: base,
-    pageUrl: token === null ? `${base}/` : `${base}/?token=${encodeURIComponent(token)}`,
+    pageUrl: token === null ? `${base}/` : `${base}/#token=${encodeURIComponent(token)}`,
     async read(): Promise<RouterReading | null> {
       try {
         const [state, history] = await Promise.all([

@@ -129,7 +129,7 @@ test('a daemon running on the state dir is attached to before any port is looked
     // The token of daemon.json signs the calls and the dashboard page (a daemon with --allow-remote wants it).
     assert.equal(
       result.kind === 'connected' && result.source.pageUrl,
-      `${fake.url}/?token=tok-of-daemon-json`,
+      `${fake.url}/#token=tok-of-daemon-json`,
     );
     if (result.kind === 'connected') await result.source.close();
   } finally {

@@ -16,9 +16,9 @@ export interface RouterSource {
   /** `http://127.0.0.1:19280` */
   readonly url: string;
   /**
-   * Where the dashboard window goes: the router's page, signed in with `?token=` when the token is known (a
-   * daemon started with `--allow-remote` serves its page only then; the router moves the token to a cookie
-   * and takes it out of the address).
+   * Where the dashboard window goes: the router's page, with `#token=` when the token is known (a daemon
+   * started with `--allow-remote` answers the page's reads only with it; the page keeps it for the tab and
+   * takes it out of the address).
    */
   readonly pageUrl: string;
   /** The current state, or null when the router cannot be reached. */

@@ -53,6 +53,8 @@ export interface DaemonOptions {
   stateFiles?: Record<string, unknown>;
   /** `--demo`: the simulated providers on the demo's own config (the config given is then not used). */
   demo?: boolean;
+  /** `--allow-remote`, still on 127.0.0.1: the management API then wants the token on reads too. */
+  allowRemote?: boolean;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function startDaemon(config: unknown, options: DaemonOptions = {}):
       '--state-dir',
       stateDir,
       ...(options.demo === true ? ['--demo'] : ['--config', configPath]),
+      ...(options.allowRemote === true ? ['--allow-remote'] : []),
     ],
     {
       cwd: repoRoot,

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
+import { adoptAddressToken } from './api/token.js';
 import { LiveProvider } from './live/LiveProvider.js';
 import './styles/base.css';
 import './styles/layout.css';
@@ -25,6 +26,9 @@ const queryClient = new QueryClient({
     queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: 1 },
   },
 });
+
+// Before anything reads the address: the views are routed by its hash.
+adoptAddressToken();
 
 const root = document.getElementById('root');
 if (root) {

@@ -20,6 +20,8 @@ test('the remote warning names what becomes reachable and where the token is', (
   assert.match(text, /dashboard/);
   assert.match(text, /management API \(\/api\/\*\)/);
   assert.ok(text.includes('/home/ada/.config/fcm-router/daemon.json'));
+  // In the fragment, which the browser sends to no server.
+  assert.ok(text.includes('http://0.0.0.0:19280/#token=<token>'));
 });
 
 test('daemon --host beyond loopback without --allow-remote exits 2 before listening', async () => {

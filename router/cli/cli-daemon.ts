@@ -31,8 +31,8 @@ export function remoteWarning(url: string, stateDir: string): string[] {
   return [
     `fcm-router: WARNING: listening on ${url}, reachable from the network:`,
     '  anyone who can reach it can send chat requests through your provider keys, and open the dashboard;',
-    '  the management API (/api/*) and the dashboard page want the token on every call. The token is in',
-    `  ${stateDir}/daemon.json; open the dashboard once as ${url}/?token=<token>.`,
+    '  the management API (/api/*), which the dashboard reads, wants the token on every call. The token is in',
+    `  ${stateDir}/daemon.json; open the dashboard as ${url}/#token=<token>.`,
   ];
 }
 

@@ -89,33 +89,6 @@ export function tokenMatches(sent: string | string[] | undefined, expected: stri
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The cookie that carries the token in remote mode, once the dashboard was opened with `?token=`. */
-export const TOKEN_COOKIE = 'fcm_token';
-
-/** The value of one cookie of a `Cookie` header, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/**
- * A read in remote mode: the token as `x-fcm-token`, or as the cookie the dashboard got when it was opened
- * with `?token=` (an EventSource cannot send headers). Changes always want the header.
- */
-export function readAuthorized(
-  headers: { 'x-fcm-token'?: string | string[]; cookie?: string },
-  token: string,
-): boolean {
-  return (
-    tokenMatches(headers['x-fcm-token'], token) ||
-    tokenMatches(cookieValue(headers.cookie, TOKEN_COOKIE), token)
-  );
-}
-
 /** True for `application/json` with any parameters. */
 export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && /^application\/json\s*(;|$)/i.test(value.trim());

@@ -17,15 +17,7 @@ import {
 } from './agent-routes.js';
 import { dropUnreadBody, PendingBodies } from './request-body.js';
 import { EventsRoute } from './events-route.js';
-import {
-  isAllowedHost,
-  isAllowedOrigin,
-  isForeignFetch,
-  isJsonContentType,
-  readAuthorized,
-  TOKEN_COOKIE,
-  tokenMatches,
-} from './guards.js';
+import { isAllowedHost, isAllowedOrigin, isForeignFetch, isJsonContentType, tokenMatches } from './guards.js';
 import { handleMetrics } from './metrics-route.js';
 import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
@@ -38,7 +30,7 @@ export interface ServerDeps extends ApiDeps {
   rendererDir: string;
   /** Per-start secret the dashboard sends on every mutating `/api/*` call. */
   token: string;
-  /** Remote mode (`--allow-remote`): reads of `/api/*` and the dashboard page want the token too. */
+  /** Remote mode (`--allow-remote`): reads of `/api/*` want the token too, and the page holds none. */
   tokenForReads: boolean;
   version: string;
   startedAt: number;
@@ -185,16 +177,32 @@ interface HttpCall {
   res: ServerResponse;
 }
 
+/** The `token` query parameter of a target, or undefined. */
+function queryToken(target: string): string | undefined {
+  const query = target.indexOf('?');
+  if (query === -1) return undefined;
+  return new URLSearchParams(target.slice(query + 1)).get('token') ?? undefined;
+}
+
+/**
+ * A read in remote mode: the token in `x-fcm-token`; the event stream alone may carry it as `?token=`
+ * instead, since an EventSource cannot send headers. Nothing logs a request's query.
+ */
+function readAuthorized(deps: ServerDeps, call: HttpCall): boolean {
+  if (tokenMatches(call.req.headers['x-fcm-token'], deps.token)) return true;
+  return call.pathname === '/api/events' && tokenMatches(queryToken(call.target), deps.token);
+}
+
 /** The token checks of `/api/*`, then its routes (events included). */
 async function handleApiRequest(deps: ServerDeps, eventsRoute: EventsRoute, call: HttpCall): Promise<void> {
   const { method, pathname, target, req, res } = call;
   const refuseApi = (status: number, code: string, message: string): void =>
     sendError(res, status, code, message, { headers: dropUnreadBody(req) });
-  if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(req.headers, deps.token))
+  if (deps.tokenForReads && !MUTATING.has(method) && !readAuthorized(deps, call))
     return refuseApi(
       403,
       'forbidden_token',
-      'fcm-router: this router accepts remote connections: send x-fcm-token (the token field of daemon.json in its state folder)',
+      'fcm-router: this router accepts remote connections: send x-fcm-token, or open the dashboard as /#token=<token> (the token field of daemon.json in its state folder)',
     );
   if (MUTATING.has(method)) {
     if (!tokenMatches(req.headers['x-fcm-token'], deps.token))
@@ -212,26 +220,23 @@ async function handleApiRequest(deps: ServerDeps, eventsRoute: EventsRoute, call
   refuseApi(404, 'not_found', `fcm-router: no route ${method} ${pathname}`);
 }
 
-/** The dashboard's files; `?token=` signs the browser in once (a cookie from then on, which remote mode wants). */
+/**
+ * The dashboard's files. An address with the right `?token=` is sent on to `/#token=`: a fragment never
+ * leaves the browser, where a query or a cookie would reach other servers on the same host (a cookie is
+ * sent to every port). Loopback too, so an address made for a remote-mode daemon works on any.
+ */
 async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: HttpCall): Promise<void> {
   const { method, pathname, target, req, res } = call;
   if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET');
-  const query = target.indexOf('?');
-  // Loopback too, so an address made for a remote-mode daemon (the desktop app's, say) works on any.
-  if (query !== -1) {
-    const sent = new URLSearchParams(target.slice(query + 1)).get('token');
-    if (sent !== null && tokenMatches(sent, deps.token)) {
-      // Signed in: the cookie carries the token from now on, and the address loses it.
-      res.writeHead(303, {
-        location: pathname,
-        'set-cookie': `${TOKEN_COOKIE}=${deps.token}; Path=/; HttpOnly; SameSite=Strict`,
-        'cache-control': 'no-store',
-      });
-      res.end();
-      return;
-    }
+  if (tokenMatches(queryToken(target), deps.token)) {
+    res.writeHead(303, {
+      location: `${pathname}#token=${encodeURIComponent(deps.token)}`,
+      'cache-control': 'no-store',
+    });
+    res.end();
+    return;
   }
-  await staticRoute.handle(pathname, res, !deps.tokenForReads || readAuthorized(req.headers, deps.token));
+  await staticRoute.handle(pathname, res);
 }
 
 /**
@@ -240,7 +245,8 @@ async function handlePage(deps: ServerDeps, staticRoute: StaticRoute, call: Http
  */
 export function createRouterServer(deps: ServerDeps): RouterServer {
   const eventsRoute = new EventsRoute(deps.events, deps.time);
-  const staticRoute = new StaticRoute(deps.rendererDir, deps.token);
+  // In remote mode the page is served to anyone, so it carries no token: the browser brings its own.
+  const staticRoute = new StaticRoute(deps.rendererDir, deps.tokenForReads ? '' : deps.token);
   const limits = () => deps.live.resolved.config.router.server;
   const pendingBodies = new PendingBodies(limits, deps.time, (req, res) =>
     cutLateBody(req, res, limits().requestBodyTimeoutMs),

@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { QuotaBook } from '../state/quota-book.js';
 import { methodNotAllowed } from './agent-routes.js';
-import { readAuthorized, tokenMatches } from './guards.js';
+import { tokenMatches } from './guards.js';
 import { keyBudgetUse } from './metrics-budgets.js';
 import { metricFamilies } from './metrics-families.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
@@ -28,9 +28,12 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** A read of `/metrics` in remote mode: the API token as a bearer token, `x-fcm-token` or the cookie. */
+/** A read of `/metrics` in remote mode: the API token as a bearer token or as `x-fcm-token`. */
 function scrapeAuthorized(req: IncomingMessage, token: string): boolean {
-  return tokenMatches(bearerToken(req.headers.authorization), token) || readAuthorized(req.headers, token);
+  return (
+    tokenMatches(bearerToken(req.headers.authorization), token) ||
+    tokenMatches(req.headers['x-fcm-token'], token)
+  );
 }
 
 /**

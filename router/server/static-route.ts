@@ -25,33 +25,25 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-/** The page a remote client gets without the token: no token in it, and how to get in. */
-const SIGN_IN = `<!doctype html><html><head><meta charset="utf-8"><title>fcm-router</title></head>
-<body><h1>fcm-router accepts remote connections</h1><p>Its dashboard wants the router's token: open this
-address once with <code>?token=&lt;token&gt;</code> added. The token is the <code>token</code> field of
-<code>daemon.json</code> in the router's state folder, and changes at every start.</p></body></html>`;
-
 const NOT_BUILT = `<!doctype html><html><head><meta charset="utf-8"><title>fcm-router</title></head>
 <body><h1>fcm-router is running</h1><p>The dashboard is not built yet: run <code>npm run build:renderer</code>, then reload.</p>
 <p>The router API is up: <a href="/health">/health</a>, <a href="/api/state">/api/state</a>.</p></body></html>`;
 
 /**
- * Serves the built dashboard: files under `rendererDir`, `index.html` for app routes (with the per-start
- * token injected for mutating API calls), a clear page when the dashboard is not built.
+ * Serves the built dashboard: files under `rendererDir`, `index.html` for app routes (with `pageToken`, the
+ * per-start token on loopback and empty in remote mode, in place of its placeholder), a clear page when the
+ * dashboard is not built.
  */
 export class StaticRoute {
   #index: string | null | undefined;
 
   constructor(
     private readonly rendererDir: string,
-    private readonly token: string,
+    private readonly pageToken: string,
   ) {}
 
-  /**
-   * Serves a file, or the dashboard page for any app route. With `pageAllowed` false (a remote client
-   * without the token) the page is a 401 that says how to get in; the built files are served either way.
-   */
-  async handle(pathname: string, res: ServerResponse, pageAllowed = true): Promise<void> {
+  /** Serves a file, or the dashboard page for any app route. */
+  async handle(pathname: string, res: ServerResponse): Promise<void> {
     const decoded = safeDecode(pathname);
     const file = decoded === null ? null : path.join(this.rendererDir, path.normalize(decoded));
     const inside = file !== null && file.startsWith(this.rendererDir + path.sep);
@@ -72,16 +64,6 @@ export class StaticRoute {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
       return;
     }
-    if (!pageAllowed) {
-      res.writeHead(401, {
-        ...SECURITY_HEADERS,
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': DASHBOARD_CSP,
-        'cache-control': 'no-store',
-      });
-      res.end(SIGN_IN);
-      return;
-    }
     const index = await this.#loadIndex();
     const html = index ?? NOT_BUILT;
     res.writeHead(index ? 200 : 503, {
@@ -97,7 +79,7 @@ export class StaticRoute {
     if (this.#index) return this.#index;
     const text = await readFile(path.join(this.rendererDir, 'index.html'), 'utf8').catch(() => null);
     // A missing build is checked again on the next load, so `npm run build:renderer` needs no restart.
-    this.#index = text === null ? undefined : text.replaceAll('__FCM_TOKEN__', this.token);
+    this.#index = text === null ? undefined : text.replaceAll('__FCM_TOKEN__', this.pageToken);
     return this.#index ?? null;
   }
 }

@@ -45,12 +45,12 @@ async function request<T>(
   body?: unknown,
   extraHeaders: Record<string, string> = {},
 ): Promise<T> {
+  // Reads want the token too when the router accepts remote connections.
   const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
-  if (method !== 'GET') {
-    // The daemon refuses mutating calls without its token and a JSON content type (CSRF protection).
-    headers['content-type'] = 'application/json';
-    headers['x-fcm-token'] = routerToken();
-  }
+  const token = routerToken();
+  if (token !== '') headers['x-fcm-token'] = token;
+  // The daemon refuses mutating calls without its token and a JSON content type (CSRF protection).
+  if (method !== 'GET') headers['content-type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(path, {

@@ -1,4 +1,5 @@
 import type { RouterEvent } from '../../../router/api-types.js';
+import { signedEventsUrl } from '../api/token.js';
 import { reconnectDelayMs } from './backoff.js';
 import { EVENT_TYPES, parseRouterEvent } from './parse-event.js';
 
@@ -35,7 +36,8 @@ export interface EventStreamOptions {
  * says when, so the dashboard can show "disconnected — retrying". Returns the function that stops it.
  */
 export function openEventStream(options: EventStreamOptions): () => void {
-  const createSource = options.createSource ?? ((url: string) => new EventSource(url));
+  // Signed at each connect: the token may have been refreshed since the last one.
+  const createSource = options.createSource ?? ((url: string) => new EventSource(signedEventsUrl(url)));
   const now = options.now ?? Date.now;
   let source: EventSourceLike | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;

@@ -1,0 +1,73 @@
+/**
+ * The dashboard of a router started with `--allow-remote` (still on 127.0.0.1, as on a shared machine): the
+ * page holds no token, the address the CLI prints brings it in the fragment, and the page keeps it for the
+ * tab. No cookie carries it (a cookie would reach every server on the host, whatever its port) and the
+ * address bar does not show it.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { PROVOKED_STATUSES, watchBrowserErrors } from './helpers/browser-errors.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { FakeUpstream } from './helpers/fake-upstream.js';
+
+let upstream: FakeUpstream;
+let daemon: Daemon;
+let token: string;
+
+test.beforeAll(async () => {
+  upstream = await new FakeUpstream().start();
+  daemon = await startDaemon(
+    {
+      providers: { up: { baseUrl: upstream.baseUrl, apiKey: 'k', models: ['m1'] } },
+      sets: { default: ['up/m1'] },
+    },
+    { allowRemote: true },
+  );
+  const file = JSON.parse(await readFile(path.join(daemon.stateDir, 'daemon.json'), 'utf8')) as {
+    token: string;
+  };
+  token = file.token;
+});
+
+test.afterAll(async () => {
+  await daemon?.stop();
+  await upstream?.close();
+});
+
+/** The page shows the router's data and follows its events. */
+async function expectData(page: Page): Promise<void> {
+  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Router health' })).toContainText('routing');
+}
+
+test('opened with the token, the dashboard shows the router through a reload; the address and the cookies hold no token', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page, [PROVOKED_STATUSES]);
+  // Without the token the page is only a shell: every read is refused, and it says how to get in.
+  await page.goto(`${daemon.url}/#/overview`);
+  await expect(page.getByRole('alert').filter({ hasText: '#token=' }).first()).toBeVisible();
+
+  await page.goto(`${daemon.url}/?token=${encodeURIComponent(token)}`);
+  await expectData(page);
+  expect(page.url()).not.toContain(token);
+  expect(await page.context().cookies()).toEqual([]);
+
+  await page.reload();
+  await expectData(page);
+  expect(page.url()).not.toContain(token);
+
+  // Changes carry the token in their header as before.
+  await page.getByRole('button', { name: 'Pause routing' }).click();
+  await expect(page.getByRole('button', { name: 'Resume routing' }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Resume routing' }).first().click();
+  await expect(page.getByRole('button', { name: 'Pause routing' })).toBeVisible();
+  expect(errors()).toEqual([]);
+});
+
+test('the desktop window’s address, with the token in the fragment, works as well', async ({ page }) => {
+  await page.goto(`${daemon.url}/#token=${encodeURIComponent(token)}`);
+  await expectData(page);
+  expect(page.url()).toBe(`${daemon.url}/`);
+});
