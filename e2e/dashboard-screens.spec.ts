@@ -1,15 +1,15 @@
 /**
  * Every view, populated under the catalogue's longest names (`nvidia/nvidia/nemotron-3-nano-omni-30b-a3b-reasoning`),
- * at desktop and tray-popover width, in the light and the dark scheme: nothing scrolls sideways, no long
- * name runs over its neighbour, nothing complains, and a screenshot of each is left for review in
- * test-results/views/ (ignored; see viewsDir).
+ * at desktop, tray-popover and phone width, in the light and the dark scheme: nothing scrolls sideways, no
+ * control is out of reach, no long name runs over its neighbour, nothing complains, and a screenshot of
+ * each is left for review in test-results/views/ (ignored; see viewsDir).
  */
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { watchBrowserErrors } from './helpers/browser-errors.js';
 import type { Daemon } from './helpers/daemon.js';
 import type { FakeUpstream } from './helpers/fake-upstream.js';
-import { namesBrokenInside, namesOverlapping, sidewaysScroll } from './helpers/layout-checks.js';
+import { namesBrokenInside, namesOverlapping, outOfBounds, sidewaysScroll } from './helpers/layout-checks.js';
 import { LONG_KEYS, startLongNamesDemo } from './helpers/long-names-demo.js';
 import { viewsDir } from './helpers/screenshots.js';
 import { openView } from './helpers/views.js';
@@ -24,6 +24,8 @@ const FILLED: Record<(typeof VIEWS)[number], string> = {
   providers: '.key-budget',
   settings: '.cm-content',
 };
+/** What a user must be able to reach at every width. */
+const CONTROLS = 'button, a[href], input, select, textarea, summary';
 /** Names that may break only after a `/`: models everywhere, agents in Requests. */
 const NAMES = '.model-key, .req-client > span:not(.tag), .budget-model, .speed-table .model-name';
 
@@ -56,7 +58,7 @@ function speedTableFits(page: Page): Promise<boolean> {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  for (const width of [1280, 420]) {
+  for (const width of [1280, 420, 360]) {
     test(`every view at ${width} px, ${scheme}`, async ({ page }) => {
       const errors = watchBrowserErrors(page);
       await page.emulateMedia({ colorScheme: scheme });
@@ -78,6 +80,10 @@ for (const scheme of ['light', 'dark'] as const) {
             .click();
         }
         expect.soft(await sidewaysScroll(page), `${view} scrolls sideways at ${width} px`).toBe(0);
+        expect.soft(await outOfBounds(page, CONTROLS), `${view}'s controls at ${width} px`).toEqual([]);
+        expect
+          .soft(await outOfBounds(page, '.failure-code'), `${view}'s failure codes at ${width} px`)
+          .toEqual([]);
         if (view === 'usage')
           expect.soft(await speedTableFits(page), `speed table at ${width} px`).toBe(true);
         expect.soft(await namesOverlapping(page), `${view} at ${width} px`).toEqual([]);

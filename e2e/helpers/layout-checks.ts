@@ -85,3 +85,27 @@ export function namesBrokenInside(page: Page, selector: string): Promise<string[
     return [...new Set(broken)];
   }, selector);
 }
+
+/**
+ * Every visible element matching `selector` (controls, say) that runs past the window's left or right edge
+ * or out of its panel, where a narrow screen cannot reach or show it. One line each, naming the element.
+ */
+export function outOfBounds(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((css) => {
+    const width = document.documentElement.clientWidth;
+    const outside: string[] = [];
+    for (const el of document.querySelectorAll(css)) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      if (box.right <= 0) continue; // Parked out of sight until focused, as the skip link is.
+      const edge = el.closest('.panel')?.getBoundingClientRect() ?? { left: 0, right: width };
+      const left = Math.max(0, edge.left);
+      const right = Math.min(width, edge.right);
+      if (box.left < left - 0.5 || box.right > right + 0.5) {
+        const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
+        outside.push(`<${el.tagName.toLowerCase()}> ${name}: ${box.left}–${box.right} in ${left}–${right}`);
+      }
+    }
+    return outside;
+  }, selector);
+}
