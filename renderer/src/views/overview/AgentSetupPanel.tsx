@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SetupAgentView, SetupPreviewResponse } from '../../../../router/api-types.js';
 import { isApiError } from '../../api/client.js';
@@ -64,14 +64,76 @@ function SetupPreview({
 }
 
 /**
+ * The row's buttons: Set up, and Undo once the agent points at this router. A file that cannot be edited
+ * offers neither (setup would only refuse it again, for the reason the row shows) but Check again, which
+ * reads the agents' files anew once it is fixed.
+ */
+function AgentButtons({
+  agent,
+  busy,
+  ask,
+  checkAgain,
+}: {
+  agent: SetupAgentView;
+  busy: boolean;
+  ask(undo: boolean): void;
+  checkAgain(): void;
+}) {
+  const checking = useIsFetching({ queryKey: SETUP_KEY }) > 0;
+  if (agent.state === 'unreadable')
+    return (
+      <span className="setup-actions">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={checkAgain}
+          disabled={checking}
+          aria-label={`Check ${agent.name}’s file again`}
+        >
+          {checking ? 'Checking…' : 'Check again'}
+        </button>
+      </span>
+    );
+  return (
+    <span className="setup-actions">
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => ask(false)}
+        disabled={busy}
+        aria-label={`Set up ${agent.name}`}
+      >
+        Set up
+      </button>
+      {agent.state === 'set' && (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => ask(true)}
+          disabled={busy}
+          aria-label={`Undo ${agent.name} setup`}
+        >
+          Undo
+        </button>
+      )}
+    </span>
+  );
+}
+
+/**
  * One agent: its file, where it stands, and Set up (or Undo) with the change shown before it is made. A
  * write refused because the file changed since the preview brings the change as the file is now, to check
- * and write instead.
+ * and write instead. A preview refused because the file cannot be edited reads the agents' files anew, so
+ * the row says why and stops offering Set up.
  */
 function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
   const client = useQueryClient();
+  const refreshAgents = () => client.invalidateQueries({ queryKey: SETUP_KEY });
   const [changed, setChanged] = useState(false);
-  const preview = useMutation({ mutationFn: (undo: boolean) => api.previewSetup(agent.id, undo) });
+  const preview = useMutation({
+    mutationFn: (undo: boolean) => api.previewSetup(agent.id, undo),
+    onError: () => refreshAgents(),
+  });
   const apply = useMutation({
     mutationFn: api.applySetup,
     onSuccess: () => preview.reset(),
@@ -80,7 +142,7 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
       setChanged(true);
       preview.mutate(sent.undo);
     },
-    onSettled: () => client.invalidateQueries({ queryKey: SETUP_KEY }),
+    onSettled: refreshAgents,
   });
   const shown = preview.data && preview.data.nothing === null ? preview.data : null;
   const ask = (undo: boolean) => {
@@ -88,35 +150,19 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
     setChanged(false);
     preview.mutate(undo);
   };
-  // Said by the new preview instead, once it is asked for.
-  const applyError = changed ? null : apply.error;
+  const checkAgain = () => {
+    preview.reset();
+    apply.reset();
+    void refreshAgents();
+  };
+  // Said by the new preview instead, once it is asked for; a file that cannot be edited says why above.
+  const error = agent.state === 'unreadable' ? null : (preview.error ?? (changed ? null : apply.error));
   return (
     <li className="setup-agent" aria-label={agent.name}>
       <div className="setup-agent-head">
         <strong>{agent.name}</strong>
         <span className={`setup-state setup-${agent.state}`}>{STATE_WORDS[agent.state]}</span>
-        <span className="setup-actions">
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => ask(false)}
-            disabled={preview.isPending}
-            aria-label={`Set up ${agent.name}`}
-          >
-            Set up
-          </button>
-          {agent.state === 'set' && (
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => ask(true)}
-              disabled={preview.isPending}
-              aria-label={`Undo ${agent.name} setup`}
-            >
-              Undo
-            </button>
-          )}
-        </span>
+        <AgentButtons agent={agent} busy={preview.isPending} ask={ask} checkAgain={checkAgain} />
       </div>
       <p className="mono small muted setup-file">{agent.file}</p>
       {agent.problem && <p className="field-error">{agent.problem}</p>}
@@ -135,9 +181,7 @@ function AgentSetupRow({ agent }: { agent: SetupAgentView }) {
       )}
       <div aria-live="polite">
         {apply.data && <p className="notice notice-ok">{apply.data.message}</p>}
-        {(preview.error ?? applyError) && (
-          <p className="field-error">{errorText(preview.error ?? applyError)}</p>
-        )}
+        {error && <p className="field-error">{errorText(error)}</p>}
       </div>
     </li>
   );
