@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['renderer/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['renderer/src/test-setup.ts'],
+    // A view test that takes 2 s on a quiet 2-core machine can take three times that beside other work.
+    testTimeout: 20_000,
   },
 });
