@@ -87,7 +87,7 @@ test('an editor webview fetches the chat API as a browser does: the preflight, t
   await withScenario(ONE, async ({ router, upstream }) => {
     upstream.always('alpha/m1', json('ok'));
     for (const [pathname, sent] of [
-      ['/v1/chat/completions', 'content-type,authorization'],
+      ['/v1/chat/completions', 'content-type,authorization,x-stainless-os,x-stainless-retry-count'],
       ['/v1/messages', 'anthropic-version,content-type,x-api-key,x-claude-code-session-id'],
     ] as const) {
       const preflight = await httpRequest(`${router.url}${pathname}`, {

@@ -7,21 +7,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dropUnreadBody } from './request-body.js';
 import { isEditorWebview } from './guards.js';
-import { SESSION_HEADERS } from './session-id.js';
 
-/** What agents send on `/v1`: the body's type and coding, any key, Anthropic's versions, session ids. */
-const ALLOWED_HEADERS = [
-  'content-type',
-  'content-encoding',
-  'authorization',
-  'x-api-key',
-  'anthropic-version',
-  'anthropic-beta',
-  'anthropic-dangerous-direct-browser-access',
-  'http-referer',
-  'x-title',
-  ...SESSION_HEADERS,
-].join(', ');
+/**
+ * A preflight's list of header names (`Access-Control-Request-Headers`): tokens and commas only, so it is
+ * sent back as it came. The origin may use `/v1` with any header, as an agent may: an SDK's own (OpenAI's and
+ * Anthropic's send `x-stainless-*`) as well as keys, versions and session ids.
+ */
+const HEADER_NAMES = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
 /** How long a webview may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE_S = 600;
@@ -36,12 +28,13 @@ export function webviewOrigin(origin: string | undefined): string | null {
   }
 }
 
-/** The answer to a webview's preflight: its origin, the methods of `/v1` and the headers agents send. */
-export function preflightHeaders(origin: string): Record<string, string> {
+/** The answer to a webview's preflight: its origin, the methods of `/v1` and the headers it asked for. */
+export function preflightHeaders(origin: string, requested: string | undefined): Record<string, string> {
+  const names = requested?.trim() ?? '';
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST',
-    'access-control-allow-headers': ALLOWED_HEADERS,
+    ...(HEADER_NAMES.test(names) ? { 'access-control-allow-headers': names } : {}),
     'access-control-max-age': String(PREFLIGHT_MAX_AGE_S),
     vary: 'Origin',
     'cache-control': 'no-store',
@@ -56,7 +49,8 @@ export function serveWebviewCors(req: IncomingMessage, res: ServerResponse): boo
   const origin = webviewOrigin(req.headers.origin);
   if (origin === null) return false;
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-    res.writeHead(204, { ...preflightHeaders(origin), ...dropUnreadBody(req) }).end();
+    const asked = req.headers['access-control-request-headers'];
+    res.writeHead(204, { ...preflightHeaders(origin, asked), ...dropUnreadBody(req) }).end();
     return true;
   }
   res.setHeader('access-control-allow-origin', origin);
