@@ -42,11 +42,6 @@ export function maskSecrets(raw: ConfigInput): ConfigInput {
 }
 
 /**
- * A copy of `incoming` where each apiKey equal to {@link MASKED_SECRET} is the current key again, and
- * each masked entry of `apiKeys` is the current key with that fingerprint. A provider or a key left out of
- * `incoming` is removed, as sent; a mask with no current key behind it is dropped rather than saved as a key.
-
-/**
  * Providers whose stored keys `incoming` keeps (sends back masked) while sending the provider somewhere
  * else: a changed `baseUrl` (set, changed or removed), or custom headers added or changed. A key is meant
  * for one address; such a change would carry it to another, so the keys are dropped unless the same change
