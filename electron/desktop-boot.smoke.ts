@@ -98,6 +98,11 @@ before(() => generateIcons(path.join(ROOT, 'build', 'icons')));
 
 const recordsAfter = (records: CallRecord[], seq: number): CallRecord[] => records.filter((r) => r.seq > seq);
 
+/** The router's page at `url`: the window opens it as `/`, or as `/#token=…` when it knows the token. */
+function isPageOf(loaded: unknown, url: string | undefined): boolean {
+  return typeof loaded === 'string' && (loaded === `${url}/` || loaded.startsWith(`${url}/#token=`));
+}
+
 describe('the built app, owning its router', () => {
   let setup: Setup;
   let app: BootedApp;
@@ -259,7 +264,7 @@ describe('the built app, next to a daemon', () => {
     });
     assert.ok(labels.some((label) => label.includes(`already running at ${daemon?.url}`)));
     await app.waitFor('the dashboard loaded', (records) =>
-      records.find((r) => r.call === 'did-finish-load' && r.args[0] === `${daemon?.url}/`),
+      records.find((r) => r.call === 'did-finish-load' && isPageOf(r.args[0], daemon?.url)),
     );
 
     // The daemon stops: reloading the dashboard fails, and a local page says so and retries.
@@ -278,7 +283,7 @@ describe('the built app, next to a daemon', () => {
     daemon = await startRouter({ port, stateDir: setup.stateDir, env: {}, persistDebounceMs: 10 });
     await app.waitFor('the dashboard loaded again', (records) =>
       recordsAfter(records, page.seq).find(
-        (r) => r.call === 'did-finish-load' && r.args[0] === `${daemon?.url}/`,
+        (r) => r.call === 'did-finish-load' && isPageOf(r.args[0], daemon?.url),
       ),
     );
 
