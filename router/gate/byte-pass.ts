@@ -43,6 +43,12 @@ function lastLineTerminator(chunk: Uint8Array): number {
   return chunk.indexOf(CR, lastLf + 1) === -1 ? lastLf : chunk.lastIndexOf(CR);
 }
 
+/** True unless `line` (one line, no line end) is a data line whose value is neither JSON nor `[DONE]`. */
+function isWholeLine(line: Uint8Array): boolean {
+  const value = dataValue(asBuffer(line).toString('utf8'));
+  return value === null || value === '[DONE]' || parseJson(value).ok;
+}
+
 /** Blank lines, each ending one SSE event (a line end, then an empty line), in any of the line ends. */
 const EVENT_ENDS = ['\n\n', '\r\r', '\r\n\r\n'].map((end) => Buffer.from(end));
 
@@ -122,8 +128,11 @@ export class BytePass implements StreamPass {
 
   end(): PassResult {
     if (this.#stopped) return NOTHING;
-    const tail = this.#takeTail() ?? new Uint8Array(0);
-    return this.#passRegion(tail, 0, tail.length);
+    const tail = this.#takeTail();
+    // A data line cut inside its JSON is one the client's parser would throw on, and whatever the router
+    // writes next would be glued to it: it stays here. A whole last line without its line end goes on.
+    const last = tail !== null && isWholeLine(tail) ? tail : new Uint8Array(0);
+    return this.#passRegion(last, 0, last.length);
   }
 
   pendingBytes(): number {

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
 import type { GatedCompletion } from '../../gate/response-gate.js';
 import type { FrameBatch, StreamPart, StreamReading } from '../../gate/stream-part.js';
@@ -134,11 +135,25 @@ export class Answer implements AnswerSink {
     this.#end(this.#encoder.streamClose(sent) ?? undefined);
   }
 
-  /** The stream broke after content went out: the face's own error ending, so the client knows. */
+  /**
+   * The stream broke after content went out: the face's own error ending, so the client knows, in an event
+   * of its own (after the line ends that close one the upstream's lines left open).
+   */
   failStream(kind: FailureKind, model: string): void {
     if (this.#state !== 'streaming') return;
+    this.endEvent();
     this.#state = 'over';
     this.#end(this.#encoder.streamFailure(kind, model));
+  }
+
+  /**
+   * The upstream's lines stop short of an event's end (a stream cut mid-line, or before its blank line): the
+   * line ends that close it go out now, so the router's own lines (a continuation's, an ending) start an
+   * event of their own. A line whose JSON was cut is lost to the client as it was anyway; what follows is not.
+   */
+  endEvent(): void {
+    const missing = this.#state === 'streaming' && this.#sent !== null ? 2 - this.#sent.lineEnds : 0;
+    if (missing > 0) void this.streamPart(Buffer.from('\n'.repeat(missing)));
   }
 
   /** An error answer before any byte went out, in the face's shape, with the decision headers. */

@@ -163,6 +163,11 @@ export class SentLines {
     return { done: this.#soFar.state.done, lineEnds };
   }
 
+  /** The line ends the bytes sent close with, up to two: fewer when an upstream's line or event was left open. */
+  get lineEnds(): number {
+    return this.#lineEnds;
+  }
+
   /** The answer so far (a copy: later lines do not change it). */
   read(): AnswerSoFar {
     this.#read();

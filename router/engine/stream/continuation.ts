@@ -59,6 +59,8 @@ const NEXT: DispatchResult = { type: 'next' };
 export function afterBreak(run: RequestRun, result: DispatchResult): DispatchResult {
   if (result.type !== 'broken') return result;
   const { answer, ctx } = run;
+  // Whatever follows (the next model's lines, the closing frames, the error ending) starts an event.
+  answer.endEvent();
   const origin = run.continuation?.origin ?? run.req;
   const soFar = answer.soFar();
   const body = continuationBody(origin.body, soFar);
