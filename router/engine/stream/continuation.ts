@@ -4,9 +4,8 @@
  * (`close`), or the client keeps the partial answer with the face's error ending (`give_up`, as before).
  */
 import type { FailureKind } from '../../gate/failure-kinds.js';
-import { partOf, type FrameBatch, type StreamPart, type StreamReading } from '../../gate/stream-part.js';
+import { partOf } from '../../gate/stream-part.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
-import type { Answer, AnswerSink } from '../answer/answer.js';
 import { closingFrames, type AnswerSoFar } from './answer-so-far.js';
 import { continuationBody, continuationNeeds } from './continuation-request.js';
 import { shapingOf } from './shaping-rules.js';
@@ -86,52 +85,4 @@ export function afterBreak(run: RequestRun, result: DispatchResult): DispatchRes
   run.deadline = ctx.clock() + ctx.resolved.config.router.failover.totalBudgetMs;
   run.shaping = { ...shapingOf(run), continuing: soFar };
   return NEXT;
-}
-
-/**
- * A continuing attempt's way to the answer, which is streaming already: nothing of it reaches the client
- * before its first content, and then the answer is this attempt's to finish (the trace says so).
- */
-export class ContinuationSink implements AnswerSink {
-  readonly #answer: Answer;
-  readonly #model: string;
-  #owns = false;
-
-  constructor(answer: Answer, model: string) {
-    this.#answer = answer;
-    this.#model = model;
-  }
-
-  /** This attempt's content reached the client. */
-  get started(): boolean {
-    return this.#owns;
-  }
-
-  get reads(): StreamReading {
-    return this.#answer.reads;
-  }
-
-  /** Not for a stream: the attempt replays a whole answer as the stream it stands for. Ends the answer as it stands. */
-  serveJson(): void {
-    this.commitStream();
-    this.endStream();
-  }
-
-  commitStream(): void {
-    if (this.#owns) return;
-    this.#owns = true;
-    this.#answer.trace.continuedBy(this.#model);
-  }
-
-  streamPart(part: StreamPart, read?: FrameBatch | null): Promise<void> | undefined {
-    return this.#owns ? this.#answer.streamPart(part, read) : undefined;
-  }
-
-  endStream(): void {
-    if (this.#owns) this.#answer.endStream();
-  }
-
-  hasEnding(): boolean {
-    return this.#owns && this.#answer.hasEnding();
-  }
 }
