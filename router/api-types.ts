@@ -300,6 +300,17 @@ export interface HistoryEntry {
    * served within the hour; absent when none was.
    */
   behind?: string[];
+  /**
+   * Why the agent got an error answer instead of one from a model: the error's code and, for a request
+   * refused for one of its fields, that field's path (never its value); absent when a model answered.
+   */
+  refusal?: RefusalView;
+}
+
+/** The code of an error answer, and the request field at fault when there was one. */
+export interface RefusalView {
+  code: string;
+  param?: string;
 }
 
 /**

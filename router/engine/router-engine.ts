@@ -21,7 +21,7 @@ import { RankingMemo } from './routing/chain-steps.js';
 import { advertisedWindow } from './fit/set-windows.js';
 import { SessionHomes } from './fit/session-homes.js';
 import { requestLogLine } from './views/log-text.js';
-import type { Answer } from './answer/answer.js';
+import { refusalView, type Answer } from './answer/answer.js';
 import { INTERNAL_ERROR_ANSWER } from './answer/final-answer.js';
 import type { ErrorAnswer } from '../faces/answer-encoder.js';
 import {
@@ -211,6 +211,7 @@ export class RouterEngine {
   refuseBeforeRouting(req: ChatRequest, answer: Answer, refusal: BeforeRoutingRefusal): HistoryEntry {
     const { error } = refusal;
     if (refusal.answered !== true) answer.refuse(error, 'rejected', refusal.headers);
+    else answer.trace.refusal = refusalView(error);
     const now = this.parts.time.now();
     const ending: Ending = { outcome: 'rejected', clientStatus: error.status };
     return this.#record(historyEntry(req, answer, { target: null, started: now, ended: now, ending }));

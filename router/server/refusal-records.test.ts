@@ -30,6 +30,8 @@ interface Refusal {
   body: string | Buffer;
   headers?: Record<string, string>;
   method?: string;
+  /** What the history keeps of the error answer. */
+  refusal: HistoryEntry['refusal'];
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -37,6 +39,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const REFUSALS: Refusal[] = [
   {
     what: 'invalid JSON',
+    refusal: { code: 'invalid_json' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 400,
@@ -44,6 +47,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'empty messages',
+    refusal: { code: 'invalid_request', param: 'messages' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 400,
@@ -51,6 +55,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a wrong content type',
+    refusal: { code: 'unsupported_media_type' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 415,
@@ -59,6 +64,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a wrong method',
+    refusal: { code: 'method_not_allowed' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 405,
@@ -67,6 +73,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'nesting too deep',
+    refusal: { code: 'invalid_request' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 400,
@@ -74,6 +81,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a body over 10 MiB',
+    refusal: { code: 'request_too_large' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 413,
@@ -81,6 +89,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a body that is not what its coding says',
+    refusal: { code: 'invalid_request' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 400,
@@ -89,6 +98,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a coding the router does not read',
+    refusal: { code: 'unsupported_media_type' },
     path: '/v1/chat/completions',
     face: 'chat',
     status: 415,
@@ -97,6 +107,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'a PDF document',
+    refusal: { code: 'invalid_request', param: 'messages[0].content[1].source' },
     path: '/v1/messages',
     face: 'messages',
     status: 400,
@@ -116,6 +127,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     what: 'previous_response_id',
+    refusal: { code: 'invalid_request', param: 'previous_response_id' },
     path: '/v1/responses',
     face: 'responses',
     status: 400,
@@ -163,6 +175,7 @@ test('each refusal before routing is recorded once as rejected: history, event, 
       assert.equal(entry.source, 'agent', refusal.what);
       assert.match(entry.session ?? '', /^[0-9a-f]{16}$/, `${refusal.what}: the session's hash`);
       assert.deepEqual(entry.attempts, [], refusal.what);
+      assert.deepEqual(entry.refusal, refusal.refusal, `${refusal.what}: the error's code and field`);
       assert.equal(
         events.filter((event) => event.requestId === requestId).length,
         1,
@@ -182,6 +195,10 @@ test('each refusal before routing is recorded once as rejected: history, event, 
     assert.ok(!JSON.stringify(history).includes(SECRET), 'no word of a refused body in the history');
     assert.ok(!JSON.stringify(events).includes(SECRET), 'nor in the events');
     assert.ok(!router.logText().includes(SECRET), 'nor in the log');
+    assert.match(
+      router.logText(),
+      /refused-8 rejected 400 .* invalid_request@messages\[0\]\.content\[1\]\.source/,
+    );
     assert.equal(upstream.calls.length, 0);
   });
 });
@@ -223,6 +240,7 @@ test('a body cut at its deadline (408) and a body refused while too many arrive 
       assert.equal(late.clientStatus, 408);
       assert.equal(late.api, 'messages');
       assert.equal(late.client, 'claude-cli/2.0.1');
+      assert.deepEqual(late.refusal, { code: 'request_timeout' });
     } finally {
       socket.destroy();
     }
@@ -231,6 +249,7 @@ test('a body cut at its deadline (408) and a body refused while too many arrive 
     assert.equal(busyEntry?.outcome, 'rejected');
     assert.equal(busyEntry?.clientStatus, 503);
     assert.equal(busyEntry?.api, 'responses');
+    assert.equal(busyEntry?.refusal?.code, 'server_busy');
     assert.equal(entries.length, 2);
     assert.ok(!JSON.stringify(entries).includes(SECRET));
   });

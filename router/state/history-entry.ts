@@ -74,4 +74,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
     .optional(),
   sticky: name.optional(),
   behind: z.array(name).max(2000).optional(),
+  refusal: z
+    .strictObject({ code: z.string().min(1).max(100), param: z.string().min(1).max(200).optional() })
+    .optional(),
 });

@@ -174,3 +174,23 @@ test('a model asked last for refusing what another model served is its own step,
   expect(steps[1]).toHaveTextContent('it refused a request another model served within the hour');
   expect(steps[2]).toHaveTextContent('attempt 1');
 });
+
+test('a refused request shows the error code the agent got and the field at fault', () => {
+  const refused: HistoryEntry = {
+    ...failover,
+    requestId: 'req-2',
+    servedModel: null,
+    outcome: 'rejected',
+    attempts: [],
+    skipped: [],
+    clientStatus: 400,
+    refusal: { code: 'invalid_request', param: 'messages[0].content[1].source' },
+  };
+  render(<TraceTimeline entry={refused} />);
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-2' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps).toHaveLength(1);
+  expect(steps[0]).toHaveTextContent('HTTP 400 to the agent');
+  expect(steps[0]).toHaveTextContent('invalid_request at messages[0].content[1].source');
+});

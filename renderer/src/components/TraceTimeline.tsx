@@ -16,6 +16,7 @@ type TraceEntry = Pick<
   | 'sticky'
   | 'behind'
   | 'size'
+  | 'refusal'
 >;
 
 /** What a fit skip was over (a window or TPM limit) or when the minute has room again. */
@@ -116,6 +117,12 @@ export function TraceTimeline({ entry }: { entry: TraceEntry }) {
         {served && entry.servedModel !== null && <ModelKey value={entry.servedModel} />}
         <span className="trace-detail">
           <span className="mono">HTTP {entry.clientStatus} to the agent</span>
+          {entry.refusal !== undefined && (
+            <span className="mono" title="The error's code, and the request field at fault">
+              {entry.refusal.code}
+              {entry.refusal.param !== undefined && ` at ${entry.refusal.param}`}
+            </span>
+          )}
           <span className="mono">{formatLatency(entry.wallMs)} total</span>
           {entry.lastResortUsed && <span className="tag">last resort</span>}
           {entry.sticky !== undefined && (

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import type { RefusalView } from '../../api-types.js';
 import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
 import type { GatedCompletion } from '../../gate/response-gate.js';
 import type { FrameBatch, StreamPart, StreamReading } from '../../gate/stream-part.js';
@@ -160,6 +161,7 @@ export class Answer implements AnswerSink {
   refuse(error: ErrorAnswer, outcome: RequestOutcome, extra?: Readonly<Record<string, string>>): void {
     if (this.#state !== 'open') return;
     this.#state = 'over';
+    this.trace.refusal = refusalView(error);
     const body = this.#encoder.error(error);
     const headers: Record<string, string> = { ...extra };
     if (error.retryAfterSec !== null) headers['retry-after'] = String(error.retryAfterSec);
@@ -204,6 +206,15 @@ export class Answer implements AnswerSink {
     if (chunk !== undefined && target.headersSent) target.end(chunk);
     else target.end();
   }
+}
+
+/** A field path as the router names one (`messages.2.content`, `tools[0].name`): anything else is left out. */
+const FIELD_PATH = /^[\w.[\]-]{1,200}$/;
+
+/** What the history keeps of an error answer: its code, and the field at fault (a path, never a value). */
+export function refusalView(error: ErrorAnswer): RefusalView {
+  const { code, param } = error;
+  return param !== undefined && FIELD_PATH.test(param) ? { code, param } : { code };
 }
 
 /** Waits for the socket to drain, or for the client to go away (then writing is pointless). */

@@ -3,7 +3,7 @@
  * attempts running now, what its end must book) and the decision headers built from it, in one ASCII-safe
  * encoding of names (`headerValue`), with the request's id.
  */
-import type { AttemptView, BreakerStateName, SkipView, UsageView } from '../../api-types.js';
+import type { AttemptView, BreakerStateName, RefusalView, SkipView, UsageView } from '../../api-types.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { RequestOutcome } from '../../gate/failure-kinds.js';
 
@@ -46,6 +46,8 @@ export class RequestTrace {
   behind: readonly string[] = NO_MODELS;
   /** The largest window (or TPM limit) of the models the request was too large for, in tokens. */
   largestTooSmall: number | null = null;
+  /** The error answer the client got instead of a model's, once it went out. */
+  refusal: RefusalView | null = null;
   readonly #running: Running[] = [];
   /** The begin order of each finished attempt, parallel to `attempts`. */
   readonly #seqs: number[] = [];

@@ -310,5 +310,6 @@ export function historyEntry(req: ChatRequest, answer: Answer, span: RoutingSpan
     ...(req.session === null ? {} : { session: req.session }),
     ...(trace.sticky === null ? {} : { sticky: trace.sticky }),
     ...(trace.behind.length === 0 ? {} : { behind: [...trace.behind] }),
+    ...(trace.refusal === null ? {} : { refusal: trace.refusal }),
   };
 }

@@ -61,6 +61,9 @@ export function requestLogLine(entry: HistoryEntry): string {
   if (failed !== '') line += ` [${failed}]`;
   if (entry.skipped.length > 0) line += ` skips=${entry.skipped.length}`;
   if (entry.lastResortUsed) line += ' last-resort';
+  const refusal = entry.refusal;
+  if (refusal !== undefined)
+    line += ` ${logText(refusal.code)}${refusal.param === undefined ? '' : `@${logText(refusal.param)}`}`;
   if (entry.client) line += ` ${entry.client}`;
   return line;
 }
