@@ -66,6 +66,37 @@ test('opened with the token, the dashboard shows the router through a reload; th
   expect(errors()).toEqual([]);
 });
 
+test('without the token, or with a stale one, the banner and the Overview say the page lacks the router’s token and how to get it, not that the router is unreachable', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page, [PROVOKED_STATUSES]);
+  await page.goto(`${daemon.url}/#/overview`);
+  const banner = page.getByRole('alert').filter({ hasText: 'Retrying with backoff' });
+  await expect(banner).toContainText('This page has no token for the router');
+  await expect(banner).toContainText('/#token=<token>');
+  await expect(banner).toContainText('daemon.json');
+  const card = page.getByRole('status', { name: 'Router health' });
+  await expect(card).toContainText('this page has no token for the router');
+  await expect(card).toContainText(`${daemon.url}/#token=<token>`);
+  await expect(page.getByRole('status').filter({ hasText: /no token — retrying in/ })).toBeVisible();
+  await expect(page.getByText(/not reachable/)).toHaveCount(0);
+
+  // A token of an earlier start (each start makes a new one) is refused the same way. (Changing only the
+  // fragment would not load the page again.)
+  await page.goto('about:blank');
+  await page.goto(`${daemon.url}/#token=stale`);
+  await expect(banner).toContainText('The router refused this page’s token');
+  await expect(card).toContainText('the router refused this page’s token');
+  await expect(page.getByText(/not reachable/)).toHaveCount(0);
+
+  // Opened with the token, the dashboard shows the router as usual.
+  await page.goto('about:blank');
+  await page.goto(`${daemon.url}/#token=${encodeURIComponent(token)}`);
+  await expectData(page);
+  await expect(banner).toHaveCount(0);
+  expect(errors()).toEqual([]);
+});
+
 test('the desktop window’s address, with the token in the fragment, works as well', async ({ page }) => {
   await page.goto(`${daemon.url}/#token=${encodeURIComponent(token)}`);
   await expectData(page);

@@ -1,17 +1,19 @@
 import { formatDuration } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
-import { useConnection } from '../live/connection-context.js';
+import { useConnection, useConnectionProblem } from '../live/connection-context.js';
+import { PROBLEM_WORDS } from '../live/connection-problem.js';
 
-/** The live dot in the header: live, connecting, or disconnected with the time to the next retry. */
+/** The live dot in the header: live, connecting, or what is wrong with the time to the next retry. */
 export function ConnectionIndicator() {
   const status = useConnection();
+  const problem = useConnectionProblem() ?? 'unreachable';
   const now = useNow();
   const text =
     status.state === 'open'
       ? 'live'
       : status.state === 'connecting'
         ? 'connecting…'
-        : `disconnected — retrying in ${formatDuration(status.retryAt - now)}`;
+        : `${PROBLEM_WORDS[problem].indicator} — retrying in ${formatDuration(status.retryAt - now)}`;
   return (
     <span className={`conn conn-${status.state}`} role="status" aria-live="polite">
       <span className="conn-dot" aria-hidden="true" />
@@ -20,13 +22,16 @@ export function ConnectionIndicator() {
   );
 }
 
-/** A banner over the views while the router cannot be reached; the data shown may be stale. */
+/**
+ * A banner over the views while the dashboard cannot follow the router, saying why (unreachable, or
+ * refused for want of its token); the data shown may be stale.
+ */
 export function ConnectionBanner() {
-  const status = useConnection();
-  if (status.state !== 'retrying') return null;
+  const problem = useConnectionProblem();
+  if (problem === null) return null;
   return (
     <div className="banner banner-bad" role="alert">
-      The router is not reachable — retrying with backoff. What you see may be out of date.
+      {PROBLEM_WORDS[problem].banner}
     </div>
   );
 }

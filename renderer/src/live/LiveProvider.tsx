@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { HistoryResponse, RouterEvent, StateResponse } from '../../../router/api-types.js';
 import { api, HISTORY_LIMIT } from '../api/endpoints.js';
@@ -7,7 +7,25 @@ import { refreshRouterToken } from '../api/token.js';
 import { applyBreaker, applyConfig, applyRequest } from './apply-event.js';
 import { coalesce } from './coalesce.js';
 import { ConnectionContext } from './connection-context.js';
+import { causeOfRead, type ConnectionCause } from './connection-problem.js';
 import { openEventStream, type ConnectionStatus } from './event-stream.js';
+
+/** One cheap read of the API, for why the event stream failed: a refused token shows in its answer. */
+async function probeConnection(): Promise<ConnectionCause> {
+  try {
+    await api.history(1);
+    return 'unreachable';
+  } catch (error) {
+    return causeOfRead(error);
+  }
+}
+
+/** The history's entries are patched in from events; only the server's statistics need fetching, not 500 entries. */
+async function refreshHistoryStats(client: QueryClient): Promise<void> {
+  const fresh = await api.history(1).catch(() => null);
+  if (fresh)
+    client.setQueryData<HistoryResponse>(queryKeys.history, (h) => (h ? { ...h, stats: fresh.stats } : h));
+}
 
 /**
  * Owns the dashboard's one EventSource. Events patch the cached resources at once; the resources whose
@@ -22,21 +40,13 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
     const refresh = coalesce<ResourceName | 'historyStats'>(
       (names) => {
         for (const name of names) {
-          if (name === 'historyStats') void refreshHistoryStats();
+          if (name === 'historyStats') void refreshHistoryStats(client);
           else void client.invalidateQueries({ queryKey: queryKeys[name] });
         }
       },
       300,
       2000,
     );
-    // The entries are already patched in; only the server's statistics need fetching, not 500 entries.
-    const refreshHistoryStats = async (): Promise<void> => {
-      const fresh = await api.history(1).catch(() => null);
-      if (fresh)
-        client.setQueryData<HistoryResponse>(queryKeys.history, (h) =>
-          h ? { ...h, stats: fresh.stats } : h,
-        );
-    };
     const onEvent = (event: RouterEvent): void => {
       switch (event.type) {
         case 'request':
@@ -81,6 +91,7 @@ export function LiveProvider({ children, url = '/api/events' }: { children: Reac
       url,
       onEvent,
       onStatus: setStatus,
+      probe: probeConnection,
       // Events were missed while disconnected, or the daemon restarted with a new token: reload everything.
       onResync: () => {
         void refreshRouterToken().then(() => client.invalidateQueries());

@@ -1,4 +1,6 @@
 import { createContext, useContext } from 'react';
+import { routerToken } from '../api/token.js';
+import { connectionProblem, type ConnectionProblem } from './connection-problem.js';
 import type { ConnectionStatus } from './event-stream.js';
 
 /** Provided by LiveProvider. */
@@ -17,4 +19,9 @@ export function cutOffSince(status: ConnectionStatus): number | null {
 /** {@link cutOffSince} of the live connection. */
 export function useCutOffSince(): number | null {
   return cutOffSince(useConnection());
+}
+
+/** What the dashboard says about the live connection (no token, a refused one, unreachable), or null. */
+export function useConnectionProblem(): ConnectionProblem | null {
+  return connectionProblem(useConnection(), routerToken() !== '');
 }

@@ -38,6 +38,7 @@ test('cut off from the router: the card says since when, figures are dimmed, Pau
     attempt: 2,
     retryAt: DOWN_AT + 4000,
     downSince: DOWN_AT,
+    cause: 'unreachable',
   };
   const view = render(withConnection(client, down));
   const card = screen.getByRole('status', { name: 'Router health' });
@@ -59,6 +60,24 @@ test('cut off from the router: the card says since when, figures are dimmed, Pau
   expect(back).toHaveTextContent('routing');
   expect(screen.getByRole('button', { name: 'Pause routing' })).toBeEnabled();
   expect(screen.getByText('Uptime').closest('dl')).not.toHaveClass('stale');
+});
+
+test('refused for want of the token: the card says the page has no token and how to open it with one', () => {
+  const client = seeded();
+  const refused: ConnectionStatus = {
+    state: 'retrying',
+    attempt: 1,
+    retryAt: DOWN_AT + 1000,
+    downSince: DOWN_AT,
+    cause: 'token',
+  };
+  render(withConnection(client, refused));
+  const card = screen.getByRole('status', { name: 'Router health' });
+  expect(card).toHaveTextContent('this page has no token for the router');
+  expect(card).toHaveTextContent(`Open this page as ${window.location.origin}/#token=<token>`);
+  expect(card).toHaveTextContent('the token field of daemon.json');
+  expect(card).not.toHaveTextContent('not reachable');
+  expect(screen.getByRole('button', { name: 'Pause routing' })).toBeDisabled();
 });
 
 test('the catalogue line says which providers need no key, in agreement with how many', () => {

@@ -8,7 +8,7 @@ import { countOf, formatUptime, wordList } from '../../lib/format.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { usability } from '../../lib/usable-models.js';
-import { useCutOffSince } from '../../live/connection-context.js';
+import { useConnectionProblem, useCutOffSince } from '../../live/connection-context.js';
 import { CutOff, Verdict } from './VerdictCard.js';
 
 /** How many models can be routed to, and what a key would add; most useful on a first run. */
@@ -105,6 +105,7 @@ export function StatusPanel() {
   useRefreshAt(state.data?.health.backAt ?? null);
   // Cut off: the live stream broke, or the router's /health did not answer.
   const downSince = useCutOffSince() ?? (health.error ? health.errorUpdatedAt : null);
+  const problem = useConnectionProblem() ?? 'unreachable';
   const uptime =
     health.data && downSince === null ? health.data.uptimeMs + (now - health.dataUpdatedAt) : null;
   const paused = state.data?.paused ?? false;
@@ -127,7 +128,7 @@ export function StatusPanel() {
       }
     >
       {downSince !== null ? (
-        <CutOff since={downSince} />
+        <CutOff since={downSince} problem={problem} />
       ) : state.data ? (
         <Verdict health={state.data.health} onResume={() => pause.mutate(false)} resuming={pause.isPending} />
       ) : (

@@ -1,6 +1,7 @@
 import type { HealthAction, HealthVerdict } from '../../../../router/api-types.js';
 import { Countdown } from '../../components/Countdown.js';
 import { formatHourMinute } from '../../lib/format.js';
+import { PROBLEM_WORDS, tokenAddress, type ConnectionProblem } from '../../live/connection-problem.js';
 
 const LINKS: Partial<Record<HealthAction, { href: string; label: string }>> = {
   add_key: { href: '#/providers', label: 'Add a key in Providers' },
@@ -50,18 +51,32 @@ export function Verdict({
   );
 }
 
-/** The card while the router does not answer: since when, and that it comes back by itself. */
-export function CutOff({ since }: { since: number }) {
+/**
+ * The card while the dashboard cannot follow the router: since when and that it comes back by itself, or,
+ * when the router refuses the page for want of its token, how to open the page with it.
+ */
+export function CutOff({ since, problem }: { since: number; problem: ConnectionProblem }) {
   return (
     <div className="verdict verdict-red" role="status" aria-label="Router health">
       <p className="verdict-head">
         <span className="verdict-dot" aria-hidden="true" />
-        <strong className="verdict-title">router not reachable since {formatHourMinute(since)}</strong>
+        <strong className="verdict-title">
+          {PROBLEM_WORDS[problem].title}
+          {problem !== 'no_token' && ` since ${formatHourMinute(since)}`}
+        </strong>
       </p>
-      <p className="verdict-reason">
-        The dashboard cannot reach the router: the figures below are from before, and it reconnects by itself.
-        Is it running (<code>fcm-router status</code>)?
-      </p>
+      {problem === 'unreachable' ? (
+        <p className="verdict-reason">
+          The dashboard cannot reach the router: the figures below are from before, and it reconnects by
+          itself. Is it running (<code>fcm-router status</code>)?
+        </p>
+      ) : (
+        <p className="verdict-reason">
+          The router accepts remote connections and wants its token on every read; it makes a new one at every
+          start. Open this page as <code>{tokenAddress(window.location.origin)}</code>, the address the router
+          prints at start; the token is the token field of <code>daemon.json</code> in its state folder.
+        </p>
+      )}
     </div>
   );
 }

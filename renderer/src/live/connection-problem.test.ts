@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { ApiError } from '../api/client.js';
+import { causeOfRead, connectionProblem, PROBLEM_WORDS, tokenAddress } from './connection-problem.js';
+import type { ConnectionStatus } from './event-stream.js';
+
+const retrying = (cause: 'unreachable' | 'token'): ConnectionStatus => ({
+  state: 'retrying',
+  attempt: 1,
+  retryAt: 2000,
+  downSince: 1000,
+  cause,
+});
+
+describe('causeOfRead', () => {
+  test('a 403 forbidden_token is the token; anything else is not', () => {
+    expect(causeOfRead(new ApiError(403, 'no token', 'forbidden_token', []))).toBe('token');
+    expect(causeOfRead(new ApiError(403, 'other page', 'forbidden_fetch_site', []))).toBe('unreachable');
+    expect(causeOfRead(new ApiError(0, 'The router is not reachable.', 'unreachable', []))).toBe(
+      'unreachable',
+    );
+    expect(causeOfRead(new ApiError(502, 'HTTP 502', null, []))).toBe('unreachable');
+    expect(causeOfRead(new Error('boom'))).toBe('unreachable');
+  });
+});
+
+describe('connectionProblem', () => {
+  test('nothing while open or on the first connect', () => {
+    expect(connectionProblem({ state: 'open', since: 1 }, false)).toBeNull();
+    expect(connectionProblem({ state: 'connecting' }, false)).toBeNull();
+  });
+
+  test('a refused token: none held is "no token", one held is "refused"', () => {
+    expect(connectionProblem(retrying('token'), false)).toBe('no_token');
+    expect(connectionProblem(retrying('token'), true)).toBe('token_refused');
+    expect(connectionProblem({ state: 'connecting', downSince: 1000, cause: 'token' }, false)).toBe(
+      'no_token',
+    );
+  });
+
+  test('any other break is "unreachable", with or without a token', () => {
+    expect(connectionProblem(retrying('unreachable'), true)).toBe('unreachable');
+    expect(connectionProblem(retrying('unreachable'), false)).toBe('unreachable');
+    expect(connectionProblem({ state: 'connecting', downSince: 1000 }, true)).toBe('unreachable');
+  });
+});
+
+describe('the words', () => {
+  test('the token problems say how to get the token, and never that the router is unreachable', () => {
+    for (const problem of ['no_token', 'token_refused'] as const) {
+      const words = PROBLEM_WORDS[problem];
+      expect(words.banner).toContain('/#token=<token>');
+      expect(words.banner).toContain('the token field of daemon.json in its state folder');
+      expect(words.banner).toContain('Retrying with backoff');
+      expect(`${words.banner} ${words.title} ${words.indicator}`).not.toMatch(/reachable/);
+    }
+    expect(PROBLEM_WORDS.no_token.banner).toMatch(/^This page has no token for the router/);
+    expect(PROBLEM_WORDS.token_refused.banner).toMatch(/^The router refused this page’s token/);
+    expect(PROBLEM_WORDS.unreachable.banner).toMatch(/^The router is not reachable — retrying/);
+  });
+
+  test('the address with the token is the page’s own origin with the fragment', () => {
+    expect(tokenAddress('http://192.168.1.5:19280')).toBe('http://192.168.1.5:19280/#token=<token>');
+  });
+});
