@@ -1,8 +1,9 @@
 /**
  * Every view, populated under the catalogue's longest names (`nvidia/nvidia/nemotron-3-nano-omni-30b-a3b-reasoning`),
- * at desktop, tray-popover and phone width, in the light and the dark scheme: nothing scrolls sideways, no
- * control is out of reach, no long name runs over its neighbour, nothing complains, and a screenshot of
- * each is left for review in test-results/views/ (ignored; see viewsDir).
+ * at desktop, tray-popover and phone widths (360 px, and the narrowest phones' 320), in the light and the
+ * dark scheme: nothing scrolls sideways, no control is out of reach, no long name runs over its neighbour,
+ * nothing complains, and a screenshot of each is left for review in test-results/views/ (ignored; see
+ * viewsDir).
  */
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
@@ -58,7 +59,7 @@ function speedTableFits(page: Page): Promise<boolean> {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  for (const width of [1280, 420, 360]) {
+  for (const width of [1280, 420, 360, 320]) {
     test(`every view at ${width} px, ${scheme}`, async ({ page }) => {
       const errors = watchBrowserErrors(page);
       await page.emulateMedia({ colorScheme: scheme });
