@@ -5,10 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import type { ErrorResponse } from '../api-types.js';
 import { deferred, ioTurns, within } from '../test-support/deferred.js';
-import { httpRequest, parseReply, postRecording, sseText } from '../test-support/http-client.js';
+import { httpRequest, parseReply, postRecording, rawExchange, sseText } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { json, sse } from '../test-support/upstream-behaviours.js';
 import { contentFrame, roleFrame } from '../test-support/upstream-frames.js';
@@ -46,19 +45,6 @@ test('an oversized body gets its 413 while the client is still sending: no EPIPE
     assert.equal(upstream.calls.length, 0);
   });
 });
-
-/** Opens a raw connection, sends `head` and resolves with everything the router sent once it closes. */
-function rawExchange(url: string, head: string): { closed: Promise<string>; socket: net.Socket } {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (received += chunk));
-  socket.on('error', () => undefined);
-  socket.write(head);
-  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
-  return { closed, socket };
-}
 
 const slowHead = (host: string, length: number): string =>
   `POST /v1/chat/completions HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n{`;

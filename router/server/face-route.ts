@@ -50,9 +50,17 @@ export interface FaceSpec<T> {
   encoder(request: { model: string; extra: T; inputTokens: number } | null): AnswerEncoder;
 }
 
-/** The agent's `x-request-id` when it is usable, else a fresh one. */
+/** Each request's id once drawn: a late body's 408, written apart from its route, carries the same. */
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/** The agent's `x-request-id` when it is usable, else a fresh one; the same one each time for a request. */
 export function requestIdOf(req: IncomingMessage): string {
-  return pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+  let id = requestIds.get(req);
+  if (id === undefined) {
+    id = pickRequestId(req.headers['x-request-id'] as string | undefined, randomUUID);
+    requestIds.set(req, id);
+  }
+  return id;
 }
 
 /** What the dashboard's Test buttons mark their requests with; anything else is an agent. */

@@ -18,6 +18,7 @@ import {
 import { dropUnreadBody, PendingBodies } from './request-body.js';
 import { EventsRoute } from './events-route.js';
 import { isAllowedHost, isAllowedOrigin, isForeignFetch, isJsonContentType, tokenMatches } from './guards.js';
+import { cutLateBody, lateBodyEncoder } from './late-body.js';
 import { handleMetrics } from './metrics-route.js';
 import { RequestTally } from './request-tally.js';
 import { sendError, sendJson } from './respond.js';
@@ -91,29 +92,6 @@ function guardRefusal(
 }
 
 /**
- * A body still arriving at the request's deadline: 408 when nothing was answered yet, and the connection
- * is cut either way, so the rest of the body is never read (written on the socket, as Node does for its
- * own deadlines: the response object may be waiting on the body).
- */
-function cutLateBody(req: IncomingMessage, res: ServerResponse, deadlineMs: number): void {
-  const socket = req.socket;
-  if (!res.headersSent && socket.writable) {
-    const body = JSON.stringify({
-      error: {
-        message: `fcm-router: the request body did not arrive within ${deadlineMs} ms (router.server.requestBodyTimeoutMs)`,
-        type: 'invalid_request_error',
-        code: 'request_timeout',
-        param: null,
-      },
-    });
-    socket.write(
-      `HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
-}
-
-/**
  * Writes a guard's refusal: on an agent's path in its face's shape, elsewhere OpenAI-shaped. A face's
  * `server_busy` is an agent's request turned away, recorded in `engine`; a foreign Host or Origin is not
  * recorded: it comes from a web page, which must not be able to write to the router's history.
@@ -175,6 +153,12 @@ interface HttpCall {
   target: string;
   req: IncomingMessage;
   res: ServerResponse;
+}
+
+/** A request target's path, without its query: plain string work, as a URL object per request is measurable on the chat hot path. */
+function pathOf(target: string): string {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
 }
 
 /** The `token` query parameter of a target, or undefined. */
@@ -248,12 +232,15 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
   // In remote mode the page is served to anyone, so it carries no token: the browser brings its own.
   const staticRoute = new StaticRoute(deps.rendererDir, deps.tokenForReads ? '' : deps.token);
   const limits = () => deps.live.resolved.config.router.server;
-  const pendingBodies = new PendingBodies(limits, deps.time, (req, res) =>
-    cutLateBody(req, res, limits().requestBodyTimeoutMs),
-  );
   // The Responses face's kept items: this router's, in memory only.
   const items = new ResponseItemStore({ clock: deps.time.now });
   const agent = { engine: deps.engine, live: deps.live, faces: agentFaces({ items, clock: deps.time.now }) };
+  const pendingBodies = new PendingBodies(limits, deps.time, (req, res) =>
+    cutLateBody(req, res, {
+      deadlineMs: limits().requestBodyTimeoutMs,
+      encoder: lateBodyEncoder(agent.faces, pathOf(req.url ?? '/')),
+    }),
+  );
   // `/metrics` counts finished requests since start, off the request path (after the answer ended).
   const tally = new RequestTally();
   deps.events.on('request', (event) => tally.record(event.entry));
@@ -261,10 +248,8 @@ export function createRouterServer(deps: ServerDeps): RouterServer {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
-    // Plain string work: a URL object per request is measurable on the chat hot path.
     const target = req.url ?? '/';
-    const query = target.indexOf('?');
-    const pathname = query === -1 ? target : target.slice(0, query);
+    const pathname = pathOf(target);
     const isAgentPath = pathname.startsWith('/v1/');
     const refusal = guardRefusal(req, res, pathname, pendingBodies);
     if (refusal !== null)

@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import net from 'node:net';
 import type { HistoryEntry, HistoryResponse } from '../api-types.js';
 import { ioTurns, within } from '../test-support/deferred.js';
-import { httpRequest, parseReply } from '../test-support/http-client.js';
+import { httpRequest, parseReply, rawExchange } from '../test-support/http-client.js';
 import { parsePrometheus, samplesOf, labelKey } from '../test-support/prometheus-text.js';
 import type { RouterHarness } from '../test-support/router-harness.js';
 import { withScenario } from '../test-support/scenario.js';
@@ -206,15 +205,10 @@ test('each refusal before routing is recorded once as rejected: history, event, 
 test('a body cut at its deadline (408) and a body refused while too many arrive (503) are recorded as rejected', async () => {
   const options = { ...ONE, server: { requestBodyTimeoutMs: 500, maxPendingBodies: 1 } };
   await withScenario(options, async ({ router }) => {
-    const { hostname, port } = new URL(router.url);
-    const socket = net.connect(Number(port), hostname);
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(
-      `POST /v1/messages HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+    const { host } = new URL(router.url);
+    const { closed, socket } = rawExchange(
+      router.url,
+      `POST /v1/messages HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
         `x-request-id: slow-one\r\nuser-agent: claude-cli/2.0.1\r\ncontent-length: 100\r\n\r\n{"x": "${SECRET}`,
     );
     try {
@@ -232,7 +226,7 @@ test('a body cut at its deadline (408) and a body refused while too many arrive 
       assert.ok(busy, 'a second body was turned away');
       const ended = router.nextEntry();
       router.clock.advance(500);
-      await within(closed, 5000, 'the router to cut the slow body');
+      const received = await within(closed, 5000, 'the router to cut the slow body');
       assert.match(received, /^HTTP\/1\.1 408 /);
       const late = await ended;
       assert.equal(late.requestId, 'slow-one');

@@ -3,6 +3,7 @@
  * (nothing left open after a test), and a streaming form that exposes when the response head arrives.
  */
 import http from 'node:http';
+import net from 'node:net';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 export interface RequestOptions {
@@ -162,4 +163,23 @@ export function postRecording(
       req.end();
     } else req.end(body);
   });
+}
+
+/** A raw connection to a server: what it sent once it closed, and the socket to write more on. */
+export interface RawExchange {
+  closed: Promise<string>;
+  socket: net.Socket;
+}
+
+/** Opens a raw connection to `url`'s host, sends `head` and resolves with everything received once it closes. */
+export function rawExchange(url: string, head: string): RawExchange {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => undefined);
+  socket.write(head);
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  return { closed, socket };
 }
