@@ -1,4 +1,5 @@
-import type { ModelStateView } from '../router/index.js';
+import { breakerChangesAt, breakerStanding } from '../router/index.js';
+import type { BreakerStanding, ModelStateView } from '../router/index.js';
 
 /**
  * How usable one model is right now, from the tray's point of view. It reads the router's own reason for
@@ -36,23 +37,16 @@ export function readinessOf(model: ModelStateView, now: number): Readiness {
       break;
   }
   if (model.quotaPausedUntil !== null && model.quotaPausedUntil > now) return 'quota_paused';
-  return breakerReadiness(model, now);
+  return BREAKER_READINESS[breakerStanding(model, now)];
 }
 
-function breakerReadiness(model: ModelStateView, now: number): Readiness {
-  switch (model.state) {
-    // A cooldown that has run out means the next request will try it (the router turns it HALF_OPEN).
-    case 'OPEN':
-      return model.openUntil !== null && model.openUntil <= now ? 'half_open' : 'open';
-    case 'HALF_OPEN':
-      return 'half_open';
-    // No new failure for a cooldown: its next request is a trial, at its own place in the order.
-    case 'DEGRADED':
-      return model.trialDueAt !== null && model.trialDueAt <= now ? 'half_open' : 'degraded';
-    case 'CLOSED':
-      return 'ready';
-  }
-}
+/** The tray's word for each breaker standing. */
+const BREAKER_READINESS: Record<BreakerStanding, Readiness> = {
+  closed: 'ready',
+  degraded: 'degraded',
+  trial: 'half_open',
+  open: 'open',
+};
 
 /** Whether the router would send a request to a model in this condition (DEGRADED and trials count). */
 export function isRoutable(readiness: Readiness): boolean {
@@ -67,11 +61,7 @@ export function isRoutable(readiness: Readiness): boolean {
 export function nextTimedChange(models: readonly ModelStateView[], now: number): number | null {
   let next: number | null = null;
   for (const model of models) {
-    const times = [
-      model.state === 'OPEN' ? model.openUntil : null,
-      model.state === 'DEGRADED' ? model.trialDueAt : null,
-      model.quotaPausedUntil,
-    ];
+    const times = [breakerChangesAt(model, now), model.quotaPausedUntil];
     for (const at of times) if (at !== null && at > now && (next === null || at < next)) next = at;
   }
   return next;

@@ -7,6 +7,8 @@ export { resolveStateDir, defaultStateDir } from './config/state-dir.js';
 export { readDaemonFile, daemonFilePath } from './daemon/daemon-file.js';
 export type { DaemonFile } from './daemon/daemon-file.js';
 export { healthVerdict } from './engine/views/health-verdict.js';
+export { breakerChangesAt, breakerStanding } from './engine/views/breaker-standing.js';
+export type { BreakerStanding, BreakerView } from './engine/views/breaker-standing.js';
 export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
 export { DaemonRunningError, StateDirError, processAlive } from './daemon/daemon-lock.js';

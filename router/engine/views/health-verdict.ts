@@ -4,19 +4,11 @@
  * newest agent requests got, and a time.
  */
 import type { HealthAction, HealthVerdict, ModelStateView, RecentOutcomes } from '../../api-types.js';
+import { breakerStanding, type BreakerStanding } from './breaker-standing.js';
 import { failingWords } from './recent-outcomes.js';
 
 /** What a model of the active set is to the next request. */
-type Standing =
-  | 'closed'
-  | 'degraded'
-  | 'trial'
-  | 'quota_paused'
-  | 'open'
-  | 'missing_key'
-  | 'key_refused'
-  | 'off'
-  | 'unreachable';
+type Standing = BreakerStanding | 'quota_paused' | 'missing_key' | 'key_refused' | 'off' | 'unreachable';
 
 type Model = Pick<
   ModelStateView,
@@ -47,25 +39,10 @@ function standingOf(model: Model, now: number): Standing {
     case 'quota_paused':
     case 'quota_budget':
       return model.quotaPausedUntil !== null && model.quotaPausedUntil <= now
-        ? standingOfBreaker(model, now)
+        ? breakerStanding(model, now)
         : 'quota_paused';
     case null:
-      return standingOfBreaker(model, now);
-  }
-}
-
-function standingOfBreaker(model: Model, now: number): Standing {
-  switch (model.state) {
-    case 'CLOSED':
-      return 'closed';
-    case 'DEGRADED':
-      // No new failure for a cooldown: the next request is its trial, at its own place in the order.
-      return model.trialDueAt !== null && model.trialDueAt <= now ? 'trial' : 'degraded';
-    case 'HALF_OPEN':
-      return 'trial';
-    case 'OPEN':
-      // A cooldown that has run out makes the next request its trial.
-      return model.openUntil !== null && model.openUntil <= now ? 'trial' : 'open';
+      return breakerStanding(model, now);
   }
 }
 
