@@ -1,4 +1,3 @@
-import type { SkipView } from '../../api-types.js';
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 
@@ -29,29 +28,50 @@ const RATE_LIMITED = 'rate_limit_exceeded';
 const tryAgainIn = (seconds: number): string => `try again in ${seconds}s`;
 
 /**
- * When nothing could be dispatched: 429 with Retry-After if every candidate is quota-paused or at its free-tier budget, 401 if every
- * candidate's key is invalid, else 503 with Retry-After at the soonest cooldown or pause end. Pure.
+ * A model that could not serve a request nothing served: why (its skip reason, or the kind of failure that
+ * paused it), whether only a rate limit holds it (a 429's pause, a free-tier budget: a wait for it helps),
+ * and when it is back by itself (null: not by itself, or never for this request).
  */
-export function noCandidatesAnswer(
-  skips: readonly SkipView[],
-  soonestRetryAt: number | null,
-  now: number,
-): ErrorAnswer {
-  const reasons = new Set(skips.map((skip) => skip.reason));
-  const retryAfterSec = soonestRetryAt !== null ? clampRetry(soonestRetryAt - now) : null;
+export interface ModelOut {
+  reason: string;
+  rateLimited: boolean;
+  backAt: number | null;
+}
+
+/** The soonest moment one of `outs` is back, or null. */
+export function soonestBackAt(outs: readonly ModelOut[]): number | null {
+  let soonest: number | null = null;
+  for (const { backAt } of outs)
+    if (backAt !== null && (soonest === null || backAt < soonest)) soonest = backAt;
+  return soonest;
+}
+
+/** Whether rate limits alone hold these models back: only then does a 429 tell the truth. */
+export function onlyRateLimited(outs: readonly ModelOut[]): boolean {
+  return outs.length > 0 && outs.every((out) => out.rateLimited);
+}
+
+/**
+ * When no model can take the request now: 429 with Retry-After if rate limits alone hold the models back
+ * (a 429's pause, a free-tier budget), 401 if every candidate's key is refused, else 503 with Retry-After
+ * at the soonest moment a model is back (a cooldown's end, any pause's). Pure.
+ */
+export function unavailableAnswer(outs: readonly ModelOut[], now: number): ErrorAnswer {
+  const reasons = new Set(outs.map((out) => out.reason));
+  const soonest = soonestBackAt(outs);
+  const retryAfterSec = soonest !== null ? clampRetry(soonest - now) : null;
   const listed = [...reasons].join(', ') || 'the set is empty';
-  const quota = [...reasons].every((reason) => reason === 'quota_paused' || reason === 'quota_budget');
-  if (skips.length > 0 && quota) {
+  if (onlyRateLimited(outs)) {
     const wait = retryAfterSec ?? 60;
     return {
       status: 429,
       code: RATE_LIMITED,
       type: 'rate_limit_error',
-      message: `fcm-router: every model of the set is quota-paused or at its free-tier budget; ${tryAgainIn(wait)}`,
+      message: `fcm-router: every model of the set is rate-limited or at its free-tier budget; ${tryAgainIn(wait)}`,
       retryAfterSec: wait,
     };
   }
-  if (skips.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
+  if (outs.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
     return {
       status: 401,
       code: 'invalid_api_key',
@@ -66,7 +86,7 @@ export function noCandidatesAnswer(
     code: 'all_models_unavailable',
     type: 'service_unavailable',
     message: `fcm-router: no model of the set can take a request now (${listed})`,
-    retryAfterSec: retryAfterSec ?? (skips.length > 0 ? 30 : null),
+    retryAfterSec: retryAfterSec ?? (outs.length > 0 ? 30 : null),
   };
 }
 

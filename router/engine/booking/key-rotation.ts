@@ -6,7 +6,7 @@
  */
 import type { BudgetLimits } from '../../catalogue/free-tier-limits.js';
 import type { ProviderKey, ResolvedProvider } from '../../config/resolve-config.js';
-import type { QuotaBook } from '../../state/quota-book.js';
+import type { PauseInfo, QuotaBook } from '../../state/quota-book.js';
 import { scopedId } from '../../state/scoped-id.js';
 
 /** The model a key is chosen for: its key and its free-tier limits (a `ResolvedModel` is one). */
@@ -120,6 +120,23 @@ export function keysBlock(
   requestRefused: ReadonlySet<string>,
 ): KeysBlock | null {
   return keysSummary(provider, target, quotas, requestRefused).block;
+}
+
+/**
+ * The pause that holds `modelKey` back until `until` (the soonest end among its provider's keys, as
+ * {@link keysBlock} gives it), or null when no pause ends then (a free-tier budget does).
+ */
+export function pauseEndingAt(
+  provider: ResolvedProvider,
+  modelKey: string,
+  quotas: QuotaBook,
+  until: number,
+): PauseInfo | null {
+  for (const key of keysOf(provider)) {
+    const pause = quotas.pauseInfo(modelKey, provider.quotaAccount, key.fingerprint);
+    if (pause?.until === until) return pause;
+  }
+  return null;
 }
 
 /**

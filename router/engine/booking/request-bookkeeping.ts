@@ -4,7 +4,7 @@
  * the request's length: `servedTokens` in `attempt-effects.ts`), with the provider's own rate-limit
  * headers as corrections; a failure booked against a breaker; and what a request books at its end:
  * deferred network errors, unless the offline rule holds, the models that refused a request another
- * model served, and when a skipped model is back, for Retry-After.
+ * model served, and how each model that could not serve is out, for the final answer.
  */
 import type { SkipView, UsageView } from '../../api-types.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
@@ -14,8 +14,9 @@ import { holdsBudget } from '../../state/budget-standing.js';
 import type { QuotaBook } from '../../state/quota-book.js';
 import type { RateLimitHints } from '../../upstream/upstream-headers.js';
 import { failsAsTrial } from './attempt-effects.js';
-import { budgetId, keysBlock } from './key-rotation.js';
+import { budgetId, keysBlock, pauseEndingAt } from './key-rotation.js';
 import { isOfflineFailure } from './offline-rule.js';
+import type { ModelOut } from '../answer/final-answer.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
 import type { RouteContext } from '../routing/route-context.js';
 
@@ -108,23 +109,41 @@ export function settleRefusals(ctx: RouteContext, trace: RequestTrace): void {
       ctx.fits.refusedServed(attempt.model);
 }
 
-/** The soonest moment a skipped model becomes usable again (cooldown or pause end), for Retry-After. */
-export function soonestRetryAt(ctx: RouteContext, skips: readonly SkipView[]): number | null {
-  let soonest: number | null = null;
-  for (const skip of skips) {
-    const at = skipBackAt(ctx, skip);
-    if (at !== null && (soonest === null || at < soonest)) soonest = at;
-  }
-  return soonest;
-}
-
-/** When one skipped model is back: its cooldown's or pause's end, or when a key's minute has room for it. */
-function skipBackAt(ctx: RouteContext, skip: SkipView): number | null {
-  if (skip.until !== undefined) return skip.until;
-  if (skip.reason === 'circuit_open') return openUntil(ctx.breakers.get(skip.model));
-  if (skip.reason !== 'quota_paused' && skip.reason !== 'quota_budget') return null;
-  const model = ctx.resolved.models.get(skip.model);
+/** How the quota book holds a model now: until when, and whether only a rate limit or a budget does. */
+function quotaHold(ctx: RouteContext, modelKey: string): { until: number; rateLimited: boolean } | null {
+  const model = ctx.resolved.models.get(modelKey);
   const provider = ctx.resolved.providers.get(model?.provider ?? '');
   const block = model && provider ? keysBlock(provider, model, ctx.quotas, new Set()) : null;
-  return block !== null && block.reason !== 'auth_error' ? block.until : null;
+  if (!model || !provider || block === null || block.reason === 'auth_error') return null;
+  // The key back first decides: a 402's or a location's pause ending first is no rate limit.
+  const pause =
+    block.reason === 'quota_paused' ? pauseEndingAt(provider, modelKey, ctx.quotas, block.until) : null;
+  return { until: block.until, rateLimited: pause === null || pause.reason === 'rate_limit' };
+}
+
+/**
+ * A skipped model as the final answer weighs it: why it was skipped, whether only a rate limit or a
+ * free-tier budget holds it, and when it is back (its cooldown's or pause's end, or when a key's minute
+ * has room for it); never, for the request, when `takesOnceBack` is false (too large for it, say).
+ */
+export function skipOut(ctx: RouteContext, skip: SkipView, takesOnceBack: boolean): ModelOut {
+  const quota =
+    skip.reason === 'quota_paused' || skip.reason === 'quota_budget' ? quotaHold(ctx, skip.model) : null;
+  const rateLimited =
+    skip.reason === 'quota_budget' || (skip.reason === 'quota_paused' && (quota?.rateLimited ?? true));
+  if (!takesOnceBack) return { reason: skip.reason, rateLimited, backAt: null };
+  const backAt =
+    skip.until ??
+    (skip.reason === 'circuit_open' ? openUntil(ctx.breakers.get(skip.model)) : (quota?.until ?? null));
+  return { reason: skip.reason, rateLimited, backAt };
+}
+
+/**
+ * A model whose attempt paused it (a 429, a 402, a refusal of the network's location), as the final
+ * answer weighs it: only a 429's pause is a rate limit; it is back when its pause ends.
+ */
+export function pausedOut(ctx: RouteContext, modelKey: string, kind: FailureKind): ModelOut {
+  const quota = quotaHold(ctx, modelKey);
+  const rateLimited = kind === 'rate_limit' && (quota?.rateLimited ?? true);
+  return { reason: kind, rateLimited, backAt: quota?.until ?? null };
 }

@@ -8,9 +8,12 @@ import {
   PAUSED_HEADERS,
   STOPPING_ANSWER,
   allFailedAnswer,
-  noCandidatesAnswer,
   clientError,
   nothingFitsAnswer,
+  onlyRateLimited,
+  soonestBackAt,
+  unavailableAnswer,
+  type ModelOut,
 } from '../answer/final-answer.js';
 import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 import { totalTokens } from '../../faces/request-size.js';
@@ -22,7 +25,7 @@ import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';
 import { lastResortKey, rankSet, roleNow } from './chain-steps.js';
 import { FIT_REASONS, homeFirst, skipUnfit, takesOnceBack, unfitReason } from '../fit/fit-steps.js';
-import { settleDeferredNetwork, settleRefusals, soonestRetryAt } from '../booking/request-bookkeeping.js';
+import { pausedOut, settleDeferredNetwork, settleRefusals, skipOut } from '../booking/request-bookkeeping.js';
 import type { RankedCandidate } from './ranking.js';
 import type { Role } from '../answer/request-trace.js';
 import type { ChatRequest, RouteContext } from './route-context.js';
@@ -175,7 +178,7 @@ async function walkChain(run: RequestRun, order: readonly RankedCandidate[]): Pr
 
 /** Answers what the chain left unanswered (a served or refused answer is out already) and names the ending. */
 function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
-  const { answer, trace, req, ctx } = run;
+  const { answer, trace, req } = run;
   if (last?.type === 'served') return { outcome: 'served', clientStatus: 200 };
   if (last?.type === 'broken') {
     answer.failStream(last.kind, last.model);
@@ -206,26 +209,40 @@ function finalAnswer(run: RequestRun, last: DispatchResult | null): Ending {
     return { outcome: 'rejected', clientStatus: unfit.status };
   }
   const outcome = trace.attempts.length === 0 ? 'no_candidates' : 'all_failed';
-  const soonest = soonestBack(run);
-  const error =
-    outcome === 'no_candidates'
-      ? noCandidatesAnswer(trace.skips, soonest, ctx.clock())
-      : (pinnedUnknown(run) ?? allFailedAnswer(trace.failures, soonest, ctx.clock()));
+  const error = nothingServedAnswer(run, outcome);
   answer.refuse(error, outcome);
   return { outcome, clientStatus: error.status };
 }
 
 /**
- * The soonest moment a skipped or paused model that can take the request is back, for Retry-After: a model
- * the request is too large for (or needs tools or images of) is no reason to come back.
+ * The error when nothing served. With no attempt, or when every attempt met a rate limit but something
+ * else holds other models back (no key, an OPEN breaker, a 402's pause), the models' standing decides, as
+ * it will for the next request: 429 only when rate limits alone hold them. Else what the attempts met.
  */
-function soonestBack(run: RequestRun): number | null {
+function nothingServedAnswer(run: RequestRun, outcome: 'no_candidates' | 'all_failed'): ErrorAnswer {
   const { trace, ctx } = run;
-  const paused = trace.attempts
-    .filter((attempt) => attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
-    .map((attempt) => ({ model: attempt.model, reason: 'quota_paused' as const }));
-  const back = trace.skips.filter((skip) => takesOnceBack(run, skip.model));
-  return soonestRetryAt(ctx, back.concat(paused));
+  const outs = modelsOut(run);
+  const { failures } = trace;
+  const rateLimitsMet = failures.length > 0 && failures.every((failure) => failure.kind === 'rate_limit');
+  if (outcome === 'no_candidates' || (rateLimitsMet && !onlyRateLimited(outs)))
+    return unavailableAnswer(outs, ctx.clock());
+  return pinnedUnknown(run) ?? allFailedAnswer(failures, soonestBackAt(outs), ctx.clock());
+}
+
+/**
+ * Each model the request could not be served by, besides those that failed it otherwise: the skipped ones
+ * (a model the request is too large for, or needs tools or images of, is no reason to come back) and the
+ * ones its attempts paused.
+ */
+function modelsOut(run: RequestRun): ModelOut[] {
+  const { trace, ctx } = run;
+  const outs: ModelOut[] = [];
+  for (const skip of trace.skips)
+    if (skip.reason !== 'already_tried') outs.push(skipOut(ctx, skip, takesOnceBack(run, skip.model)));
+  for (const attempt of trace.attempts)
+    if (attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
+      outs.push(pausedOut(ctx, attempt.model, attempt.kind));
+  return outs;
 }
 
 /**

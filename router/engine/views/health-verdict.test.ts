@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BreakerStateName, HealthVerdict, ModelBlock, RecentOutcomes } from '../../api-types.js';
+import type {
+  BreakerStateName,
+  HealthVerdict,
+  ModelBlock,
+  QuotaPauseView,
+  RecentOutcomes,
+} from '../../api-types.js';
 import { healthVerdict, type VerdictInput } from './health-verdict.js';
 
 const NOW = 1_700_000_000_000;
@@ -12,6 +18,7 @@ interface Spec {
   trialDueAt?: number | null;
   quotaPausedUntil?: number | null;
   blockedBy?: ModelBlock | null;
+  quotaPause?: QuotaPauseView | null;
   inActiveSet?: boolean;
 }
 
@@ -286,6 +293,32 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       reason:
         /^no model can take a request \(2 quota-paused, 2 key refused\): agents get 503 until a pause ends; replace the refused keys in Providers, or wait$/,
       backAt: NOW + 30_000,
+    },
+  },
+  {
+    name: 'a provider out of credit (402) beside a model paused for a 429: agents get 503, not 429',
+    models: [
+      { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
+      {
+        key: 'b/2',
+        blockedBy: 'quota_paused',
+        quotaPausedUntil: NOW + 3_600_000,
+        quotaPause: {
+          until: NOW + 3_600_000,
+          reason: 'payment_required',
+          fromProvider: true,
+          scope: 'provider',
+          repeat: 1,
+        },
+      },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'quota-paused',
+      action: 'wait',
+      next: null,
+      reason: /^every usable model is quota-paused \(2 quota-paused\): agents get 503 until a pause ends$/,
+      backAt: NOW + 60_000,
     },
   },
   {

@@ -13,7 +13,8 @@ type Standing = BreakerStanding | 'quota_paused' | 'missing_key' | 'key_refused'
 type Model = Pick<
   ModelStateView,
   'key' | 'state' | 'openUntil' | 'trialDueAt' | 'quotaPausedUntil' | 'blockedBy' | 'inActiveSet'
->;
+> &
+  Partial<Pick<ModelStateView, 'quotaPause'>>;
 
 export interface VerdictInput {
   paused: boolean;
@@ -85,13 +86,23 @@ function tally(input: VerdictInput, now: number) {
   const considered = graded.filter((g) => g.standing !== 'off');
   const routable = considered.filter((g) => ROUTABLE.has(g.standing));
   const closed = routable.filter((g) => g.standing === 'closed').length;
+  const rateLimited = graded.filter((g) => g.standing === 'quota_paused' && heldByRateLimit(g.model)).length;
   let backAt: number | null = null;
   for (const { model, standing } of graded) {
     const at =
       standing === 'open' ? model.openUntil : standing === 'quota_paused' ? model.quotaPausedUntil : null;
     if (at !== null && at > now && (backAt === null || at < backAt)) backAt = at;
   }
-  return { set, counts, considered, routable, closed, out: considered.length - routable.length, backAt };
+  const out = considered.length - routable.length;
+  return { set, counts, considered, routable, closed, out, backAt, rateLimited };
+}
+
+/**
+ * Whether a quota-paused model is held by a rate limit (a 429's pause, or a free-tier budget, which has no
+ * pause): not by a 402's pause or a refusal of the network's location, which a wait does not mend.
+ */
+function heldByRateLimit(model: Model): boolean {
+  return model.quotaPause == null || model.quotaPause.reason === 'rate_limit';
 }
 
 type Verdict = (
@@ -108,6 +119,8 @@ interface Outs {
   total: number;
   /** Models of the set whose provider is on. */
   considered: number;
+  /** Models quota-paused for a rate limit or a free-tier budget. */
+  rateLimited: number;
   summary: string;
   fix: ReturnType<typeof fixFor>;
 }
@@ -128,14 +141,15 @@ function nothingRoutable(verdict: Verdict, outs: Outs): HealthVerdict {
 
 /**
  * Nothing routable, some models quota-paused and none OPEN: agents are refused until the first pause ends
- * (`backAt`), with 429 when every model of the set is paused and 503 `all_models_unavailable` when others
- * are out too (a key missing or refused, a provider off), as the router answers them. Waiting is enough, but
- * a fix the user can make is said.
+ * (`backAt`), with 429 when every model of the set is held by a rate limit or a free-tier budget, and 503
+ * `all_models_unavailable` when anything else holds one (a 402's pause, a refusal of the network's
+ * location, a key missing or refused, a provider off), as the router answers them. Waiting is enough, but a
+ * fix the user can make is said.
  */
 function pausedOut(verdict: Verdict, outs: Outs): HealthVerdict {
   const { counts, total, considered, summary, fix } = outs;
   const paused = counts.get('quota_paused') ?? 0;
-  const status = paused === total ? '429' : '503';
+  const status = outs.rateLimited === total ? '429' : '503';
   const what = paused === considered ? 'every usable model is quota-paused' : 'no model can take a request';
   const todo = fix && fix.action !== 'wait' ? `; ${fix.words}, or wait` : '';
   const reason = `${what} (${summary}): agents get ${status} until a pause ends${todo}`;
@@ -163,7 +177,7 @@ export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
 
 /** The verdict from the set's state alone: breakers, keys, pauses. */
 function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
-  const { set, counts, considered, routable, closed, out, backAt } = tally(input, now);
+  const { set, counts, considered, routable, closed, out, backAt, rateLimited } = tally(input, now);
   const next = routable[0] ?? null;
   const base = {
     next: next?.model.key ?? null,
@@ -189,6 +203,7 @@ function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
       counts,
       total: set.length,
       considered: considered.length,
+      rateLimited,
       summary,
       fix,
     });

@@ -15,7 +15,7 @@ import type { QuotaBook } from '../../state/quota-book.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
 import { fastestOrder } from '../routing/fastest-order.js';
 import { refusalsBehindIn } from '../routing/refusals-behind.js';
-import { keysBlock, keysOf } from '../booking/key-rotation.js';
+import { keysBlock, pauseEndingAt } from '../booking/key-rotation.js';
 import { NO_LIMITS } from '../../catalogue/free-tier-limits.js';
 import { healthVerdict } from './health-verdict.js';
 import { rankCandidates } from '../routing/ranking.js';
@@ -46,13 +46,10 @@ function quotaPauseView(
   quotas: QuotaBook,
   until: number,
 ): QuotaPauseView | null {
-  for (const apiKey of keysOf(provider)) {
-    const pause = quotas.pauseInfo(key, provider.quotaAccount, apiKey.fingerprint);
-    if (pause?.until !== until) continue;
-    const { reason, authoritative, scope, repeat } = pause;
-    return { until, reason, fromProvider: authoritative, scope, repeat };
-  }
-  return null;
+  const pause = pauseEndingAt(provider, key, quotas, until);
+  if (pause === null) return null;
+  const { reason, authoritative, scope, repeat } = pause;
+  return { until, reason, fromProvider: authoritative, scope, repeat };
 }
 
 /** One model's view for `/api/state` and the `breaker` event. */
