@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
+import { CallBook } from './chaos-calls.js';
 import { continuedFrom, restartAt } from '../router/test-support/continuing-model.js';
 import { cellRandom } from './prng.js';
 import { PROBE_ID, probePlan } from './soak-probes.js';
@@ -25,10 +25,27 @@ export interface ChaosOptions {
   keys: Readonly<Record<string, readonly string[]>>;
   /** Text every good answer carries (the completion canary). */
   canary: string;
+  /** The soak's time: the scripted delays wait on it, and what the upstream does is reported to it. */
+  clock: ChaosClock;
 }
+
+/** What the chaos upstream needs of the soak's clock (`soak-clock.ts`). */
+export interface ChaosClock {
+  sleep(ms: number): Promise<void>;
+  /** Called on every connection, request, body part read and response finished or closed. */
+  touch(): void;
+}
+
+/**
+ * How long a slow model waits before its answer: longer than the soak's hedge delay (300 ms), so a hedge
+ * always starts beside it and races it, and far below its request timeout.
+ */
+export const SLOW_MS = 400;
 
 export interface ChaosUpstream {
   url: string;
+  /** The calls in progress, and which of them wait on the clock or are held open. */
+  calls: CallBook;
   /** Calls per behaviour so far (agents' and probes'). */
   counts: Map<Behaviour, number>;
   /** Calls made by health probes. */
@@ -75,6 +92,12 @@ const STATUS: Partial<Record<Behaviour, number>> = {
 const holdOpen = (res: http.ServerResponse): Promise<void> =>
   new Promise((resolve) => res.once('close', () => resolve()));
 
+/** How one call waits: on the soak's clock, or held open; each counted as waiting meanwhile. */
+interface Waits {
+  sleep(ms: number): Promise<void>;
+  holdOpen(res: http.ServerResponse): Promise<void>;
+}
+
 /**
  * Streams `text` in a few pieces. For a client that leaves at its first bytes (`leaves`), the stream holds
  * after the first piece until the router gives up on it: the router must see the client gone, which a whole
@@ -83,29 +106,30 @@ const holdOpen = (res: http.ServerResponse): Promise<void> =>
 async function streamAnswer(
   res: http.ServerResponse,
   text: string,
-  options: { gapMs: number; reasoning: boolean; leaves: boolean },
+  options: { gapMs: number; reasoning: boolean; leaves: boolean; waits: Waits },
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.write(chunk({ role: 'assistant' }));
   if (options.reasoning)
     for (const part of ['Thinking ', 'it over.']) res.write(chunk({ reasoning_content: part }));
   for (const part of pieces(text)) {
-    if (options.gapMs > 0) await delay(options.gapMs);
+    if (options.gapMs > 0) await options.waits.sleep(options.gapMs);
     if (res.destroyed) return;
     res.write(chunk({ content: part }));
-    if (options.leaves) return holdOpen(res);
+    if (options.leaves) return options.waits.holdOpen(res);
   }
   res.end(chunk({}, 'stop') + USAGE + DONE);
 }
 
 async function behave(
   behaviour: Behaviour,
-  ask: { stream: boolean; leaves: boolean },
+  ask: { stream: boolean; leaves: boolean; waits: Waits },
   text: string,
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
-  const { stream, leaves } = ask;
+  const { stream, leaves, waits } = ask;
+  const { sleep } = waits;
   const status = STATUS[behaviour];
   if (status !== undefined) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -120,13 +144,18 @@ async function behave(
     case 'good':
     case 'reasoning_good':
       if (stream)
-        return streamAnswer(res, text, { gapMs: 0, reasoning: behaviour === 'reasoning_good', leaves });
+        return streamAnswer(res, text, {
+          gapMs: 0,
+          reasoning: behaviour === 'reasoning_good',
+          leaves,
+          waits,
+        });
       return json(
         completion(text, behaviour === 'reasoning_good' ? { reasoning_content: 'Thinking it over.' } : {}),
       );
     case 'slow_good':
-      await delay(150);
-      if (stream) return streamAnswer(res, text, { gapMs: 20, reasoning: false, leaves });
+      await sleep(SLOW_MS);
+      if (stream) return streamAnswer(res, text, { gapMs: 20, reasoning: false, leaves, waits });
       return json(completion(text));
     case 'empty':
       if (stream) return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(DONE);
@@ -153,9 +182,9 @@ async function behave(
       res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
       if (stream) res.flushHeaders();
       else res.write(partialJson);
-      return holdOpen(res);
+      return waits.holdOpen(res);
     case 'hang':
-      return holdOpen(res);
+      return waits.holdOpen(res);
     case 'reset':
       return void req.socket.destroy();
     case 'stall_after':
@@ -168,8 +197,8 @@ async function behave(
         if (behaviour === 'ends_mid') return json(partialJson);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(partialJson);
-        if (behaviour === 'stall_after') return holdOpen(res);
-        await delay(5);
+        if (behaviour === 'stall_after') return waits.holdOpen(res);
+        await sleep(5);
         return void req.socket.destroy();
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -178,8 +207,8 @@ async function behave(
       const said = `${first}${second}`.slice(0, Math.max(1, text.length - 1));
       res.write(chunk({ role: 'assistant', content: said.slice(0, first.length) }));
       if (said.length > first.length) res.write(chunk({ content: said.slice(first.length) }));
-      if (behaviour === 'stall_after') return holdOpen(res);
-      await delay(5);
+      if (behaviour === 'stall_after') return waits.holdOpen(res);
+      await sleep(5);
       if (behaviour === 'reset_mid') return void req.socket.destroy();
       // Closed cleanly with neither a finish reason nor [DONE], as a proxy that cuts a long stream does.
       if (behaviour === 'ends_mid') return void res.end();
@@ -226,9 +255,18 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
   };
   const sockets = new Set<Socket>();
 
+  const { touch } = options.clock;
+  const calls = new CallBook();
   const server = http.createServer(async (req, res) => {
+    touch();
+    calls.track(res, String(req.headers['x-request-id']));
+    res.once('finish', touch);
+    res.once('close', touch);
     const parts: Buffer[] = [];
-    for await (const part of req) parts.push(part as Buffer);
+    for await (const part of req) {
+      touch();
+      parts.push(part as Buffer);
+    }
     const provider = /^\/([^/]+)\/v1\/chat\/completions$/.exec(req.url ?? '')?.[1] ?? '';
     let body: Record<string, unknown> = {};
     try {
@@ -257,15 +295,25 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
       res.writeHead(418).end();
       return;
     }
-    await behave(behaviour, { stream: body.stream === true, leaves: plan.leaves === true }, text, req, res);
+    const waits: Waits = {
+      sleep: (ms) => calls.wait(res, options.clock.sleep(ms)),
+      holdOpen: (held) => calls.wait(held, holdOpen(held)),
+    };
+    const ask = { stream: body.stream === true, leaves: plan.leaves === true, waits };
+    await behave(behaviour, ask, text, req, res);
   });
   server.on('connection', (socket) => {
+    touch();
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      touch();
+      sockets.delete(socket);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
     counts,
     get probeCalls() {
       return probeCalls;

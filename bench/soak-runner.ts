@@ -3,7 +3,8 @@
  * `concurrency` clients through `requests` seeded requests, stream and non-stream. Every response is checked
  * on the client side and against its decision trace and plan; at the end the state files, the privacy
  * canaries, memory and leftover handles are checked too. With probes on, every provider probes its models
- * in the background while the agents run, and the probes are checked as well (`soak-probes.ts`).
+ * in the background while the agents run, and the probes are checked as well (`soak-probes.ts`). All of it
+ * runs on the soak's clock (`soak-clock.ts`), so its outcomes do not depend on the machine's speed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import type { HistoryEntry } from '../router/api-types.js';
 import type { ConfigInput } from '../router/config/schema.js';
 import { startRouter } from '../router/daemon/start-router.js';
 import { startChaosUpstream } from './chaos-upstream.js';
+import { SoakClock } from './soak-clock.js';
 import { checkClientView, type ClientResult, type ClientView } from './soak-check.js';
 import { judgeProbes } from './soak-probes.js';
 import {
@@ -50,6 +52,8 @@ type Category = Extract<Verdict, { ok: true }>['category'];
 export interface SoakReport {
   requests: number;
   durationMs: number;
+  /** How far the soak's clock moved: the scripted waits alone (work takes no time on it). */
+  clockMs: number;
   categories: Record<Category, number>;
   /** For requests nobody served although a model was good: why the good models were skipped, by reason. */
   heldBy: Record<string, number>;
@@ -65,8 +69,11 @@ export interface SoakReport {
   memory: { rssMidMb: number; rssEndMb: number; heapMidMb: number; heapEndMb: number };
   /** Handles still open after everything was closed, beyond those open before the run. */
   leakedHandles: string[];
-  /** Hedged races (with `hedgeAfterMs`): hedges started, and those that served. */
-  hedges: { started: number; served: number };
+  /**
+   * Hedged races (with `hedgeAfterMs`): hedges started, those that served, and those that lost the race
+   * (stopped as `hedge_lost` when the attempt they raced committed first).
+   */
+  hedges: { started: number; served: number; lost: number };
   /**
    * Health probes (with `probes`): those the router ran (history entries), those that were a trial, those
    * served, and their calls upstream (a retry without `max_tokens` is a second call).
@@ -85,11 +92,9 @@ const DEAD_KEY_PROVIDER = 'chaos-deadkey';
 const BUDGETED_PROVIDER = 'chaos-d';
 const BUDGET = { rpm: 40, rpd: 4 };
 export const SOAK_LIMITS = { maxAttempts: 20, totalBudgetMs: 5000 };
-/** Slack over the budget before a late response head counts as a hang (a loaded CI machine is slow). */
-const HEAD_SLACK_MS = 1500;
 /**
  * The router's probe tick with probes on: short, so probes really run (trials of models whose 1 s cooldown
- * passed, before an agent's request takes them) throughout a soak of a few seconds.
+ * passed, before an agent's request takes them) throughout a soak of a few seconds on its clock.
  */
 export const PROBE_TICK_MS = 200;
 /** The soak's request, body-read and stream-idle timeouts: a hedge delay must be shorter. */
@@ -158,11 +163,16 @@ function handleCounts(): Map<string, number> {
   return counts;
 }
 
-async function send(pool: Pool, plan: RequestPlan, prompt: string, budgetMs: number): Promise<ClientView> {
+/**
+ * One agent's request, on the soak's clock: it gives up 5 s after the budget (a hang) and measures its
+ * response head on that clock, and reports all it reads to it.
+ */
+async function send(pool: Pool, plan: RequestPlan, prompt: string, clock: SoakClock): Promise<ClientView> {
   const { index, stream } = plan;
-  const started = performance.now();
+  const { time, touch } = clock;
+  const started = time.now();
   const aborter = new AbortController();
-  const timer = setTimeout(() => aborter.abort(), budgetMs + 5000);
+  const timer = time.setTimeout(() => aborter.abort(), SOAK_LIMITS.totalBudgetMs + 5000);
   let headMs = Number.NaN;
   try {
     const res = await pool.request({
@@ -176,15 +186,27 @@ async function send(pool: Pool, plan: RequestPlan, prompt: string, budgetMs: num
       body: JSON.stringify({ model: 'fcm', stream, messages: [{ role: 'user', content: prompt }] }),
       signal: aborter.signal,
     });
-    headMs = performance.now() - started;
+    headMs = time.now() - started;
+    touch();
     const left = plan.leaves === true && res.statusCode === 200;
-    const body = left ? await firstBytes(res.body) : await res.body.text();
+    const body = left ? await firstBytes(res.body) : await readAll(res.body, touch);
     return { status: res.statusCode, headers: res.headers, body, stream, headMs, timedOut: false, left };
   } catch {
     return { status: 0, headers: {}, body: '', stream, headMs, timedOut: true };
   } finally {
-    clearTimeout(timer);
+    time.clearTimeout(timer);
+    touch();
   }
+}
+
+/** Reads a whole body as text, touching the clock at every part. */
+async function readAll(body: AsyncIterable<Buffer>, touch: () => void): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of body) {
+    touch();
+    parts.push(part);
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /** What the client saw agrees with how the trace says the request ended. */
@@ -217,8 +239,21 @@ async function firstBytes(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
 
 /** Runs one soak and reports; never throws for a violation (the caller decides). */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const clock = new SoakClock();
+  try {
+    return await soakOn(clock, options);
+  } finally {
+    // Also when the soak threw: its clock's loop would keep the process running.
+    await clock.stop();
+  }
+}
+
+async function soakOn(clock: SoakClock, options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => {});
   const baseline = handleCounts();
+  const clockStart = clock.time.now();
+  // The agents' requests in flight: the clock moves only while each of them waits on an upstream call.
+  const inFlight = new Set<string>();
   const gc = collector();
   const started = Date.now();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-soak-'));
@@ -234,7 +269,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     env[`FCM_SOAK_${i}_B_KEY`] = pair[1] as string;
   }
   const models = soakModels();
-  const upstream = await startChaosUpstream({ seed: options.seed, models, keys, canary: completionCanary });
+  const upstream = await startChaosUpstream({
+    seed: options.seed,
+    models,
+    keys,
+    canary: completionCanary,
+    clock,
+  });
+  clock.start(() => upstream.calls.allWaiting(inFlight));
   await writeFile(
     path.join(dir, 'config.json'),
     JSON.stringify(soakConfig(upstream.url, models, options.hedgeAfterMs ?? null, options.probes === true)),
@@ -246,6 +288,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     stateDir: dir,
     env,
     persistDebounceMs: options.persistDebounceMs ?? 200,
+    time: clock.time,
     discoveryTickMs: 0,
     logger: { info: capture, warn: capture, error: capture },
     // The chaos upstream is on loopback: the machine's own network has nothing to do with the soak.
@@ -257,14 +300,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   // Events are scanned as they come rather than kept, so the memory check measures the router, not this.
   const eventLeaks = new Set<string>();
   const scanEvent = (event: object): void => {
+    clock.touch();
     const text = JSON.stringify(event);
     for (const secret of secrets)
       if (text.includes(secret)) eventLeaks.add(`events: ${secret.slice(0, 12)}…`);
   };
+  // Every agent's entry is in once this resolves (or the clock has moved 2 s past the last answer).
+  let allEntries = (): void => {};
+  const entriesIn = new Promise<void>((resolve) => (allEntries = resolve));
   const unsubscribe = [
     router.on('request', (event) => {
       entries.set(event.entry.requestId, event.entry);
       if (event.entry.requestId.startsWith('soak-')) agentEntries += 1;
+      if (agentEntries >= options.requests) allEntries();
       scanEvent(event);
     }),
     router.on('breaker', scanEvent),
@@ -285,9 +333,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         memory.heapMidMb = mb(process.memoryUsage().heapUsed);
       }
       const plan = planRequest(options.seed, index, models);
-      const view = await send(pool, plan, prompt, SOAK_LIMITS.totalBudgetMs);
+      inFlight.add(`soak-${index}`);
+      const view = await send(pool, plan, prompt, clock);
+      inFlight.delete(`soak-${index}`);
       const answerOf = (model: string): string => answerText(model, index, completionCanary);
-      seen.set(index, checkClientView(view, answerOf, SOAK_LIMITS.totalBudgetMs + HEAD_SLACK_MS));
+      seen.set(index, checkClientView(view, answerOf, SOAK_LIMITS.totalBudgetMs));
       if ((index + 1) % 500 === 0) log(`${index + 1}/${options.requests} requests`);
     }
   };
@@ -296,7 +346,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const firstProbes = options.probes === true ? router.runDueProbes() : Promise.resolve([]);
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   await firstProbes;
-  for (let wait = 0; agentEntries < options.requests && wait < 40; wait += 1) await delay(50);
+  // An entry is booked just after its answer has gone: on the clock, that takes no time.
+  await Promise.race([entriesIn, clock.sleep(2000)]);
   gc();
   memory.rssEndMb = mb(process.memoryUsage.rss());
   memory.heapEndMb = mb(process.memoryUsage().heapUsed);
@@ -314,7 +365,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   };
   const violations: { index: number; problem: string }[] = [];
   const heldBy: Record<string, number> = {};
-  const hedges = { started: 0, served: 0 };
+  const hedges = { started: 0, served: 0, lost: 0 };
   let keyRotations = 0;
   let budgetSkips = 0;
   for (let index = 0; index < options.requests; index += 1) {
@@ -330,6 +381,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       if (attempt.role !== 'hedge') continue;
       hedges.started += 1;
       if (attempt.model === entry.servedModel) hedges.served += 1;
+      if (attempt.kind === 'hedge_lost') hedges.lost += 1;
     }
     const verdict = judgeTrace(plan, models, entry, SOAK_LIMITS);
     const keysOf = (model: string) =>
@@ -352,6 +404,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   await router.stop({ graceMs: 2000 });
   for (const stop of unsubscribe) stop();
   await upstream.close();
+  await clock.stop();
 
   const probes = judgeProbes(entries.values(), options.seed, models, SOAK_LIMITS, await counterTotals(dir));
   for (const { requestId, problem } of probes.violations)
@@ -381,6 +434,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   return {
     requests: options.requests,
     durationMs: Date.now() - started,
+    clockMs: clock.time.now() - clockStart,
     categories,
     heldBy,
     keyRotations,

@@ -324,15 +324,17 @@ test('chaos soak: every invariant holds over 3000 requests at concurrency 32', a
 });
 
 test('chaos soak with hedging: every invariant holds, and hedges both win and lose', async () => {
-  // A seed whose plan holds many slow first models: hedges both win and lose in every run, loaded or not.
-  const report = await runSoak({ seed: 42, requests: 1500, concurrency: 32, hedgeAfterMs: 300 });
+  // A slow model answers 100 ms after the hedge beside it started: the hedge wins when its own model is
+  // quicker, and loses the race when that model is slower still or hangs. On the soak's clock the race
+  // follows the scripted delays alone, so this seed's races come out the same in every run, loaded or not.
+  const report = await runSoak({ seed: 13, requests: 1500, concurrency: 32, hedgeAfterMs: 300 });
   assert.deepEqual(report.violations.slice(0, 10), []);
   assert.deepEqual(report.strays, []);
   assert.deepEqual(report.stateProblems, []);
   assert.deepEqual(report.privacyLeaks, []);
   assert.deepEqual(report.leakedHandles, []);
-  const { started, served } = report.hedges;
-  assert.ok(served > 0 && served < started, `${started} hedges started, ${served} served`);
+  const { started, served, lost } = report.hedges;
+  assert.ok(served > 0 && lost > 0, `${started} hedges started, ${served} served, ${lost} lost the race`);
 });
 
 test('chaos soak with probes and hedging: every invariant holds, and probes really run', async () => {

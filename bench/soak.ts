@@ -37,7 +37,7 @@ export function describeSoak(report: SoakReport): string[] {
         .map(([reason, n]) => `${reason} ${n}`)
         .join(', ') || 'none'
     }`,
-    `hedges:                 ${report.hedges.started} started, ${report.hedges.served} served`,
+    `hedges:                 ${report.hedges.started} started, ${report.hedges.served} served, ${report.hedges.lost} lost the race`,
     `probes:                 ${report.probes.run} run (${report.probes.trials} as a model's trial), ${report.probes.served} served, ${report.probes.upstreamCalls} upstream calls`,
     `key rotations:          ${report.keyRotations} requests moved a model to its provider's other key; free-tier budget skips: ${report.budgetSkips}`,
     `invariant violations:   ${report.violations.length}`,
