@@ -1,6 +1,8 @@
 /**
  * Runs `bin/fcm-router.js` as a child process for CLI tests: collects its output by line, waits for a line
- * matching a pattern, and for the exit code. The environment holds no provider keys.
+ * matching a pattern, and for the exit code. The environment holds no provider keys. Nothing here waits on
+ * a deadline: a line that will never come fails as the process exits without it, and only a process that
+ * neither prints it nor exits meets the hang guard.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -8,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { within } from './deferred.js';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'fcm-router.js');
+
+/**
+ * Not a deadline but a guard against a run that never ends: a process still running this long, neither
+ * exiting nor printing what is awaited, is stuck. A CLI command run from the sources takes seconds, tens of
+ * seconds on a loaded machine, never minutes.
+ */
+const HANG_GUARD_MS = 300_000;
 
 /** A minimal environment: no provider keys, no FCM_* overrides, and no model list fetched by itself. */
 function cleanEnv(): Record<string, string> {
@@ -40,8 +49,14 @@ function command(args: readonly string[], options: CliOptions): [string, string[
 export class CliProcess {
   readonly lines: string[] = [];
   readonly #closed: Promise<number | null>;
+  /** The process has exited and its output is all read. */
+  #done = false;
   readonly #child: ChildProcess;
-  readonly #waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
+  readonly #waiters: {
+    pattern: RegExp;
+    resolve: (match: RegExpMatchArray) => void;
+    reject: (error: Error) => void;
+  }[] = [];
 
   /** `stdin`: text piped to the process (its standard input is closed when absent); `env`: added variables. */
   constructor(args: readonly string[], options: CliOptions = {}) {
@@ -64,22 +79,34 @@ export class CliProcess {
         partial = '';
       });
     }
-    this.#closed = new Promise((resolve) => this.#child.on('close', (code) => resolve(code)));
+    this.#closed = new Promise((resolve) =>
+      this.#child.on('close', (code) => {
+        this.#done = true;
+        this.#exitedWithout();
+        resolve(code);
+      }),
+    );
   }
 
-  /** The exit code, once the process has exited (bounded, so a daemon that never stops fails the test). */
+  /** The exit code, once the process has exited (a daemon that never stops fails at the hang guard). */
   get exited(): Promise<number | null> {
-    return within(this.#closed, 20_000, () => `the process to exit; output:\n${this.output()}`);
+    return within(this.#closed, HANG_GUARD_MS, () => `the process to exit; output:\n${this.output()}`);
   }
 
-  /** Resolves with the first line (already printed or to come) matching `pattern`. */
+  /**
+   * Resolves with the first line (already printed or to come) matching `pattern`; rejects, naming the
+   * output, once the process has exited without printing one.
+   */
   waitForLine(pattern: RegExp): Promise<RegExpMatchArray> {
     for (const line of this.lines) {
       const match = pattern.exec(line);
       if (match) return Promise.resolve(match);
     }
-    const waiting = new Promise<RegExpMatchArray>((resolve) => this.#waiters.push({ pattern, resolve }));
-    return within(waiting, 20_000, () => `a line matching ${pattern}; output:\n${this.output()}`);
+    const waiting = new Promise<RegExpMatchArray>((resolve, reject) => {
+      this.#waiters.push({ pattern, resolve, reject });
+      if (this.#done) this.#exitedWithout();
+    });
+    return within(waiting, HANG_GUARD_MS, () => `a line matching ${pattern}; output:\n${this.output()}`);
   }
 
   /** Closes the reading end of the process's standard output, as `| head -1` does: its next write fails. */
@@ -99,6 +126,15 @@ export class CliProcess {
 
   output(): string {
     return this.lines.join('\n');
+  }
+
+  /** Fails every wait for a line, once the process has exited and its output is all read. */
+  #exitedWithout(): void {
+    for (const waiter of this.#waiters.splice(0)) {
+      waiter.reject(
+        new Error(`the process exited without a line matching ${waiter.pattern}; output:\n${this.output()}`),
+      );
+    }
   }
 
   #push(line: string): void {
