@@ -310,6 +310,9 @@ export async function startChaosUpstream(options: ChaosOptions): Promise<ChaosUp
       sockets.delete(socket);
     });
   });
+  // No keep-alive timeout of the server's own, on the wall clock: the router's pool alone closes an idle
+  // connection, so a call never meets one the server closed as it was sent.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
