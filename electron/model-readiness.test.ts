@@ -25,6 +25,16 @@ test('an OPEN breaker whose cooldown ran out counts as a trial, and an expired q
   assert.equal(readinessOf(model('a/x', { quotaPausedUntil: NOW - 1 }), NOW), 'ready');
 });
 
+test('the tray reads a quota block as ranking and the health verdict do: by the router’s own reason to skip', () => {
+  // A spent free-tier budget with no known end is skipped: paused, whatever the breaker.
+  assert.equal(
+    readinessOf(model('a/x', { blockedBy: 'quota_budget', quotaPausedUntil: null }), NOW),
+    'quota_paused',
+  );
+  // A pause the router does not skip the model for (another way to it is free) leaves it to its breaker.
+  assert.equal(readinessOf(model('a/x', { blockedBy: null, quotaPausedUntil: NOW + 5 }), NOW), 'ready');
+});
+
 test('isRoutable: ready, degraded and trials are routable, the rest is not', () => {
   assert.deepEqual(
     (

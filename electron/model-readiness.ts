@@ -1,10 +1,9 @@
-import { breakerChangesAt, breakerStanding } from '../router/index.js';
-import type { BreakerStanding, ModelStateView } from '../router/index.js';
+import { breakerChangesAt, modelStanding } from '../router/index.js';
+import type { ModelStanding, ModelStateView } from '../router/index.js';
 
 /**
- * How usable one model is right now, from the tray's point of view. It reads the router's own reason for
- * skipping the model (`blockedBy`, ranking's order of checks: a provider-level block hides any breaker
- * state, and a quota pause hides OPEN), then the breaker as the health verdict reads it.
+ * How usable one model is right now, from the tray's point of view: the health verdict's standing of it
+ * (`modelStanding`), so the tray's words and the verdict never read a model differently.
  */
 export type Readiness =
   | 'ready'
@@ -17,35 +16,22 @@ export type Readiness =
   | 'disabled'
   | 'unreachable';
 
-/** Classifies one model at time `now`. */
+/** Classifies one model at time `now`: the router's own standing of it, in the tray's words. */
 export function readinessOf(model: ModelStateView, now: number): Readiness {
-  switch (model.blockedBy) {
-    case 'provider_disabled':
-      return 'disabled';
-    case 'missing_key':
-      return 'no_key';
-    case 'auth_error':
-      return 'key_invalid';
-    // Its provider is unknown, has no usable URL, or no longer lists the model: none of it a switch.
-    case 'unknown_model':
-    case 'model_vanished':
-    case 'provider_unresolvable':
-      return 'unreachable';
-    case 'quota_paused':
-    case 'quota_budget':
-    case null:
-      break;
-  }
-  if (model.quotaPausedUntil !== null && model.quotaPausedUntil > now) return 'quota_paused';
-  return BREAKER_READINESS[breakerStanding(model, now)];
+  return READINESS[modelStanding(model, now)];
 }
 
-/** The tray's word for each breaker standing. */
-const BREAKER_READINESS: Record<BreakerStanding, Readiness> = {
+/** The tray's word for each standing. */
+const READINESS: Record<ModelStanding, Readiness> = {
   closed: 'ready',
   degraded: 'degraded',
   trial: 'half_open',
   open: 'open',
+  quota_paused: 'quota_paused',
+  missing_key: 'no_key',
+  key_refused: 'key_invalid',
+  off: 'disabled',
+  unreachable: 'unreachable',
 };
 
 /** Whether the router would send a request to a model in this condition (DEGRADED and trials count). */

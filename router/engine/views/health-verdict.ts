@@ -8,7 +8,8 @@ import { breakerStanding, type BreakerStanding } from './breaker-standing.js';
 import { failingWords } from './recent-outcomes.js';
 
 /** What a model of the active set is to the next request. */
-type Standing = BreakerStanding | 'quota_paused' | 'missing_key' | 'key_refused' | 'off' | 'unreachable';
+export type ModelStanding =
+  BreakerStanding | 'quota_paused' | 'missing_key' | 'key_refused' | 'off' | 'unreachable';
 
 type Model = Pick<
   ModelStateView,
@@ -25,7 +26,12 @@ export interface VerdictInput {
   recent?: RecentOutcomes;
 }
 
-function standingOf(model: Model, now: number): Standing {
+/**
+ * What a model is to the next request at `now`: the router's own reason for skipping it (`blockedBy`: a
+ * provider-level block hides the breaker, a quota pause or spent budget hides it until the pause ends),
+ * else its breaker's standing. The health verdict and the tray both read a model this way.
+ */
+export function modelStanding(model: Model, now: number): ModelStanding {
   switch (model.blockedBy) {
     case 'provider_disabled':
       return 'off';
@@ -47,10 +53,10 @@ function standingOf(model: Model, now: number): Standing {
   }
 }
 
-const ROUTABLE: ReadonlySet<Standing> = new Set(['closed', 'degraded', 'trial']);
+const ROUTABLE: ReadonlySet<ModelStanding> = new Set(['closed', 'degraded', 'trial']);
 
 /** How each kind of "out" is named in a summary, singular. */
-const OUT_WORDS: Partial<Record<Standing, string>> = {
+const OUT_WORDS: Partial<Record<ModelStanding, string>> = {
   open: 'OPEN',
   quota_paused: 'quota-paused',
   missing_key: 'without a key',
@@ -59,7 +65,7 @@ const OUT_WORDS: Partial<Record<Standing, string>> = {
 };
 
 /** `2 OPEN, 1 without a key` in a fixed order. */
-function summarise(counts: ReadonlyMap<Standing, number>): string {
+function summarise(counts: ReadonlyMap<ModelStanding, number>): string {
   return (['open', 'quota_paused', 'key_refused', 'missing_key', 'unreachable'] as const)
     .filter((s) => (counts.get(s) ?? 0) > 0)
     .map((s) => `${counts.get(s)} ${OUT_WORDS[s]}`)
@@ -67,7 +73,7 @@ function summarise(counts: ReadonlyMap<Standing, number>): string {
 }
 
 /** The most useful thing to do about the models that are out, in the order a user can fix them. */
-function fixFor(counts: ReadonlyMap<Standing, number>): { action: HealthAction; words: string } | null {
+function fixFor(counts: ReadonlyMap<ModelStanding, number>): { action: HealthAction; words: string } | null {
   if (counts.has('missing_key')) return { action: 'add_key', words: 'add keys in Providers' };
   if (counts.has('key_refused'))
     return { action: 'check_keys', words: 'replace the refused keys in Providers' };
@@ -80,8 +86,8 @@ function fixFor(counts: ReadonlyMap<Standing, number>): { action: HealthAction; 
 /** The active set graded at `now`: how many models are routable, CLOSED or out, and when the first is back. */
 function tally(input: VerdictInput, now: number) {
   const set = input.models.filter((m) => m.inActiveSet);
-  const graded = set.map((model) => ({ model, standing: standingOf(model, now) }));
-  const counts = new Map<Standing, number>();
+  const graded = set.map((model) => ({ model, standing: modelStanding(model, now) }));
+  const counts = new Map<ModelStanding, number>();
   for (const { standing } of graded) counts.set(standing, (counts.get(standing) ?? 0) + 1);
   const considered = graded.filter((g) => g.standing !== 'off');
   const routable = considered.filter((g) => ROUTABLE.has(g.standing));
@@ -114,7 +120,7 @@ type Verdict = (
 
 /** What is out of the active set when nothing is routable, as `nothingRoutable` reads it. */
 interface Outs {
-  counts: ReadonlyMap<Standing, number>;
+  counts: ReadonlyMap<ModelStanding, number>;
   /** Models of the set, a switched-off provider's included. */
   total: number;
   /** Models of the set whose provider is on. */
