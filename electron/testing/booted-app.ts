@@ -14,9 +14,6 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const MAIN = path.join(ROOT, 'dist', 'electron', 'main.js');
 const REGISTER = path.join(ROOT, 'electron', 'testing', 'fake-electron', 'register.ts');
 
-/** How long any single expectation may take before the test fails naming it. */
-const WAIT_MS = 20_000;
-
 export interface LaunchOptions {
   /** The records file (inside the test's temporary folder). */
   records: string;
@@ -101,8 +98,8 @@ export class BootedApp {
 
   /**
    * Resolves with what `pick` finds in the records, looking again whenever the records' folder changes or
-   * the app writes or exits (events, not polling); fails the test if the app exits first, or after a
-   * bounded wait.
+   * the app writes or exits (events, not polling); fails the test if the app exits first (only an app
+   * that hangs meets the hang guard).
    */
   async waitFor<T>(what: string, pick: (records: CallRecord[]) => T | undefined): Promise<T> {
     const found = pick(this.records());
@@ -129,7 +126,7 @@ export class BootedApp {
       };
       look();
     });
-    return within(seen, WAIT_MS, () => failure().message).finally(stop);
+    return within(seen, () => failure().message).finally(stop);
   }
 
   /** Resolves with the first output line matching `pattern` (bounded wait). */
@@ -143,12 +140,18 @@ export class BootedApp {
     });
   }
 
-  /** Sends a command and resolves with its reply's value (rejects with its error). */
+  /**
+   * Sends a command and resolves with its reply's value (rejects with its error, or as soon as the app
+   * exits without replying).
+   */
   async command(command: Command): Promise<unknown> {
     const id = this.#nextId++;
     const reply = new Promise<ReplyMessage>((resolve) => this.#pending.set(id, resolve));
     this.#child.send({ ...command, id });
-    const answer = await within(reply, WAIT_MS, `the reply to ${command.cmd}`);
+    const exitedFirst = this.#exited.then(({ code, signal }) => {
+      throw new Error(`the app exited (${signal ?? code}) before replying to ${command.cmd}`);
+    });
+    const answer = await within(Promise.race([reply, exitedFirst]), `the reply to ${command.cmd}`);
     if (!answer.ok) throw new Error(answer.error);
     return answer.value;
   }
@@ -158,9 +161,9 @@ export class BootedApp {
     this.#child.send({ ...command, id: this.#nextId++ });
   }
 
-  /** The exit code and signal once the app has ended and its output is read (bounded wait). */
+  /** The exit code and signal once the app has ended and its output is read. */
   get exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    return within(this.#exited, WAIT_MS, () => `the app to exit; output:\n${this.output()}`);
+    return within(this.#exited, () => `the app to exit; output:\n${this.output()}`);
   }
 
   output(): string {

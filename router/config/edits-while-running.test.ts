@@ -25,7 +25,7 @@ function nextFileEvent(router: RouterHarness): Promise<ConfigFileEvent> {
     off();
     seen.resolve(event);
   });
-  return within(seen.promise, 10_000, 'a config-file event');
+  return within(seen.promise, 'a config-file event');
 }
 
 /**

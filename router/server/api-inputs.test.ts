@@ -82,7 +82,6 @@ test('every mutating /api route answers every bad body with a 4xx naming the pro
             headers: { 'content-type': 'application/json', 'x-fcm-token': router.token },
             body: bad.body,
           }),
-          5000,
           what,
         );
         assertRefused(reply, what);
@@ -133,7 +132,7 @@ test('a bad body field is refused in a sentence naming what was given and what i
 
 test('PUT /api/config with the body null is answered: 400 naming the body', async () => {
   await withScenario(SCENARIO, async ({ router }) => {
-    const reply = await within(router.api('PUT', '/api/config', null), 5000, 'PUT /api/config null');
+    const reply = await within(router.api('PUT', '/api/config', null), 'PUT /api/config null');
     assert.equal(reply.status, 400, reply.text);
     assert.match(parseReply<ErrorResponse>(reply).error.message, /must be a JSON object/);
   });

@@ -132,7 +132,7 @@ test('GET /api/events delivers request, breaker and config events', async () => 
     await router.chat();
     const saved = await router.api('POST', '/api/sets/active', { set: 'spare' });
     assert.equal(saved.status, 200, saved.text);
-    const events = await within(seen, 10_000, 'request, breaker and config events');
+    const events = await within(seen, 'request, breaker and config events');
     open.request.destroy();
     const byType = new Map(events.map((event) => [event.type, event.data]));
     const breaker = byType.get('breaker') as { model: { key: string; consecutiveFailures: number } };

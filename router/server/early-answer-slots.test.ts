@@ -28,7 +28,7 @@ async function answerThenHangUp(url: string, head: Head): Promise<string> {
     socket.on('close', () => resolve(received));
   });
   socket.write(head(host));
-  const status = await within(answered, 5000, 'the early answer');
+  const status = await within(answered, 'the early answer');
   socket.destroy();
   return status;
 }

@@ -50,7 +50,7 @@ async function lateAnswer(
       await ioTurns(1);
       router.clock.advance(500);
     }
-    return parseRaw(await within(slow.closed, 5000, `the router to cut the slow body on ${path}`));
+    return parseRaw(await within(slow.closed, `the router to cut the slow body on ${path}`));
   } finally {
     slow.socket.destroy();
   }

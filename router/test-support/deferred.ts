@@ -14,10 +14,22 @@ export function deferred<T = void>(): Deferred<T> {
 }
 
 /**
- * Resolves as `promise` does, or rejects after `ms` naming what was awaited, so a broken expectation fails
- * the test instead of hanging the run. The timer never keeps the process alive.
+ * How long a test waits for something that takes milliseconds before it calls it stuck. Not a timing
+ * assertion: what the tests time runs on their own clock, and a loaded machine can stretch real work from
+ * milliseconds to many seconds, so the guard is far above any such stretch and only ends a run that hangs.
  */
-export function within<T>(promise: Promise<T>, ms: number, what: string | (() => string)): Promise<T> {
+export const HANG_GUARD_MS = 300_000;
+
+/**
+ * Resolves as `promise` does, or rejects after `ms` (by default {@link HANG_GUARD_MS}) naming what was
+ * awaited, so a broken expectation fails the test instead of hanging the run. The timer never keeps the
+ * process alive.
+ */
+export function within<T>(
+  promise: Promise<T>,
+  what: string | (() => string),
+  ms: number = HANG_GUARD_MS,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () =>

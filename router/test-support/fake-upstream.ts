@@ -101,7 +101,7 @@ export class FakeUpstream {
       test: (call) => matches(call) && ++counted === wanted,
       done,
     });
-    return within(done.promise, 10_000, `call ${wanted} to ${key ?? 'any model'}`);
+    return within(done.promise, `call ${wanted} to ${key ?? 'any model'}`);
   }
 
   /** Stops listening and drops every open connection. */

@@ -130,7 +130,7 @@ export class RouterHarness {
       off();
       done.resolve(event.entry);
     });
-    return within(done.promise, 10_000, 'the next request to finish');
+    return within(done.promise, 'the next request to finish');
   }
 
   /** Every logged line joined, for searching. */

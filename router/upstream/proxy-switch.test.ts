@@ -32,7 +32,7 @@ function send(client: UpstreamClient, call: ReturnType<typeof farCall>): Promise
     onStreamEnd: () => done.resolve(status),
     onError: (error) => done.resolve(String((error as { code?: unknown }).code ?? error.message)),
   });
-  return within(done.promise, 10_000, 'the call to far.invalid');
+  return within(done.promise, 'the call to far.invalid');
 }
 
 const through = (url: string) => readOutboundProxy({ HTTP_PROXY: url });

@@ -105,13 +105,13 @@ test('a client that disconnects mid-stream aborts the upstream at once, with no 
     );
     const open = router.openChat({ stream: true });
     const res = await open.response;
-    await within(new Promise((resolve) => res.once('data', resolve)), 5000, 'the first streamed bytes');
+    await within(new Promise((resolve) => res.once('data', resolve)), 'the first streamed bytes');
     const finished = router.nextEntry();
     open.request.destroy();
     const call = upstream.callsTo('alpha/m1')[0];
     assert.ok(call);
     // The router's clock never moves in this test: no deadline can have cut the call, only the client.
-    await within(call.closed, 5000, 'the upstream socket to close');
+    await within(call.closed, 'the upstream socket to close');
     assert.equal(call.closedEarly, true, 'the fake upstream saw its socket close');
     const entry = await finished;
     assert.equal(entry.outcome, 'client_aborted');
@@ -127,7 +127,7 @@ test('a client that disconnects while the upstream is still silent aborts it too
     const call = await upstream.nextCall('alpha/m1');
     const finished = router.nextEntry();
     open.request.destroy();
-    await within(call.closed, 5000, 'the upstream socket to close');
+    await within(call.closed, 'the upstream socket to close');
     assert.equal(call.closedEarly, true);
     assert.equal((await finished).outcome, 'client_aborted');
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);

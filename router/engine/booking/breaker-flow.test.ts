@@ -107,7 +107,7 @@ test('requests that arrive together at a HALF_OPEN model still send it exactly o
     });
     const replies = Array.from({ length: 5 }, () => router.chat());
     // Four requests finish on beta while the trial is held open; only then is the trial released.
-    await within(fourDone.promise, 10_000, 'four requests to finish on beta');
+    await within(fourDone.promise, 'four requests to finish on beta');
     off();
     release.resolve();
     const models = (await Promise.all(replies)).map((reply) => reply.headers['x-fcm-v2-model']).sort();
@@ -231,7 +231,7 @@ test('a pinned attempt sent during an earlier trip does not close the breaker on
     assert.equal(reopened.tripCount, 2);
     // The pinned attempt from the first trip now succeeds: it proves nothing about the second.
     gate.resolve();
-    const reply = await within(pinned, 5000, 'the pinned answer');
+    const reply = await within(pinned, 'the pinned answer');
     assert.equal(reply.status, 200);
     assert.equal(reply.headers['x-fcm-v2-model'], 'alpha/m1');
     const after2 = router.model('alpha/m1');

@@ -77,7 +77,7 @@ test('totalBudgetMs cuts a hanging upstream even when requestTimeoutMs is longer
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
     assert.equal(upstream.callsTo('beta/m2').length, 0, 'no attempt starts after the deadline');
     const call = upstream.callsTo('alpha/m1')[0];
-    await within(call?.closed ?? Promise.resolve(), 5000, 'the upstream socket to close');
+    await within(call?.closed ?? Promise.resolve(), 'the upstream socket to close');
     assert.equal(call?.closedEarly, true, 'the upstream call was aborted');
   });
 });

@@ -37,7 +37,7 @@ test('a hanging model is hedged: the second model answers, the first is stopped 
       ],
     );
     const hung = upstream.callsTo('alpha/m1')[0];
-    await within(hung?.closed ?? Promise.resolve(), 5000, 'the hedged upstream call to close');
+    await within(hung?.closed ?? Promise.resolve(), 'the hedged upstream call to close');
     assert.equal(hung?.closedEarly, true, 'the loser’s upstream call was cut');
     assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
     assert.equal(router.model('beta/m2').consecutiveFailures, 0);
@@ -59,7 +59,7 @@ test('a hedge lost to the first model is stopped, without blame, and its stream 
     const { text, headers } = await reply;
     assert.equal(sseText(text), 'from alpha');
     assert.equal(headers['x-fcm-v2-decision'], 'alpha/m1!served|alpha/m1:200->beta/m2:hedge_lost|skips=0');
-    await within(hedge.closed, 5000, 'the hedge’s upstream call to close');
+    await within(hedge.closed, 'the hedge’s upstream call to close');
     assert.equal(hedge.closedEarly, true);
     const { attempts } = await entry;
     assert.deepEqual(
@@ -177,7 +177,7 @@ test('an attempt whose stream passed the gate holding a tool call outlives the b
     await upstream.nextCall('beta/m2');
     router.clock.advance(10_700); // past the budget: only the hedge, which has shown nothing, is cut
     rest.resolve();
-    const { headers } = await within(reply, 5000, 'the answer');
+    const { headers } = await within(reply, 'the answer');
     assert.equal(
       headers['x-fcm-v2-decision'],
       'alpha/m1!served|alpha/m1:200->beta/m2:budget_exhausted|skips=0',

@@ -59,7 +59,7 @@ test('a stream of keep-alive comments with no data is a stall: it fails over and
         await queued.next();
       }
       router.clock.advance(100);
-      const reply = await within(pending, 5000, 'the stall at the idle limit');
+      const reply = await within(pending, 'the stall at the idle limit');
       assert.equal(reply.status, 200);
       assert.match(reply.text, /from beta/);
       const entry = router.lastEntry();

@@ -30,13 +30,12 @@ for (const face of FACES) {
       // No clock moves: the answer must end at [DONE], not at the idle limit.
       const reply = await within(
         askFace(router.url, face, face.body(true, 'Say hello.')),
-        5000,
         'the answer to end at [DONE]',
       );
       const read = face.read(reply.text);
       assert.deepEqual([read.text, read.ending, read.afterEnding], ['Hello', 'clean', 0]);
       const call = upstream.callsTo('alpha/m1')[0];
-      await within(call?.closed ?? Promise.resolve(), 5000, 'the upstream request to be let go');
+      await within(call?.closed ?? Promise.resolve(), 'the upstream request to be let go');
       later.resolve();
       const entry = router.lastEntry();
       assert.deepEqual(
@@ -64,12 +63,11 @@ for (const face of FACES) {
         // No clock moves: the answer must end at [DONE], not at the idle limit.
         const reply = await within(
           askFace(router.url, face, face.body(true, 'Say hello.')),
-          5000,
           'the answer to end at [DONE]',
         );
         assert.deepEqual(face.read(reply.text).text, 'Hello');
         const call = upstream.callsTo('alpha/m1')[0];
-        await within(call?.closed ?? Promise.resolve(), 5000, 'the upstream request to be let go');
+        await within(call?.closed ?? Promise.resolve(), 'the upstream request to be let go');
         const entry = router.lastEntry();
         assert.deepEqual(
           [entry.outcome, entry.wallMs, entry.attempts.map((a) => a.kind ?? 'ok')],
@@ -85,7 +83,7 @@ test('[DONE] before any content, the connection left open: an empty stream, fail
   await withScenario(TWO, async ({ router, upstream }) => {
     upstream.script('alpha/m1', sse([roleFrame(), DONE], { then: 'stall' }));
     upstream.script('beta/m2', sseContent(['from beta']));
-    const reply = await within(router.chat({ stream: true }), 5000, 'the answer');
+    const reply = await within(router.chat({ stream: true }), 'the answer');
     assert.match(reply.text, /from beta/);
     const entry = router.lastEntry();
     assert.deepEqual(
@@ -101,7 +99,7 @@ test('thoughts alone, then [DONE] and the connection left open: the answer is co
     const frames = [roleFrame(), reasoningFrame('Let me think.'), finishFrame('stop'), DONE];
     upstream.script('alpha/m1', sse(frames, { then: 'stall' }));
     upstream.script('beta/m2', sseContent(['Hello!']));
-    const reply = await within(router.chat({ stream: true }), 5000, 'the answer');
+    const reply = await within(router.chat({ stream: true }), 'the answer');
     assert.match(reply.text, /Hello!/);
     assert.deepEqual(
       router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),

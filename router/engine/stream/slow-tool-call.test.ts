@@ -38,7 +38,7 @@ function slowWrite(last: string): { behaviour: Behaviour; next: () => Promise<vo
       const step = steps[taken++];
       if (step === undefined) throw new Error('no piece left');
       step.gate.resolve();
-      await within(step.sent.promise, 5000, 'the piece to leave (the router cut the call?)');
+      await within(step.sent.promise, 'the piece to leave (the router cut the call?)');
       await ioTurns();
     },
   };
@@ -56,7 +56,7 @@ for (const face of FACES) {
         router.clock.advance(4000);
         await model.next();
       }
-      const { status, text } = await within(reply, 5000, 'the answer');
+      const { status, text } = await within(reply, 'the answer');
       assert.equal(status, 200);
       assert.deepEqual(face.read(text).tools, [{ name: 'Write', args: GOOD_ARGS }]);
       const entry = router.lastEntry();
@@ -81,7 +81,7 @@ test('a tool call that proves unusable when it ends, past the budget, is invalid
       router.clock.advance(4000);
       await model.next();
     }
-    await within(reply, 5000, 'the answer');
+    await within(reply, 'the answer');
     const [first] = router.lastEntry().attempts;
     assert.equal(first?.model, 'alpha/m1');
     assert.equal(first?.kind, 'invalid_tool_call');

@@ -117,7 +117,7 @@ test('a drip of empty deltas before content is a stall: it fails over unseen, an
     drip.resolve();
     await ioTurns(); // the empty deltas reach the router 400 ms into its idle limit
     router.clock.advance(100);
-    const reply = await within(pending, 5000, 'the stalled stream to fail over');
+    const reply = await within(pending, 'the stalled stream to fail over');
     assert.equal(
       reply.headers['x-fcm-v2-decision'],
       'beta/m2!served|alpha/m1:stream_stall->beta/m2:200|skips=0',
@@ -159,7 +159,7 @@ test('a stall before content (streamIdleTimeoutMs) fails over unseen', async () 
     assert.equal(sseText(reply.text), 'rescued');
     assert.equal(router.model('alpha/m1').lastFailureKind, 'stream_stall');
     const stalled = upstream.callsTo('alpha/m1')[0];
-    await within(stalled?.closed ?? Promise.resolve(), 5000, 'the stalled upstream to be dropped');
+    await within(stalled?.closed ?? Promise.resolve(), 'the stalled upstream to be dropped');
     assert.equal(stalled?.closedEarly, true, 'the stalled upstream was dropped');
   });
 });
