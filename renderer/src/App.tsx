@@ -1,4 +1,4 @@
-import { useEffect, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
 import { ConfigFileBanner } from './components/ConfigFileBanner.js';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
 import { Nav, VIEW_TITLES } from './components/Nav.js';
@@ -10,8 +10,15 @@ import { ModelsView } from './views/models/ModelsView.js';
 import { OverviewView } from './views/overview/OverviewView.js';
 import { ProvidersView } from './views/providers/ProvidersView.js';
 import { RequestsView } from './views/requests/RequestsView.js';
-import { SettingsView } from './views/settings/SettingsView.js';
 import { UsageView } from './views/usage/UsageView.js';
+
+/**
+ * Settings carries the config editor (CodeMirror and its JSON grammar, about a third of the dashboard's
+ * code): it loads when first opened, so the other views start without it.
+ */
+const SettingsView = lazy(() =>
+  import('./views/settings/SettingsView.js').then(({ SettingsView }) => ({ default: SettingsView })),
+);
 
 /**
  * Moves focus to the view itself. The hash is left alone: views are routed by the hash, and `#main` would
@@ -59,7 +66,11 @@ export function App() {
         {view === 'requests' && <RequestsView />}
         {view === 'usage' && <UsageView />}
         {view === 'providers' && <ProvidersView />}
-        {view === 'settings' && <SettingsView />}
+        {view === 'settings' && (
+          <Suspense fallback={<p className="muted">Loading the settings…</p>}>
+            <SettingsView />
+          </Suspense>
+        )}
       </main>
     </div>
   );
