@@ -1,6 +1,11 @@
 import { isApiError } from '../api/client.js';
+import { useConnectionProblem } from '../live/connection-context.js';
+import { loadFailureWords } from '../live/connection-problem.js';
 
-/** What to show while a resource loads or when it failed. */
+/**
+ * What to show while a resource loads or when it failed: its error as an alert, or, when the router refused
+ * the page's token, a quiet line pointing at the connection banner.
+ */
 export function QueryStatus({
   isPending,
   error,
@@ -10,11 +15,13 @@ export function QueryStatus({
   error: unknown;
   what: string;
 }) {
+  const problem = useConnectionProblem();
   if (error) {
-    const message = isApiError(error) ? error.message : 'unexpected error';
+    const words = loadFailureWords(what, error, problem);
+    if (!words.alert) return <p className="muted">{words.text}</p>;
     return (
       <p className="notice notice-bad" role="alert">
-        Could not load {what}: {message}
+        {words.text}
       </p>
     );
   }

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../api/client.js';
-import { causeOfRead, connectionProblem, PROBLEM_WORDS, tokenAddress } from './connection-problem.js';
+import {
+  causeOfRead,
+  connectionProblem,
+  loadFailureWords,
+  PROBLEM_WORDS,
+  tokenAddress,
+} from './connection-problem.js';
 import type { ConnectionStatus } from './event-stream.js';
 
 const retrying = (cause: 'unreachable' | 'token'): ConnectionStatus => ({
@@ -60,5 +66,46 @@ describe('the words', () => {
 
   test('the address with the token is the page’s own origin with the fragment', () => {
     expect(tokenAddress('http://192.168.1.5:19280')).toBe('http://192.168.1.5:19280/#token=<token>');
+  });
+});
+
+describe('loadFailureWords', () => {
+  const refusal = new ApiError(
+    403,
+    'fcm-router: this router accepts remote connections: send x-fcm-token, or open the dashboard as /#token=<token> (the token field of daemon.json in its state folder)',
+    'forbidden_token',
+    [],
+  );
+
+  test('a read refused for want of the token points at the banner, quietly, without the router’s words', () => {
+    for (const problem of ['no_token', 'token_refused'] as const)
+      expect(loadFailureWords('models', refusal, problem)).toEqual({
+        text: 'Could not load models without the router’s token: see the banner above.',
+        alert: false,
+      });
+  });
+
+  test('before the banner is up, the refusal is said the same way with nothing to point at', () => {
+    for (const problem of [null, 'unreachable'] as const)
+      expect(loadFailureWords('models', refusal, problem)).toEqual({
+        text: 'Could not load models without the router’s token.',
+        alert: false,
+      });
+  });
+
+  test('any other failure keeps its own words, as an alert, whatever the banner says', () => {
+    const failures: [unknown, string][] = [
+      [new ApiError(500, 'fcm-router: internal error', 'internal_error', []), 'fcm-router: internal error'],
+      [new ApiError(400, 'config: colour: unknown key', 'invalid_config', []), 'config: colour: unknown key'],
+      [new ApiError(403, 'other page', 'forbidden_fetch_site', []), 'other page'],
+      [new ApiError(0, 'The router is not reachable.', 'unreachable', []), 'The router is not reachable.'],
+      [new Error('boom'), 'unexpected error'],
+    ];
+    for (const [error, message] of failures)
+      for (const problem of [null, 'no_token', 'unreachable'] as const)
+        expect(loadFailureWords('the config', error, problem)).toEqual({
+          text: `Could not load the config: ${message}`,
+          alert: true,
+        });
   });
 });

@@ -56,3 +56,30 @@ export const PROBLEM_WORDS: Record<ConnectionProblem, { indicator: string; banne
       title: 'the router refused this page’s token',
     },
   };
+
+/** What a view shows for a resource it could not load: its line, and whether that line is an alert. */
+export interface LoadFailureWords {
+  text: string;
+  alert: boolean;
+}
+
+/**
+ * The line for a failed read of `what`. A read refused for want of the router's token says so in a few
+ * words and points at the banner, which alone says how to open the page with the token: the router's own
+ * refusal is written for scripts, and every panel repeating it would bury the banner. `problem`: what the
+ * banner shows now (a refusal seen before the banner is up gets no pointer). Any other failure keeps its
+ * own words, as an alert.
+ */
+export function loadFailureWords(
+  what: string,
+  error: unknown,
+  problem: ConnectionProblem | null,
+): LoadFailureWords {
+  if (causeOfRead(error) === 'token') {
+    const bannerUp = problem === 'no_token' || problem === 'token_refused';
+    const pointer = bannerUp ? ': see the banner above.' : '.';
+    return { text: `Could not load ${what} without the router’s token${pointer}`, alert: false };
+  }
+  const message = isApiError(error) ? error.message : 'unexpected error';
+  return { text: `Could not load ${what}: ${message}`, alert: true };
+}

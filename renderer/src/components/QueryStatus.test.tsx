@@ -1,0 +1,105 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, expect, test, vi } from 'vitest';
+import { ApiError } from '../api/client.js';
+import { api } from '../api/endpoints.js';
+import { ConnectionContext } from '../live/connection-context.js';
+import type { ConnectionStatus } from '../live/event-stream.js';
+import { ModelsView } from '../views/models/ModelsView.js';
+import { AgentSetupPanel } from '../views/overview/AgentSetupPanel.js';
+import { TodayPanel } from '../views/overview/TodayPanel.js';
+import { ProvidersView } from '../views/providers/ProvidersView.js';
+import { RequestsView } from '../views/requests/RequestsView.js';
+import { SettingsView } from '../views/settings/SettingsView.js';
+import { UsageView } from '../views/usage/UsageView.js';
+import { ConnectionBanner } from './ConnectionIndicator.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The router's answer to a read without its token, when it accepts remote connections. */
+const TOKEN_REFUSAL =
+  'fcm-router: this router accepts remote connections: send x-fcm-token, or open the dashboard as /#token=<token> (the token field of daemon.json in its state folder)';
+
+const READS = ['state', 'history', 'config', 'providers', 'usage', 'models', 'setupAgents'] as const;
+
+function refuseEveryRead(error: ApiError): void {
+  for (const read of READS) vi.spyOn(api, read).mockRejectedValue(error);
+}
+
+function page(status: ConnectionStatus, children: ReactNode): ReactNode {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  return (
+    <QueryClientProvider client={client}>
+      <ConnectionContext value={status}>
+        <ConnectionBanner />
+        {children}
+      </ConnectionContext>
+    </QueryClientProvider>
+  );
+}
+
+const refused: ConnectionStatus = {
+  state: 'retrying',
+  attempt: 1,
+  retryAt: 2000,
+  downSince: 1000,
+  cause: 'token',
+};
+
+test('without the router’s token, the banner alone says so: each panel points at it and none quotes the router’s refusal', async () => {
+  refuseEveryRead(new ApiError(403, TOKEN_REFUSAL, 'forbidden_token', []));
+  render(
+    page(
+      refused,
+      <>
+        <TodayPanel />
+        <AgentSetupPanel />
+        <ModelsView />
+        <RequestsView />
+        <UsageView />
+        <ProvidersView />
+        <SettingsView />
+      </>,
+    ),
+  );
+  const pointers = ['statistics', 'the agents', 'models', 'history', 'usage', 'providers', 'the config'].map(
+    (what) => `Could not load ${what} without the router’s token: see the banner above.`,
+  );
+  for (const line of pointers) expect(await screen.findByText(line)).toBeInTheDocument();
+  const alert = screen.getByRole('alert');
+  expect(alert).toHaveTextContent('This page has no token for the router');
+  expect(screen.queryByText(/x-fcm-token|fcm-router:/)).toBeNull();
+  expect(document.body).not.toHaveTextContent('send x-fcm-token');
+});
+
+test('beside the panels refused for want of the token, any other failure of a read is shown as an alert in its own words', async () => {
+  refuseEveryRead(new ApiError(403, TOKEN_REFUSAL, 'forbidden_token', []));
+  vi.spyOn(api, 'history').mockRejectedValue(
+    new ApiError(500, 'fcm-router: internal error', 'internal_error', []),
+  );
+  vi.spyOn(api, 'config').mockRejectedValue(
+    new ApiError(400, 'config.json: colour: unknown key', 'invalid_config', []),
+  );
+  render(
+    page(
+      refused,
+      <>
+        <TodayPanel />
+        <SettingsView />
+        <ModelsView />
+        <ProvidersView />
+      </>,
+    ),
+  );
+  const statistics = await screen.findByText('Could not load statistics: fcm-router: internal error');
+  expect(statistics).toHaveAttribute('role', 'alert');
+  const config = await screen.findByText('Could not load the config: config.json: colour: unknown key');
+  expect(config).toHaveAttribute('role', 'alert');
+  for (const what of ['models', 'providers'])
+    expect(
+      await screen.findByText(`Could not load ${what} without the router’s token: see the banner above.`),
+    ).not.toHaveAttribute('role');
+  // The banner and the two failures of their own.
+  expect(within(document.body).getAllByRole('alert')).toHaveLength(3);
+});
