@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PROVOKED_STATUSES, watchBrowserErrors } from './helpers/browser-errors.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { FakeUpstream } from './helpers/fake-upstream.js';
+import { outOfBounds, sidewaysScroll } from './helpers/layout-checks.js';
 
 let upstream: FakeUpstream;
 let daemon: Daemon;
@@ -88,6 +89,10 @@ test('without the token, or with a stale one, the banner and the Overview say th
   await expect(banner).toContainText('The router refused this page’s token');
   await expect(card).toContainText('the router refused this page’s token');
   await expect(page.getByText(/not reachable/)).toHaveCount(0);
+  await expect(
+    page.getByText('Could not load statistics without the router’s token: see the banner above.'),
+  ).toBeVisible();
+  await expect(page.getByText(/x-fcm-token/)).toHaveCount(0);
 
   // Opened with the token, the dashboard shows the router as usual.
   await page.goto('about:blank');
@@ -96,6 +101,42 @@ test('without the token, or with a stale one, the banner and the Overview say th
   await expect(banner).toHaveCount(0);
   expect(errors()).toEqual([]);
 });
+
+/** Each view's reads, as its panels name them when they could not load. */
+const VIEW_READS = {
+  overview: ['statistics', 'the agents'],
+  models: ['models'],
+  requests: ['history'],
+  usage: ['usage'],
+  providers: ['providers'],
+  settings: ['the config'],
+} as const;
+
+for (const width of [1280, 320]) {
+  test(`without the token, at ${width} px, the banner alone says so: each panel that could not load points at it in plain words, none quotes the router’s refusal, and everything fits`, async ({
+    page,
+  }) => {
+    const errors = watchBrowserErrors(page, [PROVOKED_STATUSES]);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${daemon.url}/#/overview`);
+    const banner = page.getByRole('alert').filter({ hasText: 'This page has no token for the router' });
+    for (const [view, reads] of Object.entries(VIEW_READS)) {
+      await page.goto(`${daemon.url}/#/${view}`);
+      await expect(banner).toBeVisible();
+      for (const what of reads)
+        await expect(
+          page.getByText(`Could not load ${what} without the router’s token: see the banner above.`),
+        ).toBeVisible();
+      await expect(page.getByText(/x-fcm-token|fcm-router:/)).toHaveCount(0);
+      await expect(page.getByRole('alert')).toHaveCount(1);
+      expect.soft(await sidewaysScroll(page), `${view} scrolls sideways at ${width} px`).toBe(0);
+      expect
+        .soft(await outOfBounds(page, '.banner, .panel, .panel-body > p, button, a[href], input, select'))
+        .toEqual([]);
+    }
+    expect(errors()).toEqual([]);
+  });
+}
 
 test('the desktop window’s address, with the token in the fragment, works as well', async ({ page }) => {
   await page.goto(`${daemon.url}/#token=${encodeURIComponent(token)}`);
