@@ -93,12 +93,25 @@ describe('loadFailureWords', () => {
       });
   });
 
+  const gone = new ApiError(0, 'The router is not reachable.', 'unreachable', []);
+
+  test('a read that found the router gone is a quiet line while the banner says so, an alert before', () => {
+    expect(loadFailureWords('models', gone, 'unreachable')).toEqual({
+      text: 'Could not load models: the router is not reachable (see the banner above).',
+      alert: false,
+    });
+    for (const problem of [null, 'no_token'] as const)
+      expect(loadFailureWords('models', gone, problem)).toEqual({
+        text: 'Could not load models: The router is not reachable.',
+        alert: true,
+      });
+  });
+
   test('any other failure keeps its own words, as an alert, whatever the banner says', () => {
     const failures: [unknown, string][] = [
       [new ApiError(500, 'fcm-router: internal error', 'internal_error', []), 'fcm-router: internal error'],
       [new ApiError(400, 'config: colour: unknown key', 'invalid_config', []), 'config: colour: unknown key'],
       [new ApiError(403, 'other page', 'forbidden_fetch_site', []), 'other page'],
-      [new ApiError(0, 'The router is not reachable.', 'unreachable', []), 'The router is not reachable.'],
       [new Error('boom'), 'unexpected error'],
     ];
     for (const [error, message] of failures)

@@ -66,9 +66,9 @@ export interface LoadFailureWords {
 /**
  * The line for a failed read of `what`. A read refused for want of the router's token says so in a few
  * words and points at the banner, which alone says how to open the page with the token: the router's own
- * refusal is written for scripts, and every panel repeating it would bury the banner. `problem`: what the
- * banner shows now (a refusal seen before the banner is up gets no pointer). Any other failure keeps its
- * own words, as an alert.
+ * refusal is written for scripts, and every panel repeating it would bury the banner. A read that found the
+ * router gone while the banner says so is a quiet line too. `problem`: what the banner shows now (a refusal
+ * seen before the banner is up gets no pointer). Any other failure keeps its own words, as an alert.
  */
 export function loadFailureWords(
   what: string,
@@ -80,6 +80,12 @@ export function loadFailureWords(
     const pointer = bannerUp ? ': see the banner above.' : '.';
     return { text: `Could not load ${what} without the router’s token${pointer}`, alert: false };
   }
+  // With the router gone the banner says so once; each panel only notes what it lacks.
+  if (problem === 'unreachable' && isApiError(error) && error.code === 'unreachable')
+    return {
+      text: `Could not load ${what}: the router is not reachable (see the banner above).`,
+      alert: false,
+    };
   const message = isApiError(error) ? error.message : 'unexpected error';
   return { text: `Could not load ${what}: ${message}`, alert: true };
 }
