@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../api/client.js';
 import { api } from '../api/endpoints.js';
 import { ConnectionContext } from '../live/connection-context.js';
@@ -14,6 +14,7 @@ import { RequestsView } from '../views/requests/RequestsView.js';
 import { SettingsView } from '../views/settings/SettingsView.js';
 import { UsageView } from '../views/usage/UsageView.js';
 import { ConnectionBanner } from './ConnectionIndicator.js';
+import { errorText, TOKEN_REFUSED_WORDS } from './QueryStatus.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -102,4 +103,20 @@ test('beside the panels refused for want of the token, any other failure of a re
     ).not.toHaveAttribute('role');
   // The banner and the two failures of their own.
   expect(within(document.body).getAllByRole('alert')).toHaveLength(3);
+});
+
+describe('errorText', () => {
+  test('a change refused for the page’s token says what to do, not the router’s words for scripts', () => {
+    const refused = new ApiError(
+      403,
+      'fcm-router: missing or wrong x-fcm-token: the dashboard sends it (reload it); scripts read it from the token field of daemon.json in the state folder',
+      'forbidden_token',
+      [],
+    );
+    expect(errorText(refused)).toBe(`${TOKEN_REFUSED_WORDS} (HTTP 403)`);
+    expect(TOKEN_REFUSED_WORDS).toMatch(/\/#token=<token>/);
+    expect(errorText(new ApiError(409, 'config changed on disk', 'config_conflict', []))).toBe(
+      'config changed on disk (HTTP 409)',
+    );
+  });
 });

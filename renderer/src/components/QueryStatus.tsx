@@ -29,8 +29,16 @@ export function QueryStatus({
   return null;
 }
 
+/**
+ * What to do when the router refuses a change for the page's token: the router's own words are for
+ * scripts, and its "reload it" does not help a page of a router that accepts remote connections.
+ */
+export const TOKEN_REFUSED_WORDS =
+  'the router refused this page’s token: open the dashboard again (for a router started with --allow-remote, at the address it prints ending in /#token=<token>)';
+
 /** A mutation's error, in words. */
 export function errorText(error: unknown): string {
+  if (isApiError(error) && error.code === 'forbidden_token') return `${TOKEN_REFUSED_WORDS} (HTTP 403)`;
   if (isApiError(error)) return error.status ? `${error.message} (HTTP ${error.status})` : error.message;
   return error instanceof Error ? error.message : 'unexpected error';
 }
