@@ -147,7 +147,7 @@ test('nothing to try: 401 when every candidate’s key is invalid', async () => 
 
 test('nothing to try for mixed reasons: 503 with Retry-After', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {
-    upstream.script('alpha/m1', status(401)).script('beta/m2', status(429, { retryAfter: '90' }));
+    upstream.script('alpha/m1', status(402)).script('beta/m2', status(429, { retryAfter: '90' }));
     await router.chat();
     const reply = await router.chat();
     assert.equal(reply.status, 503);

@@ -1,5 +1,6 @@
 import type { Classification } from '../../gate/failure-classifier.js';
 import type { ErrorAnswer } from '../../faces/answer-encoder.js';
+import { rateLimitsHold, soonestBackAt, type ModelOut } from './models-out.js';
 
 /**
  * A refusal of the client's own request (`invalid_request_error`): bad body, unknown model, wrong method.
@@ -28,49 +29,17 @@ const RATE_LIMITED = 'rate_limit_exceeded';
 const tryAgainIn = (seconds: number): string => `try again in ${seconds}s`;
 
 /**
- * A model that could not serve a request nothing served: why (its skip reason, or the kind of failure that
- * paused it), whether only a rate limit holds it (a 429's pause, a free-tier budget: a wait for it helps),
- * and when it is back by itself (null: not by itself, or never for this request).
- */
-export interface ModelOut {
-  reason: string;
-  rateLimited: boolean;
-  backAt: number | null;
-}
-
-/** The soonest moment one of `outs` is back, or null. */
-export function soonestBackAt(outs: readonly ModelOut[]): number | null {
-  let soonest: number | null = null;
-  for (const { backAt } of outs)
-    if (backAt !== null && (soonest === null || backAt < soonest)) soonest = backAt;
-  return soonest;
-}
-
-/** Whether rate limits alone hold these models back: only then does a 429 tell the truth. */
-export function onlyRateLimited(outs: readonly ModelOut[]): boolean {
-  return outs.length > 0 && outs.every((out) => out.rateLimited);
-}
-
-/**
- * When no model can take the request now: 429 with Retry-After if rate limits alone hold the models back
- * (a 429's pause, a free-tier budget), 401 if every candidate's key is refused, else 503 with Retry-After
- * at the soonest moment a model is back (a cooldown's end, any pause's). Pure.
+ * When no model can take the request now: 429 with Retry-After at the soonest rate limit's end if rate
+ * limits are what hold the models back (a 429's pause, a free-tier budget; models out for good beside them
+ * are not waited for), 401 if every candidate's key is refused, else 503 with Retry-After at the soonest
+ * moment a model is back (a cooldown's end, any pause's). Pure.
  */
 export function unavailableAnswer(outs: readonly ModelOut[], now: number): ErrorAnswer {
   const reasons = new Set(outs.map((out) => out.reason));
   const soonest = soonestBackAt(outs);
   const retryAfterSec = soonest !== null ? clampRetry(soonest - now) : null;
   const listed = [...reasons].join(', ') || 'the set is empty';
-  if (onlyRateLimited(outs)) {
-    const wait = retryAfterSec ?? 60;
-    return {
-      status: 429,
-      code: RATE_LIMITED,
-      type: 'rate_limit_error',
-      message: `fcm-router: every model of the set is rate-limited or at its free-tier budget; ${tryAgainIn(wait)}`,
-      retryAfterSec: wait,
-    };
-  }
+  if (rateLimitsHold(outs)) return rateLimitedAnswer(outs, retryAfterSec ?? 60);
   if (outs.length > 0 && reasons.size === 1 && reasons.has('auth_error')) {
     return {
       status: 401,
@@ -87,6 +56,19 @@ export function unavailableAnswer(outs: readonly ModelOut[], now: number): Error
     type: 'service_unavailable',
     message: `fcm-router: no model of the set can take a request now (${listed})`,
     retryAfterSec: retryAfterSec ?? (outs.length > 0 ? 30 : null),
+  };
+}
+
+/** The 429 when rate limits hold the models back, naming why the others, out for good, are not waited for. */
+function rateLimitedAnswer(outs: readonly ModelOut[], wait: number): ErrorAnswer {
+  const others = [...new Set(outs.filter((out) => out.forGood).map((out) => out.reason))];
+  const besides = others.length > 0 ? `, or cannot take this request (${others.join(', ')})` : '';
+  return {
+    status: 429,
+    code: RATE_LIMITED,
+    type: 'rate_limit_error',
+    message: `fcm-router: every model of the set is rate-limited or at its free-tier budget${besides}; ${tryAgainIn(wait)}`,
+    retryAfterSec: wait,
   };
 }
 

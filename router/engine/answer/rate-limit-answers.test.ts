@@ -1,9 +1,11 @@
 /**
- * When nothing serves, 429 is the agent's answer only when rate limits (a 429's pause, a free-tier budget)
- * are all that hold the set back: a 429 promises that waiting its Retry-After helps. Any other reason beside
- * them (no key, an OPEN breaker, a provider out of credit or refusing the network's location) is a 503 with
- * Retry-After at the soonest moment a model is back; the request that makes the attempt and the one after
- * it, skipping, get the same, and the health verdict says so.
+ * When nothing serves, 429 is the agent's answer when rate limits (a 429's pause, a free-tier budget) are
+ * what hold the set back: a 429 promises that waiting its Retry-After helps. Models that will never serve
+ * the request by themselves (no key, a provider switched off, too small for it, without the tools it uses)
+ * are not waited for and leave the 429 as it is; anything that passes by itself beside the rate limits (an
+ * OPEN breaker, a provider out of credit or refusing the network's location) is a 503 with Retry-After at
+ * the soonest moment a model is back. The request that makes the attempt and the one after it, skipping,
+ * get the same, and the health verdict says so.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import type { HealthVerdict, StateResponse } from '../../api-types.js';
 import { parseReply, type HttpReply } from '../../test-support/http-client.js';
 import type { RouterHarness } from '../../test-support/router-harness.js';
 import { withScenario } from '../../test-support/scenario.js';
+import { noTools } from '../../test-support/fit-behaviours.js';
 import { json, status } from '../../test-support/upstream-behaviours.js';
 
 interface Told {
@@ -35,7 +38,9 @@ const UNAVAILABLE = (retryAfter: string): Told => ({
   retryAfter,
 });
 
-test('a model paused for a 429 beside one without a key: 503 on every request, as the verdict says, and served once the pause ends', async () => {
+const LIMITED = (retryAfter: string): Told => ({ status: 429, code: 'rate_limit_exceeded', retryAfter });
+
+test('a model paused for a 429 beside one without a key: 429 on every request, as the verdict says, and served once the pause ends', async () => {
   const options = {
     providers: { alpha: ['m1'] },
     extraProviders: { groq: { models: ['m9'] } },
@@ -43,10 +48,10 @@ test('a model paused for a 429 beside one without a key: 503 on every request, a
   };
   await withScenario(options, async ({ router, upstream }) => {
     upstream.always('alpha/m1', status(429, { retryAfter: '60' }));
-    assert.deepEqual(told(await router.chat()), UNAVAILABLE('60'), 'the request that met the 429');
-    assert.deepEqual(told(await router.chat()), UNAVAILABLE('60'), 'the next one, which skips it');
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the request that met the 429');
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the next one, which skips it');
     const health = await verdict(router);
-    assert.match(health.reason, /agents get 503 until a pause ends/);
+    assert.match(health.reason, /agents get 429 until a pause ends; add keys in Providers, or wait$/);
     assert.equal(health.backAt, router.clock.now() + 60_000);
 
     router.clock.advance(60_000);
@@ -93,9 +98,8 @@ test('rate limits and a spent free-tier budget alone: 429 on every request, as t
     upstream.always('beta/m2', json('b'));
     await router.chat({ model: 'fcm:@beta/m2' });
     upstream.always('alpha/m1', status(429, { retryAfter: '60' }));
-    const limited = { status: 429, code: 'rate_limit_exceeded', retryAfter: '60' };
-    assert.deepEqual(told(await router.chat()), limited, 'the request that met the 429');
-    assert.deepEqual(told(await router.chat()), limited, 'the next one, which skips both');
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the request that met the 429');
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the next one, which skips both');
     const health = await verdict(router);
     assert.match(health.reason, /agents get 429 until a pause ends/);
     assert.equal(health.backAt, router.clock.now() + 60_000);
@@ -103,5 +107,58 @@ test('rate limits and a spent free-tier budget alone: 429 on every request, as t
     router.clock.advance(60_000);
     upstream.always('alpha/m1', json('ok'));
     assert.equal((await router.chat()).status, 200, 'a retry after Retry-After is served');
+  });
+});
+
+const prompt = (words: number) => ({ messages: [{ role: 'user', content: 'word '.repeat(words) }] });
+
+test('a model paused for a 429 beside one too small for the request: 429 with Retry-After at the pause’s end; a request too large for both is still a 400', async () => {
+  const options = {
+    providers: { alpha: ['m1'], beta: ['m2'] },
+    providerSettings: {
+      alpha: { modelFit: { m1: { contextWindow: 32_000 } } },
+      beta: { modelFit: { m2: { contextWindow: 8000 } } },
+    },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', status(429, { retryAfter: '60' }));
+    assert.deepEqual(told(await router.chat(prompt(9000))), LIMITED('60'), 'the request that met the 429');
+    router.clock.advance(20_000);
+    assert.deepEqual(told(await router.chat(prompt(9000))), LIMITED('40'), 'the next one, which skips both');
+    assert.equal(upstream.callsTo('beta/m2').length, 0, 'the small model was never asked');
+    const health = await verdict(router);
+    assert.equal(health.next, 'beta/m2', 'a request it fits goes to the small model');
+    assert.doesNotMatch(health.reason, /503/);
+
+    const tooLarge = told(await router.chat(prompt(40_000)));
+    assert.deepEqual(tooLarge, { status: 400, code: 'context_length_exceeded', retryAfter: undefined });
+  });
+});
+
+test('a model paused for a 429 beside a provider switched off: 429, as the verdict says', async () => {
+  const options = {
+    providers: { alpha: ['m1'], beta: ['m2'] },
+    providerSettings: { beta: { enabled: false } },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', status(429, { retryAfter: '60' }));
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the request that met the 429');
+    assert.deepEqual(told(await router.chat()), LIMITED('60'), 'the next one, which skips both');
+    const health = await verdict(router);
+    assert.equal(
+      health.reason,
+      'every usable model is quota-paused (1 quota-paused): agents get 429 until a pause ends',
+    );
+  });
+});
+
+test('a model that refused the request’s tools beside one that met a 429: 429 on the request that met both and on the next', async () => {
+  const tools = [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }];
+  const body = { messages: [{ role: 'user', content: 'hi' }], tools };
+  await withScenario({ providers: { beta: ['m2'], alpha: ['m1'] } }, async ({ router, upstream }) => {
+    upstream.always('beta/m2', noTools()).always('alpha/m1', status(429, { retryAfter: '60' }));
+    assert.deepEqual(told(await router.chat(body)), LIMITED('60'), 'the request both were asked');
+    assert.deepEqual(told(await router.chat(body)), LIMITED('60'), 'the next one, which skips both');
+    assert.equal(upstream.callsTo('beta/m2').length, 1, 'the refusal was learnt');
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { SkipView, UsageView } from '../../api-types.js';
 import type { ResolvedModel, ResolvedProvider } from '../../config/resolve-config.js';
-import type { FailureKind } from '../../gate/failure-kinds.js';
+import type { FailureKind, SkipReason } from '../../gate/failure-kinds.js';
 import { openUntil } from '../../state/breaker.js';
 import { holdsBudget } from '../../state/budget-standing.js';
 import type { QuotaBook } from '../../state/quota-book.js';
@@ -16,7 +16,7 @@ import type { RateLimitHints } from '../../upstream/upstream-headers.js';
 import { failsAsTrial } from './attempt-effects.js';
 import { budgetId, keysBlock, pauseEndingAt } from './key-rotation.js';
 import { isOfflineFailure } from './offline-rule.js';
-import type { ModelOut } from '../answer/final-answer.js';
+import { outForGood, type ModelOut } from '../answer/models-out.js';
 import type { RequestTrace, Role } from '../answer/request-trace.js';
 import type { RouteContext } from '../routing/route-context.js';
 
@@ -122,20 +122,40 @@ function quotaHold(ctx: RouteContext, modelKey: string): { until: number; rateLi
 }
 
 /**
+ * Skips that last until the user acts (a provider switched on, a key added or saved again, the set or the
+ * config changed) or that the request itself causes (its size, its tools, its images): no wait ends them.
+ */
+const LASTING_SKIPS: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  'provider_disabled',
+  'provider_blocked',
+  'provider_unresolvable',
+  'auth_error',
+  'missing_key',
+  'unknown_model',
+  'model_vanished',
+  'context_window',
+  'over_tpm',
+  'no_tool_support',
+  'no_image_support',
+]);
+
+/**
  * A skipped model as the final answer weighs it: why it was skipped, whether only a rate limit or a
  * free-tier budget holds it, and when it is back (its cooldown's or pause's end, or when a key's minute
- * has room for it); never, for the request, when `takesOnceBack` is false (too large for it, say).
+ * has room for it); out for good when its skip lasts, or when it could not take the request even once back
+ * (`unfitOnceBack`: too large for it, say), whatever holds it now: no wait helps the request then.
  */
-export function skipOut(ctx: RouteContext, skip: SkipView, takesOnceBack: boolean): ModelOut {
+export function skipOut(ctx: RouteContext, skip: SkipView, unfitOnceBack: string | null): ModelOut {
+  if (unfitOnceBack !== null) return outForGood(unfitOnceBack);
+  if (LASTING_SKIPS.has(skip.reason)) return outForGood(skip.reason);
   const quota =
     skip.reason === 'quota_paused' || skip.reason === 'quota_budget' ? quotaHold(ctx, skip.model) : null;
   const rateLimited =
     skip.reason === 'quota_budget' || (skip.reason === 'quota_paused' && (quota?.rateLimited ?? true));
-  if (!takesOnceBack) return { reason: skip.reason, rateLimited, backAt: null };
   const backAt =
     skip.until ??
     (skip.reason === 'circuit_open' ? openUntil(ctx.breakers.get(skip.model)) : (quota?.until ?? null));
-  return { reason: skip.reason, rateLimited, backAt };
+  return { reason: skip.reason, rateLimited, backAt, forGood: false };
 }
 
 /**
@@ -145,5 +165,5 @@ export function skipOut(ctx: RouteContext, skip: SkipView, takesOnceBack: boolea
 export function pausedOut(ctx: RouteContext, modelKey: string, kind: FailureKind): ModelOut {
   const quota = quotaHold(ctx, modelKey);
   const rateLimited = kind === 'rate_limit' && (quota?.rateLimited ?? true);
-  return { reason: kind, rateLimited, backAt: quota?.until ?? null };
+  return { reason: kind, rateLimited, backAt: quota?.until ?? null, forGood: false };
 }

@@ -66,9 +66,13 @@ export function unfitReason(run: FitRun, key: string): FitSkipReason | null {
   return verdict.reason;
 }
 
-/** Whether `key` could take the run's request once it is back (see {@link unfitReason}); records nothing. */
-export function takesOnceBack(run: FitRun, key: string): boolean {
-  return lastingFit(run, key).fits;
+/**
+ * Why `key` could not take the run's request even once it is back (see {@link unfitReason}), or null when
+ * it could; records nothing.
+ */
+export function unfitOnceBack(run: FitRun, key: string): FitSkipReason | null {
+  const verdict = lastingFit(run, key);
+  return verdict.fits ? null : verdict.reason;
 }
 
 /** `key`'s fit for the run's request leaving the minute's room aside: what waiting would not change. */

@@ -302,7 +302,7 @@ test('every model OPEN, the one back soonest too small: the panic try goes to th
   });
 });
 
-test('Retry-After points at a model that can take the request, not at an OPEN one too small for it', async () => {
+test('Retry-After points at a model that can take the request, not at an OPEN one too small for it, which leaves the 429 as it is', async () => {
   await withScenario(SMALL_AND_BIG, async ({ router, upstream }) => {
     upstream.script('small/m', down).always('small/m', json('small back'));
     const limited = jsonBody({ error: { message: 'rate limited' } }, 429, { 'retry-after': '120' });
@@ -312,8 +312,9 @@ test('Retry-After points at a model that can take the request, not at an OPEN on
     assert.equal(router.model('small/m').state, 'OPEN');
 
     const reply = await router.chat(prompt(20_000));
-    assert.equal(reply.status, 503, reply.text);
+    assert.equal(reply.status, 429, reply.text);
     assert.equal(router.lastEntry().attempts.length, 0, 'no panic try for a model the request does not fit');
     assert.equal(reply.headers['retry-after'], '120', 'when big, the model the request fits, is back');
+    assert.match(reply.text, /or cannot take this request \(context_window\); try again in 120s/);
   });
 });

@@ -3,6 +3,7 @@
  * a broken stream, or the error when nothing served: what it was, and when to come back), and the name of
  * the ending its history entry records.
  */
+import type { Classification } from '../../gate/failure-classifier.js';
 import type { FailureKind, RequestOutcome } from '../../gate/failure-kinds.js';
 import type { ErrorAnswer } from '../../faces/answer-encoder.js';
 import { totalTokens } from '../../faces/request-size.js';
@@ -12,17 +13,21 @@ import {
   allFailedAnswer,
   clientError,
   nothingFitsAnswer,
-  onlyRateLimited,
-  soonestBackAt,
   unavailableAnswer,
-  type ModelOut,
 } from '../answer/final-answer.js';
+import { outForGood, rateLimitsHold, soonestBackAt, type ModelOut } from '../answer/models-out.js';
 import { pausedOut, skipOut } from '../booking/request-bookkeeping.js';
-import { FIT_REASONS, takesOnceBack, unfitReason } from '../fit/fit-steps.js';
+import { FIT_REASONS, unfitOnceBack, unfitReason } from '../fit/fit-steps.js';
 import type { DispatchResult, RequestRun } from './dispatch.js';
 
 /** Failures that pause the model or its key: its pause says when it is back, for Retry-After. */
 const PAUSING_KINDS: ReadonlySet<FailureKind> = new Set(['rate_limit', 'payment_required', 'region_refused']);
+
+/**
+ * Failures that leave the model out of the request for good: it refused the request as too large for it,
+ * or for tools or images it does not take, or its key was refused. No wait brings it back for this request.
+ */
+const LASTING_KINDS: ReadonlySet<string> = new Set([...FIT_REASONS, 'auth_error']);
 
 /** How a request's routing ended, as its history entry records it. */
 export interface Ending {
@@ -69,33 +74,48 @@ export function finalAnswer(run: RequestRun, last: DispatchResult | null): Endin
 }
 
 /**
- * The error when nothing served. With no attempt, or when every attempt met a rate limit but something
- * else holds other models back (no key, an OPEN breaker, a 402's pause), the models' standing decides, as
- * it will for the next request: 429 only when rate limits alone hold them. Else what the attempts met.
+ * The error when nothing served. With no attempt, or when the attempts met rate limits (beside refusals
+ * that leave their models out for good) and something other than a rate limit holds models back, or models
+ * out for good stand beside them, the models' standing decides, as it will for the next request: 429 when
+ * rate limits are what hold them (`rateLimitsHold`). Else what the attempts met.
  */
 function nothingServedAnswer(run: RequestRun, outcome: 'no_candidates' | 'all_failed'): ErrorAnswer {
   const { trace, ctx } = run;
   const outs = modelsOut(run);
   const { failures } = trace;
-  const rateLimitsMet = failures.length > 0 && failures.every((failure) => failure.kind === 'rate_limit');
-  if (outcome === 'no_candidates' || (rateLimitsMet && !onlyRateLimited(outs)))
+  if (outcome === 'no_candidates' || standingDecides(failures, outs))
     return unavailableAnswer(outs, ctx.clock());
   return pinnedUnknown(run) ?? allFailedAnswer(failures, soonestBackAt(outs), ctx.clock());
 }
 
 /**
+ * Whether the models' standing, not the attempts' failures, says what the agent gets: the attempts met a
+ * rate limit and nothing else but refusals that last, and either such a refusal is among them or the
+ * standing is not rate limits alone. Attempts that met rate limits alone, with nothing else holding the
+ * set, keep the attempts' own 429.
+ */
+function standingDecides(failures: readonly Classification[], outs: readonly ModelOut[]): boolean {
+  const kinds = new Set<string>(failures.map((failure) => failure.kind));
+  if (!kinds.has('rate_limit')) return false;
+  if ([...kinds].some((kind) => kind !== 'rate_limit' && !LASTING_KINDS.has(kind))) return false;
+  return kinds.size > 1 || !rateLimitsHold(outs);
+}
+
+/**
  * Each model the request could not be served by, besides those that failed it otherwise: the skipped ones
- * (a model the request is too large for, or needs tools or images of, is no reason to come back) and the
- * ones its attempts paused.
+ * (a model the request is too large for, or needs tools or images of, is no reason to come back), the ones
+ * its attempts paused, and the ones whose refusal leaves them out for good.
  */
 function modelsOut(run: RequestRun): ModelOut[] {
   const { trace, ctx } = run;
   const outs: ModelOut[] = [];
   for (const skip of trace.skips)
-    if (skip.reason !== 'already_tried') outs.push(skipOut(ctx, skip, takesOnceBack(run, skip.model)));
-  for (const attempt of trace.attempts)
-    if (attempt.kind !== null && PAUSING_KINDS.has(attempt.kind))
-      outs.push(pausedOut(ctx, attempt.model, attempt.kind));
+    if (skip.reason !== 'already_tried') outs.push(skipOut(ctx, skip, unfitOnceBack(run, skip.model)));
+  for (const attempt of trace.attempts) {
+    if (attempt.kind === null) continue;
+    if (PAUSING_KINDS.has(attempt.kind)) outs.push(pausedOut(ctx, attempt.model, attempt.kind));
+    else if (LASTING_KINDS.has(attempt.kind)) outs.push(outForGood(attempt.kind));
+  }
   return outs;
 }
 

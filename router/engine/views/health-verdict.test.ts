@@ -261,7 +261,7 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
     },
   },
   {
-    name: 'quota-paused models and one without a key: agents get 503, and the key is what to add',
+    name: 'quota-paused models and one without a key: agents get 429, and the key is what to add',
     models: [
       { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
       { key: 'b/2', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 30_000 },
@@ -273,12 +273,12 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       action: 'add_key',
       next: null,
       reason:
-        /^no model can take a request \(2 quota-paused, 1 without a key\): agents get 503 until a pause ends; add keys in Providers, or wait$/,
+        /^no model can take a request \(2 quota-paused, 1 without a key\): agents get 429 until a pause ends; add keys in Providers, or wait$/,
       backAt: NOW + 30_000,
     },
   },
   {
-    name: 'quota-paused models and refused keys: agents get 503, and the keys are what to replace',
+    name: 'quota-paused models and refused keys: agents get 429, and the keys are what to replace',
     models: [
       { key: 'a/1', blockedBy: 'auth_error' },
       { key: 'b/2', blockedBy: 'auth_error' },
@@ -291,7 +291,7 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       action: 'check_keys',
       next: null,
       reason:
-        /^no model can take a request \(2 quota-paused, 2 key refused\): agents get 503 until a pause ends; replace the refused keys in Providers, or wait$/,
+        /^no model can take a request \(2 quota-paused, 2 key refused\): agents get 429 until a pause ends; replace the refused keys in Providers, or wait$/,
       backAt: NOW + 30_000,
     },
   },
@@ -322,7 +322,7 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
     },
   },
   {
-    name: 'quota-paused models beside a provider switched off: agents get 503',
+    name: 'quota-paused models beside a provider switched off: agents get 429',
     models: [
       { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
       { key: 'b/2', blockedBy: 'provider_disabled' },
@@ -332,7 +332,23 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
       title: 'quota-paused',
       action: 'wait',
       next: null,
-      reason: /^every usable model is quota-paused \(1 quota-paused\): agents get 503 until a pause ends$/,
+      reason: /^every usable model is quota-paused \(1 quota-paused\): agents get 429 until a pause ends$/,
+      backAt: NOW + 60_000,
+    },
+  },
+  {
+    name: 'a model paused for a 429 beside one its provider no longer lists: agents get 429',
+    models: [
+      { key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 },
+      { key: 'b/2', blockedBy: 'model_vanished' },
+    ],
+    expect: {
+      level: 'amber',
+      title: 'quota-paused',
+      action: 'edit_set',
+      next: null,
+      reason:
+        /^no model can take a request \(1 quota-paused, 1 unknown or removed\): agents get 429 until a pause ends; check the set in Models, or wait$/,
       backAt: NOW + 60_000,
     },
   },

@@ -4,6 +4,7 @@
  * newest agent requests got, and a time.
  */
 import type { HealthAction, HealthVerdict, ModelStateView, RecentOutcomes } from '../../api-types.js';
+import { rateLimitsHold, type ModelOut } from '../answer/models-out.js';
 import { breakerStanding, type BreakerStanding } from './breaker-standing.js';
 import { failingWords } from './recent-outcomes.js';
 
@@ -83,6 +84,25 @@ function fixFor(counts: ReadonlyMap<ModelStanding, number>): { action: HealthAct
   return null;
 }
 
+/** Standings no wait ends: each lasts until the user acts (a provider on, a key added or replaced, the set). */
+const LASTING: ReadonlySet<ModelStanding> = new Set(['off', 'missing_key', 'key_refused', 'unreachable']);
+
+/** When a model out is back by itself: its cooldown's or pause's end; null when routable or out for good. */
+function backAtOf(model: Model, standing: ModelStanding): number | null {
+  if (standing === 'open') return model.openUntil;
+  return standing === 'quota_paused' ? model.quotaPausedUntil : null;
+}
+
+/** A model of the set as the router's answer weighs it when nothing is routable (`rateLimitsHold`). */
+function standingOut(model: Model, standing: ModelStanding): ModelOut {
+  return {
+    reason: standing,
+    rateLimited: standing === 'quota_paused' && heldByRateLimit(model),
+    backAt: backAtOf(model, standing),
+    forGood: LASTING.has(standing),
+  };
+}
+
 /** The active set graded at `now`: how many models are routable, CLOSED or out, and when the first is back. */
 function tally(input: VerdictInput, now: number) {
   const set = input.models.filter((m) => m.inActiveSet);
@@ -92,15 +112,12 @@ function tally(input: VerdictInput, now: number) {
   const considered = graded.filter((g) => g.standing !== 'off');
   const routable = considered.filter((g) => ROUTABLE.has(g.standing));
   const closed = routable.filter((g) => g.standing === 'closed').length;
-  const rateLimited = graded.filter((g) => g.standing === 'quota_paused' && heldByRateLimit(g.model)).length;
+  const outs = graded.map(({ model, standing }) => standingOut(model, standing));
   let backAt: number | null = null;
-  for (const { model, standing } of graded) {
-    const at =
-      standing === 'open' ? model.openUntil : standing === 'quota_paused' ? model.quotaPausedUntil : null;
+  for (const { backAt: at } of outs)
     if (at !== null && at > now && (backAt === null || at < backAt)) backAt = at;
-  }
   const out = considered.length - routable.length;
-  return { set, counts, considered, routable, closed, out, backAt, rateLimited };
+  return { set, counts, considered, routable, closed, out, backAt, outs };
 }
 
 /**
@@ -121,12 +138,10 @@ type Verdict = (
 /** What is out of the active set when nothing is routable, as `nothingRoutable` reads it. */
 interface Outs {
   counts: ReadonlyMap<ModelStanding, number>;
-  /** Models of the set, a switched-off provider's included. */
-  total: number;
   /** Models of the set whose provider is on. */
   considered: number;
-  /** Models quota-paused for a rate limit or a free-tier budget. */
-  rateLimited: number;
+  /** Each model of the set as the router's answer weighs it. */
+  outs: readonly ModelOut[];
   summary: string;
   fix: ReturnType<typeof fixFor>;
 }
@@ -147,15 +162,16 @@ function nothingRoutable(verdict: Verdict, outs: Outs): HealthVerdict {
 
 /**
  * Nothing routable, some models quota-paused and none OPEN: agents are refused until the first pause ends
- * (`backAt`), with 429 when every model of the set is held by a rate limit or a free-tier budget, and 503
- * `all_models_unavailable` when anything else holds one (a 402's pause, a refusal of the network's
- * location, a key missing or refused, a provider off), as the router answers them. Waiting is enough, but a
- * fix the user can make is said.
+ * (`backAt`), with 429 when rate limits are what hold the set (some models held by a rate limit or a
+ * free-tier budget, the others too or out for good: a key missing or refused, a provider off), and 503
+ * `all_models_unavailable` when a pause that ends by itself holds one (a 402's, a refusal of the network's
+ * location), as the router answers them (`rateLimitsHold`). Waiting is enough, but a fix the user can make
+ * is said.
  */
 function pausedOut(verdict: Verdict, outs: Outs): HealthVerdict {
-  const { counts, total, considered, summary, fix } = outs;
+  const { counts, considered, summary, fix } = outs;
   const paused = counts.get('quota_paused') ?? 0;
-  const status = outs.rateLimited === total ? '429' : '503';
+  const status = rateLimitsHold(outs.outs) ? '429' : '503';
   const what = paused === considered ? 'every usable model is quota-paused' : 'no model can take a request';
   const todo = fix && fix.action !== 'wait' ? `; ${fix.words}, or wait` : '';
   const reason = `${what} (${summary}): agents get ${status} until a pause ends${todo}`;
@@ -183,7 +199,7 @@ export function healthVerdict(input: VerdictInput, now: number): HealthVerdict {
 
 /** The verdict from the set's state alone: breakers, keys, pauses. */
 function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
-  const { set, counts, considered, routable, closed, out, backAt, rateLimited } = tally(input, now);
+  const { set, counts, considered, routable, closed, out, backAt, outs } = tally(input, now);
   const next = routable[0] ?? null;
   const base = {
     next: next?.model.key ?? null,
@@ -207,9 +223,8 @@ function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
   if (!next)
     return nothingRoutable(verdict, {
       counts,
-      total: set.length,
       considered: considered.length,
-      rateLimited,
+      outs,
       summary,
       fix,
     });

@@ -83,17 +83,19 @@ test('a DEGRADED model is behind the CLOSED ones until a cooldown without failur
   });
 });
 
-test('nothing routable, keys refused and the rest quota-paused: the verdict says what agents get and what to do', async () => {
+test('nothing routable, keys refused and the rest paused for a 429: agents get 429, and the verdict says so and what to do', async () => {
   const providers = { a: ['m'], b: ['m'], c: ['m'], d: ['m'] };
   await withScenario({ providers }, async ({ router, upstream }) => {
     upstream.always('a/m', status(401)).always('b/m', status(401));
     upstream
       .always('c/m', status(429, { retryAfter: '120' }))
       .always('d/m', status(429, { retryAfter: '60' }));
-    await router.chat();
+    const met = await router.chat();
+    assert.equal(met.status, 429, 'the request that met the refused keys and the rate limits');
+    assert.equal(met.headers['retry-after'], '60');
     const refused = await router.chat();
-    assert.equal(refused.status, 503);
-    assert.equal(parseReply<{ error: { code: string } }>(refused).error.code, 'all_models_unavailable');
+    assert.equal(refused.status, 429);
+    assert.equal(parseReply<{ error: { code: string } }>(refused).error.code, 'rate_limit_exceeded');
     assert.equal(refused.headers['retry-after'], '60');
 
     const { health } = parseReply<StateResponse>(await router.get('/api/state'));
@@ -102,7 +104,7 @@ test('nothing routable, keys refused and the rest quota-paused: the verdict says
     assert.equal(health.backAt, router.clock.now() + 60_000);
     assert.equal(
       health.reason,
-      'no model can take a request (2 quota-paused, 2 key refused): agents get 503 until a pause ends; replace the refused keys in Providers, or wait',
+      'no model can take a request (2 quota-paused, 2 key refused): agents get 429 until a pause ends; replace the refused keys in Providers, or wait',
     );
   });
 });
