@@ -45,6 +45,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
         role: enumOf(ROLES),
         note: z.string().max(300).optional(),
         key: z.string().refine(isKeyFingerprint, 'a key fingerprint').optional(),
+        unreached: z.literal(true).optional(),
       }),
     )
     .max(100),

@@ -130,6 +130,23 @@ test('history survives a restart, oldest first on disk, mode 0600', async () => 
   });
 });
 
+test('an attempt’s marks survive a restart: a probe that never reached its provider', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'history.json');
+    const a = makeHistory(file);
+    const probe = entry(1, 'all_failed');
+    probe.attempts = [{ ...probe.attempts[0]!, status: null, kind: 'network_error', unreached: true }];
+    a.history.add(probe);
+    await a.history.close();
+
+    const b = makeHistory(file);
+    await b.history.load();
+    assert.deepEqual(b.history.list(), [{ ...probe, seq: 1 }]);
+    assert.equal(b.logger.lines.length, 0, 'nothing dropped');
+    await b.history.close();
+  });
+});
+
 test('each entry is numbered one after the last, also after a restart and a clear: one request id may recur', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'history.json');
