@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parsePort, portFromEnv } from '../config/port-setting.js';
-import { isLoopbackHost } from '../server/guards.js';
+import { isLoopbackHost } from '../config/loopback.js';
 import { routerOrigin } from '../setup/router-target.js';
 
 /** Every command, in the order the usage lists them. */

@@ -7,7 +7,7 @@ import type { BufferedLogger } from './cli-logger.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import { DaemonRunningError, StateDirError } from '../daemon/daemon-lock.js';
 import { installProcessErrorPolicy } from '../daemon/process-error-policy.js';
-import { isLoopbackHost } from '../server/guards.js';
+import { isLoopbackHost } from '../config/loopback.js';
 import type { ModelStateView } from '../api-types.js';
 import type { RouterHandle } from '../public-types.js';
 import { DEFAULT_PORT } from '../config/port-setting.js';

@@ -133,6 +133,24 @@ test('a provider’s day: Google AI Studio’s starts at Pacific midnight, other
   assert.equal(own.providers.get('local')?.dayTimeZone, 'UTC');
 });
 
+test('a provider whose base URL is on loopback is known as local, once, as it is resolved', () => {
+  const resolved = resolveConfig(
+    cfg({
+      providers: {
+        ollama: { baseUrl: 'http://localhost:11434/v1', models: ['m'] },
+        lan: { baseUrl: 'http://192.168.1.20:8000/v1', models: ['m'] },
+      },
+    }),
+    {},
+  );
+  const local = (id: string) => resolved.providers.get(id)?.local;
+  assert.deepEqual(
+    ['ollama', 'lan', 'groq'].map(local),
+    [true, false, false],
+    'a server on another machine, a catalogue provider: not local',
+  );
+});
+
 test('config overrides merge over a catalogue provider', () => {
   const resolved = resolveConfig(
     cfg({

@@ -37,6 +37,11 @@ export interface ResolvedProvider {
   name: string;
   /** Null when the URL cannot be built (a placeholder's env var is missing, or a custom provider has none). */
   baseUrl: string | null;
+  /**
+   * Its base URL is on this machine (loopback: a local model server), known once here: a network error on
+   * it is that server's failure, never the machine being offline, and the request path need not parse the URL.
+   */
+  local: boolean;
   /** The first key (null without one). */
   apiKey: string | null;
   /** The first key's source: `config`, `env:NAME`, or null without a key. */

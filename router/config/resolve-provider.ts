@@ -7,6 +7,7 @@ import type { CatalogueProvider } from '../catalogue/providers.js';
 import { FREE_TIER_LIMITS } from '../catalogue/free-tier-limits.js';
 import { UTC_ZONE } from '../state/day-start.js';
 import { keyFingerprint } from '../state/key-fingerprint.js';
+import { isLoopbackUrl } from './loopback.js';
 import type { Env, ProviderKey, ResolvedProvider } from './resolve-config.js';
 import { isApiKeyText, type ProviderConfig } from './schema.js';
 
@@ -69,6 +70,7 @@ export function resolveProvider(
     id,
     name: settings?.name ?? entry?.name ?? id,
     baseUrl,
+    local: isLoopbackUrl(baseUrl),
     apiKey: keys[0]?.value ?? null,
     keySource: keys[0]?.source ?? null,
     keys,

@@ -22,7 +22,7 @@ import { EventBus } from '../engine/event-bus.js';
 import { RouterEngine } from '../engine/router-engine.js';
 import { acquireDaemonLock, StateDirError } from './daemon-lock.js';
 import type { RouterHandle, RouterLogger, StartRouterOptions } from '../public-types.js';
-import { isLoopbackHost } from '../server/guards.js';
+import { isLoopbackHost } from '../config/loopback.js';
 import { routerHandle } from './router-handle.js';
 import { openStateStores, type StateStores } from './state-stores.js';
 import { systemTime } from '../state/clock.js';

@@ -9,20 +9,6 @@ export function hostName(hostHeader: string | undefined): string | null {
   return match[1].replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-/**
- * True for an address that only this machine can reach: `localhost`, 127.0.0.0/8 and ::1 (also IPv4-mapped).
- * The wildcard addresses (`0.0.0.0`, `::`) listen on every interface, so they are not loopback.
- */
-export function isLoopbackHost(host: string): boolean {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
-  if (name === 'localhost' || name === '::1' || name === '0:0:0:0:0:0:0:1') return true;
-  const v4 = name.startsWith('::ffff:') ? name.slice(7) : name;
-  return isIP(v4) === 4 && v4.startsWith('127.');
-}
-
 /** The last Host header judged, and its verdict. */
 const lastHost: { header: string | null; allowed: boolean } = { header: null, allowed: false };
 

@@ -23,7 +23,7 @@ import {
 } from '../setup/setup-plan.js';
 import { readJson } from './api-io.js';
 import type { ApiCall } from './api-routes.js';
-import { isLoopbackHost } from './guards.js';
+import { isLoopbackHost } from '../config/loopback.js';
 import { sendError, sendJson } from './respond.js';
 
 const agentId = z.string().refine((id) => AGENT_EDITORS.some((agent) => agent.id === id), {
