@@ -185,24 +185,30 @@ export function startFakeUpstream(): Promise<FakeUpstream> {
 }
 
 /**
- * A loopback URL where nothing listens (connection refused). Port 1 (tcpmux), not a port bound and freed:
- * a freed ephemeral port may be handed to the next server a test starts, which would then answer.
+ * A loopback URL where nothing listens (connection refused): a local model server that is not running.
+ * Port 1 (tcpmux), not a port bound and freed: a freed ephemeral port may be handed to the next server a
+ * test starts, which would then answer.
  */
 export async function deadUrl(): Promise<string> {
   return Promise.resolve('http://127.0.0.1:1');
 }
 
 /**
- * Two providers, `gone/m0` and `lost/m1`, at a loopback URL where nothing listens: every attempt on them is
- * a network error, as when the machine is offline.
+ * A URL off this machine that no request reaches: its name is under `.invalid`, which never resolves
+ * (RFC 6761), so the lookup fails before anything is sent, as when the machine is offline.
  */
-export async function unreachableProviders(): Promise<{
+export const UNRESOLVABLE_URL = 'http://fcm-test.invalid';
+
+/**
+ * Two providers, `gone/m0` and `lost/m1`, off this machine at a name that does not resolve: every attempt
+ * on them is a network error before anything is sent, as when the machine is offline.
+ */
+export function unreachableProviders(): Promise<{
   gone: { baseUrl: string; models: string[] };
   lost: { baseUrl: string; models: string[] };
 }> {
-  const dead = await deadUrl();
-  return {
-    gone: { baseUrl: `${dead}/gone`, models: ['m0'] },
-    lost: { baseUrl: `${dead}/lost`, models: ['m1'] },
-  };
+  return Promise.resolve({
+    gone: { baseUrl: `${UNRESOLVABLE_URL}/gone`, models: ['m0'] },
+    lost: { baseUrl: `${UNRESOLVABLE_URL}/lost`, models: ['m1'] },
+  });
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ioTurns } from '../../test-support/deferred.js';
-import { deadUrl, unreachableProviders } from '../../test-support/fake-upstream.js';
+import { UNRESOLVABLE_URL, unreachableProviders } from '../../test-support/fake-upstream.js';
 import { hang, json, partialBody, reset, status } from '../../test-support/upstream-behaviours.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { type RouterHarness } from '../../test-support/router-harness.js';
@@ -213,11 +213,10 @@ for (const [label, behaviour, kind, failover, waitMs] of [
   });
 }
 
-test('connection refused is network_error and counts when another provider answers', async () => {
-  const dead = await deadUrl();
+test('a name that does not resolve is network_error and counts when another provider answers', async () => {
   const options = {
     providers: { beta: ['m2'] },
-    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0'] } },
+    extraProviders: { gone: { baseUrl: `${UNRESOLVABLE_URL}/gone`, models: ['m0'] } },
     sets: { main: ['gone/m0', 'beta/m2'] },
   };
   await withScenario(options, async ({ router, upstream }) => {
@@ -250,10 +249,9 @@ test('offline rule: network errors on every attempt across two providers do no h
 });
 
 test('network errors on a single provider still count (it is that provider, not the network)', async () => {
-  const dead = await deadUrl();
   const options = {
     providers: {},
-    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0', 'm1'] } },
+    extraProviders: { gone: { baseUrl: `${UNRESOLVABLE_URL}/gone`, models: ['m0', 'm1'] } },
     sets: { main: ['gone/m0', 'gone/m1'] },
   };
   await withScenario(options, async ({ router }) => {

@@ -1,10 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StateResponse } from '../../api-types.js';
-import { deadUrl, unreachableProviders } from '../../test-support/fake-upstream.js';
+import { startConnectProxy } from '../../test-support/connect-proxy.js';
+import {
+  startFakeUpstream,
+  UNRESOLVABLE_URL,
+  unreachableProviders,
+} from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
-import type { RouterHarness } from '../../test-support/router-harness.js';
-import { withScenario } from '../../test-support/scenario.js';
+import { startHarness, type RouterHarness } from '../../test-support/router-harness.js';
+import { scenarioConfig, withScenario } from '../../test-support/scenario.js';
 import { json, reset, status } from '../../test-support/upstream-behaviours.js';
 
 const UNREACHABLE =
@@ -16,7 +21,7 @@ async function stateOf(router: RouterHarness): Promise<StateResponse> {
   return parseReply<StateResponse>(reply);
 }
 
-test('providers nothing listens on: the verdict turns red at the sixth failed agent request, saying why', async () => {
+test('providers out of reach: the verdict turns red at the sixth failed agent request, saying why', async () => {
   const options = {
     providers: {},
     extraProviders: await unreachableProviders(),
@@ -49,16 +54,23 @@ test('providers nothing listens on: the verdict turns red at the sixth failed ag
 });
 
 test('a dashboard test that is served does not clear the verdict; an agent request served does', async () => {
-  const dead = await deadUrl();
-  const options = {
+  // Both providers are off this machine: gone's name resolves nowhere, and alpha's only through a proxy
+  // that tunnels to the fake upstream, so alpha's resets are a remote provider's network errors.
+  const upstream = await startFakeUpstream();
+  const proxy = await startConnectProxy();
+  const config = scenarioConfig(upstream, {
     providers: { alpha: ['m1'] },
-    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0'] } },
+    providerSettings: { alpha: { baseUrl: `http://alpha.invalid:${new URL(upstream.url).port}/alpha` } },
+    extraProviders: { gone: { baseUrl: `${UNRESOLVABLE_URL}/gone`, models: ['m0'] } },
     sets: { main: ['gone/m0', 'alpha/m1'] },
-  };
-  await withScenario(options, async ({ router, upstream }) => {
+  });
+  const env = { HTTP_PROXY: proxy.url, NO_PROXY: new URL(UNRESOLVABLE_URL).hostname };
+  const router = await startHarness({ config, env });
+  try {
     upstream.script('alpha/m1', ...Array.from({ length: 6 }, () => reset()));
     for (let i = 0; i < 6; i += 1) assert.equal((await router.chat()).status, 502);
     assert.equal((await stateOf(router)).health.reason, UNREACHABLE);
+    assert.equal(proxy.tunnels.length, 6, 'alpha was asked through the proxy each time');
 
     upstream.always('alpha/m1', json('fine'));
     const tested = await router.chat({}, { headers: { 'x-fcm-source': 'test' } });
@@ -70,7 +82,11 @@ test('a dashboard test that is served does not clear the verdict; an agent reque
     const state = await stateOf(router);
     assert.equal(state.recent.failedInARow, 0);
     assert.notEqual(state.health.level, 'red');
-  });
+  } finally {
+    await router.close();
+    await proxy.close();
+    await upstream.close();
+  }
 });
 
 test('requests every model refuses as malformed turn the verdict amber, saying the requests are at fault', async () => {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ErrorResponse, ProvidersResponse } from '../../api-types.js';
-import { deadUrl, startFakeUpstream } from '../../test-support/fake-upstream.js';
+import { startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
 import { json, reset, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
@@ -241,11 +241,11 @@ async function probesSpent(router: Scenario['router'], provider: string): Promis
 }
 
 test('a probe whose request never left the machine does not count against the model and gives its budget back', async () => {
-  // A refused connection: what every provider is behind a VPN or bridge interface with no uplink.
-  const dead = await deadUrl();
+  // A name that does not resolve: what every provider off this machine is behind a VPN or bridge interface
+  // with no uplink.
   const options = {
     providers: {},
-    extraProviders: { gone: { baseUrl: `${dead}/gone`, models: ['m0'], probe: GONE_PROBES } },
+    extraProviders: { gone: { baseUrl: `${UNRESOLVABLE_URL}/gone`, models: ['m0'], probe: GONE_PROBES } },
     sets: { main: ['gone/m0'] },
   };
   await withScenario(options, async ({ router }) => {
