@@ -176,7 +176,10 @@ export interface RecentOutcomes {
    * requests that found no candidate, `internal_error` for a local fault.
    */
   causes: (FailureKind | SkipReason)[];
-  /** Every one of them failed on network errors only (no provider was reachable). */
+  /**
+   * Every one of them failed on network errors only, of providers off this machine (no provider was
+   * reachable); a local server's network error is no sign of the connection.
+   */
   unreachable: boolean;
   /** Models whose network errors in these requests were not held against them (the offline rule). */
   spared: string[];
@@ -216,10 +219,16 @@ export interface AttemptView {
   /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */
   key?: string;
   /**
-   * A health probe's request that never left the machine (a name that did not resolve, a connection
-   * refused): it says nothing of the model, which it did not count against. Absent otherwise.
+   * A health probe's request to a provider off this machine that never left it (a name that did not
+   * resolve, a connection refused): it says nothing of the model, which it did not count against. Absent
+   * otherwise.
    */
   unreached?: true;
+  /**
+   * The provider is on this machine (its base URL on loopback: a local model server): the offline rule
+   * leaves its attempts out, as its network errors are its server's. Absent otherwise.
+   */
+  local?: true;
 }
 
 export interface SkipView {

@@ -46,6 +46,7 @@ export const historyEntrySchema: z.ZodType<HistoryEntry, z.ZodTypeDef, unknown> 
         note: z.string().max(300).optional(),
         key: z.string().refine(isKeyFingerprint, 'a key fingerprint').optional(),
         unreached: z.literal(true).optional(),
+        local: z.literal(true).optional(),
       }),
     )
     .max(100),

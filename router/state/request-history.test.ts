@@ -130,12 +130,17 @@ test('history survives a restart, oldest first on disk, mode 0600', async () => 
   });
 });
 
-test('an attempt’s marks survive a restart: a probe that never reached its provider', async () => {
+test('an attempt’s marks survive a restart: a probe that never reached its provider, a local server', async () => {
   await withDir(async (dir) => {
     const file = join(dir, 'history.json');
     const a = makeHistory(file);
     const probe = entry(1, 'all_failed');
-    probe.attempts = [{ ...probe.attempts[0]!, status: null, kind: 'network_error', unreached: true }];
+    const [attempt] = probe.attempts;
+    assert.ok(attempt);
+    probe.attempts = [
+      { ...attempt, status: null, kind: 'network_error', unreached: true },
+      { ...attempt, model: 'ollama/qwen', status: null, kind: 'network_error', local: true },
+    ];
     a.history.add(probe);
     await a.history.close();
 

@@ -19,6 +19,7 @@ const FACTS: AttemptFacts = {
   withoutOutputLength: false,
   countedAt: 1_000,
   probe: false,
+  local: false,
 };
 const RATE = { requests: null, tokens: { remaining: 0, resetMs: 1000 } };
 
@@ -309,4 +310,19 @@ test('a probe that never reached the provider does no health damage and says so;
   assert.equal(agent.view.unreached, undefined);
   const timeout = attemptEffects(failed({ type: 'transport', kind: 'timeout' }, false, false), probe);
   assert.equal(timeout.view.unreached, undefined, 'only a network error');
+});
+
+test('a local server’s network error is its failure at once, a probe’s and an agent’s, sent or not', () => {
+  const refused = { type: 'transport', kind: 'network_error' } as const;
+  const local = { ...FACTS, local: true, role: 'trial' as const };
+  for (const facts of [local, { ...local, probe: true }])
+    for (const sent of [false, true]) {
+      const effects = attemptEffects(failed(refused, false, sent), facts);
+      const what = `probe ${facts.probe}, sent ${sent}`;
+      assert.deepEqual(effects.breaker, { type: 'failure', kind: 'network_error', role: 'trial' }, what);
+      assert.deepEqual(effects.stats, { ok: false, latencyMs: 120 }, what);
+      assert.equal(effects.view.unreached, undefined, what);
+      assert.equal(effects.view.local, true, what);
+    }
+  assert.equal(attemptEffects(failed(refused), FACTS).view.local, undefined, 'off this machine: absent');
 });

@@ -52,6 +52,8 @@ export interface AttemptFacts {
   countedAt: number | null;
   /** The request is a health probe's (`source: "probe"`). */
   probe: boolean;
+  /** The provider is on this machine (`ResolvedProvider.local`): its network errors are its server's. */
+  local: boolean;
 }
 
 export type BreakerEffect =
@@ -62,7 +64,10 @@ export type BreakerEffect =
    * says so as it is booked: whether a trial's cooldown had run out is read from the breaker then.
    */
   | { type: 'failure'; kind: FailureKind; role: Role }
-  /** A network error, booked at the request's end unless the offline rule holds (`settleDeferredNetwork`). */
+  /**
+   * A network error of a provider off this machine, booked at the request's end unless the offline rule
+   * holds (`settleDeferredNetwork`).
+   */
   | { type: 'deferred'; role: Role };
 
 export type PauseEffect =
@@ -237,17 +242,19 @@ function failedEffects(
 }
 
 /**
- * A health probe whose request never left the machine (a name that did not resolve, a connection refused):
- * it learnt nothing of the model, so it does no health damage and the prober gives its probe back. An
- * agent's such error is left to the offline rule (`settleDeferredNetwork`).
+ * A health probe whose request never left the machine (a name that did not resolve, a connection refused)
+ * to a provider off this machine: it learnt nothing of the model, so it does no health damage and the
+ * prober gives its probe back. An agent's such error is left to the offline rule (`settleDeferredNetwork`).
+ * A provider on this machine was reached as far as it can be: its refusal is its server not running.
  */
-export function probeUnreached(verdict: Failed, facts: Pick<AttemptFacts, 'probe'>): boolean {
-  return facts.probe && !verdict.sent && verdict.failure.kind === 'network_error';
+export function probeUnreached(verdict: Failed, facts: Pick<AttemptFacts, 'probe' | 'local'>): boolean {
+  return facts.probe && !facts.local && !verdict.sent && verdict.failure.kind === 'network_error';
 }
 
 function breakerOnFailure(failure: Classification, facts: AttemptFacts): BreakerEffect | null {
-  // Network errors wait for the request's end: if every attempt failed that way, the machine is offline.
-  if (failure.kind === 'network_error') return { type: 'deferred', role: facts.role };
+  // Network errors off this machine wait for the request's end: if every attempt failed that way, the
+  // machine is offline. A local server's network error is that server's failure, booked now.
+  if (failure.kind === 'network_error' && !facts.local) return { type: 'deferred', role: facts.role };
   if (!failure.healthDamage) return null;
   return { type: 'failure', kind: failure.kind, role: facts.role };
 }
@@ -290,7 +297,7 @@ function nextTry(verdict: Failed, facts: AttemptFacts): NextTry {
 }
 
 function viewOf(verdict: AttemptVerdict, facts: AttemptFacts, kind: FailureKind | null): AttemptView {
-  const { model, breakerBefore, role, note, fingerprint } = facts;
+  const { model, breakerBefore, role, note, fingerprint, local } = facts;
   return {
     model,
     status: verdict.status,
@@ -300,5 +307,6 @@ function viewOf(verdict: AttemptVerdict, facts: AttemptFacts, kind: FailureKind 
     role,
     ...(note === null ? {} : { note }),
     ...(fingerprint === '' ? {} : { key: fingerprint }),
+    ...(local ? { local: true as const } : {}),
   };
 }

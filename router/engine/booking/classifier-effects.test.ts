@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ioTurns } from '../../test-support/deferred.js';
-import { UNRESOLVABLE_URL, unreachableProviders } from '../../test-support/fake-upstream.js';
+import { deadUrl, UNRESOLVABLE_URL, unreachableProviders } from '../../test-support/fake-upstream.js';
 import { hang, json, partialBody, reset, status } from '../../test-support/upstream-behaviours.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { type RouterHarness } from '../../test-support/router-harness.js';
@@ -258,6 +258,50 @@ test('network errors on a single provider still count (it is that provider, not 
     await router.chat();
     assert.equal(router.model('gone/m0').consecutiveFailures, 1);
     assert.equal(router.model('gone/m1').consecutiveFailures, 1);
+  });
+});
+
+test('local servers that are not running are blamed, though every attempt failed on the network', async () => {
+  // Two model servers on this machine (an Ollama, an LM Studio), neither running: connections refused.
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: {
+      ollama: { baseUrl: `${dead}/ollama`, models: ['m0'] },
+      lmstudio: { baseUrl: `${dead}/lmstudio`, models: ['m1'] },
+    },
+    sets: { main: ['ollama/m0', 'lmstudio/m1'] },
+  };
+  await withScenario(options, async ({ router }) => {
+    assert.equal((await router.chat()).status, 502);
+    for (const key of ['ollama/m0', 'lmstudio/m1']) {
+      const model = router.model(key);
+      assert.deepEqual(
+        [model.consecutiveFailures, model.lastFailureKind, model.stats.attempts, model.stats.successes],
+        [1, 'network_error', 1, 0],
+        key,
+      );
+    }
+    assert.deepEqual(
+      router.lastEntry().attempts.map((attempt) => attempt.local),
+      [true, true],
+      'the history says where they were',
+    );
+  });
+});
+
+test('beside a local server that is not running, the offline rule still spares the providers off this machine', async () => {
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: { ...(await unreachableProviders()), ollama: { baseUrl: `${dead}/v1`, models: ['m2'] } },
+    sets: { main: ['ollama/m2', 'gone/m0', 'lost/m1'] },
+  };
+  await withScenario(options, async ({ router }) => {
+    assert.equal((await router.chat()).status, 502);
+    assert.equal(router.model('ollama/m2').consecutiveFailures, 1, 'the local server is not running');
+    assert.equal(router.model('gone/m0').consecutiveFailures, 0, 'the machine is offline');
+    assert.equal(router.model('lost/m1').consecutiveFailures, 0);
   });
 });
 

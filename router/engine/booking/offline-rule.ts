@@ -4,15 +4,24 @@ import type { FailureKind } from '../../api-types.js';
 interface TriedModel {
   model: string;
   kind: FailureKind | null;
+  /** On this machine (`AttemptView.local`). */
+  local?: true;
 }
 
 /**
- * The offline rule: a request that nothing served, whose every attempt failed with a network error across
- * two or more providers, says the machine (or its proxy) cannot reach anyone, not that the models are bad.
- * Its network errors do no health damage; the health verdict still counts the request as failed.
+ * The offline rule: a request that nothing served, whose every attempt on a provider off this machine
+ * failed with a network error across two or more such providers, says the machine (or its proxy) cannot
+ * reach anyone, not that the models are bad. Its network errors do no health damage; the health verdict
+ * still counts the request as failed. Attempts on this machine's own servers (`local`) say nothing about
+ * its network either way: they are left out, and never excused.
  */
 export function isOfflineFailure(attempts: readonly TriedModel[], served: boolean): boolean {
-  if (served || attempts.length === 0) return false;
-  const providers = new Set(attempts.map((attempt) => attempt.model.split('/')[0]));
-  return attempts.every((attempt) => attempt.kind === 'network_error') && providers.size >= 2;
+  if (served) return false;
+  const providers = new Set<string>();
+  for (const attempt of attempts) {
+    if (attempt.local === true) continue;
+    if (attempt.kind !== 'network_error') return false;
+    providers.add(attempt.model.split('/')[0] ?? '');
+  }
+  return providers.size >= 2;
 }

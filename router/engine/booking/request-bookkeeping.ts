@@ -86,7 +86,10 @@ export function bookBreakerFailure(
   else breakers.recordFailure(key, failure.kind);
 }
 
-/** Books deferred network errors unless every attempt failed that way across two or more providers. */
+/**
+ * Books the deferred network errors (only providers off this machine defer theirs) unless the offline rule
+ * holds: every attempt off this machine failed that way, across two or more providers (`isOfflineFailure`).
+ */
 export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): void {
   if (trace.deferredNetwork.length === 0) return;
   if (isOfflineFailure(trace.attempts, trace.served !== null)) return;

@@ -171,6 +171,7 @@ async function attemptOn(run: RequestRun, turn: KeyTurn, sent: SentBody): Promis
     withoutOutputLength: sent.body === run.bodyWithoutMaxTokens,
     countedAt,
     probe: run.req.source === 'probe',
+    local: provider.local,
   });
   applyEffects(run, turn, effects);
   return effects;

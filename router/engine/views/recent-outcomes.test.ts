@@ -118,6 +118,15 @@ test('one provider unreachable is not the offline rule: its model is not spared'
   assert.deepEqual(recent.spared, []);
 });
 
+test('a local server that is not running is no sign of the machine offline, and is never spared', () => {
+  const local = (model: string): AttemptView => ({ ...tried(model, 'network_error'), local: true });
+  const localOnly = read([entry({ attempts: [local('ollama/1'), local('lmstudio/2')] })]);
+  assert.deepEqual([localOnly.unreachable, localOnly.spared], [false, []]);
+  const beside = read([entry({ attempts: [local('ollama/1'), ...offline().attempts] })]);
+  assert.equal(beside.unreachable, false, 'a server on this machine was among them');
+  assert.deepEqual(beside.spared.sort(), ['a/1', 'b/2'], 'the providers off this machine still are');
+});
+
 test('reading stops at the window: a long history is not walked to its end', () => {
   let pulled = 0;
   function* history(): Generator<HistoryEntry> {

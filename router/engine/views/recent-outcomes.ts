@@ -38,9 +38,13 @@ function causesOf(entry: HistoryEntry): Cause[] {
   return entry.skipped.map((skip) => skip.reason).filter((reason) => reason !== 'already_tried');
 }
 
-/** Whether a request failed on network errors only. */
+/**
+ * Whether a request failed on network errors only, every one of them off this machine: a local server that
+ * is not running says nothing of the connection.
+ */
 const onlyNetwork = (entry: HistoryEntry): boolean =>
-  entry.attempts.length > 0 && entry.attempts.every((attempt) => attempt.kind === 'network_error');
+  entry.attempts.length > 0 &&
+  entry.attempts.every((attempt) => attempt.kind === 'network_error' && attempt.local !== true);
 
 export interface RecentOutcomesInput {
   /** The history, newest first (any iterable: it is read only as far as needed). */
@@ -70,7 +74,8 @@ export function recentOutcomes(input: RecentOutcomesInput): RecentOutcomes {
   const causes = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([cause]) => cause);
   const spared = new Set<string>();
   for (const entry of failed) {
-    if (isOfflineFailure(entry.attempts, false)) entry.attempts.forEach((a) => spared.add(a.model));
+    if (!isOfflineFailure(entry.attempts, false)) continue;
+    for (const attempt of entry.attempts) if (attempt.local !== true) spared.add(attempt.model);
   }
   return {
     window,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { StateResponse } from '../../api-types.js';
 import { startConnectProxy } from '../../test-support/connect-proxy.js';
 import {
+  deadUrl,
   startFakeUpstream,
   UNRESOLVABLE_URL,
   unreachableProviders,
@@ -50,6 +51,32 @@ test('providers out of reach: the verdict turns red at the sixth failed agent re
     assert.deepEqual([...after.recent.spared].sort(), ['gone/m0', 'lost/m1']);
     // The router handle (the tray's source in the desktop app) says the same.
     assert.deepEqual(router.router.state().health, after.health);
+  });
+});
+
+test('local servers that are not running are no sign of the machine being offline: the verdict blames them', async () => {
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: {
+      ollama: { baseUrl: `${dead}/ollama`, models: ['m0'] },
+      lmstudio: { baseUrl: `${dead}/lmstudio`, models: ['m1'] },
+    },
+    sets: { main: ['ollama/m0', 'lmstudio/m1'] },
+  };
+  await withScenario(options, async ({ router }) => {
+    for (let i = 0; i < 6; i += 1) assert.equal((await router.chat()).status, 502);
+    const state = await stateOf(router);
+    assert.equal(state.health.level, 'red');
+    assert.notEqual(state.health.reason, UNREACHABLE, 'nothing says to check the connection');
+    assert.deepEqual([state.recent.unreachable, state.recent.spared], [false, []]);
+    assert.deepEqual(
+      state.models.filter((m) => m.inActiveSet).map((m) => [m.key, m.state]),
+      [
+        ['ollama/m0', 'OPEN'],
+        ['lmstudio/m1', 'OPEN'],
+      ],
+    );
   });
 });
 

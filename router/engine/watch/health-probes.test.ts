@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ErrorResponse, ProvidersResponse } from '../../api-types.js';
-import { startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
+import { deadUrl, startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
 import { json, reset, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
@@ -274,5 +274,35 @@ test('a probe’s network error once its request was sent counts against the mod
     assert.deepEqual([gone.lastProbe?.kind, gone.consecutiveFailures], ['network_error', 1]);
     assert.equal(router.lastEntry().attempts[0]?.unreached, undefined);
     assert.equal(await probesSpent(router, 'gone'), 1);
+  });
+});
+
+test('a local model whose server is not running is re-opened by its trial probe, with a longer cooldown', async () => {
+  // Ollama on this machine, not running: its connection refused is its own failure, not the machine offline.
+  const dead = await deadUrl();
+  const options = {
+    providers: {},
+    extraProviders: { ollama: { baseUrl: `${dead}/v1`, models: ['m0'], probe: { enabled: true } } },
+    sets: { main: ['ollama/m0'] },
+    breaker: { failureThreshold: 1 },
+  };
+  await withScenario(options, async ({ router }) => {
+    assert.equal((await router.chat()).status, 502);
+    const cooldown = router.model('ollama/m0').cooldownMs;
+    router.clock.advance(60_001);
+    assert.equal(router.model('ollama/m0').state, 'HALF_OPEN');
+
+    assert.deepEqual(await router.router.runDueProbes(), ['ollama/m0']);
+    const ollama = router.model('ollama/m0');
+    assert.equal(ollama.state, 'OPEN', 'its failed trial re-opens it');
+    assert.ok(ollama.cooldownMs > cooldown, `cooldown ${ollama.cooldownMs} after ${cooldown}`);
+    assert.deepEqual([ollama.lastProbe?.kind, ollama.lastFailureKind], ['network_error', 'network_error']);
+    assert.equal(router.lastEntry().attempts[0]?.unreached, undefined);
+    assert.equal(await probesSpent(router, 'ollama'), 1, 'it reached all there is to reach');
+    router.clock.advance(60_001);
+    assert.deepEqual(await router.router.runDueProbes(), [], 'the next trial waits for the longer cooldown');
+    assert.ok(ollama.openUntil !== null);
+    router.clock.set(ollama.openUntil);
+    assert.deepEqual(await router.router.runDueProbes(), ['ollama/m0']);
   });
 });
