@@ -37,13 +37,17 @@ describe('isLoopbackUrl', () => {
       'http://[::1]:8080',
       'http://127.1/v1',
       'http://[::ffff:127.0.0.1]:8000/v1',
+      // Not loopback to listen on, but a connection to them reaches this machine alone.
+      'http://0.0.0.0:11434',
+      'http://[::]:11434/v1',
+      'http://ollama.localhost:11434/v1',
     ])
       assert.equal(isLoopbackUrl(url), true, url);
     for (const url of [
       'https://api.groq.com/openai/v1',
       'http://fcm-test.invalid/v1',
-      'http://0.0.0.0:11434',
       'http://localhost.example.com/v1',
+      'http://localhost-proxy:8080/v1',
       'not a url',
     ])
       assert.equal(isLoopbackUrl(url), false, url);

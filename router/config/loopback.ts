@@ -23,12 +23,19 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(v4) === 4 && v4.startsWith('127.');
 }
 
+/** Hosts a connection to reaches this machine alone: the wildcard addresses, and `*.localhost` (RFC 6761). */
+function connectsHere(name: string): boolean {
+  return name === '0.0.0.0' || name === '[::]' || name.endsWith('.localhost');
+}
+
 /**
- * Whether a provider's base URL is on this machine (its host `isLoopbackHost`); false for none, or for
- * one that does not parse.
+ * Whether a provider's base URL is on this machine: its host `isLoopbackHost`, or one a connection to
+ * reaches this machine alone (`http://0.0.0.0:11434`, as `OLLAMA_HOST` is often written; `*.localhost`).
+ * False for none, or for one that does not parse.
  * @example isLoopbackUrl('http://127.0.0.1:11434/v1') // true
  */
 export function isLoopbackUrl(baseUrl: string | null): boolean {
   if (baseUrl === null || !URL.canParse(baseUrl)) return false;
-  return isLoopbackHost(new URL(baseUrl).hostname);
+  const { hostname } = new URL(baseUrl);
+  return isLoopbackHost(hostname) || connectsHere(hostname.toLowerCase());
 }
