@@ -107,13 +107,13 @@ async function probeModel({ deps, req, res }: ApiCall): Promise<void> {
     sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
   else if (!engine.knowsModel(model))
     sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
-  else if (!engine.probes.online())
-    // Offline, a probe could only fail and count against a model that may be fine.
+  else if (!engine.probes.allowed(model))
+    // Offline, a probe of a model off this machine could only fail and count against a model that may be fine.
     sendError(
       res,
       409,
       'offline',
-      'fcm-router: this machine has no network connection; probe once it is back',
+      'fcm-router: this machine has no network connection; probe a model off this machine once it is back',
     );
   else sendJson(res, 200, await engine.probes.probe(model));
 }

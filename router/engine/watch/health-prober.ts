@@ -12,7 +12,7 @@ import { ClientGone } from '../../upstream/attempt-guard.js';
 import type { Answer } from '../answer/answer.js';
 import { candidateFacts } from '../routing/candidate-facts.js';
 import { probeAnswer } from './probe-answer.js';
-import { dueProbes, type PlannedProbe, type ProbeCandidate } from './probe-plan.js';
+import { dueProbes, probeAllowed, type PlannedProbe, type ProbeCandidate } from './probe-plan.js';
 import type { ChatRequest } from '../routing/route-context.js';
 
 /** How often the scheduler looks for due probes. */
@@ -36,7 +36,10 @@ export interface ProberDeps {
   /** The clock probes are timed on, and the scheduler's timer. */
   time: Time;
   isPaused: () => boolean;
-  /** Whether the machine looks connected: background probes wait for it, so they cannot fail for that. */
+  /**
+   * Whether the machine looks connected: probes of models off this machine wait for it, so they cannot fail
+   * for that.
+   */
   isOnline: () => boolean;
   /** Routes one request to a pinned model, as every request is (gate, classifier, bookkeeping, history). */
   route: (req: ChatRequest, answer: Answer) => Promise<HistoryEntry>;
@@ -49,8 +52,8 @@ export interface ProberDeps {
  * Health probes: a tiny completion to one model, routed as a pinned request with `source: "probe"` (its
  * history entry stays out of agent counters). An OPEN model whose cooldown passed is probed as its trial,
  * so no agent's request has to find out whether it is back; idle models are probed to keep their latency
- * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused
- * or the machine is offline.
+ * fresh. Background probes are opt-in per provider, within its daily budget, never while routing is paused;
+ * while the machine is offline, only models on this machine are probed (`probeAllowed`).
  */
 export class HealthProber {
   readonly #deps: ProberDeps;
@@ -63,9 +66,13 @@ export class HealthProber {
     this.#deps = deps;
   }
 
-  /** Whether the machine looks connected: probes, the dashboard's included, wait for a network. */
-  online(): boolean {
-    return this.#deps.isOnline();
+  /**
+   * Whether `key` may be probed now (`probeAllowed`): a model on this machine always, one off it only while
+   * the machine is online. Probes, the dashboard's included, ask this.
+   */
+  allowed(key: string): boolean {
+    const local = this.#deps.resolved().providers.get(this.#providerOf(key))?.local ?? false;
+    return probeAllowed(local, this.#deps.isOnline());
   }
 
   /** Probes `provider` spent in its current day. */
@@ -86,7 +93,7 @@ export class HealthProber {
    */
   async probe(key: string): Promise<ProbeView> {
     const deps = this.#deps;
-    const provider = deps.resolved().models.get(key)?.provider ?? key.split('/')[0] ?? '';
+    const provider = this.#providerOf(key);
     deps.book.spend(provider);
     const started = deps.time.now();
     const requestId = `probe-${randomUUID()}`;
@@ -148,18 +155,21 @@ export class HealthProber {
   /** The probes due now, as the plan says. */
   due(): PlannedProbe[] {
     const deps = this.#deps;
-    if (deps.isPaused() || !deps.isOnline()) return [];
-    const now = deps.time.now();
-    return dueProbes(this.#candidates(), now, (provider, limit) =>
-      this.#deps.book.remaining(provider, limit),
-    );
+    if (deps.isPaused()) return [];
+    return dueProbes(this.#candidates(), {
+      now: deps.time.now(),
+      online: deps.isOnline(),
+      remaining: (provider, limit) => deps.book.remaining(provider, limit),
+    });
   }
 
   async #runPass(): Promise<PlannedProbe[]> {
     const planned = this.due();
     for (const probe of planned) {
-      // Routing may have been paused, or the machine gone offline, since the plan was made.
-      if (this.#deps.isPaused() || !this.#deps.isOnline()) break;
+      // Routing may have been paused since the plan was made, or the machine gone offline: a model off this
+      // machine then waits for its next pass, and one on it is probed still.
+      if (this.#deps.isPaused()) break;
+      if (!this.allowed(probe.key)) continue;
       try {
         await this.probe(probe.key);
       } catch (error) {
@@ -169,6 +179,11 @@ export class HealthProber {
       }
     }
     return planned;
+  }
+
+  /** The provider of `key`: its model's, or for a model the config does not list, the key's first part. */
+  #providerOf(key: string): string {
+    return this.#deps.resolved().models.get(key)?.provider ?? key.split('/')[0] ?? '';
   }
 
   /** Whether `key`'s last probe, not long ago, never reached its provider: its next one waits. */
@@ -197,6 +212,7 @@ export class HealthProber {
         settings,
         state: facts.breaker.state,
         trialBusy: facts.trialBusy,
+        local: resolved.providers.get(provider)?.local ?? false,
         blocked: facts.blocked !== null || this.#unreachedLately(key, now),
         lastActivityAt: known.length === 0 ? null : Math.max(...known),
       });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ErrorResponse, ProvidersResponse } from '../../api-types.js';
+import type { ProvidersResponse } from '../../api-types.js';
 import { deadUrl, startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
@@ -179,58 +179,6 @@ test('a restart keeps the day’s spent probe budget and each model’s last pro
     await rm(dir, { recursive: true, force: true });
     await upstream.close();
   }
-});
-
-test('probes never run while the machine is offline, and spend no budget; back online they run', async () => {
-  const network = { online: false };
-  const options = {
-    providers: { alpha: ['m1', 'm2'] },
-    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 2 } },
-    isOnline: () => network.online,
-  };
-  await withScenario(options, async ({ router, upstream }) => {
-    upstream.always('alpha/m1', json('a')).always('alpha/m2', json('b'));
-    assert.deepEqual(await router.router.runDueProbes(), []);
-    assert.equal(upstream.callsTo('alpha/m1').length + upstream.callsTo('alpha/m2').length, 0);
-    assert.equal(router.router.history().entries.length, 0);
-
-    // The dashboard's "probe now" waits for a network too, with the reason named.
-    const now = await router.api('POST', '/api/models/probe', { model: 'alpha/m1' });
-    assert.equal(now.status, 409);
-    assert.equal(parseReply<ErrorResponse>(now).error.code, 'offline');
-    assert.equal(upstream.callsTo('alpha/m1').length, 0);
-
-    network.online = true;
-    assert.deepEqual(
-      await router.router.runDueProbes(),
-      ['alpha/m1', 'alpha/m2'],
-      'the whole budget is left',
-    );
-    assert.equal(router.model('alpha/m2').lastProbe?.ok, true);
-  });
-});
-
-test('a pass stops at the first probe the machine is offline for', async () => {
-  const network = { online: true };
-  const options = {
-    providers: { alpha: ['m1', 'm2', 'm3'] },
-    probes: { alpha: { enabled: true, idleIntervalMs: 60_000, dailyBudget: 3 } },
-    isOnline: () => network.online,
-  };
-  await withScenario(options, async ({ router, upstream }) => {
-    for (const key of ['alpha/m1', 'alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
-    const off = router.router.on('request', () => {
-      network.online = false;
-    });
-    await router.router.runDueProbes();
-    off();
-    assert.equal(upstream.callsTo('alpha/m1').length, 1);
-    assert.equal(upstream.callsTo('alpha/m2').length + upstream.callsTo('alpha/m3').length, 0);
-    assert.equal(router.model('alpha/m2').lastProbe, null);
-
-    network.online = true;
-    assert.deepEqual(await router.router.runDueProbes(), ['alpha/m2', 'alpha/m3'], 'their budget is left');
-  });
 });
 
 const GONE_PROBES = { enabled: true, idleIntervalMs: 60_000, dailyBudget: 1 };

@@ -1,6 +1,6 @@
 /**
- * Whether the machine looks connected: a cheap, local check (no packet is sent) that keeps background
- * probes from running, and failing, while the machine is offline.
+ * Whether the machine looks connected: a cheap, local check (no packet is sent) that keeps probes of models
+ * off this machine from running, and failing, while the machine is offline.
  */
 import type { NetworkInterfaceInfo } from 'node:os';
 
