@@ -39,7 +39,11 @@ export function encodeStream(encoder: AnswerEncoder, writes: readonly Buffer[], 
   const reading = encoder.reads;
   const tracker = new StreamTracker({ holdLimitBytes: FAILOVER.holdBufferBytes, reading });
   const shaper = new StreamShaper(
-    shapingRules(checkedToolNames(REQUEST, FAILOVER.contentValidation), FAILOVER, null),
+    shapingRules(
+      { tools: checkedToolNames(REQUEST, FAILOVER.contentValidation), forced: null },
+      FAILOVER,
+      null,
+    ),
     reading,
   );
   const sent = new SentLines();

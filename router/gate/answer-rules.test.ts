@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  callsForcedTool,
   choiceHasUsefulContent,
+  forcedToolNames,
   hasUsefulContent,
   messageToolProblem,
   offeredToolNames,
@@ -134,4 +136,34 @@ test('the response gate fails an unusable tool call as invalid_tool_call in stri
   assert.equal(strict.ok ? null : strict.kind, 'invalid_tool_call');
   assert.equal(checkResponseBody(body, 'application/json', 'basic', { tools: OFFERED }).ok, true);
   assert.equal(checkResponseBody(body, 'application/json', 'strict').ok, true, 'no tool names: not checked');
+});
+
+test('a forced tool call: any checked tool for required, the one named when offered; nothing otherwise', () => {
+  const checked = new Set(['Read', 'Write']);
+  const named = (name: string) => ({ tool_choice: { type: 'function', function: { name } } });
+  assert.equal(forcedToolNames({ tool_choice: 'required' }, checked), checked);
+  assert.deepEqual(forcedToolNames(named('Read'), checked), new Set(['Read']));
+  assert.deepEqual(forcedToolNames({ function_call: { name: 'Write' } }, checked), new Set(['Write']));
+  for (const body of [{}, { tool_choice: 'auto' }, { tool_choice: 'none' }, named('Delete')])
+    assert.equal(forcedToolNames(body, checked), null, JSON.stringify(body));
+  // Tool calls not checked (validation below strict, several choices), or no tools: nothing is forced.
+  assert.equal(forcedToolNames({ tool_choice: 'required' }, null), null);
+  assert.equal(forcedToolNames({ tool_choice: 'required' }, new Set()), null);
+});
+
+test('a message meets a forced call when one of its calls names a forced tool', () => {
+  const forced = new Set(['Read']);
+  const calls = (...names: string[]) => ({
+    tool_calls: names.map((name, i) => ({
+      id: `c${i}`,
+      type: 'function',
+      function: { name, arguments: '{}' },
+    })),
+  });
+  assert.equal(callsForcedTool(calls('Read'), forced), true);
+  assert.equal(callsForcedTool(calls('Write', 'Read'), forced), true);
+  assert.equal(callsForcedTool({ function_call: { name: 'Read', arguments: '{}' } }, forced), true);
+  assert.equal(callsForcedTool(calls('Write'), forced), false);
+  assert.equal(callsForcedTool({ content: 'I would read it.' }, forced), false);
+  assert.equal(callsForcedTool(null, forced), false);
 });

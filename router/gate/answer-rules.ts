@@ -124,6 +124,45 @@ export function checkedToolNames(
   return contentValidation === 'strict' && oneChoice ? offeredToolNames(body) : null;
 }
 
+/**
+ * The tools of which the answer must call one, when the request forces a tool call: all the checked ones
+ * for `tool_choice: "required"` (the Messages face's `any`, the Responses face's `required`), the one named
+ * by `tool_choice: {type: "function", function: {name}}` (or a legacy `function_call: {name}`) when it is
+ * among them; else null (`auto`, `none`, no choice, or tool calls not checked: `checked` null).
+ *
+ * @example forcedToolNames({ tool_choice: 'required' }, new Set(['Read'])) // Set { 'Read' }
+ * @example forcedToolNames({ tool_choice: 'auto' }, new Set(['Read'])) // null
+ */
+export function forcedToolNames(
+  body: Readonly<Record<string, unknown>>,
+  checked: ReadonlySet<string> | null,
+): ReadonlySet<string> | null {
+  if (checked === null || checked.size === 0) return null;
+  const choice = body.tool_choice;
+  if (choice === 'required') return checked;
+  const named =
+    isRecord(choice) && choice.type === 'function' && isRecord(choice.function)
+      ? choice.function.name
+      : isRecord(body.function_call)
+        ? body.function_call.name
+        : null;
+  // A name the request does not offer forces nothing an answer could do.
+  return typeof named === 'string' && checked.has(named) ? new Set([named]) : null;
+}
+
+/** Why an answer fails a forced tool call, in words that name no tool. */
+export const FORCED_CALL_MISSING =
+  'the request forces a tool call and the answer made none the choice allows';
+
+/** True when a whole message calls one of the `forced` tools (by `tool_calls`, or a legacy `function_call`). */
+export function callsForcedTool(message: unknown, forced: ReadonlySet<string>): boolean {
+  if (!isRecord(message)) return false;
+  const fns = Array.isArray(message.tool_calls)
+    ? message.tool_calls.map((call: unknown) => (isRecord(call) ? call.function : undefined))
+    : [message.function_call];
+  return fns.some((fn) => isRecord(fn) && typeof fn.name === 'string' && forced.has(fn.name));
+}
+
 /** Which calls a choice carries: tool calls, a legacy function call, or none (null). */
 export type CallsKind = 'tool_calls' | 'function_call' | null;
 

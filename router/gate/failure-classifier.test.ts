@@ -129,6 +129,8 @@ test('content kinds', () => {
   check(content('empty_content'), expect('empty_content', 'model', true, true, 502));
   check(content('empty_stream'), expect('empty_stream', 'provider', true, true, 502));
   check(content('invalid_tool_call'), expect('invalid_tool_call', 'model', true, true, 502));
+  // A forced tool call ignored: the model's, in its success rate, but no breaker damage.
+  check(content('tool_choice_ignored'), expect('tool_choice_ignored', 'model', true, false, 502));
   check(
     content('error_payload', 500, 'Internal server error'),
     expect('error_payload', 'provider', true, true, 502),
@@ -237,6 +239,7 @@ test('every failure kind is reachable from some input', () => {
         'error_payload',
         'empty_stream',
         'invalid_tool_call',
+        'tool_choice_ignored',
       ] as const
     ).map((kind) => content(kind)),
     ...(

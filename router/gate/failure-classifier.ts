@@ -137,6 +137,10 @@ const KIND_TABLE: Record<FailureKind, Row> = {
   empty_stream: row('provider', true, 502),
   // A tool call the agent cannot run (arguments that are not JSON, a tool the request never offered).
   invalid_tool_call: row('model', true, 502),
+  // The request forced a tool call and the answer made none (or only calls to other tools than the one
+  // named): the model's failing, but one of the request's kind only, as a tool or image refusal is. Counted
+  // in its success rate, never against its breaker: it answers other requests well.
+  tool_choice_ignored: row('model', false, 502),
   // Content already reached the client: too late to fail over.
   mid_stream_error: row('model', true, 502, NO_FAILOVER),
   // The upstream's stream closed after content without its finish reason or `[DONE]`: cut on the way. Fails

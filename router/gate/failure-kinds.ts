@@ -27,6 +27,7 @@ export const FAILURE_KINDS = [
   'error_payload',
   'empty_stream',
   'invalid_tool_call',
+  'tool_choice_ignored',
   'mid_stream_error',
   'unfinished_stream',
   'client_aborted',
@@ -48,6 +49,7 @@ export type ContentFailureKind = Extract<
   | 'error_payload'
   | 'empty_stream'
   | 'invalid_tool_call'
+  | 'tool_choice_ignored'
 >;
 
 /** Refusals of a request the model cannot take: too large, or using tools or images it does not take. */

@@ -234,6 +234,31 @@ test('finish_reason stop with tool calls is rewritten to tool_calls (function_ca
   }
 });
 
+test('strict: a request that forces a tool call fails an answer without a call to a forced tool', () => {
+  const call = (name: string) => ({
+    content: null,
+    tool_calls: [{ id: 't', type: 'function', function: { name, arguments: '{}' } }],
+  });
+  const tools = new Set(['Read', 'Write']);
+  const kind = (
+    message: unknown,
+    forced: ReadonlySet<string> | null,
+    mode: 'strict' | 'basic' = 'strict',
+  ) => {
+    const verdict = checkResponseBody(completion(message), null, mode, { tools, forced });
+    return verdict.ok ? 'ok' : verdict.kind;
+  };
+  assert.equal(kind({ content: 'I would read it.' }, tools), 'tool_choice_ignored');
+  assert.equal(kind(call('Write'), new Set(['Read'])), 'tool_choice_ignored');
+  assert.equal(kind(call('Read'), new Set(['Read'])), 'ok');
+  assert.equal(kind(call('Write'), tools), 'ok');
+  assert.equal(kind({ content: 'I would read it.' }, null), 'ok', 'nothing forced');
+  assert.equal(kind({ content: 'I would read it.' }, tools, 'basic'), 'ok', 'strict mode only');
+  // An empty answer is empty first; an unusable call is unusable first.
+  assert.equal(kind({ content: '' }, tools), 'empty_content');
+  assert.equal(kind(call('Delete'), tools), 'invalid_tool_call');
+});
+
 test('usage is read when its token counts are numbers', () => {
   const body = completion(
     { content: 'x' },

@@ -5,10 +5,12 @@
  */
 import type { ContentValidation } from '../config/schema.js';
 import {
+  callsForcedTool,
   choiceHasUsefulContent,
   cutAtOutputLimit,
   endsWithThoughtsAlone,
   fixedFinishReason,
+  FORCED_CALL_MISSING,
   messageToolProblem,
   type CallsKind,
 } from './answer-rules.js';
@@ -48,6 +50,8 @@ export interface GatedCompletion {
 export interface GateAsks {
   /** The names of the tools the request offers: strict mode checks the answer's tool calls against them. */
   tools?: ReadonlySet<string> | null;
+  /** The request forces a tool call: strict mode fails an answer that calls none of these (`forcedToolNames`). */
+  forced?: ReadonlySet<string> | null;
   /**
    * Strict mode takes an empty answer cut at the request's output limit as answered: a health probe's, whose
    * few tokens a thinking model may spend on reasoning it does not show (the model did answer).
@@ -184,10 +188,11 @@ function saysNothing(first: unknown, asks: GateAsks): boolean {
  * it; `basic` rejects a non-null `error` and missing or empty `choices`; `strict` also requires the first
  * choice to carry useful content, more than reasoning alone (a think block opening its text is reasoning
  * too) unless cut at its output limit, and, when `asks.tools` is given, tool calls an agent can run
- * (`invalid_tool_call`). A finish reason that contradicts its choice's calls is fixed in place, in any mode.
+ * (`invalid_tool_call`), and when `asks.forced` is, a call to one of those tools (`tool_choice_ignored`). A
+ * finish reason that contradicts its choice's calls is fixed in place, in any mode.
  *
- * @param asks what the request holds the answer to besides the mode: its tools, and whether an empty answer
- * cut at its output limit is answered (`cutAnswers`).
+ * @param asks what the request holds the answer to besides the mode: its tools, the call it forces, and
+ * whether an empty answer cut at its output limit is answered (`cutAnswers`).
  * @returns a failure with its kind, or a pass with `rewritten` (the fixed body's JSON) set only when a finish
  * reason was fixed.
  */
@@ -215,6 +220,8 @@ export function checkCompletion(
     const problem =
       mode === 'strict' && tools && isRecord(first) ? messageToolProblem(first.message, tools) : null;
     if (problem !== null) return fail('invalid_tool_call', problem);
+    if (mode === 'strict' && asks.forced && !(isRecord(first) && callsForcedTool(first.message, asks.forced)))
+      return fail('tool_choice_ignored', FORCED_CALL_MISSING);
   }
 
   const rewritten =

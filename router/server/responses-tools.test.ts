@@ -11,8 +11,14 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { addFilePatch, agentModel } from '../test-support/agent-model.js';
 import { withScenario } from '../test-support/scenario.js';
-import { json, sse } from '../test-support/upstream-behaviours.js';
-import { finishFrame, roleFrame, toolCallFrame, usageFrame } from '../test-support/upstream-frames.js';
+import { jsonBody, sse, type Behaviour } from '../test-support/upstream-behaviours.js';
+import {
+  completion,
+  finishFrame,
+  roleFrame,
+  toolCallFrame,
+  usageFrame,
+} from '../test-support/upstream-frames.js';
 
 const GOOD = 'good/coder';
 const one = { providers: { good: ['coder'] } };
@@ -36,6 +42,19 @@ const fn = (name: string): OpenAI.Responses.FunctionTool => ({
 
 type SentBody = { tools?: { function: { name: string; parameters: unknown } }[]; tool_choice?: unknown };
 type Body = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
+
+/** Answers with a call to the tool the request names in its choice, else to its first tool: a forced call is met. */
+const callsChosen: Behaviour = (res, call) => {
+  const body = call.body as SentBody & { tool_choice?: { function?: { name: string } } };
+  const name = body.tool_choice?.function?.name ?? body.tools?.[0]?.function.name ?? 'none';
+  const message = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: '{}' } }],
+  };
+  const choices = [{ index: 0, message, finish_reason: 'tool_calls' }];
+  return jsonBody(completion('', { choices }))(res, call);
+};
 
 /** A streamed answer read with `responses.stream`: its event types and the response the SDK put together. */
 async function streamed(
@@ -138,7 +157,7 @@ test('ai sdk: openai.tools.customTool through the router, streamed and not: its 
 
 test('allowed_tools: the upstream is offered only the allowed tools, required or not by its mode; a forced custom tool is a forced function', async () => {
   await withScenario(one, async ({ router, upstream }) => {
-    upstream.always(GOOD, json('ok'));
+    upstream.always(GOOD, callsChosen);
     const openai = client(router.url);
     const tools = [fn('read_file'), fn('delete_file'), fn('write_file'), applyPatch];
     const sent = async (

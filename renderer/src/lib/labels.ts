@@ -29,6 +29,8 @@ export const FAILURE_HINTS: Record<FailureKind, string> = {
   empty_stream: 'The stream ended without content.',
   invalid_tool_call:
     'A tool call the agent could not run: arguments that are not JSON, or a tool it never offered.',
+  tool_choice_ignored:
+    'The request forced a tool call and the model answered without one (or called another tool than the one named); its breaker is spared.',
   mid_stream_error: 'The stream broke after content was sent.',
   unfinished_stream:
     'The stream closed after content without its finish reason or [DONE]: the answer was cut.',

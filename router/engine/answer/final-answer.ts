@@ -80,11 +80,15 @@ const PROXY_HINT =
 const REGION_HINT =
   '; a provider does not serve this network location: use another network or a proxy (HTTPS_PROXY)';
 
+const FORCED_CALL_HINT =
+  '; the request forces a tool call (tool_choice) and a model answered without the call it allows';
+
 /** The hints the kinds seen call for. */
 function hints(kinds: readonly string[]): string {
   return (
     (kinds.includes('proxy_refused') ? PROXY_HINT : '') +
-    (kinds.includes('region_refused') ? REGION_HINT : '')
+    (kinds.includes('region_refused') ? REGION_HINT : '') +
+    (kinds.includes('tool_choice_ignored') ? FORCED_CALL_HINT : '')
   );
 }
 

@@ -33,6 +33,8 @@ export interface RequestRun {
   variants?: Map<string, BodyTemplate>;
   /** The tool names an answer's tool calls are checked against (`checkedToolNames`), or null. */
   tools: ReadonlySet<string> | null;
+  /** The tools of which the answer must call one, when the request forces a call (`forcedToolNames`); else null. */
+  forced: ReadonlySet<string> | null;
   /**
    * How each attempt's stream is shaped on its way to the client (tool calls held, a continuation trimmed):
    * made when the first stream starts (`shapingOf`).
@@ -205,9 +207,10 @@ function attemptInput(run: RequestRun, turn: KeyTurn, body: BodyTemplate): Attem
 }
 
 /**
- * What the gate holds a whole answer to besides the mode: the offered tools and, for a health probe, an
- * empty answer cut at its output limit taken as answered (its few tokens may all go to hidden reasoning).
+ * What the gate holds a whole answer to besides the mode: the offered tools, the call the request forces
+ * and, for a health probe, an empty answer cut at its output limit taken as answered (its few tokens may all
+ * go to hidden reasoning).
  */
 function gateAsks(run: RequestRun): GateAsks {
-  return { tools: run.tools, cutAnswers: run.req.source === 'probe' };
+  return { tools: run.tools, forced: run.forced, cutAnswers: run.req.source === 'probe' };
 }

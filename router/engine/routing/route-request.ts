@@ -6,7 +6,7 @@ import { totalTokens } from '../../faces/request-size.js';
 import { dispatch, type DispatchResult, type RequestRun } from './dispatch.js';
 import { finalAnswer, type Ending } from './request-ending.js';
 import { afterBreak } from '../stream/continuation.js';
-import { checkedToolNames } from '../../gate/answer-rules.js';
+import { checkedToolNames, forcedToolNames } from '../../gate/answer-rules.js';
 import { dispatchHedged, type ChainStep } from './hedge.js';
 import { hedgeDelayMs } from './hedge-delay.js';
 import type { RouteTarget } from './model-names.js';
@@ -51,6 +51,7 @@ export async function routeRequest(
   }
   // Gemini's thought signatures are for Google alone: its body preset puts them back.
   ctx.signatures.setAside(req.body);
+  const tools = checkedToolNames(req.body, ctx.resolved.config.router.failover.contentValidation);
   const run: RequestRun = {
     ctx,
     req,
@@ -59,7 +60,8 @@ export async function routeRequest(
     body: new BodyTemplate(req.body),
     deadline: started + ctx.resolved.config.router.failover.totalBudgetMs,
     pinnedModel: target.type === 'pinned' ? target.model : null,
-    tools: checkedToolNames(req.body, ctx.resolved.config.router.failover.contentValidation),
+    tools,
+    forced: forcedToolNames(req.body, tools),
   };
   const last =
     target.type === 'pinned'

@@ -4,12 +4,14 @@
  * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
  * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
  * said nothing yet kept back (`EndingHold`; a think block opening the text is not saying something,
- * `ThinkTagReader`). It reports, per chunk, the frames as written anew, whether
- * any changed and whether content came (the stream shaper decides which bytes go).
+ * `ThinkTagReader`); when the request forces a tool call, nothing counts as content before such a call
+ * (`ForcedCall`), and an answer that ends without one fails. It reports, per chunk, the frames as written
+ * anew, whether any changed and whether content came (the stream shaper decides which bytes go).
  */
 import {
   argumentsText,
   fixedFinishReason,
+  FORCED_CALL_MISSING,
   hasText,
   hasUsefulContent,
   type CallsKind,
@@ -24,10 +26,11 @@ import { OverlapTrimmer } from './overlap-trim.js';
 import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
 import { EndingHold } from './ending-hold.js';
+import { ForcedCall, type ForcedCallState } from './forced-call.js';
 
 /** Why a shaped stream cannot go on to the agent. */
 export interface ShapeProblem {
-  kind: 'invalid_tool_call' | 'empty_content';
+  kind: 'invalid_tool_call' | 'empty_content' | 'tool_choice_ignored';
   detail: string;
 }
 
@@ -42,6 +45,8 @@ export interface ShapedFrames {
   /** Why the answer cannot go on to the agent (a tool call it cannot run, an ending with nothing said). */
   problem: ShapeProblem | null;
 }
+
+const FORCED_MISSING: ShapeProblem = { kind: 'tool_choice_ignored', detail: FORCED_CALL_MISSING };
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -73,6 +78,7 @@ export class FrameShaper implements FrameSink {
   /** Reads past a think block opening the text, to see the answer's first words (null: not watched). */
   readonly #think: ThinkTagReader | null;
   readonly #signatures: ThoughtSignatures | null;
+  readonly #forced: ForcedCall;
   #base: ChunkBase;
   #calls = 0;
   /** The calls that went out: tool calls, a legacy function call, or none yet. */
@@ -95,11 +101,19 @@ export class FrameShaper implements FrameSink {
     const watched = tools !== null && !saidSoFar(continuing);
     this.#ending = new EndingHold(watched);
     this.#think = watched ? new ThinkTagReader() : null;
+    // An answer under way committed on its forced call already: its continuation owes none.
+    this.#forced = new ForcedCall(continuing === null ? rules.forced : null);
   }
 
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
     return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
+  }
+
+  /** The call the request forces: none awaited, its pieces held, or still missing. */
+  get forcedCall(): ForcedCallState {
+    if (this.#forced.met) return 'none';
+    return this.#hold?.holding === true ? 'under_way' : 'missing';
   }
 
   /** The upstream's `[DONE]` was read here (and sent, or kept back with a silent answer's ending). */
@@ -133,6 +147,7 @@ export class FrameShaper implements FrameSink {
     if (this.#chunk.problem !== null) return;
     const { frames, problem } = this.#ending.end();
     if (problem !== null) this.#chunk.problem = { kind: 'empty_content', detail: problem };
+    else if (!this.#forced.met) this.#chunk.problem = FORCED_MISSING;
     else if (frames.length > 0) this.#letGo(frames);
   }
 
@@ -153,8 +168,9 @@ export class FrameShaper implements FrameSink {
       this.#endThink();
       this.#flushTrim();
       this.#letGoCalls();
+      this.#endedWithoutForcedCall();
     }
-    this.#chunk.content ||= hasUsefulContent(delta) || finish !== null;
+    this.#chunk.content ||= this.#forced.met && (hasUsefulContent(delta) || finish !== null);
     // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
     const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
     if (keep || finish !== null || value.usage != null)
@@ -168,8 +184,17 @@ export class FrameShaper implements FrameSink {
     this.#endThink();
     this.#flushTrim();
     this.#letGoCalls();
+    this.#endedWithoutForcedCall();
     this.#emit('[DONE]', null);
-    this.#chunk.content = true;
+    this.#chunk.content ||= this.#forced.met;
+  }
+
+  /**
+   * The answer ended (its finish reason, or `[DONE]`) without the call its request forces: it failed. One
+   * that said nothing yet is left to its ending's hold, which `end` judges.
+   */
+  #endedWithoutForcedCall(): void {
+    if (!this.#forced.met && !this.#ending.watching) this.#chunk.problem ??= FORCED_MISSING;
   }
 
   /** A frame out: kept back with a silent answer's ending (`finish`: its finish reason), or into the chunk. */
@@ -303,9 +328,10 @@ export class FrameShaper implements FrameSink {
       const delta = call.legacy ? { function_call: fn } : { tool_calls: [this.#toolCall(call, fn)] };
       this.#calls += 1;
       this.#callsKind = call.legacy ? (this.#callsKind ?? 'function_call') : 'tool_calls';
+      this.#forced.called(call.name);
       this.#chunk.frames.push(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;
-      this.#chunk.content = true;
+      this.#chunk.content ||= this.#forced.met;
     }
     if (step.problem !== null) this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: step.problem };
   }

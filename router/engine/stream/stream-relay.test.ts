@@ -52,7 +52,8 @@ function relayOnFakeTime() {
   const answer = new Answer(target, new ChatEncoder(), 'req-1');
   answer.trace.begin('alpha/m1', 'normal', 'CLOSED');
   const failover = failoverSchema.parse({ streamIdleTimeoutMs: IDLE_MS });
-  const shaping = shapingRules(checkedToolNames({}, failover.contentValidation), failover, null);
+  const tools = checkedToolNames({}, failover.contentValidation);
+  const shaping = shapingRules({ tools, forced: null }, failover, null);
   const overs: number[] = [];
   // As the attempt does: the stream ends as at the close, and the attempt with it.
   const over = (): void => {

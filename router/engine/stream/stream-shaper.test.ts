@@ -10,6 +10,7 @@ import { answerSoFar as soFar } from '../../test-support/continuing-model.js';
 
 const rules = (over: Partial<ShapingRules> = {}): ShapingRules => ({
   tools: new Set(['Bash']),
+  forced: null,
   continuing: null,
   holdLimit: 4096,
   mintId: () => 'minted',

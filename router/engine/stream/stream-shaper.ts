@@ -25,6 +25,7 @@ import {
 import { readUsage, type TokenUsage } from '../../gate/response-gate.js';
 import { isRecord } from '../../gate/safe-json.js';
 import { FrameShaper, type ShapeProblem } from './frame-shaper.js';
+import { beforeContent, FORCED_CALL_LATE } from './forced-call.js';
 import type { ShapingRules } from './shaping-rules.js';
 
 /**
@@ -67,6 +68,11 @@ function framesHoldToolCall(frames: readonly UpstreamFrame[]): boolean {
 }
 
 const NO_FRAMES: FrameBatch = { frames: [], bytes: 0 };
+const FORCED_LATE: Shaped = {
+  out: null,
+  read: null,
+  problem: { kind: 'tool_choice_ignored', detail: FORCED_CALL_LATE },
+};
 
 /** One attempt's stream on its way to the client. */
 export class StreamShaper {
@@ -212,7 +218,7 @@ export class StreamShaper {
 
   /**
    * The chunk as it came or as written anew (as bytes, with the frames it holds: every line of it was read);
-   * before the first content, kept back with what waits.
+   * before the first content, kept back with what waits (past the hold limit, see `beforeContent`).
    */
   #endChunk(raw: StreamPart): Shaped {
     const { frames, changed, content, problem } = this.#frames.result();
@@ -223,7 +229,11 @@ export class StreamShaper {
       this.#pendingBytes += partBytes(shaped);
       if (shaped instanceof Uint8Array) for (const frame of frames) this.#pendingFrames.push(frame);
     }
-    if (!this.#settled && !content && this.#pendingBytes <= this.#holdLimit) return NONE;
+    if (!this.#settled && !content) {
+      const step = beforeContent(this.#pendingBytes > this.#holdLimit, this.#frames.forcedCall);
+      if (step === 'wait') return NONE;
+      if (step === 'fail') return FORCED_LATE;
+    }
     this.#settled = true;
     const out = joinAll(this.#pending);
     const read = out instanceof Uint8Array ? { frames: this.#pendingFrames, bytes: out.byteLength } : null;
