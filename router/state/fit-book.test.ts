@@ -131,6 +131,31 @@ test('a request refused that another model served holds for an hour; an agent re
   });
 });
 
+test('a forced tool call ignored holds for an hour; a request forcing one served lifts it; a restart keeps it', async () => {
+  await withBook(async (book, file, clock) => {
+    assert.equal(book.anyIgnoredForced, false);
+    const at = clock.now();
+    book.ignoredForced('p/m');
+    book.ignoredForced('q/m');
+    assert.equal(book.anyIgnoredForced, true);
+    assert.equal(book.anyRefused, false, 'no refusal of the request itself');
+    assert.equal(book.ignoredForcedLately('p/m'), at);
+    book.served('q/m', 10, { tools: true, images: false }, true);
+    assert.equal(book.ignoredForcedLately('q/m'), at, 'a request forcing no call says nothing of it');
+    book.served('q/m', 10, { tools: true, images: false, forcedCall: true }, true);
+    assert.equal(book.ignoredForcedLately('q/m'), null, 'a forced call made lifts it');
+    await book.close();
+    const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });
+    await again.load();
+    assert.equal(again.ignoredForcedLately('p/m'), at, 'kept across a restart');
+    clock.advance(REFUSAL_LESSON_MS);
+    assert.equal(again.ignoredForcedLately('p/m'), null, 'an hour on it is asked again');
+    again.forget('p/m');
+    assert.equal(again.anyIgnoredForced, false);
+    await again.close();
+  });
+});
+
 test('a model dropped as the oldest is no longer counted as refusing', async () => {
   await withBook(async (book) => {
     book.refusedServed('first/m');

@@ -1,9 +1,10 @@
 /**
  * What refusals taught about each model, kept across restarts in `fit.json` like breakers: the size of
  * request it refused as too large (its context window, or a key's whole tokens-per-minute), that it
- * refused tools or images, and that it refused a request another model then served. Each fact carries
- * where it came from and when. A later success above a learnt ceiling raises it; a success with tools or
- * images lifts that refusal; an agent's request served lifts the last.
+ * refused tools or images, that it refused a request another model then served, and that it ignored a
+ * forced tool call another model then made. Each fact carries where it came from and when. A later success
+ * above a learnt ceiling raises it; a success with tools or images lifts that refusal; an agent's request
+ * served lifts the refusal of a served request, and a request forcing a tool call served the ignored call.
  */
 import { z } from 'zod/v3';
 import { StateBook, type StateBookOptions } from './state-book.js';
@@ -25,9 +26,11 @@ export const MIN_LEARNT_SIZE = 4096;
 export const GUESSED_CEILING_MS = 24 * 3_600_000;
 
 /**
- * How long a model that refused (4xx) a request another model then served ranks behind the others. Such a
- * refusal is the model's way with requests like it (a parameter or message shape its API will not take),
- * so each new conversation would meet it again; after this long it is asked once more.
+ * How long a model that refused (4xx) a request another model then served ranks behind the others (and one
+ * that ignored a forced tool call another model then made, behind them for requests forcing a call). Such a
+ * refusal is the model's way with requests like it (a parameter or message shape its API will not take, a
+ * tool choice it does not follow), so each new conversation would meet it again; after this long it is
+ * asked once more.
  */
 export const REFUSAL_LESSON_MS = 3_600_000;
 
@@ -51,6 +54,8 @@ export interface LearnedFit {
   noImagesAt?: number;
   /** When it refused (4xx) a request that another model then served. */
   refusedServedAt?: number;
+  /** When it answered a request that forced a tool call without the call, and another model then made it. */
+  ignoredForcedAt?: number;
 }
 
 const ceilingSchema = z.strictObject({
@@ -65,6 +70,7 @@ const learnedSchema = z.strictObject({
   noToolsAt: z.number().optional(),
   noImagesAt: z.number().optional(),
   refusedServedAt: z.number().optional(),
+  ignoredForcedAt: z.number().optional(),
 });
 const fileSchema = z.strictObject({ models: z.record(z.string().min(1).max(600), learnedSchema) });
 type FitFile = z.output<typeof fileSchema>;
@@ -77,12 +83,21 @@ export type Feature = 'tools' | 'images';
 const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
 
 /** The facts a success can lift. */
-type Liftable = (typeof FEATURE_FIELD)[Feature] | 'refusedServedAt';
+type Liftable = (typeof FEATURE_FIELD)[Feature] | 'refusedServedAt' | 'ignoredForcedAt';
+
+/** What a served request asked for: tools, images, and a forced tool call (made, since it was served). */
+export interface ServedAsks {
+  tools: boolean;
+  images: boolean;
+  forcedCall?: boolean;
+}
 
 export class FitBook extends StateBook<FitFile> {
   readonly #models = new Map<string, LearnedFit>();
   /** The models with a `refusedServedAt`, so ranking looks no further while there are none. */
   readonly #refusing = new Set<string>();
+  /** The models with an `ignoredForcedAt`, likewise. */
+  readonly #ignoring = new Set<string>();
 
   constructor(options: FitBookOptions) {
     super(options, fileSchema);
@@ -96,6 +111,7 @@ export class FitBook extends StateBook<FitFile> {
     for (const [key, learned] of Object.entries(data.models)) {
       this.#models.set(key, learned);
       if (learned.refusedServedAt !== undefined) this.#refusing.add(key);
+      if (learned.ignoredForcedAt !== undefined) this.#ignoring.add(key);
     }
   }
 
@@ -131,9 +147,10 @@ export class FitBook extends StateBook<FitFile> {
   /**
    * `key` served a request of `size` tokens: a ceiling below it was wrong (or has moved) and is raised, a
    * refused feature the request used is lifted, and so is a refusal of what another model served when an
-   * agent sent the request (a probe's or a dashboard test's small request says nothing of an agent's).
+   * agent sent the request (a probe's or a dashboard test's small request says nothing of an agent's), and
+   * a forced tool call ignored when the request forced one.
    */
-  served(key: string, size: number, features: { tools: boolean; images: boolean }, byAgent: boolean): void {
+  served(key: string, size: number, features: ServedAsks, byAgent: boolean): void {
     const learned = this.get(key);
     if (learned === undefined) return;
     const { ceiling } = learned;
@@ -144,6 +161,7 @@ export class FitBook extends StateBook<FitFile> {
       .filter((feature) => features[feature] && learned[FEATURE_FIELD[feature]] !== undefined)
       .map((feature) => FEATURE_FIELD[feature]);
     if (byAgent && learned.refusedServedAt !== undefined) lifted.push('refusedServedAt');
+    if (features.forcedCall === true && learned.ignoredForcedAt !== undefined) lifted.push('ignoredForcedAt');
     if (patch.ceiling === undefined && lifted.length === 0) return;
     this.#update(key, patch, lifted);
   }
@@ -173,9 +191,30 @@ export class FitBook extends StateBook<FitFile> {
     return this.#refusing.size > 0;
   }
 
+  /** `key` ignored a forced tool call that another model then made: it ranks behind for requests forcing one. */
+  ignoredForced(key: string): void {
+    this.#update(key, { ignoredForcedAt: this.time.now() });
+  }
+
+  /**
+   * When `key` ignored a forced tool call another model then made, if that was less than `REFUSAL_LESSON_MS`
+   * ago; else null.
+   */
+  ignoredForcedLately(key: string): number | null {
+    if (this.#ignoring.size === 0) return null;
+    const at = this.#models.get(key)?.ignoredForcedAt;
+    return at !== undefined && this.time.now() - at < REFUSAL_LESSON_MS ? at : null;
+  }
+
+  /** Whether any model has ignored a forced tool call another model made (lately or not). */
+  get anyIgnoredForced(): boolean {
+    return this.#ignoring.size > 0;
+  }
+
   /** Forgets what was learnt about `key` (a manual reset of the model). */
   forget(key: string): void {
     this.#refusing.delete(key);
+    this.#ignoring.delete(key);
     if (this.#models.delete(key)) this.changed();
   }
 
@@ -184,6 +223,8 @@ export class FitBook extends StateBook<FitFile> {
     for (const field of lifted) delete next[field];
     if (next.refusedServedAt === undefined) this.#refusing.delete(key);
     else this.#refusing.add(key);
+    if (next.ignoredForcedAt === undefined) this.#ignoring.delete(key);
+    else this.#ignoring.add(key);
     // Newest last, so the oldest is the first dropped; a model nothing is known of any more is dropped.
     this.#models.delete(key);
     if (Object.keys(next).length > 0) this.#models.set(key, next);

@@ -20,6 +20,8 @@ export interface EffectRun {
   ctx: RouteContext;
   req: Pick<ChatRequest, 'needs' | 'source'>;
   trace: RequestTrace;
+  /** The tools of which the answer must call one (the request forces a call), or null. */
+  forced: ReadonlySet<string> | null;
 }
 
 /** Where an attempt's effects land: its model, its provider and the key it used. */
@@ -80,7 +82,10 @@ function applyPause(ctx: RouteContext, target: EffectTarget, pause: PauseEffect 
 function applyFit(run: EffectRun, key: string, fit: FitEffect | null): void {
   const { fits } = run.ctx;
   if (fit === null) return;
-  if (fit.type === 'served') return fits.served(key, fit.size, run.req.needs, run.req.source === 'agent');
+  if (fit.type === 'served') {
+    const asks = { ...run.req.needs, forcedCall: run.forced !== null };
+    return fits.served(key, fit.size, asks, run.req.source === 'agent');
+  }
   if (fit.type === 'feature') return fits.refusedFeature(key, fit.feature);
   fits.refusedSize(key, fit.size, fit.ceiling, fit.statedLimit);
   const learned = fits.get(key)?.ceiling?.tokens;

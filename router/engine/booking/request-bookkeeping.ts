@@ -100,16 +100,20 @@ export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): v
 /**
  * Books each model that refused (4xx, `invalid_request`) this request while another model served it: the
  * request was sound, so the refusal is the model's own way with requests like it, and the model ranks
- * behind the others for a while (`FitBook.refusedServed`). Nothing is booked when nothing served: a
- * request every model refuses is the client's, and blames none. A 413 is left out: without the words of a
- * window or TPM refusal it is a body limit (a proxy's), which says the request was large, not malformed.
+ * behind the others for a while (`FitBook.refusedServed`). So with one that ignored the tool call the
+ * request forces (`tool_choice_ignored`), behind the others for requests that force one
+ * (`FitBook.ignoredForced`). Nothing is booked when nothing served: a request every model refuses is the
+ * client's, and blames none. A 413 is left out: without the words of a window or TPM refusal it is a body
+ * limit (a proxy's), which says the request was large, not malformed.
  */
 export function settleRefusals(ctx: RouteContext, trace: RequestTrace): void {
   const { served } = trace;
   if (served === null) return;
-  for (const attempt of trace.attempts)
-    if (attempt.kind === 'invalid_request' && attempt.status !== 413 && attempt.model !== served)
-      ctx.fits.refusedServed(attempt.model);
+  for (const { kind, status, model } of trace.attempts) {
+    if (model === served) continue;
+    if (kind === 'invalid_request' && status !== 413) ctx.fits.refusedServed(model);
+    if (kind === 'tool_choice_ignored') ctx.fits.ignoredForced(model);
+  }
 }
 
 /** How the quota book holds a model now: until when, and whether only a rate limit or a budget does. */

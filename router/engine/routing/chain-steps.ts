@@ -65,7 +65,8 @@ export class RankingMemo {
 /**
  * Ranks a set for this request (a healthy set's ranking is reused until a store changes); a `fastest` set
  * then puts its healthy models in order of recent speed, and the models that lately refused a request
- * another model served go behind the others.
+ * another model served go behind the others (for a request forcing a tool call, those that lately ignored
+ * one too).
  */
 export function rankSet(run: RequestRun, set: readonly string[], setName: string): Ranking {
   const { ctx, trace } = run;
@@ -82,7 +83,7 @@ export function rankSet(run: RequestRun, set: readonly string[], setName: string
     order[setName] === 'fastest'
       ? fastestOrder(ranking.order, (key) => ctx.latency.get(key), ctx.random() < exploration)
       : ranking.order;
-  const { order: final, behind } = refusalsBehindIn(ctx.fits, ranked);
+  const { order: final, behind } = refusalsBehindIn(ctx.fits, ranked, run.forced !== null);
   if (behind.length > 0) trace.behind = behind;
   return final === ranking.order ? ranking : { ...ranking, order: final };
 }

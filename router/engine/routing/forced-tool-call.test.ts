@@ -3,11 +3,14 @@
  * `any` or `tool`, the Responses API's `required` or a named function) is answered with a call, on every
  * face: a model that answers in prose, or calls only another tool than the one named, fails over unseen as
  * `tool_choice_ignored`, with no breaker damage, while its prose is served when the choice is `auto`; and
- * when every model ignores the choice, the agent is told so.
+ * when every model ignores the choice, the agent is told so. A model that ignored one another model made
+ * goes behind the others for requests that force a call, for an hour.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { HistoryEntry } from '../../api-types.js';
 import type { Face } from '../../faces/answer-encoder.js';
+import { REFUSAL_LESSON_MS } from '../../state/fit-book.js';
 import { askFace, FACES } from '../../test-support/face-answers.js';
 import { withScenario } from '../../test-support/scenario.js';
 import { byStreaming, jsonBody, sse, type Behaviour } from '../../test-support/upstream-behaviours.js';
@@ -143,3 +146,26 @@ for (const face of FACES) {
     });
   }
 }
+
+test('a model that ignored a forced call another model made goes behind for an hour, for requests that force one only', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', prose()).always('beta/m2', calls('Read', 'call_b'));
+    const chat = FACES[0] as (typeof FACES)[number];
+    const ask = async (choice: object): Promise<HistoryEntry> => {
+      const reply = await askFace(router.url, chat, { ...chat.body(false, 'Read it.', ['Read']), ...choice });
+      assert.equal(reply.status, 200);
+      return router.lastEntry();
+    };
+    const learnt = await ask(CHOICE.chat.required);
+    assert.deepEqual(chainOf(learnt.attempts), ['alpha/m1:tool_choice_ignored', 'beta/m2:ok']);
+    const behind = await ask(CHOICE.chat.required);
+    assert.deepEqual(chainOf(behind.attempts), ['beta/m2:ok']);
+    assert.deepEqual(behind.behind, ['alpha/m1']);
+    const free = await ask(CHOICE.chat.auto);
+    assert.deepEqual(chainOf(free.attempts), ['alpha/m1:ok'], 'a request that forces nothing finds it first');
+    assert.equal(free.behind, undefined);
+    router.clock.advance(REFUSAL_LESSON_MS);
+    const again = await ask(CHOICE.chat.required);
+    assert.deepEqual(chainOf(again.attempts), ['alpha/m1:tool_choice_ignored', 'beta/m2:ok']);
+  });
+});

@@ -31,8 +31,19 @@ export function refusalsBehind(
   return { order: ahead.concat(behind), behind: behind.map((candidate) => candidate.key) };
 }
 
-/** `refusalsBehind` over what `fits` remembers at its clock's now; the order itself while nothing refused. */
-export function refusalsBehindIn(fits: FitBook, order: readonly RankedCandidate[]): OrderWithRefusals {
-  if (!fits.anyRefused) return { order, behind: NONE };
-  return refusalsBehind(order, (key) => fits.refusedLately(key) !== null);
+/**
+ * `refusalsBehind` over what `fits` remembers at its clock's now: the models that refused lately and, for a
+ * request that forces a tool call (`forced`), those that lately ignored one; the order itself while none did.
+ */
+export function refusalsBehindIn(
+  fits: FitBook,
+  order: readonly RankedCandidate[],
+  forced: boolean,
+): OrderWithRefusals {
+  const ignoring = forced && fits.anyIgnoredForced;
+  if (!fits.anyRefused && !ignoring) return { order, behind: NONE };
+  return refusalsBehind(
+    order,
+    (key) => fits.refusedLately(key) !== null || (ignoring && fits.ignoredForcedLately(key) !== null),
+  );
 }

@@ -117,9 +117,11 @@ export function buildState(src: StateSources): StateResponse {
   );
   // A `fastest` set routes its healthy models by speed: shown as the next request (not exploring) takes them.
   const fastest = resolved.config.router.ranking.order[resolved.activeSet] === 'fastest';
+  // As a request that forces no tool call finds it.
   const { order } = refusalsBehindIn(
     src.fits,
     fastest ? fastestOrder(ranking.order, (key) => src.latency.get(key), false) : ranking.order,
+    false,
   );
   const ordered: string[] = order.map((candidate) => candidate.key);
   const seen = new Set(ordered);
