@@ -99,69 +99,73 @@ test('a guessed ceiling is forgotten a day after it was learnt; a stated one and
 
 test('a request refused that another model served holds for an hour; an agent request served lifts it; a restart keeps it', async () => {
   await withBook(async (book, file, clock) => {
-    assert.equal(book.anyRefused, false);
-    assert.equal(book.refusedLately('p/m'), null);
+    assert.equal(book.anyTaught('refusedServedAt'), false);
+    assert.equal(book.lately('p/m', 'refusedServedAt'), null);
     const at = clock.now();
-    book.refusedServed('p/m');
-    book.refusedServed('q/m');
+    book.learn('p/m', 'refusedServedAt');
+    book.learn('q/m', 'refusedServedAt');
     book.refusedFeature('q/m', 'tools');
-    assert.equal(book.anyRefused, true);
-    assert.equal(book.refusedLately('p/m'), at);
+    assert.equal(book.anyTaught('refusedServedAt'), true);
+    assert.equal(book.lately('p/m', 'refusedServedAt'), at);
     book.served('q/m', 10, { tools: false, images: false }, false);
-    assert.equal(book.refusedLately('q/m'), at, 'a probe’s or a test’s success says nothing of it');
+    assert.equal(
+      book.lately('q/m', 'refusedServedAt'),
+      at,
+      'a probe’s or a test’s success says nothing of it',
+    );
     book.served('q/m', 10, { tools: false, images: false }, true);
-    assert.equal(book.refusedLately('q/m'), null, 'an agent request served lifts it');
-    book.refusedServed('r/m');
+    assert.equal(book.lately('q/m', 'refusedServedAt'), null, 'an agent request served lifts it');
+    book.learn('r/m', 'refusedServedAt');
     book.served('r/m', 10, { tools: false, images: false }, true);
     assert.equal(book.get('r/m'), undefined, 'nothing left to know of it: dropped');
     assert.ok(book.get('q/m')?.noToolsAt !== undefined, 'a success without tools lifts no tool refusal');
     await book.close();
     const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });
     await again.load();
-    assert.equal(again.refusedLately('p/m'), at, 'kept across a restart');
+    assert.equal(again.lately('p/m', 'refusedServedAt'), at, 'kept across a restart');
     clock.advance(REFUSAL_LESSON_MS - 1);
-    assert.equal(again.refusedLately('p/m'), at);
+    assert.equal(again.lately('p/m', 'refusedServedAt'), at);
     clock.advance(1);
-    assert.equal(again.refusedLately('p/m'), null, 'an hour on it is asked again');
-    again.refusedServed('p/m');
+    assert.equal(again.lately('p/m', 'refusedServedAt'), null, 'an hour on it is asked again');
+    again.learn('p/m', 'refusedServedAt');
     again.forget('p/m');
-    assert.equal(again.refusedLately('p/m'), null);
-    assert.equal(again.anyRefused, false, 'none left: ranking looks no further');
+    assert.equal(again.lately('p/m', 'refusedServedAt'), null);
+    assert.equal(again.anyTaught('refusedServedAt'), false, 'none left: ranking looks no further');
     await again.close();
   });
 });
 
 test('a forced tool call ignored holds for an hour; a request forcing one served lifts it; a restart keeps it', async () => {
   await withBook(async (book, file, clock) => {
-    assert.equal(book.anyIgnoredForced, false);
+    assert.equal(book.anyTaught('ignoredForcedAt'), false);
     const at = clock.now();
-    book.ignoredForced('p/m');
-    book.ignoredForced('q/m');
-    assert.equal(book.anyIgnoredForced, true);
-    assert.equal(book.anyRefused, false, 'no refusal of the request itself');
-    assert.equal(book.ignoredForcedLately('p/m'), at);
+    book.learn('p/m', 'ignoredForcedAt');
+    book.learn('q/m', 'ignoredForcedAt');
+    assert.equal(book.anyTaught('ignoredForcedAt'), true);
+    assert.equal(book.anyTaught('refusedServedAt'), false, 'no refusal of the request itself');
+    assert.equal(book.lately('p/m', 'ignoredForcedAt'), at);
     book.served('q/m', 10, { tools: true, images: false }, true);
-    assert.equal(book.ignoredForcedLately('q/m'), at, 'a request forcing no call says nothing of it');
+    assert.equal(book.lately('q/m', 'ignoredForcedAt'), at, 'a request forcing no call says nothing of it');
     book.served('q/m', 10, { tools: true, images: false, forcedCall: true }, true);
-    assert.equal(book.ignoredForcedLately('q/m'), null, 'a forced call made lifts it');
+    assert.equal(book.lately('q/m', 'ignoredForcedAt'), null, 'a forced call made lifts it');
     await book.close();
     const again = new FitBook({ file, time: clock, debounceMs: 10, logger: silent });
     await again.load();
-    assert.equal(again.ignoredForcedLately('p/m'), at, 'kept across a restart');
+    assert.equal(again.lately('p/m', 'ignoredForcedAt'), at, 'kept across a restart');
     clock.advance(REFUSAL_LESSON_MS);
-    assert.equal(again.ignoredForcedLately('p/m'), null, 'an hour on it is asked again');
+    assert.equal(again.lately('p/m', 'ignoredForcedAt'), null, 'an hour on it is asked again');
     again.forget('p/m');
-    assert.equal(again.anyIgnoredForced, false);
+    assert.equal(again.anyTaught('ignoredForcedAt'), false);
     await again.close();
   });
 });
 
 test('a model dropped as the oldest is no longer counted as refusing', async () => {
   await withBook(async (book) => {
-    book.refusedServed('first/m');
+    book.learn('first/m', 'refusedServedAt');
     for (let i = 0; i < FIT_BOOK_MAX_MODELS; i += 1) book.refusedFeature(`p/m${i}`, 'images');
     assert.equal(book.get('first/m'), undefined);
-    assert.equal(book.anyRefused, false);
+    assert.equal(book.anyTaught('refusedServedAt'), false);
     await book.close();
   });
 });

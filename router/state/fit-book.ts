@@ -82,8 +82,15 @@ export type Feature = 'tools' | 'images';
 
 const FEATURE_FIELD = { tools: 'noToolsAt', images: 'noImagesAt' } as const;
 
+/**
+ * What ranks a model behind the others for a while: it refused (4xx) a request another model then served
+ * (`refusedServedAt`), or ignored a forced tool call another model then made (`ignoredForcedAt`).
+ */
+export type Lesson = 'refusedServedAt' | 'ignoredForcedAt';
+const LESSONS: readonly Lesson[] = ['refusedServedAt', 'ignoredForcedAt'];
+
 /** The facts a success can lift. */
-type Liftable = (typeof FEATURE_FIELD)[Feature] | 'refusedServedAt' | 'ignoredForcedAt';
+type Liftable = (typeof FEATURE_FIELD)[Feature] | Lesson;
 
 /** What a served request asked for: tools, images, and a forced tool call (made, since it was served). */
 export interface ServedAsks {
@@ -94,10 +101,8 @@ export interface ServedAsks {
 
 export class FitBook extends StateBook<FitFile> {
   readonly #models = new Map<string, LearnedFit>();
-  /** The models with a `refusedServedAt`, so ranking looks no further while there are none. */
-  readonly #refusing = new Set<string>();
-  /** The models with an `ignoredForcedAt`, likewise. */
-  readonly #ignoring = new Set<string>();
+  /** The models each lesson holds (lately or not), so ranking looks no further while one holds none. */
+  readonly #taught: Record<Lesson, Set<string>> = { refusedServedAt: new Set(), ignoredForcedAt: new Set() };
 
   constructor(options: FitBookOptions) {
     super(options, fileSchema);
@@ -110,8 +115,7 @@ export class FitBook extends StateBook<FitFile> {
   protected restore(data: FitFile): void {
     for (const [key, learned] of Object.entries(data.models)) {
       this.#models.set(key, learned);
-      if (learned.refusedServedAt !== undefined) this.#refusing.add(key);
-      if (learned.ignoredForcedAt !== undefined) this.#ignoring.add(key);
+      for (const lesson of LESSONS) if (learned[lesson] !== undefined) this.#taught[lesson].add(key);
     }
   }
 
@@ -171,60 +175,38 @@ export class FitBook extends StateBook<FitFile> {
     this.#update(key, { [FEATURE_FIELD[feature]]: this.time.now() });
   }
 
-  /** `key` refused (4xx) a request that another model then served: it ranks behind the others for a while. */
-  refusedServed(key: string): void {
-    this.#update(key, { refusedServedAt: this.time.now() });
+  /**
+   * `key` taught `lesson`: it refused (4xx) a request another model then served, or ignored a forced tool
+   * call another model then made. It ranks behind the others for a while (`REFUSAL_LESSON_MS`).
+   */
+  learn(key: string, lesson: Lesson): void {
+    this.#update(key, { [lesson]: this.time.now() });
   }
 
-  /**
-   * When `key` refused a request another model then served, if that was less than `REFUSAL_LESSON_MS`
-   * ago; else null.
-   */
-  refusedLately(key: string): number | null {
-    if (this.#refusing.size === 0) return null;
-    const at = this.#models.get(key)?.refusedServedAt;
+  /** When `key` taught `lesson`, if that was less than `REFUSAL_LESSON_MS` ago; else null. */
+  lately(key: string, lesson: Lesson): number | null {
+    if (this.#taught[lesson].size === 0) return null;
+    const at = this.#models.get(key)?.[lesson];
     return at !== undefined && this.time.now() - at < REFUSAL_LESSON_MS ? at : null;
   }
 
-  /** Whether any model has refused a request another model served (lately or not): the ranking's fast path. */
-  get anyRefused(): boolean {
-    return this.#refusing.size > 0;
-  }
-
-  /** `key` ignored a forced tool call that another model then made: it ranks behind for requests forcing one. */
-  ignoredForced(key: string): void {
-    this.#update(key, { ignoredForcedAt: this.time.now() });
-  }
-
-  /**
-   * When `key` ignored a forced tool call another model then made, if that was less than `REFUSAL_LESSON_MS`
-   * ago; else null.
-   */
-  ignoredForcedLately(key: string): number | null {
-    if (this.#ignoring.size === 0) return null;
-    const at = this.#models.get(key)?.ignoredForcedAt;
-    return at !== undefined && this.time.now() - at < REFUSAL_LESSON_MS ? at : null;
-  }
-
-  /** Whether any model has ignored a forced tool call another model made (lately or not). */
-  get anyIgnoredForced(): boolean {
-    return this.#ignoring.size > 0;
+  /** Whether any model holds `lesson` (lately or not): the ranking's fast path. */
+  anyTaught(lesson: Lesson): boolean {
+    return this.#taught[lesson].size > 0;
   }
 
   /** Forgets what was learnt about `key` (a manual reset of the model). */
   forget(key: string): void {
-    this.#refusing.delete(key);
-    this.#ignoring.delete(key);
+    for (const lesson of LESSONS) this.#taught[lesson].delete(key);
     if (this.#models.delete(key)) this.changed();
   }
 
   #update(key: string, patch: LearnedFit, lifted: readonly Liftable[] = []): void {
     const next: LearnedFit = { ...this.#models.get(key), ...patch };
     for (const field of lifted) delete next[field];
-    if (next.refusedServedAt === undefined) this.#refusing.delete(key);
-    else this.#refusing.add(key);
-    if (next.ignoredForcedAt === undefined) this.#ignoring.delete(key);
-    else this.#ignoring.add(key);
+    for (const lesson of LESSONS)
+      if (next[lesson] === undefined) this.#taught[lesson].delete(key);
+      else this.#taught[lesson].add(key);
     // Newest last, so the oldest is the first dropped; a model nothing is known of any more is dropped.
     this.#models.delete(key);
     if (Object.keys(next).length > 0) this.#models.set(key, next);

@@ -111,8 +111,8 @@ export function settleRefusals(ctx: RouteContext, trace: RequestTrace): void {
   if (served === null) return;
   for (const { kind, status, model } of trace.attempts) {
     if (model === served) continue;
-    if (kind === 'invalid_request' && status !== 413) ctx.fits.refusedServed(model);
-    if (kind === 'tool_choice_ignored') ctx.fits.ignoredForced(model);
+    if (kind === 'invalid_request' && status !== 413) ctx.fits.learn(model, 'refusedServedAt');
+    if (kind === 'tool_choice_ignored') ctx.fits.learn(model, 'ignoredForcedAt');
   }
 }
 

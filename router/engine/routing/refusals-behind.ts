@@ -40,10 +40,12 @@ export function refusalsBehindIn(
   order: readonly RankedCandidate[],
   forced: boolean,
 ): OrderWithRefusals {
-  const ignoring = forced && fits.anyIgnoredForced;
-  if (!fits.anyRefused && !ignoring) return { order, behind: NONE };
+  const ignoring = forced && fits.anyTaught('ignoredForcedAt');
+  if (!fits.anyTaught('refusedServedAt') && !ignoring) return { order, behind: NONE };
   return refusalsBehind(
     order,
-    (key) => fits.refusedLately(key) !== null || (ignoring && fits.ignoredForcedLately(key) !== null),
+    (key) =>
+      fits.lately(key, 'refusedServedAt') !== null ||
+      (ignoring && fits.lately(key, 'ignoredForcedAt') !== null),
   );
 }

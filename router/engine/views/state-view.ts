@@ -97,7 +97,7 @@ export function modelView(
     stats: src.modelStats.get(key),
     latency: src.latency.get(key),
     lastProbe: src.lastProbe(key),
-    refusedServedAt: src.fits.refusedLately(key),
+    refusedServedAt: src.fits.lately(key, 'refusedServedAt'),
   };
 }
 
