@@ -12,5 +12,6 @@ export { ResponseItemStore, type ItemStoreLimits } from './responses-item-store.
 export type { ToolNames } from './responses-tools.js';
 export { withoutSchemaMarks } from './tool-parameters.js';
 export { withTextContent } from './text-content.js';
+export { withAllowedTools } from './allowed-tools.js';
 export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';
 export type { FieldError } from './face-validation.js';

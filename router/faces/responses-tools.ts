@@ -11,6 +11,7 @@ import { functionParameters } from './tool-parameters.js';
 import { functionTool, namespaceTool, type ResponsesToolChoice } from './responses-schema.js';
 import { fieldError, type FieldError } from './face-validation.js';
 import { customChatFunction } from './responses-custom-tools.js';
+import { allowedOffer, type OfferedTools } from './allowed-tools.js';
 
 /** Between a namespace and a function name in a flattened chat function name. */
 export const NAMESPACE_SEPARATOR = '__';
@@ -119,25 +120,19 @@ function isAllowed(chatName: string, names: ToolNames, entries: readonly Allowed
   });
 }
 
-/** The tools the upstream is offered, and how it must choose among them (null: not said). */
-export interface OfferedTools {
-  tools: ChatTool[];
-  choice: ChatToolChoice | null;
-}
-
 /**
  * The tools and `tool_choice` the upstream gets. `allowed_tools` keeps the model to its list: only those
- * tools go, with `auto` or `required` from its `mode`; when none of them is left, no tools go at all.
+ * tools go, with `auto` or `required` from its `mode`; when none of them is left, no tools go at all
+ * (`allowedOffer`).
  */
 export function offeredTools(
   tools: ChatTool[],
   names: ToolNames,
   choice: ResponsesToolChoice | null | undefined,
-): OfferedTools {
+): OfferedTools<ChatTool> {
   if (!choice) return { tools, choice: null };
   if (typeof choice === 'string' || choice.type !== 'allowed_tools')
     return { tools, choice: chatToolChoice(choice) };
-  const allowed = tools.filter((tool) => isAllowed(tool.function.name, names, choice.tools ?? []));
-  if (allowed.length === 0) return { tools: [], choice: null };
-  return { tools: allowed, choice: choice.mode === 'required' ? 'required' : 'auto' };
+  const entries = choice.tools ?? [];
+  return allowedOffer(tools, (tool) => isAllowed(tool.function.name, names, entries), choice.mode);
 }

@@ -7,24 +7,29 @@ import {
   translateMessagesRequest,
   translateResponsesRequest,
   type FaceRequest,
+  type FieldError,
   type MessagesExtra,
   type ResponseItemStore,
   type ResponsesExtra,
+  withAllowedTools,
   withoutSchemaMarks,
   withTextContent,
 } from '../faces/index.js';
 import type { Clock } from '../state/clock.js';
 import type { FaceSpec, FaceTranslation } from './face-route.js';
 
+/** A translation's 400 as the route takes it. */
+function refusal(error: FieldError): FaceTranslation<never> {
+  // The translations prefix their messages already; the route adds its own.
+  return { ok: false, message: error.message.replace(/^fcm-router: /, ''), param: error.param };
+}
+
 /** A face translation as the route takes it, with what its encoder needs from it (`extra`). */
 function routed<T, E>(
   request: FaceRequest<T>,
   extra: (request: Extract<FaceRequest<T>, { ok: true }>) => E,
 ): FaceTranslation<E> {
-  if (!request.ok) {
-    // The translations prefix their messages already; the route adds its own.
-    return { ok: false, message: request.message.replace(/^fcm-router: /, ''), param: request.param };
-  }
+  if (!request.ok) return refusal(request);
   return {
     ok: true,
     chat: request.chat,
@@ -37,8 +42,9 @@ function routed<T, E>(
 
 /**
  * `POST /v1/chat/completions`: the upstreams' own protocol. The body goes upstream as the agent sent it
- * (only `model` changes per attempt; a tool's `$schema` is left out and a tool or system message's text
- * parts become one string, as on the other faces); the checks here are the few the router itself relies on.
+ * (only `model` changes per attempt; a tool's `$schema` is left out, a tool or system message's text parts
+ * become one string and an `allowed_tools` choice becomes the tools it allows, as on the other faces); the
+ * checks here are the few the router itself relies on.
  */
 export const chatFace: FaceSpec<null> = {
   translate(body) {
@@ -48,8 +54,10 @@ export const chatFace: FaceSpec<null> = {
       return { ok: false, message: '"model" must be a string', param: 'model' };
     if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
       return { ok: false, message: '"stream" must be a boolean', param: 'stream' };
+    const allowed = withAllowedTools(body);
+    if (!allowed.ok) return refusal(allowed);
     const model = typeof body.model === 'string' ? body.model : '';
-    const chat = withTextContent(withoutSchemaMarks(body));
+    const chat = withTextContent(withoutSchemaMarks(allowed.body));
     return { ok: true, chat, stream: body.stream === true, model, extra: null };
   },
   encoder: () => new ChatEncoder(),
