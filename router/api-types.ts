@@ -68,6 +68,12 @@ export interface ModelStateView {
    * hour: it ranks behind the other models until then, or until it serves an agent's request. Else null.
    */
   refusedServedAt: number | null;
+  /**
+   * When the model ignored a forced tool call that another model then made, if that was within the last
+   * hour: for requests that force a tool call it ranks behind the other models until then, or until it makes
+   * one. Else null.
+   */
+  ignoredForcedAt: number | null;
 }
 
 /** Why a model is quota-paused, for its row: what paused it and who said for how long. */

@@ -44,6 +44,7 @@ export function model(key: string, overrides: Partial<ModelStateView> = {}): Mod
     latency: { ttfbMs: null, ttfbP50Ms: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null },
     lastProbe: null,
     refusedServedAt: null,
+    ignoredForcedAt: null,
     ...overrides,
   };
 }

@@ -65,6 +65,7 @@ export function modelView(key: string, over: Partial<ModelStateView> = {}): Mode
     latency: { ttfbMs: null, ttfbP50Ms: null, ttfbP95Ms: null, tokensPerSec: null, samples: 0, lastAt: null },
     lastProbe: null,
     refusedServedAt: null,
+    ignoredForcedAt: null,
     ...over,
   };
 }

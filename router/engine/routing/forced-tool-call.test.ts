@@ -8,10 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HistoryEntry } from '../../api-types.js';
+import type { HistoryEntry, StateResponse } from '../../api-types.js';
 import type { Face } from '../../faces/answer-encoder.js';
 import { REFUSAL_LESSON_MS } from '../../state/fit-book.js';
 import { askFace, FACES } from '../../test-support/face-answers.js';
+import { parseReply } from '../../test-support/http-client.js';
 import { withScenario } from '../../test-support/scenario.js';
 import { byStreaming, jsonBody, sse, type Behaviour } from '../../test-support/upstream-behaviours.js';
 import {
@@ -156,8 +157,16 @@ test('a model that ignored a forced call another model made goes behind for an h
       assert.equal(reply.status, 200);
       return router.lastEntry();
     };
+    assert.equal(router.model('alpha/m1').ignoredForcedAt, null);
+    const learntAt = router.clock.now();
     const learnt = await ask(CHOICE.chat.required);
     assert.deepEqual(chainOf(learnt.attempts), ['alpha/m1:tool_choice_ignored', 'beta/m2:ok']);
+    const models = parseReply<StateResponse>(await router.get('/api/state')).models;
+    const lessons = models.map((m) => [m.key, m.ignoredForcedAt, m.refusedServedAt]);
+    assert.deepEqual(lessons, [
+      ['alpha/m1', learntAt, null],
+      ['beta/m2', null, null],
+    ]);
     const behind = await ask(CHOICE.chat.required);
     assert.deepEqual(chainOf(behind.attempts), ['beta/m2:ok']);
     assert.deepEqual(behind.behind, ['alpha/m1']);
@@ -165,6 +174,7 @@ test('a model that ignored a forced call another model made goes behind for an h
     assert.deepEqual(chainOf(free.attempts), ['alpha/m1:ok'], 'a request that forces nothing finds it first');
     assert.equal(free.behind, undefined);
     router.clock.advance(REFUSAL_LESSON_MS);
+    assert.equal(router.model('alpha/m1').ignoredForcedAt, null, 'an hour on, the state says nothing');
     const again = await ask(CHOICE.chat.required);
     assert.deepEqual(chainOf(again.attempts), ['alpha/m1:tool_choice_ignored', 'beta/m2:ok']);
   });

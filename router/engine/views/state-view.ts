@@ -98,6 +98,7 @@ export function modelView(
     latency: src.latency.get(key),
     lastProbe: src.lastProbe(key),
     refusedServedAt: src.fits.lately(key, 'refusedServedAt'),
+    ignoredForcedAt: src.fits.lately(key, 'ignoredForcedAt'),
   };
 }
 
