@@ -1,7 +1,8 @@
 /**
  * A daemon whose every view has content under the catalogue's longest names: a set of long-named models
  * over a fake upstream, requests served, failed over and failed (an empty answer, a 429, 500s that trip a
- * breaker, a refused key), a week of usage before today, and day budgets on two keys.
+ * breaker, a refused key), a week of usage before today, day budgets on two keys, and a forced tool call
+ * ignored.
  */
 import { keyFingerprint } from '../../router/state/key-fingerprint.js';
 import { STATE_FILE_VERSION } from '../../router/state/state-book.js';
@@ -49,6 +50,15 @@ function pastUsage(now: number): object {
   return { version: STATE_FILE_VERSION, savedAt: now, days };
 }
 
+/** The longest-named model ignored a forced tool call just now: its row says why it is asked last for one. */
+function lessons(now: number): object {
+  return {
+    version: STATE_FILE_VERSION,
+    savedAt: now,
+    models: { [LONG_KEYS.nvidia]: { ignoredForcedAt: now } },
+  };
+}
+
 /** Starts the upstream and the daemon and sends the traffic; the caller stops both. */
 export async function startLongNamesDemo(): Promise<{ upstream: FakeUpstream; daemon: Daemon }> {
   const upstream = await new FakeUpstream().start();
@@ -73,7 +83,7 @@ export async function startLongNamesDemo(): Promise<{ upstream: FakeUpstream; da
       },
       router: { breaker: { failureThreshold: 3, initialCooldownMs: 60_000 } },
     },
-    { stateFiles: { 'usage.json': pastUsage(Date.now()) } },
+    { stateFiles: { 'usage.json': pastUsage(Date.now()), 'fit.json': lessons(Date.now()) } },
   );
   await traffic(upstream, daemon.url);
   return { upstream, daemon };

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { modelView } from '../test-support/fixtures.js';
-import { outReason, refusalWords } from './model-reason.js';
+import { ignoredForcedWords, outReason, refusalWords } from './model-reason.js';
 
 test('why a model is out: its block first, then its breaker, with the failure kind', () => {
   const now = 1000;
@@ -65,5 +65,14 @@ test('a model that refused a request another model served says so, with when; el
   expect(outReason(modelView('a/x', { refusedServedAt: at }), at)).toMatch(/^refused a request/);
   expect(refusalWords(modelView('a/x', { refusedServedAt: at }))).toBe(
     'refused a request another model served, at 14:05: routed behind the others for an hour from then, or until it serves an agent',
+  );
+});
+
+test('a model that ignored a forced tool call another model made says so, with when; else nothing', () => {
+  expect(ignoredForcedWords(modelView('a/x'))).toBeNull();
+  const at = new Date(2026, 11, 3, 10, 42).getTime();
+  expect(outReason(modelView('a/x', { ignoredForcedAt: at }), at)).toMatch(/^ignored a forced tool call/);
+  expect(ignoredForcedWords(modelView('a/x', { ignoredForcedAt: at }))).toBe(
+    'ignored a forced tool call another model made, at 10:42: asked last for requests forcing one for an hour from then, or until it makes one',
   );
 });

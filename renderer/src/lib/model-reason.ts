@@ -10,7 +10,8 @@ export const SPARED_WORDS =
  * Why a model of the active set is not taking requests normally, in plain words, or null when it is. What
  * keeps it out beside its breaker (no key, a refused key, a quota pause) comes first, as ranking checks it;
  * a CLOSED model that the newest requests could not reach (`spared` by the offline rule) says so, and
- * one routed behind the others for refusing a request another model served says that.
+ * one routed behind the others for refusing a request another model served, or for ignoring a forced tool
+ * call another model made, says that.
  */
 export function outReason(model: ModelStateView, now: number, spared = false): string | null {
   if (
@@ -27,7 +28,7 @@ export function outReason(model: ModelStateView, now: number, spared = false): s
   const failures = `${model.consecutiveFailures} failure${model.consecutiveFailures === 1 ? '' : 's'} since the last success`;
   switch (model.state) {
     case 'CLOSED':
-      return spared ? SPARED_WORDS : refusalWords(model);
+      return spared ? SPARED_WORDS : (refusalWords(model) ?? ignoredForcedWords(model));
     case 'DEGRADED':
       // Ranking gives a DEGRADED model its place back, as a trial, once no failure came for a cooldown.
       return model.trialDueAt !== null && model.trialDueAt <= now
@@ -56,4 +57,15 @@ export function refusalWords(model: ModelStateView): string | null {
   const at = model.refusedServedAt;
   if (at === null) return null;
   return `refused a request another model served, at ${formatHourMinute(at)}: routed behind the others for an hour from then, or until it serves an agent`;
+}
+
+/**
+ * Why a model ranks behind the others for requests that force a tool call: it ignored one that another
+ * model then made, so the router asks it last for such requests for an hour or until it makes one; null
+ * when it did not lately.
+ */
+export function ignoredForcedWords(model: ModelStateView): string | null {
+  const at = model.ignoredForcedAt;
+  if (at === null) return null;
+  return `ignored a forced tool call another model made, at ${formatHourMinute(at)}: asked last for requests forcing one for an hour from then, or until it makes one`;
 }

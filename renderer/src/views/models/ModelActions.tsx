@@ -14,7 +14,8 @@ function needsReset(m: ModelStateView): boolean {
     m.consecutiveFailures > 0 ||
     m.authBlocked ||
     m.quotaPausedUntil !== null ||
-    m.refusedServedAt !== null
+    m.refusedServedAt !== null ||
+    m.ignoredForcedAt !== null
   );
 }
 

@@ -3,7 +3,7 @@ import type { ModelStateView } from '../../../../router/api-types.js';
 import { ModelHealth } from '../../components/ModelHealth.js';
 import { ModelKey } from '../../components/ModelKey.js';
 import { SKIP_HINTS } from '../../lib/labels.js';
-import { SPARED_WORDS, refusalWords } from '../../lib/model-reason.js';
+import { SPARED_WORDS, ignoredForcedWords, refusalWords } from '../../lib/model-reason.js';
 import { trialNext } from '../../lib/model-status.js';
 import { useNow } from '../../lib/use-now.js';
 import { ordinal } from '../../lib/routing-positions.js';
@@ -86,6 +86,7 @@ export function ModelRow({
   const [open, setOpen] = useState(false);
   const name = model.key;
   const refused = refusalWords(model);
+  const ignored = ignoredForcedWords(model);
   return (
     <li className={`model-row ${dragging ? 'is-dragging' : ''}`} aria-label={name} data-set-key={name}>
       <Grip name={name} priority={priority} editing={editing} />
@@ -103,6 +104,7 @@ export function ModelRow({
         {spared && <span className="small model-spared">{SPARED_WORDS}</span>}
         <QuotaPauseWhy model={model} />
         {refused && <span className="small model-refused-why">{refused}</span>}
+        {ignored && <span className="small model-ignored-why">{ignored}</span>}
       </div>
       <ModelMetrics model={model} />
       <ModelActions
