@@ -71,7 +71,7 @@ export const SETTINGS_FIELDS: readonly SettingsField[] = [
     label: 'Hold buffer',
     kind: 'int',
     unit: 'bytes',
-    help: 'Stream bytes held back while waiting for useful content; past it the stream passes through.',
+    help: 'Stream bytes held back while waiting for useful content; past it the stream passes through (or, when the request forces a tool call and none came, fails over).',
   }),
   failover('lastResortModel', {
     label: 'Last-resort model',
