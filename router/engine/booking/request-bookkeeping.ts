@@ -100,9 +100,9 @@ export function settleDeferredNetwork(ctx: RouteContext, trace: RequestTrace): v
 /**
  * Books each model that refused (4xx, `invalid_request`) this request while another model served it: the
  * request was sound, so the refusal is the model's own way with requests like it, and the model ranks
- * behind the others for a while (`FitBook.refusedServed`). So with one that ignored the tool call the
- * request forces (`tool_choice_ignored`), behind the others for requests that force one
- * (`FitBook.ignoredForced`). Nothing is booked when nothing served: a request every model refuses is the
+ * behind the others for a while (`FitBook.learn`, `refusedServedAt`). So with one that ignored the tool
+ * call the request forces (`tool_choice_ignored`), behind the others for requests that force one
+ * (`ignoredForcedAt`). Nothing is booked when nothing served: a request every model refuses is the
  * client's, and blames none. A 413 is left out: without the words of a window or TPM refusal it is a body
  * limit (a proxy's), which says the request was large, not malformed.
  */

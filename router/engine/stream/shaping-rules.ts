@@ -1,7 +1,7 @@
 /**
  * How a request's streams are shaped (see `StreamShaper`): the tool names its calls are checked against,
- * the call it forces, what a continuing attempt restates, how much waits for the first content, the ids minted for tool
- * calls that came without one, and where their thought signatures are remembered. Made once per request,
+ * the call it forces, what a continuing attempt restates, how much waits for the first content, the ids
+ * minted for tool calls that came without one, and where their thought signatures are remembered. Made once per request,
  * when its first stream starts.
  */
 import type { FailoverSettings } from '../../config/schema.js';
