@@ -3,18 +3,26 @@
  * `any` or `tool`, the Responses API's `required` or a named function) is answered with a call, on every
  * face: a model that answers in prose, or calls only another tool than the one named, fails over unseen as
  * `tool_choice_ignored`, with no breaker damage, while its prose is served when the choice is `auto`; and
- * when every model ignores the choice, the agent is told so. A model that ignored one another model made
- * goes behind the others for requests that force a call, for an hour.
+ * when every model ignores the choice, the agent is told so. Prose held in place of the call stays inside
+ * the request's budget. A model that ignored one another model made goes behind the others for requests
+ * that force a call, for an hour.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HistoryEntry, StateResponse } from '../../api-types.js';
 import type { Face } from '../../faces/answer-encoder.js';
 import { REFUSAL_LESSON_MS } from '../../state/fit-book.js';
+import { deferred, ioTurns, within } from '../../test-support/deferred.js';
 import { askFace, FACES } from '../../test-support/face-answers.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { withScenario } from '../../test-support/scenario.js';
-import { byStreaming, jsonBody, sse, type Behaviour } from '../../test-support/upstream-behaviours.js';
+import {
+  byStreaming,
+  jsonBody,
+  sse,
+  type Behaviour,
+  type Frame,
+} from '../../test-support/upstream-behaviours.js';
 import {
   completion,
   contentFrame,
@@ -147,6 +155,46 @@ for (const face of FACES) {
     });
   }
 }
+
+/** A stream whose first frames come at once and whose rest waits for `rest`, so the clock can pass between. */
+const pausedStream = (first: Frame[], rest: Promise<void>, last: Frame[]): Behaviour =>
+  sse([roleFrame(), ...first, rest, ...last]);
+
+test('prose held in place of a forced call stays inside the request’s budget; a forced call under way outlives it', async () => {
+  const failover = { requestTimeoutMs: 12_000, streamIdleTimeoutMs: 12_000, totalBudgetMs: 10_000 };
+  const tools = [{ type: 'function', function: { name: 'Read' } }];
+  await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
+    const rest = deferred();
+    const last = [contentFrame('README.md first.'), finishFrame('stop')];
+    upstream.always('alpha/m1', pausedStream([contentFrame('I would read ')], rest.promise, last));
+    upstream.always('beta/m2', calls('Read', 'call_b'));
+    const reply = router.chat({ stream: true, tools, tool_choice: 'required' });
+    await upstream.nextCall('alpha/m1');
+    await ioTurns(); // alpha's prose passed the gate: held for the call, nothing committed
+    router.clock.advance(10_000);
+    rest.resolve();
+    const { status, headers, text } = await within(reply, 'the answer');
+    assert.equal(status, 504);
+    assert.equal(headers['x-fcm-v2-decision'], 'none!all_failed|alpha/m1:budget_exhausted|skips=0');
+    assert.ok(!text.includes('I would read'));
+    assert.equal(upstream.callsTo('beta/m2').length, 0, 'the budget is spent');
+    assert.equal(router.model('alpha/m1').consecutiveFailures, 0);
+  });
+  await withScenario({ ...TWO, failover }, async ({ router, upstream }) => {
+    const rest = deferred();
+    const start = [contentFrame('Reading it.'), toolCallFrame(0, '{"path":', { id: 'call_a', name: 'Read' })];
+    const last = [toolCallFrame(0, '"a"}'), finishFrame('tool_calls')];
+    upstream.always('alpha/m1', pausedStream(start, rest.promise, last));
+    const reply = router.chat({ stream: true, tools, tool_choice: 'required' });
+    await upstream.nextCall('alpha/m1');
+    await ioTurns(); // the call's first piece came: held until whole, the budget no longer runs
+    router.clock.advance(10_700);
+    rest.resolve();
+    const { status, headers } = await within(reply, 'the answer');
+    assert.equal(status, 200);
+    assert.equal(headers['x-fcm-v2-decision'], 'alpha/m1!served|alpha/m1:200|skips=0');
+  });
+});
 
 test('a model that ignored a forced call another model made goes behind for an hour, for requests that force one only', async () => {
   await withScenario(TWO, async ({ router, upstream }) => {

@@ -65,6 +65,8 @@ const emptyStream = (): FailureInput => ({
  * nothing but content counts as progress: the first content must come within the idle limit of the headers,
  * whatever keep-alives, role frames or empty deltas come before it. From that content on, the request's
  * budget no longer runs for the attempt: a tool call held until whole may take as long as it keeps streaming.
+ * A request that forces a tool call is the exception: its budget runs on until that call begins, since prose
+ * held in its place is no answer.
  * Comments then keep an unfinished answer alive, but not a finished one: when the idle limit passes after
  * the answer's ending with nothing but comments, the stream is over, as at its close (`StreamIdle`).
  */
@@ -79,6 +81,8 @@ export class StreamRelay {
   #passing = false;
   /** Too much came to judge before any content: the stream passes as it is, its ending unjudged too. */
   #unjudged = false;
+  /** The request's budget still runs for this attempt (nothing of the answer has flowed yet). */
+  #budgetRuns = true;
   /** Bytes reached the client. */
   #committed = false;
   #latencyMs = 0;
@@ -142,12 +146,17 @@ export class StreamRelay {
     // Real content (or a stream too strange to judge within the hold cap): its lines go on.
     this.#passing = true;
     this.#unjudged = signal.type === 'overflow';
-    // The stream is flowing: only the idle limit applies now, though a tool call may wait whole in the shaper.
-    this.#guard.endBudget();
     const first = tracker.commit();
     // Bytes handed on come with the frames the tracker read from them: the shaper reads them no more.
     this.#shaper.readAlready(tracker.takeReadFrames());
     return this.#send(first.forward, first.failure);
+  }
+
+  /** The request's budget stops for this attempt: it may run as long as it keeps flowing. */
+  #endBudget(): void {
+    if (!this.#budgetRuns) return;
+    this.#budgetRuns = false;
+    this.#guard.endBudget();
   }
 
   /**
@@ -216,6 +225,9 @@ export class StreamRelay {
     const shaped = part && !isEmptyPart(part) ? this.#shaper.shape(part) : NOTHING;
     this.#usageRead();
     if (shaped.problem !== null) return this.#stop(shapeFailure(shaped.problem));
+    // The stream is flowing: only the idle limit applies from here, though a tool call may wait whole in the
+    // shaper. Not while the request forces a call none has begun: what is held then is no answer yet.
+    if (this.#budgetRuns && !this.#shaper.awaitingForcedCall) this.#endBudget();
     const wait = this.#out(shaped);
     if (errorFrame === null) return wait;
     const { errorCode, detail } = errorFrame;
@@ -239,7 +251,7 @@ export class StreamRelay {
   }
 
   #commit(): void {
-    this.#guard.endBudget();
+    this.#endBudget();
     this.#committed = true;
     this.#latencyMs = this.#elapsed();
     this.#answer.commitStream();

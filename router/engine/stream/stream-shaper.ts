@@ -118,6 +118,11 @@ export class StreamShaper {
     return part instanceof Uint8Array ? this.#bytes(part) : this.#batch(part);
   }
 
+  /** The request forces a tool call and none has begun, though content came: what is held is no answer yet. */
+  get awaitingForcedCall(): boolean {
+    return !this.#settled && this.#frames.forcedCall === 'missing';
+  }
+
   /**
    * The latest usage in the lines this shaper parsed itself since it was last asked (the gate passed them on
    * unparsed, and need not parse them for it), or null when none of them carried any.
