@@ -131,7 +131,10 @@ export class HealthProber {
     return view;
   }
 
-  /** One scheduled pass: the due probes, one after another (a pass still running is joined, not doubled). */
+  /**
+   * One scheduled pass: the due probes, one after another (a pass still running is joined, not doubled);
+   * the probes it made.
+   */
   pass(): Promise<PlannedProbe[]> {
     this.#pass ??= this.#runPass().finally(() => {
       this.#pass = null;
@@ -164,12 +167,13 @@ export class HealthProber {
   }
 
   async #runPass(): Promise<PlannedProbe[]> {
-    const planned = this.due();
-    for (const probe of planned) {
+    const made: PlannedProbe[] = [];
+    for (const probe of this.due()) {
       // Routing may have been paused since the plan was made, or the machine gone offline: a model off this
       // machine then waits for its next pass, and one on it is probed still.
       if (this.#deps.isPaused()) break;
       if (!this.allowed(probe.key)) continue;
+      made.push(probe);
       try {
         await this.probe(probe.key);
       } catch (error) {
@@ -178,7 +182,7 @@ export class HealthProber {
         );
       }
     }
-    return planned;
+    return made;
   }
 
   /** The provider of `key`: its model's, or for a model the config does not list, the key's first part. */

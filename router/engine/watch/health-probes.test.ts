@@ -7,7 +7,8 @@ import type { ProvidersResponse } from '../../api-types.js';
 import { deadUrl, startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
 import { startHarness } from '../../test-support/router-harness.js';
-import { json, reset, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
+import { deferred, within } from '../../test-support/deferred.js';
+import { after, json, reset, status, type Behaviour } from '../../test-support/upstream-behaviours.js';
 import { scenarioConfig, withScenario, type Scenario } from '../../test-support/scenario.js';
 import { TestClock } from '../../test-support/test-clock.js';
 
@@ -90,6 +91,24 @@ test('a probe a thinking model answers with its whole output limit spent on reas
     const agent = await router.chat({ max_tokens: 5 });
     assert.equal(agent.status, 502);
     assert.equal(router.lastEntry().attempts[0]?.kind, 'empty_content');
+  });
+});
+
+test('a pass stops at a pause made during it, and reports only the probes it made', async () => {
+  const options = {
+    providers: { alpha: ['m1', 'm2', 'm3'] },
+    probes: { alpha: { enabled: true, idleIntervalMs: 60_000 } },
+  };
+  await withScenario(options, async ({ router, upstream }) => {
+    const first = deferred();
+    upstream.always('alpha/m1', after(first.promise, json('hi')));
+    for (const key of ['alpha/m2', 'alpha/m3']) upstream.always(key, json('hi'));
+    const pass = router.router.runDueProbes();
+    await upstream.nextCall('alpha/m1');
+    router.router.setPaused(true);
+    first.resolve();
+    assert.deepEqual(await within(pass, 'the pass'), ['alpha/m1']);
+    assert.deepEqual([upstream.callsTo('alpha/m2').length, upstream.callsTo('alpha/m3').length], [0, 0]);
   });
 });
 
