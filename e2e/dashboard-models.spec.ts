@@ -94,6 +94,29 @@ test('a model that refused a request another model served routes behind the othe
   await expect(first.locator('.model-refused-why')).toHaveCount(0);
 });
 
+test('a model that ignored a forced tool call another model made says so and keeps its place; Reset lifts it', async ({
+  page,
+}) => {
+  await setOrder(SET);
+  upstream.script('m2', 'tool-call', 'tool-call');
+  const forcing = { tools: [{ type: 'function', function: { name: 'Read' } }], tool_choice: 'required' };
+  const answer = await chat(daemon.url, 'fcm', 'e2e-agent/1.0', forcing);
+  expect(answer.status).toBe(200);
+  expect(answer.decision).toBe('up/m2!served|up/m1:tool_choice_ignored->up/m2:200|skips=0');
+  await open(page);
+  const first = row(page, 'up/m1');
+  // Asked last only for requests that force a call: for any other it still routes first.
+  await expect(first.locator('.route-at')).toHaveText('routes 1st');
+  await expect(first.locator('.model-ignored-why')).toContainText(
+    'ignored a forced tool call another model made',
+  );
+  await expect(first.getByText('CLOSED', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Reset breaker of up/m1' }).click();
+  await expect(first.locator('.model-ignored-why')).toHaveCount(0);
+  const again = await chat(daemon.url, 'fcm', 'e2e-agent/1.0', forcing);
+  expect(again.decision, 'the reset forgot the lesson: it is asked first again').toBe(answer.decision);
+});
+
 test('a row dragged by its handle lands where it is dropped, on the router too', async ({ page }) => {
   await setOrder(SET);
   await open(page);

@@ -6,12 +6,21 @@ export interface ChatResult {
   requestId: string | null;
 }
 
-/** Sends one non-streaming chat request through the router, as an agent named `agent` would. */
-export async function chat(routerUrl: string, model = 'fcm', agent = 'e2e-agent/1.0'): Promise<ChatResult> {
+/**
+ * Sends one non-streaming chat request through the router, as an agent named `agent` would; `extra` adds
+ * to its body (tools, a tool choice).
+ */
+export async function chat(
+  routerUrl: string,
+  model = 'fcm',
+  agent = 'e2e-agent/1.0',
+  extra: Record<string, unknown> = {},
+): Promise<ChatResult> {
+  const messages = [{ role: 'user', content: 'write a clamp function' }];
   const response = await fetch(`${routerUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer fcm-local', 'user-agent': agent },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'write a clamp function' }] }),
+    body: JSON.stringify({ model, messages, ...extra }),
   });
   await response.arrayBuffer();
   return {

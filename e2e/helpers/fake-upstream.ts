@@ -8,6 +8,8 @@ export type Behaviour =
   | 'error-500'
   /** A 400 of a parameter the provider does not take, as strict upstreams answer. */
   | 'refuse-400'
+  /** A call of the request's first tool, with no words. */
+  | 'tool-call'
   | 'unauthorized'
   | { rateLimitSeconds: number }
   /** A good answer after `delayMs` more. */
@@ -89,7 +91,7 @@ export class FakeUpstream {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
     }
-    let body: { model?: unknown; stream?: unknown } = {};
+    let body: { model?: unknown; stream?: unknown; tools?: unknown } = {};
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
     } catch {
@@ -109,6 +111,10 @@ export class FakeUpstream {
     await new Promise((resolve) =>
       setTimeout(resolve, extra + this.latencyMs + Math.random() * this.latencyMs),
     );
+    if (behaviour === 'tool-call') {
+      callFirstTool(res, model, body.tools);
+      return;
+    }
     respond(
       res,
       model,
@@ -127,10 +133,30 @@ function json(
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
 }
 
+/** A whole answer calling the first of `tools` (chat's shape), with `{}` for its arguments. */
+function callFirstTool(res: http.ServerResponse, model: string, tools: unknown): void {
+  const first: unknown = Array.isArray(tools) ? tools[0] : undefined;
+  const name = (first as { function?: { name?: unknown } } | undefined)?.function?.name;
+  const call = { id: 'call_e2e_1', type: 'function', function: { name: String(name), arguments: '{}' } };
+  json(res, 200, {
+    id: 'chatcmpl-e2e-call',
+    object: 'chat.completion',
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, tool_calls: [call] },
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+  });
+}
+
 function respond(
   res: http.ServerResponse,
   model: string,
-  behaviour: Exclude<Behaviour, { delayMs: number }>,
+  behaviour: Exclude<Behaviour, { delayMs: number } | 'tool-call'>,
   stream: boolean,
 ): void {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
