@@ -76,7 +76,6 @@ export type TransportFailureKind = Extract<
 
 /** Why a candidate model was not tried for a request. */
 export const SKIP_REASONS = [
-  'provider_blocked',
   'provider_disabled',
   'provider_unresolvable',
   'auth_error',

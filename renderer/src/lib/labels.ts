@@ -53,7 +53,6 @@ export function failureWords(kind: FailureKind): string {
 }
 
 export const SKIP_HINTS: Record<SkipReason, string> = {
-  provider_blocked: 'provider refused its key earlier in this request',
   provider_disabled: 'provider disabled',
   provider_unresolvable: 'provider URL cannot be built',
   auth_error: 'key refused (401/403)',

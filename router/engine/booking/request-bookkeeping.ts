@@ -134,7 +134,6 @@ function quotaHold(ctx: RouteContext, modelKey: string): { until: number; rateLi
  */
 const LASTING_SKIPS: ReadonlySet<SkipReason> = new Set<SkipReason>([
   'provider_disabled',
-  'provider_blocked',
   'provider_unresolvable',
   'auth_error',
   'missing_key',

@@ -65,8 +65,7 @@ export function modelView(
   const provider = resolved.providers.get(providerId);
   const activeSet = resolved.sets[resolved.activeSet] ?? [];
   // The check ranking makes, so the dashboard and the next request agree on why a model is skipped.
-  const blocked = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
-  const blockedBy: ModelBlock | null = blocked === 'provider_blocked' ? 'auth_error' : blocked;
+  const blockedBy: ModelBlock | null = candidateFacts(key, resolved, breakers, quotas, new Set()).blocked;
   // Paused or refused only when no key of the provider can take the model.
   const keyBlock = provider
     ? keysBlock(provider, model ?? { key, limits: NO_LIMITS, limited: false }, quotas, new Set())
