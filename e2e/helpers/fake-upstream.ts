@@ -8,7 +8,7 @@ export type Behaviour =
   | 'error-500'
   /** A 400 of a parameter the provider does not take, as strict upstreams answer. */
   | 'refuse-400'
-  /** A call of the request's first tool, with no words. */
+  /** A whole answer (a stream's request too) calling the request's first tool, with no words. */
   | 'tool-call'
   | 'unauthorized'
   | { rateLimitSeconds: number }
