@@ -7,6 +7,7 @@
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
+import { droppedLength } from './unsent-text.js';
 import { documentBlock, imageSource } from './anthropic-schema.js';
 import { refuse, type FieldError } from './face-validation.js';
 
@@ -151,6 +152,17 @@ function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>)
   return { ok: true, messages };
 }
 
+/** The blocks of an assistant turn that go to no upstream: its reasoning, signed for Anthropic alone. */
+const THINKING_BLOCKS: ReadonlySet<string> = new Set(['thinking', 'redacted_thinking']);
+
+/** The text of the thinking blocks in `messages`' assistant turns, which `convertMessages` leaves out. */
+export function thinkingLength(messages: readonly AnthropicMessage[]): number {
+  let sum = 0;
+  for (const { role, content } of messages)
+    if (role === 'assistant' && Array.isArray(content)) sum += droppedLength(content, THINKING_BLOCKS);
+  return sum;
+}
+
 function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
   const texts: string[] = [];
   const calls: ChatToolCall[] = [];
@@ -159,7 +171,7 @@ function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
     else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
-    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+    } else if (!THINKING_BLOCKS.has(block.type)) {
       return refuse(`${at}[${i}]`, `is a ${block.type} block in an assistant message`);
     }
   }

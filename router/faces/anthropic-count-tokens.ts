@@ -1,7 +1,8 @@
 /**
  * `POST /v1/messages/count_tokens`, answered locally: the router cannot know which upstream (and tokenizer)
  * a later request will reach, and a count is not worth an upstream call from a free quota. The count is the
- * router's one estimate of a request's size (`request-size.ts`), on the body's length.
+ * router's one estimate of a request's size (`request-size.ts`), on the body's length less the earlier turns'
+ * thinking, which no upstream is sent (`unsent-text.ts`).
  */
 import { countTokensConversation } from './anthropic-request.js';
 import type { FieldError } from './face-validation.js';
@@ -17,6 +18,7 @@ export function countMessagesTokens(
 ): { ok: true; body: { input_tokens: number } } | FieldError {
   const conversation = countTokensConversation(body);
   if (!conversation.ok) return conversation;
-  const needs = estimateNeeds(bodyBytes, { messages: conversation.messages });
+  const sent = Math.max(0, bodyBytes - conversation.unsentChars);
+  const needs = estimateNeeds(sent, { messages: conversation.messages });
   return { ok: true, body: { input_tokens: needs.input } };
 }

@@ -13,7 +13,7 @@ import type {
   ReasoningEffort,
 } from './chat-request.js';
 import { copyDefined, hoistSystem, streamFields } from './chat-request.js';
-import { convertMessages, systemText } from './anthropic-content.js';
+import { convertMessages, systemText, thinkingLength } from './anthropic-content.js';
 import {
   countTokensSchema,
   messagesSchema,
@@ -93,10 +93,10 @@ export function effortOf(body: MessagesBody): ReasoningEffort | null {
   return null;
 }
 
-/** The chat messages and tools of a Messages (or count_tokens) body. */
+/** The chat messages and tools of a Messages (or count_tokens) body, and the length of what they leave out. */
 export function chatConversation(
   body: CountTokensBody,
-): { ok: true; messages: ChatMessage[]; tools: ChatTool[] } | FieldError {
+): { ok: true; messages: ChatMessage[]; tools: ChatTool[]; unsentChars: number } | FieldError {
   const referenced = new Set<string>();
   const converted = convertMessages(body.messages, referenced);
   if (!converted.ok) return converted;
@@ -111,7 +111,8 @@ export function chatConversation(
   const messages = hoistSystem(
     system === '' ? converted.messages : [{ role: 'system', content: system }, ...converted.messages],
   );
-  return { ok: true, messages, tools: chatTools(body.tools ?? [], referenced) };
+  const unsentChars = thinkingLength(body.messages);
+  return { ok: true, messages, tools: chatTools(body.tools ?? [], referenced), unsentChars };
 }
 
 /**
@@ -138,13 +139,14 @@ export function translateMessagesRequest(body: unknown): FaceRequest<MessagesExt
   Object.assign(chat, streamFields(stream));
   const effort = effortOf(request);
   const extra = { thinking: thinkingOn(request), stopSequences };
-  return { ok: true, chat, stream, model: request.model, effort, ...extra };
+  const { unsentChars } = conversation;
+  return { ok: true, chat, stream, model: request.model, effort, unsentChars, ...extra };
 }
 
 /** Validates a `count_tokens` body and gives its chat form, or a 400 naming the field at fault. */
 export function countTokensConversation(
   body: unknown,
-): { ok: true; messages: ChatMessage[]; tools: ChatTool[] } | FieldError {
+): { ok: true; messages: ChatMessage[]; tools: ChatTool[]; unsentChars: number } | FieldError {
   const parsed = countTokensSchema.safeParse(body);
   if (!parsed.success) return fieldError(parsed.error);
   return chatConversation(parsed.data);

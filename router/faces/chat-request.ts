@@ -57,6 +57,8 @@ export type FaceRequest<Extra = object> =
       model: string;
       /** The effort the agent asked for, or null. */
       effort: ReasoningEffort | null;
+      /** Characters of the agent's body that no upstream is sent: earlier turns' reasoning (`unsent-text.ts`). */
+      unsentChars: number;
     } & Extra)
   | { ok: false; message: string; param: string | null };
 

@@ -11,8 +11,12 @@ import { fieldError, refuse, type FieldError } from './face-validation.js';
 import { convertInput } from './responses-input.js';
 import type { ItemLookup } from './responses-item-store.js';
 import { expandReferences, NO_ITEMS } from './responses-references.js';
-import { responsesSchema, type ResponsesBody } from './responses-schema.js';
+import { DROPPED_ITEM_TYPES, responsesSchema, type ResponsesBody } from './responses-schema.js';
 import { chatTools, offeredTools, type ToolNames } from './responses-tools.js';
+import { droppedLength } from './unsent-text.js';
+
+/** The input items no upstream is sent (`convertInput` leaves them out). */
+const DROPPED_ITEMS: ReadonlySet<string> = new Set(DROPPED_ITEM_TYPES);
 
 /** `reasoning.effort` in chat's `reasoning_effort` words (`none` asks for none). */
 export function responsesEffort(body: ResponsesBody): ReasoningEffort | null {
@@ -111,5 +115,6 @@ export function translateResponsesRequest(
     effort: responsesEffort(request),
     toolNames: tools.names,
     keepItems: request.store !== false,
+    unsentChars: typeof request.input === 'string' ? 0 : droppedLength(request.input, DROPPED_ITEMS),
   };
 }

@@ -56,7 +56,8 @@ const customToolCallOutputItem = z.object({
 });
 
 /** Items an upstream cannot use: earlier reasoning and compactions are encrypted, a web search ran elsewhere. */
-const droppedItem = z.looseObject({ type: z.enum(['reasoning', 'compaction', 'web_search_call']) });
+export const DROPPED_ITEM_TYPES = ['reasoning', 'compaction', 'web_search_call'] as const;
+const droppedItem = z.looseObject({ type: z.enum(DROPPED_ITEM_TYPES) });
 
 /** An item of an earlier answer, by id (the router expands it from the items it kept). */
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string().min(1).max(200) });

@@ -36,6 +36,8 @@ export type FaceTranslation<T> =
       extra: T;
       /** The reasoning effort asked for, for the models that take `reasoning_effort` (else null). */
       effort?: ReasoningEffort | null;
+      /** Characters of the agent's body that no upstream is sent (earlier turns' reasoning). */
+      unsentChars: number;
     }
   | { ok: false; message: string; param: string | null };
 
@@ -209,7 +211,7 @@ function prepare<T>(
     return null;
   }
   const { requestId } = facts;
-  const needs = estimateNeeds(bytes, request.chat);
+  const needs = estimateNeeds(Math.max(0, bytes - request.unsentChars), request.chat);
   const encoder = face.encoder({ model: request.model, extra: request.extra, inputTokens: needs.input });
   const conversation = facts.session === null ? conversationOf(request.chat) : null;
   // Every field written out, not `{ ...facts, … }`: in Node 20's optimised code a spread copy that gets a

@@ -37,6 +37,7 @@ function routed<T, E>(
     model: request.model,
     extra: extra(request),
     effort: request.effort,
+    unsentChars: request.unsentChars,
   };
 }
 
@@ -58,7 +59,7 @@ export const chatFace: FaceSpec<null> = {
     if (!allowed.ok) return refusal(allowed);
     const model = typeof body.model === 'string' ? body.model : '';
     const chat = withTextContent(withoutSchemaMarks(allowed.body));
-    return { ok: true, chat, stream: body.stream === true, model, extra: null };
+    return { ok: true, chat, stream: body.stream === true, model, extra: null, unsentChars: 0 };
   },
   encoder: () => new ChatEncoder(),
 };

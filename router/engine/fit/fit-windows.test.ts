@@ -165,6 +165,60 @@ test('nothing fits, on Responses: its context_length_exceeded error', async () =
   });
 });
 
+test('earlier turns’ reasoning, which no model is sent, does not count toward a window (Messages and Responses)', async () => {
+  const providers = { small: ['m'], big: ['m'] };
+  const providerSettings = { small: { modelFit: { m: { contextWindow: 20_000 } } } };
+  // 200 000 characters of thoughts: about 44 000 tokens of body, where what goes upstream is a few words.
+  const thoughts = 'I should look at the tests first. '.repeat(6000);
+  const messages = {
+    model: 'fcm',
+    max_tokens: 1000,
+    messages: [
+      { role: 'user', content: 'Fix the failing test.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: thoughts, signature: 'sig' },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
+      { role: 'user', content: 'Thanks. Now the next one.' },
+    ],
+  };
+  const responses = {
+    model: 'fcm',
+    input: [
+      { role: 'user', content: 'Fix the failing test.' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: thoughts }] },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Thanks. Now the next one.' },
+    ],
+  };
+  await withScenario({ providers, providerSettings }, async ({ router, upstream }) => {
+    upstream.always('small/m', json('from small')).always('big/m', json('from big'));
+    for (const [path, body] of [
+      ['/v1/messages', messages],
+      ['/v1/responses', responses],
+    ] as const) {
+      const reply = await httpRequest(`${router.url}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      assert.equal(reply.status, 200, path);
+      const entry = router.lastEntry();
+      assert.deepEqual([entry.servedModel, entry.skipped], ['small/m', []], path);
+      assert.ok((entry.size ?? 0) < 2000, `${path}: ${entry.size} tokens`);
+    }
+    const counted = await httpRequest(`${router.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: 'fcm', messages: messages.messages }),
+    });
+    assert.ok(parseReply<{ input_tokens: number }>(counted).input_tokens < 1000);
+  });
+});
+
 test('GET /v1/models gives each set the smallest window among its routable models, each pinned model its own', async () => {
   const providers = { cerebras: ['gpt-oss-120b'], small: ['m'], open: ['m'] };
   const providerSettings = { small: { modelFit: { m: { contextWindow: 20_000 } } } };
