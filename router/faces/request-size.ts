@@ -1,8 +1,9 @@
 /**
  * The one estimate of a request's size, for fitting it to a model before it is sent, for budgets when an
  * upstream reports no usage, and for `count_tokens`. It counts on the length of the body as the agent sent
- * it (the face has its bytes already: nothing is serialised again) and walks the chat messages only to find
- * images, whose inline data is long in bytes but a fixed number of tokens to a model.
+ * it, less what no upstream is sent (earlier turns' reasoning, `unsent-text.ts`; the face has its bytes
+ * already: nothing is serialised again), and walks the chat messages only to find images, whose inline data
+ * is long in bytes but a fixed number of tokens to a model.
  *
  * Typical BPE tokenizers give about 4 characters per token on English and code, and 4.5 to 5 on JSON (tool
  * schemas, tool calls); a JSON body escapes text, so its length runs a little over the text's. One token per
