@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
+import type { ThinkingShown } from './anthropic-message.js';
 import { completion, gated } from './test-kit.js';
 
-const encoder = (thinking = true): MessagesEncoder =>
+const encoder = (thinking: ThinkingShown = 'text'): MessagesEncoder =>
   new MessagesEncoder({
     idStem: 'req7f3a',
     model: 'fcm',
@@ -11,7 +12,7 @@ const encoder = (thinking = true): MessagesEncoder =>
     inputTokens: 40,
     stopSequences: ['</answer>', 'END'],
   });
-const json = (body: string, thinking = true): Record<string, unknown> =>
+const json = (body: string, thinking: ThinkingShown = 'text'): Record<string, unknown> =>
   JSON.parse(encoder(thinking).json(gated(body))) as Record<string, unknown>;
 
 test('a text answer as a message, usage split into input and cache reads', () => {
@@ -74,10 +75,19 @@ test('thinking not asked for: no thinking block, the text is content[0]; usage a
     completion_tokens: 9,
     completion_tokens_details: { reasoning_tokens: 6 },
   });
-  const message = json(body, false);
+  const message = json(body, 'off');
   assert.deepEqual(message.content, [{ type: 'text', text: '4' }]);
   assert.deepEqual(message.usage, { input_tokens: 20, output_tokens: 9 });
-  assert.deepEqual(json(completion({ reasoning: 'Only thoughts' }, 'length'), false).content, []);
+  assert.deepEqual(json(completion({ reasoning: 'Only thoughts' }, 'length'), 'off').content, []);
+});
+
+test('thinking shown as omitted (Claude Code asks so): the thinking block comes signed and empty', () => {
+  const body = completion({ reasoning_content: 'A long chain of thought.', content: '4' });
+  assert.deepEqual(json(body, 'omitted').content, [
+    { type: 'thinking', thinking: '', signature: 'fcm-router' },
+    { type: 'text', text: '4' },
+  ]);
+  assert.deepEqual(json(completion({ content: '4' }), 'omitted').content, [{ type: 'text', text: '4' }]);
 });
 
 test('finish_reason → stop_reason', () => {

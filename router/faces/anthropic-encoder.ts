@@ -9,7 +9,7 @@ import type { UpstreamFrame } from '../gate/stream-part.js';
 import { collectCompletion } from './answer-collector.js';
 import { brokenStreamMessage } from './chat-face.js';
 import { anthropicErrorBody, anthropicErrorType, anthropicStreamErrorType } from './anthropic-errors.js';
-import { anthropicMessage, type MessageFacts } from './anthropic-message.js';
+import { anthropicMessage, type MessageFacts, type ThinkingShown } from './anthropic-message.js';
 import { AnthropicStreamWriter } from './anthropic-stream.js';
 import { TranslatedStream } from './translated-stream.js';
 
@@ -19,8 +19,8 @@ export interface MessagesEncoderOptions {
   idStem: string;
   /** The model name the agent asked for, echoed in `model`. */
   model: string;
-  /** The request turned thinking on (`thinking.type` `enabled` or `adaptive`); false when absent. */
-  thinking?: boolean;
+  /** How the answer's reasoning is shown (`ThinkingShown`); `off` when absent. */
+  thinking?: ThinkingShown;
   /**
    * The router's estimate of the request's input tokens: `message_start` reports it, and the final usage
    * does when the upstream reports none. 0 when absent.
@@ -42,7 +42,7 @@ export class MessagesEncoder implements FramesEncoder {
       model: options.model,
       messageId: `msg_${options.idStem}`,
       toolIdStem: options.idStem,
-      thinking: options.thinking ?? false,
+      thinking: options.thinking ?? 'off',
       inputTokens: options.inputTokens ?? 0,
       stopSequences: options.stopSequences ?? [],
     };

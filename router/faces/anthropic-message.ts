@@ -61,6 +61,14 @@ export function anthropicUsage(usage: ChatUsage | null, estimatedInput: number):
   return out;
 }
 
+/**
+ * How an answer's reasoning reaches the client, as the request's `thinking` asks: `off` (thinking not turned
+ * on: no thinking block, and clients that did not ask take `content[0]` for the answer), `text` (thinking
+ * blocks carry it), or `omitted` (`display: "omitted"`, what Claude Code asks: the blocks come empty, as
+ * Anthropic's do then, and the agent does not send the reasoning back on every later turn).
+ */
+export type ThinkingShown = 'off' | 'text' | 'omitted';
+
 /** What one answer's message is written with, beside the upstream's answer: its ids and the request's asks. */
 export interface MessageFacts {
   /** The model name the agent asked for, echoed in `model`. */
@@ -68,11 +76,8 @@ export interface MessageFacts {
   messageId: string;
   /** The stem of tool ids minted where the upstream gave none. */
   toolIdStem: string;
-  /**
-   * The request turned thinking on (`thinking.type` `enabled` or `adaptive`): reasoning is sent as thinking
-   * blocks. Anthropic makes none otherwise, and clients that did not ask take `content[0]` for the answer.
-   */
-  thinking: boolean;
+  /** How the answer's reasoning is shown (`ThinkingShown`). */
+  thinking: ThinkingShown;
   /** The router's estimate of the request's input tokens, for when the upstream reports none. */
   inputTokens: number;
   /** The request's `stop_sequences`. */
@@ -82,8 +87,10 @@ export interface MessageFacts {
 /** The Anthropic `message` for a collected answer (thinking when asked for, text, then tool_use blocks). */
 export function anthropicMessage(answer: CollectedAnswer, facts: MessageFacts): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
-  if (facts.thinking && answer.reasoning !== '')
-    content.push({ type: 'thinking', thinking: answer.reasoning, signature: THINKING_SIGNATURE });
+  if (facts.thinking !== 'off' && answer.reasoning !== '') {
+    const thinking = facts.thinking === 'text' ? answer.reasoning : '';
+    content.push({ type: 'thinking', thinking, signature: THINKING_SIGNATURE });
+  }
   if (answer.text !== '') content.push({ type: 'text', text: answer.text });
   answer.toolCalls.forEach((call, i) => {
     const id = call.id ?? `toolu_${facts.toolIdStem}_${i + 1}`;

@@ -128,12 +128,15 @@ test('max_tokens, stop_sequences, temperature, top_p and stream: false carried; 
   assert.equal(off.effort, null);
 });
 
-test('thinking is on for `enabled` and `adaptive` (Claude Code), off when `disabled` or absent', () => {
-  const cases: [unknown, boolean][] = [
-    [{ type: 'enabled', budget_tokens: 2000 }, true],
-    [{ type: 'adaptive', display: 'omitted' }, true],
-    [{ type: 'disabled' }, false],
-    [undefined, false],
+test('thinking is shown for `enabled` and `adaptive`, omitted with `display: "omitted"` (Claude Code), off when `disabled` or absent', () => {
+  const cases: [unknown, string][] = [
+    [{ type: 'enabled', budget_tokens: 2000 }, 'text'],
+    [{ type: 'adaptive' }, 'text'],
+    [{ type: 'adaptive', display: 'summarized' }, 'text'],
+    [{ type: 'adaptive', display: 'omitted' }, 'omitted'],
+    [{ type: 'disabled', display: 'omitted' }, 'off'],
+    [{ type: 'disabled' }, 'off'],
+    [undefined, 'off'],
   ];
   for (const [thinking, on] of cases) {
     const result = translateMessagesRequest({ ...user('x'), thinking });

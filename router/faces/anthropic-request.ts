@@ -24,6 +24,7 @@ import {
 } from './anthropic-schema.js';
 import { fieldError, type FieldError } from './face-validation.js';
 import { functionParameters } from './tool-parameters.js';
+import type { ThinkingShown } from './anthropic-message.js';
 
 /**
  * The first system block Claude Code sends is a billing line that changes every session: meaningless to
@@ -69,19 +70,22 @@ export function chatToolChoice(choice: AnthropicToolChoice): {
 
 /** What the Messages encoder needs to know of the request, beside the chat body. */
 export interface MessagesExtra {
-  /** Thinking is on: the answer's reasoning is shown as thinking blocks. */
-  thinking: boolean;
+  /** How the answer's reasoning is shown: as thinking blocks with their text, empty ones, or none. */
+  thinking: ThinkingShown;
   /** The `stop_sequences` asked for: an answer that stopped on one says which. */
   stopSequences: readonly string[];
 }
 
 /**
- * Thinking is on with `thinking.type` `enabled` or `adaptive` (what Claude Code sends); absent or
- * `disabled`, Anthropic answers with no thinking block.
+ * Thinking is on with `thinking.type` `enabled` or `adaptive` (what Claude Code sends), its blocks empty with
+ * `display: "omitted"` (Claude Code's too); absent or `disabled`, Anthropic answers with no thinking block.
+ *
+ * @example thinkingShown({ thinking: { type: 'adaptive', display: 'omitted' } }) // 'omitted'
  */
-export function thinkingOn(body: MessagesBody): boolean {
+export function thinkingShown(body: Pick<MessagesBody, 'thinking'>): ThinkingShown {
   const type = body.thinking?.type;
-  return type === 'enabled' || type === 'adaptive';
+  if (type !== 'enabled' && type !== 'adaptive') return 'off';
+  return body.thinking?.display === 'omitted' ? 'omitted' : 'text';
 }
 
 /** Anthropic's effort levels in chat's `reasoning_effort` words; thinking turned off means none. */
@@ -138,7 +142,7 @@ export function translateMessagesRequest(body: unknown): FaceRequest<MessagesExt
   if (stopSequences.length > 0) chat.stop = stopSequences;
   Object.assign(chat, streamFields(stream));
   const effort = effortOf(request);
-  const extra = { thinking: thinkingOn(request), stopSequences };
+  const extra = { thinking: thinkingShown(request), stopSequences };
   const { unsentChars } = conversation;
   return { ok: true, chat, stream, model: request.model, effort, unsentChars, ...extra };
 }

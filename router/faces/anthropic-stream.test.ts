@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessagesEncoder } from './anthropic-encoder.js';
+import type { ThinkingShown } from './anthropic-message.js';
 import { chunk, DONE, frame, names, parseSse, runStream, toolPiece, usageChunk } from './test-kit.js';
 
-const encoder = (thinking = true): MessagesEncoder =>
+const encoder = (thinking: ThinkingShown = 'text'): MessagesEncoder =>
   new MessagesEncoder({ idStem: 'req7f3a', model: 'fcm', thinking, inputTokens: 40, stopSequences: ['END'] });
 test('a stream: message_start, then each block start/deltas/stop, message_delta with usage, message_stop', () => {
   const out = runStream(encoder(), [
@@ -66,9 +67,31 @@ test('a stream: message_start, then each block start/deltas/stop, message_delta 
   });
 });
 
+test('thinking shown as omitted: one empty, signed thinking block where the reasoning was, none of its text', () => {
+  const events = parseSse(
+    runStream(encoder('omitted'), [
+      chunk({ role: 'assistant', reasoning_content: 'Secret ' }) + chunk({ reasoning_content: 'steps' }),
+      chunk({ content: 'Hi' }, 'stop') + DONE,
+    ]),
+  );
+  const blocks = events.filter((e) => e.event === 'content_block_start').map((e) => e.data.content_block);
+  assert.deepEqual(blocks, [
+    { type: 'thinking', thinking: '', signature: '' },
+    { type: 'text', text: '' },
+  ]);
+  const deltas = events
+    .filter((e) => e.event === 'content_block_delta')
+    .map((e) => [e.data.index, e.data.delta]);
+  assert.deepEqual(deltas, [
+    [0, { type: 'signature_delta', signature: 'fcm-router' }],
+    [1, { type: 'text_delta', text: 'Hi' }],
+  ]);
+  assert.ok(!JSON.stringify(events).includes('Secret'), 'no word of the reasoning');
+});
+
 test('thinking not asked for: reasoning is left out and the blocks after it are numbered from 0', () => {
   const events = parseSse(
-    runStream(encoder(false), [
+    runStream(encoder('off'), [
       chunk({ role: 'assistant', reasoning_content: 'Think' }),
       chunk({ content: 'Hi' }) + chunk({ reasoning_content: 'more' }),
       chunk({ tool_calls: [toolPiece(0, 'call_a', 'Bash', '{}')] }, 'tool_calls'),

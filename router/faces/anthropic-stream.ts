@@ -64,13 +64,14 @@ export class AnthropicStreamWriter implements FaceStreamWriter {
   }
 
   reasoning(text: string): void {
-    if (!this.#facts.thinking) return;
+    const shown = this.#facts.thinking;
+    if (shown === 'off') return;
     const open = this.#open;
     const block =
       open?.kind === 'thinking'
         ? open
         : this.#openBlock('thinking', '{"type":"thinking","thinking":"","signature":""}', null);
-    this.#out += block.head + JSON.stringify(text) + DELTA_END;
+    if (shown === 'text') this.#out += block.head + JSON.stringify(text) + DELTA_END;
   }
 
   text(text: string): void {

@@ -122,7 +122,7 @@ export async function startFaceServer(): Promise<{ url: string; close: () => Pro
           ? new MessagesEncoder({
               idStem: requestId,
               model: translated.model,
-              thinking: 'thinking' in translated && translated.thinking === true,
+              thinking: 'thinking' in translated ? translated.thinking : 'off',
               stopSequences: 'stopSequences' in translated ? translated.stopSequences : [],
             })
           : new ResponsesEncoder({

@@ -11,7 +11,7 @@ import { chunk, DONE, runStream, toolPiece, usageChunk } from './test-kit.js';
 
 const toolNames = new Map([['ns__run', { namespace: 'ns', name: 'run' }]]);
 const messages = (): MessagesEncoder =>
-  new MessagesEncoder({ idStem: 'req1', model: 'fcm', thinking: true, inputTokens: 42 });
+  new MessagesEncoder({ idStem: 'req1', model: 'fcm', thinking: 'text', inputTokens: 42 });
 const responses = (): ResponsesEncoder =>
   new ResponsesEncoder({ idStem: 'req2', model: 'fcm', createdAt: 1_800_000_000, toolNames });
 

@@ -72,7 +72,7 @@ function upstream(s: Script): string {
 }
 
 const makers: [string, () => AnswerEncoder][] = [
-  ['messages', () => new MessagesEncoder({ idStem: 'reqp', model: 'fcm', thinking: true })],
+  ['messages', () => new MessagesEncoder({ idStem: 'reqp', model: 'fcm', thinking: 'text' })],
   [
     'responses',
     () => new ResponsesEncoder({ idStem: 'reqp', model: 'fcm', createdAt: 1, toolNames: new Map() }),

@@ -72,7 +72,7 @@ export const messagesFace: FaceSpec<MessagesExtra> = {
     new MessagesEncoder({
       idStem: freshIdStem(),
       model: request?.model ?? 'fcm',
-      thinking: request?.extra.thinking ?? false,
+      thinking: request?.extra.thinking ?? 'off',
       inputTokens: request?.inputTokens ?? 0,
       stopSequences: request?.extra.stopSequences ?? [],
     }),

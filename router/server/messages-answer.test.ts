@@ -1,6 +1,7 @@
 /**
  * What a Messages answer says beside its content, end to end with `@anthropic-ai/sdk` against the real
- * router over a fake upstream: thinking blocks only for a request that turned thinking on, input tokens
+ * router over a fake upstream: thinking blocks only for a request that turned thinking on (empty when it
+ * asked for them omitted), input tokens
  * even where the upstream counts none, and the stop sequence that ended an answer.
  */
 import { test } from 'node:test';
@@ -54,6 +55,14 @@ test('a reasoning model answers with a thinking block only when the request turn
           { type: 'text', text: '4' },
         ]);
       }
+    }
+    // Claude Code asks for its thinking omitted: the block comes empty, as Anthropic's does then.
+    const omitted = { type: 'adaptive', display: 'omitted' } as unknown as Anthropic.ThinkingConfigParam;
+    for (const answer of await bothWays(router.url, { ...ask, thinking: omitted })) {
+      assert.deepEqual(answer.content, [
+        { type: 'thinking', thinking: '', signature: 'fcm-router' },
+        { type: 'text', text: '4' },
+      ]);
     }
   });
 });
