@@ -69,11 +69,11 @@ export interface Abortable {
 }
 
 /**
- * Every deadline of one attempt as one due time: the request's budget (until its stream's first content, or
- * the commit) plus the current
- * phase's limit (headers, body read or stream idle), watched by the shared DeadlineWatch. The client's
- * disconnect (or the stopping router's cut) aborts too; the first reason wins. Moving a deadline later
- * costs no timer work (the watch reads `dueAt` when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
+ * Every deadline of one attempt as one due time: the request's budget (until its stream's first content, a
+ * forced tool call's first piece, or the commit) plus the current phase's limit (headers, body read or
+ * stream idle), watched by the shared DeadlineWatch. The client's disconnect (or the stopping router's cut)
+ * aborts too; the first reason wins. Moving a deadline later costs no timer work (the watch reads `dueAt`
+ * when it fires), so a stream can push its idle limit on every chunk. Time is the watch's clock (the
  * engine's), so tests move it with the timers.
  */
 export class AttemptGuard implements Deadlined {
