@@ -154,7 +154,6 @@ export class StreamRelay {
 
   /** The request's budget stops for this attempt: it may run as long as it keeps flowing. */
   #endBudget(): void {
-    if (!this.#budgetRuns) return;
     this.#budgetRuns = false;
     this.#guard.endBudget();
   }
