@@ -177,3 +177,19 @@ test('a refusal keeps the field at fault in `param`', () => {
   });
   assert.equal((JSON.parse(body) as { error: { param: unknown } }).error.param, 'previous_response_id');
 });
+
+test('a JSON answer to a request that asked no reasoning summary: its reasoning item has an empty summary', () => {
+  const quiet = new ResponsesEncoder({
+    idStem: 'req42',
+    model: 'fcm',
+    createdAt: 1_800_000_000,
+    toolNames,
+    summary: false,
+  });
+  const body = completion({ role: 'assistant', reasoning_content: 'Private plan.', content: 'Done.' });
+  const out = quiet.json(gated(body));
+  assert.doesNotMatch(out, /Private plan/);
+  const response = JSON.parse(out) as { output: unknown[]; output_text: string };
+  assert.deepEqual(response.output[0], { id: 'rs_req42_0', type: 'reasoning', summary: [] });
+  assert.equal(response.output_text, 'Done.');
+});

@@ -20,7 +20,7 @@ import {
   type ItemKind,
   type ResponseMeta,
 } from './responses-items.js';
-import { ResponsesStreamWriter, type ServedItems } from './responses-stream.js';
+import { ResponsesStreamWriter, type ResponsesWriterOptions, type ServedItems } from './responses-stream.js';
 import type { ToolNames } from './responses-tools.js';
 import { TranslatedStream } from './translated-stream.js';
 
@@ -39,6 +39,8 @@ export interface ResponsesEncoderOptions {
   toolNames: ToolNames;
   /** Called with the answer's output items once it is served whole (not after a broken stream). */
   onServed?: ServedItems;
+  /** Reasoning items show the reasoning as summary text (the default); `false`: their summary is empty. */
+  summary?: boolean;
 }
 
 /** The `code` of `response.failed`: Codex waits and retries on `rate_limit_exceeded`. */
@@ -51,36 +53,32 @@ export class ResponsesEncoder implements FramesEncoder {
   readonly face = 'responses' as const;
   readonly reads = 'frames' as const;
   readonly #meta: ResponseMeta;
-  readonly #names: ToolNames;
-  readonly #stem: string;
-  readonly #onServed: ServedItems | null;
-  readonly #stream = new TranslatedStream(
-    () => new ResponsesStreamWriter(this.#meta, this.#names, this.#stem, this.#onServed),
-  );
+  readonly #writer: ResponsesWriterOptions;
+  readonly #stream = new TranslatedStream(() => new ResponsesStreamWriter(this.#meta, this.#writer));
 
   constructor(options: ResponsesEncoderOptions) {
-    this.#stem = options.idStem;
-    this.#meta = { id: `resp_${this.#stem}`, createdAt: options.createdAt, model: options.model };
-    this.#names = options.toolNames;
-    this.#onServed = options.onServed ?? null;
+    const { idStem, toolNames: names } = options;
+    this.#meta = { id: `resp_${idStem}`, createdAt: options.createdAt, model: options.model };
+    this.#writer = { names, idStem, summary: options.summary ?? true, onServed: options.onServed ?? null };
   }
 
   json(completion: GatedCompletion): string {
     const answer = collectCompletion(completion.body);
     const output: Record<string, unknown>[] = [];
-    const id = (kind: ItemKind): string => `${ITEM_PREFIX[kind]}_${this.#stem}_${output.length}`;
-    if (answer.reasoning !== '') output.push(reasoningItem(id('reasoning'), answer.reasoning));
+    const { names, idStem, summary, onServed } = this.#writer;
+    const id = (kind: ItemKind): string => `${ITEM_PREFIX[kind]}_${idStem}_${output.length}`;
+    if (answer.reasoning !== '') output.push(reasoningItem(id('reasoning'), summary ? answer.reasoning : ''));
     if (answer.text !== '') output.push(messageItem(id('message'), answer.text, 'completed'));
     answer.toolCalls.forEach((call, i) => {
-      const callId = call.id ?? `call_${this.#stem}_${i + 1}`;
-      const itemId = id(callKind(call.name, this.#names));
+      const callId = call.id ?? `call_${idStem}_${i + 1}`;
+      const itemId = id(callKind(call.name, names));
       const parts = { id: itemId, callId, chatName: call.name, args: call.arguments };
-      output.push(toolCallItem(parts, 'completed', this.#names));
+      output.push(toolCallItem(parts, 'completed', names));
     });
     const { status, incomplete_details } = responseStatus(answer.finishReason);
     const usage = responsesUsage(answer.usage);
     const body = JSON.stringify(responseObject(this.#meta, status, { output, usage, incomplete_details }));
-    this.#onServed?.(output);
+    onServed?.(output);
     return body;
   }
 

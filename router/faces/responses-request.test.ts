@@ -299,3 +299,21 @@ test('a developer message later in the input joins the system message, first', (
     { role: 'user', content: 'two' },
   ]);
 });
+
+test('the reasoning summary is shown when asked (`summary`, or the older `generate_summary`), not when absent or `none`', () => {
+  const asked = (reasoning: unknown): unknown => {
+    const result = translateResponsesRequest({ model: 'fcm', input: 'hi', reasoning });
+    assert.ok(result.ok);
+    return result.summary;
+  };
+  assert.equal(asked({ effort: 'high', summary: 'auto' }), true);
+  assert.equal(asked({ summary: 'detailed' }), true);
+  assert.equal(asked({ generate_summary: 'concise' }), true);
+  assert.equal(asked({ effort: 'high' }), false);
+  assert.equal(asked({ summary: 'none' }), false);
+  assert.equal(asked({ summary: null }), false);
+  assert.equal(asked(undefined), false);
+  const wrong = translateResponsesRequest({ model: 'fcm', input: 'hi', reasoning: { summary: 'loud' } });
+  assert.equal(wrong.ok, false);
+  assert.match(JSON.stringify(wrong), /reasoning\.summary/);
+});

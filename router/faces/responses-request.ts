@@ -26,6 +26,12 @@ export function responsesEffort(body: ResponsesBody): ReasoningEffort | null {
   return null;
 }
 
+/** Whether the request asks for the reasoning's summary text (Codex asks `auto`); without it none is shown. */
+export function summaryAsked(body: Pick<ResponsesBody, 'reasoning'>): boolean {
+  const summary = body.reasoning?.summary ?? body.reasoning?.generate_summary;
+  return summary !== undefined && summary !== null && summary !== 'none';
+}
+
 function responseFormat(body: ResponsesBody): ChatResponseFormat | null {
   const format = body.text?.format;
   if (!format || format.type === 'text') return null;
@@ -61,6 +67,8 @@ export interface ResponsesExtra {
   toolNames: ToolNames;
   /** Whether the answer's items are kept for later references (not with `store: false`). */
   keepItems: boolean;
+  /** Whether reasoning items show the reasoning as summary text (`summaryAsked`); else their summary is empty. */
+  summary: boolean;
 }
 
 /**
@@ -115,6 +123,7 @@ export function translateResponsesRequest(
     effort: responsesEffort(request),
     toolNames: tools.names,
     keepItems: request.store !== false,
+    summary: summaryAsked(request),
     unsentChars: typeof request.input === 'string' ? 0 : droppedLength(request.input, DROPPED_ITEMS),
   };
 }

@@ -138,6 +138,9 @@ const textFormat = z.discriminatedUnion('type', [
   }),
 ]);
 
+/** How much of the reasoning an answer shows, as summary text (`none`, or no value: none). */
+const reasoningSummary = z.enum(['auto', 'concise', 'detailed', 'none']);
+
 export const responsesSchema = z.object({
   model: z.string().min(1).max(300),
   instructions: z.string().nullish(),
@@ -148,7 +151,14 @@ export const responsesSchema = z.object({
   max_output_tokens: z.number().int().positive().nullish(),
   temperature: z.number().min(0).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
-  reasoning: z.object({ effort: z.string().nullish() }).nullish(),
+  reasoning: z
+    .object({
+      effort: z.string().nullish(),
+      summary: reasoningSummary.nullish(),
+      /** The older name of `summary`. */
+      generate_summary: reasoningSummary.nullish(),
+    })
+    .nullish(),
   text: z.object({ format: textFormat.optional() }).nullish(),
   stream: z.boolean().nullish(),
   /** `false`: the answer's items are not kept, so nothing can refer to them later. */

@@ -43,12 +43,23 @@ const DELTAS: Record<ItemKind, { type: string; before: string; after: string }> 
   custom_tool_call: { type: 'response.custom_tool_call_input.delta', before: ',"delta":', after: '}\n\n' },
 };
 
+/** What an item needs besides its kind, id and place. */
+export interface ItemContext {
+  /** The tool call a `function_call` or `custom_tool_call` item writes, else null. */
+  call: TrackedCall | null;
+  names: ToolNames;
+  /** A reasoning item shows its text as summary text (the request asked for a summary); else none is written. */
+  summary: boolean;
+}
+
 export class StreamedItem {
   readonly kind: ItemKind;
   readonly id: string;
   /** The tool call a `function_call` or `custom_tool_call` item writes, else null. */
   readonly call: TrackedCall | null;
   readonly #names: ToolNames;
+  /** A reasoning item with summary text (its summary part's events are written). */
+  readonly #summary: boolean;
   /** `,"output_index":n` */
   readonly #at: string;
   /** `,"item_id":"…","output_index":n`: the same in every event of the item. */
@@ -59,11 +70,12 @@ export class StreamedItem {
   readonly #deltaEnd: string;
   #text = '';
 
-  constructor(kind: ItemKind, id: string, outputIndex: number, call: TrackedCall | null, names: ToolNames) {
+  constructor(kind: ItemKind, id: string, outputIndex: number, context: ItemContext) {
     this.kind = kind;
     this.id = id;
-    this.call = call;
-    this.#names = names;
+    this.call = context.call;
+    this.#names = context.names;
+    this.#summary = kind === 'reasoning' && context.summary;
     this.#at = `,"output_index":${outputIndex}`;
     this.#ref = `,"item_id":${JSON.stringify(id)}${this.#at}`;
     const delta = DELTAS[kind];
@@ -84,7 +96,7 @@ export class StreamedItem {
 
   open(emit: Emit): void {
     emit('response.output_item.added', `${this.#at},"item":${JSON.stringify(this.snapshot('in_progress'))}`);
-    if (this.kind === 'reasoning') {
+    if (this.#summary) {
       emit(
         'response.reasoning_summary_part.added',
         `${this.#ref},"summary_index":0,"part":{"type":"summary_text","text":""}`,
@@ -110,7 +122,7 @@ export class StreamedItem {
   /** Writes the closing events; returns the finished item. */
   close(emit: Emit): Record<string, unknown> {
     const text = JSON.stringify(this.#text);
-    if (this.kind === 'reasoning') {
+    if (this.#summary) {
       emit('response.reasoning_summary_text.done', `${this.#ref},"summary_index":0,"text":${text}`);
       const part = `{"type":"summary_text","text":${text}}`;
       emit('response.reasoning_summary_part.done', `${this.#ref},"summary_index":0,"part":${part}`);
@@ -118,7 +130,7 @@ export class StreamedItem {
       emit('response.output_text.done', `${this.#ref},"content_index":0,"text":${text},"logprobs":[]`);
       const part = JSON.stringify(outputTextPart(this.#text));
       emit('response.content_part.done', `${this.#ref},"content_index":0,"part":${part}`);
-    } else this.#closeCall(emit, text);
+    } else if (this.kind !== 'reasoning') this.#closeCall(emit, text);
     const done = this.snapshot('completed');
     emit('response.output_item.done', `${this.#at},"item":${JSON.stringify(done)}`);
     return done;

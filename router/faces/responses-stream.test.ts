@@ -227,3 +227,40 @@ test('a stream that breaks after content ends with response.failed and no respon
   });
   assert.match(encoder().streamFailure('rate_limit', 'm'), /"code":"rate_limit_exceeded"/);
 });
+
+test('a stream whose request asked no reasoning summary: its reasoning item comes with an empty summary and no summary events', () => {
+  const quiet = new ResponsesEncoder({
+    idStem: 'req42',
+    model: 'fcm',
+    createdAt: 1_800_000_000,
+    toolNames,
+    summary: false,
+  });
+  const out = runStream(quiet, [
+    chunk({ role: 'assistant', reasoning_content: 'Private ' }) + chunk({ reasoning_content: 'plan.' }),
+    chunk({ content: 'Done.' }, 'stop'),
+    usageChunk(20, 8) + DONE,
+  ]);
+  assert.doesNotMatch(out, /Private|plan\./);
+  const events = parseSse(out);
+  assert.deepEqual(names(events), [
+    'response.created',
+    'response.in_progress',
+    'response.output_item.added',
+    'response.output_item.done',
+    'response.output_item.added',
+    'response.content_part.added',
+    'response.output_text.delta',
+    'response.output_text.done',
+    'response.content_part.done',
+    'response.output_item.done',
+    'response.completed',
+  ]);
+  assert.deepEqual(events[3]?.data.item, { id: 'rs_req42_0', type: 'reasoning', summary: [] });
+  assert.deepEqual(
+    sequenceOf(events),
+    events.map((_, i) => i),
+  );
+  const completed = events.at(-1)?.data.response as { output: unknown[] };
+  assert.deepEqual(completed.output[0], { id: 'rs_req42_0', type: 'reasoning', summary: [] });
+});

@@ -3,7 +3,7 @@
  * `response.created`, `response.in_progress`, then per output item `response.output_item.added`, its
  * deltas and `.done` events, `response.output_item.done`, and at the end `response.completed` (or
  * `response.incomplete` after a length or content-filter stop) holding every item. Items follow one another
- * (reasoning → a `reasoning` item with summary text, text → a `message`, each tool call → a
+ * (reasoning → a `reasoning` item, with summary text if the request asked for a summary, text → a `message`, each tool call → a
  * `function_call`, or a `custom_tool_call` for a freeform tool); an item closes when content of another
  * kind, or another tool call, begins. Whole objects are serialised only when an item or the response ends.
  *
@@ -26,11 +26,23 @@ import { ToolCallTracker, type TrackedCall } from './tool-call-tracker.js';
 /** Receives a served answer's output items (the face keeps them for later item references). */
 export type ServedItems = (output: readonly Record<string, unknown>[]) => void;
 
+/** What a stream writer needs of its request besides the response's meta. */
+export interface ResponsesWriterOptions {
+  /** Flattened namespace function names and custom tools mapped back. */
+  names: ToolNames;
+  /** The stem of item and minted call ids. */
+  idStem: string;
+  /** Reasoning items show the reasoning as summary text; else their summary is empty. */
+  summary: boolean;
+  onServed: ServedItems | null;
+}
+
 /** One per streamed request, driven by a `TranslatedStream`. */
 export class ResponsesStreamWriter implements FaceStreamWriter {
   readonly #meta: ResponseMeta;
   readonly #names: ToolNames;
   readonly #stem: string;
+  readonly #summary: boolean;
   readonly #tools: ToolCallTracker;
   #out = '';
   #seq = 0;
@@ -40,11 +52,12 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
   #minted = 0;
   readonly #onServed: ServedItems | null;
 
-  constructor(meta: ResponseMeta, names: ToolNames, idStem: string, onServed: ServedItems | null = null) {
+  constructor(meta: ResponseMeta, options: ResponsesWriterOptions) {
     this.#meta = meta;
-    this.#names = names;
-    this.#stem = idStem;
-    this.#onServed = onServed;
+    this.#names = options.names;
+    this.#stem = options.idStem;
+    this.#summary = options.summary;
+    this.#onServed = options.onServed;
     this.#tools = new ToolCallTracker(() => {
       this.#minted += 1;
       return `call_${this.#stem}_${this.#minted}`;
@@ -59,7 +72,7 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
 
   reasoning(text: string): void {
     const item = this.#open?.kind === 'reasoning' ? this.#open : this.#openItem('reasoning', null);
-    this.#append(item, text);
+    if (this.#summary) this.#append(item, text);
   }
 
   text(text: string): void {
@@ -118,7 +131,11 @@ export class ResponsesStreamWriter implements FaceStreamWriter {
     this.#closeItem();
     const outputIndex = this.#output.length;
     const id = `${ITEM_PREFIX[kind]}_${this.#stem}_${outputIndex}`;
-    const item = new StreamedItem(kind, id, outputIndex, call, this.#names);
+    const item = new StreamedItem(kind, id, outputIndex, {
+      call,
+      names: this.#names,
+      summary: this.#summary,
+    });
     this.#open = item;
     this.#output.push({});
     item.open(this.#emit);

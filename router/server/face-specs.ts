@@ -90,9 +90,10 @@ export function responsesFace(deps: {
   const { items, clock } = deps;
   return {
     translate: (body) =>
-      routed(translateResponsesRequest(body, items), ({ toolNames, keepItems }) => ({
+      routed(translateResponsesRequest(body, items), ({ toolNames, keepItems, summary }) => ({
         toolNames,
         keepItems,
+        summary,
       })),
     encoder: (request) =>
       new ResponsesEncoder({
@@ -100,6 +101,7 @@ export function responsesFace(deps: {
         model: request?.model ?? 'fcm',
         createdAt: Math.floor(clock() / 1000),
         toolNames: request?.extra?.toolNames ?? new Map(),
+        summary: request?.extra?.summary ?? true,
         ...(request?.extra?.keepItems ? { onServed: (output) => items.keep(keptOutputs(output)) } : {}),
       }),
   };

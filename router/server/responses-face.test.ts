@@ -153,23 +153,29 @@ test('a function call round trip, streamed and not: the output reaches the model
   });
 });
 
-test('reasoning cut at its output limit is a reasoning item with summary text, streamed and not', async () => {
+test('reasoning cut at its output limit is a reasoning item: with summary text when asked for one, empty when not; streamed and not', async () => {
   await withBlackHoles(async ({ router, upstream }) => {
     const message = { role: 'assistant', content: null, reasoning_content: 'Only thinking' };
     const whole = completion('', { choices: [{ index: 0, message, finish_reason: 'length' }] });
     const frames = [roleFrame(), reasoningFrame('Only '), reasoningFrame('thinking'), finishFrame('length')];
     upstream.always(GOOD, byStreaming(sse(frames), jsonBody(whole)));
     const openai = client(router.url);
-    for (const streamed of [false, true]) {
-      const response = streamed
-        ? await openai.responses.stream(ask).finalResponse()
-        : await openai.responses.create(ask);
-      assert.equal(response.status, 'incomplete');
-      assert.deepEqual(
-        response.output.map((item) => (item.type === 'reasoning' ? item.summary : item.type)),
-        [[{ type: 'summary_text', text: 'Only thinking' }]],
-      );
-      assertServedEntry(router.lastEntry(), streamed);
+    const summaryAsked = { ...ask, reasoning: { effort: 'high' as const, summary: 'auto' as const } };
+    for (const [body, summary] of [
+      [summaryAsked, [{ type: 'summary_text', text: 'Only thinking' }]],
+      [ask, []],
+    ] as const) {
+      for (const streamed of [false, true]) {
+        const response = streamed
+          ? await openai.responses.stream(body).finalResponse()
+          : await openai.responses.create(body);
+        assert.equal(response.status, 'incomplete');
+        assert.deepEqual(
+          response.output.map((item) => (item.type === 'reasoning' ? item.summary : item.type)),
+          [summary],
+        );
+        assertServedEntry(router.lastEntry(), streamed);
+      }
     }
   });
 });
