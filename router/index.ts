@@ -13,6 +13,7 @@ export type { BreakerStanding, BreakerView } from './engine/views/breaker-standi
 export type { Clock, Time, TimerHandle } from './state/clock.js';
 export { systemTime } from './state/clock.js';
 export { DaemonRunningError, StateDirError, processAlive } from './daemon/daemon-lock.js';
+export { ProbeRefusedError } from './engine/watch/probe-refusal.js';
 export type { LockHolder } from './daemon/daemon-lock.js';
 export { writeFileAtomically } from './files/atomic-write.js';
 export { readOutboundProxy } from './upstream/outbound-proxy.js';

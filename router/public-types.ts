@@ -77,7 +77,11 @@ export interface RouterHandle {
   /** Pause or resume routing (paused: chat requests get 503 `router_paused`). */
   setPaused(paused: boolean): void;
   isPaused(): boolean;
-  /** Probes one model now (a tiny completion through the gate); its result is also its `lastProbe`. */
+  /**
+   * Probes one model now (a tiny completion through the gate); its result is also its `lastProbe`. Rejects
+   * with a `ProbeRefusedError` while routing is paused, for a model not in the config, and for a model off
+   * this machine while it is offline, as the dashboard's "probe now" does.
+   */
   probeNow(model: string): Promise<ProbeView>;
   /** Runs the probes due now (trials of models whose cooldown passed, idle models); the keys probed. */
   runDueProbes(): Promise<string[]>;

@@ -6,6 +6,7 @@ import type { ConfigWatch } from '../config/config-watch.js';
 import type { DaemonLock } from './daemon-lock.js';
 import type { DiscoverySchedule } from '../engine/watch/discovery-schedule.js';
 import type { EventBus } from '../engine/event-bus.js';
+import { ProbeRefusedError } from '../engine/watch/probe-refusal.js';
 import type { RouterEngine } from '../engine/router-engine.js';
 import type { RouterHandle, RouterLogger } from '../public-types.js';
 import type { RouterServer } from '../server/http-server.js';
@@ -102,7 +103,11 @@ export function routerHandle(parts: RunningParts): RouterHandle {
     on: (type, listener) => parts.events.on(type, listener),
     setPaused: (paused) => engine.setPaused(paused),
     isPaused: () => engine.isPaused(),
-    probeNow: (model) => engine.probes.probe(model),
+    probeNow: async (model) => {
+      const refusal = engine.probeRefusal(model);
+      if (refusal !== null) throw new ProbeRefusedError(refusal);
+      return engine.probes.probe(model);
+    },
     runDueProbes: async () => (await engine.probes.pass()).map((probe) => probe.key),
     runDueDiscoveries: () => parts.discoveries.pass(),
     setSystemProxy: (url) => setSystemProxy(parts, url),

@@ -32,6 +32,7 @@ import {
   type RouteContext,
 } from './routing/route-request.js';
 import { buildState, modelView } from './views/state-view.js';
+import { probeRefusal, type ProbeRefusal } from './watch/probe-refusal.js';
 import { ThoughtSignatures } from '../upstream/thought-signatures.js';
 
 /** A refusal before routing: the error the client gets, the headers beside it, whether it went out already. */
@@ -304,6 +305,12 @@ export class RouterEngine {
       this.#pinned.has(key) ||
       this.parts.breakers.keys().includes(key)
     );
+  }
+
+  /** Why probing `key` on the user's word must not run now (`probeRefusal`), or null. */
+  probeRefusal(key: string): ProbeRefusal | null {
+    const ask = { paused: this.isPaused(), known: this.knowsModel(key), allowed: this.probes.allowed(key) };
+    return probeRefusal(key, ask);
   }
 
   /** Manual breaker reset (and its quota pause): what it found and lifted; null for a key nobody knows. */

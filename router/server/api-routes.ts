@@ -103,18 +103,8 @@ async function probeModel({ deps, req, res }: ApiCall): Promise<void> {
   if (!read.ok) return;
   const { engine } = deps;
   const { model } = read.value;
-  if (engine.isPaused())
-    sendError(res, 409, 'router_paused', 'fcm-router: routing is paused; resume it to probe');
-  else if (!engine.knowsModel(model))
-    sendError(res, 404, 'model_not_found', `fcm-router: unknown model "${model}"`);
-  else if (!engine.probes.allowed(model))
-    // Offline, a probe of a model off this machine could only fail and count against a model that may be fine.
-    sendError(
-      res,
-      409,
-      'offline',
-      'fcm-router: this machine has no network connection; probe a model off this machine once it is back',
-    );
+  const refusal = engine.probeRefusal(model);
+  if (refusal !== null) sendError(res, refusal.status, refusal.code, refusal.message);
   else sendJson(res, 200, await engine.probes.probe(model));
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ErrorResponse, ProbeView } from '../../api-types.js';
+import { ProbeRefusedError } from './probe-refusal.js';
 import { startConnectProxy, type ConnectProxy } from '../../test-support/connect-proxy.js';
 import { startFakeUpstream, UNRESOLVABLE_URL } from '../../test-support/fake-upstream.js';
 import { parseReply } from '../../test-support/http-client.js';
@@ -164,6 +165,25 @@ test('offline, "probe now" probes a model on this machine and answers 409 offlin
       assert.equal(parseReply<ErrorResponse>(remote).error.code, 'offline');
       assert.equal(router.model('gone/m0').lastProbe, null);
       assert.equal(router.router.history().entries.length, 1, 'the remote model was never tried');
+    },
+  );
+});
+
+test('the library’s probeNow refuses as "probe now" does: offline for a model off this machine, unknown, paused', async () => {
+  await withScenario(
+    localAndRemote(() => false),
+    async ({ router, upstream }) => {
+      upstream.always('ollama/m1', json('hi'));
+      const refused = (code: string) => (error: unknown) =>
+        error instanceof ProbeRefusedError && error.code === code;
+      await assert.rejects(router.router.probeNow('gone/m0'), refused('offline'));
+      await assert.rejects(router.router.probeNow('nobody/none'), refused('model_not_found'));
+      assert.equal((await router.router.probeNow('ollama/m1')).ok, true, 'a model on this machine is probed');
+      router.router.setPaused(true);
+      await assert.rejects(router.router.probeNow('ollama/m1'), refused('router_paused'));
+      assert.equal(upstream.callsTo('ollama/m1').length, 1);
+      assert.equal(router.model('gone/m0').lastProbe, null);
+      assert.equal(router.router.history().entries.length, 1, 'only the allowed probe was routed');
     },
   );
 });
