@@ -131,6 +131,8 @@ export const FACES: readonly FaceDriver[] = [
     body: (stream, prompt, tools = []) => ({
       model: 'fcm',
       stream,
+      // As Codex asks: a summary of the reasoning, so the answer shows it.
+      reasoning: { summary: 'auto' },
       input: prompt,
       ...(tools.length === 0
         ? {}
