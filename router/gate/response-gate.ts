@@ -17,6 +17,7 @@ import {
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
+import { promoteTextCalls } from './text-calls.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 
@@ -184,17 +185,31 @@ function saysNothing(first: unknown, asks: GateAsks): boolean {
 }
 
 /**
+ * The tool calls of an answer's first choice, with `offered` checked: calls written into its text are read
+ * back into calls first, in place (`promoteTextCalls`), then every call is checked (`messageToolProblem`).
+ */
+function checkCalls(
+  first: Record<string, unknown>,
+  offered: ReadonlySet<string>,
+): { problem: string | null; promoted: boolean } {
+  const promoted = promoteTextCalls(first, offered);
+  if (typeof promoted === 'string') return { problem: promoted, promoted: false };
+  return { problem: messageToolProblem(first.message, offered), promoted };
+}
+
+/**
  * Judges a parsed chat completion (a JSON body's, or a stream's folded into one) per `mode`: `off` passes
  * it; `basic` rejects a non-null `error` and missing or empty `choices`; `strict` also requires the first
  * choice to carry useful content, more than reasoning alone (a think block opening its text is reasoning
  * too) unless cut at its output limit, and, when `asks.tools` is given, tool calls an agent can run
- * (`invalid_tool_call`), and when `asks.forced` is, a call to one of those tools (`tool_choice_ignored`). A
- * finish reason that contradicts its choice's calls is fixed in place, in any mode.
+ * (`invalid_tool_call`; calls written into the text are read back into calls first), and when `asks.forced`
+ * is, a call to one of those tools (`tool_choice_ignored`). A finish reason that contradicts its choice's
+ * calls is fixed in place, in any mode.
  *
  * @param asks what the request holds the answer to besides the mode: its tools, the call it forces, and
  * whether an empty answer cut at its output limit is answered (`cutAnswers`).
  * @returns a failure with its kind, or a pass with `rewritten` (the fixed body's JSON) set only when a finish
- * reason was fixed.
+ * reason was fixed or calls were read from the text.
  */
 export function checkCompletion(
   body: Record<string, unknown>,
@@ -202,6 +217,7 @@ export function checkCompletion(
   asks: GateAsks = {},
 ): GateVerdict {
   const { tools } = asks;
+  let promoted = false;
   if (mode !== 'off') {
     if (body.error != null) {
       const { errorCode, detail } = describeUpstreamError(body.error);
@@ -217,14 +233,14 @@ export function checkCompletion(
     if (mode === 'strict' && endsWithThoughtsAlone(first)) {
       return fail('empty_content', 'first choice ended with reasoning alone: no text, tool call or refusal');
     }
-    const problem =
-      mode === 'strict' && tools && isRecord(first) ? messageToolProblem(first.message, tools) : null;
-    if (problem !== null) return fail('invalid_tool_call', problem);
+    const calls = mode === 'strict' && tools && isRecord(first) ? checkCalls(first, tools) : null;
+    if (calls?.problem) return fail('invalid_tool_call', calls.problem);
+    promoted = calls?.promoted === true;
     if (mode === 'strict' && asks.forced && !(isRecord(first) && callsForcedTool(first.message, asks.forced)))
       return fail('tool_choice_ignored', FORCED_CALL_MISSING);
   }
 
-  const rewritten =
-    Array.isArray(body.choices) && fixFinishReasons(body.choices) ? JSON.stringify(body) : null;
+  const fixed = Array.isArray(body.choices) && fixFinishReasons(body.choices);
+  const rewritten = fixed || promoted ? JSON.stringify(body) : null;
   return { ok: true, rewritten, usage: readUsage(body), body };
 }

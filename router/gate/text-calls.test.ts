@@ -1,0 +1,177 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promoteTextCalls, readTextCalls, textStart } from './text-calls.js';
+
+const OFFERED = new Set(['Read', 'Bash']);
+const READ = { name: 'Read', args: '{"path":"a.txt"}' };
+const BASH = { name: 'Bash', args: '{"command":"ls"}' };
+
+test('Hermes-style <tool_call> blocks are calls: one or several, arguments or parameters, the last close missing', () => {
+  const forms: [string, { name: string; args: string }[]][] = [
+    ['<tool_call>\n{"name": "Read", "arguments": {"path": "a.txt"}}\n</tool_call>', [READ]],
+    ['  <tool_call>{"name":"Read","parameters":{"path":"a.txt"}}</tool_call>\n', [READ]],
+    [
+      '<tool_call>{"name":"Read","arguments":{"path":"a.txt"}}</tool_call>\n<tool_call>{"name":"Bash","arguments":"{\\"command\\":\\"ls\\"}"}</tool_call>',
+      [READ, { name: 'Bash', args: '{"command":"ls"}' }],
+    ],
+    ['<tool_call>{"name":"Read","arguments":{"path":"a.txt"}}', [READ]],
+    ['<tool_call>{"type":"function","name":"Bash","arguments":{"command":"ls"}}</tool_call>', [BASH]],
+  ];
+  for (const [text, calls] of forms)
+    assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
+});
+
+test('Mistral’s [TOOL_CALLS]: a JSON array, or name[ARGS]{…} each (with a [CALL_ID])', () => {
+  const forms = [
+    '[TOOL_CALLS][{"name": "Read", "arguments": {"path": "a.txt"}}, {"name": "Bash", "arguments": {"command": "ls"}}]',
+    '[TOOL_CALLS]Read[ARGS]{"path": "a.txt"}[TOOL_CALLS]Bash[ARGS]{"command": "ls"}',
+    '[TOOL_CALLS]Read[CALL_ID]abc123XYZ[ARGS]{"path": "a.txt"}[TOOL_CALLS]Bash[ARGS]{"command": "ls"}',
+  ];
+  for (const text of forms) {
+    const read = readTextCalls(text, OFFERED);
+    assert.equal(read.kind, 'calls', text);
+    if (read.kind !== 'calls') continue;
+    assert.deepEqual(
+      read.calls.map((call) => [call.name, JSON.parse(call.args) as unknown]),
+      [
+        ['Read', { path: 'a.txt' }],
+        ['Bash', { command: 'ls' }],
+      ],
+    );
+  }
+});
+
+test('the bare JSON of a call to an offered tool (alone, in an array or a json fence) is a call; other JSON is words', () => {
+  assert.deepEqual(readTextCalls('{"name": "Read", "parameters": {"path": "a.txt"}}', OFFERED), {
+    kind: 'calls',
+    calls: [READ],
+  });
+  assert.deepEqual(readTextCalls('```json\n[{"name":"Bash","arguments":{"command":"ls"}}]\n```', OFFERED), {
+    kind: 'calls',
+    calls: [BASH],
+  });
+  for (const words of [
+    '{"name": "Write", "arguments": {"path": "a.txt"}}', // not offered: a JSON answer, maybe
+    '{"name": "Read", "arguments": {"path": "a.txt"}, "note": "x"}', // more than a call
+    '{"answer": 42}',
+    '[1, 2, 3]',
+    '```python\nprint("hi")\n```',
+    'Sure. <tool_call>{"name":"Read","arguments":{}}</tool_call>', // words first: an answer about markup
+    'Hello!',
+    '',
+  ])
+    assert.deepEqual(readTextCalls(words, OFFERED), { kind: 'words' }, words);
+});
+
+test('call markup that cannot be read as calls is unreadable, named by its form and never by its content', () => {
+  for (const [text, form] of [
+    [
+      '<tool_call>\n<function=Read>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>',
+      '<tool_call>',
+    ],
+    [
+      '<tool_call>{"name":"Read","arguments":{"path":"a.txt"}}</tool_call> and then some prose',
+      '<tool_call>',
+    ],
+    ['[TOOL_CALLS]Read{"path":"a.txt"}', '[TOOL_CALLS]'],
+    ['<function=Read>{"path": "a.txt"}</function>', '<function='],
+    ['<|python_tag|>{"name": "Read", "parameters": {"path": "a.txt"}}', '<|python_tag|>'],
+    [
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>Read<｜tool▁sep｜>{"path":"a.txt"}',
+      '<｜tool▁calls▁begin｜>',
+    ],
+  ]) {
+    const read = readTextCalls(text ?? '', OFFERED);
+    assert.equal(read.kind, 'unreadable', text);
+    if (read.kind === 'unreadable') {
+      assert.match(read.detail, new RegExp(`\\(${(form ?? '').replace(/[|[\]]/g, '\\$&')}\\)`));
+      assert.doesNotMatch(read.detail, /a\.txt/);
+    }
+  }
+});
+
+test('while it streams, a text start is unknown, maybe calls, or words', () => {
+  const cases: [string, string][] = [
+    ['', 'unknown'],
+    ['<', 'unknown'],
+    ['<tool_ca', 'unknown'],
+    ['[TOOL', 'unknown'],
+    ['[', 'unknown'],
+    ['`', 'unknown'],
+    ['```', 'unknown'],
+    ['```json', 'unknown'],
+    ['```json\n', 'unknown'],
+    ['<tool_call>', 'maybe_calls'],
+    ['<tool_call>{"na', 'maybe_calls'],
+    ['[TOOL_CALLS]', 'maybe_calls'],
+    ['<|python_tag|>', 'maybe_calls'],
+    ['{', 'unknown'],
+    ['[{', 'unknown'],
+    ['{ "na', 'unknown'],
+    ['```\n[', 'unknown'],
+    ['{"name"', 'maybe_calls'],
+    ['[ {"type"', 'maybe_calls'],
+    ['```json\n{"name"', 'maybe_calls'],
+    ['{"answer"', 'words'],
+    ['{"ans', 'words'],
+    ['{ x', 'words'],
+    ['[README](README.md) says', 'words'],
+    ['[x] done', 'words'],
+    ['```python\n', 'words'],
+    ['```json\nconst', 'words'],
+    ['<think>', 'words'],
+    ['<th', 'words'],
+    ['Sure', 'words'],
+    ['S', 'words'],
+  ];
+  for (const [start, expected] of cases) assert.equal(textStart(start), expected, start);
+});
+
+test('a whole answer’s calls written as text become its tool_calls; a think block before them stays its content', () => {
+  const choice = {
+    index: 0,
+    message: {
+      role: 'assistant',
+      content:
+        '<think>Need the file.</think>\n\n<tool_call>{"name":"Read","arguments":{"path":"a.txt"}}</tool_call>',
+    },
+    finish_reason: 'stop',
+  };
+  assert.equal(promoteTextCalls(choice, OFFERED), true);
+  assert.deepEqual(choice.message, {
+    role: 'assistant',
+    content: '<think>Need the file.</think>',
+    tool_calls: [{ type: 'function', function: { name: 'Read', arguments: '{"path":"a.txt"}' } }],
+  });
+
+  const plain = {
+    message: { role: 'assistant', content: '[TOOL_CALLS]Bash[ARGS]{"command":"ls"}', tool_calls: [] },
+  };
+  assert.equal(promoteTextCalls(plain, OFFERED), true);
+  assert.equal(plain.message.content, null);
+
+  const unreadable = { message: { role: 'assistant', content: '<function=Read>{}</function>' } };
+  assert.match(String(promoteTextCalls(unreadable, OFFERED)), /cannot be read/);
+  assert.equal(unreadable.message.content, '<function=Read>{}</function>', 'left as it came');
+
+  const withCalls = {
+    message: {
+      content: '<tool_call>{"name":"Read","arguments":{}}</tool_call>',
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'Bash', arguments: '{}' } }],
+    },
+  };
+  assert.equal(promoteTextCalls(withCalls, OFFERED), false, 'a message with calls of its own is left alone');
+  const words = { message: { content: 'Hello.' } };
+  assert.equal(promoteTextCalls(words, OFFERED), false);
+  assert.deepEqual(words, { message: { content: 'Hello.' } });
+});
+
+test('with no tool offered, nothing in the text is a call', () => {
+  const none = new Set<string>();
+  for (const text of [
+    '<tool_call>{"name":"Read","arguments":{}}</tool_call>',
+    '<function=Read>{}</function>',
+  ])
+    assert.deepEqual(readTextCalls(text, none), { kind: 'words' });
+  assert.equal(promoteTextCalls({ message: { content: '[TOOL_CALLS]Read[ARGS]{}' } }, none), false);
+});
