@@ -5,8 +5,9 @@
  * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
  * said nothing yet kept back (`EndingHold`; a think block opening the text is not saying something,
  * `ThinkTagReader`); when the request forces a tool call, nothing counts as content before such a call
- * (`ForcedCall`), and an answer that ends without one fails. It reports, per chunk, the frames as written
- * anew, whether any changed and whether content came (the stream shaper decides which bytes go).
+ * (`ForcedCall`), and an answer that ends without one fails; a fresh answer's first text waits while it may
+ * be tool calls written as text (`TextCallHold`), which go out as calls. It reports, per chunk, the frames as
+ * written anew, whether any changed and whether content came (the stream shaper decides which bytes go).
  */
 import {
   argumentsText,
@@ -26,6 +27,7 @@ import { OverlapTrimmer } from './overlap-trim.js';
 import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
 import { EndingHold } from './ending-hold.js';
+import { TextCallHold } from './text-call-hold.js';
 import { ForcedCall, type ForcedCallState } from './forced-call.js';
 
 /** Why a shaped stream cannot go on to the agent. */
@@ -79,6 +81,8 @@ export class FrameShaper implements FrameSink {
   readonly #think: ThinkTagReader | null;
   readonly #signatures: ThoughtSignatures | null;
   readonly #forced: ForcedCall;
+  /** A fresh answer's first text, while it may be tool calls written as text (null: not read). */
+  readonly #textCalls: TextCallHold | null;
   #base: ChunkBase;
   #calls = 0;
   /** The calls that went out: tool calls, a legacy function call, or none yet. */
@@ -103,11 +107,18 @@ export class FrameShaper implements FrameSink {
     this.#think = watched ? new ThinkTagReader() : null;
     // An answer under way committed on its forced call already: its continuation owes none.
     this.#forced = new ForcedCall(continuing === null ? rules.forced : null);
+    const readsText = tools !== null && tools.size > 0 && continuing === null;
+    this.#textCalls = readsText ? new TextCallHold(tools, rules.holdLimit) : null;
   }
 
   /** Something is held that only later frames can let go: every chunk must be read. */
   get holding(): boolean {
-    return this.#trim !== null || this.#hold?.holding === true || this.#ending.watching;
+    return (
+      this.#trim !== null ||
+      this.#hold?.holding === true ||
+      this.#ending.watching ||
+      this.#textCalls?.reading === true
+    );
   }
 
   /** The call the request forces: none awaited, its pieces held, or still missing. */
@@ -141,9 +152,7 @@ export class FrameShaper implements FrameSink {
    * ending (or the answer fails for having said nothing).
    */
   end(): void {
-    this.#endThink();
-    this.#flushTrim();
-    this.#letGoCalls();
+    this.#endPieces();
     if (this.#chunk.problem !== null) return;
     const { frames, problem } = this.#ending.end();
     if (problem !== null) this.#chunk.problem = { kind: 'empty_content', detail: problem };
@@ -165,9 +174,7 @@ export class FrameShaper implements FrameSink {
     const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
     this.#shapeDelta(delta);
     if (finish !== null) {
-      this.#endThink();
-      this.#flushTrim();
-      this.#letGoCalls();
+      this.#endPieces();
       this.#endedWithoutForcedCall();
     }
     this.#chunk.content ||= this.#forced.met && (hasUsefulContent(delta) || finish !== null);
@@ -181,9 +188,7 @@ export class FrameShaper implements FrameSink {
   done(): void {
     this.#done = true;
     if (this.#chunk.problem !== null) return;
-    this.#endThink();
-    this.#flushTrim();
-    this.#letGoCalls();
+    this.#endPieces();
     this.#endedWithoutForcedCall();
     this.#emit('[DONE]', null);
     this.#chunk.content ||= this.#forced.met;
@@ -231,6 +236,7 @@ export class FrameShaper implements FrameSink {
   }
 
   #shapeDelta(delta: Record<string, unknown>): void {
+    if (this.#textCalls?.read(delta) === true) this.#chunk.changed = true;
     const reasoningKey = str(delta.reasoning_content) !== '' ? 'reasoning_content' : 'reasoning';
     const reasoning = str(delta[reasoningKey]);
     if (reasoning !== '') {
@@ -297,6 +303,31 @@ export class FrameShaper implements FrameSink {
   #saysSomething(text: string): boolean {
     if (this.#think === null || !this.#ending.watching || !this.#think.reading) return hasText(text);
     return text !== '' && hasText(this.#think.push(text));
+  }
+
+  /** What waits for the answer's end goes now: its first text (or its calls), a think tag's start, a trim, calls. */
+  #endPieces(): void {
+    this.#endTextCalls();
+    this.#endThink();
+    this.#flushTrim();
+    this.#letGoCalls();
+  }
+
+  /** The answer ended while its first text waited: calls go as calls, words as words; unreadable markup fails. */
+  #endTextCalls(): void {
+    const hold = this.#textCalls;
+    if (hold?.reading !== true) return;
+    const end = hold.end();
+    if (end.kind === 'unreadable') this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: end.detail };
+    else if (end.kind === 'calls') {
+      const calls = this.#hold;
+      end.calls.forEach(({ name, args }, index) => calls && this.#take(calls.piece(index, null, name, args)));
+    } else if (end.text !== '') {
+      if (this.#saysSomething(end.text)) this.#said();
+      this.#emit(chunkFrame(this.#base, { content: end.text }), null);
+      this.#chunk.changed = true;
+      this.#chunk.content ||= this.#forced.met;
+    }
   }
 
   /** The text ended: a tag's start the think reader held back (`<th`) was words after all. */

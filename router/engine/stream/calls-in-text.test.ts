@@ -1,0 +1,167 @@
+/**
+ * Tool calls a model writes into its text reach the agent as calls, on each face, streamed or whole: the
+ * text waits while it may be such calls, so no markup goes out; markup that cannot be read fails over
+ * unseen as `invalid_tool_call`; words that only begin like markup, and JSON that is no call, pass as text.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { askFace, FACES, type FaceDriver } from '../../test-support/face-answers.js';
+import { withScenario } from '../../test-support/scenario.js';
+import { byStreaming, jsonBody, sse } from '../../test-support/upstream-behaviours.js';
+import {
+  completion,
+  contentFrame,
+  finishFrame,
+  reasoningFrame,
+  roleFrame,
+  toolCallFrame,
+} from '../../test-support/upstream-frames.js';
+
+const TWO = {
+  providers: { alpha: ['m1'], beta: ['m2'] },
+  breaker: { failureThreshold: 20, degradedRatio: 1 },
+};
+const ARGS = '{"path":"README.md"}';
+const HERMES = `<tool_call>\n{"name": "Read", "arguments": ${ARGS}}\n</tool_call>`;
+/** Qwen3-Coder's own form, which the router does not read. */
+const XML_CALL =
+  '<tool_call>\n<function=Read>\n<parameter=path>\nREADME.md\n</parameter>\n</function>\n</tool_call>';
+
+interface Said {
+  text: string;
+  tools: { name: string; args: string }[];
+}
+
+type Json = Record<string, unknown>;
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+
+/** A whole answer on `face`: its text and its calls (arguments as JSON text). */
+function whole(face: FaceDriver, reply: string): Said {
+  const body = JSON.parse(reply) as Json;
+  if (face.face === 'chat') {
+    const message = (list(body.choices)[0]?.message ?? {}) as Json;
+    const tools = list(message.tool_calls).map(
+      (call) => call.function as { name: string; arguments: string },
+    );
+    return {
+      text: String(message.content ?? ''),
+      tools: tools.map((fn) => ({ name: fn.name, args: fn.arguments })),
+    };
+  }
+  const parts = face.face === 'messages' ? list(body.content) : list(body.output);
+  const said: Said = { text: '', tools: [] };
+  for (const part of parts) {
+    if (part.type === 'text') said.text += String(part.text);
+    if (part.type === 'message')
+      said.text += list(part.content)
+        .map((c) => String(c.text))
+        .join('');
+    if (part.type === 'tool_use')
+      said.tools.push({ name: String(part.name), args: JSON.stringify(part.input) });
+    if (part.type === 'function_call')
+      said.tools.push({ name: String(part.name), args: String(part.arguments) });
+  }
+  return said;
+}
+
+/** A model that writes `text`, streamed in `pieces` or whole, as the request asks, ending with `stop`. */
+function writes(text: string, pieces: readonly string[] = [text], before: Json[] = []) {
+  return byStreaming(
+    sse([roleFrame(), ...before, ...pieces.map(contentFrame), finishFrame('stop')]),
+    jsonBody(completion(text)),
+  );
+}
+
+/** `text` cut into pieces of `size` characters, as a stream may bring it. */
+const cut = (text: string, size: number): string[] =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+async function ask(url: string, face: FaceDriver, stream: boolean): Promise<Said> {
+  const reply = await askFace(url, face, face.body(stream, 'Read it.', ['Read']));
+  assert.equal(reply.status, 200, reply.text);
+  if (!stream) return whole(face, reply.text);
+  const read = face.read(reply.text);
+  assert.equal(read.ending, 'clean');
+  return { text: read.text, tools: read.tools };
+}
+
+for (const face of FACES) {
+  for (const stream of [true, false]) {
+    const on = `${face.face}${stream ? ' stream' : ''}`;
+
+    test(`${on}: a call written as Hermes-style text reaches the agent as a call, from the model that wrote it`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        upstream.script('alpha/m1', writes(HERMES, cut(HERMES, 7)));
+        const said = await ask(router.url, face, stream);
+        assert.deepEqual(said, { text: '', tools: [{ name: 'Read', args: ARGS }] });
+        assert.deepEqual(
+          router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),
+          ['alpha/m1:ok'],
+        );
+      });
+    });
+
+    test(`${on}: call markup that cannot be read fails over unseen as invalid_tool_call`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        upstream.script('alpha/m1', writes(XML_CALL, cut(XML_CALL, 9)));
+        upstream.script('beta/m2', writes(`[TOOL_CALLS]Read[ARGS]${ARGS}`));
+        const said = await ask(router.url, face, stream);
+        assert.deepEqual(said, { text: '', tools: [{ name: 'Read', args: ARGS }] });
+        const entry = router.lastEntry();
+        assert.deepEqual(
+          entry.attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),
+          ['alpha/m1:invalid_tool_call', 'beta/m2:ok'],
+        );
+      });
+    });
+
+    test(`${on}: words that begin like markup, and JSON that is no call, pass as the text they are`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        for (const text of [
+          '<b>Bold</b> it is.',
+          '[TOOL] is a word here.',
+          '{"answer": 42}',
+          '```python\nx = 1\n```',
+        ]) {
+          upstream.script('alpha/m1', writes(text, cut(text, 2)));
+          assert.deepEqual(await ask(router.url, face, stream), { text, tools: [] }, text);
+        }
+        assert.equal(upstream.callsTo('beta/m2').length, 0);
+      });
+    });
+  }
+}
+
+test('chat stream: reasoning first, then a call written as text: the reasoning goes out, then the call', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const chat = FACES[0] as FaceDriver;
+    upstream.script('alpha/m1', writes(HERMES, cut(HERMES, 11), [reasoningFrame('I should read it.')]));
+    const reply = await askFace(router.url, chat, chat.body(true, 'Read it.', ['Read']));
+    const read = chat.read(reply.text);
+    assert.deepEqual(
+      [read.reasoning, read.text, read.tools],
+      ['I should read it.', '', [{ name: 'Read', args: ARGS }]],
+    );
+    assert.doesNotMatch(reply.text, /tool_call>/);
+    assert.match(reply.text, /"finish_reason":"tool_calls"/);
+  });
+});
+
+test('chat stream: a real call after blank text is the call; the text that waited was words', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const chat = FACES[0] as FaceDriver;
+    const frames = [roleFrame(), contentFrame('\n'), toolCallFrame(0, ARGS, { id: 'call_1', name: 'Read' })];
+    upstream.script('alpha/m1', sse([...frames, finishFrame('tool_calls')]));
+    const read = chat.read((await askFace(router.url, chat, chat.body(true, 'Read it.', ['Read']))).text);
+    assert.deepEqual([read.text, read.tools], ['\n', [{ name: 'Read', args: ARGS }]]);
+  });
+});
+
+test('without tools offered, text that looks like a call is text', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const chat = FACES[0] as FaceDriver;
+    upstream.always('alpha/m1', writes(HERMES, cut(HERMES, 7)));
+    const read = chat.read((await askFace(router.url, chat, chat.body(true, 'Show me.'))).text);
+    assert.deepEqual([read.text, read.tools], [HERMES, []]);
+  });
+});

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextCallHold } from './text-call-hold.js';
+
+const OFFERED = new Set(['Read']);
+
+test('words go on at once, with the text that waited before them', () => {
+  const hold = new TextCallHold(OFFERED, 1000);
+  assert.equal(hold.push('  '), null);
+  assert.equal(hold.push('<'), null);
+  assert.equal(hold.holding, true);
+  assert.equal(hold.push('b>Bold'), '  <b>Bold');
+  assert.equal(hold.reading, false);
+});
+
+test('text that may be calls waits for the end, which reads it: calls, or words as they came', () => {
+  const calls = new TextCallHold(OFFERED, 1000);
+  for (const piece of ['<tool_', 'call>{"name":"Read",', '"arguments":{"path":"a"}}</tool_call>'])
+    assert.equal(calls.push(piece), null);
+  assert.deepEqual(calls.end(), { kind: 'calls', calls: [{ name: 'Read', args: '{"path":"a"}' }] });
+  assert.equal(calls.reading, false);
+
+  const json = new TextCallHold(OFFERED, 1000);
+  assert.equal(json.push('{"name": "Ada", '), null);
+  assert.equal(json.push('"age": 36}'), null);
+  assert.deepEqual(json.end(), { kind: 'words', text: '{"name": "Ada", "age": 36}' });
+
+  const other = new TextCallHold(OFFERED, 1000);
+  assert.equal(other.push('{"answer": 42}'), '{"answer": 42}', 'JSON of another shape goes on at once');
+});
+
+test('past its limit the text that waited goes on as words, unread', () => {
+  const hold = new TextCallHold(OFFERED, 16);
+  assert.equal(hold.push('<tool_call>{"na'), null);
+  assert.equal(hold.push('me":'), '<tool_call>{"name":');
+  assert.equal(hold.reading, false);
+});
+
+test('stop lets the text that waited go as words (the answer went on with other content)', () => {
+  const hold = new TextCallHold(OFFERED, 1000);
+  assert.equal(hold.push('\n'), null);
+  assert.equal(hold.stop(), '\n');
+  assert.equal(hold.reading, false);
+});

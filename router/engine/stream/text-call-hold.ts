@@ -1,0 +1,83 @@
+/**
+ * The stream's side of tool calls written as text (`readTextCalls`): the answer's first text waits here
+ * while it may be such calls (blank, the start of call markup, JSON, a JSON fence), so nothing of it goes out
+ * before its end tells. Words go on at once, with what waited before them; calls come back to be held and
+ * checked like any call. The hold is bounded (by the hold buffer's size): past `limit` characters the text
+ * goes on as words, unread.
+ */
+import { hasText } from '../../gate/answer-rules.js';
+import { readTextCalls, textStart, type TextCallReading } from '../../gate/text-calls.js';
+
+/** What the text that waited came to at the answer's end: calls, markup that cannot be read, or words. */
+export type TextCallEnd = Exclude<TextCallReading, { kind: 'words' }> | { kind: 'words'; text: string };
+
+/** One attempt's first text, while it may be tool calls. */
+export class TextCallHold {
+  readonly #offered: ReadonlySet<string>;
+  readonly #limit: number;
+  #held = '';
+  #reading = true;
+  /** The text so far may be calls (markup, JSON): it waits for the answer's end. */
+  #maybeCalls = false;
+
+  /** `offered`: the request's tools; `limit`: the most characters held. */
+  constructor(offered: ReadonlySet<string>, limit: number) {
+    this.#offered = offered;
+    this.#limit = limit;
+  }
+
+  /** The text is still read here (none came yet, or what came may be calls). */
+  get reading(): boolean {
+    return this.#reading;
+  }
+
+  /** Text is waiting. */
+  get holding(): boolean {
+    return this.#held !== '';
+  }
+
+  /**
+   * Reads a delta's text, in place: it is taken out while it waits, or goes on with the text that waited
+   * before it; any other content than text (a call, a refusal) ends the wait, and what waited was words.
+   * Returns whether the delta changed.
+   */
+  read(delta: Record<string, unknown>): boolean {
+    if (!this.#reading) return false;
+    const piece = typeof delta.content === 'string' ? delta.content : '';
+    const other =
+      delta.tool_calls !== undefined || delta.function_call !== undefined || hasText(delta.refusal);
+    if (piece === '' && !other) return false;
+    const out = other ? this.stop() + piece : this.push(piece);
+    if (out === piece) return false;
+    if (out === null || out === '') delete delta.content;
+    else delta.content = out;
+    return true;
+  }
+
+  /** A piece of the answer's text: what goes on now (null: it waits), the text that waited first. */
+  push(piece: string): string | null {
+    this.#held += piece;
+    // Once it may be calls, only its end tells: its start need not be read again.
+    if (!this.#maybeCalls) {
+      const start = textStart(this.#held.trimStart());
+      if (start === 'words') return this.stop();
+      this.#maybeCalls = start === 'maybe_calls';
+    }
+    return this.#held.length <= this.#limit ? null : this.stop();
+  }
+
+  /** Reading ends (the answer went on otherwise): the text that waited goes on as words. */
+  stop(): string {
+    const text = this.#held;
+    this.#held = '';
+    this.#reading = false;
+    return text;
+  }
+
+  /** The answer ended: what the text that waited was. */
+  end(): TextCallEnd {
+    const text = this.stop();
+    const reading = readTextCalls(text, this.#offered);
+    return reading.kind === 'words' ? { kind: 'words', text } : reading;
+  }
+}
