@@ -2,22 +2,25 @@
  * `npm run test:agents`: the real coding agents, headless, against the real daemon over fake upstreams.
  * First, each agent runs with nothing but what `fcm-router setup` wrote into a throwaway HOME, which is then
  * undone (scripts/agent-setup-round.ts; `npm run test:agents -- --setup-only` runs that round alone). Then
- * Claude Code and Codex, in four rounds, each a plain prompt and a shell-tool loop: a set whose first model
+ * Claude Code and Codex, in five rounds, each a plain prompt and a shell-tool loop: a set whose first model
  * has a 4,000-token window (smaller than either agent's requests), whose second refuses them with a 400 (a
  * shape its API will not take), whose next two are black holes (an empty 200; an SSE error frame before
  * content) and whose fifth is a scripted coding model; a set whose first model dies half-way through every
  * answer (its connection drops) before the same coding model; a set whose first model thinks and stops
  * without a word before it (its thoughts in the reasoning field, or in a think block as text); and a Gemini 3
- * model alone on Google's API, which refuses tool calls that lost their thought signature and signs its own. Agents retry
- * quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
+ * model alone on Google's API, which refuses tool calls that lost their thought signature and signs its own;
+ * and the coding model alone on a host that parses no tool calls, so it writes them into its text. Agents
+ * retry quietly, so their exit status is not enough: every request the router saw on the agent's endpoint must
  * have been served; the small model refuses once and is skipped from then on; the strict one is asked last
  * once a request it refused was served; each conversation stays on the model that served its first turn; an
  * answer cut half-way, or one of thoughts alone, was finished by the coding model as a continuation, the
  * agent getting it whole; Gemini served every request at its first attempt and got its own signatures
- * back. Last, OpenCode, Qwen Code and Continue (the chat-completions agents, scripts/chat-agents.ts) each get
- * a plain prompt and a shell-tool loop over both black holes before the coding model, on a daemon of their
+ * back; the model writing its calls as text served every request at its first attempt, and the agents ran
+ * those calls. Last, OpenCode, Qwen Code and Continue (the chat-completions agents, scripts/chat-agents.ts)
+ * each get a plain prompt and a shell-tool loop over both black holes before the coding model, on a daemon of their
  * own, set up with the dashboard's snippet and the set's window, then the same before a model dying
- * half-way, then on the Gemini model alone; `--chat-only` runs that round alone. The agents are installed on demand from npm into `.agents/` (ignored).
+ * half-way, then on the Gemini model alone, then on the model writing its calls as text alone; `--chat-only`
+ * runs that round alone. The agents are installed on demand from npm into `.agents/` (ignored).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -212,25 +215,52 @@ function thinkingChecks(entries: readonly HistoryEntry[]): Check[] {
 const GEMINI = 'googleai/gemini-3.5-flash';
 
 /**
- * What a Gemini run's history must show on each of `faces` (of `who`'s requests, when named): every request
- * served by Gemini at its first attempt, the tool loops' second requests too (their tool calls went up signed).
+ * What a run on `model` alone must show on each of `faces` (of `who`'s requests, when named): every request
+ * served by it at its first attempt, the tool loops' second requests too.
  */
-function geminiChecks(
+function firstAttemptChecks(
   entries: readonly HistoryEntry[],
+  model: string,
   faces: readonly HistoryEntry['api'][] = ['messages', 'responses'],
   who = '',
 ): Check[] {
   return faces.map((api) => {
     const seen = entries.filter((entry) => entry.api === api);
     const wrong = seen.filter(
-      (entry) => entry.outcome !== 'served' || entry.servedModel !== GEMINI || entry.attempts.length !== 1,
+      (entry) => entry.outcome !== 'served' || entry.servedModel !== model || entry.attempts.length !== 1,
     );
     return {
-      name: `router history: all ${seen.length} ${who}${api} requests served by ${GEMINI} at their first attempt`,
+      name: `router history: all ${seen.length} ${who}${api} requests served by ${model} at their first attempt`,
       ok: seen.length > 0 && wrong.length === 0,
       detail: wrong.map(chainOf).join('\n'),
     };
   });
+}
+
+/** A Gemini run's history: every request served by Gemini at its first attempt (its tool calls went up signed). */
+const geminiChecks = (
+  entries: readonly HistoryEntry[],
+  faces: readonly HistoryEntry['api'][] = ['messages', 'responses'],
+  who = '',
+): Check[] => firstAttemptChecks(entries, GEMINI, faces, who);
+
+/** The coding model on a host that parses no tool calls: it writes them into its text. */
+const TEXT_CALLER = 'text/calls';
+
+/**
+ * What the agents' tool loops sent the model that writes its calls as text: tool results, so each agent got
+ * those calls as calls and ran them.
+ */
+function textCallsCheck(calls: readonly UpstreamCall[], who = ''): Check {
+  const results = calls.filter((call) => {
+    const messages = Array.isArray(call.body?.messages) ? (call.body.messages as { role?: unknown }[]) : [];
+    return call.key === TEXT_CALLER && messages.at(-1)?.role === 'tool';
+  });
+  return {
+    name: `upstream: ${results.length} ${who}tool results came back to ${TEXT_CALLER}, whose calls were all written as text`,
+    ok: results.length >= (who === '' ? 2 : 1),
+    detail: `${calls.length} calls`,
+  };
 }
 
 /**
@@ -294,6 +324,7 @@ async function chatRound(
     checks.push(...runs.map((check) => ({ ...check, name: `${check.name}, its model dying half-way` })));
     checks.push(...dyingChecks(await dying.stop(), ['chat'], `${agent.name} `));
     checks.push(...(await chatOnGemini(agent, { ...config, providers }, upstream, { dir, window })));
+    checks.push(...(await chatOnTextCalls(agent, { ...config, providers }, upstream, { dir, window })));
   }
   return checks;
 }
@@ -316,6 +347,24 @@ async function chatOnGemini(
     ...runs.map((check) => ({ ...check, name: `${check.name}, on Gemini` })),
     ...geminiChecks(await daemon.stop(), ['chat'], `${agent.name} `),
     geminiSignatureCheck(upstream.calls.slice(callsBefore), `${agent.name} `),
+  ];
+}
+
+/** A chat agent on the model that writes its calls as text, alone: it gets them as calls and runs them. */
+async function chatOnTextCalls(
+  agent: ChatAgent,
+  config: { providers: ReturnType<typeof fakeProviders>; router: object },
+  upstream: FakeUpstream,
+  at: { dir: string; window: number | null },
+): Promise<Check[]> {
+  const dir = `${at.dir}-text-calls`;
+  const daemon = await startDaemon({ ...config, sets: { main: [TEXT_CALLER] }, activeSet: 'main' }, dir);
+  const callsBefore = upstream.calls.length;
+  const runs = await runChatAgent(agent, { base: daemon.base, window: at.window }, dir);
+  return [
+    ...runs.map((check) => ({ ...check, name: `${check.name}, its model writing calls as text` })),
+    ...firstAttemptChecks(await daemon.stop(), TEXT_CALLER, ['chat'], `${agent.name} `),
+    textCallsCheck(upstream.calls.slice(callsBefore), `${agent.name} `),
   ];
 }
 
@@ -357,6 +406,7 @@ async function main(): Promise<number> {
   upstream.always(DYING, agentModelDyingHalfway());
   upstream.always(THINKER, agentModelThinkingOnly());
   upstream.always(GEMINI, geminiOnGoogle());
+  upstream.always(TEXT_CALLER, agentModel({ callsAsText: true }));
   const models = {
     small: ['ctx'],
     strict: ['params'],
@@ -364,6 +414,7 @@ async function main(): Promise<number> {
     half: ['dies'],
     thinks: ['only'],
     googleai: ['gemini-3.5-flash'],
+    text: ['calls'],
     good: ['coder'],
   };
   // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
@@ -424,6 +475,17 @@ async function main(): Promise<number> {
   checks.push(...(await runAgents(fourth.base, path.join(scratch, 'gemini'), `, on Gemini`)));
   checks.push(...geminiChecks(await fourth.stop()));
   checks.push(geminiSignatureCheck(upstream.calls.slice(beforeGemini)));
+
+  const fifth = await startDaemon(
+    { providers, sets: { main: [TEXT_CALLER] }, activeSet: 'main', router },
+    path.join(scratch, 'text-calls'),
+  );
+  const beforeText = upstream.calls.length;
+  checks.push(
+    ...(await runAgents(fifth.base, path.join(scratch, 'text-calls'), `, its model writing calls as text`)),
+  );
+  checks.push(...firstAttemptChecks(await fifth.stop(), TEXT_CALLER));
+  checks.push(textCallsCheck(upstream.calls.slice(beforeText)));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }

@@ -5,7 +5,8 @@
  * (as the router offers it: a function of one string, `input`), it calls that with a patch adding the file;
  * once the tool's result is the newest message, it answers with what the command printed; otherwise it says
  * `AGENT_REPLY`. Asked by the router to continue an answer it began,
- * it gives the rest of it (or, after thoughts alone, its move); `agentModelDyingHalfway` dies half-way
+ * it gives the rest of it (or, after thoughts alone, its move); with `callsAsText` it writes its calls into its
+ * text, as a model whose provider parses no tool calls; `agentModelDyingHalfway` dies half-way
  * through its answers, and `agentModelThinkingOnly` thinks and then says nothing.
  */
 import type { ServerResponse } from 'node:http';
@@ -118,14 +119,25 @@ function sendSse(res: ServerResponse, frames: Record<string, unknown>[]): void {
 export interface AgentModelOptions {
   /** What a provider adds to a tool call it makes (`extra_content`), by the call's id. */
   callExtra?: (id: string) => Record<string, unknown>;
+  /**
+   * It writes its tool calls into its text, Hermes-style (`<tool_call>{"name": …, "arguments": …}</tool_call>`,
+   * finishing with `stop`), as a model does whose provider parses no tool calls.
+   */
+  callsAsText?: boolean;
 }
+
+/** A tool call written as text, Hermes-style. */
+const callAsText = (tool: { name: string; args: string }): string =>
+  `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
 
 /** The fake coding model as a fake-upstream behaviour. */
 export const agentModel =
   (options: AgentModelOptions = {}): Behaviour =>
   (res, call) => {
     const body = call.body ?? {};
-    const move = moveFor(body);
+    const planned = moveFor(body);
+    const move =
+      options.callsAsText === true && 'tool' in planned ? { text: callAsText(planned.tool) } : planned;
     const id = `call_fake_${(calls += 1)}`;
     const extra = options.callExtra === undefined ? {} : { extra_content: options.callExtra(id) };
     const base = { id: 'chatcmpl-agent', object: 'chat.completion.chunk', created: 0, model: 'fake-coder' };
