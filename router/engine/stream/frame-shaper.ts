@@ -320,8 +320,8 @@ export class FrameShaper implements FrameSink {
     const end = hold.end();
     if (end.kind === 'unreadable') this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: end.detail };
     else if (end.kind === 'calls') {
-      const calls = this.#hold;
-      end.calls.forEach(({ name, args }, index) => calls && this.#take(calls.piece(index, null, name, args)));
+      for (const [index, { name, args }] of end.calls.entries())
+        if (this.#hold !== null) this.#take(this.#hold.piece(index, null, name, args));
     } else if (end.text !== '') {
       if (this.#saysSomething(end.text)) this.#said();
       this.#emit(chunkFrame(this.#base, { content: end.text }), null);

@@ -8,7 +8,6 @@ test('words go on at once, with the text that waited before them', () => {
   const hold = new TextCallHold(OFFERED, 1000);
   assert.equal(hold.push('  '), null);
   assert.equal(hold.push('<'), null);
-  assert.equal(hold.holding, true);
   assert.equal(hold.push('b>Bold'), '  <b>Bold');
   assert.equal(hold.reading, false);
 });

@@ -31,11 +31,6 @@ export class TextCallHold {
     return this.#reading;
   }
 
-  /** Text is waiting. */
-  get holding(): boolean {
-    return this.#held !== '';
-  }
-
   /**
    * Reads a delta's text, in place: it is taken out while it waits, or goes on with the text that waited
    * before it; any other content than text (a call, a refusal) ends the wait, and what waited was words.
