@@ -323,50 +323,55 @@ async function chatRound(
     const runs = await runChatAgent(agent, { base: dying.base, window }, dyingDir);
     checks.push(...runs.map((check) => ({ ...check, name: `${check.name}, its model dying half-way` })));
     checks.push(...dyingChecks(await dying.stop(), ['chat'], `${agent.name} `));
-    checks.push(...(await chatOnGemini(agent, { ...config, providers }, upstream, { dir, window })));
-    checks.push(...(await chatOnTextCalls(agent, { ...config, providers }, upstream, { dir, window })));
+    for (const round of ALONE_ROUNDS)
+      checks.push(...(await chatAlone(agent, round, { ...config, providers }, upstream, { dir, window })));
   }
   return checks;
 }
 
+/** A model a chat agent runs on alone, and what its run must show besides the agent's own checks. */
+interface AloneRound {
+  model: string;
+  /** Said after each of the agent's checks, and the scratch folder's suffix. */
+  label: string;
+  dir: string;
+  /** The upstream's checks over the calls the run made (`who`: the agent's name and a space). */
+  upstreamCheck: (calls: readonly UpstreamCall[], who: string) => Check;
+}
+
 /**
- * A chat agent on Gemini alone: it gets Gemini's calls with their signatures, however it treats them, and
- * Google gets its own back with each call.
+ * A chat agent on one model alone: its own checks, every request served by that model at its first attempt,
+ * and the round's upstream check: on Gemini, Google gets its own signatures back with each call; on the
+ * model writing its calls as text, tool results come back, the agent having got those calls as calls.
  */
-async function chatOnGemini(
+async function chatAlone(
   agent: ChatAgent,
+  round: AloneRound,
   config: { providers: ReturnType<typeof fakeProviders>; router: object },
   upstream: FakeUpstream,
   at: { dir: string; window: number | null },
 ): Promise<Check[]> {
-  const dir = `${at.dir}-gemini`;
-  const daemon = await startDaemon({ ...config, sets: { main: [GEMINI] }, activeSet: 'main' }, dir);
+  const dir = `${at.dir}-${round.dir}`;
+  const daemon = await startDaemon({ ...config, sets: { main: [round.model] }, activeSet: 'main' }, dir);
   const callsBefore = upstream.calls.length;
   const runs = await runChatAgent(agent, { base: daemon.base, window: at.window }, dir);
+  const who = `${agent.name} `;
   return [
-    ...runs.map((check) => ({ ...check, name: `${check.name}, on Gemini` })),
-    ...geminiChecks(await daemon.stop(), ['chat'], `${agent.name} `),
-    geminiSignatureCheck(upstream.calls.slice(callsBefore), `${agent.name} `),
+    ...runs.map((check) => ({ ...check, name: `${check.name}, ${round.label}` })),
+    ...firstAttemptChecks(await daemon.stop(), round.model, ['chat'], who),
+    round.upstreamCheck(upstream.calls.slice(callsBefore), who),
   ];
 }
 
-/** A chat agent on the model that writes its calls as text, alone: it gets them as calls and runs them. */
-async function chatOnTextCalls(
-  agent: ChatAgent,
-  config: { providers: ReturnType<typeof fakeProviders>; router: object },
-  upstream: FakeUpstream,
-  at: { dir: string; window: number | null },
-): Promise<Check[]> {
-  const dir = `${at.dir}-text-calls`;
-  const daemon = await startDaemon({ ...config, sets: { main: [TEXT_CALLER] }, activeSet: 'main' }, dir);
-  const callsBefore = upstream.calls.length;
-  const runs = await runChatAgent(agent, { base: daemon.base, window: at.window }, dir);
-  return [
-    ...runs.map((check) => ({ ...check, name: `${check.name}, its model writing calls as text` })),
-    ...firstAttemptChecks(await daemon.stop(), TEXT_CALLER, ['chat'], `${agent.name} `),
-    textCallsCheck(upstream.calls.slice(callsBefore), `${agent.name} `),
-  ];
-}
+const ALONE_ROUNDS: readonly AloneRound[] = [
+  { model: GEMINI, label: 'on Gemini', dir: 'gemini', upstreamCheck: geminiSignatureCheck },
+  {
+    model: TEXT_CALLER,
+    label: 'its model writing calls as text',
+    dir: 'text-calls',
+    upstreamCheck: textCallsCheck,
+  },
+];
 
 function report(checks: readonly Check[]): number {
   for (const check of checks) {
