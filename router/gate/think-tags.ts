@@ -7,8 +7,9 @@
  * in the conversation, and the agent sends them back only as text. Pure.
  */
 
-const OPEN = '<think>';
-const CLOSE = '</think>';
+/** The tags of a think block. */
+export const THINK_OPEN = '<think>';
+export const THINK_CLOSE = '</think>';
 
 /**
  * What a whole answer's text says: the text after a think block that opens it (its leading blank lines
@@ -19,13 +20,13 @@ const CLOSE = '</think>';
  */
 export function textPastThinkBlock(text: string): string {
   const start = text.trimStart();
-  if (!start.startsWith(OPEN)) return text;
-  const close = start.indexOf(CLOSE, OPEN.length);
-  return close === -1 ? '' : start.slice(close + CLOSE.length).trimStart();
+  if (!start.startsWith(THINK_OPEN)) return text;
+  const close = start.indexOf(THINK_CLOSE, THINK_OPEN.length);
+  return close === -1 ? '' : start.slice(close + THINK_CLOSE.length).trimStart();
 }
 
 /** Length of the longest end of `text` that begins `tag` (a tag split across pieces). */
-function partialTagAtEnd(text: string, tag: string): number {
+export function partialTagAtEnd(text: string, tag: string): number {
   for (let length = Math.min(tag.length - 1, text.length); length > 0; length -= 1)
     if (text.endsWith(tag.slice(0, length))) return length;
   return 0;
@@ -68,12 +69,12 @@ export class ThinkTagReader {
 
   #opening(text: string): string {
     const start = text.trimStart();
-    if (start.startsWith(OPEN)) {
+    if (start.startsWith(THINK_OPEN)) {
       this.#phase = 'thinking';
-      return this.#thinking(start.slice(OPEN.length));
+      return this.#thinking(start.slice(THINK_OPEN.length));
     }
     // Blank so far, or the tag's beginning: the next piece decides.
-    if (start === '' || OPEN.startsWith(start)) {
+    if (start === '' || THINK_OPEN.startsWith(start)) {
       this.#held = text;
       return '';
     }
@@ -82,13 +83,13 @@ export class ThinkTagReader {
   }
 
   #thinking(text: string): string {
-    const close = text.indexOf(CLOSE);
+    const close = text.indexOf(THINK_CLOSE);
     if (close !== -1) {
       this.#phase = 'after';
-      return this.#after(text.slice(close + CLOSE.length));
+      return this.#after(text.slice(close + THINK_CLOSE.length));
     }
     // Only what may begin the close is kept: the thoughts before it are nothing said.
-    const partial = partialTagAtEnd(text, CLOSE);
+    const partial = partialTagAtEnd(text, THINK_CLOSE);
     this.#held = text.slice(text.length - partial);
     return '';
   }

@@ -1,6 +1,6 @@
 /**
- * Tool calls a model writes into its text reach the agent as calls, on each face, streamed or whole: the
- * text waits while it may be such calls, so no markup goes out; markup that cannot be read fails over
+ * Tool calls a model writes into its text (after a think block too) reach the agent as calls, on each face,
+ * streamed or whole: the text waits while it may be such calls, so no markup goes out; markup that cannot be read fails over
  * unseen as `invalid_tool_call`; words that only begin like markup, and JSON that is no call, pass as text.
  */
 import { test } from 'node:test';
@@ -112,6 +112,19 @@ for (const face of FACES) {
           entry.attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),
           ['alpha/m1:invalid_tool_call', 'beta/m2:ok'],
         );
+      });
+    });
+
+    test(`${on}: a think block, then a call written as text: the think block is the text, the call a call`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        const think = '<think>I need README.md.</think>';
+        const text = `${think}\n\n${HERMES}`;
+        upstream.script('alpha/m1', writes(text, cut(text, 6)));
+        assert.deepEqual(await ask(router.url, face, stream), {
+          text: think,
+          tools: [{ name: 'Read', args: ARGS }],
+        });
+        assert.equal(router.lastEntry().attempts.length, 1);
       });
     });
 

@@ -24,6 +24,16 @@ function text(out: StreamPart | null): string {
   assert.ok(out instanceof Uint8Array, 'bytes in, bytes out');
   return Buffer.from(out).toString('utf8');
 }
+/** The texts of the deltas in shaped output, as bytes or as frames. */
+function contents(out: StreamPart | null): unknown[] {
+  if (out === null) return [];
+  const shaped = out instanceof Uint8Array ? frames(text(out)) : out.frames;
+  return shaped.flatMap((frame) =>
+    typeof frame === 'object' && frame !== null
+      ? [(frame as { choices: { delta: { content?: unknown } }[] }).choices[0]?.delta.content]
+      : [],
+  );
+}
 /** The data payloads of shaped output. */
 const frames = (out: string): unknown[] =>
   out
@@ -387,11 +397,14 @@ test('a think block opening the text is not the answer saying something: its end
     const shaper = new StreamShaper(rules(), reading);
     const part = (...texts: string[]): StreamPart =>
       reading === 'bytes' ? bytes(texts.join('')) : batch(...texts);
-    const first = part(chunk({ role: 'assistant', content: '<th' }));
-    assert.equal(shaper.shape(first).out, first, reading);
-    const thoughts = part(chunk({ content: 'ink>Let me' }), chunk({ content: ' see.</thi' }));
-    assert.equal(shaper.shape(thoughts).out, thoughts, 'the very frames that came');
-    shaper.shape(part(chunk({ content: 'nk>\n\n' })));
+    // Whether a think block or a tool call written as text opens the answer, the next piece tells.
+    assert.equal(shaper.shape(part(chunk({ role: 'assistant', content: '<th' }))).out, null, reading);
+    const thoughts = part(chunk({ content: 'ink>Let me' }), chunk({ content: ' see.' }));
+    // The role frame that waited goes first, its `<th` in the next piece's text.
+    assert.deepEqual(contents(shaper.shape(thoughts).out), [undefined, '<think>Let me', ' see.']);
+    const same = part(chunk({ content: ' More.' }));
+    assert.equal(shaper.shape(same).out, same, 'inside the block, the very frames that came');
+    shaper.shape(part(chunk({ content: '</think>\n\n' })));
     assert.equal(shaper.endingHeld, false);
     shaper.shape(part(chunk({}, 'stop'), DONE));
     assert.equal(shaper.endingHeld, true, reading);
@@ -406,10 +419,15 @@ test('words after a think block let its ending go as it comes', () => {
   const ending = bytes(chunk({}, 'stop') + DONE);
   assert.equal(shaper.shape(ending).out, ending);
   assert.equal(shaper.endingHeld, false);
-  // A tag's start that never became one was words.
+  // A tag's start that never became one was words: it goes before the ending.
   const half = new StreamShaper(rules(), 'bytes');
   half.shape(bytes(chunk({ content: '<thi' })));
-  assert.deepEqual(finishesAtEnd(half), ['stop']);
+  const last = text(half.shape(bytes(chunk({}, 'stop') + DONE)).out);
+  assert.deepEqual(
+    deltas(last).map((delta) => delta.content ?? null),
+    ['<thi', null],
+  );
+  assert.deepEqual(finishes(last), [null, 'stop']);
   assert.equal(half.endingHeld, false);
 });
 

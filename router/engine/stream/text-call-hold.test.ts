@@ -41,3 +41,22 @@ test('stop lets the text that waited go as words (the answer went on with other 
   assert.equal(hold.stop(), '\n');
   assert.equal(hold.reading, false);
 });
+
+test('a think block opening the text goes on as it comes; the text after it is read afresh', () => {
+  const hold = new TextCallHold(OFFERED, 1000);
+  assert.equal(hold.push('\n<th'), null, 'a think block may open');
+  assert.equal(hold.push('ink>Need a.'), '\n<think>Need a.');
+  assert.equal(hold.push(' More.</thi'), ' More.', 'the start of its close waits');
+  assert.equal(hold.push('nk>\n\n<tool_call>{"name":"Read",'), '</think>');
+  assert.equal(hold.push('"arguments":{"path":"a"}}</tool_call>'), null);
+  assert.deepEqual(hold.end(), { kind: 'calls', calls: [{ name: 'Read', args: '{"path":"a"}' }] });
+
+  const words = new TextCallHold(OFFERED, 1000);
+  assert.equal(words.push('<think>Hm.</think>\n'), '<think>Hm.</think>');
+  assert.equal(words.push('Hello.'), '\nHello.');
+  assert.equal(words.reading, false);
+
+  const cut = new TextCallHold(OFFERED, 1000);
+  assert.equal(cut.push('<think>Still thinking</th'), '<think>Still thinking');
+  assert.deepEqual(cut.end(), { kind: 'words', text: '</th' }, 'a block that never closed ends as words');
+});

@@ -1,12 +1,14 @@
 /**
  * The stream's side of tool calls written as text (`readTextCalls`): the answer's first text waits here
  * while it may be such calls (blank, the start of call markup, JSON, a JSON fence), so nothing of it goes out
- * before its end tells. Words go on at once, with what waited before them; calls come back to be held and
- * checked like any call. The hold is bounded (by the hold buffer's size): past `limit` characters the text
+ * before its end tells. A think block opening the text goes on as it comes, and the text after it is read
+ * the same way, as a whole answer's is. Words go on at once, with what waited before them; calls come back
+ * to be held and checked like any call. The hold is bounded (by the hold buffer's size): past `limit` characters the text
  * goes on as words, unread.
  */
 import { hasText } from '../../gate/answer-rules.js';
 import { readTextCalls, textStart, type TextCallReading } from '../../gate/text-calls.js';
+import { partialTagAtEnd, THINK_CLOSE, THINK_OPEN } from '../../gate/think-tags.js';
 
 /** What the text that waited came to at the answer's end: calls, markup that cannot be read, or words. */
 export type TextCallEnd = Exclude<TextCallReading, { kind: 'words' }> | { kind: 'words'; text: string };
@@ -19,6 +21,8 @@ export class TextCallHold {
   #reading = true;
   /** The text so far may be calls (markup, JSON): it waits for the answer's end. */
   #maybeCalls = false;
+  /** A think block opens the text and has not closed yet: it goes on as it comes. */
+  #thinking = false;
 
   /** `offered`: the request's tools; `limit`: the most characters held. */
   constructor(offered: ReadonlySet<string>, limit: number) {
@@ -51,14 +55,39 @@ export class TextCallHold {
 
   /** A piece of the answer's text: what goes on now (null: it waits), the text that waited first. */
   push(piece: string): string | null {
+    if (this.#thinking) return this.#passThink(piece);
     this.#held += piece;
     // Once it may be calls, only its end tells: its start need not be read again.
     if (!this.#maybeCalls) {
-      const start = textStart(this.#held.trimStart());
-      if (start === 'words') return this.stop();
-      this.#maybeCalls = start === 'maybe_calls';
+      const start = this.#held.trimStart();
+      if (start.startsWith(THINK_OPEN)) {
+        this.#thinking = true;
+        return this.#passThink('');
+      }
+      if (start !== '' && THINK_OPEN.startsWith(start)) return null;
+      const kind = textStart(start);
+      if (kind === 'words') return this.stop();
+      this.#maybeCalls = kind === 'maybe_calls';
     }
     return this.#held.length <= this.#limit ? null : this.stop();
+  }
+
+  /**
+   * A think block opening the text goes on as it comes (but for a piece of its close, `</thi`, kept until the
+   * next piece tells); past its close, the text is read afresh.
+   */
+  #passThink(piece: string): string {
+    const text = this.#held + piece;
+    const close = text.indexOf(THINK_CLOSE, text.indexOf(THINK_OPEN) + 1);
+    if (close === -1) {
+      const partial = partialTagAtEnd(text, THINK_CLOSE);
+      this.#held = text.slice(text.length - partial);
+      return text.slice(0, text.length - partial);
+    }
+    const end = close + THINK_CLOSE.length;
+    this.#held = '';
+    this.#thinking = false;
+    return text.slice(0, end) + (this.push(text.slice(end)) ?? '');
   }
 
   /** Reading ends (the answer went on otherwise): the text that waited goes on as words. */
