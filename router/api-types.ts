@@ -220,7 +220,10 @@ export interface AttemptView {
    * finish an answer whose stream broke after content).
    */
   role: 'normal' | 'trial' | 'panic' | 'last_resort' | 'pinned' | 'hedge' | 'continuation';
-  /** What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused it)`. */
+  /**
+   * What the router changed in the body for this attempt, e.g. `max_tokens 32000 dropped (the model refused
+   * it)`, or in its answer (`tool calls read from the answer's text`).
+   */
   note?: string;
   /** The fingerprint of the provider's key the attempt used (never the key); absent without a key. */
   key?: string;

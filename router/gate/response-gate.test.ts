@@ -51,6 +51,7 @@ test('mode off passes any JSON object', () => {
     rewritten: null,
     usage: null,
     body: {},
+    callsFromText: false,
   });
   const withError = checkResponseBody(json({ error: { message: 'x' } }), null, 'off');
   assert.equal(withError.ok, true);

@@ -35,6 +35,8 @@ export type GateVerdict =
       usage: TokenUsage | null;
       /** The body as the gate parsed it (with any fix `rewritten` carries): encoders read this, not the text. */
       body: Record<string, unknown>;
+      /** Tool calls were read from the answer's text (`promoteTextCalls`). */
+      callsFromText: boolean;
     }
   | GateFailure;
 
@@ -242,5 +244,5 @@ export function checkCompletion(
 
   const fixed = Array.isArray(body.choices) && fixFinishReasons(body.choices);
   const rewritten = fixed || promoted ? JSON.stringify(body) : null;
-  return { ok: true, rewritten, usage: readUsage(body), body };
+  return { ok: true, rewritten, usage: readUsage(body), body, callsFromText: promoted };
 }

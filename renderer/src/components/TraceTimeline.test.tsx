@@ -194,3 +194,21 @@ test('a refused request shows the error code the agent got and the field at faul
   expect(steps[0]).toHaveTextContent('HTTP 400 to the agent');
   expect(steps[0]).toHaveTextContent('invalid_request at messages[0].content[1].source');
 });
+
+test('an attempt says what the router changed in its request or its answer', () => {
+  const noted: HistoryEntry = {
+    ...failover,
+    attempts: [
+      {
+        ...(failover.attempts[1] as HistoryEntry['attempts'][number]),
+        note: "tool calls read from the answer's text",
+      },
+    ],
+    skipped: [],
+  };
+  render(<TraceTimeline entry={noted} />);
+  const steps = within(screen.getByRole('list', { name: 'Decision trace of req-1' })).getAllByRole(
+    'listitem',
+  );
+  expect(steps[0]).toHaveTextContent("tool calls read from the answer's text");
+});

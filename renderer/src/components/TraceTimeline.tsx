@@ -87,6 +87,11 @@ function AttemptStep({ attempt, index, wallMs }: { attempt: AttemptView; index: 
             key {attempt.key}
           </span>
         )}
+        {attempt.note !== undefined && (
+          <span className="muted" title="what the router changed in this attempt's request or answer">
+            {attempt.note}
+          </span>
+        )}
       </span>
     </li>
   );

@@ -296,8 +296,13 @@ function nextTry(verdict: Failed, facts: AttemptFacts): NextTry {
   return suspect ? 'without_output_length' : 'done';
 }
 
+/** What the attempt's record says the router changed in the answer. */
+export const CALLS_FROM_TEXT_NOTE = "tool calls read from the answer's text";
+
 function viewOf(verdict: AttemptVerdict, facts: AttemptFacts, kind: FailureKind | null): AttemptView {
-  const { model, breakerBefore, role, note, fingerprint, local } = facts;
+  const { model, breakerBefore, role, fingerprint, local } = facts;
+  const fromText = verdict.type === 'served' && verdict.callsFromText === true;
+  const note = fromText ? [facts.note, CALLS_FROM_TEXT_NOTE].filter(Boolean).join('; ') : facts.note;
   return {
     model,
     status: verdict.status,

@@ -69,7 +69,14 @@ export interface AttemptInput {
 export type AttemptVerdict = VerdictOf & { rateLimit?: RateLimitHints | null };
 
 type VerdictOf =
-  | { type: 'served'; status: number; latencyMs: number; usage: UsageView | null }
+  | {
+      type: 'served';
+      status: number;
+      latencyMs: number;
+      usage: UsageView | null;
+      /** Tool calls were read from the answer's text (the attempt's record says so). */
+      callsFromText?: true;
+    }
   | {
       type: 'failed';
       status: number | null;
@@ -89,6 +96,9 @@ type VerdictOf =
       committed: boolean;
       sent: boolean;
     };
+
+/** A served verdict's mark that its calls were read from the text, when they were. */
+const fromText = (read: boolean): { callsFromText?: true } => (read ? { callsFromText: true } : {});
 
 const MAX_JSON_BODY = 32 * 1024 * 1024;
 const SNIPPET_BYTES = 2048;
@@ -215,7 +225,8 @@ class Attempt implements ExchangeHandler {
     const frames = this.#input.stream ? completionFrames(verdict.body, this.#input.clock()) : null;
     if (frames !== null) {
       this.#relay = this.#newRelay();
-      return this.#streamEnded(this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage }));
+      const outcome = this.#relay.replay({ frames, bytes: body.byteLength, usage: verdict.usage });
+      return this.#streamEnded(outcome, verdict.callsFromText);
     }
     this.#serveWhole(verdict, verdict.rewritten ?? json ?? JSON.stringify(verdict.body));
   }
@@ -231,7 +242,13 @@ class Attempt implements ExchangeHandler {
     this.#guard.endBudget();
     this.#input.signatures.rememberAnswer(verdict.body);
     this.#input.answer.serveJson(status, { text, body: verdict.body });
-    this.#settle({ type: 'served', status, latencyMs, usage: verdict.usage });
+    this.#settle({
+      type: 'served',
+      status,
+      latencyMs,
+      usage: verdict.usage,
+      ...fromText(verdict.callsFromText),
+    });
   }
 
   #newRelay(): StreamRelay {
@@ -256,11 +273,21 @@ class Attempt implements ExchangeHandler {
     this.#streamEnded((this.#relay as StreamRelay).onEnd());
   }
 
-  /** A stream (or a whole answer replayed as one) is over: served, or failed. */
-  #streamEnded(outcome: StreamOutcome): void {
+  /**
+   * A stream (or a whole answer replayed as one) is over: served, or failed. `readFromText`: the gate read
+   * the replayed answer's calls from its text.
+   */
+  #streamEnded(outcome: StreamOutcome, readFromText = false): void {
     if (!outcome.ok) return this.#fail(outcome.failure);
     const status = (this.#head as UpstreamHead).status;
-    this.#settle({ type: 'served', status, latencyMs: outcome.latencyMs, usage: outcome.usage });
+    const { latencyMs, usage } = outcome;
+    this.#settle({
+      type: 'served',
+      status,
+      latencyMs,
+      usage,
+      ...fromText(readFromText || outcome.callsFromText),
+    });
   }
 
   /** A network error, the guard's abort or a fault of the router's own code. */

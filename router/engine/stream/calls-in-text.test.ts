@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CALLS_FROM_TEXT_NOTE } from '../booking/attempt-effects.js';
 import { askFace, FACES, type FaceDriver } from '../../test-support/face-answers.js';
 import { withScenario } from '../../test-support/scenario.js';
 import { byStreaming, jsonBody, sse } from '../../test-support/upstream-behaviours.js';
@@ -94,9 +95,10 @@ for (const face of FACES) {
         upstream.script('alpha/m1', writes(HERMES, cut(HERMES, 7)));
         const said = await ask(router.url, face, stream);
         assert.deepEqual(said, { text: '', tools: [{ name: 'Read', args: ARGS }] });
+        // The attempt's record says what the router did to the answer.
         assert.deepEqual(
-          router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}`),
-          ['alpha/m1:ok'],
+          router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}:${a.note ?? ''}`),
+          [`alpha/m1:ok:${CALLS_FROM_TEXT_NOTE}`],
         );
       });
     });
@@ -138,6 +140,7 @@ for (const face of FACES) {
         ]) {
           upstream.script('alpha/m1', writes(text, cut(text, 2)));
           assert.deepEqual(await ask(router.url, face, stream), { text, tools: [] }, text);
+          assert.equal(router.lastEntry().attempts[0]?.note, undefined);
         }
         assert.equal(upstream.callsTo('beta/m2').length, 0);
       });
@@ -176,5 +179,16 @@ test('without tools offered, text that looks like a call is text', async () => {
     upstream.always('alpha/m1', writes(HERMES, cut(HERMES, 7)));
     const read = chat.read((await askFace(router.url, chat, chat.body(true, 'Show me.'))).text);
     assert.deepEqual([read.text, read.tools], [HERMES, []]);
+  });
+});
+
+test('a provider that ignores stream: true and writes its call as text: the replayed stream has the call, the record says so', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    upstream.script('alpha/m1', jsonBody(completion(HERMES)));
+    assert.deepEqual(await ask(router.url, FACES[0] as FaceDriver, true), {
+      text: '',
+      tools: [{ name: 'Read', args: ARGS }],
+    });
+    assert.equal(router.lastEntry().attempts[0]?.note, CALLS_FROM_TEXT_NOTE);
   });
 });

@@ -85,6 +85,8 @@ export class FrameShaper implements FrameSink {
   readonly #textCalls: TextCallHold | null;
   #base: ChunkBase;
   #calls = 0;
+  /** Calls were read from the answer's text. */
+  #callsFromText = false;
   /** The calls that went out: tool calls, a legacy function call, or none yet. */
   #callsKind: CallsKind = null;
   #done = false;
@@ -130,6 +132,11 @@ export class FrameShaper implements FrameSink {
   /** The upstream's `[DONE]` was read here (and sent, or kept back with a silent answer's ending). */
   get doneRead(): boolean {
     return this.#done;
+  }
+
+  /** Tool calls were read from the answer's text (`TextCallHold`). */
+  get callsFromText(): boolean {
+    return this.#callsFromText;
   }
 
   /** The answer's ending came and is kept back: the stream is over but for what `end` decides. */
@@ -320,6 +327,7 @@ export class FrameShaper implements FrameSink {
     const end = hold.end();
     if (end.kind === 'unreadable') this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: end.detail };
     else if (end.kind === 'calls') {
+      this.#callsFromText = true;
       for (const [index, { name, args }] of end.calls.entries())
         if (this.#hold !== null) this.#take(this.#hold.piece(index, null, name, args));
     } else if (end.text !== '') {

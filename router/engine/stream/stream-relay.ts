@@ -23,7 +23,8 @@ import { StreamShaper, type Shaped } from './stream-shaper.js';
 
 /** How a relayed stream ended: served (latency to the commit), or why it failed. */
 export type StreamOutcome =
-  { ok: true; latencyMs: number; usage: UsageView | null } | { ok: false; failure: FailureInput };
+  | { ok: true; latencyMs: number; usage: UsageView | null; callsFromText: boolean }
+  | { ok: false; failure: FailureInput };
 
 /** A whole answer the response gate passed, as the frames of the stream it stands for. */
 export interface GatedFrames {
@@ -213,7 +214,8 @@ export class StreamRelay {
     // Nothing reached the client: the only content was held back (and let go as nothing).
     if (!this.#committed) return { ok: false, failure: emptyStream() };
     this.#answer.endStream();
-    return { ok: true, latencyMs: this.#latencyMs, usage: usage ?? this.#tracker.usage() };
+    const callsFromText = this.#shaper.callsFromText;
+    return { ok: true, latencyMs: this.#latencyMs, usage: usage ?? this.#tracker.usage(), callsFromText };
   }
 
   /**

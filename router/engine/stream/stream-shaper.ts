@@ -138,6 +138,11 @@ export class StreamShaper {
     return this.#frames.doneRead;
   }
 
+  /** Tool calls were read from the answer's text. */
+  get callsFromText(): boolean {
+    return this.#frames.callsFromText;
+  }
+
   /** The answer's ending came and is kept back (it has said nothing yet): `end` decides what it was. */
   get endingHeld(): boolean {
     return this.#frames.endingHeld;
