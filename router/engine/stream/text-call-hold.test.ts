@@ -60,3 +60,10 @@ test('a think block opening the text goes on as it comes; the text after it is r
   assert.equal(cut.push('<think>Still thinking</th'), '<think>Still thinking');
   assert.deepEqual(cut.end(), { kind: 'words', text: '</th' }, 'a block that never closed ends as words');
 });
+
+test('a think block ends at its own close, whatever tags the words after it name', () => {
+  const hold = new TextCallHold(OFFERED, 1000);
+  assert.equal(hold.push('<think>a'), '<think>a');
+  assert.equal(hold.push(' b</think>\nSee the <think> tags.'), ' b</think>\nSee the <think> tags.');
+  assert.equal(hold.reading, false, 'the words after the block were read as words');
+});

@@ -62,7 +62,7 @@ export class TextCallHold {
       const start = this.#held.trimStart();
       if (start.startsWith(THINK_OPEN)) {
         this.#thinking = true;
-        return this.#passThink('');
+        return this.#passThink('', this.#held.indexOf(THINK_OPEN) + THINK_OPEN.length);
       }
       if (start !== '' && THINK_OPEN.startsWith(start)) return null;
       const kind = textStart(start);
@@ -74,11 +74,12 @@ export class TextCallHold {
 
   /**
    * A think block opening the text goes on as it comes (but for a piece of its close, `</thi`, kept until the
-   * next piece tells); past its close, the text is read afresh.
+   * next piece tells); past its close, the text is read afresh. `from`: where its close may begin (past the
+   * opening tag, when the text that waited holds it).
    */
-  #passThink(piece: string): string {
+  #passThink(piece: string, from = 0): string {
     const text = this.#held + piece;
-    const close = text.indexOf(THINK_CLOSE, text.indexOf(THINK_OPEN) + 1);
+    const close = text.indexOf(THINK_CLOSE, from);
     if (close === -1) {
       const partial = partialTagAtEnd(text, THINK_CLOSE);
       this.#held = text.slice(text.length - partial);
