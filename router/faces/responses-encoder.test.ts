@@ -9,8 +9,8 @@ const toolNames = new Map<string, AgentTool>([
   ['apply_patch', { name: 'apply_patch', custom: true }],
   ['ed__patch', { namespace: 'ed', name: 'patch', custom: true }],
 ]);
-const encoder = (): ResponsesEncoder =>
-  new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
+const encoder = (summary = true): ResponsesEncoder =>
+  new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames, summary });
 const json = (body: string): Record<string, unknown> =>
   JSON.parse(encoder().json(gated(body))) as Record<string, unknown>;
 
@@ -179,13 +179,7 @@ test('a refusal keeps the field at fault in `param`', () => {
 });
 
 test('a JSON answer to a request that asked no reasoning summary: its reasoning item has an empty summary', () => {
-  const quiet = new ResponsesEncoder({
-    idStem: 'req42',
-    model: 'fcm',
-    createdAt: 1_800_000_000,
-    toolNames,
-    summary: false,
-  });
+  const quiet = encoder(false);
   const body = completion({ role: 'assistant', reasoning_content: 'Private plan.', content: 'Done.' });
   const out = quiet.json(gated(body));
   assert.doesNotMatch(out, /Private plan/);

@@ -8,8 +8,8 @@ const toolNames = new Map<string, AgentTool>([
   ['multi_agent_v1__spawn_agent', { namespace: 'multi_agent_v1', name: 'spawn_agent' }],
   ['apply_patch', { name: 'apply_patch', custom: true }],
 ]);
-const encoder = (): ResponsesEncoder =>
-  new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames });
+const encoder = (summary = true): ResponsesEncoder =>
+  new ResponsesEncoder({ idStem: 'req42', model: 'fcm', createdAt: 1_800_000_000, toolNames, summary });
 
 const sequenceOf = (events: SseEvent[]): number[] => events.map((e) => e.data.sequence_number as number);
 
@@ -229,13 +229,7 @@ test('a stream that breaks after content ends with response.failed and no respon
 });
 
 test('a stream whose request asked no reasoning summary: its reasoning item comes with an empty summary and no summary events', () => {
-  const quiet = new ResponsesEncoder({
-    idStem: 'req42',
-    model: 'fcm',
-    createdAt: 1_800_000_000,
-    toolNames,
-    summary: false,
-  });
+  const quiet = encoder(false);
   const out = runStream(quiet, [
     chunk({ role: 'assistant', reasoning_content: 'Private ' }) + chunk({ reasoning_content: 'plan.' }),
     chunk({ content: 'Done.' }, 'stop'),

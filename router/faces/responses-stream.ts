@@ -3,9 +3,9 @@
  * `response.created`, `response.in_progress`, then per output item `response.output_item.added`, its
  * deltas and `.done` events, `response.output_item.done`, and at the end `response.completed` (or
  * `response.incomplete` after a length or content-filter stop) holding every item. Items follow one another
- * (reasoning → a `reasoning` item, with summary text if the request asked for a summary, text → a `message`, each tool call → a
- * `function_call`, or a `custom_tool_call` for a freeform tool); an item closes when content of another
- * kind, or another tool call, begins. Whole objects are serialised only when an item or the response ends.
+ * (reasoning → a `reasoning` item, with summary text if the request asked for a summary; text → a
+ * `message`; each tool call → a `function_call`, or a `custom_tool_call` for a freeform tool); an item
+ * closes when content of another kind, or another tool call, begins. Whole objects are serialised only when an item or the response ends.
  *
  * As for Messages, a tool call's pieces must come in order: a piece for a call whose item has closed is dropped.
  */
