@@ -17,7 +17,7 @@ import {
 import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
-import { promoteTextCalls } from './text-calls.js';
+import { promoteTextCalls } from './text-call-promotion.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { promoteTextCalls, readTextCalls, textStart } from './text-calls.js';
+import { readTextCalls, textStart } from './text-calls.js';
 
 const OFFERED = new Set(['Read', 'Bash']);
 const READ = { name: 'Read', args: '{"path":"a.txt"}' };
@@ -127,45 +127,6 @@ test('while it streams, a text start is unknown, maybe calls, or words', () => {
   for (const [start, expected] of cases) assert.equal(textStart(start), expected, start);
 });
 
-test('a whole answer’s calls written as text become its tool_calls; a think block before them stays its content', () => {
-  const choice = {
-    index: 0,
-    message: {
-      role: 'assistant',
-      content:
-        '<think>Need the file.</think>\n\n<tool_call>{"name":"Read","arguments":{"path":"a.txt"}}</tool_call>',
-    },
-    finish_reason: 'stop',
-  };
-  assert.equal(promoteTextCalls(choice, OFFERED), true);
-  assert.deepEqual(choice.message, {
-    role: 'assistant',
-    content: '<think>Need the file.</think>',
-    tool_calls: [{ type: 'function', function: { name: 'Read', arguments: '{"path":"a.txt"}' } }],
-  });
-
-  const plain = {
-    message: { role: 'assistant', content: '[TOOL_CALLS]Bash[ARGS]{"command":"ls"}', tool_calls: [] },
-  };
-  assert.equal(promoteTextCalls(plain, OFFERED), true);
-  assert.equal(plain.message.content, null);
-
-  const unreadable = { message: { role: 'assistant', content: '<function=Read>{}</function>' } };
-  assert.match(String(promoteTextCalls(unreadable, OFFERED)), /cannot be read/);
-  assert.equal(unreadable.message.content, '<function=Read>{}</function>', 'left as it came');
-
-  const withCalls = {
-    message: {
-      content: '<tool_call>{"name":"Read","arguments":{}}</tool_call>',
-      tool_calls: [{ id: 'c', type: 'function', function: { name: 'Bash', arguments: '{}' } }],
-    },
-  };
-  assert.equal(promoteTextCalls(withCalls, OFFERED), false, 'a message with calls of its own is left alone');
-  const words = { message: { content: 'Hello.' } };
-  assert.equal(promoteTextCalls(words, OFFERED), false);
-  assert.deepEqual(words, { message: { content: 'Hello.' } });
-});
-
 test('with no tool offered, nothing in the text is a call', () => {
   const none = new Set<string>();
   for (const text of [
@@ -173,5 +134,4 @@ test('with no tool offered, nothing in the text is a call', () => {
     '<function=Read>{}</function>',
   ])
     assert.deepEqual(readTextCalls(text, none), { kind: 'words' });
-  assert.equal(promoteTextCalls({ message: { content: '[TOOL_CALLS]Read[ARGS]{}' } }, none), false);
 });

@@ -8,7 +8,6 @@
  * fails over like any call an agent cannot run. Pure.
  */
 import { parseJson, isRecord } from './safe-json.js';
-import { textPastThinkBlock } from './think-tags.js';
 
 /** A call read from the text: its name and its arguments as JSON text. */
 export interface TextCall {
@@ -20,9 +19,10 @@ export interface TextCall {
 export type TextCallReading =
   { kind: 'calls'; calls: TextCall[] } | { kind: 'unreadable'; detail: string } | { kind: 'words' };
 
-const TAG_OPEN = '<tool_call>';
-const TAG_CLOSE = '</tool_call>';
-const MISTRAL = '[TOOL_CALLS]';
+/** Hermes-style call markup's tags, and Mistral's calls' opener. */
+export const TAG_OPEN = '<tool_call>';
+export const TAG_CLOSE = '</tool_call>';
+export const MISTRAL = '[TOOL_CALLS]';
 const MISTRAL_ARGS = '[ARGS]';
 const MISTRAL_ID = '[CALL_ID]';
 /** Other models' call markup: known for what it is, not read. */
@@ -34,7 +34,7 @@ const FOREIGN = [
   '<|tool_call|>',
 ];
 const OPENERS = [TAG_OPEN, MISTRAL, ...FOREIGN];
-const FENCE = '```';
+export const FENCE = '```';
 
 const WORDS: TextCallReading = { kind: 'words' };
 const unreadable = (form: string): TextCallReading => ({
@@ -170,32 +170,4 @@ export function textStart(start: string): TextStart {
   const info = start.slice(FENCE.length, newline).trim();
   if (info !== '' && info !== 'json') return 'words';
   return jsonStart(start.slice(newline + 1).trimStart());
-}
-
-/**
- * Reads calls written into a whole answer's first choice back into calls, in place: its `message.content`
- * keeps what came before them (a think block) or becomes null, and `tool_calls` holds them (their ids are
- * minted as the face writes the answer). Only a message without calls of its own is read.
- *
- * @returns true when calls were read, why the text's call markup cannot be read, or false (words).
- */
-export function promoteTextCalls(
-  choice: Record<string, unknown>,
-  offered: ReadonlySet<string>,
-): boolean | string {
-  const message = choice.message;
-  if (!isRecord(message) || typeof message.content !== 'string') return false;
-  const { tool_calls: calls, function_call: legacy } = message;
-  if ((Array.isArray(calls) && calls.length > 0) || legacy != null) return false;
-  const words = textPastThinkBlock(message.content);
-  const reading = readTextCalls(words, offered);
-  if (reading.kind === 'words') return false;
-  if (reading.kind === 'unreadable') return reading.detail;
-  const before = message.content.slice(0, message.content.length - words.length).trimEnd();
-  message.content = before === '' ? null : before;
-  message.tool_calls = reading.calls.map((call) => ({
-    type: 'function',
-    function: { name: call.name, arguments: call.args },
-  }));
-  return true;
 }
