@@ -1,7 +1,8 @@
 /**
  * Tool calls a model writes into its text (after a think block too) reach the agent as calls, on each face,
- * streamed or whole: the text waits while it may be such calls, so no markup goes out; markup that cannot be read fails over
- * unseen as `invalid_tool_call`; words that only begin like markup, and JSON that is no call, pass as text.
+ * streamed or whole, alone or on their own lines after words: the text waits while it may be such calls, so no
+ * markup goes out; markup that cannot be read fails over unseen as `invalid_tool_call`; words that only begin
+ * like markup, markup shown in a fence, and JSON that is no call, pass as text.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -130,6 +131,34 @@ for (const face of FACES) {
       });
     });
 
+    test(`${on}: a call written on its own line after words: the words are the text, the call a call`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        const text = `I will read README.md first.\n\n${HERMES}\n`;
+        upstream.script('alpha/m1', writes(text, cut(text, 5)));
+        const said = await ask(router.url, face, stream);
+        assert.deepEqual(
+          { ...said, text: said.text.trimEnd() },
+          {
+            text: 'I will read README.md first.',
+            tools: [{ name: 'Read', args: ARGS }],
+          },
+        );
+        assert.deepEqual(
+          router.lastEntry().attempts.map((a) => `${a.model}:${a.kind ?? 'ok'}:${a.note ?? ''}`),
+          [`alpha/m1:ok:${CALLS_FROM_TEXT_NOTE}`],
+        );
+      });
+    });
+
+    test(`${on}: markup shown in a fence after words is words, as the model wrote it`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        const text = `A call looks like this:\n\`\`\`\n${HERMES}\n\`\`\``;
+        upstream.script('alpha/m1', writes(text, cut(text, 4)));
+        assert.deepEqual(await ask(router.url, face, stream), { text, tools: [] });
+        assert.equal(router.lastEntry().attempts[0]?.note, undefined);
+      });
+    });
+
     test(`${on}: words that begin like markup, and JSON that is no call, pass as the text they are`, async () => {
       await withScenario(TWO, async ({ router, upstream }) => {
         for (const text of [
@@ -160,6 +189,19 @@ test('chat stream: reasoning first, then a call written as text: the reasoning g
     );
     assert.doesNotMatch(reply.text, /tool_call>/);
     assert.match(reply.text, /"finish_reason":"tool_calls"/);
+  });
+});
+
+test('chat stream: words, then a call written as text: the words go out at once, then the call, finished as tool_calls', async () => {
+  await withScenario(TWO, async ({ router, upstream }) => {
+    const chat = FACES[0] as FaceDriver;
+    upstream.script('alpha/m1', writes(`Reading it.\n${HERMES}`, ['Reading it.\n', ...cut(HERMES, 3)]));
+    const reply = await askFace(router.url, chat, chat.body(true, 'Read it.', ['Read']));
+    const read = chat.read(reply.text);
+    assert.deepEqual([read.text, read.tools], ['Reading it.\n', [{ name: 'Read', args: ARGS }]]);
+    assert.doesNotMatch(reply.text, /tool_call>/);
+    assert.match(reply.text, /"finish_reason":"tool_calls"/);
+    assert.doesNotMatch(reply.text, /"finish_reason":"stop"/);
   });
 });
 

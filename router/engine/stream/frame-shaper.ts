@@ -6,8 +6,9 @@
  * said nothing yet kept back (`EndingHold`; a think block opening the text is not saying something,
  * `ThinkTagReader`); when the request forces a tool call, nothing counts as content before such a call
  * (`ForcedCall`), and an answer that ends without one fails; a fresh answer's first text waits while it may
- * be tool calls written as text (`TextCallHold`), which go out as calls. It reports, per chunk, the frames as
- * written anew, whether any changed and whether content came (the stream shaper decides which bytes go).
+ * be tool calls written as text, and its words are watched for calls written after them (`TextCallHold`):
+ * those go out as calls. It reports, per chunk, the frames as written anew, whether any changed and whether
+ * content came (the stream shaper decides which bytes go).
  */
 import {
   argumentsText,
@@ -119,8 +120,13 @@ export class FrameShaper implements FrameSink {
       this.#trim !== null ||
       this.#hold?.holding === true ||
       this.#ending.watching ||
-      this.#textCalls?.reading === true
+      this.#textCalls?.mustSeeNext === true
     );
+  }
+
+  /** Not holding, a chunk must still be read when its text has a line break (words watched for calls). */
+  get watchesLines(): boolean {
+    return this.#textCalls?.watchesLines === true;
   }
 
   /** The call the request forces: none awaited, its pieces held, or still missing. */
@@ -320,7 +326,7 @@ export class FrameShaper implements FrameSink {
     this.#letGoCalls();
   }
 
-  /** The answer ended while its first text waited: calls go as calls, words as words; unreadable markup fails. */
+  /** The answer ended while its text waited: calls go as calls, words as words; unreadable markup fails. */
   #endTextCalls(): void {
     const hold = this.#textCalls;
     if (hold?.reading !== true) return;

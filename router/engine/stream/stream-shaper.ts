@@ -4,9 +4,10 @@
  * A stream handed on as frames (a translating face) is shaped as the gate parsed it. One handed on as bytes
  * (chat completions): lines it has nothing to do with leave as the upstream sent them, without being parsed
  * once content has gone, and only a chunk whose frames changed is written anew; the lines it must look into
- * (those that may hold a tool call, and every line while something is held) are read here, since the gate
- * passed them on unparsed. Until the first content goes out, everything else waits with it, so a stream
- * whose only content proves unusable has sent nothing and can still fail over unseen. Bytes it read go out
+ * (those that may hold a tool call; while words are watched for calls after them, those with a line break in
+ * their text; and every line while something is held) are read here, since the gate passed them on
+ * unparsed. Until the first content goes out, everything else waits with it, so a stream whose only content
+ * proves unusable has sent nothing and can still fail over unseen. Bytes it read go out
  * with their frames (`Shaped.read`), and the usage it found goes back to the gate, so that no later reader
  * parses those lines again.
  */
@@ -41,6 +42,8 @@ export interface Shaped {
 
 /** In `"tool_calls"` and `"function_call"`: one byte search finds both (and, rarely, text that says it). */
 const CALL_KEY = Buffer.from('_call');
+/** A line break in a JSON string, as upstreams write it. */
+const LINE_BREAK = Buffer.from('\\n');
 const NONE: Shaped = { out: null, read: null, problem: null };
 const NO_BYTES = Buffer.alloc(0);
 
@@ -50,19 +53,24 @@ function lineEnd(bytes: Uint8Array): number {
   return 0;
 }
 
-/** True when `bytes` may hold a tool call (a cheap search: a false hit only costs a parse). */
-function mayHoldToolCall(bytes: Uint8Array): boolean {
+/**
+ * True when `bytes` may hold a tool call, or (`lines`: words are watched for calls after them) a line break
+ * in the text: cheap searches, where a false hit only costs a parse.
+ */
+function bytesMatter(bytes: Uint8Array, lines: boolean): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buf.indexOf(CALL_KEY) !== -1;
+  return buf.indexOf(CALL_KEY) !== -1 || (lines && buf.indexOf(LINE_BREAK) !== -1);
 }
 
-/** True when a parsed frame's first choice carries a tool call piece (the frames' own cheap check). */
-function framesHoldToolCall(frames: readonly UpstreamFrame[]): boolean {
+/** The same of parsed frames: a first choice carrying a tool call piece, or (`lines`) text with a line break. */
+function framesMatter(frames: readonly UpstreamFrame[], lines: boolean): boolean {
   for (const frame of frames) {
     if (frame === '[DONE]' || !Array.isArray(frame.choices)) continue;
     const choice: unknown = frame.choices[0];
     const delta = isRecord(choice) && isRecord(choice.delta) ? choice.delta : null;
-    if (delta !== null && (delta.tool_calls !== undefined || delta.function_call !== undefined)) return true;
+    if (delta === null) continue;
+    if (delta.tool_calls !== undefined || delta.function_call !== undefined) return true;
+    if (lines && typeof delta.content === 'string' && delta.content.includes('\n')) return true;
   }
   return false;
 }
@@ -172,7 +180,7 @@ export class StreamShaper {
 
   #bytes(bytes: Uint8Array): Shaped {
     const quiet = this.#settled && !this.#frames.holding && this.#tail.length === 0;
-    if (quiet && !(this.#checksTools && mayHoldToolCall(bytes)))
+    if (quiet && !(this.#checksTools && bytesMatter(bytes, this.#frames.watchesLines)))
       return { out: bytes, read: this.#takeKnown(), problem: null };
     // A line without its end yet (one longer than the hold buffer, or the stream's last) waits for it.
     const end = lineEnd(bytes);
@@ -190,7 +198,7 @@ export class StreamShaper {
 
   #batch(batch: FrameBatch): Shaped {
     const quiet = this.#settled && !this.#frames.holding;
-    if (quiet && !(this.#checksTools && framesHoldToolCall(batch.frames)))
+    if (quiet && !(this.#checksTools && framesMatter(batch.frames, this.#frames.watchesLines)))
       return { out: batch, read: null, problem: null };
     this.#frames.begin();
     for (const frame of batch.frames) this.#visit(frame);

@@ -2,11 +2,12 @@
  * The stream's side of tool calls written as text (`readTextCalls`): the answer's first text waits here
  * while it may be such calls (blank, the start of call markup, JSON, a JSON fence), so nothing of it goes out
  * before its end tells. A think block opening the text goes on as it comes, and the text after it is read
- * the same way, as a whole answer's is. Words go on at once, with what waited before them; calls come back
- * to be held and checked like any call. The hold is bounded (by the hold buffer's size): past `limit` characters the text
- * goes on as words, unread.
+ * the same way, as a whole answer's is. Words go on at once, with what waited before them, and are watched
+ * for calls written after them (`CallsAfterWords`); calls come back to be held and checked like any call.
+ * The hold is bounded (by the hold buffer's size): past `limit` characters the text goes on as words, unread.
  */
 import { hasText } from '../../gate/answer-rules.js';
+import { CallsAfterWords } from '../../gate/calls-after-words.js';
 import { readTextCalls, textStart, type TextCallReading } from '../../gate/text-calls.js';
 import { partialTagAtEnd, THINK_CLOSE, THINK_OPEN } from '../../gate/think-tags.js';
 
@@ -23,6 +24,8 @@ export class TextCallHold {
   #maybeCalls = false;
   /** A think block opens the text and has not closed yet: it goes on as it comes. */
   #thinking = false;
+  /** The words once they began, watched for calls after them (null: not, or no longer). */
+  #after: CallsAfterWords | null = null;
 
   /** `offered`: the request's tools; `limit`: the most characters held. */
   constructor(offered: ReadonlySet<string>, limit: number) {
@@ -30,9 +33,19 @@ export class TextCallHold {
     this.#limit = limit;
   }
 
-  /** The text is still read here (none came yet, or what came may be calls). */
+  /** The text is still read here (none came yet, what came may be calls, or words are watched). */
   get reading(): boolean {
-    return this.#reading;
+    return this.#reading || this.#after !== null;
+  }
+
+  /** The next piece of text must be read here, whatever it holds (see `CallsAfterWords.mustSeeNext`). */
+  get mustSeeNext(): boolean {
+    return this.#reading || this.#after?.mustSeeNext === true;
+  }
+
+  /** A piece of text with a line break must be read here. */
+  get watchesLines(): boolean {
+    return this.#reading || this.#after?.watchesLines === true;
   }
 
   /**
@@ -41,7 +54,7 @@ export class TextCallHold {
    * Returns whether the delta changed.
    */
   read(delta: Record<string, unknown>): boolean {
-    if (!this.#reading) return false;
+    if (!this.reading) return false;
     const piece = typeof delta.content === 'string' ? delta.content : '';
     const other =
       delta.tool_calls !== undefined || delta.function_call !== undefined || hasText(delta.refusal);
@@ -55,6 +68,7 @@ export class TextCallHold {
 
   /** A piece of the answer's text: what goes on now (null: it waits), the text that waited first. */
   push(piece: string): string | null {
+    if (this.#after !== null) return this.#after.push(piece);
     if (this.#thinking) return this.#passThink(piece);
     this.#held += piece;
     // Once it may be calls, only its end tells: its start need not be read again.
@@ -66,7 +80,7 @@ export class TextCallHold {
       }
       if (start !== '' && THINK_OPEN.startsWith(start)) return null;
       const kind = textStart(start);
-      if (kind === 'words') return this.stop();
+      if (kind === 'words') return this.#words();
       this.#maybeCalls = kind === 'maybe_calls';
     }
     return this.#held.length <= this.#limit ? null : this.stop();
@@ -91,16 +105,30 @@ export class TextCallHold {
     return text.slice(0, end) + (this.push(text.slice(end)) ?? '');
   }
 
+  /** The words began: what waited goes on, and the words are watched from there. */
+  #words(): string {
+    const text = this.stop();
+    this.#after = new CallsAfterWords(this.#offered, this.#limit);
+    return this.#after.push(text);
+  }
+
   /** Reading ends (the answer went on otherwise): the text that waited goes on as words. */
   stop(): string {
-    const text = this.#held;
+    const text = this.#held + (this.#after?.stop() ?? '');
     this.#held = '';
     this.#reading = false;
+    this.#after = null;
     return text;
   }
 
   /** The answer ended: what the text that waited was. */
   end(): TextCallEnd {
+    const after = this.#after;
+    if (after !== null) {
+      this.#after = null;
+      const { words, calls } = after.end();
+      return calls.length > 0 ? { kind: 'calls', calls } : { kind: 'words', text: words };
+    }
     const text = this.stop();
     const reading = readTextCalls(text, this.#offered);
     return reading.kind === 'words' ? { kind: 'words', text } : reading;
