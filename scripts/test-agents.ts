@@ -244,20 +244,24 @@ const geminiChecks = (
   who = '',
 ): Check[] => firstAttemptChecks(entries, GEMINI, faces, who);
 
-/** The coding model on a host that parses no tool calls: it writes them into its text. */
+/**
+ * The coding model on a host that parses no tool calls: it writes them into its text, alone (the chat
+ * agents' round) or on their own line after words (the other agents' round).
+ */
 const TEXT_CALLER = 'text/calls';
+const WORDS_CALLER = 'text/said';
 
 /**
- * What the agents' tool loops sent the model that writes its calls as text: tool results, so each agent got
+ * What the agents' tool loops sent a model that writes its calls as text: tool results, so each agent got
  * those calls as calls and ran them.
  */
-function textCallsCheck(calls: readonly UpstreamCall[], who = ''): Check {
+function textCallsCheck(calls: readonly UpstreamCall[], who = '', model = TEXT_CALLER): Check {
   const results = calls.filter((call) => {
     const messages = Array.isArray(call.body?.messages) ? (call.body.messages as { role?: unknown }[]) : [];
-    return call.key === TEXT_CALLER && messages.at(-1)?.role === 'tool';
+    return call.key === model && messages.at(-1)?.role === 'tool';
   });
   return {
-    name: `upstream: ${results.length} ${who}tool results came back to ${TEXT_CALLER}, whose calls were all written as text`,
+    name: `upstream: ${results.length} ${who}tool results came back to ${model}, whose calls were all written as text`,
     ok: results.length >= (who === '' ? 2 : 1),
     detail: `${calls.length} calls`,
   };
@@ -411,7 +415,8 @@ async function main(): Promise<number> {
   upstream.always(DYING, agentModelDyingHalfway());
   upstream.always(THINKER, agentModelThinkingOnly());
   upstream.always(GEMINI, geminiOnGoogle());
-  upstream.always(TEXT_CALLER, agentModel({ callsAsText: true }));
+  upstream.always(TEXT_CALLER, agentModel({ callsAsText: 'alone' }));
+  upstream.always(WORDS_CALLER, agentModel({ callsAsText: 'after words' }));
   const models = {
     small: ['ctx'],
     strict: ['params'],
@@ -419,7 +424,7 @@ async function main(): Promise<number> {
     half: ['dies'],
     thinks: ['only'],
     googleai: ['gemini-3.5-flash'],
-    text: ['calls'],
+    text: ['calls', 'said'],
     good: ['coder'],
   };
   // Every model stays CLOSED through every run, so each request meets them in the set's order. Room for
@@ -482,15 +487,14 @@ async function main(): Promise<number> {
   checks.push(geminiSignatureCheck(upstream.calls.slice(beforeGemini)));
 
   const fifth = await startDaemon(
-    { providers, sets: { main: [TEXT_CALLER] }, activeSet: 'main', router },
+    { providers, sets: { main: [WORDS_CALLER] }, activeSet: 'main', router },
     path.join(scratch, 'text-calls'),
   );
   const beforeText = upstream.calls.length;
-  checks.push(
-    ...(await runAgents(fifth.base, path.join(scratch, 'text-calls'), `, its model writing calls as text`)),
-  );
-  checks.push(...firstAttemptChecks(await fifth.stop(), TEXT_CALLER));
-  checks.push(textCallsCheck(upstream.calls.slice(beforeText)));
+  const label = `, its model writing calls as text after words`;
+  checks.push(...(await runAgents(fifth.base, path.join(scratch, 'text-calls'), label)));
+  checks.push(...firstAttemptChecks(await fifth.stop(), WORDS_CALLER));
+  checks.push(textCallsCheck(upstream.calls.slice(beforeText), '', WORDS_CALLER));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }

@@ -6,7 +6,7 @@
  * once the tool's result is the newest message, it answers with what the command printed; otherwise it says
  * `AGENT_REPLY`. Asked by the router to continue an answer it began,
  * it gives the rest of it (or, after thoughts alone, its move); with `callsAsText` it writes its calls into its
- * text, as a model whose provider parses no tool calls; `agentModelDyingHalfway` dies half-way
+ * text (alone, or after words), as a model whose provider parses no tool calls; `agentModelDyingHalfway` dies half-way
  * through its answers, and `agentModelThinkingOnly` thinks and then says nothing.
  */
 import type { ServerResponse } from 'node:http';
@@ -121,14 +121,20 @@ export interface AgentModelOptions {
   callExtra?: (id: string) => Record<string, unknown>;
   /**
    * It writes its tool calls into its text, Hermes-style (`<tool_call>{"name": …, "arguments": …}</tool_call>`,
-   * finishing with `stop`), as a model does whose provider parses no tool calls.
+   * finishing with `stop`), as a model does whose provider parses no tool calls: `alone`, or on their own
+   * line `after words` saying what it will do.
    */
-  callsAsText?: boolean;
+  callsAsText?: 'alone' | 'after words';
 }
 
-/** A tool call written as text, Hermes-style. */
-const callAsText = (tool: { name: string; args: string }): string =>
-  `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
+/** What the model says before a call it writes `after words`. */
+export const WORDS_BEFORE_CALL = 'I will run that now.';
+
+/** A tool call written as text, Hermes-style, alone or after words. */
+function callAsText(tool: { name: string; args: string }, form: 'alone' | 'after words'): string {
+  const block = `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
+  return form === 'alone' ? block : `${WORDS_BEFORE_CALL}\n\n${block}`;
+}
 
 /** The fake coding model as a fake-upstream behaviour. */
 export const agentModel =
@@ -137,7 +143,9 @@ export const agentModel =
     const body = call.body ?? {};
     const planned = moveFor(body);
     const move =
-      options.callsAsText === true && 'tool' in planned ? { text: callAsText(planned.tool) } : planned;
+      options.callsAsText !== undefined && 'tool' in planned
+        ? { text: callAsText(planned.tool, options.callsAsText) }
+        : planned;
     const id = `call_fake_${(calls += 1)}`;
     const extra = options.callExtra === undefined ? {} : { extra_content: options.callExtra(id) };
     const base = { id: 'chatcmpl-agent', object: 'chat.completion.chunk', created: 0, model: 'fake-coder' };
