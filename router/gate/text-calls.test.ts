@@ -41,6 +41,38 @@ test('Mistral’s [TOOL_CALLS]: a JSON array, or name[ARGS]{…} each (with a [C
   }
 });
 
+test('Llama’s <function=name>{…}</function> blocks (alone or in <tool_call>) and <|python_tag|> JSON are calls', () => {
+  const forms: [string, { name: string; args: string }[]][] = [
+    ['<function=Read>{"path": "a.txt"}</function>', [READ]],
+    ['<function=Read>{"path":"a.txt"}</function>\n<function=Bash>{"command":"ls"}</function>', [READ, BASH]],
+    ['<function=Bash>{"command": "ls"}', [BASH]],
+    ['<tool_call>\n<function=Bash>{"command": "ls"}</function>\n</tool_call>', [BASH]],
+    ['<|python_tag|>{"name": "Read", "parameters": {"path": "a.txt"}}', [READ]],
+  ];
+  for (const [text, calls] of forms)
+    assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
+});
+
+test('bare JSON in OpenAI’s shape of a call, or a tool_calls list, calls offered tools; other JSON is words', () => {
+  const forms: [string, { name: string; args: string }[]][] = [
+    ['{"type": "function", "function": {"name": "Read", "parameters": {"path": "a.txt"}}}', [READ]],
+    [
+      '{"tool_calls": [{"id": "1", "type": "function", "function": {"name": "Bash", "arguments": "{\\"command\\":\\"ls\\"}"}}]}',
+      [BASH],
+    ],
+    ['{"tool_calls": [{"name": "Read", "arguments": {"path": "a.txt"}, "id": "162875335"}]}', [READ]],
+  ];
+  for (const [text, calls] of forms)
+    assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
+  for (const words of [
+    '{"type": "function", "function": {"name": "Write", "parameters": {}}}',
+    '{"function": {"name": "Read", "arguments": {}}, "note": 1}',
+    '{"tool_calls": [], "note": 1}',
+    '{"tool_calls": []}',
+  ])
+    assert.deepEqual(readTextCalls(words, OFFERED), { kind: 'words' }, words);
+});
+
 test('the bare JSON of a call to an offered tool (alone, in an array or a json fence) is a call; other JSON is words', () => {
   assert.deepEqual(readTextCalls('{"name": "Read", "parameters": {"path": "a.txt"}}', OFFERED), {
     kind: 'calls',
@@ -74,8 +106,9 @@ test('call markup that cannot be read as calls is unreadable, named by its form 
       '<tool_call>',
     ],
     ['[TOOL_CALLS]Read{"path":"a.txt"}', '[TOOL_CALLS]'],
-    ['<function=Read>{"path": "a.txt"}</function>', '<function='],
-    ['<|python_tag|>{"name": "Read", "parameters": {"path": "a.txt"}}', '<|python_tag|>'],
+    ['<function=Read>\n<parameter=path>\na.txt\n</parameter>\n</function>', '<function='],
+    ['<function=Read>{"path": "a.txt"}"</function>', '<function='],
+    ['<|python_tag|>print(open("a.txt").read())', '<|python_tag|>'],
     [
       '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>Read<｜tool▁sep｜>{"path":"a.txt"}',
       '<｜tool▁calls▁begin｜>',
@@ -110,6 +143,10 @@ test('while it streams, a text start is unknown, maybe calls, or words', () => {
     ['{ "na', 'unknown'],
     ['```\n[', 'unknown'],
     ['{"name"', 'maybe_calls'],
+    ['{"function"', 'maybe_calls'],
+    ['{"tool_calls"', 'maybe_calls'],
+    ['{"fu', 'unknown'],
+    ['<function=', 'maybe_calls'],
     ['[ {"type"', 'maybe_calls'],
     ['```json\n{"name"', 'maybe_calls'],
     ['{"answer"', 'words'],

@@ -2,8 +2,9 @@
  * Tool calls written into the text. A model whose provider does not parse its tool calls (no tool parser
  * in the server, a chat template that does not match) writes them as text: Hermes-style
  * `<tool_call>{"name": …, "arguments": …}</tool_call>` (Qwen, Llama on several hosts), Mistral's
- * `[TOOL_CALLS]`, or the bare JSON of a call as the whole answer. The agent then gets markup where it needed
- * a call, and its turn ends. An answer whose words are only such calls is read back into calls when they are
+ * `[TOOL_CALLS]`, Llama 3.1's `<function=name>{…}</function>` and `<|python_tag|>`, or the bare JSON of a
+ * call as the whole answer (`{"name", "parameters"}`, as Llama's templates ask; OpenAI's own shape, or a
+ * `tool_calls` list of them). The agent then gets markup where it needed a call, and its turn ends. An answer whose words are only such calls is read back into calls when they are
  * JSON (and checked like any call); one that opens with call markup in another form cannot be read, and
  * fails over like any call an agent cannot run. Pure.
  */
@@ -25,15 +26,13 @@ export const TAG_CLOSE = '</tool_call>';
 export const MISTRAL = '[TOOL_CALLS]';
 const MISTRAL_ARGS = '[ARGS]';
 const MISTRAL_ID = '[CALL_ID]';
+/** Llama 3.1's function tags, and its tag before a call's JSON. */
+const FUNCTION_OPEN = '<function=';
+const FUNCTION_CLOSE = '</function>';
+const PYTHON_TAG = '<|python_tag|>';
 /** Other models' call markup: known for what it is, not read. */
-const FOREIGN = [
-  '<function=',
-  '<|python_tag|>',
-  '<｜tool▁calls▁begin｜>',
-  '<|tool_calls_section_begin|>',
-  '<|tool_call|>',
-];
-const OPENERS = [TAG_OPEN, MISTRAL, ...FOREIGN];
+const FOREIGN = ['<｜tool▁calls▁begin｜>', '<|tool_calls_section_begin|>', '<|tool_call|>'];
+const OPENERS = [TAG_OPEN, MISTRAL, FUNCTION_OPEN, PYTHON_TAG, ...FOREIGN];
 export const FENCE = '```';
 
 const WORDS: TextCallReading = { kind: 'words' };
@@ -42,21 +41,34 @@ const unreadable = (form: string): TextCallReading => ({
   detail: `a tool call written into the text (${form}) that cannot be read as one`,
 });
 
-/** The call in a parsed JSON value (`{name, arguments | parameters}`, a `type` besides), or null. */
+/** The keys a call written as JSON may have: nothing else can be in it. */
+const CALL_KEYS = ['name', 'arguments', 'parameters', 'type', 'id'];
+/** OpenAI's shape of a call: the function in its own object. */
+const WRAPPED_KEYS = ['function', 'type', 'id'];
+
+const onlyKeys = (value: Record<string, unknown>, keys: readonly string[]): boolean =>
+  Object.keys(value).every((key) => keys.includes(key));
+
+/**
+ * The call in a parsed JSON value (`{name, arguments | parameters}`, a `type` and an `id` besides, or
+ * OpenAI's `{type, function: {…}}`), or null.
+ */
 function callOf(value: unknown): TextCall | null {
-  if (!isRecord(value) || typeof value.name !== 'string') return null;
-  if (Object.keys(value).some((key) => !['name', 'arguments', 'parameters', 'type'].includes(key)))
-    return null;
+  if (!isRecord(value)) return null;
+  if (isRecord(value.function) && onlyKeys(value, WRAPPED_KEYS)) return callOf(value.function);
+  if (typeof value.name !== 'string' || !onlyKeys(value, CALL_KEYS)) return null;
   const args = value.arguments ?? value.parameters ?? {};
   if (typeof args === 'string') return { name: value.name, args };
   return isRecord(args) ? { name: value.name, args: JSON.stringify(args) } : null;
 }
 
-/** The calls in a JSON text: one call, or an array of them; null when it is something else. */
+/** The calls in a JSON text: one call, an array of them, or `{"tool_calls": […]}`; null when it is something else. */
 function jsonCalls(text: string): TextCall[] | null {
   const parsed = parseJson(text);
   if (!parsed.ok) return null;
-  const values = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  const { value } = parsed;
+  const listed = isRecord(value) && Array.isArray(value.tool_calls) && onlyKeys(value, ['tool_calls']);
+  const values = listed ? (value.tool_calls as unknown[]) : Array.isArray(value) ? value : [value];
   const calls = values.map(callOf);
   return calls.length > 0 && calls.every((call) => call !== null) ? (calls as TextCall[]) : null;
 }
@@ -67,11 +79,31 @@ function taggedCalls(text: string): TextCall[] | null {
   let rest = text;
   while (rest.startsWith(TAG_OPEN)) {
     const close = rest.indexOf(TAG_CLOSE);
-    const body = rest.slice(TAG_OPEN.length, close === -1 ? rest.length : close);
-    const read = jsonCalls(body.trim());
+    const body = rest.slice(TAG_OPEN.length, close === -1 ? rest.length : close).trim();
+    const read = body.startsWith(FUNCTION_OPEN) ? functionCalls(body) : jsonCalls(body);
     if (read === null) return null;
     calls.push(...read);
     rest = close === -1 ? '' : rest.slice(close + TAG_CLOSE.length).trimStart();
+  }
+  return rest === '' ? calls : null;
+}
+
+/**
+ * Llama 3.1's `<function=name>{…}</function>` blocks, nothing but blank between them (the last one's close
+ * may be missing); arguments in another form than JSON (Qwen3-Coder's `<parameter=…>`) are not read.
+ */
+function functionCalls(text: string): TextCall[] | null {
+  const calls: TextCall[] = [];
+  let rest = text;
+  while (rest.startsWith(FUNCTION_OPEN)) {
+    const nameEnd = rest.indexOf('>');
+    if (nameEnd === -1) return null;
+    const name = rest.slice(FUNCTION_OPEN.length, nameEnd).trim();
+    const close = rest.indexOf(FUNCTION_CLOSE, nameEnd);
+    const parsed = parseJson(rest.slice(nameEnd + 1, close === -1 ? rest.length : close).trim());
+    if (!/^[\w.-]+$/.test(name) || !parsed.ok || !isRecord(parsed.value)) return null;
+    calls.push({ name, args: JSON.stringify(parsed.value) });
+    rest = close === -1 ? '' : rest.slice(close + FUNCTION_CLOSE.length).trimStart();
   }
   return rest === '' ? calls : null;
 }
@@ -91,6 +123,14 @@ function mistralCalls(text: string): TextCall[] | null {
   }
   return calls;
 }
+
+/** Each markup the router reads, and its reader (given the text past the opener, and the whole text). */
+const MARKUP: readonly [string, (after: string, text: string) => TextCall[] | null][] = [
+  [TAG_OPEN, (_, text) => taggedCalls(text)],
+  [MISTRAL, (after) => mistralCalls(after)],
+  [FUNCTION_OPEN, (_, text) => functionCalls(text)],
+  [PYTHON_TAG, (after) => jsonCalls(after.trim())],
+];
 
 /** The JSON inside a fence that is the whole text (```json or bare ```), or the text itself. */
 function unfenced(text: string): string {
@@ -114,13 +154,11 @@ export function readTextCalls(words: string, offered: ReadonlySet<string>): Text
   // With no tool offered, a call written as text is text: there is nothing it could call.
   if (offered.size === 0) return WORDS;
   const text = words.trim();
-  if (text.startsWith(TAG_OPEN)) {
-    const calls = taggedCalls(text);
-    return calls === null ? unreadable(TAG_OPEN) : { kind: 'calls', calls };
-  }
-  if (text.startsWith(MISTRAL)) {
-    const calls = mistralCalls(text.slice(MISTRAL.length));
-    return calls === null ? unreadable(MISTRAL) : { kind: 'calls', calls };
+  const markup = MARKUP.find(([opener]) => text.startsWith(opener));
+  if (markup !== undefined) {
+    const [opener, read] = markup;
+    const calls = read(text.slice(opener.length), text);
+    return calls === null ? unreadable(opener) : { kind: 'calls', calls };
   }
   const foreign = FOREIGN.find((opener) => text.startsWith(opener));
   if (foreign !== undefined) return unreadable(foreign);
@@ -133,8 +171,8 @@ export function readTextCalls(words: string, offered: ReadonlySet<string>): Text
 /** What the first characters of an answer's text (leading blanks dropped) tell while it streams. */
 export type TextStart = 'unknown' | 'maybe_calls' | 'words';
 
-/** The keys a call written as JSON has (`callOf`): JSON whose first key is another is no call. */
-const CALL_KEYS = ['name', 'arguments', 'parameters', 'type'];
+/** The keys JSON that may be calls begins with (`jsonCalls`): JSON whose first key is another is no call. */
+const FIRST_KEYS = [...CALL_KEYS, 'function', 'tool_calls'];
 
 /** The start of JSON (`{`, or `[` then `{`): maybe a call while its first key may be one of a call's. */
 function jsonStart(start: string): TextStart {
@@ -145,8 +183,8 @@ function jsonStart(start: string): TextStart {
   if (rest === '') return 'unknown';
   if (!rest.startsWith('"')) return 'words';
   const close = rest.indexOf('"', 1);
-  if (close !== -1) return CALL_KEYS.includes(rest.slice(1, close)) ? 'maybe_calls' : 'words';
-  return CALL_KEYS.some((key) => key.startsWith(rest.slice(1))) ? 'unknown' : 'words';
+  if (close !== -1) return FIRST_KEYS.includes(rest.slice(1, close)) ? 'maybe_calls' : 'words';
+  return FIRST_KEYS.some((key) => key.startsWith(rest.slice(1))) ? 'unknown' : 'words';
 }
 
 /**

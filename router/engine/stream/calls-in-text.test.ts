@@ -104,6 +104,20 @@ for (const face of FACES) {
       });
     });
 
+    test(`${on}: Llama's <function=…> form and OpenAI's shape as bare JSON reach the agent as calls`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        const llama = `<function=Read>${ARGS}</function>`;
+        const wrapped = `{"type": "function", "function": {"name": "Read", "arguments": ${ARGS}}}`;
+        for (const text of [llama, wrapped]) {
+          upstream.script('alpha/m1', writes(text, cut(text, 4)));
+          assert.deepEqual(await ask(router.url, face, stream), {
+            text: '',
+            tools: [{ name: 'Read', args: ARGS }],
+          });
+        }
+      });
+    });
+
     test(`${on}: call markup that cannot be read fails over unseen as invalid_tool_call`, async () => {
       await withScenario(TWO, async ({ router, upstream }) => {
         upstream.script('alpha/m1', writes(XML_CALL, cut(XML_CALL, 9)));
