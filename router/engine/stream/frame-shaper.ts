@@ -1,6 +1,6 @@
 /**
  * What each upstream frame of one attempt becomes on its way to the client: its tool call pieces held until
- * the call is whole and checked (`ToolCallHold`), then written as one frame; in a continuation, its
+ * the call is whole and checked, then written as one frame (`CallsOut`); in a continuation, its
  * restated start trimmed (`OverlapTrimmer`), its reasoning left out once the answer has text, and frames
  * that carry nothing (its role frame) dropped; with the tool calls checked, the ending of an answer that has
  * said nothing yet kept back (`EndingHold`; a think block opening the text is not saying something,
@@ -11,12 +11,10 @@
  * content came (the stream shaper decides which bytes go).
  */
 import {
-  argumentsText,
   fixedFinishReason,
   FORCED_CALL_MISSING,
   hasText,
   hasUsefulContent,
-  type CallsKind,
 } from '../../gate/answer-rules.js';
 import { textPastThinkBlock, ThinkTagReader } from '../../gate/think-tags.js';
 import { isRecord } from '../../gate/safe-json.js';
@@ -25,8 +23,7 @@ import type { FrameSink } from '../../faces/translated-stream.js';
 import { chunkFrame, type AnswerSoFar, type ChunkBase } from './answer-so-far.js';
 import type { ShapingRules } from './shaping-rules.js';
 import { OverlapTrimmer } from './overlap-trim.js';
-import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
-import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
+import { CallsOut, carriesCallPieces, type CallsStep } from './calls-out.js';
 import { EndingHold } from './ending-hold.js';
 import { TextCallHold } from './text-call-hold.js';
 import { ForcedCall, type ForcedCallState } from './forced-call.js';
@@ -71,7 +68,8 @@ function saidSoFar(continuing: AnswerSoFar | null): boolean {
 
 /** One attempt's frames, shaped. */
 export class FrameShaper implements FrameSink {
-  readonly #hold: ToolCallHold | null;
+  /** The tool calls, held until whole and checked (null: they pass as they come). */
+  readonly #calls: CallsOut | null;
   readonly #trim: OverlapTrimmer | null;
   /** The trimmer works on reasoning (the answer so far was only reasoning), else on text. */
   readonly #trimsReasoning: boolean;
@@ -80,23 +78,18 @@ export class FrameShaper implements FrameSink {
   readonly #ending: EndingHold;
   /** Reads past a think block opening the text, to see the answer's first words (null: not watched). */
   readonly #think: ThinkTagReader | null;
-  readonly #signatures: ThoughtSignatures | null;
   readonly #forced: ForcedCall;
   /** A fresh answer's first text, while it may be tool calls written as text (null: not read). */
   readonly #textCalls: TextCallHold | null;
   #base: ChunkBase;
-  #calls = 0;
   /** Calls were read from the answer's text. */
   #callsFromText = false;
-  /** The calls that went out: tool calls, a legacy function call, or none yet. */
-  #callsKind: CallsKind = null;
   #done = false;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
 
   constructor(rules: ShapingRules) {
     const { tools, continuing } = rules;
-    this.#hold = tools === null ? null : new ToolCallHold(tools, rules.mintId);
-    this.#signatures = rules.signatures;
+    this.#calls = tools === null ? null : new CallsOut(tools, rules.mintId, rules.signatures);
     this.#trimsReasoning = continuing !== null && continuing.text === '';
     this.#dropReasoning = continuing !== null && continuing.text !== '';
     this.#trim =
@@ -118,7 +111,7 @@ export class FrameShaper implements FrameSink {
   get holding(): boolean {
     return (
       this.#trim !== null ||
-      this.#hold?.holding === true ||
+      this.#calls?.holding === true ||
       this.#ending.watching ||
       this.#textCalls?.mustSeeNext === true
     );
@@ -132,7 +125,7 @@ export class FrameShaper implements FrameSink {
   /** The call the request forces: none awaited, its pieces held, or still missing. */
   get forcedCall(): ForcedCallState {
     if (this.#forced.met) return 'none';
-    return this.#hold?.holding === true ? 'under_way' : 'missing';
+    return this.#calls?.holding === true ? 'under_way' : 'missing';
   }
 
   /** The upstream's `[DONE]` was read here (and sent, or kept back with a silent answer's ending). */
@@ -242,7 +235,7 @@ export class FrameShaper implements FrameSink {
    * `tool_calls` when none did is written as `stop`, as the other faces do; `stop` after calls as `tool_calls`.
    */
   #finishOf(finish: string | null): { finish_reason?: string } {
-    const fixed = this.#hold === null ? null : fixedFinishReason(finish, this.#callsKind);
+    const fixed = this.#calls === null ? null : fixedFinishReason(finish, this.#calls.kind);
     if (fixed === null) return {};
     this.#chunk.changed = true;
     return { finish_reason: fixed };
@@ -266,36 +259,10 @@ export class FrameShaper implements FrameSink {
       if (this.#trimsReasoning) this.#flushTrim();
       else this.#trimInto(delta, 'content', text);
     }
-    if (this.#hold === null) return;
-    if (Array.isArray(delta.tool_calls)) {
-      this.#flushTrim();
-      delta.tool_calls.forEach((call: unknown, position) => this.#holdPiece(call, position, false));
-      this.#remove(delta, 'tool_calls');
-    }
-    if (isRecord(delta.function_call)) {
-      this.#flushTrim();
-      this.#holdPiece({ index: 0, function: delta.function_call }, 0, true);
-      this.#remove(delta, 'function_call');
-    }
-  }
-
-  #holdPiece(call: unknown, position: number, legacy: boolean): void {
-    if (!isRecord(call) || this.#hold === null) return;
-    const fn = isRecord(call.function) ? call.function : {};
-    const index = typeof call.index === 'number' ? call.index : position;
-    const id = str(call.id) || null;
-    const extra = isRecord(call.extra_content) ? call.extra_content : null;
-    const args = argumentsText(fn.arguments);
-    this.#take(this.#hold.piece(index, id, str(fn.name) || null, args, { legacy, extra }));
-  }
-
-  /** A whole call as the agent gets it, with the provider's additions; its signature is remembered. */
-  #toolCall(call: WholeCall, fn: { name: string; arguments: string }): Record<string, unknown> {
-    const out: Record<string, unknown> = { index: this.#calls, id: call.id, type: 'function', function: fn };
-    if (call.extra === null) return out;
-    out.extra_content = call.extra;
-    this.#signatures?.remember(out);
-    return out;
+    if (this.#calls === null || !carriesCallPieces(delta)) return;
+    this.#flushTrim();
+    this.#take(this.#calls.takeFrom(delta));
+    this.#chunk.changed = true;
   }
 
   #trimInto(delta: Record<string, unknown>, key: string, text: string): void {
@@ -334,8 +301,7 @@ export class FrameShaper implements FrameSink {
     if (end.kind === 'unreadable') this.#chunk.problem ??= { kind: 'invalid_tool_call', detail: end.detail };
     else if (end.kind === 'calls') {
       this.#callsFromText = true;
-      for (const [index, { name, args }] of end.calls.entries())
-        if (this.#hold !== null) this.#take(this.#hold.piece(index, null, name, args));
+      if (this.#calls !== null) this.#take(this.#calls.addRead(end.calls));
     } else if (end.text !== '') {
       if (this.#saysSomething(end.text)) this.#said();
       this.#emit(chunkFrame(this.#base, { content: end.text }), null);
@@ -363,17 +329,14 @@ export class FrameShaper implements FrameSink {
   }
 
   #letGoCalls(): void {
-    if (this.#hold?.holding) this.#take(this.#hold.letGo());
+    if (this.#calls?.holding) this.#take(this.#calls.letGo());
   }
 
-  #take(step: HoldStep): void {
-    if (step.calls.length > 0) this.#said();
-    for (const call of step.calls) {
-      const fn = { name: call.name, arguments: call.args };
-      const delta = call.legacy ? { function_call: fn } : { tool_calls: [this.#toolCall(call, fn)] };
-      this.#calls += 1;
-      this.#callsKind = call.legacy ? (this.#callsKind ?? 'function_call') : 'tool_calls';
-      this.#forced.called(call.name);
+  /** Calls that went whole go out, each in a frame of its own, after an ending kept back. */
+  #take(step: CallsStep): void {
+    if (step.out.length > 0) this.#said();
+    for (const { name, delta } of step.out) {
+      this.#forced.called(name);
       this.#chunk.frames.push(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;
       this.#chunk.content ||= this.#forced.met;
