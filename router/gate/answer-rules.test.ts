@@ -6,7 +6,6 @@ import {
   forcedToolNames,
   hasUsefulContent,
   messageToolProblem,
-  offeredToolNames,
   toolCallProblem,
 } from './answer-rules.js';
 import { checkResponseBody } from './response-gate.js';
@@ -70,15 +69,6 @@ test('choiceHasUsefulContent checks delta or message', () => {
 });
 
 const OFFERED = new Set(['Bash', 'Read']);
-
-test('offeredToolNames: function tools and legacy functions', () => {
-  const body = {
-    tools: [{ type: 'function', function: { name: 'Bash' } }, { type: 'function' }, 'junk'],
-    functions: [{ name: 'legacy' }],
-  };
-  assert.deepEqual([...offeredToolNames(body)], ['Bash', 'legacy']);
-  assert.deepEqual([...offeredToolNames({})], []);
-});
 
 test('toolCallProblem: a call the agent can run, or what is wrong with it (never its name or arguments)', () => {
   const rows: [string | null, string, string | null][] = [

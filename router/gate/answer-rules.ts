@@ -11,6 +11,7 @@
  * off or laced with their own markup (`{"path": "a", <|tool_call_end|>`); an agent fails on those, so the
  * router treats them as a content failure.
  */
+import { offeredToolNames, type OfferedTools } from './offered-tools.js';
 import { isRecord, parseJson } from './safe-json.js';
 import { textPastThinkBlock } from './think-tags.js';
 
@@ -100,18 +101,6 @@ export function frameHasUsefulContent(frame: Record<string, unknown> | '[DONE]')
 /** Longest arguments a call may have (a whole file written through a tool fits many times over). */
 export const MAX_TOOL_ARGUMENTS_CHARS = 4 * 1024 * 1024;
 
-/** The names of the tools a chat-completions request offers (`tools`, and the legacy `functions`). */
-export function offeredToolNames(body: Readonly<Record<string, unknown>>): ReadonlySet<string> {
-  const names = new Set<string>();
-  if (Array.isArray(body.tools))
-    for (const tool of body.tools)
-      if (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string')
-        names.add(tool.function.name);
-  if (Array.isArray(body.functions))
-    for (const fn of body.functions) if (isRecord(fn) && typeof fn.name === 'string') names.add(fn.name);
-  return names;
-}
-
 /**
  * The tool names an answer's tool calls are checked against: the offered ones with `contentValidation:
  * strict` (a request for several choices is passed through as it comes), else null (not checked).
@@ -119,7 +108,7 @@ export function offeredToolNames(body: Readonly<Record<string, unknown>>): Reado
 export function checkedToolNames(
   body: Readonly<Record<string, unknown>>,
   contentValidation: string,
-): ReadonlySet<string> | null {
+): OfferedTools | null {
   const oneChoice = !(typeof body.n === 'number' && body.n > 1);
   return contentValidation === 'strict' && oneChoice ? offeredToolNames(body) : null;
 }

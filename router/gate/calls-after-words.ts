@@ -8,6 +8,7 @@
  * pieces and a whole answer's text alike, so both read the same calls. Pure.
  */
 import { toolCallProblem } from './answer-rules.js';
+import type { OfferedTools } from './offered-tools.js';
 import { FENCE, MISTRAL, readTextCalls, TAG_CLOSE, TAG_OPEN, type TextCall } from './text-calls.js';
 
 /** What the words ended with: the calls (none when they are words), and what was held that is words. */
@@ -26,7 +27,7 @@ const isBlank = (char: string | undefined): boolean =>
 
 /** The words of one answer as they come, watched for calls written at their end. */
 export class CallsAfterWords {
-  readonly #offered: ReadonlySet<string>;
+  readonly #offered: OfferedTools;
   readonly #limit: number;
   /** The next character begins a line. */
   #lineStart = true;
@@ -49,7 +50,7 @@ export class CallsAfterWords {
   #off = false;
 
   /** `offered`: the request's tools; `limit`: the most characters held. */
-  constructor(offered: ReadonlySet<string>, limit: number) {
+  constructor(offered: OfferedTools, limit: number) {
     this.#offered = offered;
     this.#limit = limit;
   }
@@ -162,7 +163,8 @@ export class CallsAfterWords {
             this.#scan += 1;
             continue;
           }
-          if (char !== '{' && char !== '[') return false;
+          // JSON, or a function block (`<function=…>`, as Qwen3-Coder writes its calls).
+          if (char !== '{' && char !== '[' && char !== '<') return false;
           this.#bodySeen = true;
         }
         const close = held.indexOf(TAG_CLOSE, this.#scan);
@@ -192,7 +194,7 @@ export class CallsAfterWords {
  * @example callsAfterWords('I will list it.\n<tool_call>{"name":"Bash","arguments":{"command":"ls"}}</tool_call>', new Set(['Bash']))
  * // { words: 'I will list it.', calls: [{ name: 'Bash', args: '{"command":"ls"}' }] }
  */
-export function callsAfterWords(text: string, offered: ReadonlySet<string>): WordsEnd | null {
+export function callsAfterWords(text: string, offered: OfferedTools): WordsEnd | null {
   if (offered.size === 0) return null;
   const watch = new CallsAfterWords(offered, Number.POSITIVE_INFINITY);
   const words = watch.push(text);

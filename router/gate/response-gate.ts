@@ -18,6 +18,7 @@ import { htmlStart } from './html-start.js';
 import type { ContentFailureKind } from './failure-kinds.js';
 import { isRecord, parseJson } from './safe-json.js';
 import { promoteTextCalls } from './text-call-promotion.js';
+import type { OfferedTools } from './offered-tools.js';
 
 export type TokenUsage = { promptTokens: number | null; completionTokens: number | null };
 
@@ -52,7 +53,7 @@ export interface GatedCompletion {
 /** What a completion is held to besides the mode. */
 export interface GateAsks {
   /** The names of the tools the request offers: strict mode checks the answer's tool calls against them. */
-  tools?: ReadonlySet<string> | null;
+  tools?: OfferedTools | null;
   /** The request forces a tool call: strict mode fails an answer that calls none of these (`forcedToolNames`). */
   forced?: ReadonlySet<string> | null;
   /**
@@ -192,7 +193,7 @@ function saysNothing(first: unknown, asks: GateAsks): boolean {
  */
 function checkCalls(
   first: Record<string, unknown>,
-  offered: ReadonlySet<string>,
+  offered: OfferedTools,
 ): { problem: string | null; promoted: boolean } {
   const promoted = promoteTextCalls(first, offered);
   if (typeof promoted === 'string') return { problem: promoted, promoted: false };

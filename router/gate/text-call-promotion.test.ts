@@ -28,14 +28,10 @@ test('a whole answer’s calls written as text become its tool_calls; a think bl
   assert.equal(plain.message.content, null);
 
   const unreadable = {
-    message: { role: 'assistant', content: '<function=Read><parameter=path>a</parameter></function>' },
+    message: { role: 'assistant', content: '<function=Read><parameter=path>a</function>' },
   };
   assert.match(String(promoteTextCalls(unreadable, OFFERED)), /cannot be read/);
-  assert.equal(
-    unreadable.message.content,
-    '<function=Read><parameter=path>a</parameter></function>',
-    'left as it came',
-  );
+  assert.equal(unreadable.message.content, '<function=Read><parameter=path>a</function>', 'left as it came');
 
   const withCalls = {
     message: {

@@ -4,6 +4,7 @@
  * call. Pure.
  */
 import { callsAfterWords } from './calls-after-words.js';
+import type { OfferedTools } from './offered-tools.js';
 import { isRecord } from './safe-json.js';
 import { readTextCalls } from './text-calls.js';
 import { textPastThinkBlock } from './think-tags.js';
@@ -15,10 +16,7 @@ import { textPastThinkBlock } from './think-tags.js';
  *
  * @returns true when calls were read, why the text's call markup cannot be read, or false (words).
  */
-export function promoteTextCalls(
-  choice: Record<string, unknown>,
-  offered: ReadonlySet<string>,
-): boolean | string {
+export function promoteTextCalls(choice: Record<string, unknown>, offered: OfferedTools): boolean | string {
   const message = choice.message;
   // With no tool offered, a call written as text is text: there is nothing it could call.
   if (offered.size === 0 || !isRecord(message) || typeof message.content !== 'string') return false;

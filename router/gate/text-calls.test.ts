@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { offeredToolNames } from './offered-tools.js';
 import { readTextCalls, textStart } from './text-calls.js';
 
 const OFFERED = new Set(['Read', 'Bash']);
@@ -53,6 +54,63 @@ test('Llama’s <function=name>{…}</function> blocks (alone or in <tool_call>)
     assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
 });
 
+test('Qwen3-Coder’s <parameter=…> lists are calls, each value typed by the offered tool’s schema', () => {
+  const offered = offeredToolNames({
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'Read',
+          parameters: {
+            type: 'object',
+            properties: {
+              path: { type: 'string' },
+              limit: { type: 'integer' },
+              all: { type: 'boolean' },
+              globs: { type: 'array' },
+              note: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+            },
+          },
+        },
+      },
+      { type: 'function', function: { name: 'Bash' } },
+    ],
+  });
+  const read = [
+    '<tool_call>\n<function=Read>',
+    '<parameter=path>\n42\n</parameter>',
+    '<parameter=limit>\n20\n</parameter>',
+    '<parameter=all>\ntrue\n</parameter>',
+    '<parameter=globs>\n["*.ts"]\n</parameter>',
+    '<parameter=note>\n{"a": 1}\n</parameter>',
+    '<parameter=extra>\n7\n</parameter>',
+    '</function>\n</tool_call>',
+  ].join('\n');
+  assert.deepEqual(readTextCalls(read, offered), {
+    kind: 'calls',
+    calls: [
+      {
+        name: 'Read',
+        args: '{"path":"42","limit":20,"all":true,"globs":["*.ts"],"note":{"a":1},"extra":"7"}',
+      },
+    ],
+  });
+  const lines = '<function=Bash>\n<parameter=command>\nls\n\npwd\n</parameter>\n</function>';
+  assert.deepEqual(readTextCalls(lines, offered), {
+    kind: 'calls',
+    calls: [{ name: 'Bash', args: '{"command":"ls\\n\\npwd"}' }],
+  });
+  const typo = '<function=Read>\n<parameter=limit>\ntwenty\n</parameter>\n</function>';
+  assert.deepEqual(
+    readTextCalls(typo, offered),
+    {
+      kind: 'calls',
+      calls: [{ name: 'Read', args: '{"limit":"twenty"}' }],
+    },
+    'a value that is not of its type stays as written, for the call check and the agent to judge',
+  );
+});
+
 test('bare JSON in OpenAI’s shape of a call, or a tool_calls list, calls offered tools; other JSON is words', () => {
   const forms: [string, { name: string; args: string }[]][] = [
     ['{"type": "function", "function": {"name": "Read", "parameters": {"path": "a.txt"}}}', [READ]],
@@ -98,7 +156,7 @@ test('the bare JSON of a call to an offered tool (alone, in an array or a json f
 test('call markup that cannot be read as calls is unreadable, named by its form and never by its content', () => {
   for (const [text, form] of [
     [
-      '<tool_call>\n<function=Read>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>',
+      '<tool_call>\n<invoke name="Read">\n<parameter name="path">a.txt</parameter>\n</invoke>\n</tool_call>',
       '<tool_call>',
     ],
     [
@@ -106,7 +164,7 @@ test('call markup that cannot be read as calls is unreadable, named by its form 
       '<tool_call>',
     ],
     ['[TOOL_CALLS]Read{"path":"a.txt"}', '[TOOL_CALLS]'],
-    ['<function=Read>\n<parameter=path>\na.txt\n</parameter>\n</function>', '<function='],
+    ['<function=Read>\n<parameter=path>\na.txt\n</function>', '<function='],
     ['<function=Read>{"path": "a.txt"}"</function>', '<function='],
     ['<|python_tag|>print(open("a.txt").read())', '<|python_tag|>'],
     [

@@ -2,13 +2,16 @@
  * Tool calls written into the text. A model whose provider does not parse its tool calls (no tool parser
  * in the server, a chat template that does not match) writes them as text: Hermes-style
  * `<tool_call>{"name": …, "arguments": …}</tool_call>` (Qwen, Llama on several hosts), Mistral's
- * `[TOOL_CALLS]`, Llama 3.1's `<function=name>{…}</function>` and `<|python_tag|>`, or the bare JSON of a
- * call as the whole answer (`{"name", "parameters"}`, as Llama's templates ask; OpenAI's own shape, or a
- * `tool_calls` list of them). The agent then gets markup where it needed a call, and its turn ends. An answer whose words are only such calls is read back into calls when they are
- * JSON (and checked like any call); one that opens with call markup in another form cannot be read, and
- * fails over like any call an agent cannot run. Pure.
+ * `[TOOL_CALLS]`, `<function=name>` blocks (Llama 3.1's JSON, Qwen3-Coder's `<parameter=…>` list),
+ * `<|python_tag|>`, or the bare JSON of a call as the whole answer (`{"name", "parameters"}`, as Llama's
+ * templates ask; OpenAI's own shape, or a `tool_calls` list of them). The agent then gets markup where it
+ * needed a call, and its turn ends. An answer whose words are only such calls is read back into calls (and
+ * checked like any call); one that opens with call markup the router cannot read fails over like any call an
+ * agent cannot run. Pure.
  */
+import type { OfferedTools, ParamTypes } from './offered-tools.js';
 import { parseJson, isRecord } from './safe-json.js';
+import { isParameterList, xmlArguments } from './xml-parameters.js';
 
 /** A call read from the text: its name and its arguments as JSON text. */
 export interface TextCall {
@@ -74,13 +77,13 @@ function jsonCalls(text: string): TextCall[] | null {
 }
 
 /** `<tool_call>…</tool_call>` blocks, nothing but blank between them (the last one's close may be missing). */
-function taggedCalls(text: string): TextCall[] | null {
+function taggedCalls(text: string, offered: OfferedTools): TextCall[] | null {
   const calls: TextCall[] = [];
   let rest = text;
   while (rest.startsWith(TAG_OPEN)) {
     const close = rest.indexOf(TAG_CLOSE);
     const body = rest.slice(TAG_OPEN.length, close === -1 ? rest.length : close).trim();
-    const read = body.startsWith(FUNCTION_OPEN) ? functionCalls(body) : jsonCalls(body);
+    const read = body.startsWith(FUNCTION_OPEN) ? functionCalls(body, offered) : jsonCalls(body);
     if (read === null) return null;
     calls.push(...read);
     rest = close === -1 ? '' : rest.slice(close + TAG_CLOSE.length).trimStart();
@@ -88,11 +91,19 @@ function taggedCalls(text: string): TextCall[] | null {
   return rest === '' ? calls : null;
 }
 
+/** A function block's arguments as JSON text: a JSON object (Llama), or a parameter list (Qwen3-Coder). */
+function functionArguments(body: string, types: ParamTypes | undefined): string | null {
+  if (isParameterList(body)) return xmlArguments(body, types);
+  const parsed = parseJson(body);
+  return parsed.ok && isRecord(parsed.value) ? JSON.stringify(parsed.value) : null;
+}
+
 /**
- * Llama 3.1's `<function=name>{…}</function>` blocks, nothing but blank between them (the last one's close
- * may be missing); arguments in another form than JSON (Qwen3-Coder's `<parameter=…>`) are not read.
+ * `<function=name>…</function>` blocks, nothing but blank between them (the last one's close may be
+ * missing): Llama 3.1's with JSON arguments, Qwen3-Coder's with `<parameter=…>` ones, typed by the offered
+ * tool's schema.
  */
-function functionCalls(text: string): TextCall[] | null {
+function functionCalls(text: string, offered: OfferedTools): TextCall[] | null {
   const calls: TextCall[] = [];
   let rest = text;
   while (rest.startsWith(FUNCTION_OPEN)) {
@@ -100,9 +111,10 @@ function functionCalls(text: string): TextCall[] | null {
     if (nameEnd === -1) return null;
     const name = rest.slice(FUNCTION_OPEN.length, nameEnd).trim();
     const close = rest.indexOf(FUNCTION_CLOSE, nameEnd);
-    const parsed = parseJson(rest.slice(nameEnd + 1, close === -1 ? rest.length : close).trim());
-    if (!/^[\w.-]+$/.test(name) || !parsed.ok || !isRecord(parsed.value)) return null;
-    calls.push({ name, args: JSON.stringify(parsed.value) });
+    const body = rest.slice(nameEnd + 1, close === -1 ? rest.length : close).trim();
+    const args = /^[\w.-]+$/.test(name) ? functionArguments(body, offered.paramTypes?.(name)) : null;
+    if (args === null) return null;
+    calls.push({ name, args });
     rest = close === -1 ? '' : rest.slice(close + FUNCTION_CLOSE.length).trimStart();
   }
   return rest === '' ? calls : null;
@@ -125,10 +137,11 @@ function mistralCalls(text: string): TextCall[] | null {
 }
 
 /** Each markup the router reads, and its reader (given the text past the opener, and the whole text). */
-const MARKUP: readonly [string, (after: string, text: string) => TextCall[] | null][] = [
-  [TAG_OPEN, (_, text) => taggedCalls(text)],
+type MarkupReader = (after: string, text: string, offered: OfferedTools) => TextCall[] | null;
+const MARKUP: readonly [string, MarkupReader][] = [
+  [TAG_OPEN, (_, text, offered) => taggedCalls(text, offered)],
   [MISTRAL, (after) => mistralCalls(after)],
-  [FUNCTION_OPEN, (_, text) => functionCalls(text)],
+  [FUNCTION_OPEN, (_, text, offered) => functionCalls(text, offered)],
   [PYTHON_TAG, (after) => jsonCalls(after.trim())],
 ];
 
@@ -150,14 +163,14 @@ function unfenced(text: string): string {
  * @example readTextCalls('<tool_call>{"name":"Read","arguments":{"path":"a"}}</tool_call>', new Set(['Read']))
  * // { kind: 'calls', calls: [{ name: 'Read', args: '{"path":"a"}' }] }
  */
-export function readTextCalls(words: string, offered: ReadonlySet<string>): TextCallReading {
+export function readTextCalls(words: string, offered: OfferedTools): TextCallReading {
   // With no tool offered, a call written as text is text: there is nothing it could call.
   if (offered.size === 0) return WORDS;
   const text = words.trim();
   const markup = MARKUP.find(([opener]) => text.startsWith(opener));
   if (markup !== undefined) {
     const [opener, read] = markup;
-    const calls = read(text.slice(opener.length), text);
+    const calls = read(text.slice(opener.length), text, offered);
     return calls === null ? unreadable(opener) : { kind: 'calls', calls };
   }
   const foreign = FOREIGN.find((opener) => text.startsWith(opener));

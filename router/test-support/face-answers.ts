@@ -90,8 +90,8 @@ function readResponses(events: unknown[]): ReadAnswer {
 export interface FaceDriver {
   face: Face;
   path: string;
-  /** The body of a request saying `prompt`, with the tools named (each takes any object). */
-  body(stream: boolean, prompt: string, tools?: readonly string[]): Record<string, unknown>;
+  /** The body of a request saying `prompt`, with the tools named (each takes `schema`: any object). */
+  body(stream: boolean, prompt: string, tools?: readonly string[], schema?: object): Record<string, unknown>;
   read(text: string): ReadAnswer;
 }
 
@@ -101,34 +101,34 @@ export const FACES: readonly FaceDriver[] = [
   {
     face: 'chat',
     path: '/v1/chat/completions',
-    body: (stream, prompt, tools = []) => ({
+    body: (stream, prompt, tools = [], schema = anyObject) => ({
       model: 'fcm',
       stream,
       messages: [{ role: 'user', content: prompt }],
       ...(tools.length === 0
         ? {}
-        : { tools: tools.map((name) => ({ type: 'function', function: { name, parameters: anyObject } })) }),
+        : { tools: tools.map((name) => ({ type: 'function', function: { name, parameters: schema } })) }),
     }),
     read: (text) => readChat(sseData(text)),
   },
   {
     face: 'messages',
     path: '/v1/messages',
-    body: (stream, prompt, tools = []) => ({
+    body: (stream, prompt, tools = [], schema = anyObject) => ({
       model: 'fcm',
       max_tokens: 1024,
       stream,
       // As Claude Code asks: thinking on, so the answer shows the model's reasoning.
       thinking: { type: 'adaptive' },
       messages: [{ role: 'user', content: prompt }],
-      ...(tools.length === 0 ? {} : { tools: tools.map((name) => ({ name, input_schema: anyObject })) }),
+      ...(tools.length === 0 ? {} : { tools: tools.map((name) => ({ name, input_schema: schema })) }),
     }),
     read: (text) => readMessages(sseData(text)),
   },
   {
     face: 'responses',
     path: '/v1/responses',
-    body: (stream, prompt, tools = []) => ({
+    body: (stream, prompt, tools = [], schema = anyObject) => ({
       model: 'fcm',
       stream,
       // As Codex asks: a summary of the reasoning, so the answer shows it.
@@ -136,7 +136,7 @@ export const FACES: readonly FaceDriver[] = [
       input: prompt,
       ...(tools.length === 0
         ? {}
-        : { tools: tools.map((name) => ({ type: 'function', name, parameters: anyObject })) }),
+        : { tools: tools.map((name) => ({ type: 'function', name, parameters: schema })) }),
     }),
     read: (text) => readResponses(sseData(text)),
   },

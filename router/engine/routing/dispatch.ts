@@ -1,4 +1,5 @@
 import type { ResolvedModel } from '../../config/resolve-config.js';
+import type { OfferedTools } from '../../gate/offered-tools.js';
 import type { GateAsks } from '../../gate/response-gate.js';
 import { BodyTemplate } from '../../upstream/body-template.js';
 import { withoutMaxTokens } from '../../faces/max-tokens.js';
@@ -32,7 +33,7 @@ export interface RequestRun {
   /** The body changed for a model (its output clamped, its effort added), made the first time one needs it. */
   variants?: Map<string, BodyTemplate>;
   /** The tool names an answer's tool calls are checked against (`checkedToolNames`), or null. */
-  tools: ReadonlySet<string> | null;
+  tools: OfferedTools | null;
   /** The tools of which the answer must call one, when the request forces a call (`forcedToolNames`); else null. */
   forced: ReadonlySet<string> | null;
   /**

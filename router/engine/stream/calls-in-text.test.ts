@@ -25,9 +25,16 @@ const TWO = {
 };
 const ARGS = '{"path":"README.md"}';
 const HERMES = `<tool_call>\n{"name": "Read", "arguments": ${ARGS}}\n</tool_call>`;
-/** Qwen3-Coder's own form, which the router does not read. */
+/** Qwen3-Coder's own form: its values typed by the tool's schema. */
 const XML_CALL =
-  '<tool_call>\n<function=Read>\n<parameter=path>\nREADME.md\n</parameter>\n</function>\n</tool_call>';
+  '<tool_call>\n<function=Read>\n<parameter=path>\nREADME.md\n</parameter>\n<parameter=limit>\n20\n</parameter>\n</function>\n</tool_call>';
+const READ_SCHEMA = {
+  type: 'object',
+  properties: { path: { type: 'string' }, limit: { type: 'integer' } },
+};
+/** DeepSeek's call tokens, which the router does not read. */
+const DEEPSEEK_CALL =
+  '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>Read\n```json\n{"path": "README.md"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
 
 interface Said {
   text: string;
@@ -78,8 +85,8 @@ function writes(text: string, pieces: readonly string[] = [text], before: Json[]
 const cut = (text: string, size: number): string[] =>
   Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
-async function ask(url: string, face: FaceDriver, stream: boolean): Promise<Said> {
-  const reply = await askFace(url, face, face.body(stream, 'Read it.', ['Read']));
+async function ask(url: string, face: FaceDriver, stream: boolean, schema?: object): Promise<Said> {
+  const reply = await askFace(url, face, face.body(stream, 'Read it.', ['Read'], schema));
   assert.equal(reply.status, 200, reply.text);
   if (!stream) return whole(face, reply.text);
   const read = face.read(reply.text);
@@ -118,9 +125,19 @@ for (const face of FACES) {
       });
     });
 
+    test(`${on}: Qwen3-Coder's <parameter=…> form reaches the agent as a call, its values typed by the tool's schema`, async () => {
+      await withScenario(TWO, async ({ router, upstream }) => {
+        upstream.script('alpha/m1', writes(XML_CALL, cut(XML_CALL, 6)));
+        assert.deepEqual(await ask(router.url, face, stream, READ_SCHEMA), {
+          text: '',
+          tools: [{ name: 'Read', args: '{"path":"README.md","limit":20}' }],
+        });
+      });
+    });
+
     test(`${on}: call markup that cannot be read fails over unseen as invalid_tool_call`, async () => {
       await withScenario(TWO, async ({ router, upstream }) => {
-        upstream.script('alpha/m1', writes(XML_CALL, cut(XML_CALL, 9)));
+        upstream.script('alpha/m1', writes(DEEPSEEK_CALL, cut(DEEPSEEK_CALL, 9)));
         upstream.script('beta/m2', writes(`[TOOL_CALLS]Read[ARGS]${ARGS}`));
         const said = await ask(router.url, face, stream);
         assert.deepEqual(said, { text: '', tools: [{ name: 'Read', args: ARGS }] });

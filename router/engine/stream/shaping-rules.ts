@@ -6,6 +6,7 @@
  */
 import type { FailoverSettings } from '../../config/schema.js';
 import { callIdMinter } from '../../gate/minted-ids.js';
+import type { OfferedTools } from '../../gate/offered-tools.js';
 import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 import type { RequestRun } from '../routing/dispatch.js';
@@ -13,7 +14,7 @@ import type { RequestRun } from '../routing/dispatch.js';
 /** How one attempt's stream is shaped. */
 export interface ShapingRules {
   /** The tool names the request offers; null when tool calls pass as they come (not checked). */
-  tools: ReadonlySet<string> | null;
+  tools: OfferedTools | null;
   /**
    * The tools of which the answer must call one (the request forces a call, `forcedToolNames`): nothing
    * commits before such a call; null when nothing is forced.
@@ -31,7 +32,7 @@ export interface ShapingRules {
 
 /** What a request asks of its answer's tool calls: the names checked, and those of which one is forced. */
 export interface ToolAsks {
-  tools: ReadonlySet<string> | null;
+  tools: OfferedTools | null;
   forced: ReadonlySet<string> | null;
 }
 

@@ -8,6 +8,7 @@
  */
 import { hasText } from '../../gate/answer-rules.js';
 import { CallsAfterWords } from '../../gate/calls-after-words.js';
+import type { OfferedTools } from '../../gate/offered-tools.js';
 import { readTextCalls, textStart, type TextCallReading } from '../../gate/text-calls.js';
 import { partialTagAtEnd, THINK_CLOSE, THINK_OPEN } from '../../gate/think-tags.js';
 
@@ -16,7 +17,7 @@ export type TextCallEnd = Exclude<TextCallReading, { kind: 'words' }> | { kind: 
 
 /** One attempt's first text, while it may be tool calls. */
 export class TextCallHold {
-  readonly #offered: ReadonlySet<string>;
+  readonly #offered: OfferedTools;
   readonly #limit: number;
   #held = '';
   #reading = true;
@@ -28,7 +29,7 @@ export class TextCallHold {
   #after: CallsAfterWords | null = null;
 
   /** `offered`: the request's tools; `limit`: the most characters held. */
-  constructor(offered: ReadonlySet<string>, limit: number) {
+  constructor(offered: OfferedTools, limit: number) {
     this.#offered = offered;
     this.#limit = limit;
   }
