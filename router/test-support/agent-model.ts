@@ -6,7 +6,7 @@
  * once the tool's result is the newest message, it answers with what the command printed; otherwise it says
  * `AGENT_REPLY`. Asked by the router to continue an answer it began,
  * it gives the rest of it (or, after thoughts alone, its move); with `callsAsText` it writes its calls into its
- * text (alone, or after words), as a model whose provider parses no tool calls; `agentModelDyingHalfway` dies half-way
+ * text (alone, or after words in Qwen3-Coder's form), as a model whose provider parses no tool calls; `agentModelDyingHalfway` dies half-way
  * through its answers, and `agentModelThinkingOnly` thinks and then says nothing.
  */
 import type { ServerResponse } from 'node:http';
@@ -120,9 +120,10 @@ export interface AgentModelOptions {
   /** What a provider adds to a tool call it makes (`extra_content`), by the call's id. */
   callExtra?: (id: string) => Record<string, unknown>;
   /**
-   * It writes its tool calls into its text, Hermes-style (`<tool_call>{"name": …, "arguments": …}</tool_call>`,
-   * finishing with `stop`), as a model does whose provider parses no tool calls: `alone`, or on their own
-   * line `after words` saying what it will do.
+   * It writes its tool calls into its text (finishing with `stop`), as a model does whose provider parses no
+   * tool calls: `alone`, Hermes-style (`<tool_call>{"name": …, "arguments": …}</tool_call>`), or `after words`
+   * saying what it will do, on their own line in Qwen3-Coder's form
+   * (`<tool_call><function=name><parameter=key>value</parameter>…`).
    */
   callsAsText?: 'alone' | 'after words';
 }
@@ -130,10 +131,23 @@ export interface AgentModelOptions {
 /** What the model says before a call it writes `after words`. */
 export const WORDS_BEFORE_CALL = 'I will run that now.';
 
-/** A tool call written as text, Hermes-style, alone or after words. */
+/** A call's arguments as Qwen3-Coder writes them: a parameter each, a string as it is, other values as JSON. */
+function parameterList(args: string): string {
+  const values = JSON.parse(args) as Record<string, unknown>;
+  return Object.entries(values)
+    .map(
+      ([key, value]) =>
+        `<parameter=${key}>\n${typeof value === 'string' ? value : JSON.stringify(value)}\n</parameter>`,
+    )
+    .join('\n');
+}
+
+/** A tool call written as text: Hermes-style alone, or in Qwen3-Coder's form after words. */
 function callAsText(tool: { name: string; args: string }, form: 'alone' | 'after words'): string {
-  const block = `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
-  return form === 'alone' ? block : `${WORDS_BEFORE_CALL}\n\n${block}`;
+  if (form === 'alone')
+    return `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
+  const block = `<tool_call>\n<function=${tool.name}>\n${parameterList(tool.args)}\n</function>\n</tool_call>`;
+  return `${WORDS_BEFORE_CALL}\n\n${block}`;
 }
 
 /** The fake coding model as a fake-upstream behaviour. */
