@@ -9,7 +9,8 @@
  */
 import { toolCallProblem } from './answer-rules.js';
 import type { OfferedTools } from './offered-tools.js';
-import { FENCE, MISTRAL, readTextCalls, TAG_CLOSE, TAG_OPEN, type TextCall } from './text-calls.js';
+import { FENCE, MISTRAL, TAG_CLOSE, TAG_OPEN, type TextCall } from './call-markup.js';
+import { readTextCalls } from './text-calls.js';
 
 /** What the words ended with: the calls (none when they are words), and what was held that is words. */
 export interface WordsEnd {

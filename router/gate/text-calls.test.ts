@@ -111,6 +111,42 @@ test('Qwen3-Coder’s <parameter=…> lists are calls, each value typed by the o
   );
 });
 
+test('Kimi K2’s and DeepSeek’s call tokens, and GLM’s <arg_key> pairs in <tool_call>, are calls', () => {
+  const forms: [string, { name: string; args: string }[]][] = [
+    [
+      '<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.Read:0<|tool_call_argument_begin|>{"path": "a.txt"}<|tool_call_end|>\n<|tool_call_begin|>functions.Bash:1<|tool_call_argument_begin|>{"command": "ls"}<|tool_call_end|>\n<|tool_calls_section_end|>',
+      [READ, BASH],
+    ],
+    [
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>Read\n```json\n{"path": "a.txt"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      [READ],
+    ],
+    [
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>Bash<｜tool▁sep｜>{"command": "ls"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      [BASH],
+    ],
+    ['<tool_call>Read\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n</tool_call>', [READ]],
+    ['<tool_call>Bash<arg_key>command</arg_key><arg_value>ls</arg_value></tool_call>', [BASH]],
+  ];
+  for (const [text, calls] of forms)
+    assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
+  const typed = offeredToolNames({
+    tools: [
+      {
+        type: 'function',
+        function: { name: 'Read', parameters: { properties: { limit: { type: 'integer' } } } },
+      },
+    ],
+  });
+  assert.deepEqual(
+    readTextCalls('<tool_call>Read<arg_key>limit</arg_key><arg_value> 20 </arg_value></tool_call>', typed),
+    {
+      kind: 'calls',
+      calls: [{ name: 'Read', args: '{"limit":20}' }],
+    },
+  );
+});
+
 test('bare JSON in OpenAI’s shape of a call, or a tool_calls list, calls offered tools; other JSON is words', () => {
   const forms: [string, { name: string; args: string }[]][] = [
     ['{"type": "function", "function": {"name": "Read", "parameters": {"path": "a.txt"}}}', [READ]],
@@ -167,10 +203,13 @@ test('call markup that cannot be read as calls is unreadable, named by its form 
     ['<function=Read>\n<parameter=path>\na.txt\n</function>', '<function='],
     ['<function=Read>{"path": "a.txt"}"</function>', '<function='],
     ['<|python_tag|>print(open("a.txt").read())', '<|python_tag|>'],
+    ['<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>Read<｜tool▁sep｜>{"path":"a.t', '<｜tool▁calls▁begin｜>'],
     [
-      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>Read<｜tool▁sep｜>{"path":"a.txt"}',
-      '<｜tool▁calls▁begin｜>',
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.Read:0{"path":"a.txt"}',
+      '<|tool_calls_section_begin|>',
     ],
+    ['<tool_call>Read\n<arg_key>path</arg_key>\n</tool_call>', '<tool_call>'],
+    ['<|tool_call|>[{"name": "Read", "arguments": {"path": "a.txt"}}]', '<|tool_call|>'],
   ]) {
     const read = readTextCalls(text ?? '', OFFERED);
     assert.equal(read.kind, 'unreadable', text);

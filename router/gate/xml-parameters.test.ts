@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isParameterList, xmlArguments } from './xml-parameters.js';
+import { argPairs, isParameterList, xmlArguments } from './xml-parameters.js';
 
 test('a parameter list becomes JSON arguments: strings without a schema, the template’s own line breaks dropped', () => {
   assert.equal(
@@ -25,4 +25,23 @@ test('anything but a parameter list is no arguments', () => {
     assert.equal(xmlArguments(text, undefined), null, text);
   assert.equal(isParameterList('<parameter=a>'), true);
   assert.equal(isParameterList('{"a": 1}'), false);
+});
+
+test('GLM’s key and value pairs become JSON arguments, each value trimmed and typed; anything else is none', () => {
+  const types = new Map([['n', 'integer']]);
+  assert.equal(
+    argPairs(
+      '<arg_key>path</arg_key>\n<arg_value> a.txt\n</arg_value>\n<arg_key>n</arg_key><arg_value>2</arg_value>',
+      types,
+    ),
+    '{"path":"a.txt","n":2}',
+  );
+  assert.equal(argPairs('', undefined), '{}');
+  for (const text of [
+    '<arg_key>path</arg_key>', // no value
+    '<arg_key>path</arg_key><arg_value>a', // value not closed
+    '<arg_key>two words</arg_key><arg_value>a</arg_value>',
+    '<arg_key>path</arg_key><arg_value>a</arg_value> and words',
+  ])
+    assert.equal(argPairs(text, undefined), null, text);
 });

@@ -1,7 +1,8 @@
 /**
- * Qwen3-Coder's arguments, as its chat template writes them inside `<function=name>`: one
- * `<parameter=key>\nvalue\n</parameter>` each, values untyped. Its own parsers type each value by the tool's
- * schema, and so does this: a string stays as written, an integer, number or boolean is read as one, an
+ * Arguments written as tagged text, values untyped: Qwen3-Coder's, as its chat template writes them inside
+ * `<function=name>` (one `<parameter=key>\nvalue\n</parameter>` each), and GLM's inside `<tool_call>` (one
+ * `<arg_key>key</arg_key><arg_value>value</arg_value>` pair each). Their own parsers type each value by the
+ * tool's schema, and so does this: a string stays as written, an integer, number or boolean is read as one, an
  * object or array (or a parameter whose schema gives no one type) as JSON when it is, and a parameter the
  * schema does not list stays a string. Pure.
  */
@@ -10,6 +11,10 @@ import type { ParamTypes } from './offered-tools.js';
 
 const PARAM_OPEN = '<parameter=';
 const PARAM_CLOSE = '</parameter>';
+const KEY_OPEN = '<arg_key>';
+const KEY_CLOSE = '</arg_key>';
+const VALUE_OPEN = '<arg_value>';
+const VALUE_CLOSE = '</arg_value>';
 const NAME = /^[\w.-]+$/;
 
 /** True when a function block's body is a parameter list (or empty: a call without arguments). */
@@ -49,6 +54,27 @@ export function xmlArguments(text: string, types: ParamTypes | undefined): strin
       .replace(/\r?\n$/, '');
     args[name] = typedValue(value, types?.get(name));
     rest = rest.slice(close + PARAM_CLOSE.length).trim();
+  }
+  return rest === '' ? JSON.stringify(args) : null;
+}
+
+/**
+ * GLM's `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs as a JSON object's text, typed by `types` (each
+ * value trimmed, as GLM's own parser does); null when the text is something else.
+ *
+ * @example argPairs('<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>', undefined) // '{"path":"a.txt"}'
+ */
+export function argPairs(text: string, types: ParamTypes | undefined): string | null {
+  const args: Record<string, unknown> = {};
+  let rest = text.trim();
+  while (rest.startsWith(KEY_OPEN)) {
+    const keyEnd = rest.indexOf(KEY_CLOSE);
+    const key = rest.slice(KEY_OPEN.length, keyEnd).trim();
+    rest = keyEnd === -1 ? '' : rest.slice(keyEnd + KEY_CLOSE.length).trimStart();
+    const valueEnd = rest.indexOf(VALUE_CLOSE);
+    if (!NAME.test(key) || !rest.startsWith(VALUE_OPEN) || valueEnd === -1) return null;
+    args[key] = typedValue(rest.slice(VALUE_OPEN.length, valueEnd).trim(), types?.get(key));
+    rest = rest.slice(valueEnd + VALUE_CLOSE.length).trim();
   }
   return rest === '' ? JSON.stringify(args) : null;
 }

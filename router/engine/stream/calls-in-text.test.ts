@@ -32,9 +32,10 @@ const READ_SCHEMA = {
   type: 'object',
   properties: { path: { type: 'string' }, limit: { type: 'integer' } },
 };
-/** DeepSeek's call tokens, which the router does not read. */
-const DEEPSEEK_CALL =
-  '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>Read\n```json\n{"path": "README.md"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
+/** DeepSeek's call tokens. */
+const DEEPSEEK_CALL = `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>Read\n\`\`\`json\n${ARGS}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+/** The same, cut in its arguments: it cannot be read. */
+const DEEPSEEK_CUT = DEEPSEEK_CALL.slice(0, DEEPSEEK_CALL.indexOf('README') + 4);
 
 interface Said {
   text: string;
@@ -111,11 +112,16 @@ for (const face of FACES) {
       });
     });
 
-    test(`${on}: Llama's <function=…> form and OpenAI's shape as bare JSON reach the agent as calls`, async () => {
+    test(`${on}: Llama's, Kimi's, DeepSeek's and GLM's markup, and OpenAI's shape as bare JSON, reach the agent as calls`, async () => {
       await withScenario(TWO, async ({ router, upstream }) => {
-        const llama = `<function=Read>${ARGS}</function>`;
-        const wrapped = `{"type": "function", "function": {"name": "Read", "arguments": ${ARGS}}}`;
-        for (const text of [llama, wrapped]) {
+        const forms = [
+          `<function=Read>${ARGS}</function>`,
+          `<|tool_calls_section_begin|><|tool_call_begin|>functions.Read:0<|tool_call_argument_begin|>${ARGS}<|tool_call_end|><|tool_calls_section_end|>`,
+          DEEPSEEK_CALL,
+          '<tool_call>Read\n<arg_key>path</arg_key>\n<arg_value>README.md</arg_value>\n</tool_call>',
+          `{"type": "function", "function": {"name": "Read", "arguments": ${ARGS}}}`,
+        ];
+        for (const text of forms) {
           upstream.script('alpha/m1', writes(text, cut(text, 4)));
           assert.deepEqual(await ask(router.url, face, stream), {
             text: '',
@@ -137,7 +143,7 @@ for (const face of FACES) {
 
     test(`${on}: call markup that cannot be read fails over unseen as invalid_tool_call`, async () => {
       await withScenario(TWO, async ({ router, upstream }) => {
-        upstream.script('alpha/m1', writes(DEEPSEEK_CALL, cut(DEEPSEEK_CALL, 9)));
+        upstream.script('alpha/m1', writes(DEEPSEEK_CUT, cut(DEEPSEEK_CUT, 9)));
         upstream.script('beta/m2', writes(`[TOOL_CALLS]Read[ARGS]${ARGS}`));
         const said = await ask(router.url, face, stream);
         assert.deepEqual(said, { text: '', tools: [{ name: 'Read', args: ARGS }] });

@@ -7,7 +7,7 @@
  */
 import { argumentsText, type CallsKind } from '../../gate/answer-rules.js';
 import { isRecord } from '../../gate/safe-json.js';
-import type { TextCall } from '../../gate/text-calls.js';
+import type { TextCall } from '../../gate/call-markup.js';
 import type { ThoughtSignatures } from '../../upstream/thought-signatures.js';
 import { ToolCallHold, type HoldStep, type WholeCall } from './tool-call-hold.js';
 
