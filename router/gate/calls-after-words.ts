@@ -150,8 +150,8 @@ export class CallsAfterWords {
   }
 
   /**
-   * Whether the held text may still be calls: Mistral's calls run to the end; Hermes blocks are JSON in
-   * their tags, with nothing but blanks between them. Read on from where the last look stopped.
+   * Whether the held text may still be calls: Mistral's calls run to the end; `<tool_call>` blocks hold JSON
+   * or a `<function=…>` block, with nothing but blanks between them. Read on from where the last look stopped.
    */
   #callShaped(): boolean {
     const held = this.#held ?? '';
