@@ -30,6 +30,7 @@ import {
   agentModel,
   agentModelDyingHalfway,
   agentModelThinkingOnly,
+  CALL_TIMEOUT_MS,
 } from '../router/test-support/agent-model.js';
 import { startFakeUpstream, type FakeUpstream } from '../router/test-support/fake-upstream.js';
 import { fetchContextWindow } from '../router/setup/router-target.js';
@@ -268,6 +269,30 @@ function textCallsCheck(calls: readonly UpstreamCall[], who = '', model = TEXT_C
 }
 
 /**
+ * The `Bash` calls that came back to the model writing its calls in Qwen3-Coder's form (in the conversations
+ * the agents sent it): each with its `timeout` a number, as the tool's schema types it, not the text it was
+ * written as. An agent refuses a call whose arguments its schema does not take.
+ */
+function typedArgumentsCheck(calls: readonly UpstreamCall[]): Check {
+  const timeouts = calls
+    .filter((call) => call.key === WORDS_CALLER)
+    .flatMap((call) =>
+      Array.isArray(call.body?.messages) ? (call.body.messages as Record<string, unknown>[]) : [],
+    )
+    .flatMap((message) =>
+      Array.isArray(message.tool_calls) ? (message.tool_calls as Record<string, unknown>[]) : [],
+    )
+    .map((toolCall) => toolCall.function as { name?: unknown; arguments?: unknown } | undefined)
+    .filter((fn) => fn?.name === 'Bash' && typeof fn.arguments === 'string')
+    .map((fn) => (JSON.parse(String(fn?.arguments)) as { timeout?: unknown }).timeout);
+  return {
+    name: `upstream: all ${timeouts.length} Bash calls sent back to ${WORDS_CALLER} carry their timeout as the number its schema asks`,
+    ok: timeouts.length > 0 && timeouts.every((timeout) => timeout === CALL_TIMEOUT_MS),
+    detail: JSON.stringify(timeouts),
+  };
+}
+
+/**
  * What Google got back of its thought signatures in the Gemini round: each tool-calling turn of the agents'
  * requests to Gemini carries the signature Gemini gave that call, not the stand-in.
  */
@@ -495,6 +520,7 @@ async function main(): Promise<number> {
   checks.push(...(await runAgents(fifth.base, path.join(scratch, 'text-calls'), label)));
   checks.push(...firstAttemptChecks(await fifth.stop(), WORDS_CALLER));
   checks.push(textCallsCheck(upstream.calls.slice(beforeText), '', WORDS_CALLER));
+  checks.push(typedArgumentsCheck(upstream.calls.slice(beforeText)));
   checks.push(...(await chatRound({ providers, router }, upstream, scratch)));
   return finish(checks, upstream, scratch);
 }

@@ -27,7 +27,9 @@ import {
 export const AGENT_REPLY = 'Hello from the fake model behind fcm-router.';
 
 type Message = { role?: unknown; content?: unknown };
-type Tool = { function?: { name?: unknown } };
+type Tool = {
+  function?: { name?: unknown; parameters?: { properties?: Record<string, { type?: unknown } | undefined> } };
+};
 
 /** The text of a chat message's content (a string or text parts). */
 function textOf(content: unknown): string {
@@ -142,11 +144,31 @@ function parameterList(args: string): string {
     .join('\n');
 }
 
+/** The time a call written after words gives its tool, when the tool's schema takes a numeric `timeout`. */
+export const CALL_TIMEOUT_MS = 120_000;
+
+/**
+ * A call's arguments with a `timeout` when the offered tool's schema takes a number there (Claude Code's
+ * `Bash`): a value the router must type from the schema, or the agent refuses the call.
+ */
+function withTimeout(tool: { name: string; args: string }, offered: unknown): string {
+  const schema = (Array.isArray(offered) ? (offered as Tool[]) : []).find(
+    (t) => t.function?.name === tool.name,
+  )?.function?.parameters?.properties?.timeout?.type;
+  if (schema !== 'number' && schema !== 'integer') return tool.args;
+  return JSON.stringify({ ...(JSON.parse(tool.args) as object), timeout: CALL_TIMEOUT_MS });
+}
+
 /** A tool call written as text: Hermes-style alone, or in Qwen3-Coder's form after words. */
-function callAsText(tool: { name: string; args: string }, form: 'alone' | 'after words'): string {
+function callAsText(
+  tool: { name: string; args: string },
+  form: 'alone' | 'after words',
+  offered: unknown,
+): string {
   if (form === 'alone')
     return `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": ${tool.args}}\n</tool_call>`;
-  const block = `<tool_call>\n<function=${tool.name}>\n${parameterList(tool.args)}\n</function>\n</tool_call>`;
+  const params = parameterList(withTimeout(tool, offered));
+  const block = `<tool_call>\n<function=${tool.name}>\n${params}\n</function>\n</tool_call>`;
   return `${WORDS_BEFORE_CALL}\n\n${block}`;
 }
 
@@ -158,7 +180,7 @@ export const agentModel =
     const planned = moveFor(body);
     const move =
       options.callsAsText !== undefined && 'tool' in planned
-        ? { text: callAsText(planned.tool, options.callsAsText) }
+        ? { text: callAsText(planned.tool, options.callsAsText, body.tools) }
         : planned;
     const id = `call_fake_${(calls += 1)}`;
     const extra = options.callExtra === undefined ? {} : { extra_content: options.callExtra(id) };
