@@ -97,13 +97,14 @@ function blocks(text: string, open: string, close: string): string[] | null {
 
 /** Each part read into calls, all of them; null when one is not. */
 function allCalls(parts: string[] | null, read: (part: string) => TextCall[] | null): TextCall[] | null {
+  if (parts === null) return null;
   const calls: TextCall[] = [];
-  for (const part of parts ?? []) {
-    const read1 = read(part);
-    if (read1 === null) return null;
-    calls.push(...read1);
+  for (const part of parts) {
+    const partCalls = read(part);
+    if (partCalls === null) return null;
+    calls.push(...partCalls);
   }
-  return parts === null ? null : calls;
+  return calls;
 }
 
 /** A call named `name` with `args`, when the name is one and the arguments are. */
@@ -149,7 +150,10 @@ function mistralCalls(text: string): TextCall[] | null {
 }
 
 /** The calls of a token-delimited section (its end token may be missing). */
-function section(text: string, tokens: { open: string; close: string; call: string; callEnd: string }) {
+function section(
+  text: string,
+  tokens: { open: string; close: string; call: string; callEnd: string },
+): string[] | null {
   const end = text.indexOf(tokens.close);
   if (end !== -1 && text.slice(end + tokens.close.length).trim() !== '') return null;
   return blocks(text.slice(tokens.open.length, end === -1 ? text.length : end), tokens.call, tokens.callEnd);
