@@ -2,7 +2,8 @@
  * The markup each model family writes its tool calls in, when its provider leaves them in the text, and a
  * reader for each (`MARKUP`): Hermes-style `<tool_call>` blocks (Qwen, Llama on several hosts; GLM's
  * `<arg_key>` pairs inside), Mistral's `[TOOL_CALLS]`, `<function=name>` blocks (Llama 3.1's JSON,
- * Qwen3-Coder's `<parameter=…>` list), Llama's `<|python_tag|>`, Kimi K2's and DeepSeek's call tokens. A
+ * Qwen3-Coder's `<parameter=…>` list), Llama's `<|python_tag|>`, Granite's and Phi-4's `<|tool_call|>`,
+ * Kimi K2's and DeepSeek's call tokens. A
  * reader gives the calls, or null when the text is not wholly such calls. Arguments written untyped are typed
  * by the offered tool's schema (`xml-parameters.ts`). Pure.
  */
@@ -26,6 +27,9 @@ const MISTRAL_ID = '[CALL_ID]';
 const FUNCTION_OPEN = '<function=';
 const FUNCTION_CLOSE = '</function>';
 const PYTHON_TAG = '<|python_tag|>';
+/** IBM Granite's and Phi-4's tags around a JSON list of calls (the close is Phi's, and optional). */
+const LIST_TAG = '<|tool_call|>';
+const LIST_TAG_CLOSE = '<|/tool_call|>';
 const KIMI = {
   open: '<|tool_calls_section_begin|>',
   close: '<|tool_calls_section_end|>',
@@ -74,6 +78,15 @@ export function jsonCalls(text: string): TextCall[] | null {
   return calls.length > 0 && calls.every((call) => call !== null) ? (calls as TextCall[]) : null;
 }
 
+/** The JSON inside a markdown fence (```json or bare ```) that is the whole text, or the text itself. */
+export function withoutFence(text: string): string {
+  if (!text.startsWith(FENCE) || !text.endsWith(FENCE) || text.length < 2 * FENCE.length) return text;
+  const inner = text.slice(FENCE.length, -FENCE.length);
+  const newline = inner.indexOf('\n');
+  const info = newline === -1 ? '' : inner.slice(0, newline).trim();
+  return info === '' || info === 'json' ? inner.slice(newline + 1).trim() : text;
+}
+
 /** A JSON object's text, as one line, or null. */
 function jsonObject(text: string): string | null {
   const parsed = parseJson(text.trim());
@@ -118,10 +131,11 @@ function glmCall(body: string, offered: OfferedTools): TextCall[] | null {
   return named(name, argPairs(at === -1 ? '' : body.slice(at), offered.paramTypes?.(name)));
 }
 
-/** What a `<tool_call>` block holds: JSON calls, a `<function=…>` block, or GLM's pairs. */
+/** What a `<tool_call>` block holds: JSON calls (in a fence, too), a `<function=…>` block, or GLM's pairs. */
 function taggedBody(body: string, offered: OfferedTools): TextCall[] | null {
   if (body.startsWith(FUNCTION_OPEN)) return functionCalls(body, offered);
-  return body.startsWith('{') || body.startsWith('[') ? jsonCalls(body) : glmCall(body, offered);
+  const json = withoutFence(body).trim();
+  return json.startsWith('{') || json.startsWith('[') ? jsonCalls(json) : glmCall(body, offered);
 }
 
 /** `<function=name>…</function>` blocks: Llama 3.1's JSON arguments, Qwen3-Coder's `<parameter=…>` list. */
@@ -179,11 +193,7 @@ function deepSeekCalls(text: string): TextCall[] | null {
     if (head.trim() !== 'function') return named(head.trim(), jsonObject(rest));
     const newline = rest.indexOf('\n');
     const name = newline === -1 ? rest : rest.slice(0, newline);
-    const fenced = rest
-      .slice(newline + 1)
-      .trim()
-      .replace(/^```(?:json)?\n?/, '')
-      .replace(/\n?```$/, '');
+    const fenced = withoutFence(rest.slice(newline + 1).trim());
     return named(name.trim(), newline === -1 ? null : jsonObject(fenced));
   });
 }
@@ -200,9 +210,7 @@ export const MARKUP: readonly [string, MarkupReader][] = [
   [MISTRAL, (text) => mistralCalls(text.slice(MISTRAL.length))],
   [FUNCTION_OPEN, functionCalls],
   [PYTHON_TAG, (text) => jsonCalls(text.slice(PYTHON_TAG.length).trim())],
+  [LIST_TAG, (text) => jsonCalls(text.slice(LIST_TAG.length).replace(LIST_TAG_CLOSE, '').trim())],
   [KIMI.open, kimiCalls],
   [DEEPSEEK.open, deepSeekCalls],
 ];
-
-/** Other models' call markup: known for what it is, not read. */
-export const FOREIGN = ['<|tool_call|>'];

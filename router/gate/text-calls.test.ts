@@ -111,7 +111,7 @@ test('Qwen3-Coder’s <parameter=…> lists are calls, each value typed by the o
   );
 });
 
-test('Kimi K2’s and DeepSeek’s call tokens, and GLM’s <arg_key> pairs in <tool_call>, are calls', () => {
+test('Kimi K2’s and DeepSeek’s call tokens, GLM’s <arg_key> pairs, Granite’s and Phi’s <|tool_call|> and fenced JSON in <tool_call> are calls', () => {
   const forms: [string, { name: string; args: string }[]][] = [
     [
       '<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.Read:0<|tool_call_argument_begin|>{"path": "a.txt"}<|tool_call_end|>\n<|tool_call_begin|>functions.Bash:1<|tool_call_argument_begin|>{"command": "ls"}<|tool_call_end|>\n<|tool_calls_section_end|>',
@@ -127,6 +127,9 @@ test('Kimi K2’s and DeepSeek’s call tokens, and GLM’s <arg_key> pairs in <
     ],
     ['<tool_call>Read\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n</tool_call>', [READ]],
     ['<tool_call>Bash<arg_key>command</arg_key><arg_value>ls</arg_value></tool_call>', [BASH]],
+    ['<|tool_call|>[{"name": "Read", "arguments": {"path": "a.txt"}}]', [READ]],
+    ['<|tool_call|>[{"name": "Bash", "arguments": {"command": "ls"}}]<|/tool_call|>', [BASH]],
+    ['<tool_call>\n```json\n{"name": "Read", "arguments": {"path": "a.txt"}}\n```\n</tool_call>', [READ]],
   ];
   for (const [text, calls] of forms)
     assert.deepEqual(readTextCalls(text, OFFERED), { kind: 'calls', calls }, text);
@@ -209,7 +212,7 @@ test('call markup that cannot be read as calls is unreadable, named by its form 
       '<|tool_calls_section_begin|>',
     ],
     ['<tool_call>Read\n<arg_key>path</arg_key>\n</tool_call>', '<tool_call>'],
-    ['<|tool_call|>[{"name": "Read", "arguments": {"path": "a.txt"}}]', '<|tool_call|>'],
+    ['<|tool_call|>Read(path="a.txt")', '<|tool_call|>'],
   ]) {
     const read = readTextCalls(text ?? '', OFFERED);
     assert.equal(read.kind, 'unreadable', text);

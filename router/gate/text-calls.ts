@@ -8,30 +8,21 @@
  * checked like any call); one that opens with call markup the router cannot read fails over like any call an
  * agent cannot run. Pure.
  */
-import { CALL_KEYS, FENCE, FOREIGN, jsonCalls, MARKUP, type TextCall } from './call-markup.js';
+import { CALL_KEYS, FENCE, jsonCalls, MARKUP, withoutFence, type TextCall } from './call-markup.js';
 import type { OfferedTools } from './offered-tools.js';
 
 /** What an answer's text holds: calls written into it, call markup that cannot be read, or words. */
 export type TextCallReading =
   { kind: 'calls'; calls: TextCall[] } | { kind: 'unreadable'; detail: string } | { kind: 'words' };
 
-/** Every opener of call markup: read, or known and not read. */
-const OPENERS = [...MARKUP.map(([opener]) => opener), ...FOREIGN];
+/** Every opener of call markup the router reads. */
+const OPENERS = MARKUP.map(([opener]) => opener);
 
 const WORDS: TextCallReading = { kind: 'words' };
 const unreadable = (form: string): TextCallReading => ({
   kind: 'unreadable',
   detail: `a tool call written into the text (${form}) that cannot be read as one`,
 });
-
-/** The JSON inside a fence that is the whole text (```json or bare ```), or the text itself. */
-function unfenced(text: string): string {
-  if (!text.startsWith(FENCE) || !text.endsWith(FENCE) || text.length < 2 * FENCE.length) return text;
-  const inner = text.slice(FENCE.length, -FENCE.length);
-  const newline = inner.indexOf('\n');
-  const info = newline === -1 ? '' : inner.slice(0, newline).trim();
-  return info === '' || info === 'json' ? inner.slice(newline + 1).trim() : text;
-}
 
 /**
  * What an answer's words (its text past a think block) are: calls written into them, call markup that cannot
@@ -52,9 +43,7 @@ export function readTextCalls(words: string, offered: OfferedTools): TextCallRea
     const calls = read(text, offered);
     return calls === null ? unreadable(opener) : { kind: 'calls', calls };
   }
-  const foreign = FOREIGN.find((opener) => text.startsWith(opener));
-  if (foreign !== undefined) return unreadable(foreign);
-  const json = unfenced(text);
+  const json = withoutFence(text);
   if (!json.startsWith('{') && !json.startsWith('[')) return WORDS;
   const calls = jsonCalls(json);
   return calls !== null && calls.every((call) => offered.has(call.name)) ? { kind: 'calls', calls } : WORDS;
