@@ -9,7 +9,7 @@
  */
 import type { OfferedTools } from './offered-tools.js';
 import { parseJson, isRecord } from './safe-json.js';
-import { argPairs, isParameterList, xmlArguments } from './xml-parameters.js';
+import { argPairs, isParameterList, NAME, xmlArguments } from './xml-parameters.js';
 
 /** A call read from the text: its name and its arguments as JSON text. */
 export interface TextCall {
@@ -44,7 +44,6 @@ const DEEPSEEK = {
   callEnd: '<｜tool▁call▁end｜>',
   sep: '<｜tool▁sep｜>',
 };
-const NAME = /^[\w.-]+$/;
 
 /** The keys a call written as JSON may have: nothing else can be in it. */
 export const CALL_KEYS = ['name', 'arguments', 'parameters', 'type', 'id'];

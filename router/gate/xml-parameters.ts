@@ -15,7 +15,8 @@ const KEY_OPEN = '<arg_key>';
 const KEY_CLOSE = '</arg_key>';
 const VALUE_OPEN = '<arg_value>';
 const VALUE_CLOSE = '</arg_value>';
-const NAME = /^[\w.-]+$/;
+/** What a tool's or a parameter's name written into the text may be. */
+export const NAME = /^[\w.-]+$/;
 
 /** True when a function block's body is a parameter list (or empty: a call without arguments). */
 export const isParameterList = (body: string): boolean => body === '' || body.startsWith(PARAM_OPEN);
