@@ -9,6 +9,7 @@ import { mkdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { withWriterLock, type WriterLockOptions } from '../files/writer-lock.js';
+import { systemTime } from '../state/clock.js';
 import { describeJsonError } from './json-error.js';
 import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
@@ -145,7 +146,7 @@ export async function writeConfigGuarded(
   file: string,
   raw: ConfigInput,
   expected: string,
-  lock: WriterLockOptions = {},
+  lock: WriterLockOptions = { time: systemTime },
 ): Promise<GuardedWrite> {
   await makeFolder(file);
   return withWriterLock(

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { systemTime } from '../state/clock.js';
 import { ioTurns } from '../test-support/deferred.js';
 import { withDir } from '../test-support/state-test-helpers.js';
 import { loadConfigFile, writeConfigGuarded, type GuardedWrite } from './config-store.js';
@@ -106,7 +107,10 @@ test("a lock left by a writer that is gone, or too old to be a write's, is taken
     const file = join(dir, 'config.json');
     const lock = `${file}.lock`;
     await writeFile(lock, `${JSON.stringify({ pid: 4242, nonce: 'crashed' })}\n`);
-    const dead = await writeConfigGuarded(file, { activeSet: 'a' }, 'none', { isAlive: () => false });
+    const dead = await writeConfigGuarded(file, { activeSet: 'a' }, 'none', {
+      isAlive: () => false,
+      time: systemTime,
+    });
     assert.equal(dead.ok, true);
 
     const loaded = await loadConfigFile(file);
