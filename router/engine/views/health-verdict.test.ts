@@ -67,6 +67,19 @@ const cases: { name: string; models: Spec[]; paused?: boolean; expect: Expect }[
     expect: { level: 'red', title: 'paused', action: 'resume', next: 'a/1', reason: /paused.*503.*resume/ },
   },
   {
+    name: 'paused beside a quota pause: no model is back before routing resumes, so no time is given',
+    models: [{ key: 'a/1', blockedBy: 'quota_paused', quotaPausedUntil: NOW + 60_000 }, { key: 'b/2' }],
+    paused: true,
+    expect: {
+      level: 'red',
+      title: 'paused',
+      action: 'resume',
+      next: 'b/2',
+      reason: /paused.*503.*resume/,
+      backAt: null,
+    },
+  },
+  {
     name: 'an empty set: red, edit the set',
     models: [],
     expect: {

@@ -209,7 +209,12 @@ function stateVerdict(input: VerdictInput, now: number): HealthVerdict {
   };
   const verdict: Verdict = (level, title, reason, action) => ({ level, title, reason, action, ...base });
 
-  if (input.paused) return verdict('red', 'paused', 'routing is paused, agents get 503: resume it', 'resume');
+  // While paused nothing comes back on its own: a quota pause that ends changes nothing until the resume.
+  if (input.paused)
+    return {
+      ...verdict('red', 'paused', 'routing is paused, agents get 503: resume it', 'resume'),
+      backAt: null,
+    };
   if (set.length === 0) {
     const reason = `set "${input.activeSet}" is empty: add models in Models`;
     return verdict('red', 'nothing routable', reason, 'edit_set');
