@@ -34,7 +34,7 @@ test('daemon options are parsed and checked', () => {
   assert.equal(parseCli(['daemon', '--host', '0.0.0.0', '--allow-remote']).command, 'daemon');
   assert.throws(() => parseCli(['daemon', '--port', '70000']), /--port must be a port number/);
   assert.throws(() => parseCli(['daemon', '--host', '0.0.0.0']), /--allow-remote/);
-  assert.throws(() => parseCli(['daemon', 'extra']), /Unexpected argument 'extra'/);
+  assert.throws(() => parseCli(['daemon', 'extra']), /"daemon" takes no argument "extra"/);
   assert.throws(
     () => parseCli(['daemon', '--demo', '--config', 'mine.json']),
     /--demo and --config cannot be used together: the demo keeps its own config/,
@@ -62,12 +62,12 @@ test('the commands that talk to a running daemon take a state dir and their one 
     stateDir: undefined,
     configPath: 'c.json',
   });
-  assert.throws(() => parseCli(['reset', 'a/b', '--config', 'c.json']), /Unknown option '--config'/);
-  assert.throws(() => parseCli(['reset']), /"reset" needs a model key/);
-  assert.throws(() => parseCli(['reset', 'a/b', 'c/d']), /"reset" takes one model key/);
+  assert.throws(() => parseCli(['reset', 'a/b', '--config', 'c.json']), /"reset" has no option --config/);
+  assert.throws(() => parseCli(['reset']), /"reset" needs a model \(provider\/model\)/);
+  assert.throws(() => parseCli(['reset', 'a/b', 'c/d']), /"reset" takes one model \(provider\/model\)/);
   assert.throws(() => parseCli(['set-key']), /"set-key" needs a provider id/);
-  assert.throws(() => parseCli(['status', '--port', '1']), /Unknown option '--port'/);
-  assert.throws(() => parseCli(['pause', 'now']), /Unexpected argument 'now'/);
+  assert.throws(() => parseCli(['status', '--port', '1']), /"status" has no option --port/);
+  assert.throws(() => parseCli(['pause', 'now']), /"pause" takes no argument "now"/);
   assert.throws(() => parseCli(['launch']), /unknown command "launch"/);
 });
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { parsePort, portFromEnv } from '../config/port-setting.js';
 import { isLoopbackHost } from '../config/loopback.js';
 import { routerOrigin } from '../setup/router-target.js';
+import { CliRefusal, refusalWords } from './cli-refusal.js';
 
 /** Every command, in the order the usage lists them. */
 export const COMMANDS = [
@@ -162,7 +163,7 @@ function pathOption(
 
 /**
  * Parses the command line, with the environment's defaults for options left out (`FCM_ROUTER_PORT`);
- * throws an Error with a user-facing message on bad input.
+ * throws a {@link CliRefusal} (or, for no known command, an Error) with a user-facing message on bad input.
  */
 export function parseCli(argv: readonly string[], env: Record<string, string | undefined> = {}): CliCommand {
   const [first, ...rest] = argv;
@@ -177,11 +178,22 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   if (!isCommand(first)) throw new Error(`unknown command "${first}" (expected ${COMMANDS.join(', ')})`);
   // Help wins over every other problem on the line: asking how to use a command never fails.
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: first };
+  try {
+    return parseCommand(first, rest, env);
+  } catch (error) {
+    throw new CliRefusal(refusalWords(error, first), first);
+  }
+}
 
-  if (first === 'import-fcm') return parseImport(rest);
-  if (first === 'setup') return parseSetup(rest, env);
-  if (first === 'daemon') return parseDaemon(rest, env);
-  return parseStateCommand(first, rest);
+function parseCommand(
+  command: CommandName,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): CliCommand {
+  if (command === 'import-fcm') return parseImport(args);
+  if (command === 'setup') return parseSetup(args, env);
+  if (command === 'daemon') return parseDaemon(args, env);
+  return parseStateCommand(command, args);
 }
 
 /** `status`, `stop`, `pause`, `resume`, `reset MODEL` and `set-key PROVIDER [--config FILE]`, with `--state-dir`. */
@@ -200,7 +212,7 @@ function parseStateCommand(
   });
   const stateDir = pathOption(values, 'state-dir');
   if (command === 'reset')
-    return { command, model: onlyPositional(command, positionals, 'a model key'), stateDir };
+    return { command, model: onlyPositional(command, positionals, 'a model (provider/model)'), stateDir };
   if (command === 'set-key') {
     const provider = onlyPositional(command, positionals, 'a provider id');
     const configPath = pathOption(values, 'config');

@@ -122,6 +122,22 @@ test('--help after every command prints that command’s usage and exits 0', asy
   }
 });
 
+test('a refused command line says what is wrong, then shows that command’s usage alone, and exits 2', async () => {
+  const reset = await runCli(['reset']);
+  assert.equal(reset.code, 2, reset.output);
+  assert.match(
+    reset.output,
+    /^fcm-router: "reset" needs a model \(provider\/model\)\n\nUsage: fcm-router reset </,
+  );
+  assert.doesNotMatch(reset.output, /fcm-router daemon/, 'not every command’s usage');
+  const status = await runCli(['status', '--bogus']);
+  assert.equal(status.code, 2, status.output);
+  assert.match(status.output, /^fcm-router: "status" has no option --bogus\n\nUsage: fcm-router status /);
+  const unknown = await runCli(['launch']);
+  assert.equal(unknown.code, 2, unknown.output);
+  assert.match(unknown.output, /unknown command "launch"[^]*fcm-router daemon[^]*fcm-router setup/);
+});
+
 /** A pid that surely belongs to no process: one of a child that has exited. */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);

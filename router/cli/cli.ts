@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { commandUsage, parseCli, USAGE, type CliCommand } from './cli-args.js';
+import { CliRefusal } from './cli-refusal.js';
 import { callDaemon, findDaemon, silentHolder, type LiveDaemon } from './cli-control.js';
 import { readDaemonState, STATUS_EXIT, statusReport } from './cli-status.js';
 import { runDaemon } from './cli-daemon.js';
@@ -138,7 +139,9 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     cmd = parseCli(argv, process.env);
   } catch (error) {
-    console.error(`fcm-router: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    // A refusal of a known command's arguments shows that command's usage; anything else, every command's.
+    const usage = error instanceof CliRefusal ? commandUsage(error.command) : USAGE;
+    console.error(`fcm-router: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
     return 2;
   }
   switch (cmd.command) {

@@ -330,6 +330,7 @@ test('a file setup created is removed by undo; an unknown agent is a usage error
     const unknown = options(home, { agent: 'cursor' });
     assert.equal(await runSetup(unknown), 2);
     assert.match(unknown.out.join('\n'), /unknown agent "cursor" \(expected claude-code, codex/);
+    assert.match(unknown.out.join('\n'), /Cline, Aider and other agents .* by hand: see docs\/agents\.md/);
   });
 });
 

@@ -47,7 +47,10 @@ function originOf(options: SetupOptions): string {
 export async function runSetup(options: SetupOptions): Promise<number> {
   const editor = AGENT_EDITORS.find((agent) => agent.id === options.agent);
   if (!editor) {
-    options.printError(`fcm-router: unknown agent "${options.agent}" (expected ${SETUP_AGENTS.join(', ')})`);
+    options.printError(
+      `fcm-router: unknown agent "${options.agent}" (expected ${SETUP_AGENTS.join(', ')}); ` +
+        'Cline, Aider and other agents are pointed at the router by hand: see docs/agents.md',
+    );
     return 2;
   }
   try {
