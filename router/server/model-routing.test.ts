@@ -128,7 +128,10 @@ test('pinning a model of an unknown provider, or a name with no model id, is a 4
     assert.equal(reply.status, 404);
     const unknown = parseReply<ErrorBody>(reply).error;
     assert.equal(unknown.code, 'model_not_found');
-    assert.match(unknown.message, /unknown provider "nobody" in "nobody\/model"/);
+    assert.match(
+      unknown.message,
+      /unknown provider "nobody" in "nobody\/model" \(providers: alpha, [^)]+\)$/,
+    );
     for (const name of ['fcm:@alpha/', 'fcm:@/m1']) {
       const shape = await router.chat({ model: name });
       assert.equal(shape.status, 404);

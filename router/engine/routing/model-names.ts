@@ -53,8 +53,18 @@ function whyNoModel(resolved: ResolvedConfig, name: string): string {
   const slash = name.indexOf('/');
   const provider = slash > 0 ? name.slice(0, slash) : '';
   if (provider !== '' && slash < name.length - 1 && !resolved.providers.has(provider))
-    return `unknown provider "${provider}" in "${name}" (expected provider/modelId)`;
+    return `unknown provider "${provider}" in "${name}" (providers: ${someOf([...resolved.providers.keys()])})`;
   return `"${name}" is not provider/modelId (e.g. fcm:@groq/llama-3.3-70b-versatile)`;
+}
+
+/** How many names a refusal lists before it says how many more there are. */
+const LISTED = 12;
+
+/** `a, b, c` sorted, or the first {@link LISTED} and how many more. */
+function someOf(names: string[]): string {
+  const sorted = names.sort();
+  const more = sorted.length - LISTED;
+  return more > 0 ? `${sorted.slice(0, LISTED).join(', ')} and ${more} more` : sorted.join(', ') || 'none';
 }
 
 function refused(message: string, pinned: string | null): RouteTarget {
