@@ -8,20 +8,23 @@ import { describeJsonError } from '../config/json-error.js';
 import { toConfigIssues, type ConfigIssue } from '../config/schema.js';
 import { readFcmKeys, type FcmKeys } from './fcm-keys.js';
 
-const fcmSetSchema = z
+const fcmModelSchema = z
   .object({
-    models: z
-      .array(
-        z
-          .object({
-            provider: z.string({ invalid_type_error: 'a provider id (text)' }).min(1),
-            model: z.string({ invalid_type_error: 'a model id (text)' }).min(1),
-            priority: z.number().optional(),
-          })
-          .passthrough(),
-      )
-      .default([]),
+    provider: z.string({ invalid_type_error: 'a provider id (text)' }).min(1),
+    model: z.string({ invalid_type_error: 'a model id (text)' }).min(1),
+    priority: z.number().optional(),
   })
+  .passthrough();
+
+const fcmSetSchema = z
+  .object(
+    {
+      models: z
+        .array(fcmModelSchema, { invalid_type_error: 'a list of {"provider", "model"} entries' })
+        .default([]),
+    },
+    { invalid_type_error: 'a set: {"models": [{"provider", "model"}, …]}' },
+  )
   .passthrough();
 
 /** What is read of the file; unknown keys are the other tool's and pass. */

@@ -45,6 +45,15 @@ test('a free-coding-models config is read: key lists, providers switched off, se
       'router.sets.x.models.0.model: Required',
       'router.sets.x.models.0.provider: a provider id (text)',
     ]);
+  const shapes = parseFcmConfig(
+    '{"router": {"sets": {"x": [{"provider": "groq"}], "y": {"models": "groq"}}}}',
+  );
+  assert.equal(shapes.ok, false);
+  if (!shapes.ok)
+    assert.deepEqual(shapes.issues.map((issue) => `${issue.path}: ${issue.message}`).sort(), [
+      'router.sets.x: a set: {"models": [{"provider", "model"}, …]}',
+      'router.sets.y.models: a list of {"provider", "model"} entries',
+    ]);
   assert.equal(parseFcmConfig('{ not json').ok, false);
 });
 
