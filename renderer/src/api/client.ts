@@ -1,7 +1,10 @@
 import type { ConfigIssue, ErrorResponse } from '../../../router/api-types.js';
 import { routerToken } from './token.js';
 
-/** A non-2xx answer from the router, with the config issues when it is a validation error. */
+/**
+ * A non-2xx answer from the router, with the config issues when it is a validation error and, when the
+ * router names one, the body field at fault (`param`, e.g. `apiKey`).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -9,6 +12,7 @@ export class ApiError extends Error {
     message: string,
     readonly code: string | null,
     readonly issues: ConfigIssue[],
+    readonly param: string | null = null,
   ) {
     super(message);
   }
@@ -65,12 +69,20 @@ async function request<T>(
   const parsed = await readBody(response);
   if (!response.ok) {
     if (isErrorResponse(parsed)) {
-      const { message, code, issues } = parsed.error;
-      throw new ApiError(response.status, message, code ?? null, issues ?? []);
+      const { message, code, issues, param } = parsed.error;
+      throw new ApiError(response.status, message, code ?? null, issues ?? [], param ?? null);
     }
     throw new ApiError(response.status, `HTTP ${response.status}`, null, []);
   }
   return parsed as T;
+}
+
+/**
+ * The router's sentence for a person. It opens with "fcm-router: " so that a terminal or a log shows who
+ * is speaking; on the router's own page that says nothing.
+ */
+export function routerWords(error: ApiError): string {
+  return error.message.replace(/^fcm-router: /, '');
 }
 
 /** `GET` a JSON resource of the router. */

@@ -93,7 +93,7 @@ test('beside the panels refused for want of the token, any other failure of a re
       </>,
     ),
   );
-  const statistics = await screen.findByText('Could not load statistics: fcm-router: internal error');
+  const statistics = await screen.findByText('Could not load statistics: internal error');
   expect(statistics).toHaveAttribute('role', 'alert');
   const config = await screen.findByText('Could not load the config: config.json: colour: unknown key');
   expect(config).toHaveAttribute('role', 'alert');
@@ -113,10 +113,40 @@ describe('errorText', () => {
       'forbidden_token',
       [],
     );
-    expect(errorText(refused)).toBe(`${TOKEN_REFUSED_WORDS} (HTTP 403)`);
+    expect(errorText(refused)).toBe(TOKEN_REFUSED_WORDS);
     expect(TOKEN_REFUSED_WORDS).toMatch(/\/#token=<token>/);
+  });
+
+  test('the router’s sentence shows without its name and without the HTTP status', () => {
+    expect(
+      errorText(
+        new ApiError(409, 'fcm-router: a set named "demo" exists: pick another name', 'set_exists', [], 'to'),
+      ),
+    ).toBe('a set named "demo" exists: pick another name');
     expect(errorText(new ApiError(409, 'config changed on disk', 'config_conflict', []))).toBe(
-      'config changed on disk (HTTP 409)',
+      'config changed on disk',
     );
+  });
+
+  test('a body field the router names reads as the form calls it, and only a field the form sends', () => {
+    const badKey = new ApiError(
+      400,
+      'fcm-router: the apiKey given is not accepted: an API key is printable ASCII',
+      'invalid_request',
+      [],
+      'apiKey',
+    );
+    expect(errorText(badKey, { apiKey: 'key' })).toBe(
+      'the key given is not accepted: an API key is printable ASCII',
+    );
+    expect(errorText(badKey)).toBe('the apiKey given is not accepted: an API key is printable ASCII');
+    const noProvider = new ApiError(
+      400,
+      'fcm-router: "provider" is missing',
+      'invalid_request',
+      [],
+      'provider',
+    );
+    expect(errorText(noProvider, { apiKey: 'key' })).toBe('"provider" is missing');
   });
 });

@@ -1,4 +1,4 @@
-import { isApiError } from '../api/client.js';
+import { isApiError, routerWords } from '../api/client.js';
 import { useConnectionProblem } from '../live/connection-context.js';
 import { loadFailureWords } from '../live/connection-problem.js';
 
@@ -36,9 +36,17 @@ export function QueryStatus({
 export const TOKEN_REFUSED_WORDS =
   'the router refused this page’s token: open the dashboard again (for a router started with --allow-remote, at the address it prints ending in /#token=<token>)';
 
-/** A mutation's error, in words. */
-export function errorText(error: unknown): string {
-  if (isApiError(error) && error.code === 'forbidden_token') return `${TOKEN_REFUSED_WORDS} (HTTP 403)`;
-  if (isApiError(error)) return error.status ? `${error.message} (HTTP ${error.status})` : error.message;
-  return error instanceof Error ? error.message : 'unexpected error';
+/**
+ * A mutation's error in the router's words; its HTTP status is for scripts. `fields`: what the form calls
+ * the body fields it sends, so that a sentence about one (the router names it in `param`) reads as the
+ * form does, e.g. `{ apiKey: 'key' }`.
+ */
+export function errorText(error: unknown, fields: Readonly<Record<string, string>> = {}): string {
+  if (isApiError(error) && error.code === 'forbidden_token') return TOKEN_REFUSED_WORDS;
+  if (!isApiError(error)) return error instanceof Error ? error.message : 'unexpected error';
+  const words = routerWords(error);
+  const param = error.param;
+  if (param === null || !Object.hasOwn(fields, param)) return words;
+  const name = param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return words.replace(new RegExp(`(?<![\\w.])${name}(?!\\w|\\.\\w)`, 'g'), fields[param] ?? param);
 }

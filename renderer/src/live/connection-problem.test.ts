@@ -107,9 +107,9 @@ describe('loadFailureWords', () => {
       });
   });
 
-  test('any other failure keeps its own words, as an alert, whatever the banner says', () => {
+  test('any other failure keeps its own words (without the router’s name), as an alert, whatever the banner says', () => {
     const failures: [unknown, string][] = [
-      [new ApiError(500, 'fcm-router: internal error', 'internal_error', []), 'fcm-router: internal error'],
+      [new ApiError(500, 'fcm-router: internal error', 'internal_error', []), 'internal error'],
       [new ApiError(400, 'config: colour: unknown key', 'invalid_config', []), 'config: colour: unknown key'],
       [new ApiError(403, 'other page', 'forbidden_fetch_site', []), 'other page'],
       [new Error('boom'), 'unexpected error'],

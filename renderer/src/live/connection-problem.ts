@@ -1,4 +1,4 @@
-import { isApiError } from '../api/client.js';
+import { isApiError, routerWords } from '../api/client.js';
 import type { ConnectionStatus } from './event-stream.js';
 
 /**
@@ -86,6 +86,6 @@ export function loadFailureWords(
       text: `Could not load ${what}: the router is not reachable (see the banner above).`,
       alert: false,
     };
-  const message = isApiError(error) ? error.message : 'unexpected error';
+  const message = isApiError(error) ? routerWords(error) : 'unexpected error';
   return { text: `Could not load ${what}: ${message}`, alert: true };
 }

@@ -34,3 +34,32 @@ test('a key refused as already there: the refusal goes once the provider’s key
   rerender(form('bbbbbbbbbbbb'));
   expect(screen.queryByText(/already one of groq's keys/)).toBeNull();
 });
+
+test('a key the router refuses is explained in the form’s words, without the router’s name or the HTTP status', async () => {
+  const user = userEvent.setup();
+  // The router's answer as it sends it: the sentence names the body field, `param` says which one.
+  const refusal = {
+    error: {
+      message:
+        'fcm-router: the apiKey given is not accepted: an API key is printable ASCII without spaces or line breaks',
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      param: 'apiKey',
+    },
+  };
+  vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+    new Response(JSON.stringify(refusal), { status: 400, headers: { 'content-type': 'application/json' } }),
+  );
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <KeyForm provider={providerView('groq', { name: 'Groq' })} />
+    </QueryClientProvider>,
+  );
+  await user.type(screen.getByLabelText('API key for Groq'), 'sk-with space');
+  await user.click(screen.getByRole('button', { name: /Add key/ }));
+  expect(
+    await screen.findByText(
+      'the key given is not accepted: an API key is printable ASCII without spaces or line breaks',
+    ),
+  ).toBeInTheDocument();
+});

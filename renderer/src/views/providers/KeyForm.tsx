@@ -69,7 +69,7 @@ export function KeyForm({ provider }: { provider: ProviderView }) {
           added as <code>{added.fingerprint}</code>
         </span>
       )}
-      {error && <span className="field-error">{errorText(error)}</span>}
+      {error && <span className="field-error">{errorText(error, { apiKey: 'key' })}</span>}
     </form>
   );
 }
