@@ -67,7 +67,7 @@ test('a provider is added from the form; a bad address or model id is refused at
   await form.getByLabel(/^Base URL/).fill(upstream.baseUrl);
   await form.getByLabel(/^Model ids/).fill('p1, p2');
   await form.getByRole('button', { name: 'Add provider' }).click();
-  await expect(form.getByRole('status')).toContainText('Added “mine”');
+  await expect(form.getByRole('status')).toContainText('Added “mine”: pin it as fcm:@mine/p1');
   await expect(form.getByLabel(/^API keys/)).toHaveValue('');
   const row = page.getByRole('listitem', { name: 'mine', exact: true });
   await expect(row.getByText('custom')).toBeVisible();

@@ -50,6 +50,29 @@ const LABELS: Record<ProviderField, string> = {
 
 const MULTILINE: ReadonlySet<ProviderField> = new Set(['apiKeys', 'models', 'headers']);
 
+/** What to do with a provider just added: pin its first model, or, without models, where they go. */
+function AddedLine({ id, models }: { id: string; models: readonly string[] }) {
+  const first = models[0];
+  return (
+    <span className="small ok-text" role="status">
+      {first === undefined ? (
+        <>
+          Added “{id}” without models: list its model ids in <code>providers.{id}.models</code> under Settings
+          › Config file (JSON), then add them to a set in Models.
+        </>
+      ) : (
+        <>
+          Added “{id}”: pin it as{' '}
+          <code>
+            fcm:@{id}/{first}
+          </code>{' '}
+          or add its models to a set in Models.
+        </>
+      )}
+    </span>
+  );
+}
+
 /** Where the form's unsaved fields are kept while it is not on screen. */
 export const ADD_PROVIDER_DRAFT = 'add-provider';
 
@@ -116,11 +139,7 @@ export function AddProvider() {
         <button type="submit" className="btn btn-primary btn-small" disabled={add.isPending}>
           Add provider
         </button>
-        {add.isSuccess && (
-          <span className="small ok-text" role="status">
-            Added “{sent}”: pin it as <code>fcm:@{sent}/model</code> or add its models to a set in Models.
-          </span>
-        )}
+        {add.isSuccess && <AddedLine id={sent} models={add.variables.models} />}
         {errors.form && <span className="field-error">{errors.form}</span>}
       </div>
     </form>
