@@ -102,7 +102,9 @@ test('a set is renamed; renaming the active set keeps agents on it under its new
   await open(page);
   await setItem(page, 'spare').getByRole('button', { name: 'Rename set spare' }).click();
   const form = page.getByRole('form', { name: 'Rename set spare' });
-  await expect(form).toContainText('requests that name fcm:spare must use the new name after');
+  await expect(form).toContainText(
+    'Rename set “spare”? Requests that name fcm:spare must use the new name after.',
+  );
   await form.getByLabel('New name for set spare').fill('default');
   await form.getByRole('button', { name: 'Rename “spare”' }).click();
   await expect(setItem(page, 'spare')).toContainText('a set named "default" exists');

@@ -42,9 +42,15 @@ test('the active set cannot be deleted; another one is deleted only after a ques
 
 test('renaming asks for the name and says what happens to requests naming the set', () => {
   show();
+  fireEvent.click(within(setItem('fast')).getByRole('button', { name: 'Rename set fast' }));
+  expect(screen.getByRole('form', { name: 'Rename set fast' }).querySelector('p')).toHaveTextContent(
+    /^Rename set “fast”\? Requests that name fcm:fast must use the new name after\.$/,
+  );
   fireEvent.click(within(setItem('default')).getByRole('button', { name: 'Rename set default' }));
   const form = screen.getByRole('form', { name: 'Rename set default' });
-  expect(form).toHaveTextContent('Agents’ fcm requests stay on this set under its new name');
+  expect(form.querySelector('p')).toHaveTextContent(
+    /^Rename set “default”\? Agents’ fcm requests stay on this set under its new name; requests that name fcm:default must use the new name after\.$/,
+  );
   const confirm = within(form).getByRole('button', { name: 'Rename “default”' });
   expect(confirm).toBeDisabled();
   fireEvent.change(within(form).getByLabelText('New name for set default'), { target: { value: 'main' } });

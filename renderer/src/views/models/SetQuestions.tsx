@@ -24,8 +24,17 @@ export function RenameForm({
   return (
     <form className="confirm-replace" onSubmit={submit} aria-label={`Rename set ${name}`}>
       <p>
-        {active ? 'Agents’ fcm requests stay on this set under its new name; ' : ''}
-        requests that name <code>fcm:{name}</code> must use the new name after.
+        Rename set “{name}”?{' '}
+        {active ? (
+          <>
+            Agents’ fcm requests stay on this set under its new name; requests that name{' '}
+            <code>fcm:{name}</code> must use the new name after.
+          </>
+        ) : (
+          <>
+            Requests that name <code>fcm:{name}</code> must use the new name after.
+          </>
+        )}
       </p>
       <input
         aria-label={`New name for set ${name}`}
