@@ -71,7 +71,12 @@ test('the set is listed in its own order; health moves the routing place, not th
   await expect(row(page, 'up/m2').locator('.route-at')).toHaveText('routes 1st');
   await expect(row(page, 'up/m3').locator('.route-at')).toHaveText('routes 2nd');
   // Failures are counted since the last success, not against the threshold.
-  await expect(first.locator('.metric-failures')).toHaveText(/failures since last success\s*3/);
+  await expect(first.locator('.metric-failures')).toHaveText(/failures in a row\s*3/);
+  // At 1280 px the label takes one line in every row.
+  for (const label of await page.locator('.metric-failures dt').all())
+    expect(await label.evaluate((dt) => dt.getBoundingClientRect().height)).toBeLessThan(
+      await label.evaluate((dt) => 1.5 * parseFloat(getComputedStyle(dt).lineHeight)),
+    );
   await page.getByRole('button', { name: 'Reset breaker of up/m1' }).click();
   await expect(first.locator('.route-at')).toHaveText('routes 1st');
 });
@@ -88,6 +93,10 @@ test('a model that refused a request another model served routes behind the othe
   await expect(first.locator('.route-at')).toHaveText('routes 4th');
   await expect(row(page, 'up/m2').locator('.route-at')).toHaveText('routes 1st');
   await expect(first.locator('.model-refused-why')).toContainText('refused a request another model served');
+  // At 1280 px the health cell spans the row, and the explanation its width, not a narrow column.
+  const why = await first.locator('.model-refused-why').boundingBox();
+  const cell = await first.locator('.model-health-cell').boundingBox();
+  expect(why?.width).toBeCloseTo(cell?.width ?? 0, 0);
   await expect(first.getByText('CLOSED', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Reset breaker of up/m1' }).click();
   await expect(first.locator('.route-at')).toHaveText('routes 1st');

@@ -9,7 +9,7 @@ export function ModelMetrics({ model }: { model: ModelStateView }) {
   return (
     <dl className="model-metrics">
       <div className="metric-failures">
-        <dt>failures since last success</dt>
+        <dt>failures in a row</dt>
         <dd className="mono">{model.consecutiveFailures}</dd>
       </div>
       <div className="metric-trips">

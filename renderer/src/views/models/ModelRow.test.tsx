@@ -49,3 +49,10 @@ test('a row of a model that only ignored a forced tool call shows that line alon
   expect(screen.queryByText(/ignored a forced tool call/)).toBeNull();
   expect(screen.getByRole('button', { name: 'Reset breaker of a/x' })).toBeDisabled();
 });
+
+test('the failures counter is labelled in words short enough for one line: failures in a row', () => {
+  render(rowOf(modelView('a/x', { consecutiveFailures: 3 })));
+  const figure = screen.getByText('failures in a row');
+  expect(figure.tagName).toBe('DT');
+  expect(figure.nextElementSibling).toHaveTextContent(/^3$/);
+});
