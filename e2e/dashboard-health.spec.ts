@@ -77,6 +77,12 @@ test('red while paused, even with healthy models, and the way out is right there
   // The Overview no longer claims where the next request goes.
   await expect(verdict).not.toContainText('Next request goes to');
   expect((await chat(daemon.url)).status).toBe(503);
+  // One Resume button on the Overview, the card's; another view has the banner's.
+  await expect(page.getByRole('button', { name: 'Resume routing' })).toHaveCount(1);
+  await page.getByRole('link', { name: 'Models', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Resume routing' })).toHaveCount(1);
+  await expect(page.getByText('Routing is paused: agents get 503 router_paused.')).toBeVisible();
+  await page.getByRole('link', { name: 'Overview' }).click();
 
   await verdict.getByRole('button', { name: 'Resume routing' }).click();
   await expect(verdict).toHaveClass(/verdict-green/);

@@ -1,13 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../api/endpoints.js';
 import { useRouterState } from '../api/queries.js';
+import { useRoute } from '../lib/use-route.js';
 import { errorText } from './QueryStatus.js';
 
-/** While routing is paused, says so on every view, with the way out. */
+/**
+ * While routing is paused, says so on every view but the Overview, with the way out: there the status card
+ * says it and holds the Resume button, and a second one above it would be one too many.
+ */
 export function PausedBanner() {
   const { data } = useRouterState();
+  const view = useRoute();
   const resume = useMutation({ mutationFn: () => api.setPaused(false) });
-  if (!data?.paused) return null;
+  if (!data?.paused || view === 'overview') return null;
   return (
     <div className="banner banner-warn" role="status">
       <span>

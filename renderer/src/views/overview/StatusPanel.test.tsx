@@ -1,13 +1,14 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import type { HealthResponse } from '../../../../router/api-types.js';
 import { queryKeys } from '../../api/queries.js';
 import { formatHourMinute } from '../../lib/format.js';
 import { ConnectionContext } from '../../live/connection-context.js';
 import type { ConnectionStatus } from '../../live/event-stream.js';
-import { modelView, providerView, stateOf } from '../../test-support/fixtures.js';
+import { PausedBanner } from '../../components/PausedBanner.js';
+import { GREEN, modelView, providerView, stateOf } from '../../test-support/fixtures.js';
 import { StatusPanel } from './StatusPanel.js';
 
 const HEALTH: HealthResponse = { ok: true, name: 'fcm-router', version: '0.1.0', uptimeMs: 90_000, pid: 1 };
@@ -109,4 +110,39 @@ test('the catalogue line says which providers need no key, in agreement with how
   });
   view.rerender(withConnection(client, live));
   expect(screen.getByText(/no key\)/)).toHaveTextContent('(LLM7, Kilo Gateway and Pollinations need no key)');
+});
+
+afterEach(() => {
+  window.location.hash = '';
+});
+
+test('paused, the Overview shows one Resume button, in the card, and no countdown to a model coming back', () => {
+  window.location.hash = '#/overview';
+  const client = seeded();
+  const paused = {
+    ...GREEN,
+    level: 'red' as const,
+    title: 'paused',
+    reason: 'routing is paused, agents get 503: resume it',
+    action: 'resume' as const,
+    // A model comes back in 8 s; nothing is served until the resume, so the card does not count down to it.
+    backAt: Date.now() + 8000,
+  };
+  client.setQueryData(queryKeys.state, stateOf([modelView('a/x')], { paused: true, health: paused }));
+  render(
+    <QueryClientProvider client={client}>
+      <ConnectionContext value={{ state: 'open', since: DOWN_AT }}>
+        <PausedBanner />
+        <StatusPanel />
+      </ConnectionContext>
+    </QueryClientProvider>,
+  );
+  const card = screen.getByRole('status', { name: 'Router health' });
+  expect(card).toHaveTextContent('Routing is paused, agents get 503: resume it.');
+  expect(screen.getAllByRole('button', { name: 'Resume routing' })).toEqual([
+    within(card).getByRole('button', { name: 'Resume routing' }),
+  ]);
+  expect(screen.queryByRole('button', { name: 'Pause routing' })).toBeNull();
+  expect(screen.queryByRole('timer')).toBeNull();
+  expect(card).not.toHaveTextContent('first model back');
 });

@@ -114,15 +114,16 @@ export function StatusPanel() {
     <Panel
       title="Router"
       actions={
-        state.data && (
+        // While paused, the verdict below holds the one Resume button.
+        state.data &&
+        !paused && (
           <button
             type="button"
             className="btn btn-small"
-            onClick={() => pause.mutate(!paused)}
+            onClick={() => pause.mutate(true)}
             disabled={pause.isPending || downSince !== null}
-            aria-pressed={paused}
           >
-            {paused ? 'Resume routing' : 'Pause routing'}
+            Pause routing
           </button>
         )
       }
@@ -130,7 +131,12 @@ export function StatusPanel() {
       {downSince !== null ? (
         <CutOff since={downSince} problem={problem} />
       ) : state.data ? (
-        <Verdict health={state.data.health} onResume={() => pause.mutate(false)} resuming={pause.isPending} />
+        <Verdict
+          health={state.data.health}
+          paused={paused}
+          onResume={() => pause.mutate(false)}
+          resuming={pause.isPending}
+        />
       ) : (
         <p className="muted">Loading…</p>
       )}

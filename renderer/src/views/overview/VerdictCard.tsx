@@ -10,13 +10,18 @@ const LINKS: Partial<Record<HealthAction, { href: string; label: string }>> = {
   edit_set: { href: '#/models', label: 'Edit the set in Models' },
 };
 
-/** The router's own verdict, in its words, with the one thing to do about it. */
+/**
+ * The router's own verdict, in its words, with the one thing to do about it. While routing is paused no
+ * model is served whatever comes back, so the card gives no countdown to one.
+ */
 export function Verdict({
   health,
+  paused,
   onResume,
   resuming,
 }: {
   health: HealthVerdict;
+  paused: boolean;
   onResume(): void;
   resuming: boolean;
 }) {
@@ -33,7 +38,7 @@ export function Verdict({
         {health.reason.slice(1)}.
       </p>
       <p className="verdict-actions">
-        {health.backAt !== null && health.level !== 'green' && (
+        {health.backAt !== null && health.level !== 'green' && !paused && (
           <Countdown label="first model back" until={health.backAt} />
         )}
         {health.action === 'resume' && (
