@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { axisTicks, axisTop } from '../lib/axis-scale.js';
 import { timeTickLabels, timeTickSpace } from '../lib/time-axis.js';
 import { cssVar, useColorScheme } from '../lib/use-color-scheme.js';
 
@@ -17,7 +18,7 @@ export interface LineSeries {
 export interface AxisSpec {
   label: string;
   format(value: number): string;
-  /** A fixed range, else from zero to the data's maximum (at least `minTop`). */
+  /** A fixed range, else from zero to a round top above the data's maximum (at least `minTop`). */
   range?: [number, number];
   /** The lowest top of an open range, so a flat or empty series still gets readable ticks. @default 1 */
   minTop?: number;
@@ -47,7 +48,10 @@ function options(width: number, props: LineChartProps): uPlot.Options {
     labelSize: 16,
   };
   const range = (spec: AxisSpec): uPlot.Scale['range'] =>
-    spec.range ?? ((_u, _min, max) => [0, Math.max(spec.minTop ?? 1, max)]);
+    spec.range ?? ((_u, _min, max) => [0, axisTop(max, spec.minTop)]);
+  // An open range's ticks end at its top, so the highest line is labelled; a fixed range keeps uPlot's.
+  const splits = (spec: AxisSpec): Pick<uPlot.Axis, 'splits'> =>
+    spec.range ? {} : { splits: (_u, _axis, _min, max) => axisTicks(max) };
   const scales: uPlot.Scales = { x: { time: true }, y: { range: range(props.left) } };
   const axes: uPlot.Axis[] = [
     {
@@ -62,6 +66,7 @@ function options(width: number, props: LineChartProps): uPlot.Options {
       size: 50,
       label: props.left.label,
       values: (_u, ticks) => ticks.map(props.left.format),
+      ...splits(props.left),
     },
   ];
   if (props.right) {
@@ -75,6 +80,7 @@ function options(width: number, props: LineChartProps): uPlot.Options {
       grid: { show: false },
       label: right.label,
       values: (_u, ticks) => ticks.map(right.format),
+      ...splits(right),
     });
   }
   return {
