@@ -131,12 +131,7 @@ export function StatusPanel() {
       {downSince !== null ? (
         <CutOff since={downSince} problem={problem} />
       ) : state.data ? (
-        <Verdict
-          health={state.data.health}
-          paused={paused}
-          onResume={() => pause.mutate(false)}
-          resuming={pause.isPending}
-        />
+        <Verdict health={state.data.health} onResume={() => pause.mutate(false)} resuming={pause.isPending} />
       ) : (
         <p className="muted">Loading…</p>
       )}

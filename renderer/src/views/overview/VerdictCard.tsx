@@ -11,17 +11,15 @@ const LINKS: Partial<Record<HealthAction, { href: string; label: string }>> = {
 };
 
 /**
- * The router's own verdict, in its words, with the one thing to do about it. While routing is paused no
- * model is served whatever comes back, so the card gives no countdown to one.
+ * The router's own verdict, in its words, with the one thing to do about it (and when the first model that
+ * is out is back: the verdict gives no such time while routing is paused).
  */
 export function Verdict({
   health,
-  paused,
   onResume,
   resuming,
 }: {
   health: HealthVerdict;
-  paused: boolean;
   onResume(): void;
   resuming: boolean;
 }) {
@@ -38,7 +36,7 @@ export function Verdict({
         {health.reason.slice(1)}.
       </p>
       <p className="verdict-actions">
-        {health.backAt !== null && health.level !== 'green' && !paused && (
+        {health.backAt !== null && health.level !== 'green' && (
           <Countdown label="first model back" until={health.backAt} />
         )}
         {health.action === 'resume' && (
