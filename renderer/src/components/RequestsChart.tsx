@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { axisTicks, axisTop } from '../lib/axis-scale.js';
 import { seriesTotals, type OutcomeSeries } from '../lib/history-buckets.js';
 import { OUTCOME_LABELS } from '../lib/labels.js';
 import { timeTickLabels, timeTickSpace } from '../lib/time-axis.js';
@@ -44,7 +45,8 @@ function chartAxes(): uPlot.Axis[] {
       space: (_u, _axis, from, to) => timeTickSpace(from, to),
       values: (_u, ticks, _axis, _space, incr) => timeTickLabels(ticks, incr),
     },
-    { ...axis, scale: 'n', size: 36, label: 'requests' },
+    // Ticks up to the scale's round top, so the tallest bar sits under a labelled line.
+    { ...axis, scale: 'n', size: 36, label: 'requests', splits: (_u, _axis, _min, max) => axisTicks(max) },
     {
       ...axis,
       scale: '%',
@@ -78,7 +80,7 @@ function options(width: number, rawSeries: () => OutcomeSeries): uPlot.Options {
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
       x: { time: true },
-      n: { range: (_u, _min, max) => [0, Math.max(4, max)] },
+      n: { range: (_u, _min, max) => [0, axisTop(max, 4)] },
       '%': { range: [0, 100] },
     },
     axes: chartAxes(),
