@@ -41,7 +41,7 @@ test('once added, the line pins the first model id entered, or says where models
   await user.click(screen.getByRole('button', { name: 'Add provider' }));
   await expect.poll(() => screen.getByRole('status').textContent).toContain('Added “bare” without models');
   expect(screen.getByRole('status')).toHaveTextContent(
-    'list its model ids in providers.bare.models under Settings › Config file (JSON)',
+    'Check the providers’ model lists offers the models its server lists in Add a model; or list their ids in providers.bare.models under Settings › Config file (JSON)',
   );
   expect(screen.getByRole('status')).not.toHaveTextContent('fcm:@');
 });

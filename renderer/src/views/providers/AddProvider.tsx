@@ -57,8 +57,9 @@ function AddedLine({ id, models }: { id: string; models: readonly string[] }) {
     <span className="small ok-text" role="status">
       {first === undefined ? (
         <>
-          Added “{id}” without models: list its model ids in <code>providers.{id}.models</code> under Settings
-          › Config file (JSON), then add them to a set in Models.
+          Added “{id}” without models: in Models, <em>Check the providers’ model lists</em> offers the models
+          its server lists in <em>Add a model</em>; or list their ids in <code>providers.{id}.models</code>{' '}
+          under Settings › Config file (JSON).
         </>
       ) : (
         <>
