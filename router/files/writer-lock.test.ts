@@ -62,10 +62,14 @@ test('a live writer whose write outlasts the stale age keeps its lock: it marks 
     );
     await within(inside.promise, 'the first writer to hold the lock');
     // The write takes longer than the stale age: its marks keep the lock young.
-    const lastMark = Math.floor(STALE_WRITER_LOCK_MS / HEARTBEAT_MS) * HEARTBEAT_MS;
-    time.advance(lastMark);
-    await within(markedAt(lock, start + lastMark), 'the holder marking its lock');
-    time.advance(STALE_WRITER_LOCK_MS + HEARTBEAT_MS / 2 - lastMark);
+    // One mark at a time, each landed before the next: marks in flight together could land out of order.
+    let marked = 0;
+    while (marked + HEARTBEAT_MS <= STALE_WRITER_LOCK_MS) {
+      time.advance(HEARTBEAT_MS);
+      marked += HEARTBEAT_MS;
+      await within(markedAt(lock, start + marked), 'the holder marking its lock');
+    }
+    time.advance(STALE_WRITER_LOCK_MS + HEARTBEAT_MS / 2 - marked);
     const judged = deferred();
     const isAlive = (): boolean => {
       judged.resolve();
