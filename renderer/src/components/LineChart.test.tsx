@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import type uPlot from 'uplot';
 import { expect, test, vi } from 'vitest';
+import { openScale } from '../test-support/uplot-scale.js';
 import { LineChart } from './LineChart.js';
 
 /** The options each chart was built with: uPlot itself draws on a canvas the test page does not have. */
@@ -25,12 +26,7 @@ test('an open y axis reaches a round top above the highest value, and its top ti
       summary="Time to first byte"
     />,
   );
-  const options = built.at(-1);
-  const plot = {} as uPlot;
-  const range = options?.scales?.y?.range;
-  if (typeof range !== 'function') throw new Error('the y axis has a fixed range');
-  const [, top] = range(plot, 0, 3050, 'y');
-  expect(top).toBe(4000);
-  const splits = options?.axes?.[1]?.splits;
-  expect(typeof splits === 'function' ? splits(plot, 1, 0, 4000, 0, 0) : splits).toEqual([0, 2000, 4000]);
+  const y = openScale(built.at(-1), 'y', 1);
+  expect(y.top(3050)).toBe(4000);
+  expect(y.ticks(4000)).toEqual([0, 2000, 4000]);
 });
