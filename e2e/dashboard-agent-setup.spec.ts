@@ -87,10 +87,15 @@ test('Set up Claude Code where it has no settings.json yet: created, then remove
   expect(settings.env.ANTHROPIC_BASE_URL).toBe(daemon.url);
 
   await claude.getByRole('button', { name: 'Undo' }).click();
-  await expect(claude.getByLabel(`Undo change to ${file}`)).toContainText('fcm-router created it');
+  const folder = path.dirname(file);
+  await expect(claude.getByLabel(`Undo change to ${file}`)).toContainText(
+    `fcm-router created it; so is the folder ${folder} it made`,
+  );
   await claude.getByRole('button', { name: 'Undo it' }).click();
-  await expect(claude.locator('.notice-ok')).toHaveText(`${file}: removed.`);
-  expect(await readdir(path.dirname(file))).toEqual([]);
+  await expect(claude.locator('.notice-ok')).toHaveText(
+    `${file}: removed, with the folder ${folder} setup made.`,
+  );
+  expect(await readdir(home)).not.toContain('.claude');
   expect(errors()).toEqual([]);
 });
 

@@ -155,7 +155,7 @@ test('continue: a new file gets the keys Continue requires; undo removes it', as
     assert.equal(written.name, 'Local Config');
     assert.equal(written.models.length, 1);
     await runSetup(options(home, { agent: 'continue', undo: true, yes: true }));
-    assert.deepEqual(await readdir(path.dirname(file)), []);
+    assert.deepEqual(await readdir(home), [], 'the file and the folder setup made for it are gone');
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withScenario } from '../test-support/scenario.js';
 import { options, place, URL_, withHome, type Fixture } from '../test-support/setup-home.js';
@@ -79,8 +79,9 @@ for (const fixture of FIXTURES) {
       assert.doesNotMatch(rerun.out.join('\n'), /previous version/, 'no backup of the file setup wrote');
       const undo = options(home, { agent: fixture.agent, undo: true, yes: true });
       assert.equal(await runSetup(undo), 0);
-      assert.match(undo.out.join('\n'), /removed/);
-      assert.deepEqual(await readdir(path.dirname(file)), [], 'no file, no backup, nothing left beside it');
+      const top = path.join(home, fixture.file.split('/')[0] ?? '');
+      assert.match(undo.out.join('\n'), new RegExp(`removed, with the folder ${top} setup made\\.$`));
+      assert.deepEqual(await readdir(home), [], 'no file, no backup, no folder setup made');
 
       // The user's own file: one undo after both runs puts it back byte for byte.
       await place(home, fixture);
@@ -322,15 +323,46 @@ test('undo after the user changed the file since removes our part, keeps their c
 
 test('a file setup created is removed by undo; an unknown agent is a usage error', async () => {
   await withHome(async (home) => {
+    await mkdir(path.join(home, '.config'));
     await runSetup(options(home, { agent: 'opencode', yes: true }));
     const file = path.join(home, '.config/opencode/opencode.json');
     assert.match(await readFile(file, 'utf8'), /"\$schema"/);
+    const preview = options(home, { agent: 'opencode', undo: true });
+    await runSetup(preview);
+    assert.match(
+      preview.out.join('\n'),
+      /so is the folder .*\/\.config\/opencode it made, when nothing else/,
+    );
     await runSetup(options(home, { agent: 'opencode', undo: true, yes: true }));
-    assert.deepEqual(await readdir(path.dirname(file)), []);
+    // Setup made .config/opencode, not .config: undo takes only its own.
+    assert.deepEqual(await readdir(path.join(home, '.config')), []);
     const unknown = options(home, { agent: 'cursor' });
     assert.equal(await runSetup(unknown), 2);
     assert.match(unknown.out.join('\n'), /unknown agent "cursor" \(expected claude-code, codex/);
     assert.match(unknown.out.join('\n'), /Cline, Aider and other agents .* by hand: see docs\/agents\.md/);
+  });
+});
+
+test('undo keeps a folder setup made once the user has put a file in it, and goes only where its note may point', async () => {
+  await withHome(async (home) => {
+    const file = path.join(home, '.codex/config.toml');
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    await writeFile(path.join(home, '.codex/auth.json'), '{}');
+    const undo = options(home, { agent: 'codex', undo: true, yes: true });
+    assert.equal(await runSetup(undo), 0);
+    assert.deepEqual(undo.out.at(-1), `${file}: removed.`);
+    assert.deepEqual(await readdir(path.join(home, '.codex')), ['auth.json']);
+
+    // A note edited to name a folder that is not above the file: undo removes the file and no folder.
+    await rm(path.join(home, '.codex'), { recursive: true });
+    await mkdir(path.join(home, 'elsewhere'));
+    assert.equal(await runSetup(options(home, { agent: 'codex', yes: true })), 0);
+    const note = `${file}.fcm-router.created`;
+    assert.match(await readFile(note, 'utf8'), new RegExp(`^folder ${home}/\\.codex$`, 'm'));
+    await writeFile(note, (await readFile(note, 'utf8')).replace(/^folder .*$/m, `folder ${home}/elsewhere`));
+    assert.equal(await runSetup(options(home, { agent: 'codex', undo: true, yes: true })), 0);
+    assert.deepEqual((await readdir(home)).sort(), ['.codex', 'elsewhere']);
+    assert.deepEqual(await readdir(path.join(home, '.codex')), []);
   });
 });
 

@@ -69,13 +69,22 @@ interface Made {
 export class ChangeLog {
   readonly #made: Made[] = [];
 
-  /** Creates `folder` and the folders above it that are missing (taken back if they stay empty). */
-  async makeFolder(folder: string): Promise<void> {
+  /**
+   * Creates `folder` and the folders above it that are missing (taken back if they stay empty); resolves
+   * with the topmost folder it created, or null when `folder` was there.
+   */
+  async makeFolder(folder: string): Promise<string | null> {
     const first = await attempt(`cannot create the folder ${folder}`, () =>
       mkdir(folder, { recursive: true }),
     );
-    if (first === undefined) return;
-    this.#made.push({ path: first, takeBack: () => removeEmptyFolders(folder, first) });
+    if (first === undefined) return null;
+    this.#made.push({
+      path: first,
+      takeBack: async () => {
+        if ((await removeEmptyFolders(folder, first)) !== first) throw new Error(`${first} is left`);
+      },
+    });
+    return first;
   }
 
   /** Copies `file` to `copy`, byte for byte (`copy` is new: taking it back removes it). */
@@ -115,10 +124,20 @@ function writeAgentFile(file: string, text: string): Promise<boolean> {
   return writeFileAtomically(file, text, { syncFolder: true });
 }
 
-/** Removes `folder` and the folders above it up to `top`, while they are empty. */
-async function removeEmptyFolders(folder: string, top: string): Promise<void> {
+/**
+ * Removes `folder` and the folders above it up to `top`, while they are empty; resolves with the last one
+ * removed (`top` when all were), or null when `folder` itself stays.
+ */
+export async function removeEmptyFolders(folder: string, top: string): Promise<string | null> {
+  let removed: string | null = null;
   for (let at = folder; at.startsWith(top); at = path.dirname(at)) {
-    await rmdir(at);
-    if (at === top) return;
+    const gone = await rmdir(at).then(
+      () => true,
+      () => false,
+    );
+    if (!gone) return removed;
+    removed = at;
+    if (at === top) break;
   }
+  return removed;
 }

@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentEditor } from './agents.js';
 import type { RouterTarget } from './router-target.js';
-import { ChangeLog, readBeforeWriting, readText } from './setup-files.js';
+import { ChangeLog, readBeforeWriting, readText, removeEmptyFolders } from './setup-files.js';
 import { previewDiff } from './text-diff.js';
 
 /** Where an agent's file is looked for. */
@@ -35,6 +35,11 @@ export interface SetupPlan {
    * backup's values (these are the ones whose value changes), and the backup removed. Null otherwise.
    */
   broughtBack: string[] | null;
+  /**
+   * Undo that removes a file setup created: the topmost folder setup made for it, removed with it when
+   * nothing else is left in it. Null otherwise.
+   */
+  folder: string | null;
   /** The change as a diff; `''` when there is nothing to do. */
   diff: string;
   /** Why there is nothing to do, or null when there is a change. */
@@ -52,6 +57,27 @@ export function backupPath(file: string): string {
  */
 export function createdNotePath(file: string): string {
   return `${file}.fcm-router.created`;
+}
+
+/** The note's text for `file`, created by setup with `text`, in `folder` when setup made that folder. */
+function createdNote(file: string, text: string, folder: string | null): string {
+  const lines = [
+    `fcm-router setup created ${path.basename(file)}; its --undo removes it.`,
+    `sha256 ${digest(text)}`,
+  ];
+  if (folder !== null) lines.push(`folder ${folder}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The folder a created-note names as made by setup, or null: it must be the file's own folder or one above
+ * it, so an edited note cannot point undo anywhere else.
+ */
+function madeFolderOf(note: string | null, file: string): string | null {
+  const named = /^folder (.+)$/m.exec(note ?? '')?.[1];
+  if (named === undefined || !path.isAbsolute(named)) return null;
+  const below = path.relative(named, path.dirname(file));
+  return below.startsWith('..') || path.isAbsolute(below) ? null : named;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -83,6 +109,7 @@ export async function planSetup(
     after,
     restore: false,
     broughtBack: null,
+    folder: null,
     diff: same ? '' : previewDiff(file, before, after),
     nothing: same ? `${editor.name} already points at ${target.origin} (${file}); nothing to change.` : null,
   };
@@ -123,7 +150,15 @@ function undoText({ editor, file, current, saved, note }: UndoInputs): UndoText 
 export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<SetupPlan> {
   const file = editor.file(where.env, where.home);
   const backup = backupPath(file);
-  const base = { agent: editor.id, name: editor.name, file, backup, undo: true, restore: false };
+  const base = {
+    agent: editor.id,
+    name: editor.name,
+    file,
+    backup,
+    undo: true,
+    restore: false,
+    folder: null,
+  };
   const current = await readBeforeWriting(file);
   if (current === null)
     return {
@@ -147,11 +182,12 @@ export async function planUndo(editor: AgentEditor, where: AgentHome): Promise<S
       diff: '',
       nothing: `${file} has nothing of fcm-router's; nothing to undo.`,
     };
+  const folder = after === null ? madeFolderOf(note, file) : null;
   const diff =
     after === null
-      ? `--- ${file}\n(the file is removed: fcm-router created it)`
+      ? `--- ${file}\n(the file is removed: fcm-router created it${folder === null ? '' : `; so is the folder ${folder} it made, when nothing else is in it`})`
       : previewDiff(file, current, after);
-  return { ...base, ...undo, before: current, diff, nothing: null };
+  return { ...base, ...undo, folder, before: current, diff, nothing: null };
 }
 
 /** Names one plan: the dashboard applies only the change it showed, not one the file has moved on to. */
@@ -202,11 +238,12 @@ async function carryOutSetup(plan: SetupPlan, changes: ChangeLog): Promise<strin
   // file setup created has none.
   const backedUp = !created && !(await exists(backup));
   if (backedUp) await changes.copy(file, backup);
-  await changes.makeFolder(path.dirname(file));
+  const made = await changes.makeFolder(path.dirname(file));
   const after = plan.after ?? '';
   if (created && !(await exists(backup))) {
-    const line = `fcm-router setup created ${path.basename(file)}; its --undo removes it.`;
-    await changes.put(note, `${line}\nsha256 ${digest(after)}\n`, noteBefore);
+    // A later run keeps the folder the first one made, so one undo still takes it.
+    const folder = made ?? madeFolderOf(noteBefore, file);
+    await changes.put(note, createdNote(file, after, folder), noteBefore);
   } else if (noteBefore !== null) await changes.put(note, null, noteBefore);
   await changes.put(file, after, before);
   if (backedUp) return `Wrote ${file} (the previous version is in ${backup}).`;
@@ -224,7 +261,10 @@ async function carryOutUndo(plan: SetupPlan, changes: ChangeLog): Promise<string
   const note = createdNotePath(file);
   const noteBefore = await readText(note);
   if (noteBefore !== null) await changes.put(note, null, noteBefore);
-  return `${file}: ${undoneHow(plan)}.`;
+  // Last, and only while empty: a folder the user has put anything in since is theirs.
+  const gone = plan.folder === null ? null : await removeEmptyFolders(path.dirname(file), plan.folder);
+  const how = undoneHow(plan);
+  return gone === null ? `${file}: ${how}.` : `${file}: ${how}, with the folder ${gone} setup made.`;
 }
 
 /** What undo did to the file, in words: the values it brought back by name, never by value. */
