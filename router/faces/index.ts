@@ -14,4 +14,5 @@ export { withoutSchemaMarks } from './tool-parameters.js';
 export { withTextContent } from './text-content.js';
 export { withAllowedTools } from './allowed-tools.js';
 export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';
-export type { FieldError } from './face-validation.js';
+export { fieldError, type FieldError } from './face-validation.js';
+export { chatSchema } from './chat-schema.js';

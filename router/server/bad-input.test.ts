@@ -136,3 +136,61 @@ test('nesting is judged on the raw bytes before parsing: an 8 MB body nested mil
     assert.equal(fine.status, 200, fine.text);
   });
 });
+
+test('a chat body no provider takes is refused naming its field, before any model of the set is asked', async () => {
+  const THREE = { providers: { alpha: ['m1'], beta: ['m2'], gamma: ['m3'] } };
+  await withScenario(THREE, async ({ router, upstream }) => {
+    for (const model of ['alpha/m1', 'beta/m2', 'gamma/m3']) upstream.always(model, json('ok'));
+    const chat = (body: Record<string, unknown>) =>
+      httpRequest(`${router.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'fcm', messages: [{ role: 'user', content: 'hi' }], ...body }),
+      });
+    const refused: [Record<string, unknown>, string, RegExp][] = [
+      [{ messages: [{ role: 'user', content: 5 }] }, 'messages[0].content', /must be string or array/],
+      [{ messages: [{ content: 'hi' }] }, 'messages[0].role', /expected one of "system"/],
+      [
+        { messages: [{ role: 'user', content: [{ type: 'text', text: 7 }] }] },
+        'messages[0].content[0].text',
+        /must be string/,
+      ],
+      [{ tools: [{ type: 'function' }] }, 'tools[0].function', /a function tool needs its "function"/],
+      [
+        { tools: [{ type: 'function', function: { name: '' } }] },
+        'tools[0].function.name',
+        /must not be empty/,
+      ],
+      [{ max_tokens: -3 }, 'max_tokens', /too small/],
+      [{ temperature: 'warm' }, 'temperature', /must be number/],
+      [{ stop: [1] }, 'stop[0]', /must be string/],
+    ];
+    for (const [body, param, words] of refused) {
+      const reply = await chat(body);
+      assertOpenAiError(reply, 400, 'invalid_request');
+      const { error } = parseReply<ErrorResponse>(reply);
+      assert.equal(error.param, param, reply.text);
+      assert.match(error.message, words);
+      assert.equal(reply.headers['x-fcm-v2-attempts'], '0');
+    }
+    assert.equal(upstream.calls.length, 0, 'no model was asked');
+
+    // What the check does not name passes as the agent sent it: a provider's own fields, parts and tools
+    // of other types, a function tool without its `type`.
+    const own = {
+      chat_template_kwargs: { enable_thinking: false },
+      messages: [
+        { role: 'user', content: [{ type: 'input_audio', input_audio: { data: '', format: 'wav' } }] },
+      ],
+      tools: [
+        { type: 'custom', custom: { name: 'apply_patch' } },
+        { function: { name: 'ls', parameters: { type: 'object' } } },
+      ],
+      max_tokens: null,
+    };
+    const served = await chat(own);
+    assert.equal(served.status, 200, served.text);
+    assert.deepEqual(upstream.calls[0]?.body?.chat_template_kwargs, own.chat_template_kwargs);
+    assert.deepEqual(upstream.calls[0]?.body?.tools, own.tools);
+  });
+});

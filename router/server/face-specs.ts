@@ -1,6 +1,8 @@
 import { freshIdStem } from '../gate/minted-ids.js';
 import {
+  chatSchema,
   ChatEncoder,
+  fieldError,
   keptOutputs,
   MessagesEncoder,
   ResponsesEncoder,
@@ -44,17 +46,13 @@ function routed<T, E>(
 /**
  * `POST /v1/chat/completions`: the upstreams' own protocol. The body goes upstream as the agent sent it
  * (only `model` changes per attempt; a tool's `$schema` is left out, a tool or system message's text parts
- * become one string and an `allowed_tools` choice becomes the tools it allows, as on the other faces); the
- * checks here are the few the router itself relies on.
+ * become one string and an `allowed_tools` choice becomes the tools it allows, as on the other faces); it is
+ * checked first for what no provider takes (`chatSchema`).
  */
 export const chatFace: FaceSpec<null> = {
   translate(body) {
-    if (!Array.isArray(body.messages) || body.messages.length === 0)
-      return { ok: false, message: '"messages" must be a non-empty array', param: 'messages' };
-    if (body.model !== undefined && typeof body.model !== 'string')
-      return { ok: false, message: '"model" must be a string', param: 'model' };
-    if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
-      return { ok: false, message: '"stream" must be a boolean', param: 'stream' };
+    const checked = chatSchema.safeParse(body);
+    if (!checked.success) return refusal(fieldError(checked.error));
     const allowed = withAllowedTools(body);
     if (!allowed.ok) return refusal(allowed);
     const model = typeof body.model === 'string' ? body.model : '';
