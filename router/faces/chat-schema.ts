@@ -8,21 +8,21 @@
 import { z } from 'zod';
 
 /** A content part: any type, though a `text` it carries must be text. */
-const contentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+const contentPart = z.looseObject({ type: z.string(), text: z.string().nullish() });
 
 const content = z.union([z.string(), z.array(contentPart)]).nullish();
 
 const toolCall = z.looseObject({
-  id: z.string().optional(),
-  type: z.string().optional(),
+  id: z.string().nullish(),
+  type: z.string().nullish(),
   function: z.looseObject({ name: z.string() }),
 });
 
 const message = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
   content,
-  name: z.string().optional(),
-  tool_call_id: z.string().optional(),
+  name: z.string().nullish(),
+  tool_call_id: z.string().nullish(),
   tool_calls: z.array(toolCall).nullish(),
 });
 

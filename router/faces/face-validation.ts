@@ -43,7 +43,8 @@ function deepest(issue: Issue, prefix: readonly PropertyKey[]): { issue: Issue; 
 }
 
 const missing = (issue: Issue): boolean => issue.message.endsWith('received undefined');
-const typeName = (expected: string): string => (expected === 'record' ? 'object' : expected);
+const TYPE_NAMES: Readonly<Record<string, string>> = { record: 'object', int: 'integer' };
+const typeName = (expected: string): string => TYPE_NAMES[expected] ?? expected;
 
 /** What is wrong with the field, in words that follow its name. */
 function describe(issue: Issue): string {
