@@ -39,4 +39,12 @@ test('a refusal names the field at fault and what it should be', () => {
     'fcm-router: tools[0].function: a function tool needs its "function" (name and parameters)',
   );
   assert.equal(refused({ messages: hi, n: 1.5 }), 'fcm-router: n must be integer');
+  assert.equal(
+    refused({ messages: hi, top_p: 1.5 }),
+    'fcm-router: top_p: too big: expected number to be <=1',
+  );
+  assert.equal(
+    refused({ messages: hi, temperature: -1 }),
+    'fcm-router: temperature: too small: expected number to be >=0',
+  );
 });

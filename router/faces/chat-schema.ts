@@ -54,8 +54,9 @@ export const chatSchema = z.looseObject({
   max_tokens: positiveInteger,
   max_completion_tokens: positiveInteger,
   n: positiveInteger,
-  temperature: number,
-  top_p: number,
+  // The ranges every provider holds, as the other faces check them.
+  temperature: z.number().min(0).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
   presence_penalty: number,
   frequency_penalty: number,
   stop: z.union([z.string(), z.array(z.string())]).nullish(),
