@@ -3,6 +3,7 @@ import {
   chatSchema,
   ChatEncoder,
   fieldError,
+  forcedToolNotOffered,
   keptOutputs,
   MessagesEncoder,
   ResponsesEncoder,
@@ -32,6 +33,8 @@ function routed<T, E>(
   extra: (request: Extract<FaceRequest<T>, { ok: true }>) => E,
 ): FaceTranslation<E> {
   if (!request.ok) return refusal(request);
+  const unoffered = forcedToolNotOffered(request.chat);
+  if (unoffered !== null) return refusal(unoffered);
   return {
     ok: true,
     chat: request.chat,
@@ -55,6 +58,8 @@ export const chatFace: FaceSpec<null> = {
     if (!checked.success) return refusal(fieldError(checked.error));
     const allowed = withAllowedTools(body);
     if (!allowed.ok) return refusal(allowed);
+    const unoffered = forcedToolNotOffered(allowed.body);
+    if (unoffered !== null) return refusal(unoffered);
     const model = typeof body.model === 'string' ? body.model : '';
     const chat = withTextContent(withoutSchemaMarks(allowed.body));
     return { ok: true, chat, stream: body.stream === true, model, extra: null, unsentChars: 0 };
