@@ -1,7 +1,7 @@
 /**
- * A `tool_choice` that forces a function the request does not offer. OpenAI's API, Anthropic's and the
- * providers' refuse such a request, so every model of the set would be asked only to refuse it in turn; the
- * router refuses it first, naming the tool. Checked on the chat body every face comes down to. Pure.
+ * A `tool_choice` that forces a function the request does not offer. OpenAI's API and vLLM (which many
+ * providers run) refuse such a request, so every model of the set would be asked only to refuse it in turn;
+ * the router refuses it first, naming the tool. Checked on the chat body every face comes down to. Pure.
  */
 import { isRecord } from '../gate/safe-json.js';
 import { refuse, type FieldError } from './face-validation.js';

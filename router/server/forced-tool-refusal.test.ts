@@ -1,6 +1,6 @@
 /**
  * A request that forces a tool it does not offer is refused on each face before any model is asked
- * (every API refuses it, so each model would only refuse it in turn); forcing an offered tool is routed.
+ * (OpenAI's API and vLLM refuse it, so each model would only refuse it in turn); forcing an offered tool is routed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
