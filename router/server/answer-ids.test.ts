@@ -9,26 +9,17 @@ import { FACES } from '../test-support/face-answers.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { byStreaming, jsonBody, sse } from '../test-support/upstream-behaviours.js';
-import { completion, finishFrame, roleFrame, toolCallFrame } from '../test-support/upstream-frames.js';
+import {
+  finishFrame,
+  roleFrame,
+  toolCallCompletion,
+  toolCallFrame,
+} from '../test-support/upstream-frames.js';
 
 /** A tool call that comes without an id, streamed or whole. */
 const idlessCall = byStreaming(
   sse([roleFrame(), toolCallFrame(0, '{"path":"a"}', { id: '', name: 'Read' }), finishFrame('tool_calls')]),
-  jsonBody(
-    completion('', {
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ type: 'function', function: { name: 'Read', arguments: '{"path":"a"}' } }],
-          },
-          finish_reason: 'tool_calls',
-        },
-      ],
-    }),
-  ),
+  jsonBody(toolCallCompletion('Read', '{"path":"a"}')),
 );
 
 const MINTED = /"(?:id|call_id|item_id)":"((?:msg|toolu|call_fcm|resp|fc|rs)_[A-Za-z0-9_]+)"/g;

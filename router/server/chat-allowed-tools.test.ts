@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { FACES, askFace, type FaceDriver } from '../test-support/face-answers.js';
 import { withScenario } from '../test-support/scenario.js';
 import { jsonBody, type Behaviour } from '../test-support/upstream-behaviours.js';
-import { completion } from '../test-support/upstream-frames.js';
+import { completion, toolCallCompletion } from '../test-support/upstream-frames.js';
 
 const chat = FACES.find((face) => face.face === 'chat') as FaceDriver;
 const TOOLS = ['Read', 'Write', 'Bash'];
@@ -22,20 +22,7 @@ function allowed(mode: string, names: readonly string[]): { tool_choice: object 
 }
 
 /** An answer that calls `name`. */
-const callOf = (name: string): Record<string, unknown> =>
-  completion('', {
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: `call_${name}`, type: 'function', function: { name, arguments: '{}' } }],
-        },
-        finish_reason: 'tool_calls',
-      },
-    ],
-  });
+const callOf = (name: string): Record<string, unknown> => toolCallCompletion(name, '{}', `call_${name}`);
 
 /** A model that calls the first tool it is offered, or answers in prose when offered none. */
 const callsFirstOffered: Behaviour = (res, call) => {

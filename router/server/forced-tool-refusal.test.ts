@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { httpRequest, type HttpReply } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
 import { jsonBody } from '../test-support/upstream-behaviours.js';
-import { completion } from '../test-support/upstream-frames.js';
+import { toolCallCompletion } from '../test-support/upstream-frames.js';
 
 const SCHEMA = { type: 'object', properties: { path: { type: 'string' } } };
 
@@ -44,23 +44,7 @@ const FACES: readonly { path: string; body: (forced: string) => Record<string, u
 ];
 
 /** A model's answer calling `read`. */
-const callsRead = jsonBody(
-  completion('', {
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } },
-          ],
-        },
-        finish_reason: 'tool_calls',
-      },
-    ],
-  }),
-);
+const callsRead = jsonBody(toolCallCompletion('read', '{"path":"a.txt"}', 'call_1'));
 
 function errorOf(reply: HttpReply): { message?: string; param?: string } {
   const parsed = JSON.parse(reply.text) as { error?: { message?: string; param?: string } };

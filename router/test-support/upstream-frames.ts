@@ -47,6 +47,23 @@ export function completion(content: string, extra: Record<string, unknown> = {})
   };
 }
 
+/**
+ * A complete non-streamed chat completion whose answer is one call of `name` with `args` (JSON text), with
+ * `id` as the call's id (none when left out, as some providers send it).
+ */
+export function toolCallCompletion(name: string, args: string, id?: string): Record<string, unknown> {
+  const call = { ...(id === undefined ? {} : { id }), type: 'function', function: { name, arguments: args } };
+  return completion('', {
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, tool_calls: [call] },
+        finish_reason: 'tool_calls',
+      },
+    ],
+  });
+}
+
 /** A chunk whose delta carries only `reasoning_content`, as thinking models stream before (or instead of) text. */
 export function reasoningFrame(text: string): Record<string, unknown> {
   return {
