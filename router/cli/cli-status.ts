@@ -77,7 +77,10 @@ export function statusReport(
   const next = paused ? 'none until resumed' : (health.next ?? 'none');
   const backAt = health.backAt ?? null;
   const back = health.level !== 'green' && backAt !== null ? ` · first back at ${clockTime(backAt)}` : '';
-  const verdict = `health: ${health.level} · ${health.title} — ${health.reason}${back} · next model: ${next} · paused: ${paused ? 'yes' : 'no'}`;
+  // Most verdicts already say where the next request goes; the line names that model once.
+  const named = !paused && health.next !== null && health.reason.includes(health.next);
+  const nextField = named ? '' : ` · next model: ${next}`;
+  const verdict = `health: ${health.level} · ${health.title} — ${health.reason}${back}${nextField} · paused: ${paused ? 'yes' : 'no'}`;
   const code = paused
     ? STATUS_EXIT.paused
     : health.level === 'red' || health.next === null

@@ -55,6 +55,24 @@ test('amber with a next model exits 0; green exits 0 and names no time; paused e
   );
 });
 
+test('a verdict that names the next model already is not followed by it again; one that does not is', () => {
+  const amber = {
+    level: 'amber',
+    title: 'some models out',
+    reason: '2 of 3 models out (2 OPEN); next request goes to a/m',
+    backAt: BACK,
+  } as const;
+  assert.equal(
+    statusReport(DAEMON, state(amber)).lines[1],
+    `health: amber · some models out — 2 of 3 models out (2 OPEN); next request goes to a/m · first back at ${clockTime(BACK)} · paused: no`,
+  );
+  const failing = { level: 'red', title: 'requests failing', reason: 'the last 6 requests failed' } as const;
+  assert.equal(
+    statusReport(DAEMON, state(failing)).lines[1],
+    'health: red · requests failing — the last 6 requests failed · next model: a/m · paused: no',
+  );
+});
+
 test('clockTime is the local time of day, to the second', () => {
   const at = new Date(2026, 0, 1, 9, 5, 7).getTime();
   assert.equal(clockTime(at), '09:05:07');
