@@ -3,7 +3,8 @@
  * a list of the request's tools; few free upstreams know it (some refuse the request, others ignore it). So
  * only the allowed tools go, with `tool_choice` `required` or `auto` by the choice's mode, and no tools at all
  * when none of them is left. The Responses face lists tools by `{type, name}`, chat completions by
- * `{type: "function", function: {name}}`; both come down to `allowedOffer`.
+ * `{type: "function", function: {name}}`; both come down to `allowedOffer`. A chat body left offering no
+ * tool goes without `tools` and the fields that only go with them (`withoutEmptyOffer`).
  */
 import { z } from 'zod';
 import { isRecord } from '../gate/safe-json.js';
@@ -61,9 +62,22 @@ function claimsAllowedTools(choice: unknown): boolean {
 }
 
 /**
+ * A chat body that offers no tool (`tools` absent, null or `[]`) without the fields that only go with tools:
+ * OpenAI's API refuses an empty `tools`, and a `tool_choice` or `parallel_tool_calls` without tools, so every
+ * model of a set would only refuse the request in turn. The Messages and Responses faces send none of them
+ * either when no tool is left. The body itself when it has none of them.
+ */
+export function withoutEmptyOffer(body: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(body.tools) && body.tools.length > 0) return body;
+  if (!('tools' in body) && !('tool_choice' in body) && !('parallel_tool_calls' in body)) return body;
+  const { tools: _tools, tool_choice: _choice, parallel_tool_calls: _parallel, ...rest } = body;
+  return rest;
+}
+
+/**
  * A chat body whose `allowed_tools` choice is in the plain form (`allowedOffer`): the body itself when its
- * choice is another, else a copy with `tools` and `tool_choice` rewritten (and, with no tool left, without
- * them or `parallel_tool_calls`); a malformed choice is a 400 naming its field.
+ * choice is another, else a copy with `tools` and `tool_choice` rewritten (with no tool left, `tools: []` and
+ * no choice, which `withoutEmptyOffer` then leaves out); a malformed choice is a 400 naming its field.
  */
 export function withAllowedTools(
   body: Record<string, unknown>,
@@ -75,8 +89,7 @@ export function withAllowedTools(
   const names = new Set(entries.map(toolKey));
   const tools: unknown[] = Array.isArray(body.tools) ? body.tools : [];
   const offer = allowedOffer(tools, (tool) => names.has(toolKey(tool)), mode);
-  const { tools: _tools, tool_choice: _choice, parallel_tool_calls, ...rest } = body;
-  if (offer.choice === null) return { ok: true, body: rest };
-  const kept = parallel_tool_calls === undefined ? rest : { ...rest, parallel_tool_calls };
-  return { ok: true, body: { ...kept, tools: offer.tools, tool_choice: offer.choice } };
+  const { tool_choice: _choice, ...rest } = body;
+  const choice = offer.choice === null ? {} : { tool_choice: offer.choice };
+  return { ok: true, body: { ...rest, tools: offer.tools, ...choice } };
 }

@@ -12,7 +12,7 @@ export { ResponseItemStore, type ItemStoreLimits } from './responses-item-store.
 export type { ToolNames } from './responses-tools.js';
 export { withoutSchemaMarks } from './tool-parameters.js';
 export { withTextContent } from './text-content.js';
-export { withAllowedTools } from './allowed-tools.js';
+export { withAllowedTools, withoutEmptyOffer } from './allowed-tools.js';
 export { forcedToolNotOffered } from './forced-tool.js';
 export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';
 export { fieldError, type FieldError } from './face-validation.js';

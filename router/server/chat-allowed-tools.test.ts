@@ -2,7 +2,7 @@
  * Chat's `tool_choice: {type: "allowed_tools"}` through the real router: the upstream is offered only the
  * allowed tools, with `required` or `auto` by the choice's mode, or no tools and no choice when none is
  * left; mode `required` forces a call, so a prose answer fails over as `tool_choice_ignored`; a malformed
- * choice is a 400 naming its field.
+ * choice is a 400 naming its field; a body offering no tool sends no `tools: []` or choice among them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,5 +97,41 @@ test('a malformed allowed_tools choice on the chat face is a 400 naming its fiel
     const list = await refused({ tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto' } } });
     assert.equal(list.param, 'tool_choice.allowed_tools.tools');
     assert.equal(upstream.calls.length, 0, 'no malformed choice goes upstream');
+  });
+});
+
+/** An upstream that refuses, as OpenAI's API does, an empty `tools` or a choice among no tools. */
+const refusesEmptyOffer: Behaviour = (res, call) => {
+  const sent = (call.body ?? {}) as Sent;
+  const tools = sent.tools;
+  const bare = tools === undefined || tools === null || tools.length === 0;
+  const refused = bare && ('tools' in sent || 'tool_choice' in sent || 'parallel_tool_calls' in sent);
+  const refusal = { error: { message: "Invalid 'tools': empty array.", type: 'invalid_request_error' } };
+  return jsonBody(refused ? refusal : completion(PROSE), refused ? 400 : 200)(res, call);
+};
+
+test('a chat body offering no tool is served: its empty tools, choice and parallel_tool_calls stay home', async () => {
+  await withScenario({ providers: { alpha: ['m1'], beta: ['m2'] } }, async ({ router, upstream }) => {
+    upstream.always('alpha/m1', refusesEmptyOffer).always('beta/m2', refusesEmptyOffer);
+    const offers = [
+      { tools: [], tool_choice: 'auto', parallel_tool_calls: true },
+      { tools: null, tool_choice: 'none' },
+      { tool_choice: 'required' },
+      { parallel_tool_calls: false },
+    ];
+    for (const offer of offers) {
+      const reply = await askFace(router.url, chat, { ...chat.body(false, 'Say hi.'), ...offer });
+      assert.equal(reply.status, 200, `${JSON.stringify(offer)}: ${reply.text}`);
+      assert.match(reply.text, /read README\.md/);
+      assert.equal(router.lastEntry().attempts.length, 1, JSON.stringify(offer));
+      const sent = Object.keys(upstream.calls.at(-1)?.body ?? {});
+      assert.deepEqual(
+        sent.filter((key) => key.includes('tool')),
+        [],
+      );
+    }
+    const named = { tools: [], tool_choice: { type: 'function', function: { name: 'Read' } } };
+    const forced = await askFace(router.url, chat, { ...chat.body(false, 'Say hi.'), ...named });
+    assert.equal(forced.status, 400, 'a choice forcing a tool among none is still refused');
   });
 });
