@@ -22,6 +22,14 @@ export const MAX_PASTED_PART = 2048;
 type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
 type AnthropicDocument = Extract<AnthropicBlock, { type: 'document' }>;
 
+/**
+ * Text that says nothing. Anthropic's API refuses a message or text block of it, and so do some chat
+ * upstreams (Google's refuses an empty text part, Mistral an assistant message without content), so it is
+ * left out: a message of nothing else is not sent at all. Agents do send such turns (an empty answer kept in
+ * the history).
+ */
+const blank = (text: string): boolean => text.trim() === '';
+
 /** What stands in a tool result for a part left out of it. */
 const leftOut = (what: string, why: string): string => `[${what} was left out: ${why}]`;
 const TEXT_ONLY = 'this model takes text only';
@@ -131,8 +139,9 @@ function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>)
   const parts: ChatContentPart[] = [];
   const images: ChatContentPart[] = [];
   for (const [i, block] of blocks.entries()) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image') parts.push(imagePart(block.source));
+    if (block.type === 'text') {
+      if (!blank(block.text)) parts.push({ type: 'text', text: block.text });
+    } else if (block.type === 'image') parts.push(imagePart(block.source));
     else if (block.type === 'document') {
       const text = documentText(block, `${at}[${i}]`);
       if (typeof text !== 'string') return text;
@@ -167,8 +176,9 @@ function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
   const texts: string[] = [];
   const calls: ChatToolCall[] = [];
   for (const [i, block] of blocks.entries()) {
-    if (block.type === 'text') texts.push(block.text);
-    else if (block.type === 'tool_use') {
+    if (block.type === 'text') {
+      if (!blank(block.text)) texts.push(block.text);
+    } else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
     } else if (!THINKING_BLOCKS.has(block.type)) {
@@ -192,7 +202,8 @@ export function systemText(content: string | { text: string }[]): string {
 
 /**
  * Converts `messages` in order; `referenced` collects the tools named by `tool_reference` parts.
- * A `role: "system"` entry (Claude Code sends one) becomes a system message (gathered first by the caller).
+ * A `role: "system"` entry (Claude Code sends one) becomes a system message (gathered first by the caller);
+ * a user or assistant message with nothing to say (blank text, thinking alone) becomes none.
  */
 export function convertMessages(messages: AnthropicMessage[], referenced: Set<string>): Converted {
   const out: ChatMessage[] = [];
@@ -207,6 +218,7 @@ export function convertMessages(messages: AnthropicMessage[], referenced: Set<st
       continue;
     }
     if (typeof content === 'string') {
+      if (blank(content)) continue;
       out.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
       continue;
     }

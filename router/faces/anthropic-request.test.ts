@@ -206,6 +206,55 @@ test('an assistant turn of nothing but thinking is dropped; a string assistant t
   ]);
 });
 
+test('messages and text blocks with nothing to say are not sent; a tool call keeps its turn', () => {
+  const chat = chatOf({
+    ...base,
+    system: 'be brief',
+    messages: [
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [] },
+      { role: 'user', content: '' },
+      { role: 'assistant', content: [{ type: 'text', text: ' \n' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'tool_use', id: 't1', name: 'Read', input: {} },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] },
+      { role: 'assistant', content: '  ' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'a' },
+    { role: 'user', content: 'b' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 't1', type: 'function', function: { name: 'Read', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: 't1', content: 'x' },
+  ]);
+});
+
+test('a conversation of empty messages is a 400 naming messages, as Anthropic refuses it', () => {
+  for (const content of ['', [], [{ type: 'text', text: ' ' }]]) {
+    const refused = translateMessagesRequest({ ...user(content), system: 'be brief' });
+    assert.ok(!refused.ok, JSON.stringify(content));
+    assert.equal(refused.param, 'messages');
+    assert.match(refused.message, /every message is empty/);
+  }
+});
+
 test('a text document becomes text; a PDF gets a 400 naming the block', () => {
   const chat = chatOf(
     user([

@@ -22,7 +22,7 @@ import {
   type CountTokensBody,
   type MessagesBody,
 } from './anthropic-schema.js';
-import { fieldError, type FieldError } from './face-validation.js';
+import { fieldError, refuse, type FieldError } from './face-validation.js';
 import { functionParameters } from './tool-parameters.js';
 import type { ThinkingShown } from './anthropic-message.js';
 
@@ -129,6 +129,9 @@ export function translateMessagesRequest(body: unknown): FaceRequest<MessagesExt
   const request = parsed.data;
   const conversation = chatConversation(request);
   if (!conversation.ok) return conversation;
+  // Anthropic's API refuses it too; sent on, every model would be asked only to refuse it or answer nothing.
+  if (conversation.messages.every((message) => message.role === 'system'))
+    return refuse('messages', 'hold nothing to answer: every message is empty');
   const stream = request.stream === true;
   const chat: ChatRequest = { model: request.model, messages: conversation.messages };
   if (conversation.tools.length > 0) {
