@@ -5,7 +5,7 @@
  * result holds that no chat upstream reads (a PDF, a file of Anthropic's Files API) is named in its text,
  * not pasted: the agent made the result, and refusing it would refuse every later turn of the conversation.
  */
-import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
+import { isBlank, type ChatContentPart, type ChatMessage, type ChatToolCall } from './chat-request.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
 import { droppedLength } from './unsent-text.js';
 import { documentBlock, imageSource } from './anthropic-schema.js';
@@ -21,14 +21,6 @@ export const MAX_PASTED_PART = 2048;
 
 type Converted = { ok: true; messages: ChatMessage[] } | FieldError;
 type AnthropicDocument = Extract<AnthropicBlock, { type: 'document' }>;
-
-/**
- * Text that says nothing. Anthropic's API refuses a message or text block of it, and so do some chat
- * upstreams (Google's refuses an empty text part, Mistral an assistant message without content), so it is
- * left out: a message of nothing else is not sent at all. Agents do send such turns (an empty answer kept in
- * the history).
- */
-const blank = (text: string): boolean => text.trim() === '';
 
 /** What stands in a tool result for a part left out of it. */
 const leftOut = (what: string, why: string): string => `[${what} was left out: ${why}]`;
@@ -140,7 +132,7 @@ function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>)
   const images: ChatContentPart[] = [];
   for (const [i, block] of blocks.entries()) {
     if (block.type === 'text') {
-      if (!blank(block.text)) parts.push({ type: 'text', text: block.text });
+      if (!isBlank(block.text)) parts.push({ type: 'text', text: block.text });
     } else if (block.type === 'image') parts.push(imagePart(block.source));
     else if (block.type === 'document') {
       const text = documentText(block, `${at}[${i}]`);
@@ -177,7 +169,7 @@ function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
   const calls: ChatToolCall[] = [];
   for (const [i, block] of blocks.entries()) {
     if (block.type === 'text') {
-      if (!blank(block.text)) texts.push(block.text);
+      if (!isBlank(block.text)) texts.push(block.text);
     } else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
@@ -218,7 +210,7 @@ export function convertMessages(messages: AnthropicMessage[], referenced: Set<st
       continue;
     }
     if (typeof content === 'string') {
-      if (blank(content)) continue;
+      if (isBlank(content)) continue;
       out.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
       continue;
     }

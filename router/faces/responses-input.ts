@@ -3,10 +3,10 @@
  * messages; an assistant message and the `function_call` items after it become one assistant message with
  * `tool_calls` (chat wants parallel calls together); a `function_call_output` becomes a `tool` message with
  * the same `call_id`; a freeform tool's `custom_tool_call` and `custom_tool_call_output` go as a function's
- * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning is
- * dropped. Item references are expanded before (`responses-references.ts`).
+ * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning and
+ * blank text (`isBlank`) are dropped. Item references are expanded before (`responses-references.ts`).
  */
-import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
+import { isBlank, type ChatContentPart, type ChatMessage, type ChatToolCall } from './chat-request.js';
 import { refuse, type FieldError } from './face-validation.js';
 import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';
@@ -34,13 +34,14 @@ function chatPart(part: ResponsesPart, at: string): ChatContentPart | FieldError
   }
 }
 
+/** Content as chat parts, blank text left out (`isBlank`), or a refusal naming the part at fault. */
 function chatParts(content: string | ResponsesPart[], at: string): ChatContentPart[] | FieldError {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (typeof content === 'string') return isBlank(content) ? [] : [{ type: 'text', text: content }];
   const parts: ChatContentPart[] = [];
   for (const [i, part] of content.entries()) {
     const converted = chatPart(part, `${at}[${i}]`);
     if ('ok' in converted) return converted;
-    parts.push(converted);
+    if (converted.type !== 'text' || !isBlank(converted.text)) parts.push(converted);
   }
   return parts;
 }
@@ -74,6 +75,7 @@ class ChatMessages {
   }
 
   assistantText(parts: ChatContentPart[]): void {
+    if (parts.length === 0) return;
     if (this.#assistant && this.#assistant.calls.length > 0) this.flushAssistant();
     this.flushImages();
     this.#assistant ??= { texts: [], calls: [] };
@@ -86,8 +88,9 @@ class ChatMessages {
     this.messages.push({ role: 'tool', tool_call_id: callId, content: text === '' ? '(no output)' : text });
   }
 
-  /** A user, system or developer message. */
+  /** A user, system or developer message; one with nothing to say is not sent. */
   message(role: Item<'message'>['role'], parts: ChatContentPart[]): void {
+    if (parts.length === 0) return;
     if (role === 'user') {
       const textOnly = parts.every((part) => part.type === 'text');
       this.messages.push({ role: 'user', content: textOnly ? joinText(parts) : parts });
@@ -116,7 +119,8 @@ class ChatMessages {
 
 /** Converts `input` (a string is one user message); images in tool outputs follow as a user message. */
 export function convertInput(input: string | readonly ResponsesInputItem[]): Converted {
-  if (typeof input === 'string') return { ok: true, messages: [{ role: 'user', content: input }] };
+  if (typeof input === 'string')
+    return { ok: true, messages: isBlank(input) ? [] : [{ role: 'user', content: input }] };
   const out = new ChatMessages();
   for (const [i, item] of input.entries()) {
     const at = `input[${i}]`;

@@ -283,6 +283,43 @@ test('input items: easy messages, images, assistant text with parallel calls, re
   ]);
 });
 
+test('messages and text parts with nothing to say are not sent; a call keeps its turn; blank input is a 400', () => {
+  const chat = chatOf({
+    model: 'fcm',
+    input: [
+      { role: 'user', content: 'one' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '' }] },
+      { role: 'user', content: [] },
+      { role: 'developer', content: ' ' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: '\n' },
+          { type: 'input_text', text: 'two' },
+        ],
+      },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: ' ' }] },
+      { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c1', output: '' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'user', content: 'one' },
+    { role: 'user', content: 'two' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: '(no output)' },
+  ]);
+  for (const input of ['', ' ', [{ role: 'user', content: '' }]]) {
+    const refused = translateResponsesRequest({ model: 'fcm', instructions: 'Base.', input });
+    assert.ok(!refused.ok, JSON.stringify(input));
+    assert.equal(refused.param, 'input');
+  }
+});
+
 test('a developer message later in the input joins the system message, first', () => {
   const chat = chatOf({
     model: 'fcm',
