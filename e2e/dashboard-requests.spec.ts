@@ -27,11 +27,15 @@ test.beforeAll(async () => {
   // The widest outcome: the first model answers an empty 200, the second serves.
   upstream.script('m1', 'empty-200');
   await send(daemon.url, { agent: 'failover-agent/1.0' });
-  // A slow request that starts first and finishes last, and a quick one started after it.
-  upstream.script('m1', { delayMs: 1500 });
+  // A slow request that starts first and finishes last, and a quick one started after it: the slow one's
+  // answer is held until the quick one is served.
+  let release = (): void => {};
+  upstream.script('m1', { heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+  const before = upstream.calls.get('m1') ?? 0;
   const slow = send(daemon.url, { model: 'fcm:@up/m1', agent: 'slow-agent/1.0' });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await upstream.seen('m1', before + 1);
   await send(daemon.url, { model: 'fcm:@up/m2', agent: 'quick-agent/1.0' });
+  release();
   await slow;
 });
 

@@ -13,7 +13,14 @@ export type Behaviour =
   | 'unauthorized'
   | { rateLimitSeconds: number }
   /** A good answer after `delayMs` more. */
-  | { delayMs: number };
+  | { delayMs: number }
+  /** A good answer once `heldUntil` settles: a gate the test opens, for an order that must not hang on time. */
+  | { heldUntil: Promise<void> };
+
+/** The behaviours that answer `ok`, later. */
+type Later = Extract<Behaviour, { delayMs: number } | { heldUntil: Promise<void> }>;
+const isLater = (behaviour: Behaviour): behaviour is Later =>
+  typeof behaviour === 'object' && ('delayMs' in behaviour || 'heldUntil' in behaviour);
 
 /**
  * A scripted OpenAI-compatible upstream on a real port: each model answers from its queue of behaviours,
@@ -25,6 +32,8 @@ export class FakeUpstream {
   private readonly server: http.Server;
   /** Requests seen per model id. */
   readonly calls = new Map<string, number>();
+  /** Who waits for a model's nth request (`seen`). */
+  private readonly watchers: { model: string; count: number; resolve: () => void }[] = [];
   /** The bearer key of each chat request, in order (test keys only: this is a fake provider). */
   readonly keysUsed: string[] = [];
   /** Keys this provider rate limits (429 with this Retry-After, in seconds), whatever the model. */
@@ -52,6 +61,12 @@ export class FakeUpstream {
   /** Queues behaviours for the next requests to `model`. */
   script(model: string, ...behaviours: Behaviour[]): void {
     this.queues.set(model, [...(this.queues.get(model) ?? []), ...behaviours]);
+  }
+
+  /** Resolves once `model` has had `count` requests in all (at once when it has). */
+  seen(model: string, count: number): Promise<void> {
+    if ((this.calls.get(model) ?? 0) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.watchers.push({ model, count, resolve }));
   }
 
   /** The model ids `GET /v1/models` lists (model discovery); null answers 404. */
@@ -98,7 +113,12 @@ export class FakeUpstream {
       // An unparsable body is answered like any other request; the router never sends one.
     }
     const model = typeof body.model === 'string' ? body.model : '';
-    this.calls.set(model, (this.calls.get(model) ?? 0) + 1);
+    const seen = (this.calls.get(model) ?? 0) + 1;
+    this.calls.set(model, seen);
+    for (const watcher of this.watchers.filter((w) => w.model === model && w.count <= seen)) {
+      this.watchers.splice(this.watchers.indexOf(watcher), 1);
+      watcher.resolve();
+    }
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     this.keysUsed.push(key);
     const limited = this.limitedKeys.get(key);
@@ -108,6 +128,7 @@ export class FakeUpstream {
         ? { rateLimitSeconds: limited }
         : (this.queues.get(model)?.shift() ?? this.defaults.get(model) ?? 'ok');
     const extra = typeof behaviour === 'object' && 'delayMs' in behaviour ? behaviour.delayMs : 0;
+    if (typeof behaviour === 'object' && 'heldUntil' in behaviour) await behaviour.heldUntil;
     await new Promise((resolve) =>
       setTimeout(resolve, extra + this.latencyMs + Math.random() * this.latencyMs),
     );
@@ -115,12 +136,7 @@ export class FakeUpstream {
       callFirstTool(res, model, body.tools);
       return;
     }
-    respond(
-      res,
-      model,
-      typeof behaviour === 'object' && 'delayMs' in behaviour ? 'ok' : behaviour,
-      body.stream === true,
-    );
+    respond(res, model, isLater(behaviour) ? 'ok' : behaviour, body.stream === true);
   }
 }
 
@@ -156,7 +172,7 @@ function callFirstTool(res: http.ServerResponse, model: string, tools: unknown):
 function respond(
   res: http.ServerResponse,
   model: string,
-  behaviour: Exclude<Behaviour, { delayMs: number } | 'tool-call'>,
+  behaviour: Exclude<Behaviour, Later | 'tool-call'>,
   stream: boolean,
 ): void {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
