@@ -11,7 +11,7 @@ export { keptOutputs } from './responses-references.js';
 export { ResponseItemStore, type ItemStoreLimits } from './responses-item-store.js';
 export type { ToolNames } from './responses-tools.js';
 export { withoutSchemaMarks } from './tool-parameters.js';
-export { withTextContent } from './text-content.js';
+export { withoutBlankMessages, withTextContent } from './text-content.js';
 export { withAllowedTools, withoutEmptyOffer } from './allowed-tools.js';
 export { forcedToolNotOffered } from './forced-tool.js';
 export { fitMaxTokens, withoutMaxTokens, type MaxTokensFit } from './max-tokens.js';

@@ -1,11 +1,13 @@
 /**
- * Tool and system messages whose content is an array of text parts, as one string. The OpenAI protocol
- * allows either form there (text parts only), but many upstreams take only the string: some refuse the
- * array with a 400, and chat templates that render text alone drop it without a word, so the model never
- * sees the tool's output. Qwen Code sends every tool result as parts. The Messages and Responses faces
- * build their tool and system messages as strings already.
+ * Message content on chat completions as every upstream takes it. Tool and system messages whose content is
+ * an array of text parts go as one string: the OpenAI protocol allows either form there (text parts only),
+ * but many upstreams take only the string: some refuse the array with a 400, and chat templates that render
+ * text alone drop it without a word, so the model never sees the tool's output. Qwen Code sends every tool
+ * result as parts. And a message with nothing to say is not sent (`isBlank`). The Messages and Responses
+ * faces build their messages so already.
  */
 import { isRecord } from '../gate/safe-json.js';
+import { isBlank } from './chat-request.js';
 
 const FLATTENED_ROLES = new Set(['tool', 'system']);
 
@@ -45,4 +47,44 @@ export function withTextContent(body: Record<string, unknown>): Record<string, u
     return text === null || !isRecord(message) ? message : { ...message, content: text };
   });
   return { ...body, messages: rewritten };
+}
+
+/** Content with no word in it: none, blank text, or only parts of blank text. */
+function blankContent(content: unknown): boolean {
+  if (content === null || content === undefined) return true;
+  if (typeof content === 'string') return isBlank(content);
+  return (
+    Array.isArray(content) &&
+    content.every(
+      (part) => isRecord(part) && part.type === 'text' && typeof part.text === 'string' && isBlank(part.text),
+    )
+  );
+}
+
+const SPEAKING_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
+
+/** A user, assistant or system message with no words, tool call or audio: it says nothing. */
+function saysNothing(message: unknown): boolean {
+  if (!isRecord(message) || typeof message.role !== 'string' || !SPEAKING_ROLES.has(message.role))
+    return false;
+  const calls = message.tool_calls;
+  if (Array.isArray(calls) && calls.length > 0) return false;
+  if (message.function_call != null || message.audio != null) return false;
+  return blankContent(message.content);
+}
+
+/**
+ * A chat body without the messages that say nothing (an empty answer an agent kept in its history, a blank
+ * user turn), which Google's API refuses ("contents.parts must not be empty") and Mistral's as an assistant
+ * message without content: the body itself when it has none, or when nothing else is left but system text
+ * (then the upstream decides, as it would have). Tool messages always stay: each answers a call.
+ */
+export function withoutBlankMessages(body: Record<string, unknown>): Record<string, unknown> {
+  const messages = body.messages;
+  if (!Array.isArray(messages) || !messages.some(saysNothing)) return body;
+  const kept = messages.filter((message) => !saysNothing(message));
+  const speaks = kept.some(
+    (message) => isRecord(message) && message.role !== 'system' && message.role !== 'developer',
+  );
+  return speaks ? { ...body, messages: kept } : body;
 }

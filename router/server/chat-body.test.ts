@@ -2,16 +2,19 @@
  * What the chat face changes of an agent's body, and nothing more. A tool's `$schema` never goes upstream
  * (Google's API refuses it as an unknown field, so every request with one is a 400 there): OpenCode writes
  * it into each tool on the chat face, Claude Code into each `input_schema`. A tool result sent as text parts
- * (Qwen Code) goes up as one string, which every upstream reads. A body with neither goes up as it came.
+ * (Qwen Code) goes up as one string, which every upstream reads. A message that says nothing is left out
+ * (Google's API refuses it). A body with none of these goes up as it came.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from '../faces/test-kit.js';
-import { withTextContent } from '../faces/text-content.js';
+import { withoutBlankMessages, withTextContent } from '../faces/text-content.js';
 import { withoutSchemaMarks } from '../faces/tool-parameters.js';
 import { agentModel } from '../test-support/agent-model.js';
 import { httpRequest } from '../test-support/http-client.js';
 import { withScenario } from '../test-support/scenario.js';
+import { jsonBody, type Behaviour } from '../test-support/upstream-behaviours.js';
+import { completion } from '../test-support/upstream-frames.js';
 
 type Tool = { function?: { name?: string; parameters?: Record<string, unknown> } };
 
@@ -107,4 +110,72 @@ test("text parts that carry more than their text, a user's parts and an empty ar
     ],
   });
   assert.deepEqual(two, { messages: [{ role: 'system', content: 'a\nb' }] });
+});
+
+type Sent = { role: string; content?: unknown; tool_calls?: unknown[] };
+
+/** Google's API on a message without words: "contents.parts must not be empty". */
+const refusesBlankMessages: Behaviour = (res, call) => {
+  const messages = ((call.body as { messages?: Sent[] } | null)?.messages ?? []) as Sent[];
+  const blank = messages.some(
+    (m) =>
+      m.role !== 'tool' && !m.tool_calls?.length && (m.content ?? '') === '' && !Array.isArray(m.content),
+  );
+  const refusal = {
+    error: {
+      code: 400,
+      message: '* GenerateContentRequest.contents[1].parts: contents.parts must not be empty.',
+    },
+  };
+  return jsonBody(blank ? refusal : completion('ok'), blank ? 400 : 200)(res, call);
+};
+
+test('a message that says nothing is not sent on the chat face: a strict upstream serves the turn at its first attempt', async () => {
+  await withScenario({ providers: { host: [MODEL.split('/')[1] ?? ''] } }, async ({ router, upstream }) => {
+    upstream.always(MODEL, refusesBlankMessages);
+    const call = { id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } };
+    const messages = [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'list the files' },
+      { role: 'assistant', content: '' },
+      { role: 'user', content: [{ type: 'text', text: ' ' }] },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: '' },
+      { role: 'assistant', content: '\n' },
+      { role: 'user', content: 'and now?' },
+    ];
+    const reply = await httpRequest(`${router.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fcm', messages }),
+    });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(router.lastEntry().attempts.length, 1);
+    const sent = (upstream.calls[0]?.body?.messages ?? []) as Sent[];
+    assert.deepEqual(sent, [messages[0], messages[1], messages[4], messages[5], messages[7]]);
+  });
+});
+
+test('a body with no blank message, or with nothing else to say, is the same body', () => {
+  const spoken = {
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'tool', tool_call_id: 'c', content: '' },
+    ],
+  };
+  assert.equal(withoutBlankMessages(spoken), spoken);
+  const silent = {
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: '' },
+    ],
+  };
+  assert.equal(withoutBlankMessages(silent), silent);
+  const audio = {
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, audio: { id: 'a1' } },
+    ],
+  };
+  assert.equal(withoutBlankMessages(audio), audio);
 });

@@ -15,6 +15,7 @@ import {
   type ResponseItemStore,
   type ResponsesExtra,
   withAllowedTools,
+  withoutBlankMessages,
   withoutEmptyOffer,
   withoutSchemaMarks,
   withTextContent,
@@ -50,9 +51,9 @@ function routed<T, E>(
 /**
  * `POST /v1/chat/completions`: the upstreams' own protocol. The body goes upstream as the agent sent it
  * (only `model` changes per attempt; a tool's `$schema` is left out, a tool or system message's text parts
- * become one string, an `allowed_tools` choice becomes the tools it allows, and a body offering no tool
- * carries no `tools: []` or choice among them, as on the other faces); it is checked first for what no
- * provider takes (`chatSchema`).
+ * become one string, a message with nothing to say is left out, an `allowed_tools` choice becomes the tools
+ * it allows, and a body offering no tool carries no `tools: []` or choice among them, as on the other
+ * faces); it is checked first for what no provider takes (`chatSchema`).
  */
 export const chatFace: FaceSpec<null> = {
   translate(body) {
@@ -63,7 +64,8 @@ export const chatFace: FaceSpec<null> = {
     const unoffered = forcedToolNotOffered(allowed.body);
     if (unoffered !== null) return refusal(unoffered);
     const model = typeof body.model === 'string' ? body.model : '';
-    const chat = withTextContent(withoutSchemaMarks(withoutEmptyOffer(allowed.body)));
+    const offered = withoutSchemaMarks(withoutEmptyOffer(allowed.body));
+    const chat = withTextContent(withoutBlankMessages(offered));
     return { ok: true, chat, stream: body.stream === true, model, extra: null, unsentChars: 0 };
   },
   encoder: () => new ChatEncoder(),
