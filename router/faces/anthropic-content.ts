@@ -5,7 +5,8 @@
  * result holds that no chat upstream reads (a PDF, a file of Anthropic's Files API) is named in its text,
  * not pasted: the agent made the result, and refusing it would refuse every later turn of the conversation.
  */
-import { isBlank, type ChatContentPart, type ChatMessage, type ChatToolCall } from './chat-request.js';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
+import { isBlank } from './text-content.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
 import { droppedLength } from './unsent-text.js';
 import { documentBlock, imageSource } from './anthropic-schema.js';

@@ -63,14 +63,6 @@ export type FaceRequest<Extra = object> =
   | { ok: false; message: string; param: string | null };
 
 /**
- * Text that says nothing. Anthropic's API refuses a message or text block of it, and so do some chat
- * upstreams (Google's refuses an empty text part, Mistral an assistant message without content), so the
- * translating faces leave it out, and a message of nothing else is not sent at all. Agents do send such
- * turns: an empty answer kept in the history.
- */
-export const isBlank = (text: string): boolean => text.trim() === '';
-
-/**
  * Gathers every system message into one, first, in order. Many open models' chat templates take a single
  * system message at the start only (others refuse the request), and some upstreams want the last message
  * to be the user's or a tool's. Both agents send their instructions in several pieces, and Claude Code puts

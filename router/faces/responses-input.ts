@@ -6,7 +6,8 @@
  * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning and
  * blank text (`isBlank`) are dropped. Item references are expanded before (`responses-references.ts`).
  */
-import { isBlank, type ChatContentPart, type ChatMessage, type ChatToolCall } from './chat-request.js';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
+import { isBlank } from './text-content.js';
 import { refuse, type FieldError } from './face-validation.js';
 import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';

@@ -7,7 +7,14 @@
  * faces build their messages so already.
  */
 import { isRecord } from '../gate/safe-json.js';
-import { isBlank } from './chat-request.js';
+
+/**
+ * Text that says nothing. Anthropic's API refuses a message or text block of it, and so do some chat
+ * upstreams (Google's refuses an empty text part, Mistral an assistant message without content), so every
+ * face leaves it out, and a message of nothing else is not sent at all. Agents do send such turns: an empty
+ * answer kept in the history.
+ */
+export const isBlank = (text: string): boolean => text.trim() === '';
 
 const FLATTENED_ROLES = new Set(['tool', 'system']);
 
