@@ -40,6 +40,13 @@ test('thoughts alone go back inside the instruction; nothing at all asks afresh'
   assert.equal(last?.role, 'user');
   assert.match(last?.content ?? '', /still thinking[\s\S]*Let me see/);
   assert.deepEqual(continuationBody(body, { text: '', reasoning: '' }), body);
+  // Blank text is no answer begun: no blank assistant message goes up (Google's API refuses one).
+  assert.deepEqual(continuationBody(body, { text: '\n\n', reasoning: '' }), body);
+  const afterThoughts = continuationBody(body, { text: ' ', reasoning: 'Let me see' });
+  assert.deepEqual(
+    (afterThoughts?.messages as { role: string }[]).map((message) => message.role),
+    ['system', 'user', 'user'],
+  );
   assert.equal(continuationBody({ prompt: 'x' }, { text: 'a', reasoning: '' }), null);
 });
 

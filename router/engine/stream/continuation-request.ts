@@ -5,6 +5,7 @@
  * extend): many models reject or ignore one. Pure.
  */
 import { BYTES_PER_TOKEN, type RequestNeeds } from '../../faces/request-size.js';
+import { isBlank } from '../../faces/text-content.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 
@@ -26,7 +27,8 @@ export function continueThoughts(reasoning: string): string {
 
 /**
  * The chat-completions body that continues `soFar` after the conversation of `body`; null when the body has
- * no messages to continue. With nothing useful so far the body is the agent's own (the answer starts anew).
+ * no messages to continue. With nothing useful so far (no thoughts, no text but blank) the body is the
+ * agent's own (the answer starts anew).
  */
 export function continuationBody(
   body: Readonly<Record<string, unknown>>,
@@ -34,7 +36,8 @@ export function continuationBody(
 ): Record<string, unknown> | null {
   if (!Array.isArray(body.messages)) return null;
   const messages: unknown[] = [...(body.messages as unknown[])];
-  if (soFar.text !== '') {
+  // Blank text so far is no answer begun: an assistant message of it is refused by some upstreams (Google's).
+  if (!isBlank(soFar.text)) {
     const last = messages.at(-1);
     // The agent's own prefill of the answer stays its beginning.
     if (isRecord(last) && last.role === 'assistant' && typeof last.content === 'string' && !last.tool_calls)
