@@ -6,7 +6,7 @@
  * not pasted: the agent made the result, and refusing it would refuse every later turn of the conversation.
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
-import { isBlank } from './text-content.js';
+import { EMPTY_TOOL_RESULT, isBlank } from './text-content.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
 import { droppedLength } from './unsent-text.js';
 import { documentBlock, imageSource } from './anthropic-schema.js';
@@ -14,8 +14,6 @@ import { refuse, type FieldError } from './face-validation.js';
 
 /** Marks a tool result the agent flagged as failed, in words the model reads. */
 export const TOOL_ERROR_PREFIX = '[tool error] ';
-/** What a tool result with no content says, since some upstreams refuse an empty tool message. */
-export const EMPTY_TOOL_RESULT = '(no output)';
 
 /** Longest unknown tool result part pasted as JSON; a longer one is named instead. */
 export const MAX_PASTED_PART = 2048;

@@ -7,7 +7,7 @@
  * blank text (`isBlank`) are dropped. Item references are expanded before (`responses-references.ts`).
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
-import { isBlank } from './text-content.js';
+import { EMPTY_TOOL_RESULT, isBlank } from './text-content.js';
 import { refuse, type FieldError } from './face-validation.js';
 import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';
@@ -86,7 +86,11 @@ class ChatMessages {
   toolOutput(callId: string, parts: ChatContentPart[]): void {
     this.#images.push(...parts.filter((part) => part.type === 'image_url'));
     const text = joinText(parts.filter((part) => part.type === 'text'));
-    this.messages.push({ role: 'tool', tool_call_id: callId, content: text === '' ? '(no output)' : text });
+    this.messages.push({
+      role: 'tool',
+      tool_call_id: callId,
+      content: text === '' ? EMPTY_TOOL_RESULT : text,
+    });
   }
 
   /** A user, system or developer message; one with nothing to say is not sent. */

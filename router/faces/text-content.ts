@@ -3,8 +3,8 @@
  * an array of text parts go as one string: the OpenAI protocol allows either form there (text parts only),
  * but many upstreams take only the string: some refuse the array with a 400, and chat templates that render
  * text alone drop it without a word, so the model never sees the tool's output. Qwen Code sends every tool
- * result as parts. And a message with nothing to say is not sent (`isBlank`). The Messages and Responses
- * faces build their messages so already.
+ * result as parts. A message with nothing to say is not sent (`isBlank`), and a tool result with none says
+ * so (`EMPTY_TOOL_RESULT`). The Messages and Responses faces build their messages so already.
  */
 import { isRecord } from '../gate/safe-json.js';
 
@@ -15,6 +15,24 @@ import { isRecord } from '../gate/safe-json.js';
  * answer kept in the history.
  */
 export const isBlank = (text: string): boolean => text.trim() === '';
+
+/**
+ * What a tool message with no output says: some upstreams refuse an empty message (GLM's and MiniMax's
+ * APIs), and a command that printed nothing is common.
+ */
+export const EMPTY_TOOL_RESULT = '(no output)';
+
+/** Content with no word in it: none, blank text, or only parts of blank text. */
+function blankContent(content: unknown): boolean {
+  if (content === null || content === undefined) return true;
+  if (typeof content === 'string') return isBlank(content);
+  return (
+    Array.isArray(content) &&
+    content.every(
+      (part) => isRecord(part) && part.type === 'text' && typeof part.text === 'string' && isBlank(part.text),
+    )
+  );
+}
 
 const FLATTENED_ROLES = new Set(['tool', 'system']);
 
@@ -33,15 +51,18 @@ function textOfParts(content: unknown): string | null {
   return texts.join('\n');
 }
 
+/** The string a tool or system message's content goes as, when not as it came: null for as it came. */
 function flattened(message: unknown): string | null {
-  return isRecord(message) && typeof message.role === 'string' && FLATTENED_ROLES.has(message.role)
-    ? textOfParts(message.content)
-    : null;
+  if (!isRecord(message) || typeof message.role !== 'string' || !FLATTENED_ROLES.has(message.role))
+    return null;
+  if (message.role === 'tool' && blankContent(message.content)) return EMPTY_TOOL_RESULT;
+  return textOfParts(message.content);
 }
 
 /**
- * A chat body whose tool and system messages hold their text as a string: the body itself when they all do,
- * else a copy with just those messages rewritten.
+ * A chat body whose tool and system messages hold their text as a string, and whose tool messages say
+ * something (`EMPTY_TOOL_RESULT` when blank): the body itself when they all do, else a copy with just those
+ * messages rewritten.
  *
  * @example withTextContent({ messages: [{ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'ok' }] }] })
  *   // { messages: [{ role: 'tool', tool_call_id: 'c', content: 'ok' }] }
@@ -54,18 +75,6 @@ export function withTextContent(body: Record<string, unknown>): Record<string, u
     return text === null || !isRecord(message) ? message : { ...message, content: text };
   });
   return { ...body, messages: rewritten };
-}
-
-/** Content with no word in it: none, blank text, or only parts of blank text. */
-function blankContent(content: unknown): boolean {
-  if (content === null || content === undefined) return true;
-  if (typeof content === 'string') return isBlank(content);
-  return (
-    Array.isArray(content) &&
-    content.every(
-      (part) => isRecord(part) && part.type === 'text' && typeof part.text === 'string' && isBlank(part.text),
-    )
-  );
 }
 
 const SPEAKING_ROLES = new Set(['system', 'developer', 'user', 'assistant']);

@@ -88,13 +88,13 @@ test("Qwen Code's tool results, sent as text parts, go up as one string; its use
   });
 });
 
-test("text parts that carry more than their text, a user's parts and an empty array stay as the agent wrote them", () => {
+test("text parts that carry more than their text and a user's parts stay as the agent wrote them", () => {
   const marked = [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }];
   const body = {
     messages: [
       { role: 'system', content: marked },
       { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-      { role: 'tool', tool_call_id: 'c', content: [] },
+      { role: 'tool', tool_call_id: 'c', content: 'done' },
     ],
   };
   assert.equal(withTextContent(body), body);
@@ -152,7 +152,8 @@ test('a message that says nothing is not sent on the chat face: a strict upstrea
     assert.equal(reply.status, 200, reply.text);
     assert.equal(router.lastEntry().attempts.length, 1);
     const sent = (upstream.calls[0]?.body?.messages ?? []) as Sent[];
-    assert.deepEqual(sent, [messages[0], messages[1], messages[4], messages[5], messages[7]]);
+    const result = { ...messages[5], content: '(no output)' };
+    assert.deepEqual(sent, [messages[0], messages[1], messages[4], result, messages[7]]);
   });
 });
 
@@ -178,4 +179,20 @@ test('a body with no blank message, or with nothing else to say, is the same bod
     ],
   };
   assert.equal(withoutBlankMessages(audio), audio);
+});
+
+test('a tool result that says nothing says "(no output)", as on the other faces; its message stays', () => {
+  const results = ['', ' \n', [], [{ type: 'text', text: '' }], null].map((content, at) => ({
+    role: 'tool',
+    tool_call_id: `c${at}`,
+    content,
+  }));
+  const sent = withTextContent({ messages: results }).messages as {
+    tool_call_id: string;
+    content: unknown;
+  }[];
+  assert.deepEqual(
+    sent.map((message) => [message.tool_call_id, message.content]),
+    results.map((message) => [message.tool_call_id, '(no output)']),
+  );
 });
