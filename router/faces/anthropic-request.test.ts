@@ -246,6 +246,18 @@ test('messages and text blocks with nothing to say are not sent; a tool call kee
   ]);
 });
 
+test('a blank system text is left out, whether the system field or a system entry', () => {
+  const chat = chatOf({
+    ...base,
+    system: [{ type: 'text', text: ' ' }],
+    messages: [
+      { role: 'system', content: '\n' },
+      { role: 'user', content: 'a' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [{ role: 'user', content: 'a' }]);
+});
+
 test('a conversation of empty messages is a 400 naming messages, as Anthropic refuses it', () => {
   for (const content of ['', [], [{ type: 'text', text: ' ' }]]) {
     const refused = translateMessagesRequest({ ...user(content), system: 'be brief' });

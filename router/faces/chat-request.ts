@@ -2,6 +2,7 @@
  * The chat-completions request a face builds from its agent's request: only the fields a face can fill, typed
  * as plain object types so a body is assignable to the engine's `Record<string, unknown>`.
  */
+import { isBlank } from './text-content.js';
 
 export type ChatContentPart =
   { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
@@ -66,14 +67,14 @@ export type FaceRequest<Extra = object> =
  * Gathers every system message into one, first, in order. Many open models' chat templates take a single
  * system message at the start only (others refuse the request), and some upstreams want the last message
  * to be the user's or a tool's. Both agents send their instructions in several pieces, and Claude Code puts
- * its environment text in a system entry after the prompt.
+ * its environment text in a system entry after the prompt. A blank one says nothing and is left out.
  */
 export function hoistSystem(messages: readonly ChatMessage[]): ChatMessage[] {
   const system: string[] = [];
   const rest: ChatMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') {
-      if (message.content !== '') system.push(message.content);
+      if (!isBlank(message.content)) system.push(message.content);
     } else rest.push(message);
   }
   return system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }, ...rest] : rest;
