@@ -6,7 +6,8 @@
  * not pasted: the agent made the result, and refusing it would refuse every later turn of the conversation.
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
-import { EMPTY_TOOL_RESULT, isBlank } from './text-content.js';
+import { hasText } from '../gate/answer-rules.js';
+import { EMPTY_TOOL_RESULT } from './text-content.js';
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-schema.js';
 import { droppedLength } from './unsent-text.js';
 import { documentBlock, imageSource } from './anthropic-schema.js';
@@ -131,7 +132,7 @@ function userTurn(blocks: AnthropicBlock[], at: string, referenced: Set<string>)
   const images: ChatContentPart[] = [];
   for (const [i, block] of blocks.entries()) {
     if (block.type === 'text') {
-      if (!isBlank(block.text)) parts.push({ type: 'text', text: block.text });
+      if (hasText(block.text)) parts.push({ type: 'text', text: block.text });
     } else if (block.type === 'image') parts.push(imagePart(block.source));
     else if (block.type === 'document') {
       const text = documentText(block, `${at}[${i}]`);
@@ -168,7 +169,7 @@ function assistantTurn(blocks: AnthropicBlock[], at: string): Converted {
   const calls: ChatToolCall[] = [];
   for (const [i, block] of blocks.entries()) {
     if (block.type === 'text') {
-      if (!isBlank(block.text)) texts.push(block.text);
+      if (hasText(block.text)) texts.push(block.text);
     } else if (block.type === 'tool_use') {
       const args = JSON.stringify(block.input ?? {});
       calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
@@ -209,7 +210,7 @@ export function convertMessages(messages: AnthropicMessage[], referenced: Set<st
       continue;
     }
     if (typeof content === 'string') {
-      if (isBlank(content)) continue;
+      if (!hasText(content)) continue;
       out.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
       continue;
     }

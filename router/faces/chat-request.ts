@@ -2,7 +2,7 @@
  * The chat-completions request a face builds from its agent's request: only the fields a face can fill, typed
  * as plain object types so a body is assignable to the engine's `Record<string, unknown>`.
  */
-import { isBlank } from './text-content.js';
+import { hasText } from '../gate/answer-rules.js';
 
 export type ChatContentPart =
   { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
@@ -74,7 +74,7 @@ export function hoistSystem(messages: readonly ChatMessage[]): ChatMessage[] {
   const rest: ChatMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') {
-      if (!isBlank(message.content)) system.push(message.content);
+      if (hasText(message.content)) system.push(message.content);
     } else rest.push(message);
   }
   return system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }, ...rest] : rest;

@@ -4,10 +4,11 @@
  * `tool_calls` (chat wants parallel calls together); a `function_call_output` becomes a `tool` message with
  * the same `call_id`; a freeform tool's `custom_tool_call` and `custom_tool_call_output` go as a function's
  * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning and
- * blank text (`isBlank`) are dropped. Item references are expanded before (`responses-references.ts`).
+ * blank text (no `hasText`) are dropped. Item references are expanded before (`responses-references.ts`).
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
-import { EMPTY_TOOL_RESULT, isBlank } from './text-content.js';
+import { hasText } from '../gate/answer-rules.js';
+import { EMPTY_TOOL_RESULT } from './text-content.js';
 import { refuse, type FieldError } from './face-validation.js';
 import type { ResponsesInputItem, ResponsesPart } from './responses-schema.js';
 import { flatName } from './responses-tools.js';
@@ -35,14 +36,14 @@ function chatPart(part: ResponsesPart, at: string): ChatContentPart | FieldError
   }
 }
 
-/** Content as chat parts, blank text left out (`isBlank`), or a refusal naming the part at fault. */
+/** Content as chat parts, blank text left out (no `hasText`), or a refusal naming the part at fault. */
 function chatParts(content: string | ResponsesPart[], at: string): ChatContentPart[] | FieldError {
-  if (typeof content === 'string') return isBlank(content) ? [] : [{ type: 'text', text: content }];
+  if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
   const parts: ChatContentPart[] = [];
   for (const [i, part] of content.entries()) {
     const converted = chatPart(part, `${at}[${i}]`);
     if ('ok' in converted) return converted;
-    if (converted.type !== 'text' || !isBlank(converted.text)) parts.push(converted);
+    if (converted.type !== 'text' || hasText(converted.text)) parts.push(converted);
   }
   return parts;
 }
@@ -125,7 +126,7 @@ class ChatMessages {
 /** Converts `input` (a string is one user message); images in tool outputs follow as a user message. */
 export function convertInput(input: string | readonly ResponsesInputItem[]): Converted {
   if (typeof input === 'string')
-    return { ok: true, messages: isBlank(input) ? [] : [{ role: 'user', content: input }] };
+    return { ok: true, messages: hasText(input) ? [{ role: 'user', content: input }] : [] };
   const out = new ChatMessages();
   for (const [i, item] of input.entries()) {
     const at = `input[${i}]`;

@@ -3,18 +3,14 @@
  * an array of text parts go as one string: the OpenAI protocol allows either form there (text parts only),
  * but many upstreams take only the string: some refuse the array with a 400, and chat templates that render
  * text alone drop it without a word, so the model never sees the tool's output. Qwen Code sends every tool
- * result as parts. A message with nothing to say is not sent (`isBlank`), and a tool result with none says
- * so (`EMPTY_TOOL_RESULT`). The Messages and Responses faces build their messages so already.
+ * result as parts. A message with nothing to say (no text but whitespace, the gate's `hasText` rule) is not
+ * sent: Anthropic's API refuses one, and so do some chat upstreams (Google's an empty text part, Mistral an
+ * assistant message without content), and agents keep an empty answer in the history they send back. A
+ * tool result with nothing in it says so (`EMPTY_TOOL_RESULT`). The Messages and Responses faces build
+ * their messages so already.
  */
+import { hasText } from '../gate/answer-rules.js';
 import { isRecord } from '../gate/safe-json.js';
-
-/**
- * Text that says nothing. Anthropic's API refuses a message or text block of it, and so do some chat
- * upstreams (Google's refuses an empty text part, Mistral an assistant message without content), so every
- * face leaves it out, and a message of nothing else is not sent at all. Agents do send such turns: an empty
- * answer kept in the history.
- */
-export const isBlank = (text: string): boolean => text.trim() === '';
 
 /**
  * What a tool message with no output says: some upstreams refuse an empty message (GLM's and MiniMax's
@@ -25,11 +21,12 @@ export const EMPTY_TOOL_RESULT = '(no output)';
 /** Content with no word in it: none, blank text, or only parts of blank text. */
 function blankContent(content: unknown): boolean {
   if (content === null || content === undefined) return true;
-  if (typeof content === 'string') return isBlank(content);
+  if (typeof content === 'string') return !hasText(content);
   return (
     Array.isArray(content) &&
     content.every(
-      (part) => isRecord(part) && part.type === 'text' && typeof part.text === 'string' && isBlank(part.text),
+      (part) =>
+        isRecord(part) && part.type === 'text' && typeof part.text === 'string' && !hasText(part.text),
     )
   );
 }

@@ -5,7 +5,7 @@
  * extend): many models reject or ignore one. Pure.
  */
 import { BYTES_PER_TOKEN, type RequestNeeds } from '../../faces/request-size.js';
-import { isBlank } from '../../faces/text-content.js';
+import { hasText } from '../../gate/answer-rules.js';
 import { isRecord } from '../../gate/safe-json.js';
 import type { AnswerSoFar } from './answer-so-far.js';
 
@@ -37,7 +37,7 @@ export function continuationBody(
   if (!Array.isArray(body.messages)) return null;
   const messages: unknown[] = [...(body.messages as unknown[])];
   // Blank text so far is no answer begun: an assistant message of it is refused by some upstreams (Google's).
-  if (!isBlank(soFar.text)) {
+  if (hasText(soFar.text)) {
     const last = messages.at(-1);
     // The agent's own prefill of the answer stays its beginning.
     if (isRecord(last) && last.role === 'assistant' && typeof last.content === 'string' && !last.tool_calls)
