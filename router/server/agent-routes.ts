@@ -11,7 +11,7 @@ import type { Clock } from '../state/clock.js';
 import { handleCountTokens } from './count-tokens-route.js';
 import { handleFace, headFacts, requestIdOf, type FaceSpec } from './face-route.js';
 import { chatFace, messagesFace, responsesFace } from './face-specs.js';
-import { handleModels } from './models-route.js';
+import { handleModel, handleModels } from './models-route.js';
 import { dropUnreadBody } from './request-body.js';
 import { sendError } from './respond.js';
 
@@ -67,7 +67,10 @@ export function refuseOnFace(
   recordIn.refuseBeforeRouting(headFacts(req, requestId), answer, { error, headers });
 }
 
-/** `/v1/*`: the faces, the local token count, the model list, else 404. */
+/** Where one model's entry is asked for: `/v1/models/<id>`. */
+const MODEL_PATH = '/v1/models/';
+
+/** `/v1/*`: the faces, the local token count, the model list and its entries, else 404. */
 export async function handleAgentRoute(
   deps: AgentRouteDeps,
   method: string,
@@ -87,10 +90,12 @@ export async function handleAgentRoute(
     if (method === 'POST') return handleCountTokens(req, res);
     return methodNotAllowed(req, res, 'POST');
   }
-  if (pathname === '/v1/models') {
+  if (pathname === '/v1/models' || pathname.startsWith(MODEL_PATH)) {
     if (method !== 'GET') return methodNotAllowed(req, res, 'GET');
     const names = advertisedModelNames(live.resolved.sets, pinnableModels(live.resolved));
-    return handleModels(names, (name) => engine.contextWindow(name), res);
+    const windowOf = (name: string): number | null => engine.contextWindow(name);
+    if (pathname === '/v1/models') return handleModels(names, windowOf, res);
+    return handleModel(names, windowOf, pathname.slice(MODEL_PATH.length), res);
   }
   const headers = dropUnreadBody(req);
   sendError(res, 404, 'not_found', `fcm-router: no route ${method} ${pathname}`, { headers });

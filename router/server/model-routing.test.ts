@@ -162,6 +162,30 @@ test('GET /v1/models lists fcm, each fcm:<set> and fcm:@provider/model', async (
   });
 });
 
+test('GET /v1/models/<id> gives the list entry of a name it serves, and a 404 model_not_found otherwise', async () => {
+  await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router }) => {
+    for (const id of ['fcm', 'fcm:main', 'fcm:@alpha/m1']) {
+      const reply = await router.get(`/v1/models/${encodeURIComponent(id)}`);
+      assert.equal(reply.status, 200, id);
+      const entry = parseReply<{ id: string; object: string; owned_by: string }>(reply);
+      assert.deepEqual([entry.id, entry.object, entry.owned_by], [id, 'model', 'fcm-router']);
+    }
+    // Clients that do not encode the name send its ':', '@' and '/' as they are.
+    const plain = await router.get('/v1/models/fcm:@beta/m2');
+    assert.equal(parseReply<{ id: string }>(plain).id, 'fcm:@beta/m2');
+    const listed = parseReply<{ data: { id: string }[] }>(await router.get('/v1/models'));
+    const fromList = listed.data.find((model) => model.id === 'fcm:backup');
+    assert.deepEqual(parseReply(await router.get('/v1/models/fcm:backup')), fromList);
+
+    for (const id of ['gpt-4o', 'fcm:nope', '%E0%A4%A']) {
+      const missing = await router.get(`/v1/models/${id}`);
+      assert.equal(missing.status, 404, id);
+      const error = parseReply<{ error: { code: string; param: string } }>(missing).error;
+      assert.deepEqual([error.code, error.param], ['model_not_found', 'model']);
+    }
+  });
+});
+
 test('pinning a model id no list names, under a known provider, dispatches it as sent', async () => {
   await withScenario({ providers: PROVIDERS, sets: SETS }, async ({ router, upstream }) => {
     upstream.always('alpha/brand-new', json('fresh model'));
