@@ -5,6 +5,7 @@
 import type { ChatUsage } from './chat-deltas.js';
 import type { ToolNames } from './responses-tools.js';
 import { customCallInput } from './responses-custom-tools.js';
+import { normalArguments } from '../gate/answer-rules.js';
 
 /** An output item's status. */
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
@@ -68,8 +69,9 @@ export function agentName(chatName: string, names: ToolNames): string {
 }
 
 /**
- * A tool call's item: a `function_call` with the arguments, or for a freeform tool a `custom_tool_call`
- * with its raw `input`; a namespaced tool's item gets its `namespace` and own name back.
+ * A tool call's item: a `function_call` with the arguments (once the call is over, empty ones as `{}`, as
+ * every face gives them), or for a freeform tool a `custom_tool_call` with its raw `input`; a namespaced
+ * tool's item gets its `namespace` and own name back.
  */
 export function toolCallItem(
   call: ToolCallParts,
@@ -83,7 +85,9 @@ export function toolCallItem(
     : { name: known?.name ?? chatName };
   if (known?.custom)
     return { id, type: 'custom_tool_call', status, call_id: callId, input: customCallInput(args), ...naming };
-  return { id, type: 'function_call', status, arguments: args, call_id: callId, ...naming };
+  // A call under way has the arguments streamed so far, which its deltas add to.
+  const fnArgs = status === 'in_progress' ? args : normalArguments(args);
+  return { id, type: 'function_call', status, arguments: fnArgs, call_id: callId, ...naming };
 }
 
 /** Chat usage as Responses usage (every count present: clients read them as numbers). */

@@ -17,6 +17,7 @@ import {
   type ItemKind,
 } from './responses-items.js';
 import { customCallInput } from './responses-custom-tools.js';
+import { hasText, normalArguments } from '../gate/answer-rules.js';
 import type { ToolNames } from './responses-tools.js';
 import type { TrackedCall } from './tool-call-tracker.js';
 
@@ -42,6 +43,9 @@ const DELTAS: Record<ItemKind, { type: string; before: string; after: string }> 
   function_call: { type: 'response.function_call_arguments.delta', before: ',"delta":', after: '}\n\n' },
   custom_tool_call: { type: 'response.custom_tool_call_input.delta', before: ',"delta":', after: '}\n\n' },
 };
+
+/** The arguments of a call that has none. */
+const EMPTY_OBJECT = normalArguments('');
 
 /** What an item needs besides its kind, id and place. */
 export interface ItemContext {
@@ -121,6 +125,7 @@ export class StreamedItem {
 
   /** Writes the closing events; returns the finished item. */
   close(emit: Emit): Record<string, unknown> {
+    if (this.kind === 'function_call' && !hasText(this.#text)) this.#emptyArguments(emit);
     const text = JSON.stringify(this.#text);
     if (this.#summary) {
       emit('response.reasoning_summary_text.done', `${this.#ref},"summary_index":0,"text":${text}`);
@@ -134,6 +139,15 @@ export class StreamedItem {
     const done = this.snapshot('completed');
     emit('response.output_item.done', `${this.#at},"item":${JSON.stringify(done)}`);
     return done;
+  }
+
+  /**
+   * A function call that ended with no arguments gets `{}` as its last delta: the `.done` event and the item
+   * then say what the deltas add up to, JSON a client can parse (a checked call comes whole, so with them).
+   */
+  #emptyArguments(emit: Emit): void {
+    this.#text += EMPTY_OBJECT;
+    emit(DELTAS.function_call.type, this.#deltaMiddle + JSON.stringify(EMPTY_OBJECT));
   }
 
   /** A tool call's `.done` event (a custom tool's input in one delta first); `text` is its arguments as JSON. */

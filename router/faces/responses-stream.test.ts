@@ -182,6 +182,21 @@ test('tool calls with a stop finish (Gemini, LiteLLM) are function_call items of
   assert.deepEqual([item?.type, item?.call_id, item?.status], ['function_call', 'c', 'completed']);
 });
 
+test('a function call that ends with no arguments: {} as its last delta, in its done event, its item and the response', () => {
+  const events = parseSse(
+    runStream(encoder(), [chunk({ tool_calls: [toolPiece(0, 'c', 'exec', '')] }, 'tool_calls'), DONE]),
+  );
+  const of = (type: string) => events.filter((e) => e.event === type).map((e) => e.data);
+  assert.deepEqual(
+    of('response.function_call_arguments.delta').map((d) => d.delta),
+    ['{}'],
+  );
+  assert.equal(of('response.function_call_arguments.done')[0]?.arguments, '{}');
+  assert.equal((of('response.output_item.done')[0]?.item as Record<string, unknown>).arguments, '{}');
+  const [item] = (events.at(-1)?.data.response as { output: Record<string, unknown>[] }).output;
+  assert.equal(item?.arguments, '{}');
+});
+
 test('a reasoning-only stream is one reasoning item and a completed response', () => {
   const events = parseSse(runStream(encoder(), [chunk({ reasoning: 'Only this' }, 'stop')]));
   const completed = events.at(-1);
