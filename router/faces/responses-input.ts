@@ -3,8 +3,11 @@
  * messages; an assistant message and the `function_call` items after it become one assistant message with
  * `tool_calls` (chat wants parallel calls together); a `function_call_output` becomes a `tool` message with
  * the same `call_id`; a freeform tool's `custom_tool_call` and `custom_tool_call_output` go as a function's
- * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning and
- * blank text (no `hasText`) are dropped. Item references are expanded before (`responses-references.ts`).
+ * do, its `input` as the arguments `{"input": …}` (`responses-custom-tools.ts`); earlier reasoning,
+ * compactions, web searches and blank text (no `hasText`) are dropped. A tool output, a user message or
+ * assistant text after calls ends an assistant turn, and nothing else: chat wants each call's result right
+ * after the message that made it, and what is dropped, or goes to the front as system text, is no message
+ * between them. Item references are expanded before (`responses-references.ts`).
  */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './chat-request.js';
 import { hasText } from '../gate/answer-rules.js';
@@ -85,6 +88,7 @@ class ChatMessages {
   }
 
   toolOutput(callId: string, parts: ChatContentPart[]): void {
+    this.flushAssistant();
     this.#images.push(...parts.filter((part) => part.type === 'image_url'));
     const text = joinText(parts.filter((part) => part.type === 'text'));
     this.messages.push({
@@ -94,13 +98,20 @@ class ChatMessages {
     });
   }
 
-  /** A user, system or developer message; one with nothing to say is not sent. */
-  message(role: Item<'message'>['role'], parts: ChatContentPart[]): void {
+  /**
+   * A user, system or developer message; one with nothing to say is not sent. System text goes to the front
+   * of the conversation (`hoistSystem`), so it ends no assistant turn.
+   */
+  message(role: Exclude<Item<'message'>['role'], 'assistant'>, parts: ChatContentPart[]): void {
     if (parts.length === 0) return;
-    if (role === 'user') {
-      const textOnly = parts.every((part) => part.type === 'text');
-      this.messages.push({ role: 'user', content: textOnly ? joinText(parts) : parts });
-    } else this.messages.push({ role: 'system', content: joinText(parts) });
+    if (role !== 'user') {
+      this.messages.push({ role: 'system', content: joinText(parts) });
+      return;
+    }
+    this.flushAssistant();
+    this.flushImages();
+    const textOnly = parts.every((part) => part.type === 'text');
+    this.messages.push({ role: 'user', content: textOnly ? joinText(parts) : parts });
   }
 
   flushAssistant(): void {
@@ -130,28 +141,29 @@ export function convertInput(input: string | readonly ResponsesInputItem[]): Con
   const out = new ChatMessages();
   for (const [i, item] of input.entries()) {
     const at = `input[${i}]`;
-    if (item.type === 'function_call' || item.type === 'custom_tool_call') {
-      out.call(chatCall(item));
-      continue;
+    switch (item.type) {
+      case 'function_call':
+      case 'custom_tool_call':
+        out.call(chatCall(item));
+        break;
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const parts = chatParts(item.output, `${at}.output`);
+        if ('ok' in parts) return parts;
+        out.toolOutput(item.call_id, parts);
+        break;
+      }
+      case 'message': {
+        const parts = chatParts(item.content, `${at}.content`);
+        if ('ok' in parts) return parts;
+        if (item.role === 'assistant') out.assistantText(parts);
+        else out.message(item.role, parts);
+        break;
+      }
+      default:
+        // Reasoning, compactions and web searches: nothing of them goes upstream, and the turn goes on.
+        break;
     }
-    if (item.type === 'message' && item.role === 'assistant') {
-      const parts = chatParts(item.content, `${at}.content`);
-      if ('ok' in parts) return parts;
-      out.assistantText(parts);
-      continue;
-    }
-    out.flushAssistant();
-    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-      const parts = chatParts(item.output, `${at}.output`);
-      if ('ok' in parts) return parts;
-      out.toolOutput(item.call_id, parts);
-      continue;
-    }
-    out.flushImages();
-    if (item.type !== 'message') continue;
-    const parts = chatParts(item.content, `${at}.content`);
-    if ('ok' in parts) return parts;
-    out.message(item.role, parts);
   }
   out.flushAssistant();
   out.flushImages();

@@ -320,6 +320,62 @@ test('messages and text parts with nothing to say are not sent; a call keeps its
   }
 });
 
+test('items that send nothing (reasoning, compaction, web search) and system text end no assistant turn: its text and every call, then the results', () => {
+  const call = (id: string) => ({ type: 'function_call', call_id: id, name: 'shell', arguments: '{}' });
+  const output = (id: string) => ({ type: 'function_call_output', call_id: id, output: `ran ${id}` });
+  const chatCall = (id: string) => ({ id, type: 'function', function: { name: 'shell', arguments: '{}' } });
+  const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Hmm.' }] };
+  const chat = chatOf({
+    model: 'fcm',
+    input: [
+      { role: 'user', content: 'one' },
+      call('c1'),
+      reasoning,
+      call('c2'),
+      output('c1'),
+      output('c2'),
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Next.' }] },
+      { type: 'compaction', id: 'cmp_1', encrypted_content: 'opaque' },
+      { type: 'web_search_call', id: 'ws_1', status: 'completed' },
+      { role: 'developer', content: 'Sandbox changed.' },
+      call('c3'),
+      { ...reasoning, id: 'rs_2' },
+      {
+        type: 'custom_tool_call',
+        call_id: 'c4',
+        name: 'apply_patch',
+        input: '*** Begin Patch',
+      },
+      output('c3'),
+      { type: 'custom_tool_call_output', call_id: 'c4', output: 'patched' },
+      reasoning,
+      { role: 'user', content: 'two' },
+    ],
+  });
+  assert.deepEqual(chat.messages, [
+    { role: 'system', content: 'Sandbox changed.' },
+    { role: 'user', content: 'one' },
+    { role: 'assistant', content: null, tool_calls: [chatCall('c1'), chatCall('c2')] },
+    { role: 'tool', tool_call_id: 'c1', content: 'ran c1' },
+    { role: 'tool', tool_call_id: 'c2', content: 'ran c2' },
+    {
+      role: 'assistant',
+      content: 'Next.',
+      tool_calls: [
+        chatCall('c3'),
+        {
+          id: 'c4',
+          type: 'function',
+          function: { name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' },
+        },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c3', content: 'ran c3' },
+    { role: 'tool', tool_call_id: 'c4', content: 'patched' },
+    { role: 'user', content: 'two' },
+  ]);
+});
+
 test('a developer message later in the input joins the system message, first', () => {
   const chat = chatOf({
     model: 'fcm',
