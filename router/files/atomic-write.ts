@@ -42,21 +42,17 @@ export function isStaleTemp(tempMs: number, writtenMs: number): boolean {
 
 /**
  * Removes what crashed writes of `target` left beside it: plain files named by its own temp pattern
- * (`<name>.<12 hex>.tmp`) that are stale by {@link isStaleTemp}, and nothing else. Never throws: a leftover
- * is only clutter, and the write has happened.
+ * (`<name>.<12 hex>.tmp`) that are stale by {@link isStaleTemp} against `referenceMs` (when the file was
+ * last written, or now), and nothing else. Never throws: a leftover is only clutter.
  */
-async function removeStaleTemps(target: string): Promise<void> {
+export async function removeStaleTemps(target: string, referenceMs: number): Promise<void> {
   const folder = path.dirname(target);
   const base = path.basename(target);
   const names = await readdir(folder).catch(() => [] as string[]);
-  const temps = names.filter((name) => isTempFileOf(name, base));
-  if (temps.length === 0) return;
-  const written = await stat(target).catch(() => null);
-  if (written === null) return;
-  for (const name of temps) {
+  for (const name of names.filter((found) => isTempFileOf(found, base))) {
     const temp = path.join(folder, name);
     const found = await lstat(temp).catch(() => null);
-    if (found?.isFile() === true && isStaleTemp(found.mtimeMs, written.mtimeMs))
+    if (found?.isFile() === true && isStaleTemp(found.mtimeMs, referenceMs))
       await unlink(temp).catch(() => undefined);
   }
 }
@@ -125,6 +121,8 @@ export async function writeFileAtomically(
     throw error;
   }
   if (options.syncFolder === true) await syncFolder(path.dirname(target));
-  await removeStaleTemps(target);
+  // Against the new file's own time: no clock is read, so a skewed file server cannot make a temp look old.
+  const written = await stat(target).catch(() => null);
+  if (written !== null) await removeStaleTemps(target, written.mtimeMs);
   return true;
 }

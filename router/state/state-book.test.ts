@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod/v3';
 import { CLOSE_WRITES, StateBook, type StateBookOptions } from './state-book.js';
+import { STALE_TEMP_MS } from '../files/atomic-write.js';
 import { recordingLogger, withDir } from '../test-support/state-test-helpers.js';
 import { TestClock } from '../test-support/test-clock.js';
 
@@ -254,20 +255,34 @@ test('a failed write is logged, stays dirty and succeeds on a later flush; close
   });
 });
 
-test('load removes temp files a killed write left behind, and keeps the real file and unrelated ones', async () => {
+test("load removes the router's own stale temp files and nothing else: a user's copies stay", async () => {
   await withDir(async (dir) => {
-    const file = join(dir, 'breakers.json');
+    const file = join(dir, 'history.json');
     await writeFile(file, JSON.stringify({ version: 1, savedAt: T0, count: 7 }));
-    await writeFile(`${file}.2866391747`, '{"version":1,"savedAt":1,"co');
-    await writeFile(join(dir, 'history.json.123'), 'other file, other owner');
+    const stale = `${file}.0123456789ab.tmp`;
+    const underWay = `${file}.bbbbbbbbbbbb.tmp`;
+    await writeFile(stale, '{"version":1,"savedAt":1,"co');
+    await writeFile(underWay, '{"version":1,"savedAt":2,"co');
+    const longAgo = new Date(T0 - STALE_TEMP_MS - 1_000);
+    await utimes(stale, longAgo, longAgo);
+    await utimes(underWay, new Date(T0), new Date(T0));
+    const users = ['history.json.2', 'history.json.20261201', 'usage.json.20261201', 'history.json.bak'];
+    for (const name of users) {
+      await writeFile(join(dir, name), 'a copy the user made');
+      await utimes(join(dir, name), longAgo, longAgo);
+    }
     await writeFile(`${file}.corrupt-2025-01-02T03-04-05.678Z`, 'kept for the user');
     const { book } = makeBook(file);
     await book.load();
     assert.equal(book.count, 7);
-    assert.deepEqual((await readdir(dir)).sort(), [
-      'breakers.json',
-      'breakers.json.corrupt-2025-01-02T03-04-05.678Z',
-      'history.json.123',
-    ]);
+    assert.deepEqual(
+      (await readdir(dir)).sort(),
+      [
+        'history.json',
+        'history.json.bbbbbbbbbbbb.tmp',
+        'history.json.corrupt-2025-01-02T03-04-05.678Z',
+        ...users,
+      ].sort(),
+    );
   });
 });

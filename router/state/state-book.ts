@@ -4,10 +4,10 @@
  * 0600) after a debounce. A book says only what it keeps (`snapshot`) and how it takes a loaded file back
  * (`restore`), and calls `changed()` after each change.
  */
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { z } from 'zod/v3';
-import { isTempFileOf, writeFileAtomically } from '../files/atomic-write.js';
+import { removeStaleTemps, writeFileAtomically } from '../files/atomic-write.js';
 import type { RouterLogger } from '../public-types.js';
 import type { Time, TimerHandle } from './clock.js';
 
@@ -120,7 +120,9 @@ export abstract class StateBook<T extends object> {
 
   async #read(): Promise<T | null> {
     const { file } = this.#options;
-    await this.#removeStaleTempFiles();
+    // A process killed mid-write left its temp file beside the intact real one: only clutter. Nothing has
+    // been written yet to date it against, so the router's clock stands in.
+    await removeStaleTemps(file, this.time.now());
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -162,23 +164,6 @@ export abstract class StateBook<T extends object> {
       logger.error(`state file ${file}: write failed (${errorCode(error) ?? describeError(error)})`);
       return false;
     }
-  }
-
-  /**
-   * A process killed mid-write leaves the temp file beside the real one (`<name>.<hex>.tmp`, or
-   * `<name>.<uint32>` from older versions); the real file is intact (the rename never happened), so the
-   * leftover is only clutter.
-   */
-  async #removeStaleTempFiles(): Promise<void> {
-    const { file } = this.#options;
-    const base = basename(file);
-    const names = await readdir(dirname(file)).catch(() => [] as string[]);
-    for (const name of names)
-      if (
-        isTempFileOf(name, base) ||
-        (name.startsWith(`${base}.`) && /^\d+$/.test(name.slice(base.length + 1)))
-      )
-        await unlink(join(dirname(file), name)).catch(() => undefined);
   }
 
   /** Moves a bad file aside with a warning; null: the book starts clean. */
