@@ -3,10 +3,12 @@
  * rename, as editors and atomic writers do, is still seen), debounced so one save is one look. A
  * `config.json` that is a symlink (into a dotfiles folder, say) is edited at its target, so the target's
  * folder is watched too, and the link is resolved again after each change, in case it now points elsewhere.
+ * A watched folder removed and made again (or missing at first) is watched again once it is there.
  * What a change means is the live config's to decide; this only says when to look.
  */
-import { realpathSync, watch, type FSWatcher } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { watchFolderOf, type FolderWatch } from '../files/folder-watch.js';
 import type { Time, TimerHandle } from '../state/clock.js';
 
 /** How long the folder must be quiet after a change before the file is read. */
@@ -16,11 +18,18 @@ export interface ConfigWatchOptions {
   file: string;
   /** Called once the file's folder has been quiet for `debounceMs` after a change to the file. */
   onChange: () => void;
-  /** The watch could not start or stopped working; saves are still checked against the file. */
+  /**
+   * A folder cannot be watched (missing, removed, or its watch failed): said once until it is watched again,
+   * and tried again every `retryMs` meanwhile. Saves are still checked against the file.
+   */
   onError: (message: string) => void;
+  /** A folder reported by `onError` is watched again (and the file is looked at). */
+  onWatching?: () => void;
   /** @default {@link CONFIG_WATCH_DEBOUNCE_MS} */
   debounceMs?: number;
-  /** The settle timer's time (the router's). */
+  /** How often a folder that cannot be watched is tried again. @default `FOLDER_REWATCH_MS` */
+  retryMs?: number;
+  /** The settle and retry timers' time (the router's). */
   time: Time;
 }
 
@@ -42,52 +51,38 @@ function realFile(file: string, fallback: string): string {
   }
 }
 
-/** Watches `file`'s folder for changes to that name; null when the folder cannot be watched (reported). */
-function watchName(file: string, changed: () => void, failed: (error: unknown) => void): FSWatcher | null {
-  const name = path.basename(file);
-  let watcher: FSWatcher;
-  try {
-    watcher = watch(path.dirname(file), { persistent: false }, (_event, filename) => {
-      // Some platforms do not name the file: then any change in the folder may be ours.
-      if (filename === null || filename === name) changed();
-    });
-  } catch (error) {
-    failed(error);
-    return null;
-  }
-  watcher.on('error', failed);
-  return watcher;
+/** The path itself, its folder's symlinks followed: the folder's watch sees changes to it. */
+function directPath(file: string): string {
+  return path.join(realFile(path.dirname(file), path.dirname(file)), path.basename(file));
 }
 
-/** Starts watching `options.file`. A folder that cannot be watched is reported and nothing is watched. */
+/**
+ * Starts watching `options.file`. A folder that cannot be watched (missing, removed, or the watch failed)
+ * is reported and tried again until it can be; the file is looked at once it is watched again.
+ */
 export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
   const { file, time } = options;
   const debounceMs = options.debounceMs ?? CONFIG_WATCH_DEBOUNCE_MS;
   let timer: TimerHandle | null = null;
-  let closed = false;
   let target = realFile(file, file);
-  const watches: { link: FSWatcher | null; target: FSWatcher | null } = { link: null, target: null };
-  const close = (): void => {
-    closed = true;
-    time.clearTimeout(timer);
-    watches.link?.close();
-    watches.target?.close();
-  };
-  const failed = (error: unknown): void => {
-    if (closed) return;
-    close();
-    options.onError(watchError(error));
-  };
   const changed = (): void => {
     time.clearTimeout(timer);
     timer = time.setTimeout(settled, debounceMs);
   };
-  // The path itself, its folder's symlinks followed: the folder's watch sees changes to it.
-  const direct = path.join(realFile(path.dirname(file), path.dirname(file)), path.basename(file));
+  const watchOf = (watched: string): FolderWatch =>
+    watchFolderOf({
+      file: watched,
+      changed,
+      lost: (error) => options.onError(watchError(error)),
+      back: () => options.onWatching?.(),
+      time,
+      retryMs: options.retryMs,
+    });
+  let followed: FolderWatch | null = null;
   // A symlinked file is edited at its target: its folder is watched too, for that name.
   const follow = (): void => {
-    watches.target?.close();
-    watches.target = target === direct ? null : watchName(target, changed, failed);
+    followed?.close();
+    followed = target === directPath(file) ? null : watchOf(target);
   };
   const settled = (): void => {
     timer = null;
@@ -98,9 +93,15 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
     }
     options.onChange();
   };
-  watches.link = watchName(file, changed, failed);
-  if (!closed) follow();
-  return { close };
+  const own = watchOf(file);
+  follow();
+  return {
+    close: () => {
+      time.clearTimeout(timer);
+      own.close();
+      followed?.close();
+    },
+  };
 }
 
 function watchError(error: unknown): string {

@@ -4,6 +4,7 @@
  */
 import type { RouterLogger } from '../public-types.js';
 import type { Time } from '../state/clock.js';
+import { FOLDER_REWATCH_MS } from '../files/folder-watch.js';
 import { watchConfigFile, type ConfigWatch } from './config-watch.js';
 import { issueText, type FileChange } from './file-sync.js';
 import type { LiveConfig } from './live-config.js';
@@ -36,7 +37,8 @@ export function watchLiveConfig(live: LiveConfig, logger: RouterLogger, time: Ti
     },
     onError: (message) =>
       logger.warn(
-        `cannot watch ${live.path} for edits (${message}): an edit is taken before the next save instead`,
+        `cannot watch ${live.path} for edits (${message}): an edit is taken before the next save instead, and the watch is tried again every ${FOLDER_REWATCH_MS / 1000} s`,
       ),
+    onWatching: () => logger.info(`watching ${live.path} for edits again`),
   });
 }
