@@ -64,3 +64,11 @@ test('an edit that leaves no order writes no empty router, ranking or order the 
   const failover: ConfigInput = { ...bare, router: { failover: { maxAttempts: 2 } } };
   assert.deepEqual(withSetRenamed(failover, SETS, 'spare', 'extra').router, { failover: { maxAttempts: 2 } });
 });
+
+test('an order the set already has returns the config itself: nothing to save, the default set stays derived', () => {
+  const derived = { default: ['a/1'] };
+  const bare: ConfigInput = {};
+  assert.equal(withSetOrder(bare, derived, 'default', 'priority'), bare);
+  assert.equal(withSetOrder(RAW, SETS, 'fast', 'fastest'), RAW);
+  assert.equal(withSetOrder(RAW, SETS, 'main', 'priority'), RAW);
+});

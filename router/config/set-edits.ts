@@ -1,6 +1,7 @@
 /**
- * The edits the dashboard makes to the model sets of the raw config: delete a set, rename one, and choose
- * how a set orders its models. Pure: each returns a new config; the caller validates it before saving.
+ * The edits the dashboard makes to the model sets of the raw config: delete a set, rename one, choose how
+ * a set orders its models, and which set is active. Pure: each returns a new config (or `raw` itself when
+ * the edit changes nothing); the caller validates it before saving.
  */
 import type { ConfigInput, SetOrder } from './schema.js';
 
@@ -58,10 +59,23 @@ export function withSetRenamed(raw: ConfigInput, sets: Sets, from: string, to: s
   return withOrders({ ...raw, sets: renamed, ...(activeSet === undefined ? {} : { activeSet }) }, order);
 }
 
-/** `raw` with set `name` ordered by `order`; `priority`, the default, is written by leaving it out. */
+/**
+ * `raw` with set `name` ordered by `order`; `priority`, the default, is written by leaving it out. The order
+ * it already has returns `raw` itself: nothing to save, and the derived default set stays derived.
+ */
 export function withSetOrder(raw: ConfigInput, sets: Sets, name: string, order: SetOrder): ConfigInput {
   const orders = ordersOf(raw);
+  if ((orders[name] ?? 'priority') === order) return raw;
   if (order === 'priority') delete orders[name];
   else orders[name] = order;
   return withOrders({ ...raw, sets: withSets(raw, sets) }, orders);
+}
+
+/**
+ * `raw` with `name` the active set. The set already active returns `raw` itself: nothing to save, and the
+ * derived default set stays derived.
+ */
+export function withActiveSet(raw: ConfigInput, sets: Sets, name: string): ConfigInput {
+  if ((raw.activeSet ?? 'default') === name) return raw;
+  return { ...raw, sets: withSets(raw, sets), activeSet: name };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod/v3';
 import type { LiveConfig } from '../config/live-config.js';
 import { withProviderKey } from '../config/provider-key.js';
 import { apiKeySchema, modelKeySchema } from '../config/schema.js';
-import { hasOwnSets, withSets } from '../config/set-edits.js';
+import { hasOwnSets, withActiveSet, withSets } from '../config/set-edits.js';
 import { buildProviders } from '../engine/views/providers-view.js';
 import { buildUsage } from '../engine/views/usage-view.js';
 import { discoverModels } from '../engine/watch/model-discovery.js';
@@ -135,11 +135,7 @@ async function setActiveSet({ deps, req, res }: ApiCall): Promise<void> {
     sendError(res, 404, 'set_not_found', `fcm-router: no set named "${set}"`);
     return;
   }
-  const result = await live.update((raw, resolved) => ({
-    ...raw,
-    sets: withSets(raw, resolved.sets),
-    activeSet: set,
-  }));
+  const result = await live.update((raw, resolved) => withActiveSet(raw, resolved.sets, set));
   answerEdit(res, result, live);
 }
 

@@ -1,6 +1,7 @@
 /**
  * Set management over the API against a real router: delete (never the active set), rename (never over
- * another set), and `fastest` ordering, which the next request follows.
+ * another set), and `fastest` ordering, which the next request follows; a choice that changes nothing
+ * writes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,3 +125,29 @@ for (const [label, sets] of [
       await upstream.close();
     }
   });
+
+test('a choice that changes nothing writes nothing: the default set stays automatic', async () => {
+  const upstream = await startFakeUpstream();
+  const providers = fakeProviders(upstream, { alpha: ['m1'] });
+  const router = await startHarness({ config: { providers } });
+  try {
+    const before = await readFile(router.router.configPath, 'utf8');
+    const steps: [string, unknown][] = [
+      ['/api/sets/order', { set: 'default', order: 'priority' }],
+      ['/api/sets/active', { set: 'default' }],
+    ];
+    for (const [url, body] of steps) {
+      const reply = await router.api('POST', url, body);
+      assert.equal(reply.status, 200, `${url}: ${reply.text}`);
+      assert.equal(await readFile(router.router.configPath, 'utf8'), before, `${url} wrote the file`);
+    }
+    const fastest = await router.api('POST', '/api/sets/order', { set: 'default', order: 'fastest' });
+    assert.equal(fastest.status, 200, fastest.text);
+    const sets = (await written(router)).sets ?? {};
+    assert.deepEqual(Object.keys(sets), ['default'], 'a real change writes the set out');
+    assert.equal(sets.default?.[0], 'alpha/m1');
+  } finally {
+    await router.close();
+    await upstream.close();
+  }
+});
