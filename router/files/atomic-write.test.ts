@@ -1,7 +1,8 @@
 /**
  * `writeFileAtomically` on real files in a temp folder: a write the disk cuts short throws and leaves the old
  * file whole (the kernel's short write is real: the child writing runs under a file size limit, which makes
- * write(2) write what fits and say so, as a nearly full disk does); a symlink is followed and stays a link;
+ * write(2) write what fits and say so, as a nearly full disk does); a symlink is followed and stays a link,
+ * also one whose target is not there yet;
  * the mode is the one asked for or the old file's; a write no longer wanted leaves the file alone.
  */
 import { test } from 'node:test';
@@ -14,6 +15,8 @@ import {
   mkdtemp,
   readdir,
   readFile,
+  readlink,
+  realpath,
   rm,
   stat,
   symlink,
@@ -91,6 +94,44 @@ test('a symlinked file is replaced at its target; the link stays a link', async 
     assert.ok((await lstat(link)).isSymbolicLink());
     assert.equal(await readFile(target, 'utf8'), '{ "a": 1 }\n');
     assert.deepEqual(await readdir(path.join(dir, 'dotfiles')), ['fcm.json']);
+  });
+});
+
+test('a symlink to a file not there yet is written at its target, through a chain of relative links', async () => {
+  await withDir(async (dir) => {
+    const real = path.join(dir, 'config', 'deep', 'claude');
+    await mkdir(real, { recursive: true });
+    await mkdir(path.join(dir, 'config', 'dotfiles'));
+    await mkdir(path.join(dir, 'home'));
+    await symlink('../config/deep/claude', path.join(dir, 'home', '.claude'));
+    // Each link is read from the folder it is really in: `../..` of .../deep/claude is config/, not dir/.
+    await symlink('../../claude.json', path.join(real, 'settings.json'));
+    await symlink('dotfiles/settings.json', path.join(dir, 'config', 'claude.json'));
+    assert.equal(await writeFileAtomically(path.join(dir, 'home', '.claude', 'settings.json'), '{}\n'), true);
+    assert.equal(
+      await readlink(path.join(real, 'settings.json')),
+      '../../claude.json',
+      'the links are as they were',
+    );
+    assert.equal(await readlink(path.join(dir, 'config', 'claude.json')), 'dotfiles/settings.json');
+    assert.equal(await readFile(path.join(dir, 'config', 'dotfiles', 'settings.json'), 'utf8'), '{}\n');
+    assert.deepEqual((await readdir(dir)).sort(), ['config', 'home']);
+  });
+});
+
+test('a link into a folder that does not exist, or links that go round, are errors naming them; nothing is written', async () => {
+  await withDir(async (dir) => {
+    const link = path.join(dir, 'config.json');
+    const real = await realpath(dir);
+    await symlink(path.join(real, 'dot', 'config.json'), link);
+    await assert.rejects(writeFileAtomically(link, 'x'), {
+      message: `it is a symbolic link to ${path.join(real, 'dot', 'config.json')}, and the folder ${path.join(real, 'dot')} does not exist`,
+    });
+    const loop = path.join(dir, 'loop');
+    await symlink('loop', loop);
+    await assert.rejects(writeFileAtomically(loop, 'x'), { code: 'ELOOP' });
+    assert.ok((await lstat(link)).isSymbolicLink() && (await lstat(loop)).isSymbolicLink());
+    assert.deepEqual((await readdir(dir)).sort(), ['config.json', 'loop']);
   });
 });
 

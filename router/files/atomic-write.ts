@@ -6,7 +6,17 @@
  * the same file removes it.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readdir, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import {
+  lstat,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -61,9 +71,43 @@ function tempBeside(file: string): string {
   return `${file}.${randomBytes(6).toString('hex')}.tmp`;
 }
 
-/** The file a write replaces: a symlink's target, so the link stays a link (the path itself when absent). */
-async function realTarget(file: string): Promise<string> {
-  return realpath(file).catch(() => path.resolve(file));
+/** How many symlinks a path may go through before it is taken for a loop (as many as Linux allows). */
+const MAX_LINKS = 40;
+
+/** `ELOOP`, as the system says it, for a path whose links never reach a file. */
+function linkLoop(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ELOOP: too many levels of symbolic links, write '${file}'`), {
+    code: 'ELOOP',
+  });
+}
+
+/**
+ * The file a write of `file` replaces, so that a symlink stays a link: `file` itself, or the file its
+ * link (or chain of links) points to, even when that does not exist yet (each link read relative to its
+ * own folder). Throws `ELOOP` for links that go round.
+ */
+export async function writeTarget(file: string): Promise<string> {
+  const real = await realpath(file).catch(() => null);
+  if (real !== null) return real;
+  let at = path.resolve(file);
+  for (let links = 0; links <= MAX_LINKS; links += 1) {
+    // The folder as the system finds it, so a relative link's `..` is taken from where the link really is.
+    const folder = await realpath(path.dirname(at)).catch(() => path.dirname(at));
+    at = path.join(folder, path.basename(at));
+    const next = await readlink(at).catch(() => null);
+    // Not a link (or nothing there): this is the file written.
+    if (next === null) return at;
+    at = path.resolve(folder, next);
+  }
+  throw linkLoop(file);
+}
+
+/** Throws, naming both, when `file` is a link to `target` in a folder that does not exist. */
+async function targetFolderExists(file: string, target: string): Promise<void> {
+  if (target === path.resolve(file)) return;
+  const folder = path.dirname(target);
+  if ((await stat(folder).catch(() => null)) === null)
+    throw new Error(`it is a symbolic link to ${target}, and the folder ${folder} does not exist`);
 }
 
 /** Writes every byte of `bytes` (FileHandle.writeFile loops over short writes and throws ENOSPC) and checks. */
@@ -89,16 +133,18 @@ async function syncFolder(folder: string): Promise<void> {
 }
 
 /**
- * Replaces `file` with `text` (UTF-8), atomically; a symlink is followed and stays a link. Resolves true
- * when written (false only when `stillWanted` said no), after removing the temp files crashed writes of it
- * left. Throws on any failure, the old file intact.
+ * Replaces `file` with `text` (UTF-8), atomically; a symlink is followed and stays a link (see
+ * {@link writeTarget}; the folder of its target is not created). Resolves true when written (false only
+ * when `stillWanted` said no), after removing the temp files crashed writes of it left. Throws on any
+ * failure, the old file intact.
  */
 export async function writeFileAtomically(
   file: string,
   text: string,
   options: AtomicWriteOptions = {},
 ): Promise<boolean> {
-  const target = await realTarget(file);
+  const target = await writeTarget(file);
+  await targetFolderExists(file, target);
   const old = await stat(target).catch(() => null);
   const mode = options.mode ?? (old === null ? undefined : old.mode & 0o7777);
   const temp = tempBeside(target);

@@ -5,7 +5,7 @@
  */
 import { copyFile, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomically } from '../files/atomic-write.js';
+import { writeFileAtomically, writeTarget } from '../files/atomic-write.js';
 
 /** What an error of the file system means for the file or folder it was about. */
 function reasonOf(error: unknown): string {
@@ -93,13 +93,16 @@ export class ChangeLog {
     this.#made.push({ path: copy, takeBack: () => rm(copy, { force: true }) });
   }
 
-  /** Writes `text` to `file` (atomically), or removes it when `text` is null; `before` is what it held. */
+  /**
+   * Writes `text` to `file` (atomically), or removes it when `text` is null; `before` is what it held. A
+   * symlink is written, or removed, at its target: the link stays as it was.
+   */
   async put(file: string, text: string | null, before: string | null): Promise<void> {
-    if (text === null) await attempt(`cannot remove ${file}`, () => rm(file, { force: true }));
+    if (text === null) await attempt(`cannot remove ${file}`, () => removeAgentFile(file));
     else await attempt(`cannot write ${file}`, () => writeAgentFile(file, text));
     this.#made.push({
       path: file,
-      takeBack: () => (before === null ? rm(file, { force: true }) : writeAgentFile(file, before)),
+      takeBack: () => (before === null ? removeAgentFile(file) : writeAgentFile(file, before)),
     });
   }
 
@@ -122,6 +125,11 @@ export class ChangeLog {
 /** An agent's file (or our note beside it) replaced whole, its mode kept, the new name flushed to disk. */
 function writeAgentFile(file: string, text: string): Promise<boolean> {
   return writeFileAtomically(file, text, { syncFolder: true });
+}
+
+/** Removes an agent's file (nothing when there is none): a symlink's target, so the link stays. */
+async function removeAgentFile(file: string): Promise<void> {
+  await rm(await writeTarget(file), { force: true });
 }
 
 /**
