@@ -1,10 +1,11 @@
 /**
  * `fcm-router set-key` with no daemon writes `config.json` itself: a key it says it saved is in the file,
- * and a save it could not finish leaves the file as it was. Real CLI processes on a throwaway state folder.
+ * a save it could not finish, or a file it cannot read whole, leaves the file as it was, and a symlinked
+ * file is written at its target. Real CLI processes on a throwaway state folder.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigInput } from '../config/schema.js';
@@ -75,5 +76,38 @@ test('three set-key at once: every key reported saved is in the file', async () 
       else assert.match(cli.output(), /changed while saving; nothing saved\. Run set-key again\./);
     });
     assert.ok(codes.includes(0), 'one of them saved');
+  });
+});
+
+test('a config.json with a name written twice is refused, naming where, and left byte for byte', async () => {
+  await withStateDir(async (stateDir) => {
+    const file = path.join(stateDir, 'config.json');
+    const text =
+      '{"providers":{"groq":{"apiKey":"gsk_FIRST","apiKeys":["gsk_FIRST_2"]},"groq":{"enabled":true}}}';
+    await writeFile(file, text, { mode: 0o600 });
+    const cli = setKey(stateDir, 'cerebras', 'csk_new');
+    assert.equal(await cli.exited, 1, cli.output());
+    assert.match(
+      cli.output(),
+      /providers\.groq: written twice in one object, at line 1, column 15 and at line 1, column 71: /,
+    );
+    assert.match(cli.output(), /Nothing saved\./);
+    assert.ok(!/gsk_|csk_/.test(cli.output()), 'no key is quoted');
+    assert.equal(await readFile(file, 'utf8'), text);
+  });
+});
+
+test('a config.json symlinked to a file not there yet is written at the target; the link stays', async () => {
+  await withStateDir(async (stateDir) => {
+    const file = path.join(stateDir, 'config.json');
+    await mkdir(path.join(stateDir, 'dot'));
+    await symlink('dot/config.json', file);
+    const cli = setKey(stateDir, 'groq', 'gsk_new');
+    assert.equal(await cli.exited, 0, cli.output());
+    assert.ok((await lstat(file)).isSymbolicLink(), 'the link stays a link');
+    const saved = JSON.parse(
+      await readFile(path.join(stateDir, 'dot', 'config.json'), 'utf8'),
+    ) as ConfigInput;
+    assert.equal(saved.providers?.groq?.apiKey, 'gsk_new');
   });
 });

@@ -5,11 +5,12 @@
  * read, under a lock all writers take.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomically } from '../files/atomic-write.js';
+import { writeFileAtomically, writeTarget } from '../files/atomic-write.js';
 import { withWriterLock, type WriterLockOptions } from '../files/writer-lock.js';
 import { systemTime } from '../state/clock.js';
+import { configTextOf, duplicateIssues, withoutBom } from './config-text.js';
 import { describeJsonError } from './json-error.js';
 import { checkProviders } from './provider-checks.js';
 import { parseConfig } from './schema.js';
@@ -27,9 +28,14 @@ export type LoadResult = (
   | { ok: false; issues: ConfigIssue[]; path: string }
 ) & { revision: string };
 
-/** The revision of a config file's text: a short hash of its bytes. */
+/** The revision of a config file's bytes: a short hash of them. */
+export function bytesRevision(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 24);
+}
+
+/** The revision of a config file holding `text` (as UTF-8). */
 export function textRevision(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 24);
+  return bytesRevision(Buffer.from(text, 'utf8'));
 }
 
 /** Validates a config value: the schema first, then what it cannot see (custom providers). */
@@ -52,20 +58,25 @@ function parseDefaults(): Config {
   return result.config;
 }
 
-/** The file's text, `null` when there is none, or the error code that kept it from being read. */
-async function readConfigText(file: string): Promise<{ text: string | null } | { code: string }> {
+/** The file's bytes, `null` when there is none, or the error code that kept it from being read. */
+async function readConfigBytes(file: string): Promise<{ bytes: Buffer | null } | { code: string }> {
   try {
-    return { text: await readFile(file, 'utf8') };
+    return { bytes: await readFile(file) };
   } catch (error) {
     const code = errorCode(error);
-    return code === 'ENOENT' ? { text: null } : { code: code ?? 'error' };
+    return code === 'ENOENT' ? { bytes: null } : { code: code ?? 'error' };
   }
 }
 
-/** The config in a file's text (the text as read; a byte-order mark and blank content are allowed). */
-function parseConfigText(file: string, text: string): LoadResult {
-  const revision = textRevision(text);
-  const body = text.replace(/^\uFEFF/, '');
+/**
+ * The config in a file's bytes: UTF-8 text (a byte-order mark and blank content are allowed) holding JSON
+ * with no name written twice in an object, which passes {@link validateConfig}.
+ */
+function parseConfigBytes(file: string, bytes: Uint8Array): LoadResult {
+  const revision = bytesRevision(bytes);
+  const decoded = configTextOf(bytes);
+  if ('issue' in decoded) return { ok: false, path: file, issues: [decoded.issue], revision };
+  const body = withoutBom(decoded.text);
   if (body.trim() === '') return { ok: true, raw: {}, config: parseDefaults(), existed: true, revision };
   let raw: unknown;
   try {
@@ -74,6 +85,9 @@ function parseConfigText(file: string, text: string): LoadResult {
     const issues = [{ path: '(root)', message: describeJsonError(error, body) }];
     return { ok: false, path: file, issues, revision };
   }
+  // JSON.parse kept the last of a name written twice: refused, or the next save would drop the others.
+  const duplicates = duplicateIssues(body);
+  if (duplicates.length > 0) return { ok: false, path: file, issues: duplicates, revision };
   const result = validateConfig(raw);
   if (!result.ok) return { ok: false, path: file, issues: result.issues, revision };
   // The value passed the schema, so it is a valid input as written.
@@ -82,24 +96,25 @@ function parseConfigText(file: string, text: string): LoadResult {
 
 /**
  * Loads and validates the config file. A missing file (or one holding only whitespace) is the defaults
- * with `existed: false`/`true`; unreadable or invalid JSON gives one issue at `(root)`.
+ * with `existed: false`/`true`; an unreadable file, bytes that are not UTF-8 or invalid JSON give one issue
+ * at `(root)`, a name written twice in an object one at its path.
  */
 export async function loadConfigFile(file: string): Promise<LoadResult> {
-  const read = await readConfigText(file);
+  const read = await readConfigBytes(file);
   if ('code' in read) {
     const issues = [{ path: '(root)', message: `cannot read the file (${read.code})` }];
     return { ok: false, path: file, issues, revision: `unreadable:${read.code}` };
   }
-  if (read.text === null)
+  if (read.bytes === null)
     return { ok: true, raw: {}, config: parseDefaults(), existed: false, revision: NO_FILE_REVISION };
-  return parseConfigText(file, read.text);
+  return parseConfigBytes(file, read.bytes);
 }
 
 /** The revision the file has now ({@link NO_FILE_REVISION} when there is none). */
 export async function fileRevision(file: string): Promise<string> {
-  const read = await readConfigText(file);
+  const read = await readConfigBytes(file);
   if ('code' in read) return `unreadable:${read.code}`;
-  return read.text === null ? NO_FILE_REVISION : textRevision(read.text);
+  return read.bytes === null ? NO_FILE_REVISION : bytesRevision(read.bytes);
 }
 
 /** The text a config is written as: pretty JSON and a final newline. */
@@ -107,14 +122,14 @@ function configText(raw: ConfigInput): string {
   return `${JSON.stringify(raw, null, 2)}\n`;
 }
 
-/** Where the config's writers take their lock: beside the file itself, a symlinked one's target. */
-async function lockedPath(file: string): Promise<string> {
-  return realpath(file).catch(() => path.resolve(file));
-}
-
-/** The folder the config is written in (0700 when created). */
-async function makeFolder(file: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+/**
+ * The folder the config is written in (0700 when created): a symlinked one's target's, even while the
+ * target does not exist yet. Resolves with the file written, where the writers take their lock.
+ */
+async function makeFolder(file: string): Promise<string> {
+  const target = await writeTarget(file);
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  return target;
 }
 
 /**
@@ -148,9 +163,8 @@ export async function writeConfigGuarded(
   expected: string,
   lock: WriterLockOptions = { time: systemTime },
 ): Promise<GuardedWrite> {
-  await makeFolder(file);
   return withWriterLock(
-    await lockedPath(file),
+    await makeFolder(file),
     async (): Promise<GuardedWrite> => {
       let onDisk = await fileRevision(file);
       if (onDisk !== expected) return { ok: false, onDisk };
