@@ -7,8 +7,10 @@
  * `ThinkTagReader`); when the request forces a tool call, nothing counts as content before such a call
  * (`ForcedCall`), and an answer that ends without one fails; a fresh answer's first text waits while it may
  * be tool calls written as text, and its words are watched for calls written after them (`TextCallHold`):
- * those go out as calls. It reports, per chunk, the frames as written anew, whether any changed and whether
- * content came (the stream shaper decides which bytes go).
+ * those go out as calls. The calls a chunk lets go (its own, or what its finish ends) follow what its delta
+ * says, as if it had come as its words and then its calls and ending (`chunk-halves`). It reports, per
+ * chunk, the frames as written anew, whether any changed and whether content came (the stream shaper
+ * decides which bytes go).
  */
 import {
   fixedFinishReason,
@@ -27,6 +29,7 @@ import { CallsOut, carriesCallPieces, type CallsStep } from './calls-out.js';
 import { EndingHold } from './ending-hold.js';
 import { TextCallHold } from './text-call-hold.js';
 import { ForcedCall, type ForcedCallState } from './forced-call.js';
+import { endingHalf, wordsHalf } from './chunk-halves.js';
 
 /** Why a shaped stream cannot go on to the agent. */
 export interface ShapeProblem {
@@ -47,6 +50,8 @@ export interface ShapedFrames {
 }
 
 const FORCED_MISSING: ShapeProblem = { kind: 'tool_choice_ignored', detail: FORCED_CALL_MISSING };
+
+const NOTHING_ASIDE: readonly UpstreamFrame[] = [];
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -85,6 +90,8 @@ export class FrameShaper implements FrameSink {
   /** Calls were read from the answer's text. */
   #callsFromText = false;
   #done = false;
+  /** Where the frames let go while a chunk closes wait, to follow what its delta says (null: straight out). */
+  #aside: UpstreamFrame[] | null = null;
   #chunk: ShapedFrames = { frames: [], changed: false, content: false, problem: null };
 
   constructor(rules: ShapingRules) {
@@ -179,16 +186,56 @@ export class FrameShaper implements FrameSink {
     const delta = { ...choice.delta };
     const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
     this.#shapeDelta(delta);
+    const calls = this.#closing(delta, finish);
+    this.#chunk.content ||= this.#forced.met && (hasUsefulContent(delta) || finish !== null);
+    if (calls.length > 0) {
+      this.#emitHalves(value, choice, delta, { finish, calls });
+      return;
+    }
+    if (this.#keeps(delta) || finish !== null || value.usage != null)
+      this.#emit({ ...value, choices: [{ ...choice, delta, ...this.#finishOf(finish) }] }, finish);
+    else this.#chunk.changed = true;
+  }
+
+  /** A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay. */
+  #keeps(delta: Record<string, unknown>): boolean {
+    return this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
+  }
+
+  /**
+   * The delta's call pieces, and at its finish what waits for the answer's end: the frames they let go (calls,
+   * and what a hold kept of the text), set aside to follow what the delta itself says.
+   */
+  #closing(delta: Record<string, unknown>, finish: string | null): readonly UpstreamFrame[] {
+    const pieces = this.#calls !== null && carriesCallPieces(delta);
+    if (!pieces && finish === null) return NOTHING_ASIDE;
+    const aside: UpstreamFrame[] = [];
+    this.#aside = aside;
+    if (pieces && this.#calls !== null) {
+      this.#flushTrim();
+      this.#take(this.#calls.takeFrom(delta));
+      this.#chunk.changed = true;
+    }
     if (finish !== null) {
       this.#endPieces();
       this.#endedWithoutForcedCall();
     }
-    this.#chunk.content ||= this.#forced.met && (hasUsefulContent(delta) || finish !== null);
-    // A continuation's frames that carry nothing (its role frame) are left out; a fresh answer's stay.
-    const keep = this.#trim === null ? Object.keys(delta).length > 0 : carriesContent(delta);
-    if (keep || finish !== null || value.usage != null)
-      this.#emit({ ...value, choices: [{ ...choice, delta, ...this.#finishOf(finish) }] }, finish);
-    else this.#chunk.changed = true;
+    this.#aside = null;
+    return aside;
+  }
+
+  /** A chunk that let calls go, as the two it stands for: what its delta says, the calls, then its ending. */
+  #emitHalves(
+    value: Record<string, unknown>,
+    choice: Record<string, unknown>,
+    delta: Record<string, unknown>,
+    end: { finish: string | null; calls: readonly UpstreamFrame[] },
+  ): void {
+    this.#chunk.changed = true;
+    if (this.#keeps(delta)) this.#emit(wordsHalf(value, choice, delta), null);
+    for (const frame of end.calls) this.#chunk.frames.push(frame);
+    if (end.finish !== null || value.usage != null)
+      this.#emit(endingHalf(value, choice, this.#finishOf(end.finish)), end.finish);
   }
 
   done(): void {
@@ -216,7 +263,12 @@ export class FrameShaper implements FrameSink {
     }
     // Still holding: past the most it keeps, what it kept goes, and the answer passes unjudged.
     if (this.#ending.holding) this.#said();
-    this.#chunk.frames.push(frame);
+    this.#out(frame);
+  }
+
+  /** A frame into the chunk, or aside while the chunk closes. */
+  #out(frame: UpstreamFrame): void {
+    (this.#aside ?? this.#chunk.frames).push(frame);
   }
 
   /** The answer says something: an ending kept back goes first (words after an ending keep their order). */
@@ -259,10 +311,6 @@ export class FrameShaper implements FrameSink {
       if (this.#trimsReasoning) this.#flushTrim();
       else this.#trimInto(delta, 'content', text);
     }
-    if (this.#calls === null || !carriesCallPieces(delta)) return;
-    this.#flushTrim();
-    this.#take(this.#calls.takeFrom(delta));
-    this.#chunk.changed = true;
   }
 
   #trimInto(delta: Record<string, unknown>, key: string, text: string): void {
@@ -337,7 +385,7 @@ export class FrameShaper implements FrameSink {
     if (step.out.length > 0) this.#said();
     for (const { name, delta } of step.out) {
       this.#forced.called(name);
-      this.#chunk.frames.push(chunkFrame(this.#base, delta));
+      this.#out(chunkFrame(this.#base, delta));
       this.#chunk.changed = true;
       this.#chunk.content ||= this.#forced.met;
     }
