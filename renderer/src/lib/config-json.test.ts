@@ -34,6 +34,19 @@ describe('config JSON text', () => {
     expect(text.slice(locatePath(text, 'a').from, locatePath(text, 'a').to)).toBe('"a": 2');
   });
 
+  test('a name written twice in one object is refused at its second place, since a save would drop the first', () => {
+    const text =
+      '{\n  "providers": {\n    "groq": { "apiKey": "k1" },\n    "groq": { "enabled": true }\n  }\n}\n';
+    const read = readConfigText(text);
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.problem.line).toBe(4);
+    expect(text.slice(read.problem.from, read.problem.to)).toBe('"groq"');
+    expect(read.problem.message).toMatch(/^"groq" is written twice in one object \(first on line 3\)/);
+    // The same name in two objects is no problem.
+    expect(readConfigText('{ "a": { "x": 1 }, "b": { "x": 2 } }')).toMatchObject({ ok: true });
+  });
+
   test('text that is not JSON says where and why, in words without the parser’s position', () => {
     const text = '{\n  "sets": { "main": [] },\n  "activeSet": "main"\n  "router": {}\n}\n';
     const read = readConfigText(text);

@@ -3,6 +3,7 @@
  * are about, in the same words the form shows. Pure.
  */
 import type { ConfigIssue } from '../../../router/api-types.js';
+import { duplicateMembers } from '../../../router/config/json-duplicates.js';
 import { firstSyntaxError, lineOf, locatePath } from './json-locate.js';
 
 /** One problem with the text: where it is and what is wrong, in plain words. */
@@ -31,12 +32,27 @@ function syntaxWords(error: unknown): string {
     .trim();
 }
 
-/** The text's value, or where and why it is not JSON. */
+/**
+ * A name written again in one object: `JSON.parse` keeps the last and drops the others without a word, so
+ * the text is refused as the router refuses such a file, at the second name.
+ */
+function writtenTwice(text: string): TextProblem | null {
+  const twice = duplicateMembers(text, 1)[0];
+  if (twice === undefined) return null;
+  const from = twice.again;
+  const to = Math.min(text.length, from + JSON.stringify(twice.name).length);
+  const message = `${JSON.stringify(twice.name)} is written twice in one object (first on line ${lineOf(text, twice.first)}): only the last would be kept and the first lost; merge them into one`;
+  return { from, to, line: lineOf(text, from), path: null, message };
+}
+
+/** The text's value, or where and why it is not JSON (or a name is written twice in one object). */
 export function readConfigText(
   text: string,
 ): { ok: true; value: unknown } | { ok: false; problem: TextProblem } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(text) as unknown;
+    const twice = writtenTwice(text);
+    return twice === null ? { ok: true, value } : { ok: false, problem: twice };
   } catch (error) {
     const from = text.trim() === '' ? 0 : (firstSyntaxError(text) ?? text.length);
     const to = Math.min(text.length, from + 1);
