@@ -3,7 +3,8 @@
  * or remove only our keys, write back with the file's own indentation. Pure: text in, text out.
  */
 import { z } from 'zod/v3';
-import { jsonErrorPlace } from '../config/json-error.js';
+import { duplicateMembers } from '../config/json-duplicates.js';
+import { jsonErrorPlace, placeOf } from '../config/json-error.js';
 
 /** A JSON settings file's top level: an object whose other keys we keep untouched. */
 const settingsSchema = z.record(z.unknown());
@@ -19,6 +20,15 @@ export function parseSettings(text: string | null, file: string): JsonObject {
     value = JSON.parse(text);
   } catch (error) {
     throw new Error(`${file} is not valid JSON (${whyNotJson(text, error)}); nothing was changed`);
+  }
+  // JSON.parse kept the last of a name written twice: written back, the file would lose the others.
+  const twice = duplicateMembers(text, 1)[0];
+  if (twice !== undefined) {
+    const [first, again] = [placeOf(text, twice.first).line, placeOf(text, twice.again).line];
+    const where = first === again ? `line ${first}` : `lines ${first} and ${again}`;
+    throw new Error(
+      `${file} holds a name twice in one object (${where}): setup would keep only the last; merge them; nothing was changed`,
+    );
   }
   const parsed = settingsSchema.safeParse(value);
   if (!parsed.success) throw new Error(`${file} does not hold a JSON object; nothing was changed`);

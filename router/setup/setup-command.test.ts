@@ -210,6 +210,28 @@ test('a settings file that is not valid JSON is refused, named, and left as it w
   });
 });
 
+test('a settings file holding a name twice in one object is refused, with its lines, and left as it was', async () => {
+  await withHome(async (home) => {
+    for (const agent of ['claude-code', 'opencode']) {
+      const fixture = FIXTURES.find((one) => one.agent === agent);
+      assert.ok(fixture);
+      const text =
+        '{\n  "env": { "KEY": "sk-one" },\n  "theme": "dark",\n  "env": { "OTHER": "sk-two" }\n}\n';
+      const file = await place(home, { ...fixture, text });
+      const run = options(home, { agent, yes: true });
+      assert.equal(await runSetup(run), 1);
+      const said = run.out.join('\n');
+      assert.match(
+        said,
+        /holds a name twice in one object \(lines 2 and 4\): setup would keep only the last/,
+      );
+      assert.doesNotMatch(said, /sk-one|sk-two|theme/, 'the file is not quoted');
+      assert.equal(await readFile(file, 'utf8'), text);
+      assert.deepEqual(await readdir(path.dirname(file)), [path.basename(file)], 'no backup, no write');
+    }
+  });
+});
+
 test('a settings file broken without comments is refused with the line where it breaks, not quoted', async () => {
   await withHome(async (home) => {
     const fixture = FIXTURES.find((one) => one.agent === 'claude-code');
