@@ -9,10 +9,10 @@ import { ProviderRow } from './ProviderRow.js';
 import { SaveLane, SaveLaneContext } from './save-lane.js';
 import { providerOfDraft } from './use-provider-settings.js';
 
-const FILTERS: { id: ProviderFilter; label: string }[] = [
-  { id: 'all', label: 'All' },
-  { id: 'usable', label: 'Usable' },
-  { id: 'missing', label: 'Need a key' },
+const FILTERS: { id: ProviderFilter; label: string; none: string }[] = [
+  { id: 'all', label: 'All', none: 'No providers.' },
+  { id: 'usable', label: 'Usable', none: 'No provider is usable yet: add a key to one under All.' },
+  { id: 'missing', label: 'Need a key', none: 'Every provider has what it needs.' },
 ];
 
 /** The provider catalogue: keys, switches, tests, probes and limits; and a form to add a provider. */
@@ -26,6 +26,7 @@ export function ProvidersView() {
   const active = state.data?.sets[state.data.activeSet] ?? [];
   const providers = data?.providers ?? [];
   const usable = providers.filter(isUsable).length;
+  const listed = listProviders(providers, filter);
   useEffect(() => {
     // The unsaved settings of a provider no longer configured have nothing left to be saved to.
     if (!data) return;
@@ -63,9 +64,14 @@ export function ProvidersView() {
         <summary>Add a provider</summary>
         <AddProvider />
       </details>
+      {data && listed.length === 0 && (
+        <p className="muted" role="status">
+          {FILTERS.find((f) => f.id === filter)?.none}
+        </p>
+      )}
       <SaveLaneContext.Provider value={lane}>
         <ul className="provider-list">
-          {listProviders(providers, filter).map((provider) => (
+          {listed.map((provider) => (
             <ProviderRow
               key={provider.id}
               provider={provider}
