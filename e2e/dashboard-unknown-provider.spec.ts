@@ -1,6 +1,6 @@
 /**
  * A set that names a model of no provider the router knows (a typo in the config file): the Models view
- * says it is skipped as not in the catalogue, and does not call its provider disabled.
+ * says it is skipped as not in the catalogue, and does not call its provider switched off.
  */
 import { expect, test } from '@playwright/test';
 import { failOnBrowserErrors } from './helpers/browser-errors.js';
@@ -34,8 +34,8 @@ test('a model of an unknown provider is skipped as not in the catalogue, not sho
   await page.goto(`${daemon.url}/#/models`);
   const unknown = page.getByRole('listitem', { name: 'nope/nothing', exact: true });
   await expect(unknown).toContainText('skipped: not in the catalogue');
-  await expect(unknown.locator('.tag', { hasText: 'provider disabled' })).toHaveCount(0);
+  await expect(unknown.locator('.tag', { hasText: 'provider switched off' })).toHaveCount(0);
   // A model whose provider is turned off still says so.
   const off = page.getByRole('listitem', { name: 'off/m2', exact: true });
-  await expect(off.locator('.tag', { hasText: 'provider disabled' })).toBeVisible();
+  await expect(off.locator('.tag', { hasText: 'provider switched off' })).toBeVisible();
 });

@@ -53,7 +53,7 @@ export function failureWords(kind: FailureKind): string {
 }
 
 export const SKIP_HINTS: Record<SkipReason, string> = {
-  provider_disabled: 'provider disabled',
+  provider_disabled: 'provider switched off',
   provider_unresolvable: 'provider URL cannot be built',
   auth_error: 'key refused (401/403)',
   missing_key: 'no API key configured',

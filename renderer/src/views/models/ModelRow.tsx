@@ -95,7 +95,7 @@ export function ModelRow({
         {model.label && <span className="muted small">{model.label}</span>}
         {/* A model of no provider the router knows has nothing to disable: its reason says what it is. */}
         {!model.providerEnabled && model.blockedBy !== 'unknown_model' && (
-          <span className="tag">provider disabled</span>
+          <span className="tag">provider switched off</span>
         )}
       </div>
       <div className="model-health-cell">
