@@ -50,3 +50,36 @@ test('a stopped router: the card reads “router not reachable since HH:MM”, P
   await expect(pause).toBeEnabled();
   await expect(page.locator('.grid')).not.toHaveClass(/grid-stale/);
 });
+
+test('Settings opened while the router is down says so in the page, and shows once the router is back', async ({
+  page,
+}) => {
+  const first = await startDaemon(config());
+  daemons.push(first);
+  await page.goto(`${first.url}/#/overview`);
+  await expect(page.getByRole('status').filter({ hasText: 'live' })).toBeVisible();
+
+  await first.stop();
+  await expect(page.getByRole('alert').filter({ hasText: 'The router is not reachable' })).toBeVisible();
+  // Settings' code loads when first opened: with the router gone, its fetch fails.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const main = page.locator('#main');
+  await expect(main).toContainText(
+    'Could not load the settings: the router is not reachable (see the banner above).',
+  );
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  // The rest of the page still works.
+  await page.getByRole('link', { name: 'Models' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+
+  const port = Number(new URL(first.url).port);
+  const second = await startDaemon(config(), { port });
+  daemons.push(second);
+  // No reload and no click: the view loads once the live stream opens again (after its backoff).
+  await expect(page.getByRole('heading', { level: 2, name: 'Failover and breaker' })).toBeVisible({
+    timeout: 40_000,
+  });
+  await expect(main).not.toContainText('Could not load the settings');
+});

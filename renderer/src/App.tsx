@@ -1,11 +1,13 @@
-import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { ConfigFileBanner } from './components/ConfigFileBanner.js';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator.js';
+import { LazyView } from './components/LazyView.js';
 import { Nav, VIEW_TITLES } from './components/Nav.js';
 import { PausedBanner } from './components/PausedBanner.js';
 import { desktopBridge } from './desktop/bridge.js';
 import { guardUnload } from './lib/drafts.js';
 import { useRoute } from './lib/use-route.js';
+import { viewLoader } from './lib/view-loader.js';
 import { ModelsView } from './views/models/ModelsView.js';
 import { OverviewView } from './views/overview/OverviewView.js';
 import { ProvidersView } from './views/providers/ProvidersView.js';
@@ -16,8 +18,9 @@ import { UsageView } from './views/usage/UsageView.js';
  * Settings carries the config editor (CodeMirror and its JSON grammar, about a third of the dashboard's
  * code): it loads when first opened, so the other views start without it.
  */
-const SettingsView = lazy(() =>
-  import('./views/settings/SettingsView.js').then(({ SettingsView }) => ({ default: SettingsView })),
+const settingsView = viewLoader(
+  () => import('./views/settings/SettingsView.js'),
+  (module) => module.SettingsView,
 );
 
 /**
@@ -66,11 +69,7 @@ export function App() {
         {view === 'requests' && <RequestsView />}
         {view === 'usage' && <UsageView />}
         {view === 'providers' && <ProvidersView />}
-        {view === 'settings' && (
-          <Suspense fallback={<p className="muted">Loading the settings…</p>}>
-            <SettingsView />
-          </Suspense>
-        )}
+        {view === 'settings' && <LazyView loader={settingsView} what="the settings" />}
       </main>
     </div>
   );
