@@ -6,12 +6,14 @@ import { isApiError } from '../../api/client.js';
 import { api } from '../../api/endpoints.js';
 import { errorText } from '../../components/QueryStatus.js';
 import {
+  currentErrors,
   EMPTY_PROVIDER,
   issuesByField,
   newProviderBody,
   type FieldErrors,
   type ProviderField,
   type ProviderFields,
+  type Verdict,
 } from './provider-form.js';
 
 /** One labelled field with its error under it. */
@@ -74,6 +76,13 @@ function AddedLine({ id, models }: { id: string; models: readonly string[] }) {
   );
 }
 
+/** The router's refusal of the provider sent as `id`, by field. */
+function routerErrors(error: unknown, id: string): FieldErrors {
+  if (isApiError(error) && error.issues.length > 0) return issuesByField(error.issues, id);
+  const field = isApiError(error) && error.code === 'provider_exists' ? 'id' : 'form';
+  return { [field]: errorText(error) };
+}
+
 /** Where the form's unsaved fields are kept while it is not on screen. */
 export const ADD_PROVIDER_DRAFT = 'add-provider';
 
@@ -90,7 +99,8 @@ export function AddProvider() {
     () => EMPTY_PROVIDER,
     (typed) => !sameJson(typed, EMPTY_PROVIDER),
   );
-  const [local, setLocal] = useState<FieldErrors>({});
+  // The last check's errors (the page's own, or else the router's), with the values they are about.
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
   const add = useMutation({
     mutationFn: api.addProvider,
     onSuccess: () => setFields(EMPTY_PROVIDER),
@@ -98,17 +108,21 @@ export function AddProvider() {
   });
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    const body = newProviderBody(fields);
-    setLocal(body.ok ? {} : body.errors);
-    if (body.ok) add.mutate(body.body);
+    const checked = newProviderBody(fields);
+    if (!checked.ok) {
+      // The router's words about earlier values go with the outcome of the last add.
+      setVerdict({ errors: checked.errors, judged: fields });
+      add.reset();
+      return;
+    }
+    setVerdict(null);
+    const judged = fields;
+    add.mutate(checked.body, {
+      onError: (error) => setVerdict({ errors: routerErrors(error, checked.body.id), judged }),
+    });
   };
   const sent = add.variables?.id ?? '';
-  const fromRouter: FieldErrors = isApiError(add.error)
-    ? add.error.issues.length > 0
-      ? issuesByField(add.error.issues, sent)
-      : { [add.error.code === 'provider_exists' ? 'id' : 'form']: errorText(add.error) }
-    : {};
-  const errors = { ...fromRouter, ...local };
+  const errors = currentErrors(verdict, fields);
   return (
     <form className="add-provider" onSubmit={submit} aria-label="Add a provider" noValidate>
       {(Object.keys(LABELS) as ProviderField[]).map((field) => (

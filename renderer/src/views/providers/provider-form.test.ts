@@ -32,6 +32,14 @@ test('the body sends what was typed, trimmed; an empty name and no headers are l
     ok: false,
     errors: { headers: '“oops” is not “Name: value”' },
   });
+  expect(newProviderBody({ ...EMPTY_PROVIDER, models: 'm1', headers: 'oops' })).toEqual({
+    ok: false,
+    errors: {
+      id: 'required: letters, digits, . _ -',
+      baseUrl: 'required: the server’s http(s) URL',
+      headers: '“oops” is not “Name: value”',
+    },
+  });
 });
 
 test('the router’s issues land on their fields, the first per field, keys and models numbered', () => {

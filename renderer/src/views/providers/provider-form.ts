@@ -53,15 +53,33 @@ export function parseHeaders(
   return { ok: true, headers };
 }
 
+/** The fields a provider cannot do without, and what each says when left blank. */
+const REQUIRED: Partial<Record<ProviderField, string>> = {
+  id: 'required: letters, digits, . _ -',
+  baseUrl: 'required: the server’s http(s) URL',
+};
+
+/** What the page itself finds wrong, every field at once: a required field left blank, a header line. */
+function formProblems(fields: ProviderFields): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, words] of Object.entries(REQUIRED) as [ProviderField, string][])
+    if (fields[field].trim() === '') errors[field] = words;
+  const headers = parseHeaders(fields.headers);
+  if (!headers.ok) errors.headers = headers.message;
+  return errors;
+}
+
 /**
- * What the form sends to `POST /api/providers/add`. Only the header lines' layout is checked here; every
- * value is judged by the router's own schema, whose words come back by field ({@link issuesByField}).
+ * What the form sends to `POST /api/providers/add`. Only blanks and the header lines' layout are checked
+ * here; every value is judged by the router's own schema, whose words come back by field
+ * ({@link issuesByField}).
  */
 export function newProviderBody(
   fields: ProviderFields,
 ): { ok: true; body: NewProviderBody } | { ok: false; errors: FieldErrors } {
+  const errors = formProblems(fields);
   const headers = parseHeaders(fields.headers);
-  if (!headers.ok) return { ok: false, errors: { headers: headers.message } };
+  if (!headers.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   const name = fields.name.trim();
   return {
     ok: true,
@@ -74,6 +92,24 @@ export function newProviderBody(
       ...(Object.keys(headers.headers).length === 0 ? {} : { headers: headers.headers }),
     },
   };
+}
+
+/** Errors found in the fields as they were (`judged`): those of the fields that still hold those values. */
+export interface Verdict {
+  errors: FieldErrors;
+  judged: ProviderFields;
+}
+
+/**
+ * The errors of `verdict` still true of `fields`: a field edited since is judged again at the next
+ * submit, so its error goes. What no field holds (`form`) stays until then.
+ */
+export function currentErrors(verdict: Verdict | null, fields: ProviderFields): FieldErrors {
+  if (verdict === null) return {};
+  const errors: FieldErrors = {};
+  for (const [field, words] of Object.entries(verdict.errors) as [ProviderField | 'form', string][])
+    if (field === 'form' || fields[field] === verdict.judged[field]) errors[field] = words;
+  return errors;
 }
 
 /** The form field a part of `providers.<id>` belongs to, and what the message is about within it. */
