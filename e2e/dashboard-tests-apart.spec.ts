@@ -46,7 +46,9 @@ async function trip(key: string): Promise<void> {
   expect((await model(key))?.state).toBe('OPEN');
 }
 
-test('a Test is sent as a test, listed with a mark and a filter, and counted nowhere', async ({ page }) => {
+test('a Test and a probe are listed with a mark and a filter, counted nowhere, and named apart', async ({
+  page,
+}) => {
   expect((await chat(daemon.url)).status).toBe(200);
   await open(page, 'overview');
   const served = page.locator('.stat').filter({ hasText: 'served' }).first().locator('.stat-value');
@@ -66,11 +68,17 @@ test('a Test is sent as a test, listed with a mark and a filter, and counted now
   expect(history.stats.today.failed).toBe(0);
   expect(history.stats.tests).toBe(1);
 
+  // A probe is kept apart too, and named apart.
+  await row(page, 'up/m1').getByRole('button', { name: 'Probe up/m1 now' }).click();
+  await expect(row(page, 'up/m1').locator('.probe-note')).toBeVisible();
+
   await page.getByRole('link', { name: 'Requests' }).click();
   const testRow = page.locator('.request-row[data-source="test"]');
   await expect(testRow).toHaveCount(1);
   await expect(testRow.locator('.tag-test')).toHaveText('test');
   await page.getByLabel('Source').selectOption('test');
+  await expect(page.locator('.request-row')).toHaveCount(1);
+  await page.getByLabel('Source').selectOption('probe');
   await expect(page.locator('.request-row')).toHaveCount(1);
   await page.getByLabel('Source').selectOption('agent');
   await expect(page.locator('.request-row')).toHaveCount(1);
@@ -81,7 +89,9 @@ test('a Test is sent as a test, listed with a mark and a filter, and counted now
   await expect(page.locator('.stat').filter({ hasText: 'all failed' }).locator('.stat-value')).toHaveText(
     '0',
   );
-  await expect(page.getByText('Agent requests only: 1 dashboard test not counted.')).toBeVisible();
+  await expect(
+    page.getByText('Agent requests only: 1 dashboard test and 1 probe not counted.'),
+  ).toBeVisible();
   await expect(page.locator('.legend').first()).toContainText('failed 0');
 });
 

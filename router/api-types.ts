@@ -339,6 +339,8 @@ export interface HistoryStats {
   retained: number;
   /** Retained entries sent by a dashboard test or a probe. */
   tests: number;
+  /** Of `tests`, those the router's probes sent. */
+  probes: number;
   served: number;
   partial: number;
   allFailed: number;

@@ -43,6 +43,7 @@ test('no entries: zeros everywhere', () => {
   assert.deepEqual(stats, {
     retained: 0,
     tests: 0,
+    probes: 0,
     served: 0,
     partial: 0,
     allFailed: 0,
@@ -104,6 +105,7 @@ test('tests and probes stay out of every counter and rate; an entry without a so
   const stats = computeHistoryStats(entries);
   assert.equal(stats.retained, 5);
   assert.equal(stats.tests, 3);
+  assert.equal(stats.probes, 1);
   assert.equal(stats.served, 1);
   assert.equal(stats.allFailed, 1);
   assert.equal(stats.successRate, 1 / 2);

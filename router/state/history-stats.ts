@@ -18,6 +18,7 @@ export function computeHistoryStats(entries: readonly HistoryEntry[]): RetainedS
   const stats: RetainedStats = {
     retained: entries.length,
     tests: 0,
+    probes: 0,
     served: 0,
     partial: 0,
     allFailed: 0,
@@ -35,6 +36,7 @@ export function computeHistoryStats(entries: readonly HistoryEntry[]): RetainedS
   for (const entry of entries) {
     if (!isAgentEntry(entry)) {
       stats.tests += 1;
+      if (entry.source === 'probe') stats.probes += 1;
       continue;
     }
     attempts += entry.attempts.length;

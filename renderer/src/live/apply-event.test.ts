@@ -58,6 +58,14 @@ describe('applyRequest', () => {
     expect(history.entries).toHaveLength(1);
     expect(history.stats.today).toEqual(EMPTY_STATS.today);
     expect(history.stats.tests).toBe(1);
+    expect(history.stats.probes).toBe(0);
+  });
+
+  test('a probe is listed but not counted, and counted as a probe', () => {
+    const history = applyRequest(emptyHistory, entry('p1', 1, 'served', { source: 'probe' }), 10);
+    expect(history.stats.today).toEqual(EMPTY_STATS.today);
+    expect(history.stats.tests).toBe(1);
+    expect(history.stats.probes).toBe(1);
   });
 });
 

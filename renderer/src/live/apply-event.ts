@@ -20,7 +20,8 @@ export function applyRequest(history: HistoryResponse, entry: HistoryEntry, limi
   const entries = [entry, ...history.entries].slice(0, limit);
   const retained = Math.min(limit, history.stats.retained + 1);
   if (!isAgentRequest(entry)) {
-    return { entries, stats: { ...history.stats, retained, tests: history.stats.tests + 1 } };
+    const probes = history.stats.probes + (entry.source === 'probe' ? 1 : 0);
+    return { entries, stats: { ...history.stats, retained, tests: history.stats.tests + 1, probes } };
   }
   const today = { ...history.stats.today };
   today.promptTokens += entry.usage?.promptTokens ?? 0;

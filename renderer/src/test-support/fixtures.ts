@@ -106,6 +106,7 @@ export function stateOf(models: ModelStateView[], over: Partial<StateResponse> =
 export const EMPTY_STATS: HistoryStats = {
   retained: 0,
   tests: 0,
+  probes: 0,
   served: 0,
   partial: 0,
   allFailed: 0,

@@ -23,6 +23,19 @@ function Stat({
   );
 }
 
+const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The requests the rates leave out, by who sent them: "3 dashboard tests and 1 probe". */
+export function leftOut(tests: number, probes: number): string {
+  const dashboard = tests - probes;
+  return [
+    dashboard > 0 ? counted(dashboard, 'dashboard test') : '',
+    probes > 0 ? counted(probes, 'probe') : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' and ');
+}
+
 /**
  * Today's agent requests since local midnight and the tokens they used (refusals apart: no model was
  * asked), plus rates over the retained history, each saying that window.
@@ -86,8 +99,7 @@ export function TodayPanel() {
           </dl>
           {data.stats.tests > 0 && (
             <p className="muted small">
-              Agent requests only: {data.stats.tests} dashboard test{data.stats.tests === 1 ? '' : 's'} not
-              counted.
+              Agent requests only: {leftOut(data.stats.tests, data.stats.probes)} not counted.
             </p>
           )}
         </>
