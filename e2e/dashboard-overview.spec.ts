@@ -98,3 +98,28 @@ test('a request the router rejected is called "rejected" on the Overview, as in 
   await expect(page.getByLabel('Outcome').locator('option', { hasText: 'rejected' })).toHaveCount(1);
   expect(errors()).toEqual([]);
 });
+
+test('Pause and Resume by keyboard: the focus goes to the button that takes the pressed one’s place', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page);
+  await page.goto(`${daemon.url}/#/overview`);
+  const pause = page.getByRole('button', { name: 'Pause routing' });
+  const card = page.getByRole('status', { name: 'Router health' });
+  await pause.focus();
+  await page.keyboard.press('Enter');
+  await expect(card.getByRole('button', { name: 'Resume routing' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(pause).toBeFocused();
+
+  // Elsewhere the banner holds Resume; it goes once pressed, and the keyboard goes on from the view.
+  await page.keyboard.press('Enter');
+  await expect(card.getByRole('button', { name: 'Resume routing' })).toBeFocused();
+  await page.getByRole('link', { name: 'Models', exact: true }).click();
+  const banner = page.getByRole('status').filter({ hasText: 'Routing is paused' });
+  await banner.getByRole('button', { name: 'Resume routing' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(banner).toHaveCount(0);
+  await expect(page.locator('#main')).toBeFocused();
+  expect(errors()).toEqual([]);
+});

@@ -92,3 +92,28 @@ test('validation messages are plain words, not the schema library’s', async ({
   await expect(page.locator('.settings-form')).not.toContainText(/Expected|received|Invalid/);
   expect(errors()).toEqual([]);
 });
+
+test('Save pressed from the keyboard: a refused save takes the focus to the first field in error, a valid one leaves it on Save', async ({
+  page,
+}) => {
+  const errors = watchBrowserErrors(page, [/the server responded with a status of 400/]);
+  await page.goto(`${daemon.url}/#/settings`);
+  const timeout = field(page, 'router.failover.requestTimeoutMs');
+  const ratio = field(page, 'router.breaker.degradedRatio');
+  // The later field in the form is wrong first: the focus goes to the first in error, not the first edited.
+  await ratio.locator('input').fill('2');
+  await timeout.locator('input').fill('1500.5');
+  const saveButton = page.getByRole('button', { name: 'Save', exact: true });
+  await saveButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(timeout.getByRole('alert')).toBeVisible();
+  await expect(timeout.locator('input')).toBeFocused();
+
+  await timeout.locator('input').fill('90000');
+  await ratio.locator('input').fill('0.5');
+  await saveButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Applied live' })).toBeVisible();
+  await expect(saveButton).toBeFocused();
+  expect(errors()).toEqual([]);
+});

@@ -5,6 +5,7 @@ import { Panel } from '../../components/Panel.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { desktopBridge } from '../../desktop/bridge.js';
 import { countOf, formatUptime, wordList } from '../../lib/format.js';
+import { useFocusHandoff } from '../../lib/use-focus-handoff.js';
 import { useNow } from '../../lib/use-now.js';
 import { useRefreshAt } from '../../lib/use-refresh-at.js';
 import { usability } from '../../lib/usable-models.js';
@@ -101,7 +102,19 @@ export function StatusPanel() {
     queryFn: () => bridge?.getAppVersion() ?? Promise.resolve(null),
     enabled: bridge !== null,
   });
-  const pause = useMutation({ mutationFn: (paused: boolean) => api.setPaused(paused) });
+  // Pause and Resume replace each other: the keyboard's focus goes from the one pressed to the other.
+  const { hand, drop, take: takeFocus } = useFocusHandoff();
+  const pause = useMutation({
+    mutationFn: (paused: boolean) => api.setPaused(paused),
+    onError: drop,
+  });
+  // A press on the button that took the other's place may come before the other's answer.
+  const pressing = (paused: boolean): boolean => pause.isPending && pause.variables === paused;
+  const press = (paused: boolean): void => {
+    if (pressing(paused)) return;
+    hand();
+    pause.mutate(paused);
+  };
   useRefreshAt(state.data?.health.backAt ?? null);
   // Cut off: the live stream broke, or the router's /health did not answer.
   const downSince = useCutOffSince() ?? (health.error ? health.errorUpdatedAt : null);
@@ -120,8 +133,10 @@ export function StatusPanel() {
           <button
             type="button"
             className="btn btn-small"
-            onClick={() => pause.mutate(true)}
-            disabled={pause.isPending || downSince !== null}
+            onClick={() => press(true)}
+            aria-disabled={pressing(true)}
+            disabled={downSince !== null}
+            ref={takeFocus}
           >
             Pause routing
           </button>
@@ -131,7 +146,23 @@ export function StatusPanel() {
       {downSince !== null ? (
         <CutOff since={downSince} problem={problem} />
       ) : state.data ? (
-        <Verdict health={state.data.health} onResume={() => pause.mutate(false)} resuming={pause.isPending} />
+        <Verdict
+          health={state.data.health}
+          resume={
+            // Shown as Pause is hidden, by the same flag: the verdict's words may follow a moment later.
+            paused && (
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                onClick={() => press(false)}
+                aria-disabled={pressing(false)}
+                ref={takeFocus}
+              >
+                Resume routing
+              </button>
+            )
+          }
+        />
       ) : (
         <p className="muted">Loading…</p>
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { HealthAction, HealthVerdict } from '../../../../router/api-types.js';
 import { Countdown } from '../../components/Countdown.js';
 import { formatHourMinute } from '../../lib/format.js';
@@ -16,12 +17,11 @@ const LINKS: Partial<Record<HealthAction, { href: string; label: string }>> = {
  */
 export function Verdict({
   health,
-  onResume,
-  resuming,
+  resume,
 }: {
   health: HealthVerdict;
-  onResume(): void;
-  resuming: boolean;
+  /** The Resume routing button while routing is paused, else nothing (the card owns Pause and Resume). */
+  resume: ReactNode;
 }) {
   const link = health.action ? LINKS[health.action] : undefined;
   return (
@@ -39,11 +39,7 @@ export function Verdict({
         {health.backAt !== null && health.level !== 'green' && (
           <Countdown label="first model back" until={health.backAt} />
         )}
-        {health.action === 'resume' && (
-          <button type="button" className="btn btn-small btn-primary" onClick={onResume} disabled={resuming}>
-            Resume routing
-          </button>
-        )}
+        {resume}
         {link && (
           <a className="btn btn-small" href={link.href}>
             {link.label}

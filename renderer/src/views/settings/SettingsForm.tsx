@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { ConfigResponse, ProviderView } from '../../../../router/api-types.js';
 import { SETTINGS_FIELDS, type SettingsField } from '../../lib/settings-fields.js';
 import { formFromConfig, splitIssues } from '../../lib/settings-form.js';
@@ -16,6 +17,16 @@ const SECTIONS: { id: SettingsField['section']; title: string; blurb: string }[]
     blurb: 'When a failing model is taken out of rotation, and for how long.',
   },
 ];
+
+/**
+ * After a save refused for its fields: the keyboard goes to the first field in error, unless it has moved
+ * out of the form meanwhile.
+ */
+function focusFirstError(form: HTMLFormElement | null): void {
+  const active = document.activeElement;
+  if (form === null || (active !== null && active !== document.body && !form.contains(active))) return;
+  form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}
 
 /**
  * The failover and breaker editor. Validation is the server's: a save sends the whole config and shows
@@ -38,8 +49,12 @@ export function SettingsForm({
   const { values, saved } = form;
   const defaults = formFromConfig(config.defaults);
   const { byPath, other } = splitIssues(form.issues);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (form.refusals > 0) focusFirstError(formRef.current);
+  }, [form.refusals]);
   return (
-    <form className="settings-form" onSubmit={(e) => void form.submit(e)} noValidate>
+    <form className="settings-form" onSubmit={(e) => void form.submit(e)} noValidate ref={formRef}>
       {other.length > 0 && (
         <div className="notice notice-bad" role="alert">
           {other.map((issue) => (
@@ -70,7 +85,7 @@ export function SettingsForm({
         </fieldset>
       ))}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={form.saving}>
+        <button type="submit" className="btn btn-primary" aria-disabled={form.saving}>
           {form.saving ? 'Saving…' : 'Save'}
         </button>
         <button type="button" className="btn" onClick={() => form.setValues(defaults)}>

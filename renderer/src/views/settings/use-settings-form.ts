@@ -39,6 +39,8 @@ export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, save
   });
   const [issues, setIssues] = useState<ConfigIssue[]>([]);
   const [changes, setChanges] = useState<ChangeLine[] | null>(null);
+  // Counts the saves refused for their fields, for the form to take the keyboard to the first of them.
+  const [refusals, setRefusals] = useState(0);
   /** An edit: what the last save said is about other values now. */
   const setValues = (next: FormValues): void => {
     form.setValues(next);
@@ -47,6 +49,8 @@ export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, save
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
+    // Save keeps the focus while it saves (it is not disabled), and Enter in a field submits too.
+    if (form.saving) return;
     setChanges(null);
     const saved = await form.save((values, revision) =>
       onSave(buildConfig(config.config, values, config.defaults), revision),
@@ -55,8 +59,11 @@ export function useSettingsForm(config: ConfigResponse, onSave: SaveConfig, save
       setIssues([]);
       const { result } = saved;
       setChanges(describeChanges(result.changed, config.effective, result.config, config.defaults));
-    } else if (isApiError(saved.error) && saved.error.issues.length > 0) setIssues(saved.error.issues);
+    } else if (isApiError(saved.error) && saved.error.issues.length > 0) {
+      setIssues(saved.error.issues);
+      setRefusals((n) => n + 1);
+    }
   };
   const { values, saved, failure, carried, saving, dirty } = form;
-  return { values, setValues, saved, issues, failure, changes, carried, saving, dirty, submit };
+  return { values, setValues, saved, issues, refusals, failure, changes, carried, saving, dirty, submit };
 }
