@@ -56,3 +56,21 @@ test('renaming asks for the name and says what happens to requests naming the se
   fireEvent.change(within(form).getByLabelText('New name for set default'), { target: { value: 'main' } });
   expect(confirm).toBeEnabled();
 });
+
+test('Escape puts a question away as Cancel does, and leaves the keyboard on the button that asked it', () => {
+  show();
+  const rename = within(setItem('fast')).getByRole('button', { name: 'Rename set fast' });
+  fireEvent.click(rename);
+  const input = screen.getByRole('textbox', { name: 'New name for set fast' });
+  fireEvent.change(input, { target: { value: 'quick' } });
+  fireEvent.keyDown(input, { key: 'Escape' });
+  expect(screen.queryByRole('form', { name: 'Rename set fast' })).toBeNull();
+  expect(rename).toHaveFocus();
+
+  const remove = within(setItem('fast')).getByRole('button', { name: 'Delete set fast' });
+  fireEvent.click(remove);
+  const ask = screen.getByRole('alertdialog', { name: 'Delete set fast' });
+  fireEvent.keyDown(within(ask).getByRole('button', { name: 'Cancel' }), { key: 'Escape' });
+  expect(screen.queryByRole('alertdialog')).toBeNull();
+  expect(remove).toHaveFocus();
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SetOrder } from '../../api/endpoints.js';
 import { errorText } from '../../components/QueryStatus.js';
 import { ConfirmDelete, RenameForm } from './SetQuestions.js';
@@ -55,6 +55,13 @@ function SetItem({
   const [asking, setAsking] = useState<'rename' | 'delete' | null>(null);
   const actions = useSetActions(name);
   const done = { onSuccess: () => setAsking(null) };
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  // A question put away leaves the keyboard on the button that asked it.
+  const cancel = (): void => {
+    (asking === 'rename' ? renameButton : deleteButton).current?.focus();
+    setAsking(null);
+  };
   return (
     <li className="set-item" aria-label={`Set ${name}`}>
       <span className="set-name">
@@ -74,6 +81,7 @@ function SetItem({
           className="btn btn-small"
           onClick={() => setAsking('rename')}
           aria-label={`Rename set ${name}`}
+          ref={renameButton}
         >
           Rename
         </button>
@@ -84,6 +92,7 @@ function SetItem({
           disabled={active}
           title={active ? 'The active set: switch agents to another set first' : undefined}
           aria-label={`Delete set ${name}`}
+          ref={deleteButton}
         >
           Delete
         </button>
@@ -93,7 +102,7 @@ function SetItem({
           name={name}
           active={active}
           onRename={(to) => actions.rename.mutate(to, done)}
-          onCancel={() => setAsking(null)}
+          onCancel={cancel}
           busy={actions.rename.isPending}
         />
       )}
@@ -102,7 +111,7 @@ function SetItem({
           name={name}
           count={count}
           onDelete={() => actions.remove.mutate(undefined, done)}
-          onCancel={() => setAsking(null)}
+          onCancel={cancel}
           busy={actions.remove.isPending}
         />
       )}

@@ -1,8 +1,17 @@
 /** The questions set management asks before it renames or deletes a set. */
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { countOf } from '../../lib/format.js';
 
-/** Asks for the new name, saying what happens to agents that name the set. */
+/** Escape answers a question as its Cancel does. */
+function cancelOnEscape(onCancel: () => void) {
+  return (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onCancel();
+  };
+}
+
+/** Asks for the new name, saying what happens to agents that name the set; Escape cancels. */
 export function RenameForm({
   name,
   active,
@@ -22,7 +31,12 @@ export function RenameForm({
     if (to.trim() && to.trim() !== name) onRename(to.trim());
   };
   return (
-    <form className="confirm-replace" onSubmit={submit} aria-label={`Rename set ${name}`}>
+    <form
+      className="confirm-replace"
+      onSubmit={submit}
+      onKeyDown={cancelOnEscape(onCancel)}
+      aria-label={`Rename set ${name}`}
+    >
       <p>
         Rename set “{name}”?{' '}
         {active ? (
@@ -56,7 +70,7 @@ export function RenameForm({
   );
 }
 
-/** Asks before a set is deleted, saying what it holds and what happens to requests naming it. */
+/** Asks before a set is deleted, saying what it holds and what happens to requests naming it; Escape cancels. */
 export function ConfirmDelete({
   name,
   count,
@@ -71,7 +85,12 @@ export function ConfirmDelete({
   busy: boolean;
 }) {
   return (
-    <div className="confirm-replace" role="alertdialog" aria-label={`Delete set ${name}`}>
+    <div
+      className="confirm-replace"
+      role="alertdialog"
+      aria-label={`Delete set ${name}`}
+      onKeyDown={cancelOnEscape(onCancel)}
+    >
       <p>
         Delete the set “{name}” ({countOf(count, 'model')})? Requests that name <code>fcm:{name}</code> are
         refused after; the models stay in the catalogue and in other sets.
