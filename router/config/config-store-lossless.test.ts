@@ -6,19 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import os from 'node:os';
+import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   fileRevision,
@@ -27,15 +15,10 @@ import {
   textRevision,
   writeConfigGuarded,
 } from './config-store.js';
+import { withDir } from '../test-support/state-test-helpers.js';
 
-async function withTempDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fcm-config-lossless-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTempDir = (run: (dir: string) => Promise<void>): Promise<void> =>
+  withDir(run, 'fcm-config-lossless-');
 
 /** The issues `loadConfigFile` finds in a file holding `content`. */
 async function issuesOf(

@@ -8,7 +8,6 @@
  * or the shaper already read from lines sent as bytes are taken as they are: only lines nobody parsed
  * before are parsed here, so nothing is parsed twice.
  */
-import { isRecord } from '../../gate/safe-json.js';
 import { SseFrameReader } from '../../gate/sse-frames.js';
 import {
   endsWithDone,
@@ -214,7 +213,3 @@ export function closingFrames(soFar: AnswerSoFar): UpstreamFrame[] {
   if (!soFar.done) frames.push('[DONE]');
   return frames;
 }
-
-/** True for a parsed frame's first choice index 0 (the one faces read). */
-export const isFirstChoice = (choice: unknown): choice is Record<string, unknown> =>
-  isRecord(choice) && (choice.index === 0 || choice.index === undefined);
